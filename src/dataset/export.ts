@@ -1,0 +1,81 @@
+/** `toCSV`: tables out as RFC 4180 CSV that spreadsheets open safely. */
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import type { DataFrame } from "danfojs-node";
+import { isDataFrame, tableFromDataFrame } from "../frame/dataframe";
+import { escapeFormula, quoteCsvField, type CsvWriteOptions } from "./csv";
+import { rawFromRecords, typeRawTable, type Records } from "./raw";
+import { cellText, RowProblems, type Cell, type Table } from "./table";
+
+/** What `toCSV` writes: a DataFrame or row objects. */
+export type CsvSource = DataFrame | Records;
+
+/** Options for {@link formatCsv} and {@link toCSV}. */
+export interface ToCsvOptions extends CsvWriteOptions {
+  /** Columns to write, in this order; default all, in the table's order. */
+  columns?: readonly string[];
+}
+
+function tableOf(data: CsvSource): Table {
+  if (isDataFrame(data)) return tableFromDataFrame(data);
+  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
+  throw new TypeError("toCSV takes a danfojs DataFrame or an array of row objects");
+}
+
+function fieldText(value: Cell, escape: boolean): string {
+  if (typeof value === "number") {
+    return Number.isNaN(value) ? "" : String(value);
+  }
+  if (typeof value === "boolean") return String(value);
+  const text = cellText(value) ?? "";
+  return escape ? escapeFormula(text) : text;
+}
+
+/**
+ * Formats a DataFrame or row objects as CSV text: RFC 4180 quoting, NaN and
+ * null as empty fields, lists and objects as JSON text, numbers written so they
+ * read back exactly, and formula-like text prefixed with `'` (see
+ * {@link CsvWriteOptions.escapeFormulas}).
+ *
+ * @example
+ * formatCsv([{ q: "Sum?", a: "=1+2" }, { q: "x, y", a: 3 }])
+ * // 'q,a\nSum?,\'=1+2\n"x, y",3\n'
+ */
+export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
+  const table = tableOf(data);
+  const eol = options.lineEnding ?? "\n";
+  const delimiter = options.delimiter ?? ",";
+  const escape = options.escapeFormulas !== false;
+  let columns = table.columns;
+  if (options.columns) {
+    columns = options.columns.map((name) => {
+      const column = table.columns.find((c) => c.name === name);
+      if (!column) {
+        throw new Error(`toCSV: no column "${name}"; the columns are ${table.columns.map((c) => `"${c.name}"`).join(", ")}`);
+      }
+      return column;
+    });
+  }
+  const lines: string[] = [columns.map((c) => quoteCsvField(escape ? escapeFormula(c.name) : c.name, delimiter)).join(delimiter)];
+  for (let row = 0; row < table.rowCount; row++) {
+    lines.push(columns.map((c) => quoteCsvField(fieldText(c.values[row] ?? null, escape), delimiter)).join(delimiter));
+  }
+  return (options.bom ? "\uFEFF" : "") + lines.join(eol) + eol;
+}
+
+/**
+ * Writes a DataFrame or row objects to a CSV file (UTF-8), creating the
+ * folder if needed. The file is written to a temporary name and renamed, so
+ * a reader never sees half a file. See {@link formatCsv} for the format.
+ *
+ * @example
+ * await toCSV(scored, "out/scored.csv");
+ * await toCSV(scored, "out/for-excel.csv", { bom: true, lineEnding: "\r\n" });
+ */
+export async function toCSV(data: CsvSource, file: string, options: ToCsvOptions = {}): Promise<void> {
+  const text = formatCsv(data, options);
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(temp, text, "utf8");
+  await rename(temp, file);
+}

@@ -1,0 +1,178 @@
+/**
+ * `loadDataset`: one entry point for CSV, JSONL and JSON files, row objects and
+ * DataFrames, giving a DataFrame with canonical column names and typed columns.
+ */
+import { readFile } from "node:fs/promises";
+import * as path from "node:path";
+import type { DataFrame } from "danfojs-node";
+import { isDataFrame, rawFromDataFrame, tableToDataFrame } from "../frame/dataframe";
+import { INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
+import { parseCsv, unescapeFormula } from "./csv";
+import { parseJsonl } from "./jsonl";
+import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
+import { RowProblems, type Table } from "./table";
+import { canonicalizeNames, requireColumns, validateRows } from "./validate";
+
+/** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
+export type DatasetSource = string | Records | DataFrame;
+
+/** File formats {@link loadDataset} reads; by default chosen from the extension. */
+export type DatasetFormat = "csv" | "tsv" | "jsonl" | "json";
+
+/** Options for {@link loadDataset}. */
+export interface LoadDatasetOptions {
+  /** File format; default from the extension (.csv, .tsv, .jsonl/.ndjson, .json). */
+  format?: DatasetFormat;
+  /** CSV field separator; default `,` (tab for .tsv). */
+  delimiter?: string;
+  /** Canonical columns that must be present; default `["user_input", "response"]`. */
+  required?: readonly CanonicalColumn[];
+  /** Extra aliases, e.g. `{ gold: "reference" }` (names compared case-insensitively). */
+  aliases?: Readonly<Record<string, CanonicalColumn>>;
+  /** Force the type of some columns (others are decided from all their cells). */
+  dtypes?: Readonly<Record<string, ColumnType>>;
+  /** Remove the `'` that `toCSV` puts before formula-like text; default true. */
+  unescapeFormulas?: boolean;
+  /**
+   * Where to report rows with bad input (one line per load): a function, or
+   * false for silence. Default `console.warn`.
+   */
+  warn?: false | ((message: string) => void);
+}
+
+/** A dataset read and checked, before it becomes a DataFrame. */
+export interface CheckedDataset {
+  /** Typed columns with canonical names. */
+  table: Table;
+  /** Each row's input problem, "" when the row is fine. */
+  errors: string[];
+  /** Where the data came from, for messages. */
+  source: string;
+  /** 1-based line of each row in its file, when it came from a file. */
+  lines?: number[];
+}
+
+const TEXT_COLUMNS: ReadonlySet<string> = new Set(["user_input", "response", "reference"]);
+
+function formatOf(file: string, options: LoadDatasetOptions): DatasetFormat {
+  if (options.format) return options.format;
+  const ext = path.extname(file).toLowerCase();
+  if (ext === ".csv") return "csv";
+  if (ext === ".tsv" || ext === ".tab") return "tsv";
+  if (ext === ".jsonl" || ext === ".ndjson") return "jsonl";
+  if (ext === ".json") return "json";
+  throw new Error(`cannot tell the format of "${file}" from its extension; pass { format: "csv" | "tsv" | "jsonl" | "json" }`);
+}
+
+async function readRawFile(file: string, options: LoadDatasetOptions): Promise<RawTable> {
+  const format = formatOf(file, options);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+    throw new Error(`cannot read "${file}": ${why} (looked in ${path.resolve(file)}; the working directory is ${process.cwd()})`);
+  }
+  if (format === "jsonl") {
+    const { records, lines } = parseJsonl(text, file);
+    return rawFromRecords(records, lines);
+  }
+  if (format === "json") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+    }
+    if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
+    return rawFromRecords(parsed as Records);
+  }
+  const delimiter = options.delimiter ?? (format === "tsv" ? "\t" : ",");
+  const { header, records } = parseCsv(text, { delimiter, file });
+  return {
+    names: options.unescapeFormulas === false ? header : header.map(unescapeFormula),
+    columns: header.map((_, j) => records.map((r) => r.fields[j])),
+    rowCount: records.length,
+    origin: "text",
+    lines: records.map((r) => r.line),
+  };
+}
+
+function describeSource(source: DatasetSource): string {
+  if (typeof source === "string") return source;
+  return isDataFrame(source) ? "DataFrame" : "rows";
+}
+
+/**
+ * Reads and checks a dataset without building a DataFrame: the typed table
+ * with canonical names, and each row's input problem. Metrics use this.
+ */
+export async function checkDataset(source: DatasetSource, options: LoadDatasetOptions = {}): Promise<CheckedDataset> {
+  const name = describeSource(source);
+  let raw: RawTable;
+  if (typeof source === "string") raw = await readRawFile(source, options);
+  else if (isDataFrame(source)) raw = rawFromDataFrame(source);
+  else if (Array.isArray(source)) raw = rawFromRecords(source);
+  else throw new TypeError("loadDataset takes a file path, an array of row objects or a danfojs DataFrame");
+
+  raw = canonicalizeNames(raw, name, options.aliases);
+  requireColumns(raw.names, options.required ?? ["user_input", "response"], name);
+  const problems = new RowProblems();
+  const typeOptions: Parameters<typeof typeRawTable>[2] = { textColumns: TEXT_COLUMNS };
+  if (options.dtypes) typeOptions.dtypes = options.dtypes;
+  if (raw.origin === "text" && options.unescapeFormulas !== false) typeOptions.unescape = unescapeFormula;
+  const table = typeRawTable(raw, problems, typeOptions);
+  validateRows(table, problems);
+  const errors = Array.from({ length: table.rowCount }, (_, row) => problems.message(row));
+  const checked: CheckedDataset = { table, errors, source: name };
+  if (raw.lines) checked.lines = raw.lines;
+  return checked;
+}
+
+/** "row 5 (line 7)" for messages. */
+export function rowLabel(row: number, lines?: readonly number[]): string {
+  const line = lines?.[row];
+  return line === undefined ? `row ${row}` : `row ${row} (line ${line})`;
+}
+
+/**
+ * Loads an evaluation table into a danfojs DataFrame.
+ *
+ * Accepts a CSV file (RFC 4180: quoted fields may hold commas, quotes and line
+ * breaks), a TSV, JSONL or JSON file, an array of row objects, or a DataFrame.
+ * Column aliases become the canonical names (`question` → `user_input`,
+ * `answer` → `response`, `ground_truth` → `reference`, `contexts` →
+ * `retrieved_contexts`, …) in place. Every column is typed from all of its
+ * cells; `id`, `model` and the text columns are always text.
+ *
+ * Bad input fails only its row: the frame then gets an `input_error` column
+ * saying, per row, which column is wrong and how to fix it, and one warning
+ * line is printed. A clean table gets no extra column, so a clean CSV written
+ * back with `toCSV` is byte-for-byte the file that was read.
+ *
+ * @throws {MissingColumnError} when a required column is missing (the message lists the columns found).
+ * @throws {MalformedFileError} when a file cannot be parsed (the message names the line).
+ * @example
+ * const df = await loadDataset("data/qa-models.csv");
+ * df.head().print();
+ * // a DataFrame you already have, with your own column names:
+ * const df2 = await loadDataset(myFrame, { aliases: { gold: "reference" } });
+ */
+export async function loadDataset(source: DatasetSource, options: LoadDatasetOptions = {}): Promise<DataFrame> {
+  const checked = await checkDataset(source, options);
+  const { table, errors } = checked;
+  const bad = errors.flatMap((e, row) => (e === "" ? [] : [row]));
+  const withoutOldErrors = table.columns.filter((c) => c.name !== INPUT_ERROR_COLUMN);
+  const columns = bad.length > 0 ? [...withoutOldErrors, { name: INPUT_ERROR_COLUMN, type: "string" as const, values: errors }] : withoutOldErrors;
+  const first = bad[0];
+  if (first !== undefined && options.warn !== false) {
+    const warn = options.warn ?? ((m: string) => console.warn(m));
+    const others = bad.length > 1 ? ` (and ${bad.length - 1} more)` : "";
+    warn(
+      `evalframe: ${checked.source}: ${bad.length} of ${table.rowCount} rows have bad input and will not be scored; ` +
+        `see column "${INPUT_ERROR_COLUMN}". First: ${rowLabel(first, checked.lines)}: ${errors[first]}${others}`,
+    );
+  }
+  return tableToDataFrame({ columns, rowCount: table.rowCount });
+}

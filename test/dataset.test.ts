@@ -1,0 +1,230 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { DataFrame } from "danfojs-node";
+import { loadDataset, MalformedFileError, MissingColumnError, toCSV, toDataFrame } from "../src/index";
+import { tempDir, writeText } from "./support/files";
+
+/** The rows of a frame as objects, read by column name. */
+function records(df: DataFrame): Record<string, unknown>[] {
+  const rows = df.values as unknown[][];
+  return rows.map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
+}
+
+function column(df: DataFrame, name: string): unknown[] {
+  const j = df.columns.indexOf(name);
+  assert.ok(j >= 0, `no column ${name} in ${df.columns.join(", ")}`);
+  return (df.values as unknown[][]).map((row) => row[j]);
+}
+
+const quiet = { warn: false as const };
+
+describe("loadDataset: columns", () => {
+  it("maps aliases to canonical names in place, whatever their case", async () => {
+    const df = await loadDataset(
+      [{ Question: "q", ANSWER: "a", domain: "x", Ground_Truth: "r", QID: "1", System: "m", contexts: '["c"]' }],
+      quiet,
+    );
+    assert.deepEqual(df.columns, ["user_input", "response", "domain", "reference", "id", "model", "retrieved_contexts"]);
+  });
+
+  it("takes extra aliases from the caller", async () => {
+    const df = await loadDataset([{ q: "q", a: "a", gold: "r" }], { aliases: { Q: "user_input", a: "response", gold: "reference" } });
+    assert.deepEqual(df.columns, ["user_input", "response", "reference"]);
+  });
+
+  it("refuses two columns that mean the same thing", async () => {
+    await assert.rejects(loadDataset([{ question: "q", user_input: "q2", answer: "a" }]), /columns "question" and "user_input" both mean "user_input"/);
+  });
+
+  it("names the missing column, its aliases and the columns found", async () => {
+    const dir = tempDir();
+    const file = writeText(dir, "no-answer.csv", "question,ground_truth,notes\nq,r,n\n");
+    await assert.rejects(loadDataset(file), (error: unknown) => {
+      assert.ok(error instanceof MissingColumnError);
+      assert.deepEqual(error.missing, ["response"]);
+      assert.match(error.message, /missing required column "response" \(or "answer", "output", "prediction"\)/);
+      assert.match(error.message, /the columns found are "user_input", "reference", "notes"/);
+      return true;
+    });
+    await assert.rejects(loadDataset(file.replace("no-answer", "q-only"), quiet), /no such file/);
+    await assert.rejects(
+      loadDataset([{ question: "q", answer: "a" }], { required: ["user_input", "response", "reference"] }),
+      /missing required column "reference"/,
+    );
+  });
+});
+
+describe("loadDataset: bad cells fail only their row", () => {
+  const rows = [
+    { id: "q1", model: "m", question: "What is 2+2?", answer: "4", reference: "4" },
+    { id: "q2", model: "m", question: "  ", answer: "x", reference: "y" },
+    { id: "q3", model: "m", question: "Q3", answer: "x", reference: "" },
+    { id: "q4", model: "m", question: 42, answer: "x", reference: "y" },
+    { id: "q5", model: "m", question: "Q5", answer: "x", reference: "y", contexts: '["unclosed, "b"]' },
+    { id: "q6", model: "m", question: "Q6", answer: "x", reference: "y", contexts: '["fine", 7]' },
+    { id: "q7", model: "", question: "Q7", answer: "x", reference: "y" },
+    { id: "q1", model: "m", question: "What is 2+2?", answer: "four", reference: "4" },
+    { id: "q9", model: "m", question: "Q9", answer: "", reference: "y", contexts: "one plain passage" },
+    { id: "q10", model: "m", question: "Q10", answer: null, reference: "y", contexts: ["a", "b"] },
+  ];
+  const expected: [number, RegExp][] = [
+    [1, /^column "user_input" is empty; every row needs the question that was asked$/],
+    [2, /^column "reference" is empty; fill in the reference answer or drop the row$/],
+    [3, /^column "user_input" holds number 42, not text; write it as a string$/],
+    [4, /^column "retrieved_contexts" looks like a list but is not valid JSON .*; write it as a JSON array of strings/],
+    [5, /^column "retrieved_contexts" item 1 is 7, not text; every context must be a string$/],
+    [6, /^column "model" is empty; name the model that gave this answer$/],
+    [7, /^column "id": "q1" appears again for model "m" \(first at row 0\); each question id must appear once per model$/],
+  ];
+
+  it("puts a message naming the column in that row's input_error, and leaves the other rows alone", async () => {
+    const warnings: string[] = [];
+    const df = await loadDataset(rows, { warn: (m) => warnings.push(m) });
+    assert.equal(df.shape[0], rows.length);
+    const errors = column(df, "input_error") as string[];
+    for (const [row, message] of expected) assert.match(errors[row] ?? "", message, `row ${row}`);
+    const failing = new Set(expected.map(([row]) => row));
+    errors.forEach((e, row) => {
+      if (!failing.has(row)) assert.equal(e, "", `row ${row} should be fine`);
+    });
+    assert.deepEqual(column(df, "id"), rows.map((r) => r.id), "rows keep their order");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? "", /^evalframe: rows: 7 of 10 rows have bad input and will not be scored; see column "input_error"\. First: row 1: column "user_input" is empty/);
+  });
+
+  it("treats an empty or missing response as an answer, and normalises contexts to a JSON list", async () => {
+    const df = await loadDataset(rows, quiet);
+    assert.deepEqual(column(df, "response").slice(8), ["", ""]);
+    assert.deepEqual(column(df, "retrieved_contexts").slice(8), ['["one plain passage"]', '["a","b"]']);
+  });
+
+  it("names the file line of a bad row in the warning", async () => {
+    const dir = tempDir();
+    const file = writeText(dir, "bad.csv", 'id,model,question,answer,reference\nq1,m,"multi\nline",a,r\nq2,m,Q2,a,\n');
+    const warnings: string[] = [];
+    await loadDataset(file, { warn: (m) => warnings.push(m) });
+    assert.match(warnings[0] ?? "", /bad\.csv: 1 of 2 rows .* First: row 1 \(line 4\): column "reference" is empty/);
+  });
+
+  it("adds no input_error column when every row is fine", async () => {
+    const df = await loadDataset([rows[0]!], quiet);
+    assert.ok(!df.columns.includes("input_error"));
+  });
+});
+
+describe("loadDataset: files and sources", () => {
+  it("reads JSONL and names a malformed line", async () => {
+    const dir = tempDir();
+    const good = writeText(dir, "good.jsonl", '{"question":"q","answer":"a"}\n\n{"answer":"b","question":"q2","extra":1}\n');
+    const df = await loadDataset(good);
+    assert.deepEqual(records(df), [
+      { user_input: "q", response: "a", extra: Number.NaN },
+      { user_input: "q2", response: "b", extra: 1 },
+    ]);
+    const bad = writeText(dir, "bad.jsonl", '{"question":"q","answer":"a"}\n{"question": "q2", answer: "b"}\n');
+    await assert.rejects(loadDataset(bad), (error: unknown) => {
+      assert.ok(error instanceof MalformedFileError);
+      assert.equal(error.line, 2);
+      assert.match(error.message, /bad\.jsonl, line 2: not valid JSON/);
+      return true;
+    });
+    const notObject = writeText(dir, "array.jsonl", '["q","a"]\n');
+    await assert.rejects(loadDataset(notObject), /array\.jsonl, line 1: expected a JSON object/);
+  });
+
+  it("reads JSON arrays and TSV, and refuses an unknown extension", async () => {
+    const dir = tempDir();
+    const json = await loadDataset(writeText(dir, "d.json", '[{"query":"q","output":"a"}]'));
+    assert.deepEqual(records(json), [{ user_input: "q", response: "a" }]);
+    const tsv = await loadDataset(writeText(dir, "d.tsv", "prompt\tprediction\nq, with comma\ta\n"));
+    assert.deepEqual(records(tsv), [{ user_input: "q, with comma", response: "a" }]);
+    await assert.rejects(loadDataset(writeText(dir, "d.txt", "x")), /cannot tell the format of .*d\.txt/);
+    const forced = await loadDataset(writeText(dir, "d2.txt", "question,answer\nq,a\n"), { format: "csv" });
+    assert.equal(forced.shape[0], 1);
+  });
+
+  it("types each column from every cell, not from the first 20", async () => {
+    const lines = ["question,answer,score,code,flag"];
+    for (let i = 0; i < 30; i++) lines.push(`q${i},a,${i / 10},${i === 25 ? "n/a" : i},${i % 2 === 0}`);
+    lines.push("q30,a,,007,");
+    const dir = tempDir();
+    const df = await loadDataset(writeText(dir, "typed.csv", lines.join("\n") + "\n"));
+    const score = column(df, "score");
+    assert.equal(score[3], 0.3);
+    assert.ok(Number.isNaN(score[30]), "an empty numeric cell is NaN");
+    assert.equal(column(df, "code")[25], "n/a", "a late text cell makes the column text");
+    assert.equal(column(df, "code")[30], "007");
+    assert.deepEqual(column(df, "flag").slice(0, 3), [true, false, true]);
+    assert.equal(column(df, "flag")[30], null);
+    const forced = await loadDataset(writeText(dir, "typed.csv", lines.join("\n") + "\n"), { dtypes: { score: "string" } });
+    assert.equal(column(forced, "score")[3], "0.3");
+  });
+
+  it("reads a DataFrame by column name, with numeric ids kept as text", async () => {
+    const frame = new DataFrame({ id: [1, 2], answer: ["a", "b"], question: ["q1", "q2"] });
+    const df = await loadDataset(frame);
+    assert.deepEqual(records(df), [
+      { id: "1", response: "a", user_input: "q1" },
+      { id: "2", response: "b", user_input: "q2" },
+    ]);
+  });
+
+  it("never shifts a value into another column when rows have different keys", async () => {
+    const df = await loadDataset(
+      [
+        { question: "q1", answer: "a1", note: "n1" },
+        { answer: "a2", question: "q2" },
+        { note: "n3", question: "q3", answer: "a3" },
+      ],
+      quiet,
+    );
+    assert.deepEqual(records(df), [
+      { user_input: "q1", response: "a1", note: "n1" },
+      { user_input: "q2", response: "a2", note: null },
+      { user_input: "q3", response: "a3", note: "n3" },
+    ]);
+  });
+});
+
+describe("toDataFrame", () => {
+  it("sets dtypes from every value and places values by name", () => {
+    const df = toDataFrame([{ a: "x", b: 1.25 }, { b: 0.1 + 0.2, a: "y" }, { a: "z" }]);
+    assert.deepEqual(df.columns, ["a", "b"]);
+    assert.deepEqual(df.dtypes, ["string", "float32"]);
+    assert.deepEqual(df.values, [["x", 1.25], ["y", 0.30000000000000004], ["z", Number.NaN]]);
+  });
+
+  it("builds from a column object and refuses ragged columns", () => {
+    const df = toDataFrame({ n: [1, null, 3], s: ["a", "b", "c"] }, { dtypes: { n: "number" } });
+    assert.deepEqual(df.values, [[1, "a"], [Number.NaN, "b"], [3, "c"]]);
+    assert.throws(() => toDataFrame({ a: [1, 2], b: [1] }), /column "b" has 1 values but column "a" has 2/);
+  });
+
+  it("builds an empty frame with its columns", () => {
+    const df = toDataFrame({ a: [], b: [] });
+    assert.deepEqual(df.shape, [0, 2]);
+    assert.deepEqual(df.columns, ["a", "b"]);
+  });
+});
+
+describe("round trips through CSV", () => {
+  it("gives back the same values for a scored table, NaN, errors, Korean and formulas included", async () => {
+    const scored = toDataFrame([
+      { id: "q1", model: "m", user_input: "세종대왕은 언제?", response: "=1+1, \"quoted\"\nnext line", reference: "-40", answer_correctness: 0.5, answer_correctness_error: "", answer_correctness_semantic: Number.NaN },
+      { id: "007", model: "m", user_input: "🚀 launch?", response: "", reference: "'=already quoted", answer_correctness: Number.NaN, answer_correctness_error: "judge reply invalid", answer_correctness_semantic: Number.NaN },
+    ]);
+    const dir = tempDir();
+    for (const options of [{}, { lineEnding: "\r\n" as const, bom: true }]) {
+      const file = path.join(dir, "nested", "scored.csv");
+      await toCSV(scored, file, options);
+      const back = await loadDataset(file);
+      assert.deepEqual(back.columns, scored.columns);
+      assert.deepEqual(records(back), records(scored));
+      assert.deepEqual(back.dtypes, scored.dtypes, "an all-NaN score column reads back as numbers");
+    }
+    const written = readFileSync(path.join(dir, "nested", "scored.csv"), "utf8");
+    assert.ok(written.includes("'=1+1"), "the formula is escaped in the file");
+  });
+});
