@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { before, describe, it } from "node:test";
+import { tempDir } from "./support/files";
+import { ensureTslabKernel, outputText, readCells, ROOT, runNotebook } from "./support/jupyter";
+
+const NOTEBOOKS = path.join(ROOT, "notebooks");
+
+/** What each notebook must show when it runs; every notebook must at least run. */
+const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
+  "00-smoke.ipynb": [/rows: 126, columns: id, domain, model, user_input, response, reference/, /42 questions answered by 3 models: atlas-pro, chatter-xl, swift-mini/, /q01\s*│ atlas-pro/],
+};
+
+const notebooks = readdirSync(NOTEBOOKS).filter((f) => f.endsWith(".ipynb")).sort();
+
+describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
+  const out = tempDir();
+  before(() => {
+    assert.ok(existsSync(path.join(ROOT, "dist", "index.js")), "run `npm run build` first: notebooks import ../dist");
+    ensureTslabKernel();
+  });
+
+  it("has the smoke notebook", () => assert.ok(notebooks.includes("00-smoke.ipynb")));
+
+  for (const name of notebooks) {
+    it(name, () => {
+      const run = runNotebook(path.join(NOTEBOOKS, name), out);
+      assert.equal(run.status, 0, `${name} failed:\n${run.stderr}`);
+      const cells = readCells(run.executed);
+      const errors = cells.flatMap((c) => c.outputs ?? []).filter((o) => o.output_type === "error");
+      assert.deepEqual(errors, [], `${name} has error outputs`);
+      const text = outputText(cells);
+      for (const pattern of EXPECTED_OUTPUT[name] ?? []) assert.match(text, pattern, `${name} output`);
+    });
+  }
+
+  it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {
+    const dir = tempDir();
+    const broken = path.join(dir, "broken.ipynb");
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        nbformat: 4,
+        nbformat_minor: 5,
+        metadata: { kernelspec: { name: "tslab", display_name: "TypeScript", language: "typescript" } },
+        cells: [
+          { id: "a", cell_type: "code", metadata: {}, execution_count: null, outputs: [], source: 'const n: number = "not a number";' },
+          { id: "b", cell_type: "code", metadata: {}, execution_count: null, outputs: [], source: 'console.log("never runs");' },
+        ],
+      }),
+    );
+    const run = runNotebook(broken, path.join(dir, "out"));
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /Type 'string' is not assignable to type 'number'/);
+    assert.match(run.stderr, /const n: number = "not a number";/, "names the failing cell's source");
+  });
+});
+
+describe("committed notebooks", () => {
+  for (const name of notebooks) {
+    it(`${name} carries no error output and runs in the tslab kernel`, () => {
+      const file = path.join(NOTEBOOKS, name);
+      const cells = readCells(file);
+      const meta = (JSON.parse(readFileSync(file, "utf8")) as { metadata: { kernelspec?: { name?: string } } }).metadata;
+      assert.equal(meta.kernelspec?.name, "tslab");
+      const errors = cells.flatMap((c) => c.outputs ?? []).filter((o) => o.output_type === "error");
+      assert.deepEqual(errors, []);
+      assert.doesNotMatch(outputText(cells), /\/tmp\/|\/work\/|evalframe-test-/, "no machine-specific paths in outputs");
+    });
+  }
+});
