@@ -26,3 +26,34 @@ export { toDataFrame, isDataFrame } from "./frame/dataframe";
 export type { ToDataFrameOptions } from "./frame/dataframe";
 export type { Records, ColumnData } from "./dataset/raw";
 export type { Cell, Table, TableColumn } from "./dataset/table";
+export { createJudge } from "./judge/create";
+export type { Judge } from "./judge/judge";
+export { resolveJudgeConfig, redactSecrets, DEFAULT_MODELS } from "./judge/config";
+export type { JudgeOptions, JudgeKind, ResolvedJudgeConfig } from "./judge/config";
+export { UsageRecorder, formatUsage, DEFAULT_PRICES, priceOf } from "./judge/usage";
+export type { UsageSummary, ModelPrice, ModelUsage } from "./judge/usage";
+export { Scheduler, parseResetDuration, retryAfterMs, isRetryableStatus } from "./judge/scheduler";
+export type { SchedulerOptions, ScheduledJob, FailureInfo } from "./judge/scheduler";
+export { cacheKey, stableJson, DiskCache } from "./judge/cache";
+export { OfflineJudge, OFFLINE_LABEL } from "./judge/offline-judge";
+export { OpenAIJudge } from "./judge/openai-judge";
+export { JudgeError } from "./judge/types";
+export type {
+  ChatMessage,
+  ChatRole,
+  ChatContentPart,
+  JudgeTask,
+  StructuredRequest,
+  ReplySchema,
+  SchemaCheck,
+  StatementsReply,
+  ClassificationReply,
+  ResponseVerdict,
+  ReferenceVerdict,
+  RelevanceReply,
+  RelevanceContext,
+} from "./judge/types";
+export { ProgressTracker, formatProgress, terminalProgress, notebookProgress, autoProgress } from "./judge/progress";
+export type { ProgressEvent, ProgressCallback } from "./judge/progress";
+export { inNotebook } from "./display/tslab";
+export type { NotebookDisplay } from "./display/tslab";

@@ -12,6 +12,16 @@ const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
   "00-smoke.ipynb": [/rows: 126, columns: id, domain, model, user_input, response, reference/, /42 questions answered by 3 models: atlas-pro, chatter-xl, swift-mini/, /q01\s*│ atlas-pro/],
 };
 
+/** A tslab notebook with these code cells. */
+function notebookJson(sources: string[]): string {
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { kernelspec: { name: "tslab", display_name: "TypeScript", language: "typescript" } },
+    cells: sources.map((source, i) => ({ id: `c${i}`, cell_type: "code", metadata: {}, execution_count: null, outputs: [], source })),
+  });
+}
+
 const notebooks = readdirSync(NOTEBOOKS).filter((f) => f.endsWith(".ipynb")).sort();
 
 describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
@@ -35,21 +45,30 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     });
   }
 
+  it("shows a run's progress as one line updated in place", () => {
+    const dir = tempDir();
+    const notebook = path.join(dir, "progress.ipynb");
+    const dist = path.join(ROOT, "dist", "index");
+    const source = [
+      `import { notebookProgress, ProgressTracker, inNotebook } from ${JSON.stringify(dist)};`,
+      "console.log(`in notebook: ${inNotebook()}`);",
+      "const tracker = new ProgressTracker(5, notebookProgress(), 0);",
+      "for (let i = 0; i < 5; i++) { await new Promise((r) => setTimeout(r, 20)); tracker.step(i === 2); }",
+    ].join("\n");
+    writeFileSync(notebook, notebookJson([source]));
+    const run = runNotebook(notebook, path.join(dir, "out"));
+    assert.equal(run.status, 0, run.stderr);
+    const outputs = readCells(run.executed)[0]!.outputs ?? [];
+    const displays = outputs.filter((o) => o.output_type === "display_data");
+    assert.equal(displays.length, 1, "one display, updated in place");
+    assert.match(String(displays[0]!.data?.["text/plain"]), /5\/5 rows · 1 error/);
+    assert.match(outputText(readCells(run.executed)), /in notebook: true/);
+  });
+
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {
     const dir = tempDir();
     const broken = path.join(dir, "broken.ipynb");
-    writeFileSync(
-      broken,
-      JSON.stringify({
-        nbformat: 4,
-        nbformat_minor: 5,
-        metadata: { kernelspec: { name: "tslab", display_name: "TypeScript", language: "typescript" } },
-        cells: [
-          { id: "a", cell_type: "code", metadata: {}, execution_count: null, outputs: [], source: 'const n: number = "not a number";' },
-          { id: "b", cell_type: "code", metadata: {}, execution_count: null, outputs: [], source: 'console.log("never runs");' },
-        ],
-      }),
-    );
+    writeFileSync(broken, notebookJson(['const n: number = "not a number";', 'console.log("never runs");']));
     const run = runNotebook(broken, path.join(dir, "out"));
     assert.equal(run.status, 1);
     assert.match(run.stderr, /Type 'string' is not assignable to type 'number'/);

@@ -1,0 +1,57 @@
+/**
+ * Access to tslab's display functions when our code runs inside a tslab
+ * kernel, found without making tslab a dependency: first as a package next to
+ * evalframe, then next to the running kernel.
+ */
+import { realpathSync } from "node:fs";
+import * as path from "node:path";
+
+/** The part of tslab's `Display` we use. */
+export interface NotebookDisplay {
+  text(s: string): void;
+  html(s: string): void;
+  markdown(s: string): void;
+  svg(s: string): void;
+  png(b: Uint8Array): void;
+  raw(contentType: string, data: string | Uint8Array): void;
+}
+
+interface TslabModule {
+  display: NotebookDisplay;
+  newDisplay(): NotebookDisplay;
+}
+
+let cached: TslabModule | null | undefined;
+
+function load(from: string | undefined): TslabModule | undefined {
+  try {
+    const options = from === undefined ? undefined : { paths: [from] };
+    const jupyter = require(require.resolve("tslab/dist/jupyter", options)) as { lastWriteDisplayData?: unknown };
+    if (jupyter.lastWriteDisplayData == null) return undefined;
+    return require(require.resolve("tslab", options)) as TslabModule;
+  } catch {
+    return undefined;
+  }
+}
+
+/** tslab's display module when running inside a tslab kernel, else undefined. */
+export function tslab(): TslabModule | undefined {
+  if (cached !== undefined) return cached ?? undefined;
+  let found = load(undefined);
+  const script = process.argv[1];
+  if (!found && script) {
+    try {
+      found = load(path.dirname(realpathSync(script)));
+    } catch {
+      found = undefined;
+    }
+  }
+  // Only remember a success: the kernel may not be ready on the first call.
+  if (found) cached = found;
+  return found;
+}
+
+/** True inside a tslab notebook kernel. */
+export function inNotebook(): boolean {
+  return tslab() !== undefined;
+}

@@ -1,0 +1,92 @@
+/**
+ * Content-addressed disk cache for judge replies and embeddings. Each entry
+ * is one JSON file named by the SHA-256 of its key, written to a temporary
+ * file and renamed into place, so a run killed at any moment leaves only whole
+ * entries and a rerun pays only for what was not finished. Keys never hold
+ * the API key or request headers.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+
+/** JSON text with object keys sorted at every level, so equal values give equal text. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v as Record<string, unknown>).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}
+
+/**
+ * The cache key of a request: SHA-256 (hex) of its stable JSON.
+ *
+ * @example
+ * cacheKey({ model: "gpt-4o-mini", temperature: 0 }) === cacheKey({ temperature: 0, model: "gpt-4o-mini" }) // true
+ */
+export function cacheKey(parts: Readonly<Record<string, unknown>>): string {
+  return createHash("sha256").update(stableJson(parts)).digest("hex");
+}
+
+/** Where replies are kept between runs. */
+export interface ReplyCache {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/** A cache that keeps nothing (`cache: false`). */
+export class NoCache implements ReplyCache {
+  async get(): Promise<unknown> {
+    return undefined;
+  }
+  async set(): Promise<void> {}
+}
+
+/** The on-disk cache: `<dir>/v1/<first two hex digits>/<key>.json`. */
+export class DiskCache implements ReplyCache {
+  private readonly root: string;
+  private readonly memory = new Map<string, unknown>();
+
+  /** @param dir the cache folder, created when the first entry is written. */
+  constructor(dir: string) {
+    this.root = path.join(path.resolve(dir), "v1");
+  }
+
+  private file(key: string): string {
+    return path.join(this.root, key.slice(0, 2), `${key}.json`);
+  }
+
+  /** The stored value, or undefined when there is none (or it cannot be read). */
+  async get(key: string): Promise<unknown> {
+    if (this.memory.has(key)) return this.memory.get(key);
+    let text: string;
+    try {
+      text = await readFile(this.file(key), "utf8");
+    } catch {
+      return undefined;
+    }
+    try {
+      const value = (JSON.parse(text) as { value: unknown }).value;
+      this.memory.set(key, value);
+      return value;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Stores a value atomically (temporary file, then rename). */
+  async set(key: string, value: unknown): Promise<void> {
+    const file = this.file(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, JSON.stringify({ key, value }), "utf8");
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    this.memory.set(key, value);
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Judge options: what the user can set, the defaults (as in Ragas'
+ * documentation), and how the environment chooses between an OpenAI-compatible
+ * server and the offline judge.
+ */
+import type { ModelPrice } from "./usage";
+import { DEFAULT_PRICES } from "./usage";
+
+/** Which judge answers: an OpenAI-compatible server, or the offline (approximate) judge. */
+export type JudgeKind = "openai" | "offline";
+
+/** Options of `createJudge`. Every field is optional. */
+export interface JudgeOptions {
+  /**
+   * `"openai"` for any OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM,
+   * LM Studio, llama.cpp server), `"offline"` for the deterministic lexical
+   * judge. Default: `"openai"` when an API key or base URL is given or set in
+   * `OPENAI_API_KEY` / `OPENAI_BASE_URL`, else `"offline"` (with a notice).
+   */
+  judge?: JudgeKind;
+  /** API key; default `OPENAI_API_KEY`. Never stored, logged or put in a cache key. */
+  apiKey?: string;
+  /** Server URL ending in /v1; default `OPENAI_BASE_URL`, else OpenAI's. */
+  baseURL?: string;
+  /** Chat model of the text metrics; default `gpt-4o-mini`. */
+  model?: string;
+  /** Chat model that reads images (multimodal relevance); default `gpt-4o`. */
+  visionModel?: string;
+  /** Embedding model; default `text-embedding-3-small`. */
+  embeddingModel?: string;
+  /** Sampling temperature; default 0. */
+  temperature?: number;
+  /** Sampling seed, for servers that honour it. */
+  seed?: number;
+  /** Largest reply, in tokens (`max_tokens`). */
+  maxTokens?: number;
+  /** Time allowed for one HTTP request; default 60 s. */
+  timeoutMs?: number;
+  /** Extra HTTP headers on every request (Azure `api-key`, gateway tokens). Never stored or logged. */
+  headers?: Readonly<Record<string, string>>;
+  /** Extra query parameters on every request (Azure `api-version`). */
+  query?: Readonly<Record<string, string>>;
+  /** Requests in flight at once, over the whole run; default 16. */
+  concurrency?: number;
+  /** Extra attempts after a rate limit, server error, dropped connection or timeout; default 6. */
+  maxRetries?: number;
+  /** Extra attempts after a reply that is not valid JSON of the right shape; default 2. */
+  maxInvalidReplies?: number;
+  /** Backoff ceiling of the first retry (doubling each time, full jitter); default 500 ms. */
+  retryBaseDelayMs?: number;
+  /** Largest backoff; default 30 s. */
+  retryMaxDelayMs?: number;
+  /** Texts per embeddings request; default 256. */
+  embeddingBatchSize?: number;
+  /** Keep replies on disk so reruns are free; default true. */
+  cache?: boolean;
+  /** Cache folder; default `.evalframe-cache` in the working directory. */
+  cacheDir?: string;
+  /** USD per million tokens per model, merged over {@link DEFAULT_PRICES}. */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  /** Do not print the notice when the offline judge is chosen by default. */
+  quiet?: boolean;
+}
+
+/** Options after defaults, as the judges use them. */
+export interface ResolvedJudgeConfig {
+  kind: JudgeKind;
+  apiKey: string | undefined;
+  baseURL: string;
+  model: string;
+  visionModel: string;
+  embeddingModel: string;
+  temperature: number;
+  seed: number | undefined;
+  maxTokens: number | undefined;
+  timeoutMs: number;
+  headers: Readonly<Record<string, string>>;
+  query: Readonly<Record<string, string>>;
+  concurrency: number;
+  maxRetries: number;
+  maxInvalidReplies: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  embeddingBatchSize: number;
+  cacheDir: string | false;
+  prices: Readonly<Record<string, ModelPrice>>;
+  /** Why the offline judge was chosen without being asked for, if so. */
+  offlineNotice: string | undefined;
+}
+
+/** Defaults as in Ragas' documentation. */
+export const DEFAULT_MODELS = {
+  model: "gpt-4o-mini",
+  visionModel: "gpt-4o",
+  embeddingModel: "text-embedding-3-small",
+} as const;
+
+/** OpenAI's own endpoint. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+function positiveInteger(name: string, value: number | undefined, fallback: number, min = 1): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < min) throw new RangeError(`judge option ${name} must be a whole number of at least ${min}, got ${value}`);
+  return v;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/**
+ * Applies defaults and the environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`)
+ * to judge options, and checks them.
+ *
+ * @throws {RangeError} for a value out of range, naming the option.
+ */
+export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedJudgeConfig {
+  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env["OPENAI_API_KEY"]);
+  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env["OPENAI_BASE_URL"]);
+  let kind = options.judge;
+  let offlineNotice: string | undefined;
+  if (kind === undefined) {
+    kind = apiKey !== undefined || baseURL !== undefined ? "openai" : "offline";
+    if (kind === "offline") {
+      offlineNotice =
+        "evalframe: no OPENAI_API_KEY or OPENAI_BASE_URL is set, so scores come from the offline judge (approximate, lexical). " +
+        "Set them (or pass { apiKey, baseURL }) to use a real model.";
+    }
+  }
+  if (kind !== "openai" && kind !== "offline") throw new RangeError(`judge must be "openai" or "offline", got ${JSON.stringify(kind)}`);
+  if (kind === "openai" && apiKey === undefined && baseURL === undefined) {
+    throw new RangeError(
+      'judge "openai" needs an API key (OPENAI_API_KEY or { apiKey }) or the base URL of a server that needs none (OPENAI_BASE_URL or { baseURL })',
+    );
+  }
+  const temperature = options.temperature ?? 0;
+  if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+    throw new RangeError(`judge option temperature must be between 0 and 2, got ${options.temperature}`);
+  }
+  if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RangeError(`judge option seed must be a whole number, got ${options.seed}`);
+  if (options.maxTokens !== undefined) positiveInteger("maxTokens", options.maxTokens, 1);
+  const url = (baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, "");
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
+  } catch {
+    throw new RangeError(`judge base URL must be an http(s) URL like http://localhost:11434/v1, got ${JSON.stringify(baseURL)}`);
+  }
+  return {
+    kind,
+    apiKey,
+    baseURL: url,
+    model: nonEmpty(options.model) ?? DEFAULT_MODELS.model,
+    visionModel: nonEmpty(options.visionModel) ?? DEFAULT_MODELS.visionModel,
+    embeddingModel: nonEmpty(options.embeddingModel) ?? DEFAULT_MODELS.embeddingModel,
+    temperature,
+    seed: options.seed,
+    maxTokens: options.maxTokens,
+    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 60_000),
+    headers: { ...(options.headers ?? {}) },
+    query: { ...(options.query ?? {}) },
+    concurrency: positiveInteger("concurrency", options.concurrency, 16),
+    maxRetries: positiveInteger("maxRetries", options.maxRetries, 6, 0),
+    maxInvalidReplies: positiveInteger("maxInvalidReplies", options.maxInvalidReplies, 2, 0),
+    retryBaseDelayMs: positiveInteger("retryBaseDelayMs", options.retryBaseDelayMs, 500, 0),
+    retryMaxDelayMs: positiveInteger("retryMaxDelayMs", options.retryMaxDelayMs, 30_000, 0),
+    embeddingBatchSize: positiveInteger("embeddingBatchSize", options.embeddingBatchSize, 256),
+    cacheDir: options.cache === false ? false : (nonEmpty(options.cacheDir) ?? ".evalframe-cache"),
+    prices: { ...DEFAULT_PRICES, ...(options.prices ?? {}) },
+    offlineNotice: options.quiet ? undefined : offlineNotice,
+  };
+}
+
+/**
+ * Removes secrets from text meant for a person (errors, logs): the given
+ * values, bearer tokens and strings shaped like OpenAI keys.
+ *
+ * @example
+ * redactSecrets("401: bad key sk-abc123def456ghi", []) // "401: bad key [redacted]"
+ */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join("[redacted]");
+  }
+  return out.replace(/\bBearer\s+[^\s"',]+/gi, "Bearer [redacted]").replace(/\bsk-[A-Za-z0-9_-]{6,}/g, "[redacted]");
+}

@@ -1,0 +1,26 @@
+/** `createJudge`: the one way to get a judge. */
+import { resolveJudgeConfig, type JudgeOptions } from "./config";
+import type { Judge } from "./judge";
+import { OfflineJudge } from "./offline-judge";
+import { OpenAIJudge } from "./openai-judge";
+
+let noticeShown = false;
+
+/**
+ * Creates a judge. With no options it reads `OPENAI_API_KEY` and
+ * `OPENAI_BASE_URL`; when neither is set it returns the offline judge and
+ * prints a one-line notice (once per process; `quiet: true` silences it).
+ *
+ * @example
+ * const judge = createJudge();                                   // from the environment
+ * const local = createJudge({ baseURL: "http://localhost:11434/v1", model: "llama3.1" }); // Ollama
+ * const offline = createJudge({ judge: "offline" });             // no network, approximate
+ */
+export function createJudge(options: JudgeOptions = {}): Judge {
+  const config = resolveJudgeConfig(options);
+  if (config.offlineNotice !== undefined && !noticeShown) {
+    noticeShown = true;
+    console.warn(config.offlineNotice);
+  }
+  return config.kind === "offline" ? new OfflineJudge(config.prices) : new OpenAIJudge(config);
+}

@@ -1,0 +1,33 @@
+/** The interface every judge implements, OpenAI-compatible or offline. */
+import type { StructuredRequest } from "./types";
+import type { UsageRecorder } from "./usage";
+
+/**
+ * Answers the metrics' structured requests and embeds texts. Create one with
+ * `createJudge()`; pass it to every metric of a run so that they share one
+ * scheduler (one concurrency limit, one retry policy) and one cache.
+ */
+export interface Judge {
+  /** `openai` (any OpenAI-compatible server) or `offline`. */
+  readonly kind: "openai" | "offline";
+  /** Shown in every output, e.g. `gpt-4o-mini @ api.openai.com` or `offline (approximate)`. */
+  readonly label: string;
+  /** Default chat model. */
+  readonly chatModel: string;
+  /** Chat model for requests with images. */
+  readonly visionModel: string;
+  /** Embedding model. */
+  readonly embeddingModel: string;
+  /** Usage over the judge's whole life. */
+  readonly usage: UsageRecorder;
+  /** A fresh recorder for one run, with this judge's label and prices. */
+  newUsage(): UsageRecorder;
+  /**
+   * Gets one JSON reply of the request's shape, from the cache when it holds
+   * it. Rejects with a `JudgeError` when retries are exhausted or the reply
+   * stays invalid; the caller fails that row only.
+   */
+  complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T>;
+  /** Embeds texts (order kept), each text cached on its own; misses go out in batches. */
+  embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]>;
+}

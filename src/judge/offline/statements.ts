@@ -1,0 +1,153 @@
+/**
+ * Statement extraction for the offline judge: sentences, then clauses.
+ */
+
+const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
+
+/** A bullet or list marker at the start of a line: "- ", "* ", "+ ", "• ", "1. ", "2) ". */
+const BULLET = /^\s*(?:[-*+•‣◦▪]|\d{1,3}[.)])\s+/u;
+const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const HANGUL = /[\uAC00-\uD7A3]/;
+
+/**
+ * Title abbreviations after which the sentence segmenter wrongly breaks
+ * ("Dr. " | "Fleming ..."); such a piece is glued to the next one.
+ */
+const ABBREVIATIONS: ReadonlySet<string> = new Set([
+  "mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "mt.", "jr.", "sr.", "vs.", "e.g.", "i.e.", "cf.", "approx.",
+  "gen.", "col.", "lt.", "sgt.", "capt.", "rev.", "fig.",
+]);
+
+/** English coordinators that split a sentence into clauses when both sides have at least 3 words. */
+const ENGLISH_BOUNDARY = /;\s+|,\s+(?:and|but|while|whereas)\s+/giu;
+
+interface Cut {
+  /** Where the left clause ends. */
+  start: number;
+  /** Where the right clause begins. */
+  end: number;
+  /** Which length rule applies to both sides. */
+  kind: "english" | "korean";
+}
+
+/** Words (whitespace-separated pieces holding a letter or digit) in a piece of text. */
+function countWords(text: string): number {
+  return text.split(/\s+/).filter((w) => HAS_LETTER_OR_DIGIT.test(w)).length;
+}
+
+/** Korean sides are "reasonably long": at least 2 words and 5 letters/digits. */
+function longEnoughKorean(text: string): boolean {
+  const letters = text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  return countWords(text) >= 2 && letters >= 5;
+}
+
+/** Syllables before "-고" that mark a verb/adjective stem (하고, 되고, 이고, 있고, 많고, ...). */
+const GO_STEMS: ReadonlySet<string> = new Set(["하", "되", "이", "있", "없", "않", "많", "좋", "크", "같", "높", "낮", "작", "적", "길", "넓", "깊"]);
+
+/** Auxiliary verbs that continue a "-고" form instead of starting a new clause. */
+const AUXILIARY_AFTER_GO = /^(?:있|계시|계신|계셨|싶|말았|나서|보니)/;
+
+/** Whether a syllable has the final consonant ㅆ (했, 었, 았, 였, 있, 됐): a past-tense stem. */
+function hasFinalSsangSios(syllable: string): boolean {
+  const code = syllable.charCodeAt(0);
+  return code >= 0xac00 && code <= 0xd7a3 && (code - 0xac00) % 28 === 20;
+}
+
+/** Whether a Korean word ends a clause: "-고" after a verb stem, "-며"/"-으며", "-지만". */
+function endsKoreanClause(word: string): boolean {
+  if (!/^[\p{L}\p{N}]*[\uAC00-\uD7A3]$/u.test(word)) return false;
+  if (word.length >= 3 && word.endsWith("지만")) return true;
+  if (word.length >= 2 && word.endsWith("며")) return true;
+  if (word.length >= 2 && word.endsWith("고")) {
+    const before = word.charAt(word.length - 2);
+    return GO_STEMS.has(before) || hasFinalSsangSios(before);
+  }
+  return false;
+}
+
+/** Candidate clause boundaries in one sentence, in text order. */
+function findCuts(sentence: string): Cut[] {
+  const cuts: Cut[] = [];
+  for (const match of sentence.matchAll(ENGLISH_BOUNDARY)) {
+    const start = match.index ?? 0;
+    cuts.push({ start, end: start + match[0].length, kind: "english" });
+  }
+  if (HANGUL.test(sentence)) {
+    const words = [...sentence.matchAll(/\S+/g)];
+    for (let i = 0; i + 1 < words.length; i++) {
+      const current = words[i];
+      const next = words[i + 1];
+      if (!current || !next) continue;
+      const bare = current[0].replace(/,$/, "");
+      if (!endsKoreanClause(bare)) continue;
+      // "-고 있다", "-고 싶다", "-고 나서": an auxiliary verb follows, the clause goes on.
+      if (bare.endsWith("고") && AUXILIARY_AFTER_GO.test(next[0])) continue;
+      cuts.push({ start: (current.index ?? 0) + bare.length, end: next.index ?? 0, kind: "korean" });
+    }
+  }
+  return cuts.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** Splits one sentence at coordinated clauses, greedily left to right, keeping every side long enough. */
+function splitClauses(sentence: string): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (const cut of findCuts(sentence)) {
+    if (cut.start < from) continue;
+    const left = sentence.slice(from, cut.start);
+    const right = sentence.slice(cut.end);
+    const ok =
+      cut.kind === "english"
+        ? countWords(left) >= 3 && countWords(right) >= 3
+        : longEnoughKorean(left) && longEnoughKorean(right);
+    if (!ok) continue;
+    pieces.push(left);
+    from = cut.end;
+  }
+  pieces.push(sentence.slice(from));
+  return pieces;
+}
+
+/** Sentences of one line, with pieces broken after a title abbreviation ("Dr. ") glued back. */
+function sentences(line: string): string[] {
+  const out: string[] = [];
+  let pending = "";
+  for (const { segment } of sentenceSegmenter.segment(line)) {
+    pending += segment;
+    const last = pending.trim().split(/\s+/).pop()?.toLowerCase() ?? "";
+    if (ABBREVIATIONS.has(last)) continue;
+    out.push(pending);
+    pending = "";
+  }
+  if (pending) out.push(pending);
+  return out;
+}
+
+/**
+ * Splits a text into standalone statements: lines and bullet items, then
+ * sentences (`Intl.Segmenter`, any language), then semicolons and coordinated
+ * clauses (English ", and " / ", but " / ", while " / ", whereas " / "; " when
+ * both sides have at least 3 words; Korean "-고", "-며", "-으며", "-지만" when
+ * both sides are reasonably long). Pieces are trimmed and kept as written;
+ * pieces without letters or digits are dropped.
+ *
+ * @example
+ * splitStatements("Fleming discovered penicillin in 1928, and it saved millions of lives.");
+ * // → ["Fleming discovered penicillin in 1928", "it saved millions of lives."]
+ * splitStatements("- 한글은 세종대왕이 창제했고 훈민정음으로 반포되었다.\n- 1446년이다.");
+ * // → ["한글은 세종대왕이 창제했고", "훈민정음으로 반포되었다.", "1446년이다."]
+ */
+export function splitStatements(text: string): string[] {
+  const statements: string[] = [];
+  for (const rawLine of text.split(/\r\n|[\r\n\u2028\u2029]/)) {
+    const line = rawLine.replace(BULLET, "").trim();
+    if (!line) continue;
+    for (const sentence of sentences(line)) {
+      for (const piece of splitClauses(sentence)) {
+        const statement = piece.trim();
+        if (statement && HAS_LETTER_OR_DIGIT.test(statement)) statements.push(statement);
+      }
+    }
+  }
+  return statements;
+}

@@ -1,0 +1,223 @@
+/**
+ * Tokenising helpers shared by the offline judge's lexical algorithms:
+ * content words (lower-cased, stop words dropped, lightly stemmed for English,
+ * particles stripped for Korean), number tokens and negation cues.
+ *
+ * Everything here is pure and deterministic: the segmenters use a fixed locale
+ * (not the machine's), so the same text always yields the same tokens.
+ */
+
+const wordSegmenter = new Intl.Segmenter("en", { granularity: "word" });
+
+/** English function words that carry no content. Negation words are handled separately. */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  "a", "an", "the", "is", "are", "was", "were", "am", "be", "been", "being",
+  "of", "in", "on", "at", "to", "and", "or", "by", "for", "with", "it", "its",
+  "that", "this", "these", "those", "as", "from", "which", "who", "whom", "whose",
+  "what", "when", "where", "why", "how", "there", "here", "then", "than", "so",
+  "if", "but", "also", "into", "onto", "about", "over", "under", "up", "out",
+  "do", "does", "did", "done", "has", "have", "had", "having",
+  "will", "would", "shall", "should", "can", "could", "may", "might", "must",
+  "i", "me", "my", "mine", "you", "your", "yours", "he", "him", "his", "she", "her", "hers",
+  "we", "us", "our", "ours", "they", "them", "their", "theirs", "one", "ones",
+  "i'm", "i've", "i'd", "i'll", "it's", "that's", "there's", "what's", "he's", "she's",
+  "you're", "we're", "they're", "let's", "very", "just", "some", "any", "such",
+  "e.g", "i.e", "etc", "via",
+]);
+
+/** English words that negate a claim (besides any word ending in "n't"). */
+const ENGLISH_NEGATIONS: ReadonlySet<string> = new Set([
+  "not", "no", "never", "none", "cannot", "nothing", "nobody", "neither", "nor",
+]);
+
+/**
+ * Korean particles and endings stripped from the end of Hangul words, longest
+ * first. The usual particles and copulas, plus a few verb endings (되었다, 했고,
+ * 었다, ...) so that a clause split off with "-고" still meets its "-다" twin.
+ */
+const KOREAN_ENDINGS: readonly string[] = [
+  "이었다", "입니다", "합니다", "되었다", "하였다", "했으며", "했지만", "에서는",
+  "되었고", "되었으며", "에서", "으로", "이다", "였다", "했다", "됐다", "한다", "된다", "했고", "었다", "았다",
+  "었고", "았고", "하며", "하고", "되며", "되고", "이며", "이고", "으며", "에는", "까지", "부터", "에게",
+  "은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만",
+].slice().sort((a, b) => b.length - a.length);
+
+const HANGUL_WORD = /^[\uAC00-\uD7A3]+$/;
+const LATIN_WORD = /^[a-z]+$/;
+const NUMBER_TOKEN = /^\d+(?:[.,]\d+)*$/;
+const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+
+/** The word-like segments of `text`, as written (no lower-casing). */
+export function wordSegments(text: string): string[] {
+  const words: string[] = [];
+  for (const segment of wordSegmenter.segment(text)) {
+    if (segment.isWordLike) words.push(segment.segment);
+  }
+  return words;
+}
+
+/** Whether a (lower-cased) token is a number such as "1928", "1,000" or "1.5". */
+export function isNumberToken(token: string): boolean {
+  return NUMBER_TOKEN.test(token);
+}
+
+/**
+ * Canonical form of a number token: thousands separators dropped ("1,000" →
+ * "1000"), leading zeros of the integer part and trailing zeros of the
+ * fraction dropped ("09" → "9", "1.50" → "1.5").
+ */
+export function normalizeNumber(token: string): string {
+  let value = THOUSANDS.test(token) ? token.replace(/,/g, "") : token;
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
+  if (match) {
+    const integer = (match[1] ?? "0").replace(/^0+(?=\d)/, "");
+    const fraction = (match[2] ?? "").replace(/0+$/, "");
+    value = fraction ? `${integer}.${fraction}` : integer;
+  }
+  return value;
+}
+
+/** Whether a lower-cased word negates (English "not", "n't", ...; Korean 않, 못, 안, 아니). */
+export function isNegation(word: string): boolean {
+  if (ENGLISH_NEGATIONS.has(word) || word.endsWith("n't")) return true;
+  if (word === "안" || word === "못" || /^못(?:하|했|한|할|함|해)/.test(word)) return true;
+  if (HANGUL_WORD.test(word) && (word.includes("않") || /^아(?:니|닌|님|냐)/.test(word))) return true;
+  return false;
+}
+
+/**
+ * Light English stemming: plural -s/-es/-ies, -ed and -ing, only when at least
+ * 3 letters remain; a final silent "e" is dropped too, so that "create",
+ * "creates", "created" and "creating" all become "creat".
+ *
+ * @example
+ * stemEnglish("discovered"); // → "discover"
+ */
+export function stemEnglish(word: string): string {
+  const stem = stripEnglishSuffix(word);
+  return stem.length >= 4 && stem.endsWith("e") && !stem.endsWith("ee") ? stem.slice(0, -1) : stem;
+}
+
+/** Only the plural part of {@link stemEnglish} (for capitalised words). */
+function stemPlural(word: string): string {
+  if (word.endsWith("ing") || word.endsWith("ed")) return word;
+  return stemEnglish(word);
+}
+
+function stripEnglishSuffix(word: string): string {
+  const strip = (suffix: string, replacement = ""): string | undefined => {
+    if (!word.endsWith(suffix)) return undefined;
+    const stem = word.slice(0, word.length - suffix.length) + replacement;
+    return stem.length >= 3 ? stem : undefined;
+  };
+  if (word.endsWith("ing")) return strip("ing") ?? word;
+  if (word.endsWith("ied")) return strip("ied", "y") ?? word;
+  if (word.endsWith("ed") && !word.endsWith("eed")) return strip("ed") ?? word;
+  if (word.endsWith("ies")) return strip("ies", "y") ?? word;
+  if (/(?:s|x|z|ch|sh)es$/.test(word)) return strip("es") ?? strip("s") ?? word;
+  if (word.endsWith("s") && !/(?:ss|us|is)$/.test(word)) return strip("s") ?? word;
+  return word;
+}
+
+/** Strips Korean particles/endings from the end of a Hangul word (up to 3 times), keeping at least 1 syllable. */
+export function stripKoreanEnding(word: string): string {
+  if (!HANGUL_WORD.test(word)) return word;
+  let current = word;
+  for (let round = 0; round < 3; round++) {
+    const ending = KOREAN_ENDINGS.find((e) => current.endsWith(e) && current.length - e.length >= 1);
+    if (!ending) break;
+    current = current.slice(0, current.length - ending.length);
+  }
+  return current;
+}
+
+/** Lexical view of a text: content words in order, their distinct set, numbers and negation cues. */
+export interface TextAnalysis {
+  /** Content words in text order (repeats kept), numbers included. */
+  words: string[];
+  /** Distinct content words, in order of first appearance. */
+  unique: string[];
+  /** Distinct normalised numbers, in order of first appearance. */
+  numbers: string[];
+  /** Distinct negation words found (lower-cased), in order of first appearance. */
+  negations: string[];
+  /** Each content word's first form as written (lower-cased), for reasons: "discover" → "discovered". */
+  forms: ReadonlyMap<string, string>;
+}
+
+/**
+ * Normalises one lower-cased word-like segment into a content word, or
+ * undefined when it carries no content. Words written with a capital initial
+ * (mostly names: "Fleming", "Reading") lose only a plural -s, never -ing/-ed.
+ */
+function contentWord(raw: string, capitalised: boolean): string | undefined {
+  let word = raw.replace(/[\u2019\u2018\u02BC]/g, "'");
+  if (isNumberToken(word)) return normalizeNumber(word);
+  word = word.replace(/'s$/, "");
+  if (word === "" || STOP_WORDS.has(word) || isNegation(word)) return undefined;
+  if (LATIN_WORD.test(word)) return capitalised ? stemPlural(word) : stemEnglish(word);
+  if (HANGUL_WORD.test(word)) return stripKoreanEnding(word);
+  return word;
+}
+
+/**
+ * Splits a text into content words, numbers and negation cues.
+ *
+ * @example
+ * analyzeText("Fleming didn't discover 1,000 moulds.");
+ * // → { words: ["fleming", "discover", "1000", "mould"], unique: [...same],
+ * //     numbers: ["1000"], negations: ["didn't"], forms: Map { "discover" → "discover", "mould" → "moulds", ... } }
+ */
+export function analyzeText(text: string): TextAnalysis {
+  const words: string[] = [];
+  const negations: string[] = [];
+  const forms = new Map<string, string>();
+  for (const written of wordSegments(text)) {
+    const capitalised = /^\p{Lu}\p{Ll}/u.test(written);
+    const normalised = written.toLowerCase().replace(/[\u2019\u2018\u02BC]/g, "'");
+    if (isNegation(normalised)) {
+      if (!negations.includes(normalised)) negations.push(normalised);
+      continue;
+    }
+    const word = contentWord(normalised, capitalised);
+    if (word === undefined) continue;
+    words.push(word);
+    if (!forms.has(word)) forms.set(word, isNumberToken(word) ? word : normalised);
+  }
+  const unique = [...new Set(words)];
+  const numbers = unique.filter(isNumberToken);
+  return { words, unique, numbers, negations, forms };
+}
+
+/**
+ * The content words of a text, in order (repeats kept): lower-cased, stop words
+ * dropped, English lightly stemmed, Korean particles stripped, numbers normalised.
+ *
+ * @example
+ * contentWords("한글은 1443년에 세종대왕이 창제했다."); // → ["한글", "1443", "년", "세종대왕", "창제"]
+ */
+export function contentWords(text: string): string[] {
+  return analyzeText(text).words;
+}
+
+/**
+ * The written forms of content words, for reasons (falls back to the word itself).
+ *
+ * @example
+ * writtenForms(analyzeText("It became famous."), ["becam"]); // → ["became"]
+ */
+export function writtenForms(analysis: TextAnalysis, words: readonly string[]): string[] {
+  return words.map((w) => analysis.forms.get(w) ?? w);
+}
+
+/**
+ * Quotes words for a reason string: `"a", "b"`, cut after `max` words with "and N more".
+ *
+ * @example
+ * quoteWords(["fleming", "1928"]); // → '"fleming", "1928"'
+ */
+export function quoteWords(words: readonly string[], max = 8): string {
+  const shown = words.slice(0, max).map((w) => JSON.stringify(w));
+  const rest = words.length - shown.length;
+  return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}

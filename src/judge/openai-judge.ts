@@ -1,0 +1,280 @@
+/**
+ * The judge for any OpenAI-compatible server, through the `openai` SDK with
+ * its own retries off: one policy, ours (see scheduler.ts).
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { cacheKey, DiskCache, NoCache, type ReplyCache } from "./cache";
+import { redactSecrets, type ResolvedJudgeConfig } from "./config";
+import type { Judge } from "./judge";
+import { isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
+import { correctionMessages, messagesFor, readReply, responseFormat, type StructuredMode } from "./structured";
+import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
+import { UsageRecorder } from "./usage";
+
+/** Records into several recorders at once (the judge's own and the run's). */
+class UsageFanout {
+  constructor(private readonly recorders: UsageRecorder[]) {}
+  each(f: (r: UsageRecorder) => void): void {
+    for (const r of this.recorders) f(r);
+  }
+}
+
+interface ChatAttemptResult {
+  content: string | null;
+  finishReason: string | null;
+}
+
+const SCHEMA_UNSUPPORTED = /response_format|json_schema|structured output/i;
+
+/** A judge backed by an OpenAI-compatible HTTP server. */
+export class OpenAIJudge implements Judge {
+  readonly kind = "openai" as const;
+  readonly label: string;
+  readonly chatModel: string;
+  readonly visionModel: string;
+  readonly embeddingModel: string;
+  readonly usage: UsageRecorder;
+  private readonly client: OpenAI;
+  private readonly scheduler: Scheduler;
+  private readonly cache: ReplyCache;
+  private readonly inflight = new Map<string, Promise<unknown>>();
+  private mode: StructuredMode = "json_schema";
+  /** The base URL as shown to people: no user name, password or query. */
+  private readonly shownURL: string;
+
+  constructor(private readonly config: ResolvedJudgeConfig) {
+    const url = new URL(config.baseURL);
+    const host = url.host;
+    url.username = "";
+    url.password = "";
+    url.search = "";
+    this.shownURL = url.toString().replace(/\/+$/, "");
+    this.label = `${config.model} @ ${host}`;
+    this.chatModel = config.model;
+    this.visionModel = config.visionModel;
+    this.embeddingModel = config.embeddingModel;
+    this.usage = new UsageRecorder(this.label, config.prices);
+    this.client = new OpenAI({
+      apiKey: config.apiKey ?? "no-key-needed",
+      baseURL: config.baseURL,
+      maxRetries: 0,
+      timeout: config.timeoutMs,
+      defaultHeaders: config.headers,
+      defaultQuery: config.query,
+    });
+    this.scheduler = new Scheduler({
+      concurrency: config.concurrency,
+      maxRetries: config.maxRetries,
+      baseDelayMs: config.retryBaseDelayMs,
+      maxDelayMs: config.retryMaxDelayMs,
+    });
+    this.cache = config.cacheDir === false ? new NoCache() : new DiskCache(config.cacheDir);
+  }
+
+  /** How replies are requested now: json_schema until the server refuses it. */
+  get structuredMode(): StructuredMode {
+    return this.mode;
+  }
+
+  newUsage(): UsageRecorder {
+    return new UsageRecorder(this.label, this.config.prices);
+  }
+
+  private fanout(usage: UsageRecorder | undefined): UsageFanout {
+    return new UsageFanout(usage && usage !== this.usage ? [this.usage, usage] : [this.usage]);
+  }
+
+  private secrets(): (string | undefined)[] {
+    const url = new URL(this.config.baseURL);
+    return [this.config.apiKey, ...Object.values(this.config.headers), decodeURIComponent(url.password) || undefined];
+  }
+
+  /** Builds the `JudgeError` a caller sees, with no secret in it. */
+  private failure(error: unknown, what: string): JudgeError {
+    if (error instanceof JudgeError) return error;
+    let message: string;
+    let status: number | undefined;
+    if (error instanceof APIConnectionTimeoutError) {
+      message = `${what}: no reply within ${this.config.timeoutMs} ms from ${this.shownURL}`;
+    } else if (error instanceof APIConnectionError) {
+      message = `${what}: could not reach ${this.shownURL} (${error.cause instanceof Error ? error.cause.message : error.message})`;
+    } else if (error instanceof APIError && error.status !== undefined) {
+      status = error.status;
+      message = `${what}: HTTP ${error.status} from ${this.shownURL}: ${error.message}`;
+    } else {
+      message = `${what}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    const options: { status?: number; retryable?: boolean } = { retryable: status === undefined || isRetryableStatus(status) };
+    if (status !== undefined) options.status = status;
+    return new JudgeError(redactSecrets(message, this.secrets()), options);
+  }
+
+  private classify(error: unknown): FailureInfo {
+    if (error instanceof APIUserAbortError) return { retryable: false };
+    if (error instanceof APIConnectionError) return { retryable: true };
+    if (error instanceof APIError && error.status !== undefined) {
+      if ((error.status === 400 || error.status === 422) && this.mode === "json_schema" && SCHEMA_UNSUPPORTED.test(error.message)) {
+        this.mode = "json_object";
+        return { retryable: true, retryAfterMs: 0 };
+      }
+      if (!isRetryableStatus(error.status)) return { retryable: false };
+      return { retryable: true, retryAfterMs: retryAfterMs(error.headers), rateLimited: error.status === 429 };
+    }
+    return { retryable: false };
+  }
+
+  private async sendChat(
+    request: StructuredRequest<unknown>,
+    model: string,
+    extra: ChatMessage[],
+    usage: UsageFanout,
+  ): Promise<ChatAttemptResult> {
+    const mode = this.mode;
+    const body: Record<string, unknown> = {
+      model,
+      messages: [...messagesFor(request, mode), ...extra],
+      temperature: this.config.temperature,
+      response_format: responseFormat(request, mode),
+    };
+    if (this.config.seed !== undefined) body["seed"] = this.config.seed;
+    if (this.config.maxTokens !== undefined) body["max_tokens"] = this.config.maxTokens;
+    usage.each((u) => u.httpRequest("chat"));
+    const { data, response } = await this.client.chat.completions
+      .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { maxRetries: 0, timeout: this.config.timeoutMs })
+      .withResponse();
+    const prompt = data.usage?.prompt_tokens ?? 0;
+    const completion = data.usage?.completion_tokens ?? 0;
+    usage.each((u) => u.tokens(model, "chat", prompt, completion));
+    this.scheduler.observe(response.headers, prompt + completion);
+    const choice = data.choices[0];
+    return { content: choice?.message.content ?? null, finishReason: choice?.finish_reason ?? null };
+  }
+
+  async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
+    const sinks = this.fanout(usage);
+    const model = request.model ?? this.config.model;
+    const key = cacheKey({
+      v: 1,
+      kind: "chat",
+      provider: "openai-compatible",
+      baseURL: this.config.baseURL,
+      model,
+      temperature: this.config.temperature,
+      seed: this.config.seed ?? null,
+      maxTokens: this.config.maxTokens ?? null,
+      promptVersion: request.promptVersion,
+      schemaName: request.schemaName,
+      schema: request.jsonSchema,
+      messages: request.messages,
+    });
+    const pending = this.inflight.get(key);
+    if (pending) {
+      sinks.each((u) => u.chatCall(true));
+      return (await pending) as T;
+    }
+    const cached = await this.cache.get(key);
+    if (cached !== undefined) {
+      const checked = request.schema.safeParse(cached);
+      if (checked.success && request.check?.(checked.data) === undefined) {
+        sinks.each((u) => u.chatCall(true));
+        return checked.data;
+      }
+    }
+    sinks.each((u) => u.chatCall(false));
+    const work = this.fetchReply(request, model, key, sinks);
+    this.inflight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private async fetchReply<T>(request: StructuredRequest<T>, model: string, key: string, sinks: UsageFanout): Promise<T> {
+    let extra: ChatMessage[] = [];
+    for (let attempt = 0; ; attempt++) {
+      let reply: ChatAttemptResult;
+      try {
+        reply = await this.scheduler.run({
+          attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks),
+          classify: (error) => this.classify(error),
+          onRetry: () => sinks.each((u) => u.retry()),
+        });
+      } catch (error) {
+        sinks.each((u) => u.failure());
+        throw this.failure(error, `${request.schemaName} request to ${model}`);
+      }
+      const read = readReply(request, reply.content, reply.finishReason);
+      if (read.ok) {
+        await this.cache.set(key, read.value);
+        return read.value;
+      }
+      if (attempt >= this.config.maxInvalidReplies) {
+        sinks.each((u) => u.failure());
+        throw new JudgeError(
+          redactSecrets(`${request.schemaName} request to ${model}: no valid reply after ${attempt + 1} attempts; last problem: ${read.problem}`, this.secrets()),
+        );
+      }
+      sinks.each((u) => u.retry());
+      extra = correctionMessages(reply.content ?? "", read.problem);
+    }
+  }
+
+  async embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
+    const sinks = this.fanout(usage);
+    const keyOf = (text: string): string =>
+      cacheKey({ v: 1, kind: "embedding", provider: "openai-compatible", baseURL: this.config.baseURL, model: this.config.embeddingModel, text });
+    const unique = [...new Set(texts)];
+    const vectors = new Map<string, number[]>();
+    const missing: string[] = [];
+    for (const text of unique) {
+      const hit = await this.cache.get(keyOf(text));
+      if (Array.isArray(hit)) vectors.set(text, hit as number[]);
+      else missing.push(text);
+    }
+    const missed = new Set(missing);
+    const hits = texts.filter((t) => !missed.has(t)).length;
+    sinks.each((u) => u.embeddingCall(texts.length, hits));
+    const batches: string[][] = [];
+    for (let i = 0; i < missing.length; i += this.config.embeddingBatchSize) batches.push(missing.slice(i, i + this.config.embeddingBatchSize));
+    await Promise.all(
+      batches.map(async (batch) => {
+        let result: number[][];
+        try {
+          result = await this.scheduler.run({
+            attempt: () => this.sendEmbeddings(batch, sinks),
+            classify: (error) => this.classify(error),
+            onRetry: () => sinks.each((u) => u.retry()),
+          });
+        } catch (error) {
+          sinks.each((u) => u.failure());
+          throw this.failure(error, `embeddings request to ${this.config.embeddingModel}`);
+        }
+        await Promise.all(
+          batch.map(async (text, i) => {
+            const vector = result[i]!;
+            vectors.set(text, vector);
+            await this.cache.set(keyOf(text), vector);
+          }),
+        );
+      }),
+    );
+    return texts.map((t) => vectors.get(t)!);
+  }
+
+  private async sendEmbeddings(batch: string[], usage: UsageFanout): Promise<number[][]> {
+    const model = this.config.embeddingModel;
+    usage.each((u) => u.httpRequest("embedding"));
+    const { data, response } = await this.client.embeddings
+      .create({ model, input: batch, encoding_format: "float" }, { maxRetries: 0, timeout: this.config.timeoutMs })
+      .withResponse();
+    const tokens = data.usage?.prompt_tokens ?? 0;
+    usage.each((u) => u.tokens(model, "embedding", tokens, 0));
+    this.scheduler.observe(response.headers, tokens);
+    const rows = [...data.data].sort((a, b) => a.index - b.index);
+    if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !Array.isArray(r.embedding))) {
+      throw new JudgeError(`embeddings reply from ${this.shownURL} has ${rows.length} vectors for ${batch.length} texts`);
+    }
+    return rows.map((r) => r.embedding);
+  }
+}

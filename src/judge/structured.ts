@@ -1,0 +1,77 @@
+/**
+ * Structured replies: how a request asks for JSON of a given shape, and how a
+ * reply is read and checked.
+ */
+import type { ChatMessage, StructuredRequest } from "./types";
+
+/** How the server is asked for JSON: strict json_schema, or json_object with the schema in the prompt. */
+export type StructuredMode = "json_schema" | "json_object";
+
+/** The `response_format` body field for a request. */
+export function responseFormat(request: StructuredRequest<unknown>, mode: StructuredMode): Record<string, unknown> {
+  if (mode === "json_object") return { type: "json_object" };
+  const { $schema: _ignored, ...schema } = request.jsonSchema;
+  return { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema } };
+}
+
+/**
+ * The messages to send. In json_object mode the schema goes into the system
+ * prompt, since the server will not enforce it.
+ */
+export function messagesFor(request: StructuredRequest<unknown>, mode: StructuredMode): ChatMessage[] {
+  if (mode === "json_schema") return request.messages;
+  const { $schema: _ignored, ...schema } = request.jsonSchema;
+  const instruction = `Reply with one JSON object and nothing else. It must match this JSON Schema:\n${JSON.stringify(schema)}`;
+  const [first, ...rest] = request.messages;
+  if (first?.role === "system" && typeof first.content === "string") {
+    return [{ role: "system", content: `${first.content}\n\n${instruction}` }, ...rest];
+  }
+  return [{ role: "system", content: instruction }, ...request.messages];
+}
+
+/** A short, single-line excerpt of a reply for error messages. */
+export function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** Outcome of reading a reply. */
+export type ReadReply<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+/**
+ * Reads a reply's content as the request's JSON: strips a Markdown code fence
+ * if the model added one, parses, validates with the schema, then runs the
+ * request's own check. `finishReason` "length" means the reply was cut off.
+ */
+export function readReply<T>(request: StructuredRequest<T>, content: string | null | undefined, finishReason: string | null | undefined): ReadReply<T> {
+  const text = content ?? "";
+  if (finishReason === "length") {
+    return { ok: false, problem: `the reply was cut off at the token limit (finish_reason "length"): "${excerpt(text)}"` };
+  }
+  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(text);
+  const body = fenced ? fenced[1]! : text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { ok: false, problem: `the reply is not valid JSON: "${excerpt(text)}"` };
+  }
+  const checked = request.schema.safeParse(parsed);
+  if (!checked.success) {
+    return { ok: false, problem: `the reply does not match the ${request.schemaName} schema (${excerpt(checked.error.message, 200)}): "${excerpt(text)}"` };
+  }
+  const problem = request.check?.(checked.data);
+  if (problem !== undefined) return { ok: false, problem: `${problem}: "${excerpt(text)}"` };
+  return { ok: true, value: checked.data };
+}
+
+/** The follow-up turn that asks a model to fix an invalid reply. */
+export function correctionMessages(previous: string, problem: string): ChatMessage[] {
+  return [
+    { role: "assistant", content: previous },
+    {
+      role: "user",
+      content: `That reply cannot be used: ${problem}. Answer again with only the JSON object, complete and matching the schema.`,
+    },
+  ];
+}

@@ -1,0 +1,221 @@
+/**
+ * Usage accounting: calls, cache hits, tokens, retries, wall time and an
+ * estimated cost, per run and over a judge's life.
+ */
+
+/** Price of a model in US dollars per million tokens. */
+export interface ModelPrice {
+  /** Prompt (input) tokens; for embedding models, all tokens. */
+  input: number;
+  /** Completion (output) tokens. */
+  output: number;
+}
+
+/**
+ * List prices (USD per 1M tokens) of common OpenAI models, used for the cost
+ * estimate. Dated variants match by prefix (`gpt-4o-mini-2024-07-18` →
+ * `gpt-4o-mini`). Override or extend with the judge's `prices` option; a
+ * model with no price makes the cost unknown rather than zero.
+ */
+export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
+  "gpt-4o-mini": { input: 0.15, output: 0.6 },
+  "gpt-4o": { input: 2.5, output: 10 },
+  "gpt-4.1": { input: 2, output: 8 },
+  "gpt-4.1-mini": { input: 0.4, output: 1.6 },
+  "gpt-4.1-nano": { input: 0.1, output: 0.4 },
+  "text-embedding-3-small": { input: 0.02, output: 0 },
+  "text-embedding-3-large": { input: 0.13, output: 0 },
+  "text-embedding-ada-002": { input: 0.1, output: 0 },
+};
+
+/** Finds a model's price: exact name first, then the longest name that prefixes it. */
+export function priceOf(model: string, prices: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+  const exact = prices[model];
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const name of Object.keys(prices)) {
+    if (model.startsWith(name) && (best === undefined || name.length > best.length)) best = name;
+  }
+  return best === undefined ? undefined : prices[best];
+}
+
+/** Token counts of one model. */
+export interface ModelUsage {
+  /** Requests answered by the server (not from the cache). */
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A run's (or a judge's) usage. */
+export interface UsageSummary {
+  /** Label of the judge, e.g. `offline (approximate)` or `gpt-4o-mini @ api.openai.com`. */
+  judge: string;
+  /** Rows scored, when the summary belongs to a scoring run. */
+  rows: number | undefined;
+  /** Chat requests the metrics made, answered from the cache or not. */
+  chatCalls: number;
+  /** Of those, answered from the cache. */
+  chatCacheHits: number;
+  /** Texts the metrics asked embeddings for. */
+  embeddingTexts: number;
+  /** Of those, answered from the cache. */
+  embeddingCacheHits: number;
+  /** HTTP requests sent for chat, retries included. */
+  chatHttpRequests: number;
+  /** HTTP requests sent for embeddings, retries included. */
+  embeddingHttpRequests: number;
+  /** Attempts that were repeated (rate limits, server errors, timeouts, invalid replies). */
+  retries: number;
+  /** Requests that failed for good. */
+  failures: number;
+  promptTokens: number;
+  completionTokens: number;
+  embeddingTokens: number;
+  /** Estimated cost in USD; null when a model used has no known price. */
+  costUSD: number | null;
+  /** Models without a price (why `costUSD` is null). */
+  unpricedModels: string[];
+  /** Per model, server-answered requests and tokens. */
+  byModel: Record<string, ModelUsage>;
+  /** Time from the recorder's start to the summary. */
+  wallTimeMs: number;
+}
+
+/**
+ * Collects usage events. A judge keeps one for its whole life and also
+ * records into the recorder of each run it serves.
+ *
+ * @example
+ * const usage = new UsageRecorder("gpt-4o-mini @ api.openai.com");
+ * const scored = await score(df, [answerCorrectness()], { judge, usage });
+ * console.log(formatUsage(usage.summary()));
+ */
+export class UsageRecorder {
+  private readonly started = Date.now();
+  private readonly models = new Map<string, ModelUsage & { embedding: boolean }>();
+  private counts = {
+    chatCalls: 0,
+    chatCacheHits: 0,
+    embeddingTexts: 0,
+    embeddingCacheHits: 0,
+    chatHttpRequests: 0,
+    embeddingHttpRequests: 0,
+    retries: 0,
+    failures: 0,
+  };
+  /** Rows scored, set by the scoring run. */
+  rows: number | undefined;
+
+  /** @param judge the judge label shown in summaries; @param prices USD per 1M tokens per model. */
+  constructor(
+    readonly judge: string,
+    private readonly prices: Readonly<Record<string, ModelPrice>> = DEFAULT_PRICES,
+  ) {}
+
+  /** A metric asked for one chat reply; `cached` when the cache answered it. */
+  chatCall(cached: boolean): void {
+    this.counts.chatCalls++;
+    if (cached) this.counts.chatCacheHits++;
+  }
+
+  /** A metric asked for `texts` embeddings, `cached` of them answered by the cache. */
+  embeddingCall(texts: number, cached: number): void {
+    this.counts.embeddingTexts += texts;
+    this.counts.embeddingCacheHits += cached;
+  }
+
+  /** One HTTP request was sent. */
+  httpRequest(kind: "chat" | "embedding"): void {
+    if (kind === "chat") this.counts.chatHttpRequests++;
+    else this.counts.embeddingHttpRequests++;
+  }
+
+  /** The server answered a request with these token counts. */
+  tokens(model: string, kind: "chat" | "embedding", promptTokens: number, completionTokens: number): void {
+    const entry = this.models.get(model) ?? { requests: 0, promptTokens: 0, completionTokens: 0, embedding: kind === "embedding" };
+    entry.requests++;
+    entry.promptTokens += promptTokens;
+    entry.completionTokens += completionTokens;
+    this.models.set(model, entry);
+  }
+
+  /** An attempt is repeated. */
+  retry(): void {
+    this.counts.retries++;
+  }
+
+  /** A request failed for good. */
+  failure(): void {
+    this.counts.failures++;
+  }
+
+  /** The usage so far. */
+  summary(): UsageSummary {
+    let promptTokens = 0;
+    let completionTokens = 0;
+    let embeddingTokens = 0;
+    let cost = 0;
+    const unpriced: string[] = [];
+    const byModel: Record<string, ModelUsage> = {};
+    for (const [model, u] of this.models) {
+      byModel[model] = { requests: u.requests, promptTokens: u.promptTokens, completionTokens: u.completionTokens };
+      if (u.embedding) embeddingTokens += u.promptTokens;
+      else {
+        promptTokens += u.promptTokens;
+        completionTokens += u.completionTokens;
+      }
+      const price = priceOf(model, this.prices);
+      if (price) cost += (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
+      else if (u.promptTokens + u.completionTokens > 0) unpriced.push(model);
+    }
+    return {
+      judge: this.judge,
+      rows: this.rows,
+      ...this.counts,
+      promptTokens,
+      completionTokens,
+      embeddingTokens,
+      costUSD: unpriced.length > 0 ? null : cost,
+      unpricedModels: unpriced.sort(),
+      byModel,
+      wallTimeMs: Date.now() - this.started,
+    };
+  }
+}
+
+function compact(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
+  return n.toLocaleString("en-US");
+}
+
+function duration(ms: number): string {
+  const s = ms / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 120) return `${Math.round(s)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+/**
+ * One line for the end of a run.
+ *
+ * @example
+ * formatUsage(usage.summary())
+ * // "412 rows · 1,031 chat calls (288 cached) · 19 embedding requests · 1.2M tokens · ~$0.19 · 48 s · gpt-4o-mini @ api.openai.com"
+ */
+export function formatUsage(summary: UsageSummary): string {
+  const parts: string[] = [];
+  if (summary.rows !== undefined) parts.push(`${summary.rows.toLocaleString("en-US")} rows`);
+  parts.push(`${summary.chatCalls.toLocaleString("en-US")} chat calls (${summary.chatCacheHits.toLocaleString("en-US")} cached)`);
+  parts.push(`${summary.embeddingHttpRequests.toLocaleString("en-US")} embedding requests`);
+  parts.push(`${compact(summary.promptTokens + summary.completionTokens + summary.embeddingTokens)} tokens`);
+  if (summary.retries > 0) parts.push(`${summary.retries.toLocaleString("en-US")} retries`);
+  if (summary.failures > 0) parts.push(`${summary.failures.toLocaleString("en-US")} failed`);
+  if (summary.costUSD === null) parts.push(`cost unknown (no price for ${summary.unpricedModels.join(", ")})`);
+  else parts.push(`~$${summary.costUSD < 0.01 && summary.costUSD > 0 ? summary.costUSD.toFixed(4) : summary.costUSD.toFixed(2)}`);
+  parts.push(duration(summary.wallTimeMs));
+  parts.push(summary.judge);
+  return parts.join(" · ");
+}

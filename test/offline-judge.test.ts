@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { createJudge, JudgeError, OFFLINE_LABEL, type JudgeTask, type StructuredRequest } from "../src/index";
+
+const Statements = z.object({ statements: z.array(z.string()) });
+const Verdicts = z.object({
+  response: z.array(z.object({ statement: z.number().int(), verdict: z.enum(["TP", "FP"]), reason: z.string() })),
+  reference: z.array(z.object({ statement: z.number().int(), verdict: z.enum(["covered", "FN"]), reason: z.string() })),
+});
+const Relevance = z.object({ relevant: z.boolean(), reason: z.string() });
+
+function request<T>(task: JudgeTask, schema: z.ZodType<T>): StructuredRequest<T> {
+  return { task, promptVersion: "t1", messages: [], schemaName: "t", jsonSchema: z.toJSONSchema(schema) as Record<string, unknown>, schema };
+}
+
+const cases = [
+  {
+    question: "Who discovered penicillin, and when?",
+    response: "Penicillin was discovered by Alexander Fleming. He found it in 1929.",
+    reference: "Alexander Fleming discovered penicillin in 1928.",
+  },
+  {
+    question: "한글은 누가 언제 만들었나요?",
+    response: "한글은 세종대왕이 만들었습니다. 1443년에 창제되었고 1446년에 반포되었습니다.",
+    reference: "한글은 1443년에 세종대왕이 창제했다. 1446년에 훈민정음으로 반포되었다.",
+  },
+];
+
+async function judgeAll() {
+  const judge = createJudge({ judge: "offline" });
+  const out = [];
+  for (const c of cases) {
+    const response = await judge.complete(request({ kind: "extract_statements", question: c.question, text: c.response }, Statements));
+    const reference = await judge.complete(request({ kind: "extract_statements", question: c.question, text: c.reference }, Statements));
+    const verdicts = await judge.complete(
+      request({ kind: "classify_statements", question: c.question, response: response.statements, reference: reference.statements }, Verdicts),
+    );
+    const vectors = await judge.embed([c.response, c.reference]);
+    out.push({ response, reference, verdicts, vectors });
+  }
+  return { out, usage: judge.usage.summary() };
+}
+
+describe("offline judge", () => {
+  it("gives identical output on repeated runs, in English and Korean", async () => {
+    const first = await judgeAll();
+    const second = await judgeAll();
+    assert.deepEqual(second.out, first.out);
+    const [english, korean] = first.out;
+    assert.deepEqual(english!.response.statements, ["Penicillin was discovered by Alexander Fleming.", "He found it in 1929."]);
+    assert.equal(korean!.response.statements.length >= 2, true);
+    assert.ok(korean!.verdicts.response.some((v) => v.verdict === "TP"), JSON.stringify(korean!.verdicts));
+    assert.ok(english!.verdicts.response.some((v) => v.verdict === "TP"));
+    assert.equal(first.usage.judge, OFFLINE_LABEL);
+    assert.equal(first.usage.chatCalls, 6);
+    assert.equal(first.usage.costUSD, 0);
+  });
+
+  it("embeds text with no words as a fixed unit vector, not a zero vector", async () => {
+    const judge = createJudge({ judge: "offline" });
+    const [space, empty] = await judge.embed([" ", ""]);
+    assert.equal(Math.hypot(...space!), 1);
+    assert.deepEqual(space, empty);
+  });
+
+  it("refuses to judge a verdict that depends on an image it cannot see", async () => {
+    const judge = createJudge({ judge: "offline" });
+    const task: JudgeTask = {
+      kind: "relevance",
+      question: "What does the chart show?",
+      response: "Sales grew.",
+      contexts: [{ type: "text", text: "Quarterly sales" }, { type: "image", source: "data/images/sales.png", dataUri: "data:image/png;base64,AAAA" }],
+    };
+    await assert.rejects(judge.complete(request(task, Relevance)), (error: unknown) => {
+      assert.ok(error instanceof JudgeError);
+      assert.match(error.message, /cannot see images.*context 2 \(data\/images\/sales\.png\)/);
+      return true;
+    });
+    const text = await judge.complete(request({ ...task, contexts: [{ type: "text", text: "Sales grew strongly in every quarter." }] }, Relevance));
+    assert.equal(text.relevant, true);
+  });
+
+  it("answers only evalframe's own tasks", async () => {
+    await assert.rejects(createJudge({ judge: "offline" }).complete(request({ kind: "custom", name: "poem" }, Relevance)), /only evalframe's own tasks, not "poem"/);
+  });
+});

@@ -1,0 +1,444 @@
+/**
+ * A real HTTP server (node:http, 127.0.0.1, random port) that speaks the OpenAI
+ * chat-completions and embeddings wire format, for tests of the judge client.
+ *
+ * It records every request, can script assistant content and embeddings, add
+ * latency without blocking other requests, and inject faults (error statuses,
+ * hanging or dropped connections, malformed model output).
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One request as the server received it. */
+export interface RecordedRequest {
+  /** 0-based order of arrival (of the complete request) over the server's life; not cleared by reset(). */
+  seq: number;
+  /** HTTP method, e.g. "POST". */
+  method: string;
+  /** URL path without the query string, e.g. "/v1/chat/completions". */
+  path: string;
+  /** Request headers with lower-cased names; repeated values joined with ", ". */
+  headers: Record<string, string>;
+  /** Parsed JSON body (undefined when there is none or it is not JSON). */
+  body: any;
+  /** Date.now() when the request started to arrive. */
+  receivedAt: number;
+}
+
+/** A fault the server can inject instead of its normal answer. */
+export type Fault =
+  /** Answer with this status; default body {"error":{"message":"fake <status>","type":"fake_error"}}. A string body is sent as-is. */
+  | { kind: "status"; status: number; headers?: Record<string, string>; body?: unknown }
+  /** Accept the request and never answer (until the client aborts or the server stops). */
+  | { kind: "hang" }
+  /** Destroy the socket without any response. */
+  | { kind: "drop" }
+  /** 200, finish_reason "stop", content "Sure! Here is the answer: {not json". */
+  | { kind: "invalid_json" }
+  /** 200, finish_reason "stop", content '{"unexpected": true}'. */
+  | { kind: "schema_invalid" }
+  /** 200, finish_reason "length", content '{"statements": ["The sky is'. */
+  | { kind: "truncated" };
+
+/** What the `chat` option sees for each chat-completions request. */
+export interface ChatContext {
+  /** body.model */
+  model: string;
+  /** body.messages */
+  messages: any[];
+  /** The whole parsed request body. */
+  body: any;
+  /** RecordedRequest.seq of this request. */
+  seq: number;
+}
+
+/** Behaviour of a FakeOpenAI server; may be changed between calls through `FakeOpenAI.options`. */
+export interface FakeOpenAIOptions {
+  /** Delay in ms before answering each request, faults included (default 0). Uses timers, never blocks. */
+  latencyMs?: number | ((req: RecordedRequest) => number);
+  /** Assistant content; an object is JSON.stringified. Default: '{"ok": true}'. A throw gives a 500. */
+  chat?: (ctx: ChatContext) => string | object;
+  /** Embedding of one input. Default: deterministic, non-zero 8-dim vector from a SHA-256 of the text. */
+  embed?: (text: string, model: string) => number[];
+  /** Consulted (with the recorded request) for every request before normal handling and before latency. */
+  fault?: (req: RecordedRequest) => Fault | undefined;
+  /** When true, chat requests with response_format.type "json_schema" get a 400 invalid_request_error. */
+  rejectJsonSchema?: boolean;
+  /** Extra headers on every non-fault response, e.g. x-ratelimit-*. */
+  headers?: (req: RecordedRequest) => Record<string, string> | undefined;
+}
+
+/** Usage totals as returned by FakeOpenAI.totalUsage(). */
+interface UsageTotals {
+  chatPromptTokens: number;
+  chatCompletionTokens: number;
+  embeddingTokens: number;
+  chatResponses: number;
+  embeddingResponses: number;
+}
+
+/** State of one request being handled. */
+interface Exchange {
+  res: ServerResponse;
+  requestId: string;
+  timer: NodeJS.Timeout | undefined;
+  closed: boolean;
+}
+
+const CHAT_PATH = "/v1/chat/completions";
+const EMBEDDINGS_PATH = "/v1/embeddings";
+const MODELS_PATH = "/v1/models";
+
+const FAULT_CONTENT = {
+  invalid_json: { content: "Sure! Here is the answer: {not json", finishReason: "stop" },
+  schema_invalid: { content: '{"unexpected": true}', finishReason: "stop" },
+  truncated: { content: '{"statements": ["The sky is', finishReason: "length" },
+} as const;
+
+function emptyUsage(): UsageTotals {
+  return { chatPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
+}
+
+/** Default embedding: 8 values in (-1, 1), never zero, exactly representable as float32. */
+function defaultEmbed(text: string): number[] {
+  const digest = createHash("sha256").update(text, "utf8").digest();
+  const out: number[] = [];
+  for (let i = 0; i < 8; i++) out.push(((digest[i] ?? 0) - 127.5) / 128);
+  return out;
+}
+
+/** ceil(text characters / 4) + 85 per image_url part, over all messages. */
+function promptTokens(messages: any[]): number {
+  let chars = 0;
+  let images = 0;
+  for (const message of messages) {
+    const content = message?.content;
+    if (typeof content === "string") {
+      chars += content.length;
+    } else if (Array.isArray(content)) {
+      for (const part of content) {
+        if (part?.type === "text" && typeof part.text === "string") chars += part.text.length;
+        else if (part?.type === "image_url") images += 1;
+      }
+    }
+  }
+  return Math.ceil(chars / 4) + 85 * images;
+}
+
+function completionTokens(content: string): number {
+  return Math.max(1, Math.ceil(content.length / 4));
+}
+
+function errorBody(message: string, type: string, param: string | null = null): object {
+  return { error: { message, type, param, code: null } };
+}
+
+function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = String(value);
+  return out;
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A fake OpenAI-compatible HTTP server for tests; see the module comment. */
+export class FakeOpenAI {
+  /** Current behaviour; tests may replace or mutate it between calls. */
+  options: FakeOpenAIOptions;
+  /** Every recorded request, in arrival order. Cleared in place by reset(). */
+  readonly requests: RecordedRequest[] = [];
+
+  private server: Server | undefined;
+  private baseUrl: string | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly exchanges = new Set<Exchange>();
+  private nextSeq = 0;
+  private inFlightCount = 0;
+  private maxInFlightCount = 0;
+  private usage: UsageTotals = emptyUsage();
+
+  /** Creates a server (not yet listening) with the given behaviour. */
+  constructor(options: FakeOpenAIOptions = {}) {
+    this.options = options;
+  }
+
+  /** Only POST /v1/chat/completions requests. */
+  chatRequests(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === "POST" && r.path === CHAT_PATH);
+  }
+
+  /** Only POST /v1/embeddings requests. */
+  embeddingRequests(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === "POST" && r.path === EMBEDDINGS_PATH);
+  }
+
+  /** Highest number of requests handled at the same time since start or the last reset(). */
+  get maxInFlight(): number {
+    return this.maxInFlightCount;
+  }
+
+  /** Requests currently being handled (from arrival until the response finished or the socket closed). */
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  /** Listens on 127.0.0.1 with a random port; resolves to the base URL including "/v1". */
+  async start(): Promise<string> {
+    if (this.server && this.baseUrl) return this.baseUrl;
+    const server = createServer((req, res) => this.onRequest(req, res));
+    server.on("connection", (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on("close", () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const { port } = server.address() as AddressInfo;
+    this.baseUrl = `http://127.0.0.1:${port}/v1`;
+    return this.baseUrl;
+  }
+
+  /** Ends hanging and delayed requests (destroys their sockets), closes the server and every keep-alive connection. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.baseUrl = undefined;
+    for (const exchange of this.exchanges) {
+      if (exchange.timer) clearTimeout(exchange.timer);
+      exchange.timer = undefined;
+    }
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    server.closeAllConnections?.();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Clears the recorded requests, the usage totals, and maxInFlight (to the current in-flight count). */
+  reset(): void {
+    this.requests.length = 0;
+    this.usage = emptyUsage();
+    this.maxInFlightCount = this.inFlightCount;
+  }
+
+  /** Sums of the usage figures the server put in its successful (200) replies, fault 200s included. */
+  totalUsage(): UsageTotals {
+    return { ...this.usage };
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const receivedAt = Date.now();
+    this.inFlightCount += 1;
+    this.maxInFlightCount = Math.max(this.maxInFlightCount, this.inFlightCount);
+    const exchange: Exchange = { res, requestId: "req_fake_pending", timer: undefined, closed: false };
+    this.exchanges.add(exchange);
+    const finish = (): void => {
+      if (exchange.closed) return;
+      exchange.closed = true;
+      if (exchange.timer) clearTimeout(exchange.timer);
+      exchange.timer = undefined;
+      this.exchanges.delete(exchange);
+      this.inFlightCount -= 1;
+    };
+    res.on("close", finish);
+    res.on("error", () => undefined);
+    req.on("error", () => undefined);
+
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (exchange.closed) return;
+      this.onBody(req, exchange, Buffer.concat(chunks).toString("utf8"), receivedAt);
+    });
+  }
+
+  private onBody(req: IncomingMessage, exchange: Exchange, text: string, receivedAt: number): void {
+    let body: any = undefined;
+    if (text.trim() !== "") {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const record: RecordedRequest = {
+      seq: this.nextSeq++,
+      method: req.method ?? "GET",
+      path: new URL(req.url ?? "/", "http://127.0.0.1").pathname,
+      headers,
+      body,
+      receivedAt,
+    };
+    exchange.requestId = `req_fake_${record.seq}`;
+    this.requests.push(record);
+
+    let fault: Fault | undefined;
+    let delay = 0;
+    try {
+      fault = this.options.fault?.(record);
+      const latency = this.options.latencyMs;
+      delay = typeof latency === "function" ? latency(record) : (latency ?? 0);
+    } catch (err) {
+      this.sendJson(exchange, 500, errorBody(`fake server hook failed: ${describeError(err)}`, "server_error"));
+      return;
+    }
+    const act = (): void => {
+      exchange.timer = undefined;
+      if (exchange.closed) return;
+      try {
+        if (fault) this.applyFault(exchange, record, fault);
+        else this.route(exchange, record);
+      } catch (err) {
+        this.sendJson(exchange, 500, errorBody(`fake server hook failed: ${describeError(err)}`, "server_error"));
+      }
+    };
+    if (Number.isFinite(delay) && delay > 0) exchange.timer = setTimeout(act, delay);
+    else act();
+  }
+
+  private applyFault(exchange: Exchange, record: RecordedRequest, fault: Fault): void {
+    switch (fault.kind) {
+      case "status": {
+        const body = fault.body ?? { error: { message: `fake ${fault.status}`, type: "fake_error" } };
+        this.sendJson(exchange, fault.status, body, lowerKeys(fault.headers));
+        return;
+      }
+      case "hang":
+        return;
+      case "drop":
+        exchange.res.socket?.destroy();
+        return;
+      case "invalid_json":
+      case "schema_invalid":
+      case "truncated": {
+        const { content, finishReason } = FAULT_CONTENT[fault.kind];
+        this.sendChat(exchange, record, content, finishReason, {});
+        return;
+      }
+    }
+  }
+
+  private route(exchange: Exchange, record: RecordedRequest): void {
+    const extra = lowerKeys(this.options.headers?.(record));
+    if (record.method === "POST" && record.path === CHAT_PATH) this.chat(exchange, record, extra);
+    else if (record.method === "POST" && record.path === EMBEDDINGS_PATH) this.embeddings(exchange, record, extra);
+    else if (record.method === "GET" && record.path === MODELS_PATH) {
+      this.sendJson(exchange, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] }, extra);
+    } else {
+      const message = `Unknown route: ${record.method} ${record.path}`;
+      this.sendJson(exchange, 404, errorBody(message, "invalid_request_error"), extra);
+    }
+  }
+
+  private chat(exchange: Exchange, record: RecordedRequest, extra: Record<string, string>): void {
+    const body = record.body;
+    if (body === null || typeof body !== "object" || typeof body.model !== "string" || !Array.isArray(body.messages)) {
+      const message = "Request body must be JSON with a string 'model' and an array 'messages'";
+      this.sendJson(exchange, 400, errorBody(message, "invalid_request_error"), extra);
+      return;
+    }
+    if (body.stream === true) {
+      this.sendJson(exchange, 400, errorBody("stream is not supported by this server", "invalid_request_error", "stream"), extra);
+      return;
+    }
+    if (this.options.rejectJsonSchema && body.response_format?.type === "json_schema") {
+      const error = {
+        message: "response_format json_schema is not supported by this server",
+        type: "invalid_request_error",
+        param: "response_format",
+      };
+      this.sendJson(exchange, 400, { error }, extra);
+      return;
+    }
+    const scripted = this.options.chat
+      ? this.options.chat({ model: body.model, messages: body.messages, body, seq: record.seq })
+      : '{"ok": true}';
+    const content = typeof scripted === "string" ? scripted : JSON.stringify(scripted);
+    this.sendChat(exchange, record, content, "stop", extra);
+  }
+
+  private sendChat(
+    exchange: Exchange,
+    record: RecordedRequest,
+    content: string,
+    finishReason: string,
+    extra: Record<string, string>,
+  ): void {
+    const messages: any[] = Array.isArray(record.body?.messages) ? record.body.messages : [];
+    const prompt = promptTokens(messages);
+    const completion = completionTokens(content);
+    const payload = {
+      id: `chatcmpl-${record.seq}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: typeof record.body?.model === "string" ? record.body.model : "fake-model",
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    };
+    if (this.sendJson(exchange, 200, payload, extra)) {
+      this.usage.chatPromptTokens += prompt;
+      this.usage.chatCompletionTokens += completion;
+      this.usage.chatResponses += 1;
+    }
+  }
+
+  private embeddings(exchange: Exchange, record: RecordedRequest, extra: Record<string, string>): void {
+    const body = record.body;
+    const input: unknown = body?.input;
+    const inputs =
+      typeof input === "string"
+        ? [input]
+        : Array.isArray(input) && input.length > 0 && input.every((x) => typeof x === "string")
+          ? (input as string[])
+          : undefined;
+    if (!inputs || typeof body.model !== "string") {
+      const message = "Request body must be JSON with a string 'model' and 'input' as a string or a non-empty array of strings";
+      this.sendJson(exchange, 400, errorBody(message, "invalid_request_error", "input"), extra);
+      return;
+    }
+    const model: string = body.model;
+    const base64 = body.encoding_format === "base64";
+    const data = inputs.map((text, index) => {
+      const vector = this.options.embed ? this.options.embed(text, model) : defaultEmbed(text);
+      if (!Array.isArray(vector) || !vector.every((x) => typeof x === "number")) {
+        throw new Error("embed() must return an array of numbers");
+      }
+      const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
+      return { object: "embedding", index, embedding };
+    });
+    const tokens = inputs.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+    const payload = { object: "list", data, model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
+    if (this.sendJson(exchange, 200, payload, extra)) {
+      this.usage.embeddingTokens += tokens;
+      this.usage.embeddingResponses += 1;
+    }
+  }
+
+  /** Writes a JSON response unless the exchange is already over; returns whether it was written. */
+  private sendJson(exchange: Exchange, status: number, payload: unknown, extra: Record<string, string> = {}): boolean {
+    const { res } = exchange;
+    if (exchange.closed || res.headersSent || res.writableEnded || res.destroyed) return false;
+    const text = typeof payload === "string" ? payload : JSON.stringify(payload);
+    res.writeHead(status, {
+      ...extra,
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(text)),
+      "x-request-id": exchange.requestId,
+    });
+    res.end(text);
+    return true;
+  }
+}
