@@ -1,28 +1,40 @@
 /**
- * The main job on the bundled data: load data/qa-models.csv, check every row,
- * and write the checked table to out/. Run: npm run demo
+ * The main job on the bundled data: score data/qa-models.csv for answer
+ * correctness (the offline judge when no OPENAI_API_KEY / OPENAI_BASE_URL is
+ * set), write out/scored.csv and out/statements.csv, and print the mean score
+ * per model and the story of the worst answer. Run: npm run demo
  */
 import * as path from "node:path";
-import { checkDataset, loadDataset, toCSV } from "../src/index";
+import { createJudge, explanation, loadDataset, scoreAnswerCorrectness, statements, toCSV } from "../src/index";
 
 async function main(): Promise<void> {
   const root = path.join(__dirname, "..");
-  const input = path.join(root, "data", "qa-models.csv");
-  const required = ["user_input", "response", "reference", "id", "model"] as const;
-  const { table, errors } = await checkDataset(input, { required });
-  const count = (name: string): Map<string, number> => {
-    const counts = new Map<string, number>();
-    for (const v of table.columns.find((c) => c.name === name)?.values ?? []) counts.set(String(v), (counts.get(String(v)) ?? 0) + 1);
-    return counts;
-  };
-  const list = (m: Map<string, number>): string => [...m].map(([k, n]) => `${k} (${n})`).join(", ");
-  console.log(`data/qa-models.csv: ${table.rowCount} rows, ${count("id").size} questions`);
-  console.log(`models:  ${list(count("model"))}`);
-  console.log(`domains: ${list(count("domain"))}`);
-  console.log(`rows with bad input: ${errors.filter((e) => e !== "").length}`);
-  const out = path.join(root, "out", "qa-models.csv");
-  await toCSV(await loadDataset(input, { required }), out);
-  console.log(`wrote ${path.relative(root, out)}`);
+  const out = path.join(root, "out");
+  const judge = createJudge();
+  const df = await loadDataset(path.join(root, "data", "qa-models.csv"));
+  const scored = await scoreAnswerCorrectness(df, { judge });
+  await toCSV(scored, path.join(out, "scored.csv"));
+  await toCSV(statements(scored), path.join(out, "statements.csv"));
+
+  const rows = scored.values as unknown[][];
+  const col = (name: string) => scored.columns.indexOf(name);
+  const byModel = new Map<string, number[]>();
+  for (const row of rows) {
+    const model = String(row[col("model")]);
+    byModel.set(model, [...(byModel.get(model) ?? []), row[col("answer_correctness")] as number]);
+  }
+  console.log(`\nanswer correctness by model (judge: ${judge.label})`);
+  for (const [model, scores] of byModel) {
+    const valid = scores.filter((s) => !Number.isNaN(s));
+    const mean = valid.reduce((a, b) => a + b, 0) / valid.length;
+    console.log(`  ${model.padEnd(12)} mean ${mean.toFixed(3)}  (${valid.length} scored, ${scores.length - valid.length} failed)`);
+  }
+  let worst = 0;
+  rows.forEach((row, i) => {
+    if ((row[col("answer_correctness")] as number) < (rows[worst]![col("answer_correctness")] as number)) worst = i;
+  });
+  console.log(`\nthe lowest score:\n${explanation(scored, worst).text}`);
+  console.log(`\nwrote out/scored.csv (${rows.length} rows) and out/statements.csv`);
 }
 
 main().catch((error: unknown) => {

@@ -57,3 +57,15 @@ export { ProgressTracker, formatProgress, terminalProgress, notebookProgress, au
 export type { ProgressEvent, ProgressCallback } from "./judge/progress";
 export { inNotebook } from "./display/tslab";
 export type { NotebookDisplay } from "./display/tslab";
+export { fbeta, cosineSimilarity, blendScores, assertWeights, assertBeta } from "./metrics/math";
+export type { Metric, MetricColumn, MetricRunContext, EvalRow } from "./metrics/metric";
+export { answerCorrectness } from "./metrics/answer-correctness/metric";
+export type { AnswerCorrectnessOptions, AnswerCorrectnessResult, Embedder } from "./metrics/answer-correctness/metric";
+export { parseDetails, DETAILS_COLUMN } from "./metrics/answer-correctness/details";
+export type { AnswerCorrectnessDetails, StatementVerdict, Verdict } from "./metrics/answer-correctness/details";
+export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION } from "./metrics/answer-correctness/prompts";
+export { score, scoreAnswerCorrectness, scoreRun } from "./frame/score";
+export type { ScoreOptions, ScoreRun } from "./frame/score";
+export { statements, explanation, explain } from "./frame/statements";
+export type { Explanation } from "./frame/statements";
+export { escapeHtml } from "./display/html";

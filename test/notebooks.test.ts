@@ -1,16 +1,28 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { before, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { tempDir } from "./support/files";
 import { ensureTslabKernel, outputText, readCells, ROOT, runNotebook } from "./support/jupyter";
 
 const NOTEBOOKS = path.join(ROOT, "notebooks");
+mkdirSync(path.join(ROOT, ".test-notebooks"), { recursive: true });
 
 /** What each notebook must show when it runs; every notebook must at least run. */
 const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
   "00-smoke.ipynb": [/rows: 126, columns: id, domain, model, user_input, response, reference/, /42 questions answered by 3 models: atlas-pro, chatter-xl, swift-mini/, /q01\s*│ atlas-pro/],
 };
+
+/**
+ * A fresh folder for a test notebook inside the repository (git-ignored):
+ * tslab type-checks cells, and a DataFrame's type must resolve danfojs-node
+ * from the notebook's folder, as it does for a user's notebook in a project.
+ */
+function notebookDir(): string {
+  const dir = mkdtempSync(path.join(ROOT, ".test-notebooks", "nb-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /** A tslab notebook with these code cells. */
 function notebookJson(sources: string[]): string {
@@ -46,7 +58,7 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
   }
 
   it("shows a run's progress as one line updated in place", () => {
-    const dir = tempDir();
+    const dir = notebookDir();
     const notebook = path.join(dir, "progress.ipynb");
     const dist = path.join(ROOT, "dist", "index");
     const source = [
@@ -63,6 +75,33 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.equal(displays.length, 1, "one display, updated in place");
     assert.match(String(displays[0]!.data?.["text/plain"]), /5\/5 rows · 1 error/);
     assert.match(outputText(readCells(run.executed)), /in notebook: true/);
+  });
+
+  it("scores a frame in a notebook and explains a row as HTML", () => {
+    const dir = notebookDir();
+    const notebook = path.join(dir, "explain.ipynb");
+    const dist = path.join(ROOT, "dist", "index");
+    const data = path.join(ROOT, "data", "qa-models.csv");
+    writeFileSync(
+      notebook,
+      notebookJson([
+        `import { loadDataset, scoreAnswerCorrectness, explain, statements, createJudge } from ${JSON.stringify(dist)};`,
+        `const df = await loadDataset(${JSON.stringify(data)});\n` +
+          `const scored = await scoreAnswerCorrectness(df.head(6), { judge: createJudge({ judge: "offline" }) });\n` +
+          "console.log(`scored ${scored.shape[0]} rows, ${statements(scored).shape[0]} statements`);",
+        "explain(scored, 2);",
+      ]),
+    );
+    const run = runNotebook(notebook, path.join(dir, "out"));
+    assert.equal(run.status, 0, run.stderr);
+    const cells = readCells(run.executed);
+    const scoring = cells[1]!.outputs ?? [];
+    assert.equal(scoring.filter((o) => o.output_type === "display_data").length, 1, "one progress line, updated in place");
+    assert.match(outputText([cells[1]!]), /6 rows · \d+ chat calls \(0 cached\) .* offline \(approximate\)/);
+    assert.match(outputText([cells[1]!]), /scored 6 rows, \d+ statements/);
+    const html = (cells[2]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(html), /row 2 · q01 · swift-mini/);
+    assert.match(String(html), /judge: offline \(approximate\)/);
   });
 
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {

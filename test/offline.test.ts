@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { classifyStatements } from "../src/judge/offline/classify";
-import { cosineSimilarity, fnv1a32, hashedEmbedding } from "../src/judge/offline/embed";
+import { fnv1a32, hashedEmbedding } from "../src/judge/offline/embed";
+import { cosineSimilarity } from "../src/metrics/math";
 import { judgeRelevanceText } from "../src/judge/offline/relevance";
 import { splitStatements } from "../src/judge/offline/statements";
 import { analyzeText, contentWords } from "../src/judge/offline/text";

@@ -33,18 +33,27 @@ function plural(count: number, word: string): string {
 
 /**
  * Why a response statement contradicts a reference statement, or undefined:
- * (a) both hold numbers and the response has one the reference lacks;
+ * (a) both hold numbers and they share none; (a') both name people or
+ * places and they share no name;
  * (b) exactly one of them is negated.
  */
 function findClash(response: TextAnalysis, reference: TextAnalysis): string | undefined {
   const problems: string[] = [];
-  if (response.numbers.length > 0 && reference.numbers.length > 0) {
-    const extra = response.numbers.filter((n) => !reference.numbers.includes(n));
-    if (extra.length > 0) {
-      const unmatched = reference.numbers.filter((n) => !response.numbers.includes(n));
-      const says = unmatched.length > 0 ? unmatched : reference.numbers;
-      problems.push(`${extra.length === 1 ? "number" : "numbers"} ${extra.join(", ")} where the reference says ${says.join(", ")}`);
-    }
+  // A statement that combines several facts may carry numbers of other
+  // reference statements too; it clashes only when it shares none.
+  if (response.numbers.length > 0 && reference.numbers.length > 0 && !response.numbers.some((n) => reference.numbers.includes(n))) {
+    const extra = response.numbers;
+    problems.push(`${extra.length === 1 ? "number" : "numbers"} ${extra.join(", ")} where the reference says ${reference.numbers.join(", ")}`);
+  }
+  // Names: a swapped name ("Pasteur" for "Fleming") shares no name with the reference.
+  // A capitalised first word counts as a name only when the other text lacks it.
+  const namesOf = (a: TextAnalysis, other: TextAnalysis): string[] =>
+    a.leading !== undefined && !other.unique.includes(a.leading) && !a.names.includes(a.leading) ? [a.leading, ...a.names] : a.names;
+  const responseNames = namesOf(response, reference);
+  const referenceNames = namesOf(reference, response);
+  if (responseNames.length > 0 && referenceNames.length > 0 && !responseNames.some((n) => referenceNames.includes(n))) {
+    const show = (a: TextAnalysis, names: string[]) => names.map((n) => `"${a.forms.get(n) ?? n}"`).join(", ");
+    problems.push(`${show(response, responseNames)} where the reference names ${show(reference, referenceNames)}`);
   }
   if (response.negations.length > 0 && reference.negations.length === 0) {
     problems.push(`the response negates (${quoteWords(response.negations)}) where the reference does not`);

@@ -54,25 +54,3 @@ export function hashedEmbedding(text: string, dimensions = 512): number[] {
   if (norm === 0) return vector.map(() => 0);
   return vector.map((x) => (x === 0 ? 0 : x / norm));
 }
-
-/**
- * Cosine similarity of two equal-length vectors; NaN when either is the zero vector.
- *
- * @example
- * cosineSimilarity([1, 0], [1, 1]); // → 0.7071…
- * cosineSimilarity([0, 0], [1, 1]); // → NaN
- */
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new RangeError(`vector lengths differ: ${a.length} vs ${b.length}`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? Number.NaN : dot / Math.sqrt(na * nb);
-}

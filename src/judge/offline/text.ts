@@ -143,6 +143,10 @@ export interface TextAnalysis {
   negations: string[];
   /** Each content word's first form as written (lower-cased), for reasons: "discover" → "discovered". */
   forms: ReadonlyMap<string, string>;
+  /** Distinct content words written with a capital initial after the first word: likely names ("fleming"). */
+  names: string[];
+  /** The first word as a content word when it is capitalised (a name or just the start of a sentence). */
+  leading: string | undefined;
 }
 
 /**
@@ -172,7 +176,12 @@ export function analyzeText(text: string): TextAnalysis {
   const words: string[] = [];
   const negations: string[] = [];
   const forms = new Map<string, string>();
+  const names: string[] = [];
+  let leading: string | undefined;
+  let first = true;
   for (const written of wordSegments(text)) {
+    const atStart = first;
+    first = false;
     const capitalised = /^\p{Lu}\p{Ll}/u.test(written);
     const normalised = written.toLowerCase().replace(/[\u2019\u2018\u02BC]/g, "'");
     if (isNegation(normalised)) {
@@ -183,10 +192,12 @@ export function analyzeText(text: string): TextAnalysis {
     if (word === undefined) continue;
     words.push(word);
     if (!forms.has(word)) forms.set(word, isNumberToken(word) ? word : normalised);
+    if (capitalised && atStart) leading = word;
+    else if (capitalised && !names.includes(word)) names.push(word);
   }
   const unique = [...new Set(words)];
   const numbers = unique.filter(isNumberToken);
-  return { words, unique, numbers, negations, forms };
+  return { words, unique, numbers, negations, forms, names, leading };
 }
 
 /**

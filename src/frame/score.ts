@@ -1,0 +1,161 @@
+/**
+ * Scoring a table: rows in (checked, typed), metrics run, columns out as a
+ * new DataFrame with the same rows in the same order.
+ */
+import type { DataFrame } from "danfojs-node";
+import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
+import { checkDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
+import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { parseContexts } from "../dataset/validate";
+import type { JudgeOptions } from "../judge/config";
+import { createJudge } from "../judge/create";
+import type { Judge } from "../judge/judge";
+import { autoProgress, ProgressTracker, type ProgressCallback } from "../judge/progress";
+import { formatUsage, type UsageRecorder, type UsageSummary } from "../judge/usage";
+import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
+import type { EvalRow, Metric } from "../metrics/metric";
+import { tableToDataFrame } from "./dataframe";
+
+/** Options of {@link score}. */
+export interface ScoreOptions {
+  /** A judge from `createJudge`, or options to create one (default: from the environment). */
+  judge?: Judge | JudgeOptions;
+  /** Record usage here too (default: a new recorder for this run). */
+  usage?: UsageRecorder;
+  /** Progress callback; default a line updated in place in a notebook, a bar on a terminal. `false` for none. */
+  progress?: ProgressCallback | false;
+  /** Do not print the usage line at the end. */
+  quiet?: boolean;
+  /** How to read the input (aliases, dtypes…), as for `loadDataset`. */
+  load?: LoadDatasetOptions;
+}
+
+/** What a scoring run leaves with its DataFrame. */
+export interface ScoreRun {
+  usage: UsageSummary;
+  /** Labels of the judges that answered. */
+  judges: string[];
+  metrics: string[];
+}
+
+const RUNS = new WeakMap<DataFrame, ScoreRun>();
+
+/**
+ * The usage summary and judges of the run that produced a scored DataFrame
+ * (undefined for a frame that `score` did not return, e.g. one read from CSV).
+ *
+ * @example
+ * const scored = await scoreAnswerCorrectness(df);
+ * scoreRun(scored)?.usage.costUSD
+ */
+export function scoreRun(scored: DataFrame): ScoreRun | undefined {
+  return RUNS.get(scored);
+}
+
+function isJudge(value: unknown): value is Judge {
+  return typeof value === "object" && value !== null && typeof (value as Judge).complete === "function" && typeof (value as Judge).embed === "function";
+}
+
+function cell(table: Table, name: string, row: number): Cell {
+  return getColumn(table, name)?.values[row] ?? null;
+}
+
+function evalRows(table: Table, errors: readonly string[]): EvalRow[] {
+  const text = (name: string, row: number): string | undefined => {
+    const v = cell(table, name, row);
+    return typeof v === "string" ? v : undefined;
+  };
+  const rows: EvalRow[] = [];
+  for (let i = 0; i < table.rowCount; i++) {
+    if (errors[i] !== "") continue;
+    const contexts = getColumn(table, "retrieved_contexts") ? parseContexts(text("retrieved_contexts", i) ?? null) : undefined;
+    rows.push({
+      index: i,
+      user_input: text("user_input", i) ?? "",
+      response: text("response", i) ?? "",
+      reference: text("reference", i),
+      retrieved_contexts: contexts && "contexts" in contexts ? contexts.contexts : undefined,
+      model: text("model", i),
+      id: text("id", i),
+    });
+  }
+  return rows;
+}
+
+/**
+ * Scores a table with one or more metrics and returns a new DataFrame: the
+ * input columns, then each metric's columns. Row order and count always
+ * equal the input's. A row with bad input, or whose judge call fails for
+ * good, gets NaN and the reason in the metric's error column; the other rows
+ * are scored. One judge (one scheduler, one cache) serves the whole run, and
+ * a usage line is printed at the end.
+ *
+ * @example
+ * const df = await loadDataset("data/qa-models.csv");
+ * const scored = await score(df, [answerCorrectness({ weights: [0.75, 0.25] })]);
+ * scored.loc({ columns: ["model", "answer_correctness"] }).head().print();
+ */
+export async function score(data: DatasetSource, metrics: readonly Metric[], options: ScoreOptions = {}): Promise<DataFrame> {
+  if (metrics.length === 0) throw new Error("score: give at least one metric, e.g. score(df, [answerCorrectness()])");
+  const judge = isJudge(options.judge) ? options.judge : createJudge(options.judge ?? {});
+  const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
+  const checked = await checkDataset(data, { ...options.load, required });
+  const { table, errors } = checked;
+  const usage = options.usage ?? judge.newUsage();
+  usage.rows = table.rowCount;
+  const rows = evalRows(table, errors);
+  const progress = new ProgressTracker(table.rowCount * metrics.length, options.progress === false ? undefined : (options.progress ?? autoProgress()));
+  for (let i = 0; i < table.rowCount - rows.length; i++) for (const _ of metrics) progress.step(true);
+
+  const judges = new Set<string>();
+  const outputs = await Promise.all(
+    metrics.map(async (metric) => {
+      const metricJudge = metric.judge ?? judge;
+      judges.add(metricJudge.label);
+      const results = await metric.scoreRows(rows, { judge: metricJudge, usage, rowDone: (failed) => progress.step(failed) });
+      const byRow = new Map<number, Record<string, Cell>>();
+      rows.forEach((row, k) => byRow.set(row.index, metric.cells(results[k]!)));
+      const columns: TableColumn[] = metric.columns().map((c) => ({
+        name: c.name,
+        type: c.type,
+        values: Array.from({ length: table.rowCount }, (_, i) => {
+          const cells = byRow.get(i) ?? metric.failedCells(`input: ${errors[i]}`, metricJudge.label);
+          return cells[c.name] ?? null;
+        }),
+      }));
+      return columns;
+    }),
+  );
+  // Columns of an earlier run of the same metrics, and a stale input_error, are replaced.
+  const produced = new Set(outputs.flat().map((c) => c.name));
+  const columns = table.columns.filter((c) => !produced.has(c.name) && c.name !== INPUT_ERROR_COLUMN);
+  if (errors.some((e) => e !== "")) columns.push({ name: INPUT_ERROR_COLUMN, type: "string", values: [...errors] });
+  columns.push(...outputs.flat());
+  const scored = tableToDataFrame({ columns, rowCount: table.rowCount });
+  const summary = usage.summary();
+  RUNS.set(scored, { usage: summary, judges: [...judges], metrics: metrics.map((m) => m.name) });
+  if (!options.quiet) console.log(formatUsage(summary));
+  return scored;
+}
+
+/**
+ * Scores answer correctness (see {@link answerCorrectness}) and returns a new
+ * DataFrame with the `answer_correctness*` columns.
+ *
+ * @example
+ * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
+ * const strict = await scoreAnswerCorrectness(df, { weights: [1, 0], threshold: 0.6 });
+ */
+export async function scoreAnswerCorrectness(
+  data: DatasetSource,
+  options: Omit<AnswerCorrectnessOptions, "judge"> & ScoreOptions = {},
+): Promise<DataFrame> {
+  const { weights, beta, threshold, similarityThreshold, embeddings, ...run } = options;
+  const metricOptions: AnswerCorrectnessOptions = {};
+  if (weights !== undefined) metricOptions.weights = weights;
+  if (beta !== undefined) metricOptions.beta = beta;
+  if (threshold !== undefined) metricOptions.threshold = threshold;
+  if (similarityThreshold !== undefined) metricOptions.similarityThreshold = similarityThreshold;
+  if (embeddings !== undefined) metricOptions.embeddings = embeddings;
+  return score(data, [answerCorrectness(metricOptions)], run);
+}

@@ -1,0 +1,277 @@
+/**
+ * Answer correctness (DESIGN §3): statements of answer and reference,
+ * classified TP/FP/FN, F-beta of the counts blended with the cosine
+ * similarity of their embeddings.
+ */
+import type { Cell } from "../../dataset/table";
+import type { Judge } from "../../judge/judge";
+import type { UsageRecorder } from "../../judge/usage";
+import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
+import type { EvalRow, Metric, MetricColumn, MetricRunContext } from "../metric";
+import { DETAILS_COLUMN, type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
+import { classifyRequest, statementsRequest } from "./prompts";
+
+/** Anything that embeds texts: a judge, or a second judge used only for embeddings. */
+export type Embedder = Pick<Judge, "embed" | "label">;
+
+/** Options of {@link answerCorrectness}. */
+export interface AnswerCorrectnessOptions {
+  /** [factuality, semantic similarity]; default [0.75, 0.25]. */
+  weights?: [number, number];
+  /** F-beta's beta; default 1. β > 1 favours recall, β < 1 precision. */
+  beta?: number;
+  /** When set, `answer_correctness` is 1 when the score ≥ threshold, else 0; the score stays in `answer_correctness_continuous`. */
+  threshold?: number;
+  /** When set, the semantic part is 1 when the cosine ≥ this, else 0 (as Ragas' code does). */
+  similarityThreshold?: number;
+  /** Judge for the statements (default: the run's judge). */
+  judge?: Judge;
+  /** Embeddings (default: the judge's); only used when weights[1] > 0. */
+  embeddings?: Embedder;
+}
+
+/** One row's answer correctness. */
+export interface AnswerCorrectnessResult {
+  index: number;
+  /** The score, or 0/1 with a threshold. NaN when the row failed. */
+  score: number;
+  /** The score before the threshold. */
+  continuous: number;
+  factual: number;
+  semantic: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  /** Statements and verdicts; undefined when the row failed before them. */
+  details: AnswerCorrectnessDetails | undefined;
+  /** "" when fine, else why the score is NaN. */
+  error: string;
+  judge: string;
+}
+
+const COLUMNS = {
+  score: "answer_correctness",
+  continuous: "answer_correctness_continuous",
+  factual: "answer_correctness_factual",
+  semantic: "answer_correctness_semantic",
+  tp: "answer_correctness_tp",
+  fp: "answer_correctness_fp",
+  fn: "answer_correctness_fn",
+  error: "answer_correctness_error",
+  details: DETAILS_COLUMN,
+  judge: "answer_correctness_judge",
+} as const;
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Text as it is embedded: empty text becomes a single space, as in Ragas. */
+function embeddingText(text: string): string {
+  return text === "" ? " " : text;
+}
+
+class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
+  readonly name = "answer_correctness";
+  readonly requiredColumns = ["user_input", "response", "reference"] as const;
+  readonly judge: Judge | undefined;
+  private readonly weights: [number, number];
+  private readonly beta: number;
+  private readonly threshold: number | undefined;
+  private readonly similarityThreshold: number | undefined;
+  private readonly embeddings: Embedder | undefined;
+
+  constructor(options: AnswerCorrectnessOptions) {
+    const weights = options.weights ?? [0.75, 0.25];
+    assertWeights(weights);
+    this.weights = [weights[0], weights[1]];
+    this.beta = options.beta ?? 1;
+    assertBeta(this.beta);
+    for (const [name, v] of [["threshold", options.threshold], ["similarityThreshold", options.similarityThreshold]] as const) {
+      if (v !== undefined && !Number.isFinite(v)) throw new RangeError(`answer correctness ${name} must be a finite number; got ${String(v)}`);
+    }
+    this.threshold = options.threshold;
+    this.similarityThreshold = options.similarityThreshold;
+    this.judge = options.judge;
+    this.embeddings = options.embeddings;
+  }
+
+  columns(): MetricColumn[] {
+    const columns: MetricColumn[] = [{ name: COLUMNS.score, type: "number" }];
+    if (this.threshold !== undefined) columns.push({ name: COLUMNS.continuous, type: "number" });
+    columns.push(
+      { name: COLUMNS.factual, type: "number" },
+      { name: COLUMNS.semantic, type: "number" },
+      { name: COLUMNS.tp, type: "number" },
+      { name: COLUMNS.fp, type: "number" },
+      { name: COLUMNS.fn, type: "number" },
+      { name: COLUMNS.error, type: "string" },
+      { name: COLUMNS.details, type: "string" },
+      { name: COLUMNS.judge, type: "string" },
+    );
+    return columns;
+  }
+
+  cells(r: AnswerCorrectnessResult): Record<string, Cell> {
+    const out: Record<string, Cell> = {
+      [COLUMNS.score]: r.score,
+      [COLUMNS.factual]: r.factual,
+      [COLUMNS.semantic]: r.semantic,
+      [COLUMNS.tp]: r.tp,
+      [COLUMNS.fp]: r.fp,
+      [COLUMNS.fn]: r.fn,
+      [COLUMNS.error]: r.error,
+      [COLUMNS.details]: r.details ? JSON.stringify(r.details) : "",
+      [COLUMNS.judge]: r.judge,
+    };
+    if (this.threshold !== undefined) out[COLUMNS.continuous] = r.continuous;
+    return out;
+  }
+
+  failedCells(reason: string, judgeLabel: string): Record<string, Cell> {
+    return this.cells(this.failed(-1, reason, judgeLabel));
+  }
+
+  private failed(index: number, error: string, judge: string, partial: Partial<AnswerCorrectnessResult> = {}): AnswerCorrectnessResult {
+    return {
+      index,
+      score: Number.NaN,
+      continuous: Number.NaN,
+      factual: Number.NaN,
+      semantic: Number.NaN,
+      tp: Number.NaN,
+      fp: Number.NaN,
+      fn: Number.NaN,
+      details: undefined,
+      ...partial,
+      error,
+      judge,
+    };
+  }
+
+  async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<AnswerCorrectnessResult[]> {
+    const judge = this.judge ?? context.judge;
+    const embedder = this.embeddings ?? judge;
+    const referenceStatements = new Map<string, Promise<string[]>>();
+    const vectors = this.weights[1] > 0 ? this.embedAll(rows, embedder, context.usage) : undefined;
+    // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
+    vectors?.catch(() => undefined);
+    return Promise.all(
+      rows.map(async (row) => {
+        const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, vectors);
+        context.rowDone(result.error !== "");
+        return result;
+      }),
+    );
+  }
+
+  private async embedAll(rows: readonly EvalRow[], embedder: Embedder, usage: UsageRecorder): Promise<Map<string, number[]>> {
+    const texts = [...new Set(rows.flatMap((r) => [embeddingText(r.response), embeddingText(r.reference ?? "")]))];
+    const vectors = await embedder.embed(texts, usage);
+    return new Map(texts.map((t, i) => [t, vectors[i]!]));
+  }
+
+  private async statements(judge: Judge, usage: UsageRecorder, question: string, text: string): Promise<string[]> {
+    if (text.trim() === "") return [];
+    const reply = await judge.complete(statementsRequest(question, text), usage);
+    return reply.statements.map((s) => s.trim()).filter((s) => s !== "");
+  }
+
+  private async scoreRow(
+    row: EvalRow,
+    judge: Judge,
+    embedder: Embedder,
+    usage: UsageRecorder,
+    referenceStatements: Map<string, Promise<string[]>>,
+    vectors: Promise<Map<string, number[]>> | undefined,
+  ): Promise<AnswerCorrectnessResult> {
+    const label = judge.label;
+    const reference = row.reference ?? "";
+    const refKey = JSON.stringify([row.user_input, reference]);
+    let refPromise = referenceStatements.get(refKey);
+    if (!refPromise) {
+      refPromise = this.statements(judge, usage, row.user_input, reference);
+      referenceStatements.set(refKey, refPromise);
+    }
+    const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response), refPromise]);
+    if (a.status === "rejected") return this.failed(row.index, `statement extraction of the response failed: ${message(a.reason)}`, label);
+    if (b.status === "rejected") return this.failed(row.index, `statement extraction of the reference failed: ${message(b.reason)}`, label);
+    const response = a.value;
+    const refs = b.value;
+
+    let responseVerdicts: StatementVerdict[];
+    let referenceVerdicts: StatementVerdict[];
+    if (response.length === 0 || refs.length === 0) {
+      responseVerdicts = response.map((statement) => ({ statement, verdict: "FP" as const, reason: "the reference has no statements to support it" }));
+      referenceVerdicts = refs.map((statement) => ({ statement, verdict: "FN" as const, reason: "the response makes no statements" }));
+    } else {
+      try {
+        const reply = await judge.complete(classifyRequest(row.user_input, response, refs), usage);
+        const byIndex = <V extends { statement: number }>(list: V[]) => new Map(list.map((v) => [v.statement, v]));
+        const r = byIndex(reply.response);
+        const f = byIndex(reply.reference);
+        responseVerdicts = response.map((statement, i) => ({ statement, verdict: r.get(i + 1)!.verdict, reason: r.get(i + 1)!.reason }));
+        referenceVerdicts = refs.map((statement, i) => ({ statement, verdict: f.get(i + 1)!.verdict, reason: f.get(i + 1)!.reason }));
+      } catch (error) {
+        return this.failed(row.index, `classification of the statements failed: ${message(error)}`, label);
+      }
+    }
+    const tp = responseVerdicts.filter((v) => v.verdict === "TP").length;
+    const fp = responseVerdicts.length - tp;
+    const fn = referenceVerdicts.filter((v) => v.verdict === "FN").length;
+    const factual = response.length === 0 && refs.length === 0 ? 1 : fbeta(tp, fp, fn, this.beta);
+    const details: AnswerCorrectnessDetails = {
+      judge: label,
+      weights: this.weights,
+      beta: this.beta,
+      threshold: this.threshold ?? null,
+      similarityThreshold: this.similarityThreshold ?? null,
+      response: responseVerdicts,
+      reference: referenceVerdicts,
+    };
+    const counted = { factual, tp, fp, fn, details };
+
+    let semantic = Number.NaN;
+    if (vectors) {
+      const texts = [embeddingText(reference), embeddingText(row.response)];
+      let pair: number[][];
+      try {
+        const map = await vectors;
+        pair = texts.map((t) => map.get(t)!);
+      } catch {
+        // The run's batched request failed: try this row's two texts alone, so
+        // that one bad batch fails only the rows it could not embed.
+        try {
+          pair = await embedder.embed(texts, usage);
+        } catch (error) {
+          return this.failed(row.index, `embedding failed: ${message(error)}`, label, counted);
+        }
+      }
+      const cosine = cosineSimilarity(pair[0]!, pair[1]!);
+      if (Number.isNaN(cosine)) {
+        return this.failed(row.index, "semantic similarity is undefined: an embedding of the response or the reference has zero length", label, counted);
+      }
+      semantic = this.similarityThreshold === undefined ? cosine : cosine >= this.similarityThreshold ? 1 : 0;
+    }
+    const continuous = blendScores(factual, semantic, this.weights);
+    const score = this.threshold === undefined ? continuous : continuous >= this.threshold ? 1 : 0;
+    return { index: row.index, score, continuous, semantic, ...counted, error: "", judge: label };
+  }
+}
+
+/**
+ * The answer-correctness metric, as Ragas defines it: the judge splits the
+ * answer and the reference into statements and classifies them TP/FP/FN;
+ * the F-beta of those counts is blended with the cosine similarity of the
+ * answer's and the reference's embeddings.
+ *
+ * score = (w0·fbeta(TP, FP, FN, β) + w1·cos(embed(reference), embed(response))) / (w0 + w1)
+ *
+ * @throws {RangeError} on invalid weights, beta or thresholds (at construction).
+ * @example
+ * const scored = await score(df, [answerCorrectness()]);                       // defaults: [0.75, 0.25], β = 1
+ * const strict = await score(df, [answerCorrectness({ weights: [1, 0], beta: 0.5, threshold: 0.7 })]);
+ */
+export function answerCorrectness(options: AnswerCorrectnessOptions = {}): Metric<AnswerCorrectnessResult> {
+  return new AnswerCorrectness(options);
+}

@@ -1,0 +1,53 @@
+/**
+ * A scripted answer-correctness judge for the fake OpenAI server: statements
+ * are the text's sentences; an answer statement is TP when the reference has
+ * the same sentence, else FP; a reference sentence is covered when the answer
+ * has it, else FN. So a test writes rows whose counts it knows.
+ */
+import type { ChatContext } from "./fake-openai";
+
+/** The JSON data of a request's last user message. */
+export function requestData(ctx: { messages: { role: string; content: unknown }[] }): Record<string, unknown> {
+  const last = [...ctx.messages].reverse().find((m) => m.role === "user");
+  return JSON.parse(String(last?.content)) as Record<string, unknown>;
+}
+
+/** Sentences of a text: split after ".", "!" or "?" followed by space. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** Which prompt a chat request is: statement extraction or classification. */
+export function promptKind(body: { response_format?: { json_schema?: { name?: string } } }): string | undefined {
+  return body.response_format?.json_schema?.name;
+}
+
+/** The fake server's chat script for answer correctness. */
+export function scriptedAnswerCorrectness(ctx: ChatContext): object {
+  const data = requestData(ctx);
+  if (typeof data["text"] === "string") return { statements: sentences(data["text"]) };
+  const answer = (data["answer_statements"] as { n: number; statement: string }[]).map((s) => s.statement);
+  const reference = (data["reference_statements"] as { n: number; statement: string }[]).map((s) => s.statement);
+  return {
+    response: answer.map((s, i) => ({
+      statement: i + 1,
+      verdict: reference.includes(s) ? "TP" : "FP",
+      reason: reference.includes(s) ? `A${i + 1} is R${reference.indexOf(s) + 1}` : `no reference statement says "${s}"`,
+    })),
+    reference: reference.map((s, i) => ({
+      statement: i + 1,
+      verdict: answer.includes(s) ? "covered" : "FN",
+      reason: answer.includes(s) ? `R${i + 1} is A${answer.indexOf(s) + 1}` : `the answer never says "${s}"`,
+    })),
+  };
+}
+
+/** A deterministic 4-dimensional embedding whose cosines differ from text to text. */
+export function scriptedEmbedding(text: string): number[] {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.codePointAt(0)!) % 1_000_003;
+  return [1 + (h % 7), 1 + ((h >> 3) % 5), ((h >> 5) % 9) - 4, 2];
+}
