@@ -154,6 +154,24 @@ describe("classifyStatements", () => {
     });
   });
 
+  it("matches a statement that combines two facts when it shares the reference's number", () => {
+    const out = classifyStatements(
+      "At what temperature does water boil?",
+      ["Water boils at 100 °C at sea-level pressure, which corresponds to 212 °F."],
+      ["At sea level, water boils at 100 degrees Celsius.", "That is equal to 212 degrees Fahrenheit."],
+    );
+    assert.equal(out.response[0]?.verdict, "TP", out.response[0]?.reason);
+    assert.equal(out.reference[0]?.verdict, "covered");
+  });
+
+  it("marks a swapped name FP, naming both", () => {
+    const out = classifyStatements("Who discovered penicillin?", ["Pasteur discovered penicillin in 1928."], ["Alexander Fleming discovered penicillin in 1928."]);
+    assert.equal(out.response[0]?.verdict, "FP");
+    assert.match(out.response[0]?.reason ?? "", /"pasteur" where the reference names "alexander", "fleming"/);
+    const right = classifyStatements("Who discovered penicillin?", ["Fleming discovered penicillin in London in 1928."], ["Alexander Fleming discovered penicillin in 1928."]);
+    assert.equal(right.response[0]?.verdict, "TP", "a shared name and an extra place are no clash");
+  });
+
   it("classifies a refusal as FP", () => {
     const reply = classifyStatements("Who discovered penicillin?", splitStatements("I'm not able to answer that."), reference);
     assert.deepEqual(reply.response.map((v) => v.verdict), ["FP"]);

@@ -49,9 +49,11 @@ function findClash(response: TextAnalysis, reference: TextAnalysis): string | un
   // A capitalised first word counts as a name only when the other text lacks it.
   const namesOf = (a: TextAnalysis, other: TextAnalysis): string[] =>
     a.leading !== undefined && !other.unique.includes(a.leading) && !a.names.includes(a.leading) ? [a.leading, ...a.names] : a.names;
+  const withLeading = (a: TextAnalysis): string[] => (a.leading === undefined ? a.names : [a.leading, ...a.names]);
   const responseNames = namesOf(response, reference);
   const referenceNames = namesOf(reference, response);
-  if (responseNames.length > 0 && referenceNames.length > 0 && !responseNames.some((n) => referenceNames.includes(n))) {
+  const shared = withLeading(response).some((n) => withLeading(reference).includes(n));
+  if (responseNames.length > 0 && referenceNames.length > 0 && !shared) {
     const show = (a: TextAnalysis, names: string[]) => names.map((n) => `"${a.forms.get(n) ?? n}"`).join(", ");
     problems.push(`${show(response, responseNames)} where the reference names ${show(reference, referenceNames)}`);
   }
