@@ -14,6 +14,7 @@ import { autoProgress, ProgressTracker, type ProgressCallback } from "../judge/p
 import { formatUsage, type UsageRecorder, type UsageSummary } from "../judge/usage";
 import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
 import type { EvalRow, Metric } from "../metrics/metric";
+import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
 import { tableToDataFrame } from "./dataframe";
 
 /** Options of {@link score}. */
@@ -158,4 +159,26 @@ export async function scoreAnswerCorrectness(
   if (similarityThreshold !== undefined) metricOptions.similarityThreshold = similarityThreshold;
   if (embeddings !== undefined) metricOptions.embeddings = embeddings;
   return score(data, [answerCorrectness(metricOptions)], run);
+}
+
+/**
+ * Scores multimodal relevance (see {@link multimodalRelevance}) and returns a
+ * new DataFrame with the `multimodal_relevance*` columns.
+ *
+ * @example
+ * const df = await loadDataset("data/multimodal.csv");
+ * const scored = await scoreMultimodalRelevance(df, { imageRoot: "data" });
+ */
+export async function scoreMultimodalRelevance(
+  data: DatasetSource,
+  options: Omit<MultimodalRelevanceOptions, "judge"> & ScoreOptions = {},
+): Promise<DataFrame> {
+  const { judge, usage, progress, quiet, load, ...metricOptions } = options;
+  const run: ScoreOptions = {};
+  if (judge !== undefined) run.judge = judge;
+  if (usage !== undefined) run.usage = usage;
+  if (progress !== undefined) run.progress = progress;
+  if (quiet !== undefined) run.quiet = quiet;
+  if (load !== undefined) run.load = load;
+  return score(data, [multimodalRelevance(metricOptions)], run);
 }

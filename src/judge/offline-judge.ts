@@ -7,6 +7,7 @@ import { classifyStatements } from "./offline/classify";
 import { hashedEmbedding } from "./offline/embed";
 import { judgeRelevanceText } from "./offline/relevance";
 import { splitStatements } from "./offline/statements";
+import { describeSource } from "../context/items";
 import type { Judge } from "./judge";
 import { readReply } from "./structured";
 import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
@@ -25,7 +26,7 @@ function answer(task: JudgeTask): unknown {
     case "classify_statements":
       return classifyStatements(task.question, task.response, task.reference);
     case "relevance": {
-      const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${c.source})`] : []));
+      const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${describeSource(c.source)})`] : []));
       if (images.length > 0) {
         throw new JudgeError(
           `the offline judge cannot see images, and this verdict depends on ${images.join(", ")}; ` +

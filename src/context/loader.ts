@@ -1,0 +1,139 @@
+/**
+ * Loads image context items (URLs, local files, data URIs) into data URIs
+ * the judge can send, once per run per source, under the rules of DESIGN §4.
+ */
+import { BmpError, bmpToPng } from "./bmp";
+import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";
+import { SENDABLE_MIME, sniffImageType } from "./image-type";
+import type { ContextItem } from "./items";
+import { readLocalImage } from "./local";
+
+/** Options for loading image contexts. */
+export interface ImageLoadOptions {
+  /** Folder local images must be in (after resolving symlinks); default the working directory. */
+  imageRoot?: string;
+  /** Largest image in bytes, data URIs included; default 10 MiB. */
+  maxImageBytes?: number;
+  /** Time allowed for one download; default 10 s. */
+  downloadTimeoutMs?: number;
+  /** Allow image URLs on loopback, private and other non-public addresses; default false. */
+  allowPrivateNetwork?: boolean;
+  /** Resolves host names (default: the system resolver). For tests and custom DNS. */
+  resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
+  /** Why an address is refused, or undefined (default: public unicast only). For tests. */
+  addressPolicy?: (address: string) => string | undefined;
+}
+
+/** An image ready to send. */
+export interface LoadedImage {
+  /** The context item it came from. */
+  source: string;
+  /** Type decided by the bytes. */
+  type: "png" | "jpeg" | "gif" | "webp";
+  mime: string;
+  dataUri: string;
+  /** Size of the image sent, in bytes. */
+  bytes: number;
+  /** Set when the original was converted (BMP → PNG). */
+  convertedFrom: "bmp" | undefined;
+}
+
+/** An image context item. */
+export type ImageItem = Extract<ContextItem, { kind: "url" | "file" | "data-uri" }>;
+
+/** Default largest image: 10 MiB. */
+export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** Default download timeout: 10 s. */
+export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10_000;
+
+function decodeDataUri(source: string, maxBytes: number): Buffer {
+  const comma = source.indexOf(",");
+  if (comma < 0) throw new ImageRefusedError("the data URI has no comma before its data");
+  const meta = source.slice(5, comma).toLowerCase();
+  const parts = meta.split(";");
+  if (!parts.includes("base64")) throw new ImageRefusedError("only base64 data URIs are loaded (data:image/png;base64,…)");
+  const mediaType = parts[0] ?? "";
+  if (!mediaType.startsWith("image/")) throw new ImageRefusedError(`the data URI is ${mediaType || "untyped"}, not an image`);
+  const data = source.slice(comma + 1).replace(/\s+/g, "");
+  const estimated = Math.floor((data.length * 3) / 4);
+  if (estimated > maxBytes) {
+    throw new ImageRefusedError(`the data URI holds about ${estimated.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} allowed (maxImageBytes)`);
+  }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) && !/^[A-Za-z0-9_-]*={0,2}$/.test(data)) throw new ImageRefusedError("the data URI is not valid base64");
+  return Buffer.from(data, "base64");
+}
+
+/**
+ * Turns loaded bytes into an image to send: the bytes decide the type (not
+ * the name or Content-Type); PNG, JPEG, GIF and WebP pass, BMP becomes PNG,
+ * SVG and everything else is refused.
+ */
+export function toSendableImage(source: string, bytes: Buffer, maxBytes: number): LoadedImage {
+  const type = sniffImageType(bytes);
+  if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
+  if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
+  let data = bytes;
+  let convertedFrom: "bmp" | undefined;
+  let sendType: LoadedImage["type"];
+  if (type === "bmp") {
+    try {
+      data = bmpToPng(bytes);
+    } catch (error) {
+      throw new ImageRefusedError(error instanceof BmpError ? `cannot convert the BMP to PNG: ${error.message}` : String(error));
+    }
+    if (data.length > maxBytes) throw new ImageRefusedError(`the BMP converted to PNG is more than the ${maxBytes.toLocaleString("en-US")} bytes allowed`);
+    convertedFrom = "bmp";
+    sendType = "png";
+  } else {
+    sendType = type;
+  }
+  const mime = SENDABLE_MIME[sendType];
+  return { source, type: sendType, mime, dataUri: `data:${mime};base64,${data.toString("base64")}`, bytes: data.length, convertedFrom };
+}
+
+/**
+ * Loads image context items, each source once: later rows that use the same
+ * image get the same (memoised) result, success or refusal.
+ *
+ * @example
+ * const loader = new ImageLoader({ imageRoot: "data" });
+ * const image = await loader.load({ kind: "file", source: "images/bar-chart.png" });
+ * image.mime // "image/png"
+ */
+export class ImageLoader {
+  private readonly memo = new Map<string, Promise<LoadedImage>>();
+  private readonly options: Required<Pick<ImageLoadOptions, "imageRoot" | "maxImageBytes" | "downloadTimeoutMs" | "allowPrivateNetwork">> & ImageLoadOptions;
+
+  constructor(options: ImageLoadOptions = {}) {
+    const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+    const downloadTimeoutMs = options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+    if (!Number.isInteger(maxImageBytes) || maxImageBytes < 1) throw new RangeError(`maxImageBytes must be a whole number of bytes ≥ 1, got ${options.maxImageBytes}`);
+    if (!Number.isFinite(downloadTimeoutMs) || downloadTimeoutMs <= 0) throw new RangeError(`downloadTimeoutMs must be > 0, got ${options.downloadTimeoutMs}`);
+    this.options = { ...options, imageRoot: options.imageRoot ?? process.cwd(), maxImageBytes, downloadTimeoutMs, allowPrivateNetwork: options.allowPrivateNetwork ?? false };
+  }
+
+  /** Loads one image item; rejects with an `ImageRefusedError` saying why it was refused. */
+  load(item: ImageItem): Promise<LoadedImage> {
+    let pending = this.memo.get(item.source);
+    if (!pending) {
+      pending = this.loadOnce(item);
+      pending.catch(() => undefined);
+      this.memo.set(item.source, pending);
+    }
+    return pending;
+  }
+
+  private async loadOnce(item: ImageItem): Promise<LoadedImage> {
+    const max = this.options.maxImageBytes;
+    let bytes: Buffer;
+    if (item.kind === "data-uri") bytes = decodeDataUri(item.source, max);
+    else if (item.kind === "file") bytes = await readLocalImage(item.source, { imageRoot: this.options.imageRoot, maxBytes: max });
+    else {
+      const download: Parameters<typeof downloadImage>[1] = { maxBytes: max, timeoutMs: this.options.downloadTimeoutMs, allowPrivateNetwork: this.options.allowPrivateNetwork };
+      if (this.options.resolve) download.resolve = this.options.resolve;
+      if (this.options.addressPolicy) download.addressPolicy = this.options.addressPolicy;
+      bytes = await downloadImage(item.source, download);
+    }
+    return toSendableImage(item.source, bytes, max);
+  }
+}

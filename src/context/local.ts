@@ -1,0 +1,74 @@
+/**
+ * Local image files, confined to an image root: paths are resolved against
+ * the root, symlinks are followed, and the real path must stay inside the
+ * root's real path. `..` escapes and `file://` URLs outside it are refused.
+ */
+import { realpath, open } from "node:fs/promises";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ImageRefusedError } from "./download";
+
+/** Options of {@link readLocalImage}. */
+export interface LocalImageOptions {
+  /** The folder images must be in (after resolving symlinks). */
+  imageRoot: string;
+  /** Largest file in bytes. */
+  maxBytes: number;
+}
+
+function inside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+/**
+ * Reads a local image (a path, relative to the image root unless absolute, or
+ * a `file://` URL) if it lies inside the image root.
+ *
+ * @throws {ImageRefusedError} when it is outside the root, missing, not a file, or too big.
+ */
+export async function readLocalImage(source: string, options: LocalImageOptions): Promise<Buffer> {
+  let target: string;
+  if (/^file:\/\//i.test(source)) {
+    try {
+      target = fileURLToPath(source);
+    } catch (error) {
+      throw new ImageRefusedError(`not a usable file URL (${(error as Error).message})`);
+    }
+  } else {
+    target = path.resolve(options.imageRoot, source);
+  }
+  let root: string;
+  try {
+    root = await realpath(options.imageRoot);
+  } catch {
+    throw new ImageRefusedError(`the image root ${options.imageRoot} does not exist`);
+  }
+  // The path as written must point inside the root ("../" escapes are refused
+  // before touching the disk); then its real path must too (symlinks).
+  if (!inside(path.resolve(options.imageRoot), target) && !inside(root, target)) {
+    throw new ImageRefusedError(`${target} is outside the image root ${root}; set imageRoot to the folder that holds your images`);
+  }
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    throw new ImageRefusedError(`no such file: ${target} (image root ${root})`);
+  }
+  if (!inside(root, real)) {
+    throw new ImageRefusedError(`${target} leads to ${real}, outside the image root ${root}; refused`);
+  }
+  const handle = await open(real, "r");
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new ImageRefusedError(`${target} is not a file`);
+    if (stat.size > options.maxBytes) {
+      throw new ImageRefusedError(`${target} is ${stat.size.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (maxImageBytes)`);
+    }
+    const buffer = Buffer.alloc(stat.size);
+    const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Multimodal relevance (DESIGN §4): one vision-LLM call per row says whether
+ * the answer is in line with the retrieved contexts — text passages, image
+ * URLs, local image files and data URIs — giving 1 or 0 with a reason.
+ */
+import type { Cell } from "../../dataset/table";
+import { classifyContext, describeSource } from "../../context/items";
+import { ImageLoader, type ImageLoadOptions } from "../../context/loader";
+import type { Judge } from "../../judge/judge";
+import type { RelevanceContext } from "../../judge/types";
+import type { EvalRow, Metric, MetricColumn, MetricRunContext } from "../metric";
+import { relevanceRequest, type ImageDetail } from "./prompts";
+
+/** Options of {@link multimodalRelevance}. */
+export interface MultimodalRelevanceOptions extends ImageLoadOptions {
+  /** Judge for this metric (default: the run's judge). Its `visionModel` answers. */
+  judge?: Judge;
+  /** Vision model for this metric instead of the judge's `visionModel`. */
+  model?: string;
+  /** Most images in one row; a row with more fails (none is dropped silently). Default 16. */
+  maxImagesPerRow?: number;
+  /** Image detail asked of the model; default "auto". */
+  detail?: ImageDetail;
+  /** A loader to share between runs (by default each run has its own, so each image is loaded once per run). */
+  imageLoader?: ImageLoader;
+}
+
+/** One row's multimodal relevance. */
+export interface MultimodalRelevanceResult {
+  index: number;
+  /** 1 (in line with the contexts) or 0; NaN when the row failed. */
+  score: number;
+  reason: string;
+  error: string;
+  judge: string;
+}
+
+const COLUMNS = {
+  score: "multimodal_relevance",
+  reason: "multimodal_relevance_reason",
+  error: "multimodal_relevance_error",
+  judge: "multimodal_relevance_judge",
+} as const;
+
+class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
+  readonly name = "multimodal_relevance";
+  readonly requiredColumns = ["user_input", "response", "retrieved_contexts"] as const;
+  readonly judge: Judge | undefined;
+  private readonly maxImagesPerRow: number;
+
+  constructor(private readonly options: MultimodalRelevanceOptions) {
+    this.judge = options.judge;
+    this.maxImagesPerRow = options.maxImagesPerRow ?? 16;
+    if (!Number.isInteger(this.maxImagesPerRow) || this.maxImagesPerRow < 0) {
+      throw new RangeError(`maxImagesPerRow must be a whole number ≥ 0, got ${options.maxImagesPerRow}`);
+    }
+    if (options.detail !== undefined && !["low", "high", "auto"].includes(options.detail)) {
+      throw new RangeError(`detail must be "low", "high" or "auto", got ${JSON.stringify(options.detail)}`);
+    }
+    if (!options.imageLoader) new ImageLoader(options); // checks the loading options now, not on the first row
+  }
+
+  columns(): MetricColumn[] {
+    return [
+      { name: COLUMNS.score, type: "number" },
+      { name: COLUMNS.reason, type: "string" },
+      { name: COLUMNS.error, type: "string" },
+      { name: COLUMNS.judge, type: "string" },
+    ];
+  }
+
+  cells(r: MultimodalRelevanceResult): Record<string, Cell> {
+    return { [COLUMNS.score]: r.score, [COLUMNS.reason]: r.reason, [COLUMNS.error]: r.error, [COLUMNS.judge]: r.judge };
+  }
+
+  failedCells(reason: string, judgeLabel: string): Record<string, Cell> {
+    return this.cells({ index: -1, score: Number.NaN, reason: "", error: reason, judge: judgeLabel });
+  }
+
+  async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<MultimodalRelevanceResult[]> {
+    const judge = this.judge ?? context.judge;
+    const loader = this.options.imageLoader ?? new ImageLoader(this.options);
+    return Promise.all(
+      rows.map(async (row) => {
+        const result = await this.scoreRow(row, judge, loader, context);
+        context.rowDone(result.error !== "");
+        return result;
+      }),
+    );
+  }
+
+  private async scoreRow(row: EvalRow, judge: Judge, loader: ImageLoader, context: MetricRunContext): Promise<MultimodalRelevanceResult> {
+    const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: judge.label });
+    const items = (row.retrieved_contexts ?? []).map(classifyContext);
+    const images = items.filter((item) => item.kind !== "text").length;
+    if (images > this.maxImagesPerRow) {
+      return failed(`the row has ${images} images, more than maxImagesPerRow (${this.maxImagesPerRow}); raise it or split the contexts`);
+    }
+    const loaded = await Promise.allSettled(
+      items.map(async (item): Promise<RelevanceContext> => {
+        if (item.kind === "text") return { type: "text", text: item.text };
+        const image = await loader.load(item);
+        return { type: "image", source: item.source, dataUri: image.dataUri };
+      }),
+    );
+    const refused = loaded.flatMap((r, i) => (r.status === "rejected" ? [`context ${i + 1} (${describeSource((items[i] as { source: string }).source)}): ${(r.reason as Error).message}`] : []));
+    if (refused.length > 0) return failed(`image refused, nothing was sent: ${refused.join("; ")}`);
+    const contexts = loaded.map((r) => (r as PromiseFulfilledResult<RelevanceContext>).value);
+    const requestOptions: { model: string; detail?: ImageDetail } = { model: this.options.model ?? judge.visionModel };
+    if (this.options.detail) requestOptions.detail = this.options.detail;
+    try {
+      const reply = await judge.complete(relevanceRequest(row.user_input, row.response, contexts, requestOptions), context.usage);
+      return { index: row.index, score: reply.relevant ? 1 : 0, reason: reply.reason, error: "", judge: judge.label };
+    } catch (error) {
+      return failed(`relevance judgement failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/**
+ * The multimodal-relevance metric: a vision model reads the question, the
+ * answer and every retrieved context (text, image URLs, local images, data
+ * URIs — images are loaded safely, see `ImageLoader`) and says whether the
+ * answer is in line with them: 1 or 0, with a reason.
+ *
+ * @example
+ * const scored = await score(df, [multimodalRelevance({ imageRoot: "data" })]);
+ * const online = await score(df, [multimodalRelevance({ detail: "low", maxImagesPerRow: 4 })]);
+ */
+export function multimodalRelevance(options: MultimodalRelevanceOptions = {}): Metric<MultimodalRelevanceResult> {
+  return new MultimodalRelevance(options);
+}

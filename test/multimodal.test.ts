@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { after, before, beforeEach, describe, it } from "node:test";
+import type { DataFrame } from "danfojs-node";
+import { createJudge, loadDataset, multimodalRelevance, score, scoreMultimodalRelevance, type Judge, type JudgeOptions } from "../src/index";
+import { FakeOpenAI, type ChatContext } from "./support/fake-openai";
+import { TestHttpServer } from "./support/http-server";
+
+const DATA = path.join(__dirname, "..", "data");
+const IMAGES = path.join(DATA, "images");
+const PNG = readFileSync(path.join(IMAGES, "bar-chart.png"));
+
+interface Part {
+  type: string;
+  text?: string;
+  image_url?: { url: string; detail?: string };
+}
+
+/** The question-and-answer data of a relevance request. */
+function qa(ctx: { messages: { role: string; content: unknown }[] }): { question: string; answer: string } {
+  const parts = ctx.messages.find((m) => m.role === "user")!.content as Part[];
+  return JSON.parse(parts[0]!.text!.split("\n").slice(1).join("\n")) as { question: string; answer: string };
+}
+
+/** Scripted vision judge: relevant when the answer contains "right". */
+function relevanceScript(ctx: ChatContext): object {
+  const { answer } = qa(ctx);
+  const relevant = /right/i.test(answer);
+  return { relevant, reason: relevant ? `the answer "${answer}" is right` : `the answer "${answer}" is not` };
+}
+
+const server = new FakeOpenAI();
+const images = new TestHttpServer();
+let baseURL = "";
+let imagesURL = "";
+before(async () => {
+  baseURL = await server.start();
+  imagesURL = await images.start();
+  images.serve("/remote.png", PNG);
+});
+after(async () => {
+  await server.stop();
+  await images.stop();
+});
+beforeEach(() => {
+  server.reset();
+  server.options = { chat: relevanceScript };
+  images.seen.length = 0;
+});
+
+function judgeFor(options: JudgeOptions = {}): Judge {
+  return createJudge({ judge: "openai", apiKey: "sk-test-key-123456", baseURL, cache: false, retryBaseDelayMs: 1, ...options });
+}
+
+function records(df: DataFrame): Record<string, unknown>[] {
+  return (df.values as unknown[][]).map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
+}
+
+const quiet = { progress: false as const, quiet: true };
+const stopSign = `data:image/png;base64,${readFileSync(path.join(IMAGES, "stop-sign.png")).toString("base64")}`;
+
+describe("multimodal relevance against a vision judge", () => {
+  it("sends the question, the answer and every context in order, images as data URIs of the right type", async () => {
+    const contexts = [
+      "images/bar-chart.png",
+      "Quarterly sales, in thousands of dollars.",
+      "images/temperature.jpg",
+      "images/shapes.gif",
+      "images/street-scene.webp",
+      "images/pipeline.bmp",
+      stopSign,
+      `${imagesURL}/remote.png`,
+    ];
+    const scored = await scoreMultimodalRelevance([{ question: "What is shown?", answer: "The right things.", contexts: JSON.stringify(contexts) }], {
+      judge: judgeFor({ visionModel: "vision-test" }),
+      imageRoot: DATA,
+      allowPrivateNetwork: true,
+      detail: "low",
+      ...quiet,
+    });
+    assert.equal(records(scored)[0]!["multimodal_relevance_error"], "");
+    const [request] = server.chatRequests();
+    assert.equal(request!.body.model, "vision-test");
+    const parts = request!.body.messages[1].content as Part[];
+    assert.deepEqual(qa(request!.body), { question: "What is shown?", answer: "The right things." });
+    const shape = parts.slice(1).map((p) => (p.type === "image_url" ? `image ${p.image_url!.url.slice(0, p.image_url!.url.indexOf(";"))} ${p.image_url!.detail}` : p.text!.replace(/\(image .*\)/, "(image)")));
+    assert.deepEqual(shape, [
+      "Context 1 (image):",
+      "image data:image/png low",
+      'Context 2 (text, JSON data): "Quarterly sales, in thousands of dollars."',
+      "Context 3 (image):",
+      "image data:image/jpeg low",
+      "Context 4 (image):",
+      "image data:image/gif low",
+      "Context 5 (image):",
+      "image data:image/webp low",
+      "Context 6 (image):",
+      "image data:image/png low",
+      "Context 7 (image):",
+      "image data:image/png low",
+      "Context 8 (image):",
+      "image data:image/png low",
+    ]);
+    const firstImage = parts.find((p) => p.type === "image_url")!.image_url!.url;
+    assert.equal(firstImage, `data:image/png;base64,${PNG.toString("base64")}`, "the bytes are sent as they are");
+    assert.match(parts[10]!.text!, /Context 6 \(image "images\/pipeline\.bmp"\)/, "the BMP, sent as PNG, keeps its name");
+  });
+
+  it("fills the score and reason columns from the replies, and fails only the row with a refused image", async () => {
+    const rows = [
+      { id: "a", question: "Q1?", answer: "A right answer.", contexts: '["images/shapes.gif", "some text"]' },
+      { id: "b", question: "Q2?", answer: "A wrong answer.", contexts: '["images/shapes.gif"]' },
+      { id: "c", question: "Q3 secret?", answer: "A right answer.", contexts: '["../../../etc/passwd.png", "text that must not be sent"]' },
+      { id: "d", question: "Q4?", answer: "right", contexts: '["only text"]' },
+    ];
+    const out = records(await scoreMultimodalRelevance(rows, { judge: judgeFor(), imageRoot: DATA, ...quiet }));
+    assert.deepEqual(out.map((r) => r["id"]), ["a", "b", "c", "d"]);
+    assert.deepEqual(out.map((r) => r["multimodal_relevance"]).filter((v) => !Number.isNaN(v)), [1, 0, 1]);
+    assert.equal(out[0]!["multimodal_relevance_reason"], 'the answer "A right answer." is right');
+    assert.equal(out[1]!["multimodal_relevance_reason"], 'the answer "A wrong answer." is not');
+    assert.ok(Number.isNaN(out[2]!["multimodal_relevance"]));
+    assert.match(String(out[2]!["multimodal_relevance_error"]), /^image refused, nothing was sent: context 1 \(\.\.\/\.\.\/\.\.\/etc\/passwd\.png\): .*outside the image root/);
+    assert.equal(server.chatRequests().length, 3);
+    assert.ok(server.chatRequests().every((r) => !JSON.stringify(r.body).includes("Q3 secret")), "the failing row sent nothing");
+    assert.equal(out[0]!["multimodal_relevance_judge"], `gpt-4o-mini @ 127.0.0.1:${new URL(baseURL).port}`);
+  });
+
+  it("sends nothing for a row whose URL points at a private address, and the image server sees no request", async () => {
+    const rows = [{ question: "Q?", answer: "right", contexts: JSON.stringify([`${imagesURL}/remote.png`, `http://127.1:${images.port}/remote.png`]) }];
+    const out = records(await scoreMultimodalRelevance(rows, { judge: judgeFor(), ...quiet }));
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /context 1 .*is not a public address \(loopback.*context 2 .*is not a public address/);
+    assert.equal(images.seen.length, 0);
+    assert.equal(server.chatRequests().length, 0);
+  });
+
+  it("loads each image once per run, even when many rows use it", async () => {
+    const url = `${imagesURL}/remote.png`;
+    const rows = Array.from({ length: 6 }, (_, i) => ({ question: `Q${i}?`, answer: "right", contexts: JSON.stringify([url, "images/shapes.gif"]) }));
+    const out = records(await scoreMultimodalRelevance(rows, { judge: judgeFor(), imageRoot: DATA, allowPrivateNetwork: true, ...quiet }));
+    assert.ok(out.every((r) => r["multimodal_relevance"] === 1));
+    assert.equal(images.seen.length, 1);
+  });
+
+  it("fails a row with more images than maxImagesPerRow instead of dropping any", async () => {
+    const rows = [{ question: "Q?", answer: "right", contexts: JSON.stringify(["images/shapes.gif", "images/bar-chart.png", "images/temperature.jpg"]) }];
+    const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA, maxImagesPerRow: 2 })], { judge: judgeFor(), ...quiet }));
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row has 3 images, more than maxImagesPerRow \(2\)/);
+    assert.equal(server.chatRequests().length, 0);
+  });
+
+  it("refuses bad options when the metric is built", () => {
+    assert.throws(() => multimodalRelevance({ maxImagesPerRow: -1 }), /maxImagesPerRow must be a whole number/);
+    assert.throws(() => multimodalRelevance({ detail: "ultra" as "low" }), /detail must be "low", "high" or "auto"/);
+    assert.throws(() => multimodalRelevance({ maxImageBytes: 0 }), /maxImageBytes must be a whole number/);
+  });
+});
+
+describe("data/multimodal.csv", () => {
+  it("has 24+ rows with every image format, a data URI, remote URLs and text contexts", async () => {
+    const df = await loadDataset(path.join(DATA, "multimodal.csv"));
+    const rows = records(df);
+    assert.ok(rows.length >= 24);
+    const contexts = rows.flatMap((r) => JSON.parse(String(r["retrieved_contexts"])) as string[]);
+    for (const pattern of [/\.png$/, /\.jpg$/, /\.gif$/, /\.webp$/, /\.bmp$/, /^data:image\/png;base64,/, /^https:\/\//, /^[A-Z][^/]*\s/]) {
+      assert.ok(contexts.some((c) => pattern.test(c)), String(pattern));
+    }
+    assert.deepEqual([...new Set(rows.map((r) => r["model"]))], ["atlas-pro", "chatter-xl", "swift-mini"]);
+  });
+
+  it("scores every row against the fake vision judge, the remote images served locally", async () => {
+    const df = await loadDataset(path.join(DATA, "multimodal.csv"));
+    const rows = records(df).map((r) => ({ ...r, retrieved_contexts: String(r["retrieved_contexts"]).replace(/https:\/\/upload\.wikimedia\.org\/[^"]+/g, `${imagesURL}/remote.png`) }));
+    const out = records(await scoreMultimodalRelevance(rows, { judge: judgeFor(), imageRoot: DATA, allowPrivateNetwork: true, ...quiet }));
+    assert.equal(out.length, rows.length);
+    for (const r of out) assert.equal(r["multimodal_relevance_error"], "", String(r["id"]));
+    assert.equal(server.chatRequests().length, rows.length);
+    assert.equal(images.seen.length, 1, "both remote URLs, rewritten to one local image, are downloaded once");
+  });
+
+  it("is judged by the offline judge where only text matters, and NaN with the reason where an image does", async () => {
+    const out = records(await scoreMultimodalRelevance(path.join(DATA, "multimodal.csv"), { judge: createJudge({ judge: "offline" }), imageRoot: DATA, ...quiet }));
+    const textOnly = out.filter((r) => r["id"] === "m07");
+    assert.deepEqual(textOnly.map((r) => r["multimodal_relevance"]), [1, 1, 0]);
+    const imageRow = out.find((r) => r["id"] === "m01")!;
+    assert.ok(Number.isNaN(imageRow["multimodal_relevance"]));
+    assert.match(String(imageRow["multimodal_relevance_error"]), /the offline judge cannot see images, and this verdict depends on context 1 \(images\/bar-chart\.png\)/);
+    const dataUriRow = out.find((r) => r["id"] === "m06")!;
+    assert.match(String(dataUriRow["multimodal_relevance_error"]), /context 1 \(data:image\/png;base64,… \([\d,]+ characters\)\)/);
+  });
+});
