@@ -171,6 +171,13 @@ describe("loadDataset: files and sources", () => {
     ]);
   });
 
+  it("keeps a DataFrame's all-NaN number column as numbers", async () => {
+    const frame = new DataFrame({ question: ["q1", "q2"], answer: ["a", "b"], score: [Number.NaN, Number.NaN] }, { dtypes: ["string", "string", "float32"] });
+    const df = await loadDataset(frame);
+    assert.deepEqual(df.dtypes, ["string", "string", "float32"]);
+    assert.ok(column(df, "score").every((v) => Number.isNaN(v)));
+  });
+
   it("never shifts a value into another column when rows have different keys", async () => {
     const df = await loadDataset(
       [

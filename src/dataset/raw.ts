@@ -2,7 +2,7 @@
  * Untyped tables as they arrive (CSV text, JSON records, DataFrame cells),
  * and the step that types them column by column.
  */
-import type { ColumnType } from "./columns";
+import { KNOWN_COLUMN_TYPES, type ColumnType } from "./columns";
 import { RowProblems, typeColumn, type CellOrigin, type Table, type TypeColumnOptions } from "./table";
 
 /** Cells as they arrived, column-major, with where each row came from. */
@@ -13,6 +13,11 @@ export interface RawTable {
   origin: CellOrigin;
   /** 1-based line of each row in its file, when it came from a file. */
   lines?: number[];
+  /**
+   * Types the source declares (a DataFrame's dtypes). Used only for a column
+   * whose cells are all missing, where the cells themselves cannot tell.
+   */
+  declaredTypes?: Readonly<Record<string, ColumnType>>;
 }
 
 /** An array of row objects, e.g. `[{ question: "…", answer: "…" }]`. */
@@ -79,11 +84,14 @@ export interface TypeTableOptions {
 export function typeRawTable(raw: RawTable, problems: RowProblems, options: TypeTableOptions = {}): Table {
   const columns = raw.names.map((name, i) => {
     const opts: TypeColumnOptions = {};
-    const type = options.dtypes?.[name];
+    const cells = raw.columns[i] ?? [];
+    const declared = raw.declaredTypes?.[name];
+    const allMissing = cells.every((v) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)));
+    const type = options.dtypes?.[name] ?? (declared !== undefined && allMissing && KNOWN_COLUMN_TYPES[name] === undefined ? declared : undefined);
     if (type !== undefined) opts.type = type;
     if (options.textColumns?.has(name)) opts.requireText = true;
     if (options.unescape) opts.unescape = options.unescape;
-    return typeColumn(name, raw.columns[i] ?? [], raw.origin, problems, opts);
+    return typeColumn(name, cells, raw.origin, problems, opts);
   });
   return { columns, rowCount: raw.rowCount };
 }

@@ -28,7 +28,12 @@ export function rawFromDataFrame(df: DataFrame): RawTable {
   const names = df.columns.map(String);
   const rows = df.values as unknown[][];
   const columns = names.map((_, j) => rows.map((row) => (Array.isArray(row) ? row[j] : row)));
-  return { names, columns, rowCount: rows.length, origin: "values" };
+  const declaredTypes: Record<string, ColumnType> = {};
+  names.forEach((name, j) => {
+    const dtype = String(df.dtypes[j]);
+    declaredTypes[name] = dtype.startsWith("float") || dtype.startsWith("int") ? "number" : dtype === "boolean" ? "boolean" : "string";
+  });
+  return { names, columns, rowCount: rows.length, origin: "values", declaredTypes };
 }
 
 /** Builds a DataFrame from a typed table with explicit dtypes; numbers keep full double precision. */

@@ -1,0 +1,308 @@
+/**
+ * Model comparisons: paired per-question differences with a bootstrap
+ * interval, win/tie/loss counts, a paired test (Wilcoxon signed-rank, or the
+ * sign test for 0/1 scores) and Holm's correction across the comparisons.
+ */
+import type { DataFrame } from "danfojs-node";
+import type { Table } from "../dataset/table";
+import { DEFAULT_SEED, deriveSeed } from "./random";
+import { bootstrapMeanCI, holm, nanMean, signTest, twoSampleBootstrap, wilcoxonSignedRank } from "./stats";
+import { column, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { getColumn } from "../dataset/table";
+
+/** Options of {@link compareModels}. */
+export interface CompareModelsOptions {
+  /** Score column to compare (default "answer_correctness"). */
+  metric?: string;
+  /** Column naming the model (default "model"). */
+  by?: string;
+  /** Column pairing answers to the same question (default "id"); when absent the comparison is unpaired. */
+  pairBy?: string;
+  /** Compare every other model with this one (model_b); default: all pairs in order of first appearance. */
+  baseline?: string;
+  /** Bootstrap replicates for the interval (default 2,000). */
+  bootstrap?: number;
+  /** Seed of the bootstrap (default {@link DEFAULT_SEED}). */
+  seed?: number;
+  /** Significance level for the verdict, applied to the Holm-adjusted p-value (default 0.05). */
+  alpha?: number;
+  /** Coverage of the interval of the mean difference (default 0.95). */
+  confidence?: number;
+}
+
+/** Names of the tests {@link compareModels} reports in its `test` column. */
+export type ComparisonTest =
+  | "wilcoxon signed-rank (exact)"
+  | "wilcoxon signed-rank (normal approx.)"
+  | "sign test (exact)"
+  | "two-sample bootstrap (unpaired)";
+
+/** The columns of a {@link compareModels} result, in order. */
+export const COMPARISON_COLUMNS = [
+  "model_a",
+  "model_b",
+  "n_pairs",
+  "n_dropped",
+  "mean_a",
+  "mean_b",
+  "mean_diff",
+  "ci_low",
+  "ci_high",
+  "wins",
+  "ties",
+  "losses",
+  "test",
+  "p_value",
+  "p_holm",
+  "verdict",
+] as const;
+
+interface ModelRows {
+  name: string;
+  /** Score per question id (NaN when the row failed), ids in order of first appearance. */
+  byId: Map<string, number>;
+  /** Scores of rows without an id (NaN when failed). */
+  noId: number[];
+  /** Every score of the model (NaN when failed). */
+  all: number[];
+}
+
+function modelRows(table: Table, scores: Float64Array, by: string, pairBy: string | undefined, caller: string): ModelRows[] {
+  const modelColumn = requireColumn(table, by, caller, "model");
+  const idColumn = pairBy === undefined ? undefined : getColumn(table, pairBy);
+  const models = new Map<string, ModelRows>();
+  const duplicates: string[] = [];
+  let duplicateCount = 0;
+  for (let i = 0; i < table.rowCount; i++) {
+    const name = keyText(modelColumn.values[i]);
+    if (name === undefined) continue; // a row without a model belongs to no model
+    let m = models.get(name);
+    if (m === undefined) {
+      m = { name, byId: new Map(), noId: [], all: [] };
+      models.set(name, m);
+    }
+    const score = scores[i]!;
+    m.all.push(score);
+    const id = idColumn === undefined ? undefined : keyText(idColumn.values[i]);
+    if (id === undefined) {
+      m.noId.push(score);
+    } else if (m.byId.has(id)) {
+      duplicateCount++;
+      if (duplicates.length < 5) duplicates.push(`(${JSON.stringify(id)}, ${JSON.stringify(name)})`);
+    } else {
+      m.byId.set(id, score);
+    }
+  }
+  if (duplicateCount > 0) {
+    throw new Error(
+      `${caller}: ${duplicateCount} (${pairBy}, ${by}) pair${duplicateCount === 1 ? "" : "s"} appear${duplicateCount === 1 ? "s" : ""} more than once: ` +
+        `${duplicates.join(", ")}${duplicateCount > duplicates.length ? ", …" : ""}; each model may answer each ${pairBy} once`,
+    );
+  }
+  return [...models.values()];
+}
+
+/** One comparison, before Holm's adjustment. */
+interface Comparison {
+  a: string;
+  b: string;
+  nPairs: number;
+  nDropped: number;
+  meanA: number;
+  meanB: number;
+  meanDiff: number;
+  ciLow: number;
+  ciHigh: number;
+  wins: number;
+  ties: number;
+  losses: number;
+  test: ComparisonTest;
+  pValue: number;
+  /** +1 when the test leans towards a, −1 towards b, 0 neither. */
+  direction: number;
+}
+
+function isBinary(values: readonly number[]): boolean {
+  for (const v of values) if (v !== 0 && v !== 1) return false;
+  return true;
+}
+
+function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: number, confidence: number, seed: number): Comparison {
+  const sa: number[] = [];
+  const sb: number[] = [];
+  let union = 0;
+  if (paired) {
+    for (const [id, x] of a.byId) {
+      union++;
+      const y = b.byId.get(id);
+      if (y !== undefined && !Number.isNaN(x) && !Number.isNaN(y)) {
+        sa.push(x);
+        sb.push(y);
+      }
+    }
+    for (const id of b.byId.keys()) if (!a.byId.has(id)) union++;
+  }
+  if (sa.length > 0) {
+    const n = sa.length;
+    const d = sa.map((x, i) => x - sb[i]!);
+    let wins = 0;
+    let losses = 0;
+    for (const v of d) {
+      if (v > 0) wins++;
+      else if (v < 0) losses++;
+    }
+    const ci = bootstrapMeanCI(d, { replicates, confidence, seed });
+    let test: ComparisonTest;
+    let pValue: number;
+    let direction: number;
+    if (isBinary(sa) && isBinary(sb)) {
+      const s = signTest(d);
+      test = "sign test (exact)";
+      pValue = s.pValue;
+      direction = Math.sign(s.positive - s.negative);
+    } else {
+      const w = wilcoxonSignedRank(d);
+      test = w.method === "exact" ? "wilcoxon signed-rank (exact)" : "wilcoxon signed-rank (normal approx.)";
+      pValue = w.pValue;
+      direction = Math.sign(w.wPlus - w.wMinus);
+    }
+    return {
+      a: a.name,
+      b: b.name,
+      nPairs: n,
+      nDropped: union - n + a.noId.length + b.noId.length,
+      meanA: nanMean(sa),
+      meanB: nanMean(sb),
+      meanDiff: nanMean(d),
+      ciLow: ci.low,
+      ciHigh: ci.high,
+      wins,
+      ties: n - wins - losses,
+      losses,
+      test,
+      pValue,
+      direction,
+    };
+  }
+  // Unpaired: no question answered validly by both.
+  const validA = a.all.filter((v) => !Number.isNaN(v));
+  const validB = b.all.filter((v) => !Number.isNaN(v));
+  const r = twoSampleBootstrap(validA, validB, { replicates, confidence, seed });
+  return {
+    a: a.name,
+    b: b.name,
+    nPairs: 0,
+    nDropped: a.all.length - validA.length + b.all.length - validB.length,
+    meanA: r.meanA,
+    meanB: r.meanB,
+    meanDiff: r.estimate,
+    ciLow: r.low,
+    ciHigh: r.high,
+    wins: 0,
+    ties: 0,
+    losses: 0,
+    test: "two-sample bootstrap (unpaired)",
+    pValue: r.pValue,
+    direction: Number.isNaN(r.estimate) ? 0 : Math.sign(r.estimate),
+  };
+}
+
+/**
+ * Compares models on one score column, one row per pair of models: each model
+ * against `baseline` (model_b) when given, else every pair in order of first
+ * appearance. Answers are paired by question (`pairBy`, default "id"): only
+ * questions both models answered validly count (`n_pairs`); the others, and
+ * rows without an id, are `n_dropped`. Columns:
+ *
+ * - `mean_a`, `mean_b` over the pairs, `mean_diff` (a − b) with `ci_low`/`ci_high`,
+ *   a paired bootstrap interval (questions resampled, seeded);
+ * - `wins`/`ties`/`losses` of a against b per question;
+ * - `test` and `p_value`: the exact sign test when every score is 0 or 1, else
+ *   Wilcoxon signed-rank (exact for ≤ 25 non-zero differences without ties,
+ *   else the normal approximation); with no question in common (or no
+ *   `pairBy` column), a two-sample bootstrap of the difference in means over
+ *   all valid scores ("two-sample bootstrap (unpaired)", n_pairs 0, n_dropped
+ *   the failed rows);
+ * - `p_holm`: Holm's adjustment across the rows of this result, and `verdict`:
+ *   "A better than B" when p_holm < alpha (the side the test leans to), else
+ *   "no detectable difference".
+ *
+ * Failed rows (NaN score or a non-empty `<metric>_error`) are never scores
+ * of 0. Rows without a model are ignored.
+ *
+ * @example
+ * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
+ * showTable(compareModels(scored));                           // all pairs
+ * showTable(compareModels(scored, { baseline: "swift-mini" })); // each model vs swift-mini
+ *
+ * @throws {Error} when a column or the baseline does not exist, when fewer than two
+ *   models are present, or when a (pairBy, model) pair occurs twice.
+ */
+export function compareModels(data: FrameInput, options: CompareModelsOptions = {}): DataFrame {
+  const caller = "compareModels";
+  const metric = options.metric ?? "answer_correctness";
+  const by = options.by ?? "model";
+  const pairBy = options.pairBy ?? "id";
+  const replicates = options.bootstrap ?? 2000;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const alpha = options.alpha ?? 0.05;
+  const confidence = options.confidence ?? 0.95;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`${caller}: alpha must be between 0 and 1, got ${alpha}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`${caller}: confidence must be between 0 and 1, got ${confidence}`);
+  if (!Number.isInteger(replicates) || replicates < 1) {
+    throw new RangeError(`${caller}: bootstrap must be a positive whole number of replicates, got ${replicates}`);
+  }
+
+  const table = readTable(data, caller);
+  const scores = metricScores(table, metric, caller);
+  const paired = getColumn(table, pairBy) !== undefined;
+  const models = modelRows(table, scores, by, paired ? pairBy : undefined, caller);
+  const names = models.map((m) => m.name);
+  if (models.length < 2) {
+    throw new Error(`${caller}: needs at least two models in column "${by}"; found ${models.length}${names.length ? `: ${names.join(", ")}` : ""}`);
+  }
+
+  const pairs: [ModelRows, ModelRows][] = [];
+  if (options.baseline !== undefined) {
+    const base = models.find((m) => m.name === options.baseline);
+    if (base === undefined) {
+      throw new Error(`${caller}: baseline "${options.baseline}" is not a model in column "${by}"; the models are: ${names.join(", ")}`);
+    }
+    for (const m of models) if (m !== base) pairs.push([m, base]);
+  } else {
+    for (let i = 0; i < models.length; i++) for (let j = i + 1; j < models.length; j++) pairs.push([models[i]!, models[j]!]);
+  }
+
+  const rows = pairs.map(([a, b]) =>
+    compareTwo(a, b, paired, replicates, confidence, deriveSeed(seed, `${a.name}\u0000${b.name}\u0000${metric}`)),
+  );
+  const adjusted = holm(rows.map((r) => r.pValue));
+  const verdicts = rows.map((r, i) => {
+    const p = adjusted[i]!;
+    if (!(p < alpha) || r.direction === 0) return "no detectable difference";
+    return r.direction > 0 ? `${r.a} better than ${r.b}` : `${r.b} better than ${r.a}`;
+  });
+
+  const num = (pick: (r: Comparison) => number) => rows.map(pick);
+  return frameOf(
+    [
+      column("model_a", "string", rows.map((r) => r.a)),
+      column("model_b", "string", rows.map((r) => r.b)),
+      column("n_pairs", "number", num((r) => r.nPairs)),
+      column("n_dropped", "number", num((r) => r.nDropped)),
+      column("mean_a", "number", num((r) => r.meanA)),
+      column("mean_b", "number", num((r) => r.meanB)),
+      column("mean_diff", "number", num((r) => r.meanDiff)),
+      column("ci_low", "number", num((r) => r.ciLow)),
+      column("ci_high", "number", num((r) => r.ciHigh)),
+      column("wins", "number", num((r) => r.wins)),
+      column("ties", "number", num((r) => r.ties)),
+      column("losses", "number", num((r) => r.losses)),
+      column("test", "string", rows.map((r) => r.test)),
+      column("p_value", "number", num((r) => r.pValue)),
+      column("p_holm", "number", adjusted),
+      column("verdict", "string", verdicts),
+    ],
+    rows.length,
+  );
+}

@@ -1,0 +1,283 @@
+/**
+ * Per-group summaries of score columns, and the helpers every analysis
+ * function uses to read a scored frame: typed columns, a metric's valid
+ * scores (errors are missing, never 0), and groups in order of first
+ * appearance. We never use danfojs' groupby/mean: they mishandle NaN and null.
+ */
+import type { DataFrame } from "danfojs-node";
+import type { ColumnType } from "../dataset/columns";
+import type { Records } from "../dataset/raw";
+import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { tableToDataFrame } from "../frame/dataframe";
+import { readFrame } from "../display/table";
+import { DEFAULT_SEED, deriveSeed } from "./random";
+import { bootstrapMeanCI, nanMean, nanStd, quantileSorted7 } from "./stats";
+
+/** What the analysis functions read: a danfojs DataFrame, or an array of row objects. */
+export type FrameInput = DataFrame | Records;
+
+/** The score columns {@link summarize} looks for when no metric is named. */
+export const DEFAULT_METRICS: readonly string[] = ["answer_correctness", "answer_correctness_continuous", "multimodal_relevance"];
+
+/** @internal The typed table of a DataFrame or of row objects. */
+export function readTable(data: FrameInput, caller: string): Table {
+  return readFrame(data, caller);
+}
+
+function columnList(table: Table): string {
+  return table.columns.length === 0 ? "(none)" : table.columns.map((c) => c.name).join(", ");
+}
+
+/** @internal The named column, or an error that names the columns that exist. */
+export function requireColumn(table: Table, name: string, caller: string, role: string): TableColumn {
+  const column = getColumn(table, name);
+  if (column === undefined) {
+    throw new Error(`${caller}: no ${role} column "${name}"; the columns are: ${columnList(table)}`);
+  }
+  return column;
+}
+
+/**
+ * @internal The error column that goes with a metric: `<metric>_error`, else
+ * the same with trailing `_part`s removed (`answer_correctness_continuous` →
+ * `answer_correctness_error`).
+ */
+export function errorColumnFor(table: Table, metric: string): TableColumn | undefined {
+  let base = metric;
+  for (;;) {
+    const column = getColumn(table, `${base}_error`);
+    if (column !== undefined && column.type === "string") return column;
+    const cut = base.lastIndexOf("_");
+    if (cut <= 0) return undefined;
+    base = base.slice(0, cut);
+  }
+}
+
+/**
+ * @internal A metric's scores as a Float64Array with NaN for every row that
+ * did not score: NaN/null cells and rows whose error column is not empty.
+ */
+export function metricScores(table: Table, metric: string, caller: string): Float64Array {
+  const column = requireColumn(table, metric, caller, "metric");
+  if (column.type === "string") {
+    throw new TypeError(`${caller}: column "${metric}" holds text, not scores; name a numeric score column`);
+  }
+  const errors = errorColumnFor(table, metric);
+  const out = new Float64Array(table.rowCount);
+  for (let i = 0; i < table.rowCount; i++) {
+    const v = column.values[i];
+    const score = typeof v === "number" ? v : typeof v === "boolean" ? (v ? 1 : 0) : Number.NaN;
+    const error = errors?.values[i];
+    out[i] = Number.isFinite(score) && !(typeof error === "string" && error.trim() !== "") ? score : Number.NaN;
+  }
+  return out;
+}
+
+/** @internal Text of a key cell (model, id), or undefined when it is missing. */
+export function keyText(value: Cell | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "number" && Number.isNaN(value)) return undefined;
+  const text = String(value);
+  return text === "" ? undefined : text;
+}
+
+/** @internal Rows grouped by the values of some columns, groups in order of first appearance. */
+export interface Groups {
+  /** The first row of each group (to read its key values). */
+  first: number[];
+  /** The rows of each group, ascending. */
+  rows: number[][];
+  /** Each group's key as text (for seeds and messages). */
+  keys: string[];
+}
+
+/** @internal Groups rows by the cells of `columns` (none: one group of every row). */
+export function groupRows(table: Table, columns: readonly TableColumn[]): Groups {
+  const index = new Map<string, number>();
+  const groups: Groups = { first: [], rows: [], keys: [] };
+  for (let i = 0; i < table.rowCount; i++) {
+    const key = columns.length === 0 ? "" : JSON.stringify(columns.map((c) => c.values[i] ?? null));
+    let g = index.get(key);
+    if (g === undefined) {
+      g = groups.rows.length;
+      index.set(key, g);
+      groups.first.push(i);
+      groups.rows.push([]);
+      groups.keys.push(key);
+    }
+    groups.rows[g]!.push(i);
+  }
+  return groups;
+}
+
+/** @internal A column name or several as a list. */
+export function asList(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return typeof value === "string" ? [value] : [...value];
+}
+
+/** @internal A frame from typed columns. */
+export function frameOf(columns: TableColumn[], rowCount: number): DataFrame {
+  return tableToDataFrame({ columns, rowCount });
+}
+
+/** @internal A new typed column. */
+export function column(name: string, type: ColumnType, values: Cell[]): TableColumn {
+  return { name, type, values };
+}
+
+/** Options of {@link summarize}. */
+export interface SummarizeOptions {
+  /** Column(s) to group by, e.g. "model" or ["model", "domain"]; none: one row per metric. */
+  by?: string | readonly string[];
+  /** Score column(s); default: those of answer_correctness, answer_correctness_continuous and multimodal_relevance present. */
+  metrics?: string | readonly string[];
+  /** Bootstrap replicates for the confidence interval of the mean (default 2,000; 0 for no interval). */
+  bootstrap?: number;
+  /** Seed of the bootstrap (default {@link DEFAULT_SEED}): the same input and seed give the same interval. */
+  seed?: number;
+  /** Coverage of the interval (default 0.95). */
+  confidence?: number;
+}
+
+/** The columns of a {@link summarize} result after the group columns. */
+export const SUMMARY_COLUMNS = [
+  "metric",
+  "n",
+  "n_valid",
+  "n_error",
+  "mean",
+  "std",
+  "median",
+  "p25",
+  "p75",
+  "min",
+  "max",
+  "ci_low",
+  "ci_high",
+  "pass_rate",
+] as const;
+
+/**
+ * Summary statistics of score columns, per group and metric (metric by
+ * metric, groups in order of first appearance): `n` rows, `n_valid` scored,
+ * `n_error` failed (NaN/null score or a non-empty `<metric>_error`; never
+ * averaged in as 0), and over the valid scores `mean`, `std` (sample, n − 1),
+ * `median`, `p25`, `p75` (type-7 quantiles), `min`, `max`, `ci_low`/`ci_high`
+ * (percentile bootstrap interval of the mean, seeded; NaN with fewer than two
+ * valid scores) and `pass_rate` (the mean when every valid score is 0 or 1,
+ * e.g. a thresholded metric; else NaN).
+ *
+ * @example
+ * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
+ * showTable(summarize(scored, { by: "model" }));
+ * summarize(scored, { by: ["model", "domain"], metrics: "answer_correctness", seed: 7 }).print();
+ *
+ * @throws {Error} when a metric or group column does not exist (the message lists the columns).
+ */
+export function summarize(data: FrameInput, options: SummarizeOptions = {}): DataFrame {
+  const caller = "summarize";
+  const table = readTable(data, caller);
+  const by = asList(options.by).map((name) => requireColumn(table, name, caller, "group"));
+  let metrics = asList(options.metrics);
+  if (options.metrics === undefined) {
+    metrics = DEFAULT_METRICS.filter((m) => getColumn(table, m) !== undefined);
+    if (metrics.length === 0) {
+      throw new Error(
+        `${caller}: none of the score columns ${DEFAULT_METRICS.join(", ")} is present; name one with { metrics: "…" }. The columns are: ${columnList(table)}`,
+      );
+    }
+  }
+  const replicates = options.bootstrap ?? 2000;
+  if (!Number.isInteger(replicates) || replicates < 0) {
+    throw new RangeError(`${caller}: bootstrap must be a whole number of replicates (0 for no interval), got ${replicates}`);
+  }
+  const seed = options.seed ?? DEFAULT_SEED;
+  const confidence = options.confidence ?? 0.95;
+  const groups = groupRows(table, by);
+
+  const groupValues: Cell[][] = by.map(() => []);
+  const cells: Record<(typeof SUMMARY_COLUMNS)[number], Cell[]> = Object.fromEntries(
+    SUMMARY_COLUMNS.map((name) => [name, [] as Cell[]]),
+  ) as Record<(typeof SUMMARY_COLUMNS)[number], Cell[]>;
+
+  for (const metric of metrics) {
+    const scores = metricScores(table, metric, caller);
+    groups.rows.forEach((rows, g) => {
+      by.forEach((c, k) => groupValues[k]!.push(c.values[groups.first[g]!] ?? null));
+      const valid: number[] = [];
+      for (const i of rows) {
+        const v = scores[i]!;
+        if (!Number.isNaN(v)) valid.push(v);
+      }
+      const s = describe(valid, replicates, confidence, deriveSeed(seed, `${groups.keys[g]}\u0000${metric}`));
+      cells.metric.push(metric);
+      cells.n.push(rows.length);
+      cells.n_valid.push(valid.length);
+      cells.n_error.push(rows.length - valid.length);
+      cells.mean.push(s.mean);
+      cells.std.push(s.std);
+      cells.median.push(s.median);
+      cells.p25.push(s.p25);
+      cells.p75.push(s.p75);
+      cells.min.push(s.min);
+      cells.max.push(s.max);
+      cells.ci_low.push(s.ciLow);
+      cells.ci_high.push(s.ciHigh);
+      cells.pass_rate.push(s.passRate);
+    });
+  }
+  const rowCount = metrics.length * groups.rows.length;
+  const columns: TableColumn[] = by.map((c, k) => column(c.name, c.type, groupValues[k]!));
+  for (const name of SUMMARY_COLUMNS) columns.push(column(name, name === "metric" ? "string" : "number", cells[name]));
+  return frameOf(columns, rowCount);
+}
+
+interface Description {
+  mean: number;
+  std: number;
+  median: number;
+  p25: number;
+  p75: number;
+  min: number;
+  max: number;
+  ciLow: number;
+  ciHigh: number;
+  passRate: number;
+}
+
+function describe(valid: number[], replicates: number, confidence: number, seed: number): Description {
+  const n = valid.length;
+  const nan = Number.NaN;
+  if (n === 0) {
+    return { mean: nan, std: nan, median: nan, p25: nan, p75: nan, min: nan, max: nan, ciLow: nan, ciHigh: nan, passRate: nan };
+  }
+  const sorted = Float64Array.from(valid).sort();
+  const mean = nanMean(valid);
+  let binary = true;
+  for (const v of valid) {
+    if (v !== 0 && v !== 1) {
+      binary = false;
+      break;
+    }
+  }
+  let ciLow = nan;
+  let ciHigh = nan;
+  if (n >= 2 && replicates > 0) {
+    const ci = bootstrapMeanCI(valid, { replicates, confidence, seed });
+    ciLow = ci.low;
+    ciHigh = ci.high;
+  }
+  return {
+    mean,
+    std: nanStd(valid),
+    median: quantileSorted7(sorted, 0.5),
+    p25: quantileSorted7(sorted, 0.25),
+    p75: quantileSorted7(sorted, 0.75),
+    min: sorted[0]!,
+    max: sorted[n - 1]!,
+    ciLow,
+    ciHigh,
+    passRate: binary ? mean : nan,
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * DataFrames as readable HTML tables in a notebook: every cell escaped,
+ * numbers rounded for display only (the frame keeps every digit).
+ */
+import type { DataFrame } from "danfojs-node";
+import { rawFromRecords, typeRawTable, type Records } from "../dataset/raw";
+import { RowProblems, type Cell, type Table } from "../dataset/table";
+import { isDataFrame, tableFromDataFrame, toDataFrame } from "../frame/dataframe";
+import { displayNumber, escapeHtml } from "./html";
+import { tslab } from "./tslab";
+
+/** Options of {@link tableHTML} and {@link showTable}. */
+export interface TableHTMLOptions {
+  /** Digits after the decimal point for non-integers (default 3); the data is not changed. */
+  digits?: number;
+  /** Rows shown (default 50); a caption says how many there are when some are left out. */
+  maxRows?: number;
+  /** Longer text cells are cut to this many characters with "…", the full text in a tooltip (default 300). */
+  maxChars?: number;
+}
+
+/**
+ * @internal The typed table of a DataFrame or of row objects. A DataFrame
+ * column whose cells are all missing keeps danfojs' numeric dtype (so that an
+ * all-NaN column reads back as NaN numbers, not as empty text).
+ */
+export function readFrame(data: DataFrame | Records, caller: string): Table {
+  if (isDataFrame(data)) {
+    const table = tableFromDataFrame(data);
+    const dtypes = (data.dtypes as unknown[]).map(String);
+    table.columns.forEach((c, j) => {
+      const dtype = dtypes[j] ?? "";
+      if (c.type === "string" && /^(float|int)/.test(dtype) && c.values.every((v) => v === null)) {
+        table.columns[j] = { name: c.name, type: "number", values: c.values.map(() => Number.NaN) };
+      }
+    });
+    return table;
+  }
+  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
+  throw new TypeError(`${caller}: expected a danfojs DataFrame or an array of row objects`);
+}
+
+function cellHTML(value: Cell | undefined, digits: number, maxChars: number): string {
+  if (value === null || value === undefined) return `<td class="ef-missing"></td>`;
+  if (typeof value === "number") return `<td class="ef-num" style="text-align:right">${escapeHtml(displayNumber(value, digits))}</td>`;
+  if (typeof value === "boolean") return `<td>${value ? "true" : "false"}</td>`;
+  const chars = Array.from(value);
+  if (chars.length > maxChars) {
+    return `<td title="${escapeHtml(value)}">${escapeHtml(chars.slice(0, maxChars).join(""))}…</td>`;
+  }
+  return `<td>${escapeHtml(value)}</td>`;
+}
+
+/**
+ * A DataFrame (or row objects) as an HTML table: column names and cells
+ * escaped, numbers rounded to `digits` for display only, NaN shown as "NaN",
+ * empty cells for missing text, at most `maxRows` rows with a caption giving
+ * the total when rows are left out.
+ *
+ * @example
+ * const html = tableHTML(summarize(scored, { by: "model" }), { digits: 2 });
+ */
+export function tableHTML(df: DataFrame | Records, options: TableHTMLOptions = {}): string {
+  const digits = options.digits ?? 3;
+  const maxRows = options.maxRows ?? 50;
+  const maxChars = options.maxChars ?? 300;
+  if (!Number.isInteger(digits) || digits < 0 || digits > 20) throw new RangeError(`tableHTML: digits must be a whole number from 0 to 20, got ${digits}`);
+  if (!(maxRows === Number.POSITIVE_INFINITY || (Number.isInteger(maxRows) && maxRows >= 0))) {
+    throw new RangeError(`tableHTML: maxRows must be a whole number ≥ 0 (or Infinity), got ${maxRows}`);
+  }
+  const table = readFrame(df, "tableHTML");
+  const shown = Math.min(table.rowCount, maxRows);
+  const parts: string[] = [`<table class="evalframe-table" style="border-collapse:collapse">`];
+  if (shown < table.rowCount) {
+    parts.push(`<caption style="caption-side:bottom;text-align:left">first ${shown} of ${table.rowCount} rows</caption>`);
+  }
+  parts.push("<thead><tr>");
+  for (const c of table.columns) {
+    parts.push(`<th style="text-align:${c.type === "number" ? "right" : "left"}">${escapeHtml(c.name)}</th>`);
+  }
+  parts.push("</tr></thead><tbody>");
+  for (let i = 0; i < shown; i++) {
+    parts.push("<tr>");
+    for (const c of table.columns) parts.push(cellHTML(c.values[i], digits, maxChars));
+    parts.push("</tr>");
+  }
+  parts.push("</tbody></table>");
+  return parts.join("");
+}
+
+/**
+ * Shows a DataFrame (or row objects) in a tslab notebook as an HTML table
+ * (see {@link tableHTML}); outside a notebook, prints it with `df.print()`.
+ *
+ * @example
+ * showTable(compareModels(scored));
+ * showTable(worst(scored, { n: 5 }), { digits: 2, maxChars: 120 });
+ */
+export function showTable(df: DataFrame | Records, options: TableHTMLOptions = {}): void {
+  const notebook = tslab();
+  if (notebook) {
+    notebook.display.html(tableHTML(df, options));
+    return;
+  }
+  const frame = isDataFrame(df) ? df : toDataFrame(df);
+  frame.print();
+}

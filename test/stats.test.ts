@@ -1,0 +1,288 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  averageRanks,
+  binomialTwoSidedP,
+  bootstrapMeanCI,
+  cohenKappa,
+  erf,
+  erfc,
+  finiteValues,
+  holm,
+  mulberry32,
+  nanMax,
+  nanMean,
+  nanMedian,
+  nanMin,
+  nanStd,
+  normalCdf,
+  pairedBootstrapCI,
+  quantile7,
+  signTest,
+  spearman,
+  twoSampleBootstrap,
+  wilcoxonSignedRank,
+} from "../src/analysis/index";
+
+const close = (actual: number, expected: number, tolerance = 1e-6) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
+const closeRelative = (actual: number, expected: number, tolerance: number) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance * Math.abs(expected), `${actual} is not within ${tolerance} (relative) of ${expected}`);
+
+describe("NaN-aware helpers", () => {
+  it("skip NaN, null, undefined and infinities instead of counting them as 0", () => {
+    const x = [1, Number.NaN, null, 0, undefined, 0.5, Number.POSITIVE_INFINITY];
+    assert.deepEqual(finiteValues(x), [1, 0, 0.5]);
+    close(nanMean(x), 0.5, 1e-15);
+    close(nanStd(x), 0.5, 1e-15);
+    assert.equal(nanMedian(x), 0.5);
+    assert.equal(nanMin(x), 0);
+    assert.equal(nanMax(x), 1);
+  });
+
+  it("are NaN when nothing is left", () => {
+    for (const f of [nanMean, nanStd, nanMedian, nanMin, nanMax]) assert.ok(Number.isNaN(f([Number.NaN, null])));
+    assert.ok(Number.isNaN(nanStd([3])), "a sample standard deviation needs two values");
+  });
+});
+
+describe("type-7 quantiles (R's quantile(x, p, type = 7))", () => {
+  // Type 7: h = (n − 1)·p (0-based), Q = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]).
+  it("match values worked out by hand", () => {
+    const x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    close(quantile7(x, 0.25), 3.25, 1e-12); // h = 2.25 → 3 + 0.25·1; R: quantile(1:10, .25) = 3.25
+    close(quantile7(x, 0.9), 9.1, 1e-12); // h = 8.1 → 9 + 0.1·1
+    assert.equal(quantile7(x, 0), 1);
+    assert.equal(quantile7(x, 1), 10);
+    // Unsorted, with a NaN: the sorted finite values are 2 4 4 5 7 9 10 (n = 7).
+    const y = [10, Number.NaN, 2, 9, 4, 7, 5, 4];
+    const [p10, p50, p75, p33] = quantile7(y, [0.1, 0.5, 0.75, 0.33]);
+    close(p10!, 3.2, 1e-12); // h = 0.6 → 2 + 0.6·(4 − 2)
+    close(p50!, 5, 1e-12); // h = 3 → x[3]
+    close(p75!, 8, 1e-12); // h = 4.5 → 7 + 0.5·(9 − 7)
+    close(p33!, 4, 1e-12); // h = 1.98 → 4 + 0.98·(4 − 4)
+  });
+
+  it("is not simple-statistics' old nearest-rank rule, and refuses bad probabilities", () => {
+    // The pre-7.12 simple-statistics rule gives 3 here (x[ceil(n·p) − 1]); type 7 gives 3.25.
+    assert.notEqual(quantile7([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.25), 3);
+    assert.ok(Number.isNaN(quantile7([Number.NaN], 0.5)));
+    assert.throws(() => quantile7([1, 2], 1.5), /between 0 and 1/);
+  });
+});
+
+describe("normal CDF and erfc", () => {
+  it("match reference values (R's pnorm, 40-digit mpmath)", () => {
+    close(normalCdf(1.96), 0.9750021048517795, 1e-15);
+    close(normalCdf(-3), 0.0013498980316301, 1e-16);
+    assert.equal(normalCdf(0), 0.5);
+    close(normalCdf(-1), 0.15865525393145707, 1e-15);
+    closeRelative(normalCdf(-5), 2.866515718791939e-7, 1e-12);
+    closeRelative(normalCdf(-8), 6.22096057427178e-16, 1e-12);
+    closeRelative(1 - normalCdf(1.96), 0.0249978951482204, 1e-10);
+  });
+
+  it("erfc keeps relative precision in the tail, where 1 − erf loses it", () => {
+    close(erfc(0), 1, 0);
+    closeRelative(erfc(1), 0.157299207050285130658, 1e-14);
+    closeRelative(erfc(0.3), 0.671373240540872583, 1e-14);
+    closeRelative(erfc(2.5), 4.06952017444958939e-4, 1e-14);
+    closeRelative(erfc(6), 2.15197367124989131e-17, 1e-13);
+    closeRelative(erfc(-1), 1.842700792949714869, 1e-15);
+    closeRelative(erf(0.2), 0.222702589210478466, 1e-14);
+    closeRelative(erf(-2), -0.995322265018952734, 1e-15);
+    assert.ok(Number.isNaN(erfc(Number.NaN)));
+  });
+});
+
+describe("Wilcoxon signed-rank test", () => {
+  it("Darwin's maize data (SciPy's documentation): W = 24, exact two-sided p = 0.041259765625", () => {
+    const d = [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75];
+    const r = wilcoxonSignedRank(d);
+    assert.equal(r.method, "exact");
+    assert.equal(r.statistic, 24);
+    assert.equal(r.wMinus, 24); // ranks of |−48| = 10 and |−67| = 14
+    assert.equal(r.wPlus, 96);
+    close(r.pValue, 0.041259765625, 1e-12);
+    // The same from two paired samples.
+    const y = d.map((_, i) => 100 + i);
+    close(wilcoxonSignedRank(d.map((v, i) => v + y[i]!), y).pValue, 0.041259765625, 1e-12);
+  });
+
+  it("normal approximation with ties and a zero, z worked out by hand", () => {
+    // d = 1 2 2 3 3 3 −1 4 5 −2 0. The zero is dropped: n = 10.
+    // |d| sorted: 1 1 | 2 2 2 | 3 3 3 | 4 | 5 → average ranks 1.5, 4, 7, 9, 10.
+    // W+ = 1.5 + 4 + 4 + 7·3 + 9 + 10 = 49.5;  W− = 1.5 + 4 = 5.5;  W+ + W− = 55 = 10·11/2.
+    // mean = 27.5; var = 10·11·21/24 − [(2³−2) + (3³−3) + (3³−3)]/48 = 96.25 − 54/48 = 95.125.
+    // z = (49.5 − 27.5 − 0.5)/√95.125 = 21.5/9.7532046… = 2.2044036681593…
+    // p = 2·(1 − Φ(2.2044036681593)) = 0.027495967938017 (SciPy: wilcoxon(d, correction=True, method="approx")).
+    const r = wilcoxonSignedRank([1, 2, 2, 3, 3, 3, -1, 4, 5, -2, 0]);
+    assert.equal(r.method, "normal");
+    assert.equal(r.ties, true);
+    assert.equal(r.zeros, 1);
+    assert.equal(r.n, 10);
+    assert.equal(r.wPlus, 49.5);
+    assert.equal(r.statistic, 5.5);
+    close(r.z, 21.5 / Math.sqrt(95.125), 1e-12);
+    close(r.z, 2.20440366815937, 1e-12);
+    close(r.pValue, 0.0274959679380172, 1e-12);
+  });
+
+  it("is exact up to n = 25 without ties, normal beyond, and p = 1 with no non-zero difference", () => {
+    const up = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? -(i + 1) : i + 1));
+    assert.equal(wilcoxonSignedRank(up(25)).method, "exact");
+    assert.equal(wilcoxonSignedRank(up(26)).method, "normal");
+    const none = wilcoxonSignedRank([0, 0, Number.NaN]);
+    assert.equal(none.n, 0);
+    assert.equal(none.pValue, 1);
+    // The smallest exact p with n = 5, all positive: 2/2^5.
+    close(wilcoxonSignedRank([1, 2, 3, 4, 5]).pValue, 0.0625, 1e-15);
+  });
+});
+
+describe("sign test", () => {
+  it("exact two-sided binomial p-values", () => {
+    const nineOfTen = signTest([1, 1, 1, 1, 1, 1, 1, 1, 1, -1, 0, 0]); // ties dropped
+    assert.equal(nineOfTen.n, 10);
+    assert.equal(nineOfTen.ties, 2);
+    close(nineOfTen.pValue, 0.021484375, 1e-12); // 2·(1 + 10)/1024
+    close(binomialTwoSidedP(0, 5), 0.0625, 1e-15); // 2/32
+    close(binomialTwoSidedP(3, 8), 0.7265625, 1e-12); // 2·(1 + 8 + 28 + 56)/256
+    assert.equal(binomialTwoSidedP(5, 10), 1);
+    assert.equal(signTest([0, 0]).pValue, 1);
+    // Large n stays finite (2^-6200 underflows): SciPy binomtest(3000, 6200).pvalue.
+    closeRelative(binomialTwoSidedP(3000, 6200), 0.011488253770871584, 1e-9);
+  });
+
+  it("from paired samples", () => {
+    const r = signTest([1, 1, 0, 1, Number.NaN], [0, 1, 1, 0, 1]);
+    assert.deepEqual([r.positive, r.negative, r.ties], [2, 1, 1]);
+  });
+});
+
+describe("Holm's adjustment", () => {
+  it("worked example: [0.01, 0.04, 0.03, 0.005] → [0.03, 0.06, 0.06, 0.02]", () => {
+    // sorted: 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 = 0.04 → max(0.06, 0.04) = 0.06
+    const adjusted = holm([0.01, 0.04, 0.03, 0.005]);
+    [0.03, 0.06, 0.06, 0.02].forEach((p, i) => close(adjusted[i]!, p, 1e-15));
+  });
+
+  it("is capped at 1 and leaves NaN out of m", () => {
+    assert.deepEqual(holm([0.5, 0.6]), [1, 1]);
+    const withNaN = holm([0.01, Number.NaN, 0.5]);
+    close(withNaN[0]!, 0.02, 1e-15);
+    assert.ok(Number.isNaN(withNaN[1]!));
+    close(withNaN[2]!, 0.5, 1e-15);
+    assert.throws(() => holm([1.2]), /between 0 and 1/);
+  });
+});
+
+describe("Cohen's kappa", () => {
+  // 50 items: yes/yes 20, yes/no 5, no/yes 10, no/no 15.
+  // p_o = 35/50 = 0.7; p_yes = 25/50 · 30/50 = 0.3, p_no = 25/50 · 20/50 = 0.2, p_e = 0.5; κ = 0.2/0.5 = 0.4.
+  const rater = (pairs: [string, string, number][]) => {
+    const a: string[] = [];
+    const b: string[] = [];
+    for (const [x, y, count] of pairs) for (let i = 0; i < count; i++) a.push(x), b.push(y);
+    return [a, b] as const;
+  };
+  const [a, b] = rater([
+    ["yes", "yes", 20],
+    ["yes", "no", 5],
+    ["no", "yes", 10],
+    ["no", "no", 15],
+  ]);
+
+  it("worked example → 0.4, with labels or 0/1", () => {
+    close(cohenKappa(a, b), 0.4, 1e-15);
+    const bits = (v: string) => (v === "yes" ? 1 : 0);
+    close(cohenKappa(a.map(bits), b.map(bits)), 0.4, 1e-15);
+  });
+
+  it("skips missing labels; 1 for perfect agreement; NaN when undefined", () => {
+    close(cohenKappa([...a, null, "yes"], [...b, "no", ""]), 0.4, 1e-15);
+    assert.equal(cohenKappa([1, 0, 1], [1, 0, 1]), 1);
+    assert.ok(Number.isNaN(cohenKappa([1, 1], [1, 1])));
+    assert.throws(() => cohenKappa([1], [1, 0]), /differ in length/);
+  });
+});
+
+describe("Spearman's rank correlation", () => {
+  it("without ties: IQ vs hours of TV (Wikipedia), Σd² = 194 → ρ = 1 − 6·194/(10·99) = −29/165", () => {
+    const iq = [106, 100, 86, 101, 99, 103, 97, 113, 112, 110];
+    const tv = [7, 27, 2, 50, 28, 29, 20, 12, 6, 17];
+    close(spearman(iq, tv), -29 / 165, 1e-12);
+  });
+
+  it("with ties: Pearson on average ranks", () => {
+    // x = 1 2 2 3 → ranks 1 2.5 2.5 4; y = 1 3 2 4 → ranks 1 3 2 4; both means 2.5.
+    // Sxy = 2.25 + 0 + 0 + 2.25 = 4.5; Sxx = 4.5; Syy = 5 → ρ = 4.5/√22.5 = √0.9 = 0.9486832980505138
+    close(spearman([1, 2, 2, 3], [1, 3, 2, 4]), Math.sqrt(0.9), 1e-12);
+    assert.deepEqual(Array.from(averageRanks([1, 2, 2, 3])), [1, 2.5, 2.5, 4]);
+  });
+
+  it("drops incomplete pairs; NaN when undefined", () => {
+    close(spearman([1, 2, 2, 3, Number.NaN], [1, 3, 2, 4, 5]), Math.sqrt(0.9), 1e-12);
+    assert.ok(Number.isNaN(spearman([1, 1, 1], [1, 2, 3])));
+    assert.ok(Number.isNaN(spearman([1], [2])));
+  });
+});
+
+describe("seeded bootstrap", () => {
+  const rng = mulberry32(11);
+  const x = Array.from({ length: 60 }, () => rng());
+
+  it("is seeded: the same seed gives the identical interval, another seed a different one", () => {
+    const a = bootstrapMeanCI(x, { seed: 1 });
+    const b = bootstrapMeanCI(x, { seed: 1 });
+    const c = bootstrapMeanCI(x, { seed: 2 });
+    assert.deepEqual(a, b);
+    assert.ok(a.low !== c.low || a.high !== c.high);
+    assert.deepEqual(bootstrapMeanCI(x), bootstrapMeanCI(x), "the default seed is fixed");
+  });
+
+  it("contains the mean, and is the percentile interval of mulberry32 resamples", () => {
+    const ci = bootstrapMeanCI(x, { seed: 5, replicates: 500 });
+    assert.ok(ci.low < ci.estimate && ci.estimate < ci.high);
+    close(ci.estimate, nanMean(x), 1e-15);
+    // A plain re-implementation: same stream, same index rule, same quantiles.
+    const r = mulberry32(5);
+    const means: number[] = [];
+    for (let b = 0; b < 500; b++) {
+      let s = 0;
+      for (let i = 0; i < x.length; i++) s += x[Math.floor(r() * x.length)]!;
+      means.push(s / x.length);
+    }
+    close(ci.low, quantile7(means, 0.025), 1e-12);
+    close(ci.high, quantile7(means, 0.975), 1e-12);
+  });
+
+  it("draws resample counts directly for large 0/1 samples, with the same distribution", () => {
+    const r = mulberry32(3);
+    const n = 20000;
+    const bits = Array.from({ length: n }, () => (r() < 0.3 ? 1 : 0));
+    const p = nanMean(bits);
+    const se = Math.sqrt((p * (1 - p)) / n);
+    const ci = bootstrapMeanCI(bits, { seed: 9, replicates: 4000 });
+    // The bootstrap distribution of a proportion is Binomial(n, p)/n: close to p ± 1.96·se.
+    close(ci.low, p - 1.959964 * se, 0.0008);
+    close(ci.high, p + 1.959964 * se, 0.0008);
+  });
+
+  it("paired: resamples pairs and drops incomplete ones", () => {
+    const ci = pairedBootstrapCI([0.9, 0.8, 0.7, 1], [0.5, 0.8, 0.6, Number.NaN], { seed: 7 });
+    assert.equal(ci.n, 3);
+    close(ci.estimate, 0.5 / 3, 1e-15);
+    assert.throws(() => pairedBootstrapCI([1], [1, 2]), /differ in length/);
+  });
+
+  it("two-sample: interval of the difference in means and a p-value", () => {
+    const far = twoSampleBootstrap([0.9, 0.95, 0.85, 0.9, 0.92, 0.88], [0.1, 0.2, 0.15, 0.12, 0.18], { seed: 1 });
+    close(far.estimate, 0.9 - 0.15, 1e-12);
+    assert.ok(far.low > 0.6 && far.high < 0.9);
+    close(far.pValue, 2 / 2001, 1e-12); // no replicate at or below 0
+    const same = twoSampleBootstrap([0.2, 0.4, 0.6], [0.6, 0.4, 0.2], { seed: 1 });
+    assert.ok(same.pValue > 0.5);
+    assert.ok(Number.isNaN(twoSampleBootstrap([], [1]).pValue));
+  });
+});
