@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Sets up everything evalframe needs on a fresh Debian machine with Node 20+:
-# Debian's Jupyter (to execute notebooks), the npm packages, the compiled
-# package in dist/, and the tslab kernel registered inside the project (.jupyter/).
+# Debian's Jupyter (to execute notebooks), fonts and Chromium, the npm packages,
+# the compiled package in dist/, and the tslab kernel registered inside the
+# project (.jupyter/).
 # Safe to run again: each step is skipped when it is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v jupyter >/dev/null || ! /usr/bin/python3 -c "import nbclient, ipykernel" 2>/dev/null; then
-  echo "setup: installing Jupyter from Debian's packages"
+# Debian packages: Jupyter (to execute notebooks), DejaVu fonts (text in PNG charts),
+# Chromium (the tests open charts and the HTML report in a real browser).
+if ! command -v jupyter >/dev/null || ! /usr/bin/python3 -c "import nbclient, ipykernel" 2>/dev/null \
+  || ! command -v chromium >/dev/null || [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+  echo "setup: installing Jupyter, fonts and Chromium from Debian's packages"
   SUDO=""
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel >/dev/null
+    jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel fonts-dejavu-core chromium >/dev/null
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -84,3 +84,40 @@ export { refusedAddressReason } from "./context/address";
 export { sniffImageType } from "./context/image-type";
 export type { ImageType } from "./context/image-type";
 export { bmpToPng } from "./context/bmp";
+export {
+  scoreHistogram,
+  scoreBox,
+  meanWithCI,
+  relevanceRate,
+  pairedDifferences,
+  winTieLoss,
+  thresholdSweep,
+  factualVsSemantic,
+  questionHeatmap,
+  verdictBars,
+  toSVG,
+  toPNG,
+  saveChart,
+  compileChart,
+  show,
+  VEGA_LITE_MIME,
+  modelColor,
+  setModelColors,
+  VEGA_LITE_SCHEMA,
+  MAX_INLINE_ROWS,
+} from "./charts/index";
+export type {
+  HistogramOptions,
+  BoxOptions,
+  MeanChartOptions,
+  PairedDifferencesOptions,
+  WinTieLossOptions,
+  ThresholdSweepOptions,
+  HeatmapOptions,
+  PngOptions,
+  CompiledChart,
+  ShowOptions,
+  VegaLiteSpec,
+  ChartInput,
+} from "./charts/index";
+export * from "./analysis/index";

@@ -104,6 +104,32 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.match(String(html), /judge: offline \(approximate\)/);
   });
 
+  it("shows a chart as Vega-Lite with a PNG in the same output, and a summary as an HTML table", () => {
+    const dir = notebookDir();
+    const notebook = path.join(dir, "show.ipynb");
+    const dist = path.join(ROOT, "dist", "index");
+    const data = path.join(ROOT, "data", "qa-models.csv");
+    writeFileSync(
+      notebook,
+      notebookJson([
+        `import { loadDataset, scoreAnswerCorrectness, createJudge, scoreBox, summarize, show } from ${JSON.stringify(dist)};\n` +
+          `const scored = await scoreAnswerCorrectness(await loadDataset(${JSON.stringify(data)}), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });`,
+        "await show(scoreBox(scored));",
+        'await show(summarize(scored, { by: "model" }));',
+      ]),
+    );
+    const run = runNotebook(notebook, path.join(dir, "out"));
+    assert.equal(run.status, 0, run.stderr);
+    const cells = readCells(run.executed);
+    const chart = (cells[1]!.outputs ?? []).filter((o) => o.output_type === "display_data");
+    assert.equal(chart.length, 1);
+    const bundle = chart[0]!.data ?? {};
+    assert.equal((bundle["application/vnd.vegalite.v5+json"] as { $schema?: string }).$schema, "https://vega.github.io/schema/vega-lite/v5.json");
+    assert.ok(String(bundle["image/png"]).startsWith("iVBORw0KGgo"), "a base64 PNG in the same output");
+    const table = (cells[2]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(table), /<table[\s\S]*ci_low[\s\S]*atlas-pro/);
+  });
+
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {
     const dir = tempDir();
     const broken = path.join(dir, "broken.ipynb");

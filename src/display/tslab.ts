@@ -21,13 +21,18 @@ interface TslabModule {
   newDisplay(): NotebookDisplay;
 }
 
+type WriteDisplayData = (message: { data: Record<string, unknown>; metadata: Record<string, unknown>; transient: Record<string, unknown> }, update: boolean) => void;
+
+let jupyterModule: { lastWriteDisplayData?: WriteDisplayData | null } | undefined;
+
 let cached: TslabModule | null | undefined;
 
 function load(from: string | undefined): TslabModule | undefined {
   try {
     const options = from === undefined ? undefined : { paths: [from] };
-    const jupyter = require(require.resolve("tslab/dist/jupyter", options)) as { lastWriteDisplayData?: unknown };
+    const jupyter = require(require.resolve("tslab/dist/jupyter", options)) as { lastWriteDisplayData?: WriteDisplayData | null };
     if (jupyter.lastWriteDisplayData == null) return undefined;
+    jupyterModule = jupyter;
     return require(require.resolve("tslab", options)) as TslabModule;
   } catch {
     return undefined;
@@ -54,4 +59,17 @@ export function tslab(): TslabModule | undefined {
 /** True inside a tslab notebook kernel. */
 export function inNotebook(): boolean {
   return tslab() !== undefined;
+}
+
+/**
+ * Sends one output with several MIME types at once (e.g. a Vega-Lite spec and
+ * its PNG), so that each front end shows the richest one it can. Returns
+ * false outside a notebook.
+ */
+export function displayBundle(bundle: Record<string, unknown>): boolean {
+  if (!tslab()) return false;
+  const write = jupyterModule?.lastWriteDisplayData;
+  if (typeof write !== "function") return false;
+  write({ data: bundle, metadata: {}, transient: {} }, false);
+  return true;
 }

@@ -1,0 +1,47 @@
+/** Reading scored and summarized frames for charts: typed columns, groups, counts. */
+import type { DataFrame } from "danfojs-node";
+import type { Records } from "../dataset/raw";
+import { getColumn, type Table } from "../dataset/table";
+import { readTable } from "../analysis/summarize";
+
+/** What chart builders accept: a DataFrame, or row objects. */
+export type ChartInput = DataFrame | Records;
+
+/** The typed table behind a chart's input. */
+export function chartTable(data: ChartInput, caller: string): Table {
+  return readTable(data, caller);
+}
+
+/** A number column (NaN where missing), or an error naming the columns there are. */
+export function numberColumn(table: Table, name: string, caller: string): number[] {
+  const column = getColumn(table, name);
+  if (!column) {
+    throw new Error(`${caller}: no column "${name}"; the columns are ${table.columns.map((c) => `"${c.name}"`).join(", ")}`);
+  }
+  return column.values.map((v) => (typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : Number.NaN));
+}
+
+/** A text column ("" where missing); absent columns give "" for every row. */
+export function textColumn(table: Table, name: string): string[] {
+  const column = getColumn(table, name);
+  return Array.from({ length: table.rowCount }, (_, i) => {
+    const v = column?.values[i];
+    return v === null || v === undefined ? "" : String(v);
+  });
+}
+
+/** Row indices per group, groups in order of first appearance. */
+export function groupRows(keys: readonly string[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  keys.forEach((key, i) => {
+    const list = groups.get(key);
+    if (list) list.push(i);
+    else groups.set(key, [i]);
+  });
+  return groups;
+}
+
+/** "12 failed rows left out" style note, or undefined when none failed. */
+export function excludedNote(failed: number): string | undefined {
+  return failed > 0 ? `${failed.toLocaleString("en-US")} failed row${failed === 1 ? "" : "s"} (NaN) left out` : undefined;
+}

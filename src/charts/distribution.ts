@@ -1,0 +1,154 @@
+/** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
+import { quantileSorted7 } from "../analysis/stats";
+import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
+import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
+
+/** Options of {@link scoreHistogram}. */
+export interface HistogramOptions {
+  /** Score column; default `answer_correctness`. */
+  metric?: string;
+  /** Group column; default `model`. */
+  by?: string;
+  /** Number of bins over [0, 1] (widened to the data); default 10. */
+  bins?: number;
+  /** One panel per model (`facet`, default) or overlaid bars (`layer`). */
+  layout?: "facet" | "layer";
+}
+
+/**
+ * Histogram of a score per model. Bins are counted in TypeScript, so the spec
+ * holds at most bins × models rows whatever the table's size.
+ *
+ * @example
+ * await show(scoreHistogram(scored));
+ * await show(scoreHistogram(scored, { layout: "layer", bins: 20 }));
+ */
+export function scoreHistogram(scored: ChartInput, options: HistogramOptions = {}): VegaLiteSpec {
+  const metric = options.metric ?? "answer_correctness";
+  const by = options.by ?? "model";
+  const bins = options.bins ?? 10;
+  if (!Number.isInteger(bins) || bins < 1 || bins > 200) throw new RangeError(`bins must be a whole number from 1 to 200, got ${bins}`);
+  const table = chartTable(scored, "scoreHistogram");
+  const scores = numberColumn(table, metric, "scoreHistogram");
+  const groups = groupRows(textColumn(table, by));
+  const valid = scores.filter((s) => Number.isFinite(s));
+  const lo = Math.min(0, ...valid);
+  const hi = Math.max(1, ...valid);
+  const step = (hi - lo) / bins;
+  const values: Record<string, unknown>[] = [];
+  for (const [model, rows] of groups) {
+    const counts = new Array<number>(bins).fill(0);
+    for (const i of rows) {
+      const s = scores[i]!;
+      if (!Number.isFinite(s)) continue;
+      counts[Math.min(bins - 1, Math.floor((s - lo) / step))]!++;
+    }
+    counts.forEach((count, b) => values.push({ model, bin_start: lo + b * step, bin_end: lo + (b + 1) * step, count }));
+  }
+  const models = [...groups.keys()];
+  const encoding: Record<string, unknown> = {
+    x: { field: "bin_start", type: "quantitative", bin: { binned: true, step }, title: metric, scale: { domain: [lo, hi] } },
+    x2: { field: "bin_end" },
+    y: { field: "count", type: "quantitative", title: "Rows", stack: options.layout === "layer" ? null : "zero" },
+    color: modelColorEncoding(models, "model", by),
+    tooltip: [
+      { field: "model", type: "nominal", title: by },
+      { field: "bin_start", type: "quantitative", title: "from", format: ".2f" },
+      { field: "bin_end", type: "quantitative", title: "to", format: ".2f" },
+      { field: "count", type: "quantitative", title: "rows" },
+    ],
+  };
+  const spec = baseSpec(`Distribution of ${metric}`, excludedNote(scores.length - valid.length));
+  spec["data"] = { values };
+  if (options.layout === "layer") {
+    return { ...spec, width: 480, height: 240, mark: { type: "bar", opacity: 0.55 }, encoding };
+  }
+  return {
+    ...spec,
+    facet: { row: { field: "model", type: "nominal", title: by, header: { labelAngle: 0, labelAlign: "left" } } },
+    spec: { width: 420, height: 90, mark: "bar", encoding },
+    resolve: { scale: { y: "independent" } },
+  };
+}
+
+/** Options of {@link scoreBox}. */
+export interface BoxOptions {
+  /** Score column; default `answer_correctness`. */
+  metric?: string;
+  /** Group column; default `model`. */
+  by?: string;
+  /** Draw every score as a tick next to the box when the table has at most 5,000 rows; default true. */
+  strip?: boolean;
+}
+
+/**
+ * Box plot of a score per model (min, quartiles by R's type 7, median, max,
+ * computed in TypeScript), with every score drawn as a tick when the table is
+ * small enough to inline.
+ *
+ * @example
+ * await show(scoreBox(scored));
+ */
+export function scoreBox(scored: ChartInput, options: BoxOptions = {}): VegaLiteSpec {
+  const metric = options.metric ?? "answer_correctness";
+  const by = options.by ?? "model";
+  const table = chartTable(scored, "scoreBox");
+  const scores = numberColumn(table, metric, "scoreBox");
+  const groups = groupRows(textColumn(table, by));
+  const stats: Record<string, unknown>[] = [];
+  let failed = 0;
+  for (const [model, rows] of groups) {
+    const values = rows.map((i) => scores[i]!).filter((s) => Number.isFinite(s));
+    failed += rows.length - values.length;
+    if (values.length === 0) continue;
+    const sorted = Float64Array.from(values).sort();
+    stats.push({
+      model,
+      n: values.length,
+      min: sorted[0],
+      p25: quantileSorted7(sorted, 0.25),
+      median: quantileSorted7(sorted, 0.5),
+      p75: quantileSorted7(sorted, 0.75),
+      max: sorted[sorted.length - 1],
+    });
+  }
+  const models = [...groups.keys()];
+  const color = modelColorEncoding(models, "model", by);
+  const y = { field: "model", type: "nominal", title: by, sort: models };
+  const tooltip = [
+    { field: "model", type: "nominal", title: by },
+    { field: "n", type: "quantitative", title: "scored rows" },
+    ...["min", "p25", "median", "p75", "max"].map((f) => ({ field: f, type: "quantitative", title: f, format: ".3f" })),
+  ];
+  const layers: Record<string, unknown>[] = [
+    { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: metric }, x2: { field: "max" }, tooltip } },
+    { mark: { type: "bar", size: 18, opacity: 0.5 }, encoding: { y, x: { field: "p25", type: "quantitative" }, x2: { field: "p75" }, color, tooltip } },
+    { mark: { type: "tick", color: "black", size: 18, thickness: 2 }, encoding: { y, x: { field: "median", type: "quantitative" }, tooltip } },
+  ];
+  const spec = baseSpec(`${metric} by ${by}`, excludedNote(failed));
+  const strip = (options.strip ?? true) && table.rowCount <= MAX_INLINE_ROWS;
+  if (!strip) return { ...spec, width: 480, height: { step: 40 }, data: { values: stats }, layer: layers };
+  const points = [...groups].flatMap(([model, rows]) => rows.filter((i) => Number.isFinite(scores[i]!)).map((i) => ({ model, score: scores[i]!, row: i })));
+  return {
+    ...spec,
+    width: 480,
+    height: { step: 40 },
+    layer: [
+      { data: { values: stats }, layer: layers },
+      {
+        data: { values: points },
+        mark: { type: "tick", opacity: 0.35, thickness: 1, size: 10, yOffset: 14 },
+        encoding: {
+          y,
+          x: { field: "score", type: "quantitative" },
+          color,
+          tooltip: [
+            { field: "model", type: "nominal", title: by },
+            { field: "score", type: "quantitative", title: metric, format: ".3f" },
+            { field: "row", type: "quantitative", title: "row" },
+          ],
+        },
+      },
+    ],
+  };
+}
