@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import {
   answerCorrectness,
@@ -15,24 +15,15 @@ import {
   type Judge,
   type JudgeOptions,
 } from "../src/index";
-import { FakeOpenAI } from "./support/fake-openai";
+import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { promptKind, requestData, scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 import * as path from "node:path";
 
-const server = new FakeOpenAI();
-let baseURL = "";
-before(async () => {
-  baseURL = await server.start();
-});
-after(() => server.stop());
-beforeEach(() => {
-  server.reset();
-  server.options = { chat: scriptedAnswerCorrectness, embed: scriptedEmbedding };
-});
+const { server, url: serverURL } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
 
 function judgeFor(options: JudgeOptions = {}): Judge {
-  return createJudge({ judge: "openai", apiKey: "sk-test-key-123456", baseURL, cache: false, retryBaseDelayMs: 1, ...options });
+  return createJudge({ judge: "openai", apiKey: "sk-test-key-123456", baseURL: serverURL(), cache: false, retryBaseDelayMs: 1, ...options });
 }
 
 function records(df: DataFrame): Record<string, unknown>[] {

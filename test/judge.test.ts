@@ -2,28 +2,19 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { createJudge, formatUsage, JudgeError, resolveJudgeConfig, Scheduler, type Judge, type JudgeOptions } from "../src/index";
-import { FakeOpenAI, type Fault } from "./support/fake-openai";
+import { FakeOpenAI, useFakeOpenAI, type Fault } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { askedText, echoChat, echoRequest } from "./support/requests";
 
 const API_KEY = "sk-test-SECRET-0123456789abcdef";
 const HEADER_SECRET = "azure-header-secret-42";
 
-const server = new FakeOpenAI({ chat: echoChat });
-let baseURL = "";
-before(async () => {
-  baseURL = await server.start();
-});
-after(() => server.stop());
-beforeEach(() => {
-  server.reset();
-  server.options = { chat: echoChat };
-});
+const { server, url: serverURL } = useFakeOpenAI(() => ({ chat: echoChat }));
 
 function judgeFor(options: JudgeOptions = {}): Judge {
-  return createJudge({ judge: "openai", apiKey: API_KEY, baseURL, cache: false, retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...options });
+  return createJudge({ judge: "openai", apiKey: API_KEY, baseURL: serverURL(), cache: false, retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...options });
 }
 
 /** Faults for the first `n` chat requests, then normal answers. */
@@ -274,7 +265,7 @@ describe("cache", () => {
     const n = 40;
     server.options.latencyMs = 60;
     const worker = path.join(__dirname, "support", "judge-worker.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", worker, baseURL, dir, String(n)], { stdio: "ignore" });
+    const child = spawn(process.execPath, ["--import", "tsx", worker, serverURL(), dir, String(n)], { stdio: "ignore" });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 20_000;
@@ -291,7 +282,7 @@ describe("cache", () => {
     const firstRun = server.chatRequests().map((r) => askedText(r.body));
     server.reset();
 
-    const rerun = spawn(process.execPath, ["--import", "tsx", worker, baseURL, dir, String(n)], { stdio: ["ignore", "pipe", "inherit"] });
+    const rerun = spawn(process.execPath, ["--import", "tsx", worker, serverURL(), dir, String(n)], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     rerun.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const code = await new Promise((resolve) => rerun.on("exit", resolve));

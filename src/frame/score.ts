@@ -139,6 +139,12 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
   return scored;
 }
 
+/** Splits a one-metric call's options into the run's and the metric's. */
+function splitRunOptions<T extends object>(options: T & ScoreOptions): { run: ScoreOptions; metric: Omit<T, keyof ScoreOptions> } {
+  const { judge, usage, progress, quiet, load, ...metric } = options;
+  return { run: { judge, usage, progress, quiet, load }, metric };
+}
+
 /**
  * Scores answer correctness (see {@link answerCorrectness}) and returns a new
  * DataFrame with the `answer_correctness*` columns.
@@ -151,14 +157,8 @@ export async function scoreAnswerCorrectness(
   data: DatasetSource,
   options: Omit<AnswerCorrectnessOptions, "judge"> & ScoreOptions = {},
 ): Promise<DataFrame> {
-  const { weights, beta, threshold, similarityThreshold, embeddings, ...run } = options;
-  const metricOptions: AnswerCorrectnessOptions = {};
-  if (weights !== undefined) metricOptions.weights = weights;
-  if (beta !== undefined) metricOptions.beta = beta;
-  if (threshold !== undefined) metricOptions.threshold = threshold;
-  if (similarityThreshold !== undefined) metricOptions.similarityThreshold = similarityThreshold;
-  if (embeddings !== undefined) metricOptions.embeddings = embeddings;
-  return score(data, [answerCorrectness(metricOptions)], run);
+  const { run, metric } = splitRunOptions(options);
+  return score(data, [answerCorrectness(metric)], run);
 }
 
 /**
@@ -173,12 +173,6 @@ export async function scoreMultimodalRelevance(
   data: DatasetSource,
   options: Omit<MultimodalRelevanceOptions, "judge"> & ScoreOptions = {},
 ): Promise<DataFrame> {
-  const { judge, usage, progress, quiet, load, ...metricOptions } = options;
-  const run: ScoreOptions = {};
-  if (judge !== undefined) run.judge = judge;
-  if (usage !== undefined) run.usage = usage;
-  if (progress !== undefined) run.progress = progress;
-  if (quiet !== undefined) run.quiet = quiet;
-  if (load !== undefined) run.load = load;
-  return score(data, [multimodalRelevance(metricOptions)], run);
+  const { run, metric } = splitRunOptions(options);
+  return score(data, [multimodalRelevance(metric)], run);
 }

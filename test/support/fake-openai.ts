@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { after, before, beforeEach } from "node:test";
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -441,4 +442,23 @@ export class FakeOpenAI {
     res.end(text);
     return true;
   }
+}
+
+/**
+ * One fake server for a test file: started before the tests, stopped after,
+ * and before each test cleared and given fresh `defaults()` options.
+ * `url()` is its base URL once started.
+ */
+export function useFakeOpenAI(defaults: () => FakeOpenAIOptions = () => ({})): { server: FakeOpenAI; url: () => string } {
+  const server = new FakeOpenAI(defaults());
+  let baseURL = "";
+  before(async () => {
+    baseURL = await server.start();
+  });
+  after(() => server.stop());
+  beforeEach(() => {
+    server.reset();
+    server.options = defaults();
+  });
+  return { server, url: () => baseURL };
 }
