@@ -11,7 +11,25 @@ mkdirSync(path.join(ROOT, ".test-notebooks"), { recursive: true });
 /** What each notebook must show when it runs; every notebook must at least run. */
 const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
   "00-smoke.ipynb": [/rows: 126, columns: id, domain, model, user_input, response, reference/, /42 questions answered by 3 models: atlas-pro, chatter-xl, swift-mini/, /q01\s*│ atlas-pro/],
+  "01-quickstart.ipynb": [/judge: offline \(approximate\)/, /126 rows · 290 chat calls \(0 cached\)/, /ci_low/, /wrote \.\.\/out\/quickstart-scored\.csv and read back 126 rows/],
+  "02-compare-models.ipynb": [/model_a[\s\S]*p_holm[\s\S]*verdict/, /atlas-pro_response/],
+  "03-drill-down.ipynb": [/\d+ statements/, /judge: offline \(approximate\)/, /precision = TP\/\(TP\+FP\)/, /recall first, β = 2/],
+  "04-multimodal.ipynb": [/multimodal_relevance/, /the offline judge cannot see images/, /<img src="data:image\/png;base64,/],
 };
+
+/** Notebooks whose outputs must include charts (Vega-Lite with a PNG) and HTML tables. */
+const SHOWCASE = ["01-quickstart.ipynb", "02-compare-models.ipynb", "03-drill-down.ipynb", "04-multimodal.ipynb"];
+
+function richOutputs(cells: ReturnType<typeof readCells>): { charts: number; tables: number } {
+  const data = cells.flatMap((c) => c.outputs ?? []).map((o) => o.data ?? {});
+  return {
+    charts: data.filter((d) => "application/vnd.vegalite.v5+json" in d && "image/png" in d).length,
+    tables: data.filter((d) => {
+      const html = d["text/html"];
+      return (Array.isArray(html) ? html.join("") : String(html ?? "")).includes("<table");
+    }).length,
+  };
+}
 
 /**
  * A fresh folder for a test notebook inside the repository (git-ignored):
@@ -54,6 +72,10 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
       assert.deepEqual(errors, [], `${name} has error outputs`);
       const text = outputText(cells);
       for (const pattern of EXPECTED_OUTPUT[name] ?? []) assert.match(text, pattern, `${name} output`);
+      if (SHOWCASE.includes(name)) {
+        const rich = richOutputs(cells);
+        assert.ok(rich.charts >= 1 && rich.tables >= 1, `${name}: ${rich.charts} charts, ${rich.tables} tables`);
+      }
     });
   }
 
@@ -151,6 +173,11 @@ describe("committed notebooks", () => {
       const errors = cells.flatMap((c) => c.outputs ?? []).filter((o) => o.output_type === "error");
       assert.deepEqual(errors, []);
       assert.doesNotMatch(outputText(cells), /\/tmp\/|\/work\/|evalframe-test-/, "no machine-specific paths in outputs");
+      if (SHOWCASE.includes(name)) {
+        const rich = richOutputs(cells);
+        assert.ok(rich.charts >= 1 && rich.tables >= 1, `committed ${name} shows ${rich.charts} charts and ${rich.tables} tables`);
+        assert.ok(cells.filter((c) => c.cell_type === "code").every((c) => (c as { execution_count?: number | null }).execution_count != null), `${name} was committed executed, top to bottom`);
+      }
     });
   }
 });

@@ -1,0 +1,219 @@
+#!/usr/bin/python3
+"""Writes the tslab notebooks in notebooks/ (without outputs).
+
+The notebooks are the product; this script is how their cells are kept in
+one readable place. After changing it, run `npm run notebooks` to execute
+them and commit them with their outputs.
+"""
+import os
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "notebooks")
+
+JUDGE_MD = (
+    "**The judge comes from the environment.** Set `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for Azure, "
+    "Ollama, vLLM, LM Studio or a llama.cpp server) before starting Jupyter, and pick the models with "
+    "`EVALFRAME_MODEL`, `EVALFRAME_VISION_MODEL` and `EVALFRAME_EMBEDDING_MODEL`, or edit the cell below. "
+    "With neither variable set, the **offline judge** answers: deterministic, no network, approximate "
+    "(lexical matching), so the notebook runs anywhere; its outputs say `offline (approximate)`."
+)
+
+JUDGE_CELL = """const judge = createJudge({
+  model: process.env.EVALFRAME_MODEL,                     // default gpt-4o-mini
+  visionModel: process.env.EVALFRAME_VISION_MODEL,        // default gpt-4o
+  embeddingModel: process.env.EVALFRAME_EMBEDDING_MODEL,  // default text-embedding-3-small
+});
+console.log(`judge: ${judge.label}`);"""
+
+
+def notebook(cells):
+    nb = new_notebook()
+    nb.metadata["kernelspec"] = {"name": "tslab", "display_name": "TypeScript", "language": "typescript"}
+    nb.metadata["language_info"] = {"name": "typescript", "file_extension": ".ts", "mimetype": "text/typescript"}
+    nb.cells = [new_markdown_cell(c[3:]) if c.startswith("md:") else new_code_cell(c) for c in cells]
+    return nb
+
+
+QUICKSTART = [
+    "md:# Quickstart: score answers in a DataFrame\n\n"
+    "Load a table of questions, model answers and reference answers, add answer-correctness scores with one call, "
+    "summarise them, draw a chart and export the scored table.\n\n"
+    "Inside this repository the notebooks import the compiled package from `../dist` (`npm run build`); "
+    "in your own project, `npm install evalframe` and import from `\"evalframe\"`.",
+    'import { loadDataset, createJudge, scoreAnswerCorrectness, summarize, show, showTable, scoreBox, toCSV, scoreRun } from "../dist";',
+    "md:## 1. Load the data\n\n"
+    "`data/qa-models.csv` holds 42 questions (science, history, geography, software, finance, and some in Korean), "
+    "each answered by three models, with a reference answer. Column names follow Ragas (`user_input`, `response`, "
+    "`reference`, `model`, `id`); aliases such as `question`, `answer` or `ground_truth` are accepted too.",
+    'const df = await loadDataset("../data/qa-models.csv");\n'
+    'console.log(`${df.shape[0]} rows; columns: ${df.columns.join(", ")}`);\n'
+    'showTable(df.head(4));',
+    "md:## 2. Choose the judge\n\n" + JUDGE_MD,
+    JUDGE_CELL,
+    "md:## 3. Score answer correctness\n\n"
+    "For every row the judge splits the answer and the reference into statements and classifies them as TP "
+    "(supported), FP (unsupported) or FN (missed); the F1 of those counts is blended with the cosine similarity "
+    "of the two texts' embeddings: `0.75 · factual + 0.25 · semantic`. The progress line updates in place, and the "
+    "last line tells what the run cost.",
+    "const scored = await scoreAnswerCorrectness(df, { judge: judge });",
+    'showTable(scored.loc({ columns: ["id", "model", "answer_correctness", "answer_correctness_factual", "answer_correctness_semantic", "answer_correctness_tp", "answer_correctness_fp", "answer_correctness_fn"] }).head(6));',
+    "md:## 4. Summarise\n\n"
+    "Mean, spread, quartiles and a 95% bootstrap confidence interval of the mean per model. Failed rows are counted "
+    "in `n_error`, never averaged in as 0. The bootstrap is seeded: the same scores give the same interval.",
+    'showTable(summarize(scored, { by: "model", metrics: "answer_correctness" }));',
+    "md:## 5. One chart\n\n"
+    "A box per model (quartiles), with every score as a tick. In JupyterLab and VS Code the chart is interactive "
+    "(hover for values); a PNG copy travels with it for viewers without Vega, such as GitHub.",
+    "await show(scoreBox(scored));",
+    "md:## 6. Export\n\n"
+    "RFC 4180 CSV that spreadsheets open safely: text starting with `=`, `+`, `-` or `@` gets a leading `'` so it "
+    "is not run as a formula (`loadDataset` removes it again). The statements behind every score travel along in "
+    "`answer_correctness_statements`, so the drill-down works on the CSV later.",
+    'await toCSV(scored, "../out/quickstart-scored.csv");\n'
+    'const back = await loadDataset("../out/quickstart-scored.csv");\n'
+    'console.log(`wrote ../out/quickstart-scored.csv and read back ${back.shape[0]} rows × ${back.shape[1]} columns`);\n'
+    "const run = scoreRun(scored);\n"
+    'console.log(`the run made ${run?.usage.chatCalls} chat calls (${run?.usage.chatCacheHits} from the cache)`);',
+]
+
+COMPARE = [
+    "md:# Compare models, honestly\n\n"
+    "Three models answered the same 42 questions. Which is better, and by how much? Means alone hide how noisy "
+    "they are, so this notebook pairs the answers question by question, puts confidence intervals on everything, "
+    "and tests the differences.",
+    'import { loadDataset, createJudge, scoreAnswerCorrectness, summarize, compareModels, disagreements, showTable, show, meanWithCI, pairedDifferences, questionHeatmap, winTieLoss, thresholdSweep } from "../dist";',
+    "md:" + JUDGE_MD,
+    JUDGE_CELL,
+    'const scored = await scoreAnswerCorrectness(await loadDataset("../data/qa-models.csv"), { judge: judge, progress: false });',
+    "md:## Means with 95% bootstrap confidence intervals\n\nOverlapping intervals are a first hint that a gap may be noise.",
+    'const summary = summarize(scored, { by: "model", metrics: "answer_correctness" });\n'
+    "showTable(summary);",
+    "await show(meanWithCI(summary));",
+    "md:## Paired comparison\n\n"
+    "Each pair of models is compared on the questions both answered: the mean of the per-question differences with a "
+    "paired-bootstrap CI, wins/ties/losses, a Wilcoxon signed-rank test (a sign test for 0/1 scores), and p-values "
+    "adjusted for the number of pairs (Holm). The verdict says \"better\" only when the adjusted p-value is below 0.05.",
+    'const comparison = compareModels(scored, { metric: "answer_correctness" });\n'
+    "showTable(comparison);",
+    "await show(winTieLoss(comparison));",
+    "md:## Question by question\n\n"
+    "Dots right of zero are questions where the first model scored higher. The heatmap sorts questions by how much "
+    "the models disagree: the top rows are where to look.",
+    'await show(pairedDifferences(scored, { a: "atlas-pro", b: "swift-mini" }));',
+    "await show(questionHeatmap(scored, { maxQuestions: 20 }));",
+    'showTable(disagreements(scored, { top: 5 }), { maxChars: 160 });',
+    "md:## Does the ranking depend on the bar?\n\n"
+    "With a threshold, answer correctness becomes pass/fail. Where the lines cross, the winner depends on where you "
+    "set the bar.",
+    "await show(thresholdSweep(scored));",
+]
+
+DRILL = [
+    "md:# Drill down: the statements behind a score\n\n"
+    "A score is only as useful as the evidence behind it. Every answer-correctness score keeps its statements, "
+    "their verdicts and the judge's reasons.",
+    'import { loadDataset, createJudge, scoreAnswerCorrectness, statements, explain, worst, showTable, show, verdictBars, summarize } from "../dist";',
+    "md:" + JUDGE_MD,
+    JUDGE_CELL,
+    'const scored = await scoreAnswerCorrectness(await loadDataset("../data/qa-models.csv"), { judge: judge, progress: false });',
+    "md:## Every statement, one row each\n\n"
+    "`statements()` returns one row per statement: the scored row it belongs to, the side (response or reference), "
+    "the verdict (TP/FP for answer statements, covered/FN for reference statements) and the reason.",
+    "const st = statements(scored);\n"
+    'console.log(`${st.shape[0]} statements`);\n'
+    'showTable(st.query(st["verdict"].eq("FP")).head(8), { maxChars: 140 });',
+    "md:## Why did this answer score low?\n\n`worst()` finds the lowest scores; `explain()` tells one row's story, with the arithmetic.",
+    'showTable(worst(scored, { n: 5 }).loc({ columns: ["id", "model", "response", "answer_correctness"] }), { maxChars: 120 });',
+    "const lowest = worst(scored, { n: 1 });   // a frame with the lowest-scoring row and all its columns\nexplain(lowest, 0);",
+    "md:## Supported, unsupported, missed\n\n"
+    "Verbose answers pile up FP statements (claims the reference does not support); incomplete ones pile up FN.",
+    "await show(verdictBars(scored));",
+    "md:## Weights, beta and threshold move the ranking\n\n"
+    "`weights` blend the factual and semantic parts; `beta` > 1 rewards recall (covering the reference), < 1 precision "
+    "(not adding unsupported claims); a `threshold` turns scores into pass/fail. The judge's replies are cached, so "
+    "rescoring with other settings costs no calls.",
+    "const settings = {\n"
+    '  "default [0.75, 0.25], β = 1": {},\n'
+    '  "facts only [1, 0]": { weights: [1, 0] as [number, number] },\n'
+    '  "recall first, β = 2": { weights: [1, 0] as [number, number], beta: 2 },\n'
+    '  "precision first, β = 0.5": { weights: [1, 0] as [number, number], beta: 0.5 },\n'
+    '  "pass at ≥ 0.5": { threshold: 0.5 },\n'
+    "};\n"
+    "const rows: Record<string, unknown>[] = [];\n"
+    "for (const [name, options] of Object.entries(settings)) {\n"
+    "  const s = await scoreAnswerCorrectness(scored, { judge: judge, progress: false, quiet: true, ...options });\n"
+    '  const summary = summarize(s, { by: "model", metrics: "answer_correctness", bootstrap: 0 });\n'
+    '  const means = summary.values as unknown[][];\n'
+    '  const model = summary.columns.indexOf("model"), mean = summary.columns.indexOf("mean");\n'
+    "  rows.push({ setting: name, ...Object.fromEntries(means.map((r) => [r[model] as string, r[mean] as number])) });\n"
+    "}\n"
+    "showTable(rows);",
+]
+
+MULTIMODAL = [
+    "md:# Multimodal relevance: answers against text and image contexts\n\n"
+    "Each row's retrieved contexts mix text passages, image files (PNG, JPEG, GIF, WebP, BMP), an inline data URI and "
+    "remote image URLs. A vision model reads them all and says whether the answer is in line with them: 1 or 0, with "
+    "a reason.",
+    'import { loadDataset, createJudge, scoreMultimodalRelevance, summarize, showTable, show, relevanceRate, ImageLoader, classifyContext, escapeHtml } from "../dist";\n'
+    'import * as tslab from "tslab";',
+    "md:" + JUDGE_MD + "\n\nThe offline judge cannot see images: rows whose verdict depends on one come out as NaN, with that reason.",
+    JUDGE_CELL,
+    'const mm = await loadDataset("../data/multimodal.csv");\n'
+    'showTable(mm.loc({ columns: ["id", "model", "user_input", "response", "retrieved_contexts"] }).head(6), { maxChars: 90 });',
+    "md:## Judge relevance\n\n"
+    "Images are loaded by evalframe, never fetched by the model: local files only inside `imageRoot`, URLs only on "
+    "public addresses (no loopback, private or cloud-metadata addresses, checked on every redirect), at most 10 MiB, "
+    "and the bytes decide the type (SVG is refused; BMP is converted to PNG). Offline, the two remote images cannot "
+    "be downloaded, and their rows fail with that reason.",
+    'const judged = await scoreMultimodalRelevance(mm, { judge: judge, imageRoot: "../data", progress: false });\n'
+    'showTable(judged.loc({ columns: ["id", "model", "multimodal_relevance", "multimodal_relevance_reason", "multimodal_relevance_error"] }), { maxChars: 110, maxRows: 30 });',
+    "md:## Relevance rate per model\n\nThe share of rows judged relevant, with a 95% bootstrap CI; failed rows are counted apart, not as 0.",
+    'showTable(summarize(judged, { by: "model", metrics: "multimodal_relevance" }));',
+    "await show(relevanceRate(judged));",
+    "md:## Look at the rows that failed, with their images\n\n"
+    "The error column says why; the images are shown inline so you can judge for yourself.",
+    "const loader = new ImageLoader({ imageRoot: \"../data\" });\n"
+    "const values = judged.values as unknown[][];\n"
+    "const col = (name: string) => judged.columns.indexOf(name);\n"
+    "const failing = values.filter((r) => Number.isNaN(r[col(\"multimodal_relevance\")] as number));\n"
+    "const seen = new Set<string>();\n"
+    "for (const row of failing) {\n"
+    '  const id = row[col("id")] as string;\n'
+    "  if (seen.has(id)) continue;\n"
+    "  seen.add(id);\n"
+    '  const contexts = JSON.parse(row[col("retrieved_contexts")] as string) as string[];\n'
+    "  const parts: string[] = [];\n"
+    "  for (const item of contexts) {\n"
+    "    const c = classifyContext(item);\n"
+    '    if (c.kind === "text") { parts.push(`<p><i>${escapeHtml(c.text)}</i></p>`); continue; }\n'
+    "    try {\n"
+    "      const image = await loader.load(c);\n"
+    '      parts.push(`<img src="${image.dataUri}" style="max-height:140px;margin:4px;border:1px solid #ccc">`);\n'
+    "    } catch (error) {\n"
+    '      parts.push(`<p style="color:#b3261e">${escapeHtml((error as Error).message)}</p>`);\n'
+    "    }\n"
+    "  }\n"
+    '  tslab.display.html(`<h4>${escapeHtml(id)}: ${escapeHtml(row[col("user_input")] as string)}</h4>` +\n'
+    '    `<p><b>why:</b> ${escapeHtml(String(row[col("multimodal_relevance_error")]).slice(0, 220))}</p>` + parts.join(""));\n'
+    "}",
+]
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for name, cells in [
+        ("01-quickstart.ipynb", QUICKSTART),
+        ("02-compare-models.ipynb", COMPARE),
+        ("03-drill-down.ipynb", DRILL),
+        ("04-multimodal.ipynb", MULTIMODAL),
+    ]:
+        nbformat.write(notebook(cells), os.path.join(OUT, name))
+        print("wrote", name)
+
+
+if __name__ == "__main__":
+    main()
