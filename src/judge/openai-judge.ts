@@ -6,7 +6,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { cacheKey, DiskCache, NoCache, type ReplyCache } from "./cache";
 import { redactSecrets, type ResolvedJudgeConfig } from "./config";
 import type { Judge } from "./judge";
-import { isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
+import { estimateTokens, isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
 import { correctionMessages, messagesFor, readReply, responseFormat, type StructuredMode } from "./structured";
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
 import { UsageRecorder } from "./usage";
@@ -129,15 +129,7 @@ export class OpenAIJudge implements Judge {
     extra: ChatMessage[],
     usage: UsageFanout,
   ): Promise<ChatAttemptResult> {
-    const mode = this.mode;
-    const body: Record<string, unknown> = {
-      model,
-      messages: [...messagesFor(request, mode), ...extra],
-      temperature: this.config.temperature,
-      response_format: responseFormat(request, mode),
-    };
-    if (this.config.seed !== undefined) body["seed"] = this.config.seed;
-    if (this.config.maxTokens !== undefined) body["max_tokens"] = this.config.maxTokens;
+    const body = this.chatBody(request, model, this.mode, extra);
     usage.each((u) => u.httpRequest("chat"));
     const { data, response } = await this.client.chat.completions
       .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { maxRetries: 0, timeout: this.config.timeoutMs })
@@ -150,10 +142,9 @@ export class OpenAIJudge implements Judge {
     return { content: choice?.message.content ?? null, finishReason: choice?.finish_reason ?? null };
   }
 
-  async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
-    const sinks = this.fanout(usage);
-    const model = request.model ?? this.config.model;
-    const key = cacheKey({
+  /** The cache key of a chat request: provider, base URL, model, sampling, prompt version, schema and messages; never secrets. */
+  chatKey<T>(request: StructuredRequest<T>, model: string = request.model ?? this.config.model): string {
+    return cacheKey({
       v: 1,
       kind: "chat",
       provider: "openai-compatible",
@@ -167,6 +158,75 @@ export class OpenAIJudge implements Judge {
       schema: request.jsonSchema,
       messages: request.messages,
     });
+  }
+
+  /** The cache key of one text's embedding. */
+  embeddingKey(text: string): string {
+    return cacheKey({ v: 1, kind: "embedding", provider: "openai-compatible", baseURL: this.config.baseURL, model: this.config.embeddingModel, text });
+  }
+
+  /** The chat-completions body of a request. */
+  chatBody<T>(request: StructuredRequest<T>, model: string, mode: StructuredMode = this.mode, extra: ChatMessage[] = []): Record<string, unknown> {
+    const body: Record<string, unknown> = {
+      model,
+      messages: [...messagesFor(request, mode), ...extra],
+      temperature: this.config.temperature,
+      response_format: responseFormat(request, mode),
+    };
+    if (this.config.seed !== undefined) body["seed"] = this.config.seed;
+    if (this.config.maxTokens !== undefined) body["max_tokens"] = this.config.maxTokens;
+    return body;
+  }
+
+  /** The cached reply of a request (validated again), or undefined. */
+  async cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined> {
+    const cached = await this.cache.get(this.chatKey(request));
+    if (cached === undefined) return undefined;
+    const checked = request.schema.safeParse(cached);
+    return checked.success && request.check?.(checked.data) === undefined ? checked.data : undefined;
+  }
+
+  /** The cached embedding of a text, or undefined. */
+  async cachedEmbedding(text: string): Promise<number[] | undefined> {
+    const hit = await this.cache.get(this.embeddingKey(text));
+    return Array.isArray(hit) ? (hit as number[]) : undefined;
+  }
+
+  /**
+   * Reads a reply that arrived another way (a batch's output file) as if the
+   * server had just sent it: validated, then cached. Returns the problem when
+   * it is not usable.
+   */
+  async acceptReply<T>(request: StructuredRequest<T>, content: string | null, finishReason: string | null): Promise<string | undefined> {
+    const read = readReply(request, content, finishReason);
+    if (!read.ok) return redactSecrets(read.problem, this.secrets());
+    await this.cache.set(this.chatKey(request), read.value);
+    return undefined;
+  }
+
+  /** Caches an embedding that arrived another way (a batch's output file). */
+  async acceptEmbedding(text: string, vector: number[]): Promise<void> {
+    await this.cache.set(this.embeddingKey(text), vector);
+  }
+
+  /**
+   * The `openai` SDK client, for the Files and Batches APIs (same base URL,
+   * headers and key). Typed `unknown` so that the public typings do not pull
+   * in the SDK's; batch mode casts it to the calls it uses.
+   */
+  get sdk(): unknown {
+    return this.client;
+  }
+
+  /** Messages safe to show: no secret. */
+  scrub(text: string): string {
+    return redactSecrets(text, this.secrets());
+  }
+
+  async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
+    const sinks = this.fanout(usage);
+    const model = request.model ?? this.config.model;
+    const key = this.chatKey(request, model);
     const pending = this.inflight.get(key);
     if (pending) {
       sinks.each((u) => u.chatCall(true));
@@ -198,6 +258,7 @@ export class OpenAIJudge implements Judge {
         reply = await this.scheduler.run({
           attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks),
           classify: (error) => this.classify(error),
+          tokens: estimateTokens([...request.messages, ...extra]),
           onRetry: () => sinks.each((u) => u.retry()),
         });
       } catch (error) {
@@ -222,8 +283,7 @@ export class OpenAIJudge implements Judge {
 
   async embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
     const sinks = this.fanout(usage);
-    const keyOf = (text: string): string =>
-      cacheKey({ v: 1, kind: "embedding", provider: "openai-compatible", baseURL: this.config.baseURL, model: this.config.embeddingModel, text });
+    const keyOf = (text: string): string => this.embeddingKey(text);
     const unique = [...new Set(texts)];
     const vectors = new Map<string, number[]>();
     const missing: string[] = [];
@@ -244,6 +304,7 @@ export class OpenAIJudge implements Judge {
           result = await this.scheduler.run({
             attempt: () => this.sendEmbeddings(batch, sinks),
             classify: (error) => this.classify(error),
+            tokens: estimateTokens(batch),
             onRetry: () => sinks.each((u) => u.retry()),
           });
         } catch (error) {

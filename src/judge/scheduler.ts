@@ -61,6 +61,30 @@ export function retryAfterMs(headers: HeaderSource, now = Date.now()): number | 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * A rough token count for pacing, before the server counts: a quarter of the
+ * characters of the texts (message contents' text parts, or embedding
+ * inputs) and 765 per image part (a 1024×1024 image at high detail).
+ *
+ * @example
+ * estimateTokens(["twelve chars"]) // 3
+ */
+export function estimateTokens(items: readonly (string | { content?: unknown })[]): number {
+  let chars = 0;
+  let images = 0;
+  for (const item of items) {
+    const content = typeof item === "string" ? item : item.content;
+    if (typeof content === "string") chars += content.length;
+    else if (Array.isArray(content)) {
+      for (const part of content as { type?: unknown; text?: unknown }[]) {
+        if (typeof part?.text === "string") chars += part.text.length;
+        else if (part?.type === "image_url") images += 1;
+      }
+    }
+  }
+  return Math.ceil(chars / 4) + 765 * images;
+}
+
 /** What an attempt's failure means to the scheduler. */
 export interface FailureInfo {
   retryable: boolean;
@@ -90,15 +114,42 @@ export interface SchedulerOptions {
 export interface ScheduledJob<T> {
   attempt: (n: number) => Promise<T>;
   classify: (error: unknown) => FailureInfo;
+  /**
+   * Estimated tokens of the request (its prompt, or an embedding request's
+   * input), for pacing under a token budget. Without it the request is
+   * taken to be as large as the largest of the last few.
+   */
+  tokens?: number;
   /** Called before each repeated attempt. */
   onRetry?: (error: unknown, delayMs: number) => void;
 }
 
+/** How many recent requests size the token budget of a request without an estimate. */
+const RECENT_REQUESTS = 32;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * What the scheduler believes about one server-side budget (requests or
+ * tokens): `credit` left at time `at`, refilled at `rate` per ms up to `limit`.
+ */
+interface Budget {
+  limit: number;
+  /** Refill per ms; undefined until a response shows part of the budget spent. */
+  rate: number | undefined;
+  credit: number;
+  at: number;
+}
+
+/** A request waiting for a slot, and its estimated tokens. */
+interface Waiter {
+  start: () => void;
+  tokens: number | undefined;
+}
+
+/**
  * Runs jobs under one concurrency limit with one retry policy. A job waiting
- * for its backoff does not hold a slot.
+ * for its backoff does not hold a slot. Jobs start in the order they asked.
  */
 export class Scheduler {
   private readonly concurrency: number;
@@ -108,10 +159,16 @@ export class Scheduler {
   private readonly maxRetryAfterMs: number;
   private readonly random: () => number;
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
   private pausedUntil = 0;
-  private pauseTimer: NodeJS.Timeout | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeAt = 0;
+  /** Average tokens of a request (prompt and completion), from the responses. */
   private tokensPerRequest = 0;
+  /** Tokens of the last few requests. */
+  private readonly recentTokens: number[] = [];
+  private requestBudget: Budget | undefined;
+  private tokenBudget: Budget | undefined;
 
   constructor(options: SchedulerOptions = {}) {
     this.concurrency = options.concurrency ?? 16;
@@ -135,8 +192,9 @@ export class Scheduler {
 
   /** Runs a job, retrying transient failures; rejects with the last error. */
   async run<T>(job: ScheduledJob<T>): Promise<T> {
+    const tokens = job.tokens !== undefined && Number.isFinite(job.tokens) && job.tokens > 0 ? job.tokens : undefined;
     for (let n = 0; ; n++) {
-      await this.acquire();
+      await this.acquire(tokens);
       let error: unknown;
       try {
         return await job.attempt(n);
@@ -157,23 +215,101 @@ export class Scheduler {
   }
 
   /**
-   * Reads the rate-limit headers of a successful response and holds new
-   * requests back until the window resets when the budget left would not
-   * cover the requests already in flight.
+   * Reads the rate-limit headers of a successful response and paces new
+   * requests so that they fit the server's budget.
+   *
+   * With `x-ratelimit-limit-*`, `-remaining-*` and `-reset-*` (as OpenAI
+   * sends them) the budget is taken to refill continuously, as OpenAI's does,
+   * at (limit − remaining) / reset. What is left is counted down as requests
+   * start (one request; a request's estimated tokens, or the average), not
+   * counting on the requests still in flight, and when it runs out a request
+   * starts as soon as the refill covers it (a whole request, and its tokens or
+   * the largest of the last few), instead of waiting for the whole budget to
+   * come back. Without a limit header, new requests are held back until the
+   * reset when what is left would not cover the requests already in flight.
    */
   observe(headers: HeaderSource, tokensUsed?: number): void {
     if (tokensUsed !== undefined && tokensUsed > 0) {
       this.tokensPerRequest = this.tokensPerRequest === 0 ? tokensUsed : 0.8 * this.tokensPerRequest + 0.2 * tokensUsed;
+      this.recentTokens.push(tokensUsed);
+      if (this.recentTokens.length > RECENT_REQUESTS) this.recentTokens.shift();
     }
-    const remainingRequests = Number(header(headers, "x-ratelimit-remaining-requests") ?? Number.NaN);
-    if (remainingRequests <= this.active) {
-      const reset = parseResetDuration(header(headers, "x-ratelimit-reset-requests"));
-      if (reset !== undefined) this.pauseFor(reset);
+    const now = Date.now();
+    // The response being observed still holds its slot; the others may not be charged yet.
+    const others = Math.max(0, this.active - 1);
+    const requests = this.readBudget(headers, "requests", this.requestBudget, others, now);
+    if (requests === "no limit") {
+      const remaining = Number(header(headers, "x-ratelimit-remaining-requests") ?? Number.NaN);
+      if (remaining <= this.active) {
+        const reset = parseResetDuration(header(headers, "x-ratelimit-reset-requests"));
+        if (reset !== undefined) this.pauseFor(reset);
+      }
+    } else if (requests !== undefined) {
+      this.requestBudget = requests;
     }
-    const remainingTokens = Number(header(headers, "x-ratelimit-remaining-tokens") ?? Number.NaN);
-    if (this.tokensPerRequest > 0 && remainingTokens < this.tokensPerRequest * (this.active + 1)) {
-      const reset = parseResetDuration(header(headers, "x-ratelimit-reset-tokens"));
-      if (reset !== undefined) this.pauseFor(reset);
+    const tokens = this.readBudget(headers, "tokens", this.tokenBudget, others * this.tokensPerRequest, now);
+    if (tokens === "no limit") {
+      const remaining = Number(header(headers, "x-ratelimit-remaining-tokens") ?? Number.NaN);
+      if (this.tokensPerRequest > 0 && remaining < this.tokensPerRequest * (this.active + 1)) {
+        const reset = parseResetDuration(header(headers, "x-ratelimit-reset-tokens"));
+        if (reset !== undefined) this.pauseFor(reset);
+      }
+    } else if (tokens !== undefined) {
+      this.tokenBudget = tokens;
+    }
+    this.drain();
+  }
+
+  /**
+   * The budget a response's headers describe: "no limit" when they give what
+   * is left but no limit (then the reset rule applies), undefined when they
+   * say nothing.
+   */
+  private readBudget(
+    headers: HeaderSource,
+    kind: "requests" | "tokens",
+    previous: Budget | undefined,
+    pending: number,
+    now: number,
+  ): Budget | "no limit" | undefined {
+    const remaining = Number(header(headers, `x-ratelimit-remaining-${kind}`) ?? Number.NaN);
+    if (!Number.isFinite(remaining)) return undefined;
+    const limit = Number(header(headers, `x-ratelimit-limit-${kind}`) ?? Number.NaN);
+    if (!(Number.isFinite(limit) && limit > 0)) return "no limit";
+    const reset = parseResetDuration(header(headers, `x-ratelimit-reset-${kind}`));
+    let rate = previous?.limit === limit ? previous.rate : undefined;
+    if (reset !== undefined && reset > 0 && remaining < limit) rate = (limit - Math.max(0, remaining)) / reset;
+    return { limit, rate, credit: Math.min(limit, remaining) - pending, at: now };
+  }
+
+  /** What a request needs left before it starts, and what it is counted as, per budget. */
+  private costs(tokens: number | undefined): [Budget | undefined, number, number][] {
+    const largest = Math.max(this.tokensPerRequest, ...this.recentTokens);
+    return [
+      [this.requestBudget, 1, 1],
+      [this.tokenBudget, tokens ?? largest, tokens === undefined ? this.tokensPerRequest : Math.max(tokens, this.tokensPerRequest)],
+    ];
+  }
+
+  /** Milliseconds until a request of `tokens` may start under the paced budgets (0: now). */
+  private paceDelay(now: number, tokens: number | undefined): number {
+    let wait = 0;
+    for (const [budget, need] of this.costs(tokens)) {
+      if (!budget || budget.rate === undefined || !(budget.rate > 0) || need <= 0) continue;
+      const enough = Math.min(need, budget.limit);
+      const credit = Math.min(budget.limit, budget.credit + budget.rate * (now - budget.at));
+      if (credit < enough) wait = Math.max(wait, Math.ceil((enough - credit) / budget.rate));
+    }
+    return Math.min(wait, this.maxRetryAfterMs);
+  }
+
+  /** Counts a starting request against the paced budgets. */
+  private charge(now: number, tokens: number | undefined): void {
+    for (const [budget, , cost] of this.costs(tokens)) {
+      if (!budget) continue;
+      const refill = budget.rate === undefined ? 0 : budget.rate * (now - budget.at);
+      budget.credit = Math.min(budget.limit, budget.credit + refill) - cost;
+      budget.at = now;
     }
   }
 
@@ -181,28 +317,43 @@ export class Scheduler {
     const until = Date.now() + Math.min(ms, this.maxRetryAfterMs);
     if (until <= this.pausedUntil) return;
     this.pausedUntil = until;
-    this.armResumeTimer();
+    this.wakeUpAt(until);
   }
 
-  private armResumeTimer(): void {
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    this.pauseTimer = setTimeout(() => {
-      this.pauseTimer = undefined;
-      if (Date.now() < this.pausedUntil) this.armResumeTimer();
-      else this.drain();
-    }, Math.max(1, this.pausedUntil - Date.now()));
+  /** Runs drain() at `time` (or earlier, when a wake-up is already due before it). */
+  private wakeUpAt(time: number): void {
+    if (this.wakeTimer && this.wakeAt <= time) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeAt = time;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.drain();
+    }, Math.max(1, time - Date.now()));
   }
 
-  private canStart(): boolean {
-    return this.active < this.concurrency && Date.now() >= this.pausedUntil;
+  /** Whether a request of `tokens` may start now; arms a wake-up when only time stands in the way. */
+  private canStart(now: number, tokens: number | undefined): boolean {
+    if (this.active >= this.concurrency) return false;
+    if (now < this.pausedUntil) {
+      this.wakeUpAt(this.pausedUntil);
+      return false;
+    }
+    const wait = this.paceDelay(now, tokens);
+    if (wait > 0) {
+      this.wakeUpAt(now + wait);
+      return false;
+    }
+    return true;
   }
 
-  private acquire(): Promise<void> {
-    if (this.waiting.length === 0 && this.canStart()) {
+  private acquire(tokens: number | undefined): Promise<void> {
+    const now = Date.now();
+    if (this.waiting.length === 0 && this.canStart(now, tokens)) {
+      this.charge(now, tokens);
       this.active++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting.push({ start: resolve, tokens }));
   }
 
   private release(): void {
@@ -211,9 +362,14 @@ export class Scheduler {
   }
 
   private drain(): void {
-    while (this.waiting.length > 0 && this.canStart()) {
+    while (this.waiting.length > 0) {
+      const now = Date.now();
+      const next = this.waiting[0]!;
+      if (!this.canStart(now, next.tokens)) return;
+      this.charge(now, next.tokens);
       this.active++;
-      this.waiting.shift()!();
+      this.waiting.shift();
+      next.start();
     }
   }
 }

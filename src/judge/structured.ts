@@ -8,7 +8,7 @@ import type { ChatMessage, StructuredRequest } from "./types";
 export type StructuredMode = "json_schema" | "json_object";
 
 /** The `response_format` body field for a request. */
-export function responseFormat(request: StructuredRequest<unknown>, mode: StructuredMode): Record<string, unknown> {
+export function responseFormat<T>(request: StructuredRequest<T>, mode: StructuredMode): Record<string, unknown> {
   if (mode === "json_object") return { type: "json_object" };
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   return { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema } };
@@ -18,7 +18,7 @@ export function responseFormat(request: StructuredRequest<unknown>, mode: Struct
  * The messages to send. In json_object mode the schema goes into the system
  * prompt, since the server will not enforce it.
  */
-export function messagesFor(request: StructuredRequest<unknown>, mode: StructuredMode): ChatMessage[] {
+export function messagesFor<T>(request: StructuredRequest<T>, mode: StructuredMode): ChatMessage[] {
   if (mode === "json_schema") return request.messages;
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   const instruction = `Reply with one JSON object and nothing else. It must match this JSON Schema:\n${JSON.stringify(schema)}`;

@@ -39,6 +39,12 @@ export function priceOf(model: string, prices: Readonly<Record<string, ModelPric
   return best === undefined ? undefined : prices[best];
 }
 
+/** How batch-priced tokens are named per model. */
+const BATCH_SUFFIX = " (batch)";
+
+/** The Batch API's price as a share of the interactive price. */
+export const BATCH_DISCOUNT = 0.5;
+
 /** Token counts of one model. */
 export interface ModelUsage {
   /** Requests answered by the server (not from the cache). */
@@ -67,6 +73,8 @@ export interface UsageSummary {
   embeddingHttpRequests: number;
   /** Attempts that were repeated (rate limits, server errors, timeouts, invalid replies). */
   retries: number;
+  /** Batch API lines answered (batch mode), priced at the batch discount. */
+  batchLines: number;
   /** Requests that failed for good. */
   failures: number;
   promptTokens: number;
@@ -103,6 +111,7 @@ export class UsageRecorder {
     embeddingHttpRequests: 0,
     retries: 0,
     failures: 0,
+    batchLines: 0,
   };
   /** Rows scored, set by the scoring run. */
   rows: number | undefined;
@@ -131,13 +140,27 @@ export class UsageRecorder {
     else this.counts.embeddingHttpRequests++;
   }
 
-  /** The server answered a request with these token counts. */
-  tokens(model: string, kind: "chat" | "embedding", promptTokens: number, completionTokens: number): void {
-    const entry = this.models.get(model) ?? { requests: 0, promptTokens: 0, completionTokens: 0, embedding: kind === "embedding" };
+  /**
+   * The server answered a request with these token counts. Batch API tokens
+   * (`pricing: "batch"`) are kept apart, as `model (batch)`, and cost half.
+   */
+  tokens(model: string, kind: "chat" | "embedding", promptTokens: number, completionTokens: number, pricing: "interactive" | "batch" = "interactive"): void {
+    const name = pricing === "batch" ? `${model}${BATCH_SUFFIX}` : model;
+    const entry = this.models.get(name) ?? { requests: 0, promptTokens: 0, completionTokens: 0, embedding: kind === "embedding" };
     entry.requests++;
     entry.promptTokens += promptTokens;
     entry.completionTokens += completionTokens;
-    this.models.set(model, entry);
+    this.models.set(name, entry);
+  }
+
+  /** Adds another recorder's call and cache-hit counts to this one (not its tokens). */
+  addCalls(other: UsageRecorder): void {
+    for (const k of ["chatCalls", "chatCacheHits", "embeddingTexts", "embeddingCacheHits"] as const) this.counts[k] += other.counts[k];
+  }
+
+  /** One Batch API line was answered. */
+  batchLine(): void {
+    this.counts.batchLines++;
   }
 
   /** An attempt is repeated. */
@@ -165,8 +188,9 @@ export class UsageRecorder {
         promptTokens += u.promptTokens;
         completionTokens += u.completionTokens;
       }
-      const price = priceOf(model, this.prices);
-      if (price) cost += (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
+      const batch = model.endsWith(BATCH_SUFFIX);
+      const price = priceOf(batch ? model.slice(0, -BATCH_SUFFIX.length) : model, this.prices);
+      if (price) cost += ((u.promptTokens * price.input + u.completionTokens * price.output) / 1e6) * (batch ? BATCH_DISCOUNT : 1);
       else if (u.promptTokens + u.completionTokens > 0) unpriced.push(model);
     }
     return {
@@ -210,6 +234,7 @@ export function formatUsage(summary: UsageSummary): string {
   if (summary.rows !== undefined) parts.push(`${summary.rows.toLocaleString("en-US")} rows`);
   parts.push(`${summary.chatCalls.toLocaleString("en-US")} chat calls (${summary.chatCacheHits.toLocaleString("en-US")} cached)`);
   parts.push(`${summary.embeddingHttpRequests.toLocaleString("en-US")} embedding requests`);
+  if (summary.batchLines > 0) parts.push(`${summary.batchLines.toLocaleString("en-US")} batch lines (half price)`);
   parts.push(`${compact(summary.promptTokens + summary.completionTokens + summary.embeddingTokens)} tokens`);
   if (summary.retries > 0) parts.push(`${summary.retries.toLocaleString("en-US")} retries`);
   if (summary.failures > 0) parts.push(`${summary.failures.toLocaleString("en-US")} failed`);

@@ -3,13 +3,15 @@
  * chat-completions and embeddings wire format, for tests of the judge client.
  *
  * It records every request, can script assistant content and embeddings, add
- * latency without blocking other requests, and inject faults (error statuses,
- * hanging or dropped connections, malformed model output).
+ * latency without blocking other requests, inject faults (error statuses,
+ * hanging or dropped connections, malformed model output), and enforce an
+ * OpenAI-style rate limit with x-ratelimit-* headers and 429 + retry-after.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { after, before, beforeEach } from "node:test";
+import { FakeBatchApi, type FakeBatchOptions } from "./fake-batches";
 
 /** One request as the server received it. */
 export interface RecordedRequest {
@@ -23,6 +25,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON body (undefined when there is none or it is not JSON). */
   body: any;
+  /** The body as text (for uploads, which are not JSON). */
+  raw?: string;
   /** Date.now() when the request started to arrive. */
   receivedAt: number;
 }
@@ -68,6 +72,50 @@ export interface FakeOpenAIOptions {
   rejectJsonSchema?: boolean;
   /** Extra headers on every non-fault response, e.g. x-ratelimit-*. */
   headers?: (req: RecordedRequest) => Record<string, string> | undefined;
+  /**
+   * A server-side rate limit (off by default); see {@link RateLimitOptions}.
+   * Replacing the object starts a new, full budget.
+   */
+  rateLimit?: RateLimitOptions;
+  /** Behaviour of the fake Files and Batches APIs (/v1/files, /v1/batches); see fake-batches.ts. */
+  batches?: FakeBatchOptions;
+}
+
+/**
+ * An OpenAI-style rate limit: a budget of requests and one of tokens, each
+ * replenished continuously (a token bucket that holds at most one window's
+ * budget and refills it evenly over `windowMs`), as OpenAI describes its own.
+ *
+ * - A request is admitted when a whole request and its prompt tokens
+ *   (estimated as for `usage`; an embedding request's input tokens) are left;
+ *   both are charged on arrival, a chat reply's completion tokens when it is sent.
+ * - Otherwise it is answered at once (no latency, before any fault) with 429,
+ *   `retry-after-ms` (exact) and `retry-after` (whole seconds, rounded up):
+ *   the time until enough budget is back. A request larger than the whole
+ *   token budget waits for a full bucket.
+ * - Every response, 429s and fault statuses included, carries
+ *   `x-ratelimit-limit-requests`, `-remaining-requests`, `-reset-requests`
+ *   and the same for `-tokens`: the budget per window, what is left when the
+ *   response is sent, and the time until the budget is full again, written
+ *   as OpenAI does ("20ms", "1.5s", "6m0s").
+ */
+export interface RateLimitOptions {
+  /** Requests per window (the x-ratelimit-limit-requests value). */
+  requestsPerWindow: number;
+  /** Tokens per window (the x-ratelimit-limit-tokens value). */
+  tokensPerWindow: number;
+  /** The window in ms, e.g. 60,000 for per-minute limits. */
+  windowMs: number;
+}
+
+/** Counters of the rate limit, as returned by FakeOpenAI.rateLimitStats(). */
+export interface RateLimitStats {
+  /** Requests admitted under the limit. */
+  admitted: number;
+  /** Requests answered 429 because the budget was spent. */
+  limited: number;
+  /** Tokens charged (prompt on arrival, completion on reply). */
+  tokens: number;
 }
 
 /** Usage totals as returned by FakeOpenAI.totalUsage(). */
@@ -127,6 +175,17 @@ function promptTokens(messages: any[]): number {
   return Math.ceil(chars / 4) + 85 * images;
 }
 
+/** Tokens a request asks for before its reply: a chat's prompt tokens, an embedding request's input tokens. */
+function requestTokens(record: RecordedRequest): number {
+  const body = record.body;
+  if (record.path === EMBEDDINGS_PATH) {
+    const input: unknown = body?.input;
+    const inputs = typeof input === "string" ? [input] : Array.isArray(input) ? input : [];
+    return inputs.reduce((sum: number, text: unknown) => sum + (typeof text === "string" ? Math.ceil(text.length / 4) : 0), 0);
+  }
+  return Array.isArray(body?.messages) ? promptTokens(body.messages) : 0;
+}
+
 function completionTokens(content: string): number {
   return Math.max(1, Math.ceil(content.length / 4));
 }
@@ -139,6 +198,30 @@ function lowerKeys(headers: Record<string, string> | undefined): Record<string, 
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = String(value);
   return out;
+}
+
+/**
+ * A duration as OpenAI writes it in x-ratelimit-reset-*: "20ms" below a
+ * second, "1.5s" below a minute, "6m0s" or "1h2m3s" above (rounded up to the ms).
+ */
+export function formatResetDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms));
+  if (total < 1000) return `${total}ms`;
+  const hours = Math.floor(total / 3_600_000);
+  const minutes = Math.floor((total % 3_600_000) / 60_000);
+  const seconds = (total % 60_000) / 1000;
+  const s = `${Number(seconds.toFixed(3))}s`;
+  if (hours > 0) return `${hours}h${minutes}m${s}`;
+  if (minutes > 0) return `${minutes}m${s}`;
+  return s;
+}
+
+/** Token-bucket state of a rate limit. */
+interface Bucket {
+  config: RateLimitOptions;
+  requests: number;
+  tokens: number;
+  at: number;
 }
 
 function describeError(err: unknown): string {
@@ -160,10 +243,25 @@ export class FakeOpenAI {
   private inFlightCount = 0;
   private maxInFlightCount = 0;
   private usage: UsageTotals = emptyUsage();
+  private bucket: Bucket | undefined;
+  private limitStats: RateLimitStats = { admitted: 0, limited: 0, tokens: 0 };
 
   /** Creates a server (not yet listening) with the given behaviour. */
+  /** The fake Files and Batches APIs; their lines run through this server's chat and embed scripts. */
+  readonly batchApi: FakeBatchApi;
+
   constructor(options: FakeOpenAIOptions = {}) {
     this.options = options;
+    this.batchApi = new FakeBatchApi(
+      {},
+      {
+        chat: (body) => {
+          const content = this.options.chat ? this.options.chat({ model: body.model, messages: body.messages, body, seq: -1 }) : '{"ok": true}';
+          return typeof content === "string" ? content : JSON.stringify(content);
+        },
+        embed: (text, model) => (this.options.embed ? this.options.embed(text, model) : defaultEmbed(text)),
+      },
+    );
   }
 
   /** Only POST /v1/chat/completions requests. */
@@ -223,11 +321,80 @@ export class FakeOpenAI {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Clears the recorded requests, the usage totals, and maxInFlight (to the current in-flight count). */
+  /** Clears the recorded requests, the usage totals, the rate-limit counters, and maxInFlight (to the current in-flight count). */
   reset(): void {
+    this.batchApi.clear();
     this.requests.length = 0;
     this.usage = emptyUsage();
+    this.limitStats = { admitted: 0, limited: 0, tokens: 0 };
     this.maxInFlightCount = this.inFlightCount;
+  }
+
+  /** Counters of the `rateLimit` option since start or the last reset(). */
+  rateLimitStats(): RateLimitStats {
+    return { ...this.limitStats };
+  }
+
+  /** The bucket of the current `rateLimit` option, refilled up to now; undefined when there is none. */
+  private refilledBucket(now: number): Bucket | undefined {
+    const config = this.options.rateLimit;
+    if (!config) return undefined;
+    if (!this.bucket || this.bucket.config !== config) {
+      this.bucket = { config, requests: config.requestsPerWindow, tokens: config.tokensPerWindow, at: now };
+    }
+    const b = this.bucket;
+    const elapsed = Math.max(0, now - b.at);
+    b.requests = Math.min(config.requestsPerWindow, b.requests + (elapsed * config.requestsPerWindow) / config.windowMs);
+    b.tokens = Math.min(config.tokensPerWindow, b.tokens + (elapsed * config.tokensPerWindow) / config.windowMs);
+    b.at = now;
+    return b;
+  }
+
+  /** The x-ratelimit-* headers now; none without a rate limit. */
+  private rateLimitHeaders(): Record<string, string> {
+    const b = this.refilledBucket(Date.now());
+    if (!b) return {};
+    const { requestsPerWindow, tokensPerWindow, windowMs } = b.config;
+    return {
+      "x-ratelimit-limit-requests": String(requestsPerWindow),
+      "x-ratelimit-remaining-requests": String(Math.max(0, Math.floor(b.requests))),
+      "x-ratelimit-reset-requests": formatResetDuration(((requestsPerWindow - b.requests) * windowMs) / requestsPerWindow),
+      "x-ratelimit-limit-tokens": String(tokensPerWindow),
+      "x-ratelimit-remaining-tokens": String(Math.max(0, Math.floor(b.tokens))),
+      "x-ratelimit-reset-tokens": formatResetDuration(((tokensPerWindow - b.tokens) * windowMs) / tokensPerWindow),
+    };
+  }
+
+  /**
+   * Charges a request against the rate limit; returns the 429 to send instead
+   * when the budget is spent, or undefined when it is admitted (or there is no limit).
+   */
+  private admit(record: RecordedRequest): { wait: number; which: string; requested: number; left: number } | undefined {
+    const b = this.refilledBucket(Date.now());
+    if (!b) return undefined;
+    const { requestsPerWindow, tokensPerWindow, windowMs } = b.config;
+    const needed = Math.min(tokensPerWindow, requestTokens(record));
+    if (b.requests >= 1 && b.tokens >= needed) {
+      b.requests -= 1;
+      b.tokens -= needed;
+      this.limitStats.admitted += 1;
+      this.limitStats.tokens += needed;
+      return undefined;
+    }
+    this.limitStats.limited += 1;
+    const requestWait = b.requests >= 1 ? 0 : ((1 - b.requests) * windowMs) / requestsPerWindow;
+    const tokenWait = b.tokens >= needed ? 0 : ((needed - b.tokens) * windowMs) / tokensPerWindow;
+    return requestWait >= tokenWait
+      ? { wait: requestWait, which: "requests", requested: 1, left: Math.floor(b.requests) }
+      : { wait: tokenWait, which: "tokens", requested: needed, left: Math.floor(b.tokens) };
+  }
+
+  /** Charges a chat reply's completion tokens (the budget may go below zero). */
+  private chargeCompletion(tokens: number): void {
+    const b = this.refilledBucket(Date.now());
+    if (!b) return;
+    b.tokens -= tokens;
+    this.limitStats.tokens += tokens;
   }
 
   /** Sums of the usage figures the server put in its successful (200) replies, fault 200s included. */
@@ -281,10 +448,23 @@ export class FakeOpenAI {
       path: new URL(req.url ?? "/", "http://127.0.0.1").pathname,
       headers,
       body,
+      raw: text,
       receivedAt,
     };
     exchange.requestId = `req_fake_${record.seq}`;
     this.requests.push(record);
+
+    const limited = this.admit(record);
+    if (limited) {
+      const { wait, which, requested, left } = limited;
+      const model = typeof body?.model === "string" ? body.model : "fake-model";
+      const message =
+        `Rate limit reached for ${model} on ${which} per window: Limit ${which === "requests" ? this.options.rateLimit?.requestsPerWindow : this.options.rateLimit?.tokensPerWindow}, ` +
+        `Remaining ${Math.max(0, left)}, Requested ${requested}. Please try again in ${formatResetDuration(wait)}.`;
+      const retry = { "retry-after-ms": String(Math.max(1, Math.ceil(wait))), "retry-after": String(Math.max(1, Math.ceil(wait / 1000))) };
+      this.sendJson(exchange, 429, { error: { message, type: which, param: null, code: "rate_limit_exceeded" } }, retry);
+      return;
+    }
 
     let fault: Fault | undefined;
     let delay = 0;
@@ -334,6 +514,17 @@ export class FakeOpenAI {
 
   private route(exchange: Exchange, record: RecordedRequest): void {
     const extra = lowerKeys(this.options.headers?.(record));
+    if (record.path.startsWith("/v1/files") || record.path.startsWith("/v1/batches")) {
+      this.batchApi.options = this.options.batches ?? {};
+      this.batchApi
+        .handle(record.method, record.path, record.headers["content-type"] ?? "", record.raw ?? "")
+        .then((reply) => {
+          if (!reply) this.sendJson(exchange, 404, errorBody(`Unknown route: ${record.method} ${record.path}`, "invalid_request_error"), extra);
+          else this.sendJson(exchange, reply.status, reply.text ?? reply.body, extra);
+        })
+        .catch((error: unknown) => this.sendJson(exchange, 500, errorBody(`fake batch API failed: ${describeError(error)}`, "server_error")));
+      return;
+    }
     if (record.method === "POST" && record.path === CHAT_PATH) this.chat(exchange, record, extra);
     else if (record.method === "POST" && record.path === EMBEDDINGS_PATH) this.embeddings(exchange, record, extra);
     else if (record.method === "GET" && record.path === MODELS_PATH) {
@@ -381,6 +572,7 @@ export class FakeOpenAI {
     const messages: any[] = Array.isArray(record.body?.messages) ? record.body.messages : [];
     const prompt = promptTokens(messages);
     const completion = completionTokens(content);
+    this.chargeCompletion(completion);
     const payload = {
       id: `chatcmpl-${record.seq}`,
       object: "chat.completion",
@@ -434,6 +626,7 @@ export class FakeOpenAI {
     if (exchange.closed || res.headersSent || res.writableEnded || res.destroyed) return false;
     const text = typeof payload === "string" ? payload : JSON.stringify(payload);
     res.writeHead(status, {
+      ...this.rateLimitHeaders(),
       ...extra,
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(text)),

@@ -1,0 +1,168 @@
+/**
+ * The OpenAI Files and Batches APIs, faked for the fake server: uploads
+ * (multipart), batches that take a few polls to complete, run their lines
+ * through the server's chat and embeddings scripts, and can partly fail or
+ * expire. Mounted by `FakeOpenAI` through its `batches` option.
+ */
+
+/** How fake batches behave. */
+export interface FakeBatchOptions {
+  /** Status polls (retrieves) before a batch completes; default 2. */
+  pollsToComplete?: number;
+  /** Lines answered with an error (they go to the error file). */
+  failLine?: (customId: string, url: string) => boolean;
+  /** When true, batches expire instead of completing: only the first half of their lines ran. */
+  expire?: boolean;
+}
+
+/** One uploaded file. */
+interface StoredFile {
+  id: string;
+  purpose: string;
+  content: string;
+}
+
+/** One batch. */
+interface StoredBatch {
+  id: string;
+  endpoint: string;
+  input_file_id: string;
+  status: string;
+  polls: number;
+  output_file_id: string | null;
+  error_file_id: string | null;
+  request_counts: { total: number; completed: number; failed: number };
+}
+
+/** The chat and embeddings scripts batches run their lines through. */
+export interface BatchScripts {
+  chat: (body: { model: string; messages: { role: string; content: unknown }[] }) => string;
+  embed: (text: string, model: string) => number[];
+}
+
+/** A reply of the fake Files/Batches API. */
+export interface FakeReply {
+  status: number;
+  body: unknown;
+  /** Plain text (file content) instead of JSON. */
+  text?: string;
+}
+
+function tokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** The Files and Batches endpoints of the fake server, with everything they stored. */
+export class FakeBatchApi {
+  readonly files = new Map<string, StoredFile>();
+  readonly batches = new Map<string, StoredBatch>();
+  /** Batches created, in order (a resumed run must not add one). */
+  readonly created: string[] = [];
+  private seq = 0;
+
+  constructor(
+    public options: FakeBatchOptions,
+    private readonly scripts: BatchScripts,
+  ) {}
+
+  /** Forgets every file and batch. */
+  clear(): void {
+    this.files.clear();
+    this.batches.clear();
+    this.created.length = 0;
+  }
+
+  /** Handles a Files/Batches request; undefined when the path is not one of them. */
+  async handle(method: string, path: string, contentType: string, raw: string): Promise<FakeReply | undefined> {
+    if (method === "POST" && path === "/v1/files") {
+      const form = await new Request("http://fake/v1/files", { method: "POST", headers: { "content-type": contentType }, body: raw }).formData();
+      const file = form.get("file");
+      if (!file || typeof file === "string") return { status: 400, body: { error: { message: "no file in the upload" } } };
+      const id = `file-${++this.seq}`;
+      this.files.set(id, { id, purpose: String(form.get("purpose") ?? ""), content: await file.text() });
+      return { status: 200, body: { id, object: "file", purpose: form.get("purpose"), bytes: file.size, filename: file.name } };
+    }
+    const content = /^\/v1\/files\/([^/]+)\/content$/.exec(path);
+    if (method === "GET" && content) {
+      const file = this.files.get(content[1]!);
+      return file ? { status: 200, body: null, text: file.content } : { status: 404, body: { error: { message: "no such file" } } };
+    }
+    if (method === "POST" && path === "/v1/batches") {
+      const body = JSON.parse(raw) as { input_file_id: string; endpoint: string };
+      const input = this.files.get(body.input_file_id);
+      if (!input) return { status: 400, body: { error: { message: `no file ${body.input_file_id}` } } };
+      const id = `batch_${++this.seq}`;
+      const total = input.content.split("\n").filter((l) => l.trim() !== "").length;
+      const batch: StoredBatch = { id, endpoint: body.endpoint, input_file_id: body.input_file_id, status: "validating", polls: 0, output_file_id: null, error_file_id: null, request_counts: { total, completed: 0, failed: 0 } };
+      this.batches.set(id, batch);
+      this.created.push(id);
+      return { status: 200, body: { object: "batch", ...batch } };
+    }
+    const one = /^\/v1\/batches\/([^/]+)$/.exec(path);
+    if (method === "GET" && one) {
+      const batch = this.batches.get(one[1]!);
+      if (!batch) return { status: 404, body: { error: { message: "no such batch" } } };
+      this.advance(batch);
+      return { status: 200, body: { object: "batch", ...batch } };
+    }
+    return undefined;
+  }
+
+  private advance(batch: StoredBatch): void {
+    if (["completed", "expired", "failed"].includes(batch.status)) return;
+    batch.polls++;
+    const needed = this.options.pollsToComplete ?? 2;
+    if (batch.polls < needed) {
+      batch.status = batch.polls === 1 ? "validating" : "in_progress";
+      return;
+    }
+    const lines = this.files
+      .get(batch.input_file_id)!
+      .content.split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as { custom_id: string; url: string; body: Record<string, unknown> });
+    const run = this.options.expire ? lines.slice(0, Math.floor(lines.length / 2)) : lines;
+    const outputs: string[] = [];
+    const errors: string[] = [];
+    for (const line of run) {
+      const requestId = `req_${++this.seq}`;
+      if (this.options.failLine?.(line.custom_id, line.url)) {
+        errors.push(JSON.stringify({ id: `batch_req_${this.seq}`, custom_id: line.custom_id, response: { status_code: 500, request_id: requestId, body: { error: { message: "fake batch line failure" } } }, error: null }));
+        continue;
+      }
+      outputs.push(JSON.stringify({ id: `batch_req_${this.seq}`, custom_id: line.custom_id, response: { status_code: 200, request_id: requestId, body: this.answer(line.url, line.body) }, error: null }));
+    }
+    batch.output_file_id = this.store(outputs);
+    batch.error_file_id = errors.length > 0 ? this.store(errors) : null;
+    batch.request_counts = { total: lines.length, completed: outputs.length, failed: errors.length };
+    batch.status = this.options.expire ? "expired" : "completed";
+  }
+
+  private store(lines: string[]): string {
+    const id = `file-${++this.seq}`;
+    this.files.set(id, { id, purpose: "batch_output", content: lines.map((l) => `${l}\n`).join("") });
+    return id;
+  }
+
+  private answer(url: string, body: Record<string, unknown>): unknown {
+    if (url === "/v1/embeddings") {
+      const input = body["input"] as string[];
+      return {
+        object: "list",
+        model: body["model"],
+        data: input.map((text, index) => ({ object: "embedding", index, embedding: this.scripts.embed(text, String(body["model"])) })),
+        usage: { prompt_tokens: input.reduce((n, t) => n + tokens(t), 0), total_tokens: input.reduce((n, t) => n + tokens(t), 0) },
+      };
+    }
+    const request = body as { model: string; messages: { role: string; content: unknown }[] };
+    const content = this.scripts.chat(request);
+    const prompt = request.messages.reduce((n, m) => n + tokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content)), 0);
+    return {
+      id: `chatcmpl-batch-${this.seq}`,
+      object: "chat.completion",
+      model: request.model,
+      choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+      usage: { prompt_tokens: prompt, completion_tokens: tokens(content), total_tokens: prompt + tokens(content) },
+    };
+  }
+}
