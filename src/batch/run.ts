@@ -1,0 +1,364 @@
+/**
+ * Batch mode: score a table through the OpenAI Batch API (half the price, no
+ * per-minute limits). Each stage runs the metrics against the cache through a
+ * collecting judge, sends what is missing as batch JSONL (Files API, then
+ * Batches API), polls, and reads the output and error files back into the
+ * same cache the interactive path uses; the next stage sees those replies and
+ * asks its own questions (answer correctness needs two: statements, then
+ * classification; embeddings ride along with the first). When nothing is
+ * missing, the last pass is the result.
+ *
+ * The batch ids live in the batch folder, so a process stopped while a batch
+ * runs picks it up again instead of submitting twice.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import type { DataFrame } from "danfojs-node";
+import { toFile } from "openai";
+import type { DatasetSource } from "../dataset/load";
+import { score, type ScoreOptions } from "../frame/score";
+import type { JudgeOptions } from "../judge/config";
+import { createJudge } from "../judge/create";
+import type { Judge } from "../judge/judge";
+import { OpenAIJudge } from "../judge/openai-judge";
+import { formatUsage, type UsageRecorder } from "../judge/usage";
+import type { Metric } from "../metrics/metric";
+import { CollectingJudge } from "./collector";
+import { parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
+
+/** What the Batches API says about a batch, as far as we use it. */
+interface BatchObject {
+  id: string;
+  status: string;
+  output_file_id?: string | null;
+  error_file_id?: string | null;
+  request_counts?: { total: number; completed: number; failed: number } | null;
+}
+
+/** The calls of the `openai` SDK that batch mode uses. */
+interface BatchApi {
+  files: {
+    create(body: { file: unknown; purpose: "batch" }): Promise<{ id: string }>;
+    content(id: string): Promise<{ text(): Promise<string> }>;
+  };
+  batches: {
+    create(body: { input_file_id: string; endpoint: BatchEndpoint; completion_window: "24h" }): Promise<BatchObject>;
+    retrieve(id: string): Promise<BatchObject>;
+  };
+}
+
+/** A batch submitted by a stage, as remembered in the batch folder. */
+export interface SubmittedBatch {
+  stage: number;
+  endpoint: BatchEndpoint;
+  /** SHA-256 of the sorted custom_ids: the same pending work gives the same signature. */
+  signature: string;
+  batchId: string;
+  inputFileId: string;
+  lines: number;
+  status: string;
+  applied: boolean;
+  submittedAt: string;
+}
+
+/** The batch folder's state file. */
+export interface BatchState {
+  version: 1;
+  batches: SubmittedBatch[];
+}
+
+/** Options of {@link scoreBatch}. */
+export interface BatchOptions {
+  /** An OpenAI-compatible judge (or options for one); the offline judge has no batch API. */
+  judge?: Judge | JudgeOptions;
+  /** Where batch ids, stages and request files are kept; default `.evalframe-batch`. */
+  batchDir?: string;
+  /** Time between status polls; default 30 s. */
+  pollIntervalMs?: number;
+  /** The Batch API's completion window; only "24h" exists today. */
+  completionWindow?: "24h";
+  /** What to do with lines that failed or expired: retry them interactively (default), in a follow-up batch, or not at all. */
+  retryFailed?: "interactive" | "batch" | "none";
+  /** Usage recorder for the run (default a new one). */
+  usage?: UsageRecorder;
+  /** Status lines while waiting (default: console.error). */
+  log?: (line: string) => void;
+  /** Do not print the usage line at the end. */
+  quiet?: boolean;
+}
+
+const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
+
+function openaiJudge(judge: Judge | JudgeOptions | undefined): OpenAIJudge {
+  const j = judge && typeof (judge as Judge).complete === "function" ? (judge as Judge) : createJudge({ ...(judge as JudgeOptions | undefined), judge: "openai" });
+  if (!(j instanceof OpenAIJudge)) {
+    throw new Error("batch mode needs an OpenAI-compatible judge (the offline judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL");
+  }
+  return j;
+}
+
+async function loadState(dir: string): Promise<BatchState> {
+  try {
+    return JSON.parse(await readFile(path.join(dir, "state.json"), "utf8")) as BatchState;
+  } catch {
+    return { version: 1, batches: [] };
+  }
+}
+
+async function saveState(dir: string, state: BatchState): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, "state.json");
+  await writeFile(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+}
+
+function signature(lines: readonly BatchRequestLine[]): string {
+  return createHash("sha256").update(lines.map((l) => l.custom_id).sort().join("\n")).digest("hex");
+}
+
+/** Runs one collecting pass of the metrics over the table; `passUsage` counts its (cached) calls. */
+async function collect(data: DatasetSource, metrics: readonly Metric[], judge: OpenAIJudge, failed: ReadonlyMap<string, string>) {
+  const collector = new CollectingJudge(judge, failed);
+  const passUsage = judge.newUsage();
+  const scored = await score(data, metrics, { judge: collector, progress: false, quiet: true, usage: passUsage } satisfies ScoreOptions);
+  await collector.settled();
+  return { collector, scored, passUsage };
+}
+
+/**
+ * Reads result lines into the cache. Returns the custom_ids that failed, with why.
+ * Lines of other runs (unknown custom_ids) are ignored.
+ */
+async function applyResults(
+  results: readonly BatchResultLine[],
+  requests: readonly BatchRequestLine[],
+  collector: CollectingJudge,
+  judge: OpenAIJudge,
+  usage: UsageRecorder,
+): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  const byId = new Map(requests.map((r) => [r.custom_id, r]));
+  const seen = new Set<string>();
+  for (const result of results) {
+    const request = byId.get(result.custom_id);
+    if (!request || seen.has(result.custom_id)) continue;
+    seen.add(result.custom_id);
+    const status = result.response?.status_code ?? 0;
+    if (result.error || status !== 200) {
+      const why = result.error?.message ?? JSON.stringify(result.response?.body ?? {}).slice(0, 200);
+      failures.set(result.custom_id, judge.scrub(`batch line failed (HTTP ${status || "none"}): ${why}`));
+      continue;
+    }
+    const body = result.response!.body as {
+      model?: string;
+      choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
+      data?: { index: number; embedding: number[] }[];
+      usage?: { prompt_tokens?: number; completion_tokens?: number };
+    };
+    const model = String(request.body["model"] ?? body.model ?? "");
+    usage.batchLine();
+    judge.usage.batchLine();
+    for (const u of [usage, judge.usage]) u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch");
+    if (request.url === "/v1/chat/completions") {
+      const pending = collector.pendingChats.get(result.custom_id);
+      if (!pending) continue;
+      const choice = body.choices?.[0];
+      const problem = await judge.acceptReply(pending.request, choice?.message?.content ?? null, choice?.finish_reason ?? null);
+      if (problem !== undefined) failures.set(result.custom_id, `batch reply unusable: ${problem}`);
+    } else {
+      const texts = request.body["input"] as string[];
+      const rows = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
+      if (rows.length !== texts.length) {
+        failures.set(result.custom_id, `batch embeddings reply has ${rows.length} vectors for ${texts.length} texts`);
+        continue;
+      }
+      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, rows[i]!.embedding)));
+    }
+  }
+  for (const request of requests) {
+    if (!seen.has(request.custom_id)) failures.set(request.custom_id, "the batch ended (expired or cancelled) before this line ran");
+  }
+  return failures;
+}
+
+/** Marks each failed line's requests as failed for good, by the ids the collector looks up. */
+function recordFailures(failures: ReadonlyMap<string, string>, requests: readonly BatchRequestLine[], judge: OpenAIJudge, into: Map<string, string>): void {
+  const byId = new Map(requests.map((r) => [r.custom_id, r]));
+  for (const [id, why] of failures) {
+    const request = byId.get(id);
+    if (request?.url === "/v1/embeddings") {
+      for (const text of request.body["input"] as string[]) into.set(CollectingJudge.embeddingId(judge.embeddingKey(text)), why);
+    } else {
+      into.set(id, why);
+    }
+  }
+}
+
+async function retryInteractively(failures: ReadonlyMap<string, string>, requests: readonly BatchRequestLine[], collector: CollectingJudge, judge: OpenAIJudge, usage: UsageRecorder, failed: Map<string, string>): Promise<void> {
+  const byId = new Map(requests.map((r) => [r.custom_id, r]));
+  await Promise.all(
+    [...failures.keys()].map(async (id) => {
+      const request = byId.get(id)!;
+      try {
+        if (request.url === "/v1/embeddings") await judge.embed(request.body["input"] as string[], usage);
+        else await judge.complete(collector.pendingChats.get(id)!.request, usage);
+      } catch (error) {
+        recordFailures(new Map([[id, error instanceof Error ? error.message : String(error)]]), requests, judge, failed);
+      }
+    }),
+  );
+}
+
+async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, pollMs: number, log: (line: string) => void): Promise<BatchObject> {
+  let last = "";
+  for (;;) {
+    const current = await api.batches.retrieve(batch.batchId);
+    const counts = current.request_counts ? ` ${current.request_counts.completed + current.request_counts.failed}/${current.request_counts.total}` : "";
+    const line = `batch stage ${batch.stage} (${batch.endpoint}, ${batch.lines} lines): ${current.status}${counts}`;
+    if (line !== last) log(line);
+    last = line;
+    if (current.status !== batch.status) {
+      batch.status = current.status;
+      await saveState(dir, state);
+    }
+    if (TERMINAL.has(current.status)) return current;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+async function fileText(api: BatchApi, id: string | null | undefined): Promise<string> {
+  if (!id) return "";
+  return (await api.files.content(id)).text();
+}
+
+/**
+ * Scores a table through the Batch API and returns the scored DataFrame,
+ * equal to what the interactive `score` gives (same prompts, same cache).
+ * Requests already in the cache are never sent again; a stopped process
+ * resumes its batches from `batchDir`.
+ *
+ * @example
+ * const scored = await scoreBatch(df, [answerCorrectness()], { batchDir: "out/batch", pollIntervalMs: 60_000 });
+ */
+export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[], options: BatchOptions = {}): Promise<DataFrame> {
+  const judge = openaiJudge(options.judge);
+  const api = judge.sdk as BatchApi;
+  const dir = path.resolve(options.batchDir ?? ".evalframe-batch");
+  const pollMs = options.pollIntervalMs ?? 30_000;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const usage = options.usage ?? judge.newUsage();
+  const retry = options.retryFailed ?? "interactive";
+  const failed = new Map<string, string>();
+  const state = await loadState(dir);
+  const rounds = new Map<string, number>();
+
+  for (let stage = 1; ; stage++) {
+    const { collector, scored, passUsage } = await collect(data, metrics, judge, failed);
+    const lines = requestLines(collector, 256);
+    if (lines.length === 0) {
+      usage.addCalls(passUsage);
+      usage.rows = passUsage.rows;
+      const summary = usage.summary();
+      if (!options.quiet) console.log(formatUsage(summary));
+      return scored;
+    }
+    // Submit every part of the stage first (or find it submitted by an earlier, stopped run), then wait.
+    const parts: { batch: SubmittedBatch; lines: BatchRequestLine[] }[] = [];
+    for (const endpoint of ["/v1/chat/completions", "/v1/embeddings"] as const) {
+      const part = lines.filter((l) => l.url === endpoint);
+      if (part.length === 0) continue;
+      const sig = signature(part);
+      let batch = state.batches.find((b) => b.signature === sig && b.endpoint === endpoint && !b.applied);
+      if (batch) {
+        log(`batch stage ${stage}: resuming ${batch.batchId} (${part.length} lines) instead of submitting again`);
+      } else {
+        await mkdir(dir, { recursive: true });
+        const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}.jsonl`;
+        const text = toJsonl(part);
+        await writeFile(path.join(dir, name), text);
+        const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
+        const created = await api.batches.create({ input_file_id: file.id, endpoint, completion_window: options.completionWindow ?? "24h" });
+        batch = { stage, endpoint, signature: sig, batchId: created.id, inputFileId: file.id, lines: part.length, status: created.status, applied: false, submittedAt: new Date().toISOString() };
+        state.batches.push(batch);
+        await saveState(dir, state);
+        log(`batch stage ${stage}: submitted ${created.id} with ${part.length} ${endpoint === "/v1/embeddings" ? "embedding" : "chat"} lines`);
+      }
+      parts.push({ batch, lines: part });
+    }
+    for (const { batch, lines: part } of parts) {
+      const done = await waitFor(api, batch, state, dir, pollMs, log);
+      const results = [
+        ...parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`),
+        ...parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`),
+      ];
+      const failures = await applyResults(results, part, collector, judge, usage);
+      batch.applied = true;
+      await saveState(dir, state);
+      if (failures.size === 0) continue;
+      log(`batch stage ${stage}: ${failures.size} of ${part.length} lines failed; ${retry === "none" ? "not retried" : `retrying them ${retry === "interactive" ? "interactively" : "in a follow-up batch"}`}`);
+      if (retry === "interactive") await retryInteractively(failures, part, collector, judge, usage, failed);
+      else if (retry === "none") recordFailures(failures, part, judge, failed);
+      else {
+        // Follow-up batch: a line gets one more round, then fails for good.
+        const final = new Map([...failures].filter(([id]) => (rounds.get(id) ?? 0) >= 1));
+        for (const id of failures.keys()) rounds.set(id, (rounds.get(id) ?? 0) + 1);
+        recordFailures(final, part, judge, failed);
+      }
+    }
+  }
+}
+
+/**
+ * Writes the requests the next stage needs as Batch API JSONL without
+ * submitting anything — for an offline runner such as vLLM's batch runner.
+ * Returns how many lines were written (0 when everything is in the cache:
+ * then `score` or `scoreBatch` finishes without a call).
+ */
+export async function exportBatchRequests(data: DatasetSource, metrics: readonly Metric[], file: string, options: { judge?: Judge | JudgeOptions } = {}): Promise<{ lines: number; chat: number; embeddings: number }> {
+  const judge = openaiJudge(options.judge);
+  const { collector } = await collect(data, metrics, judge, new Map());
+  const lines = requestLines(collector, 256);
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await writeFile(file, toJsonl(lines));
+  return { lines: lines.length, chat: lines.filter((l) => l.url === "/v1/chat/completions").length, embeddings: lines.filter((l) => l.url === "/v1/embeddings").length };
+}
+
+/**
+ * Reads a batch output file made elsewhere (OpenAI's format, also written by
+ * vLLM's OpenAI-compatible batch runner) into the cache. Returns how many
+ * lines were used, how many failed (with why), and how many requests the next
+ * stage still needs (export again when it is not 0).
+ */
+export async function importBatchResults(
+  data: DatasetSource,
+  metrics: readonly Metric[],
+  file: string,
+  options: { judge?: Judge | JudgeOptions } = {},
+): Promise<{ applied: number; failed: Map<string, string>; remaining: number }> {
+  const judge = openaiJudge(options.judge);
+  const usage = judge.newUsage();
+  const { collector } = await collect(data, metrics, judge, new Map());
+  const requests = requestLines(collector, 256);
+  const results = parseResultLines(await readFile(file, "utf8"), file);
+  const wanted = new Set(requests.map((r) => r.custom_id));
+  const relevant = results.filter((r) => wanted.has(r.custom_id));
+  const failures = await applyResults(relevant, requests.filter((r) => relevant.some((x) => x.custom_id === r.custom_id)), collector, judge, usage);
+  const after = await collect(data, metrics, judge, new Map());
+  return { applied: relevant.length - failures.size, failed: failures, remaining: requestLines(after.collector, 256).length };
+}
+
+/**
+ * Where each batch of a batch folder stands, as recorded (and, when a judge
+ * is given, as the Batches API says now).
+ */
+export async function batchStatus(batchDir: string, options: { judge?: Judge | JudgeOptions } = {}): Promise<SubmittedBatch[]> {
+  const state = await loadState(path.resolve(batchDir));
+  if (options.judge !== undefined) {
+    const api = openaiJudge(options.judge).sdk as BatchApi;
+    for (const batch of state.batches) {
+      if (!batch.applied) batch.status = (await api.batches.retrieve(batch.batchId)).status;
+    }
+  }
+  return state.batches;
+}
