@@ -1,40 +1,51 @@
 /**
- * The main job on the bundled data: score data/qa-models.csv for answer
- * correctness (the offline judge when no OPENAI_API_KEY / OPENAI_BASE_URL is
- * set), write out/scored.csv and out/statements.csv, and print the mean score
- * per model and the story of the worst answer. Run: npm run demo
+ * The main job on the bundled data (`npm run demo`): score
+ * data/qa-models.csv for answer correctness with the judge from the
+ * environment (the offline judge, with a notice, when neither OPENAI_API_KEY
+ * nor OPENAI_BASE_URL is set), write out/scored.csv, out/statements.csv and
+ * the self-contained out/report.html, and print the summary per model, the
+ * model comparison and the usage line.
  */
 import * as path from "node:path";
-import { createJudge, explanation, loadDataset, scoreAnswerCorrectness, statements, toCSV } from "../src/index";
+import { formatTable } from "../src/cli/table";
+import {
+  compareModels,
+  createJudge,
+  formatUsage,
+  loadDataset,
+  scoreAnswerCorrectness,
+  scoreRun,
+  statements,
+  summarize,
+  toCSV,
+  writeReport,
+} from "../src/index";
 
 async function main(): Promise<void> {
   const root = path.join(__dirname, "..");
   const out = path.join(root, "out");
+  const relative = (file: string) => path.relative(process.cwd(), file) || file;
+
   const judge = createJudge();
   const df = await loadDataset(path.join(root, "data", "qa-models.csv"));
-  const scored = await scoreAnswerCorrectness(df, { judge });
-  await toCSV(scored, path.join(out, "scored.csv"));
-  await toCSV(statements(scored), path.join(out, "statements.csv"));
+  const scored = await scoreAnswerCorrectness(df, { judge, quiet: true });
 
-  const rows = scored.values as unknown[][];
-  const col = (name: string) => scored.columns.indexOf(name);
-  const byModel = new Map<string, number[]>();
-  for (const row of rows) {
-    const model = String(row[col("model")]);
-    byModel.set(model, [...(byModel.get(model) ?? []), row[col("answer_correctness")] as number]);
-  }
-  console.log(`\nanswer correctness by model (judge: ${judge.label})`);
-  for (const [model, scores] of byModel) {
-    const valid = scores.filter((s) => !Number.isNaN(s));
-    const mean = valid.reduce((a, b) => a + b, 0) / valid.length;
-    console.log(`  ${model.padEnd(12)} mean ${mean.toFixed(3)}  (${valid.length} scored, ${scores.length - valid.length} failed)`);
-  }
-  let worst = 0;
-  rows.forEach((row, i) => {
-    if ((row[col("answer_correctness")] as number) < (rows[worst]![col("answer_correctness")] as number)) worst = i;
-  });
-  console.log(`\nthe lowest score:\n${explanation(scored, worst).text}`);
-  console.log(`\nwrote out/scored.csv (${rows.length} rows) and out/statements.csv`);
+  const files = { scored: path.join(out, "scored.csv"), statements: path.join(out, "statements.csv"), report: path.join(out, "report.html") };
+  await toCSV(scored, files.scored);
+  await toCSV(statements(scored), files.statements);
+  await writeReport(scored, files.report, { title: `qa-models: answer correctness (${judge.label})` });
+
+  console.log(`\nAnswer correctness by model (judge: ${judge.label})\n`);
+  console.log(formatTable(summarize(scored, { by: "model" }), { columns: ["model", "n", "n_valid", "n_error", "mean", "ci_low", "ci_high", "median", "std"] }));
+  console.log("\nModel comparison (paired by question; Holm-adjusted p-values)\n");
+  console.log(
+    formatTable(compareModels(scored), {
+      columns: ["model_a", "model_b", "n_pairs", "mean_diff", "ci_low", "ci_high", "wins", "ties", "losses", "p_holm", "verdict"],
+    }),
+  );
+  console.log(`\nwrote ${relative(files.scored)}, ${relative(files.statements)} and ${relative(files.report)}`);
+  const run = scoreRun(scored);
+  if (run) console.log(formatUsage(run.usage));
 }
 
 main().catch((error: unknown) => {

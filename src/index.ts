@@ -121,3 +121,13 @@ export type {
   ChartInput,
 } from "./charts/index";
 export * from "./analysis/index";
+export { scoreBatch, exportBatchRequests, importBatchResults, batchStatus } from "./batch/run";
+export type { BatchOptions, SubmittedBatch, BatchState } from "./batch/run";
+export type { BatchRequestLine, BatchResultLine, BatchEndpoint } from "./batch/lines";
+export { BATCH_DISCOUNT } from "./judge/usage";
+export { buildReport, writeReport } from "./report/html";
+export type { ReportOptions } from "./report/html";
+export { formatTable, frameRecords } from "./cli/table";
+export type { TextTableOptions } from "./cli/table";
+export { runCli } from "./cli/main";
+export type { CliIO } from "./cli/main";

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+/**
+ * The `evalframe` executable (package.json "bin"): runs {@link runCli} on
+ * the process arguments and exits with its code once output is flushed.
+ * Errors that escape anyway are printed as one line, never as a stack.
+ */
+import { reportError } from "./cli/errors";
+import { runCli } from "./cli/main";
+
+function exit(code: number): void {
+  process.exitCode = code;
+  // Flush both streams, then exit even if an HTTP keep-alive socket is still open.
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0); // the reader went away (e.g. `| head`)
+});
+for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+  process.on(event, (error: unknown) => exit(reportError(error, (text) => void process.stderr.write(text))));
+}
+
+void runCli(process.argv.slice(2)).then(exit);

@@ -1,0 +1,138 @@
+/**
+ * Command-line arguments: `node:util` parseArgs in strict mode, its errors
+ * turned into one-line usage errors, and checked conversions of option
+ * values (numbers, lists, choices).
+ */
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import type { DatasetFormat } from "../dataset/load";
+import { UsageError } from "./errors";
+
+/** An option of a subcommand. */
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+}
+
+/** Parsed arguments: positionals and option values by name. */
+export interface ParsedArgs {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+}
+
+/** Options every subcommand takes. */
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  help: { type: "boolean", short: "h" },
+};
+
+/**
+ * Parses `argv` for a subcommand: unknown options, missing values and
+ * repeated-value problems become a {@link UsageError} naming the option.
+ */
+export function parseCommand(command: string, argv: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true });
+    return { positionals, values: values as Record<string, string | boolean | undefined> };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    const raw = error instanceof Error ? error.message : String(error);
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      const option = /'([^']+)'/.exec(raw)?.[1] ?? raw;
+      throw new UsageError(`${command}: unknown option ${option}`, command);
+    }
+    if (code.startsWith("ERR_PARSE_ARGS")) {
+      const first = (raw.split(/\.\s/)[0] ?? raw).replace(/^Option/, "option");
+      const option = /'(--[^' ]+)/.exec(first)?.[1];
+      const hint = /ambiguous/.test(first) && option ? `; for a value that starts with "-", write ${option}=VALUE` : "";
+      throw new UsageError(`${command}: ${first}${hint}`, command);
+    }
+    throw error;
+  }
+}
+
+/** A string option's value, or undefined. */
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const v = args.values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** A boolean option's value. */
+export function flag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}
+
+/** The one input file of a subcommand. */
+export function onePositional(command: string, args: ParsedArgs, what: string): string {
+  if (args.positionals.length === 0) throw new UsageError(`${command}: give the ${what}`, command);
+  if (args.positionals.length > 1) {
+    throw new UsageError(`${command}: expected one ${what}, got ${args.positionals.length}: ${args.positionals.join(" ")}`, command);
+  }
+  return args.positionals[0]!;
+}
+
+/** A required string option. */
+export function requiredOption(command: string, args: ParsedArgs, name: string, example: string): string {
+  const v = stringOption(args, name);
+  if (v === undefined || v.trim() === "") throw new UsageError(`${command}: --${name} is required, e.g. --${name} ${example}`, command);
+  return v;
+}
+
+/** A whole number ≥ `min`. */
+export function wholeNumber(command: string, name: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const t = text.trim();
+  if (!/^[+]?\d+$/.test(t) || Number(t) < min || !Number.isSafeInteger(Number(t))) {
+    throw new UsageError(`${command}: --${name} must be a whole number of at least ${min}, got ${JSON.stringify(text)}`, command);
+  }
+  return Number(t);
+}
+
+/** A finite number, optionally within [min, max]. */
+export function finiteNumber(command: string, name: string, text: string | undefined, range: { min?: number; max?: number; above?: number } = {}): number | undefined {
+  if (text === undefined) return undefined;
+  const t = text.trim();
+  const value = t === "" ? Number.NaN : Number(t);
+  const bounds = [
+    range.above !== undefined ? `greater than ${range.above}` : undefined,
+    range.min !== undefined ? `at least ${range.min}` : undefined,
+    range.max !== undefined ? `at most ${range.max}` : undefined,
+  ].filter(Boolean);
+  const fail = () => new UsageError(`${command}: --${name} must be a number${bounds.length ? ` ${bounds.join(" and ")}` : ""}, got ${JSON.stringify(text)}`, command);
+  if (!Number.isFinite(value)) throw fail();
+  if (range.above !== undefined && !(value > range.above)) throw fail();
+  if (range.min !== undefined && value < range.min) throw fail();
+  if (range.max !== undefined && value > range.max) throw fail();
+  return value;
+}
+
+/** A comma-separated list (empty items dropped); undefined when the option is absent. */
+export function list(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** One of a fixed set of values. */
+export function choice<T extends string>(command: string, name: string, text: string | undefined, allowed: readonly T[]): T | undefined {
+  if (text === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(text)) {
+    throw new UsageError(`${command}: --${name} must be one of ${allowed.join(", ")}, got ${JSON.stringify(text)}`, command);
+  }
+  return text as T;
+}
+
+/** Input formats by extension, as `loadDataset` reads them. */
+const FORMATS: Readonly<Record<string, DatasetFormat>> = { ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json" };
+
+/** The input format: `--format`, else from the extension; a usage error when neither tells. */
+export function inputFormat(command: string, file: string, format: string | undefined): DatasetFormat {
+  const chosen = choice(command, "format", format, ["csv", "tsv", "jsonl", "json"] as const);
+  if (chosen) return chosen;
+  const byExtension = FORMATS[path.extname(file).toLowerCase()];
+  if (!byExtension) {
+    throw new UsageError(`${command}: cannot tell the format of "${file}" from its extension; use .csv, .tsv, .jsonl or .json, or give --format`, command);
+  }
+  return byExtension;
+}

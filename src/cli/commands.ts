@@ -1,0 +1,384 @@
+/**
+ * The subcommands of `evalframe`: score, summarize, compare, chart, report.
+ * Each checks its flags first (a bad flag exits 2 before any file is read or
+ * any call is paid for), then reads its input (a problem there exits 1 with
+ * one line), then does its work.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import type { DataFrame } from "danfojs-node";
+import type { VegaLiteSpec } from "../charts/spec";
+import type { CanonicalColumn } from "../dataset/columns";
+import type { DatasetFormat } from "../dataset/load";
+import { resolveJudgeConfig, type JudgeKind, type JudgeOptions } from "../judge/config";
+import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
+import type { UsageSummary } from "../judge/usage";
+import type { Metric } from "../metrics/metric";
+import type { ReportOptions } from "../report/html";
+import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
+import {
+  choice,
+  finiteNumber,
+  flag,
+  inputFormat,
+  list,
+  onePositional,
+  parseCommand,
+  requiredOption,
+  stringOption,
+  wholeNumber,
+  type OptionSpec,
+  type ParsedArgs,
+} from "./args";
+import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
+
+/** danfojs and everything built on it, loaded after the arguments are checked. */
+function runtime(): typeof import("./runtime") {
+  return require("./runtime") as typeof import("./runtime");
+}
+
+/** Where a command writes: results to `out` (stdout), messages to `err` (stderr). */
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** A subcommand: its arguments in, an exit code out. */
+export type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
+
+const METRIC_NAMES = ["answer_correctness", "multimodal_relevance"] as const;
+type MetricName = (typeof METRIC_NAMES)[number];
+
+const s: OptionSpec = { type: "string" };
+const b: OptionSpec = { type: "boolean" };
+
+function columnsOf(df: DataFrame): string[] {
+  return df.columns.map(String);
+}
+
+/** Reads a data file, any problem as one line (exit 1). */
+async function readInput(file: string, format: DatasetFormat, required?: readonly CanonicalColumn[], quiet = false): Promise<DataFrame> {
+  return failOnError(() => runtime().loadDataset(file, { format, ...(required ? { required } : {}), ...(quiet ? { warn: false } : {}) }));
+}
+
+/** Reads a scored table for analysis: no column is required beyond what the analysis asks for. */
+function readScored(command: string, args: ParsedArgs): { file: string; load: () => Promise<DataFrame> } {
+  const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
+  const format = inputFormat(command, file, stringOption(args, "format"));
+  return { file, load: () => readInput(file, format, [], true) };
+}
+
+async function writeText(file: string, text: string): Promise<void> {
+  await failOnError(async () => {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+    await writeFile(file, text, "utf8");
+  }, `cannot write "${file}": `);
+}
+
+function errorCount(df: DataFrame, metric: string): { failed: number; first: string | undefined } {
+  const j = columnsOf(df).indexOf(`${metric}_error`);
+  if (j < 0) return { failed: 0, first: undefined };
+  let failed = 0;
+  let first: string | undefined;
+  for (const row of df.values as unknown[][]) {
+    const v = row[j];
+    if (typeof v === "string" && v.trim() !== "") {
+      failed++;
+      first ??= v;
+    }
+  }
+  return { failed, first };
+}
+
+const SCORE_OPTIONS: Record<string, OptionSpec> = {
+  out: s,
+  metrics: s,
+  judge: s,
+  model: s,
+  "vision-model": s,
+  "embedding-model": s,
+  "base-url": s,
+  concurrency: s,
+  weights: s,
+  beta: s,
+  threshold: s,
+  "similarity-threshold": s,
+  "cache-dir": s,
+  "no-cache": b,
+  "image-root": s,
+  "allow-private-network": b,
+  "statements-out": s,
+  "summary-json": s,
+  "no-progress": b,
+  format: s,
+};
+
+/** `evalframe score`: judge every row and write the scored table (and, on request, statements and a JSON summary). */
+export const scoreCommand: Command = async (argv, io) => {
+  const c = "score";
+  const args = parseCommand(c, argv, SCORE_OPTIONS);
+  const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
+  const out = requiredOption(c, args, "out", "scored.csv");
+  const format = inputFormat(c, input, stringOption(args, "format"));
+  const statementsOut = stringOption(args, "statements-out");
+  const summaryJson = stringOption(args, "summary-json");
+
+  const asked = list(stringOption(args, "metrics"));
+  if (asked !== undefined && asked.length === 0) throw new UsageError(`${c}: --metrics is empty; name ${METRIC_NAMES.join(" and/or ")}`, c);
+  const metricNames = asked?.map((m) => choice(c, "metrics", m, METRIC_NAMES)!);
+  if (statementsOut !== undefined && metricNames !== undefined && !metricNames.includes("answer_correctness")) {
+    throw new UsageError(`${c}: --statements-out needs the answer_correctness metric`, c);
+  }
+
+  // Answer correctness options.
+  const ac: AnswerCorrectnessOptions = {};
+  const weights = list(stringOption(args, "weights"));
+  if (weights !== undefined) {
+    const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0 })!);
+    if (w.length !== 2) throw new UsageError(`${c}: --weights takes two numbers, factual and semantic, e.g. 0.75,0.25; got ${JSON.stringify(stringOption(args, "weights"))}`, c);
+    ac.weights = [w[0]!, w[1]!];
+  }
+  const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0 });
+  if (beta !== undefined) ac.beta = beta;
+  const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"));
+  if (threshold !== undefined) ac.threshold = threshold;
+  const similarity = finiteNumber(c, "similarity-threshold", stringOption(args, "similarity-threshold"));
+  if (similarity !== undefined) ac.similarityThreshold = similarity;
+
+  // Multimodal relevance options: local images are found next to the input file by default.
+  const mr: MultimodalRelevanceOptions = { imageRoot: path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input))) };
+  if (flag(args, "allow-private-network")) mr.allowPrivateNetwork = true;
+
+  // The judge: the API key only ever comes from the environment.
+  const kind = choice<JudgeKind>(c, "judge", stringOption(args, "judge"), ["openai", "offline"]);
+  const judgeOptions: JudgeOptions = {};
+  if (kind !== undefined) judgeOptions.judge = kind;
+  const named: [string, keyof JudgeOptions][] = [
+    ["model", "model"],
+    ["vision-model", "visionModel"],
+    ["embedding-model", "embeddingModel"],
+    ["base-url", "baseURL"],
+    ["cache-dir", "cacheDir"],
+  ];
+  for (const [option, key] of named) {
+    const v = stringOption(args, option);
+    if (v !== undefined) {
+      if (v.trim() === "") throw new UsageError(`${c}: --${option} is empty`, c);
+      (judgeOptions as Record<string, unknown>)[key] = v;
+    }
+  }
+  const concurrency = wholeNumber(c, "concurrency", stringOption(args, "concurrency"), 1);
+  if (concurrency !== undefined) judgeOptions.concurrency = concurrency;
+  if (flag(args, "no-cache")) judgeOptions.cache = false;
+  const env = (name: string) => (process.env[name] ?? "").trim() !== "";
+  if (kind === "openai" && !env("OPENAI_API_KEY") && judgeOptions.baseURL === undefined && !env("OPENAI_BASE_URL")) {
+    throw new UsageError(`${c}: --judge openai needs OPENAI_API_KEY in the environment (or --base-url / OPENAI_BASE_URL for a server that needs no key)`, c);
+  }
+  const metrics = await usageOnError(() => ({ answer_correctness: answerCorrectness(ac), multimodal_relevance: multimodalRelevance(mr) }), c);
+  await usageOnError(() => resolveJudgeConfig({ ...judgeOptions, quiet: true }), c); // checks the judge flags before any file is read
+  const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, formatUsage, frameRecords, formatTable } = runtime();
+
+  // Read the input; choose the metrics its columns allow when none were named.
+  let chosen: MetricName[];
+  let df: DataFrame;
+  if (metricNames !== undefined) {
+    chosen = [...new Set(metricNames)];
+    const required = [...new Set(chosen.flatMap((m) => metrics[m].requiredColumns))];
+    df = await readInput(input, format, required);
+  } else {
+    df = await readInput(input, format);
+    const columns = new Set(columnsOf(df));
+    chosen = METRIC_NAMES.filter((m) => metrics[m].requiredColumns.every((col) => columns.has(col)));
+    if (chosen.length === 0) {
+      throw new CliFailure(
+        `${input}: nothing to score: answer_correctness needs a "reference" column (or ground_truth, expected, reference_answer) ` +
+          `and multimodal_relevance a "retrieved_contexts" column (or contexts, context); the columns are ${columnsOf(df).join(", ")}`,
+      );
+    }
+    if (statementsOut !== undefined && !chosen.includes("answer_correctness")) {
+      throw new CliFailure(`${input}: --statements-out needs answer_correctness, and this table has no "reference" column to score it with`);
+    }
+  }
+
+  const judge = await usageOnError(() => createJudge(judgeOptions), c); // prints a notice when the environment picks the offline judge
+  const selected: Metric[] = chosen.map((m) => metrics[m]);
+  const scored = await score(df, selected, { judge, progress: flag(args, "no-progress") ? false : terminalProgress(), quiet: true });
+  const run = scoreRun(scored);
+  const rows = scored.shape[0] ?? 0;
+
+  await failOnError(() => toCSV(scored, out), `cannot write "${out}": `);
+  const written = [`${out} (${rows.toLocaleString("en-US")} rows)`];
+  if (statementsOut !== undefined) {
+    const st = statements(scored);
+    await failOnError(() => toCSV(st, statementsOut), `cannot write "${statementsOut}": `);
+    written.push(`${statementsOut} (${(st.shape[0] ?? 0).toLocaleString("en-US")} statements)`);
+  }
+  const hasModel = columnsOf(scored).includes("model");
+  const summary = summarize(scored, hasModel ? { by: "model" } : {});
+  const failures = chosen.map((m) => ({ metric: m, ...errorCount(scored, m) }));
+  if (summaryJson !== undefined) {
+    const body = {
+      input,
+      output: out,
+      rows,
+      metrics: chosen,
+      judges: run?.judges ?? [judge.label],
+      failed: Object.fromEntries(failures.map((f) => [f.metric, f.failed])),
+      usage: run?.usage ?? null,
+      usageLine: run ? formatUsage(run.usage) : null,
+      summary: frameRecords(summary),
+    };
+    await writeText(summaryJson, `${JSON.stringify(body, null, 2)}\n`);
+    written.push(summaryJson);
+  }
+
+  io.out(`${formatTable(summary)}\n\n`);
+  io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${rows.toLocaleString("en-US")} rows failed`).join(" · ")}\n`);
+  io.out(`wrote ${written.join(", ")}\n`);
+  if (run) io.out(`${formatUsage(run.usage)}\n`);
+
+  if (rows > 0 && failures.every((f) => f.failed === rows)) {
+    const first = failures.find((f) => f.first !== undefined)?.first ?? "unknown";
+    throw new CliFailure(`every row failed to score (the scored table was written with the reasons); first reason: ${first}`);
+  }
+  return 0;
+};
+
+/** `evalframe summarize`: the summary table of a scored file. */
+export const summarizeCommand: Command = async (argv, io) => {
+  const c = "summarize";
+  const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s });
+  const input = readScored(c, args);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const metrics = list(stringOption(args, "metrics"));
+  if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
+  const { summarize, formatTable, frameRecords } = runtime();
+  const df = await input.load();
+  const by = list(stringOption(args, "by")) ?? (columnsOf(df).includes("model") ? ["model"] : []);
+  const summary = await failOnError(() =>
+    summarize(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
+  `${input.file}: `);
+  io.out(flag(args, "json") ? `${JSON.stringify(frameRecords(summary), null, 2)}\n` : `${formatTable(summary)}\n`);
+  return 0;
+};
+
+function defaultMetric(df: DataFrame): string {
+  const columns = columnsOf(df);
+  return columns.includes("answer_correctness") || !columns.includes("multimodal_relevance") ? "answer_correctness" : "multimodal_relevance";
+}
+
+/** `evalframe compare`: paired model comparison of a scored file. */
+export const compareCommand: Command = async (argv, io) => {
+  const c = "compare";
+  const args = parseCommand(c, argv, { metric: s, by: s, "pair-by": s, baseline: s, seed: s, json: b, format: s });
+  const input = readScored(c, args);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const { compareModels, formatTable, frameRecords } = runtime();
+  const df = await input.load();
+  const options = {
+    metric: stringOption(args, "metric") ?? defaultMetric(df),
+    by: stringOption(args, "by") ?? "model",
+    pairBy: stringOption(args, "pair-by") ?? "id",
+    ...(stringOption(args, "baseline") !== undefined ? { baseline: stringOption(args, "baseline")! } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  };
+  const comparison = await failOnError(() => compareModels(df, options), `${input.file}: `);
+  io.out(flag(args, "json") ? `${JSON.stringify(frameRecords(comparison), null, 2)}\n` : `${formatTable(comparison, { maxWidth: 40 })}\n`);
+  return 0;
+};
+
+/** The kinds of `evalframe chart`. */
+export const CHART_KINDS = ["box", "histogram", "mean", "scatter", "heatmap", "paired", "wtl", "verdicts", "sweep", "relevance"] as const;
+type ChartKind = (typeof CHART_KINDS)[number];
+
+/** `evalframe chart`: one chart of a scored file, as PNG, SVG or a Vega-Lite spec. */
+export const chartCommand: Command = async (argv, io) => {
+  const c = "chart";
+  const args = parseCommand(c, argv, { kind: s, out: s, metric: s, by: s, "pair-by": s, models: s, baseline: s, format: s });
+  const input = readScored(c, args);
+  const kindText = requiredOption(c, args, "kind", CHART_KINDS.join("|"));
+  const kind: ChartKind = choice(c, "kind", kindText, CHART_KINDS)!;
+  const out = requiredOption(c, args, "out", "chart.png");
+  if (![".png", ".svg", ".json"].includes(path.extname(out).toLowerCase())) {
+    throw new UsageError(`${c}: --out must end in .png, .svg or .json (the Vega-Lite spec), got "${out}"`, c);
+  }
+  const models = list(stringOption(args, "models"));
+  if (models !== undefined && models.length !== 2) throw new UsageError(`${c}: --models takes two model names, e.g. --models atlas-pro,swift-mini`, c);
+  const metric = stringOption(args, "metric");
+  const by = stringOption(args, "by");
+  const pairBy = stringOption(args, "pair-by");
+  const baseline = stringOption(args, "baseline");
+  const opt = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
+    runtime();
+  const df = await input.load();
+  const spec = await failOnError((): VegaLiteSpec => {
+    switch (kind) {
+      case "box":
+        return scoreBox(df, opt({ metric, by }));
+      case "histogram":
+        return scoreHistogram(df, opt({ metric, by }));
+      case "mean":
+        return meanWithCI(df, opt({ metric, by }));
+      case "scatter":
+        return factualVsSemantic(df, opt({ by }));
+      case "heatmap":
+        return questionHeatmap(df, opt({ metric, by, pairBy }));
+      case "paired":
+        return pairedDifferences(df, opt({ metric, by, pairBy, a: models?.[0], b: models?.[1] }));
+      case "wtl":
+        return winTieLoss(df, opt({ metric, baseline }));
+      case "verdicts":
+        return verdictBars(df, opt({ by }));
+      case "sweep":
+        return thresholdSweep(df, opt({ metric, by }));
+      case "relevance":
+        return relevanceRate(df, opt({ metric, by }));
+    }
+  }, `${input.file}: `);
+  await failOnError(() => saveChart(spec, out), `cannot write "${out}": `);
+  io.out(`wrote ${out}\n`);
+  return 0;
+};
+
+/** The run's usage from a JSON file that `evalframe score --summary-json` wrote. */
+async function readUsage(file: string): Promise<UsageSummary> {
+  const text = await failOnError(() => readFile(file, "utf8"), `cannot read "${file}": `);
+  const parsed = await failOnError(() => JSON.parse(text) as { usage?: unknown }, `${file}: not valid JSON: `);
+  const usage = parsed.usage as Partial<UsageSummary> | null | undefined;
+  if (!usage || typeof usage !== "object" || typeof usage.judge !== "string" || typeof usage.chatCalls !== "number" || typeof usage.wallTimeMs !== "number") {
+    throw new CliFailure(`${file}: no "usage" object; give the file that evalframe score --summary-json wrote`);
+  }
+  return usage as UsageSummary;
+}
+
+/** `evalframe report`: the self-contained HTML report of a scored file. */
+export const reportCommand: Command = async (argv, io) => {
+  const c = "report";
+  const args = parseCommand(c, argv, { out: s, title: s, worst: s, "usage-json": s, format: s });
+  const input = readScored(c, args);
+  const out = requiredOption(c, args, "out", "report.html");
+  const worst = wholeNumber(c, "worst", stringOption(args, "worst"), 0);
+  const title = stringOption(args, "title");
+  const usageFile = stringOption(args, "usage-json");
+  const usage = usageFile === undefined ? undefined : await readUsage(usageFile);
+  const { buildReport } = runtime();
+  const df = await input.load();
+  const options: ReportOptions = {};
+  if (title !== undefined) options.title = title;
+  if (worst !== undefined) options.worst = worst;
+  if (usage !== undefined) options.usage = usage;
+  const html = await failOnError(() => buildReport(df, options), `${input.file}: `);
+  await writeText(out, html);
+  io.out(`wrote ${out} (${Math.round(Buffer.byteLength(html) / 1024).toLocaleString("en-US")} KB)\n`);
+  return 0;
+};
+
+/** Every subcommand by name. */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  score: scoreCommand,
+  summarize: summarizeCommand,
+  compare: compareCommand,
+  chart: chartCommand,
+  report: reportCommand,
+};

@@ -1,0 +1,142 @@
+/** The `--help` texts of the `evalframe` command and its subcommands. */
+
+/** Help of the command itself. */
+export const MAIN_HELP = `evalframe — score LLM answers and compare models
+
+Usage:
+  evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
+  evalframe summarize <scored.csv> [--by model] [--metrics m1,m2] [--json]
+  evalframe compare <scored.csv> [--metric answer_correctness] [--by model] [--pair-by id] [--baseline M] [--json]
+  evalframe chart <scored.csv> --kind <kind> --out chart.png|.svg|.json [--metric M] [--by model]
+  evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json]
+
+Commands:
+  score      judge every row (answer correctness, multimodal relevance) and write the scored table
+  summarize  count, errors, mean, spread and a 95% bootstrap CI of each score, per model
+  compare    paired comparison of models: mean difference with CI, wins/ties/losses, tests
+  chart      draw one chart to PNG, SVG or a Vega-Lite JSON spec
+  report     write one self-contained HTML report (tables, charts, worst answers)
+
+Options:
+  -h, --help     help (also after a command: evalframe score --help)
+  -V, --version  the version
+
+The judge comes from the environment: OPENAI_API_KEY (never a flag) and OPENAI_BASE_URL;
+with neither set, the offline judge (approximate) is used and says so.
+
+Exit codes: 0 done (rows that failed are counted in the output, not a failure);
+1 the input could not be read or used, or the run failed as a whole (every row failed);
+2 bad usage (unknown command or option, missing or malformed value).
+Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
+`;
+
+/** Help of each subcommand. */
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  score: `evalframe score — judge every row and write the scored table
+
+Usage:
+  evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
+
+Output:
+  --out FILE                 the scored table as CSV (required)
+  --statements-out FILE      one row per statement with its verdict and reason (answer correctness)
+  --summary-json FILE        the run's usage and the summary per model, as JSON
+  --no-progress              no progress bar on stderr
+
+Metrics:
+  --metrics LIST             answer_correctness, multimodal_relevance (comma-separated);
+                             default: every metric whose columns the input has
+  --weights W0,W1            answer correctness: factual and semantic weights (default 0.75,0.25)
+  --beta B                   F-beta's beta (default 1)
+  --threshold T              answer_correctness becomes 1 when the score >= T, else 0
+  --similarity-threshold T   the semantic part becomes 1 when the cosine >= T, else 0
+  --image-root DIR           folder local images must be in (default: the input file's folder)
+  --allow-private-network    allow image URLs on private and loopback addresses
+
+Judge:
+  --judge openai|offline     default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline
+  --model M                  chat model (default gpt-4o-mini)
+  --vision-model M           model for images (default gpt-4o)
+  --embedding-model M        embedding model (default text-embedding-3-small)
+  --base-url URL             OpenAI-compatible server, e.g. http://localhost:11434/v1 (default OPENAI_BASE_URL)
+  --concurrency N            requests in flight at once (default 16)
+  --cache-dir DIR            reply cache (default .evalframe-cache)
+  --no-cache                 do not read or write the cache
+
+Input:
+  --format csv|tsv|jsonl|json  when the extension does not tell
+
+The API key is read from OPENAI_API_KEY only. Column aliases work (question, answer,
+ground_truth, contexts, ...). A row that cannot be scored gets NaN and a reason in
+<metric>_error; the run still exits 0 unless every row failed.
+`,
+  summarize: `evalframe summarize — summary statistics of the scores
+
+Usage:
+  evalframe summarize <scored.csv> [--by model] [--metrics m1,m2] [--json]
+
+Options:
+  --by COLUMNS      group by these columns (comma-separated; default model when present)
+  --metrics LIST    score columns (default: answer_correctness, answer_correctness_continuous,
+                    multimodal_relevance, those present)
+  --seed N          bootstrap seed (default fixed: a rerun gives the same interval)
+  --json            print JSON records instead of a table
+  --format F        csv|tsv|jsonl|json when the extension does not tell
+`,
+  compare: `evalframe compare — compare models question by question
+
+Usage:
+  evalframe compare <scored.csv> [--metric answer_correctness] [--by model] [--pair-by id] [--baseline M] [--json]
+
+Options:
+  --metric M        score column (default answer_correctness, else multimodal_relevance)
+  --by COLUMN       model column (default model)
+  --pair-by COLUMN  question column that pairs answers (default id)
+  --baseline M      compare every model with M (default: all pairs)
+  --seed N          bootstrap seed
+  --json            print JSON records instead of a table
+  --format F        csv|tsv|jsonl|json when the extension does not tell
+`,
+  chart: `evalframe chart — draw one chart
+
+Usage:
+  evalframe chart <scored.csv> --kind KIND --out chart.png|.svg|.json [options]
+
+Kinds:
+  box        score distribution per model (box plot with every score)
+  histogram  histogram of a score per model
+  mean       mean per model with its 95% bootstrap CI
+  scatter    factual vs semantic part of answer correctness
+  heatmap    score per question and model
+  paired     per-question difference between two models (--models A,B)
+  wtl        wins, ties and losses per model pair (--baseline M)
+  verdicts   TP / FP / FN statements per model
+  sweep      pass rate by threshold per model
+  relevance  multimodal relevance rate per model
+
+Options:
+  --out FILE        .png, .svg or .json (the Vega-Lite spec) (required)
+  --metric M        score column (default per kind: answer_correctness, or multimodal_relevance)
+  --by COLUMN       model column (default model)
+  --pair-by COLUMN  question column for heatmap and paired (default id)
+  --models A,B      the two models of a paired chart (default the first two)
+  --baseline M      compare every model with M (wtl)
+  --format F        csv|tsv|jsonl|json when the extension does not tell
+`,
+  report: `evalframe report — one self-contained HTML report
+
+Usage:
+  evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json]
+
+The page holds the judge(s) (with a banner when the offline judge scored), the summary per
+model, the model comparison, the charts, the lowest-scoring answers with their statements
+and verdicts, and the failed rows. Vega is inlined: it opens without a network.
+
+Options:
+  --out FILE     the HTML file (required)
+  --title T      page title (default "evalframe report")
+  --worst N      lowest-scoring answers shown (default 10)
+  --usage-json F the usage line from the JSON that evalframe score --summary-json wrote
+  --format F     csv|tsv|jsonl|json when the extension does not tell
+`,
+};

@@ -1,0 +1,74 @@
+/**
+ * `runCli`: the `evalframe` command line as a function — arguments in, exit
+ * code out, output through the given writers. `src/cli.ts` is the
+ * executable around it.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import type { CliIO } from "./commands";
+import { reportError, UsageError } from "./errors";
+import { COMMAND_HELP, MAIN_HELP } from "./help";
+
+export type { CliIO } from "./commands";
+
+/** The subcommands, in the order help lists them. */
+const COMMAND_NAMES = ["score", "summarize", "compare", "chart", "report"] as const;
+
+/** The commands module, loaded only when a command runs (it loads danfojs: `--help` and `--version` stay instant). */
+function loadCommands(): typeof import("./commands") {
+  return require("./commands") as typeof import("./commands");
+}
+
+/** The version in evalframe's package.json. */
+export function cliVersion(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version?: unknown };
+    return typeof manifest.version === "string" ? manifest.version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+const STDIO: CliIO = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+const HELP_FLAGS = new Set(["--help", "-h"]);
+
+/**
+ * Runs the `evalframe` command line and resolves to its exit code: 0 done,
+ * 1 input that cannot be read or used or a run that failed as a whole,
+ * 2 bad usage. Errors are printed as one line on `io.err`, never thrown.
+ *
+ * @example
+ * const code = await runCli(["summarize", "out/scored.csv", "--by", "model"]);
+ */
+export async function runCli(argv: readonly string[], io: CliIO = STDIO): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    if (first === undefined) {
+      io.err(MAIN_HELP);
+      return 2;
+    }
+    if (HELP_FLAGS.has(first) || first === "help") {
+      const topic = rest[0];
+      io.out(topic !== undefined && COMMAND_HELP[topic] !== undefined ? COMMAND_HELP[topic]! : MAIN_HELP);
+      return 0;
+    }
+    if (first === "--version" || first === "-V") {
+      io.out(`${cliVersion()}\n`);
+      return 0;
+    }
+    if (first.startsWith("-")) throw new UsageError(`unknown option ${first}; give a command first: ${COMMAND_NAMES.join(", ")}`);
+    if (!(COMMAND_NAMES as readonly string[]).includes(first)) throw new UsageError(`unknown command "${first}"; the commands are ${COMMAND_NAMES.join(", ")}`);
+    if (rest.some((a) => HELP_FLAGS.has(a))) {
+      io.out(COMMAND_HELP[first] ?? MAIN_HELP);
+      return 0;
+    }
+    const command = loadCommands().COMMANDS[first]!;
+    return await command(rest, io);
+  } catch (error) {
+    return reportError(error, io.err);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The charts of the HTML report: which apply to a scored table (each only
+ * when its columns exist), built with the chart builders, specs stripped of
+ * their `$schema` URL so the report references nothing outside itself.
+ */
+import type { DataFrame } from "danfojs-node";
+import { factualVsSemantic, questionHeatmap, verdictBars } from "../charts/detail";
+import { meanWithCI, pairedDifferences, relevanceRate, thresholdSweep, winTieLoss } from "../charts/comparison";
+import { scoreBox } from "../charts/distribution";
+import type { VegaLiteSpec } from "../charts/spec";
+import { getColumn, type Table } from "../dataset/table";
+
+/** One chart of the report. */
+export interface ReportChart {
+  /** Element id of its container. */
+  id: string;
+  /** Short name for the caption and the table of contents. */
+  title: string;
+  /** What to read from it. */
+  caption: string;
+  /** The Vega-Lite spec, without `$schema`. */
+  spec: Record<string, unknown>;
+}
+
+/** What the chart section needs to know about the table. */
+export interface ChartContext {
+  scored: DataFrame;
+  table: Table;
+  /** Models in order of first appearance (empty without a `model` column). */
+  models: string[];
+  /** `summarize(scored, { by: "model" })`, when there is a model column. */
+  summary: DataFrame | undefined;
+  /** `compareModels` of answer correctness, when it could be computed. */
+  comparison: DataFrame | undefined;
+}
+
+function finiteCount(table: Table, name: string): number {
+  const column = getColumn(table, name);
+  if (!column) return 0;
+  return column.values.filter((v) => typeof v === "number" && Number.isFinite(v)).length;
+}
+
+/** A spec without its `$schema` URL (vega-embed is told the mode instead). */
+export function withoutSchema(spec: VegaLiteSpec): Record<string, unknown> {
+  const { $schema: _schema, ...rest } = spec;
+  return rest;
+}
+
+/**
+ * The report's charts for a scored table, and a note for each chart that
+ * applied but could not be built (so one odd column never sinks the report).
+ */
+export function reportCharts(context: ChartContext): { charts: ReportChart[]; notes: string[] } {
+  const { scored, table, models, summary, comparison } = context;
+  const has = (name: string) => getColumn(table, name) !== undefined;
+  const charts: ReportChart[] = [];
+  const notes: string[] = [];
+  const add = (id: string, title: string, caption: string, applies: boolean, build: () => VegaLiteSpec) => {
+    if (!applies) return;
+    try {
+      charts.push({ id: `chart-${id}`, title, caption, spec: withoutSchema(build()) });
+    } catch (error) {
+      notes.push(`${title}: not drawn (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+  const byModel = models.length > 0;
+  const ac = has("answer_correctness") && finiteCount(table, "answer_correctness") > 0;
+  const paired = byModel && models.length >= 2 && has("id");
+
+  add("box", "Score distribution", "Box: quartiles and median of each model's scores; whiskers: min to max; ticks: every score.", ac && byModel, () =>
+    scoreBox(scored),
+  );
+  add("mean", "Mean with 95% CI", "Mean answer correctness per model with its seeded 95% bootstrap confidence interval.", ac && byModel && summary !== undefined, () =>
+    meanWithCI(summary!),
+  );
+  add("sweep", "Pass rate by threshold", "Share of answers at or above each threshold: where lines cross, the ranking depends on the bar you set.", ac && byModel, () =>
+    thresholdSweep(scored),
+  );
+  add(
+    "verdicts",
+    "Statement verdicts",
+    "TP: answer statements the reference supports; FP: unsupported ones; FN: reference statements the answer missed.",
+    ac && byModel && ["tp", "fp", "fn"].every((k) => has(`answer_correctness_${k}`)),
+    () => verdictBars(scored),
+  );
+  add(
+    "scatter",
+    "Factual vs semantic",
+    "Each dot is one answer: the F-score of its statements against the cosine similarity of its embedding to the reference's.",
+    ac && byModel && finiteCount(table, "answer_correctness_factual") > 0 && finiteCount(table, "answer_correctness_semantic") > 0,
+    () => factualVsSemantic(scored),
+  );
+  add("heatmap", "Questions × models", "Answer correctness per question and model, the questions where models disagree most on top.", ac && byModel && has("id"), () =>
+    questionHeatmap(scored),
+  );
+  if (ac && paired) {
+    const a = models[0]!;
+    models.slice(1, 4).forEach((b, k) => {
+      add(
+        `paired-${k + 1}`,
+        `Per-question difference, ${a} − ${b}`,
+        `One dot per question both answered: right of zero, ${a} scored higher; left, ${b} did.`,
+        true,
+        () => pairedDifferences(scored, { a, b }),
+      );
+    });
+  }
+  add("wtl", "Wins, ties and losses", "For each pair of models, the questions each one scored higher on, and the ties.", ac && comparison !== undefined, () =>
+    winTieLoss(comparison!),
+  );
+  add(
+    "relevance",
+    "Relevance rate",
+    "Share of answers the judge found in line with the retrieved contexts, with a 95% bootstrap confidence interval.",
+    has("multimodal_relevance") && finiteCount(table, "multimodal_relevance") > 0 && byModel,
+    () => relevanceRate(scored),
+  );
+  return { charts, notes };
+}

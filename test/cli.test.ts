@@ -1,0 +1,378 @@
+/**
+ * The `evalframe` command line, run as a real child process (`node` with tsx
+ * on src/cli.ts, the entry point that dist/cli.js is compiled from) on temp
+ * copies of the sample data, with the offline judge and against the fake
+ * OpenAI server.
+ *
+ * Exit-code rule under test: bad flags or arguments → 2; input that cannot
+ * be read, parsed or used (missing file, malformed CSV, missing column) → 1;
+ * both as exactly one line on stderr.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { before, describe, it } from "node:test";
+import { CliFailure, reportError, UsageError } from "../src/cli/errors";
+import { loadDataset, parseCsv } from "../src/index";
+import { useFakeOpenAI } from "./support/fake-openai";
+import { tempDir } from "./support/files";
+import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
+
+const ROOT = path.join(__dirname, "..");
+const ENTRY = path.join(ROOT, "src", "cli.ts");
+const TSX = pathToFileURL(path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).toString();
+const SAMPLE = path.join(ROOT, "data", "qa-models.csv");
+const KEY = "sk-evalframe-cli-test-SECRET-7f3a9c2e51";
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child: no judge settings inherited from the machine. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "EVALFRAME_DEBUG", "NODE_OPTIONS"]) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Runs `evalframe …` in `cwd` (asynchronously, so a server in this process can answer it). */
+function evalframe(args: readonly string[], cwd: string, env: Record<string, string> = {}, entry: string[] = ["--import", TSX, ENTRY]): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...entry, ...args], { cwd, env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function lines(text: string): string[] {
+  return text.split("\n").filter((l) => l.trim() !== "");
+}
+
+/** Every file under a folder, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? filesUnder(full) : [full];
+  });
+}
+
+const { server, url: serverURL } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
+
+describe("evalframe score (offline judge) and the commands that read its output", () => {
+  const dir = tempDir();
+  let scoring: Result;
+
+  before(async () => {
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    scoring = await evalframe(
+      ["score", "qa-models.csv", "--out", "scored.csv", "--judge", "offline", "--statements-out", "out/statements.csv", "--summary-json", "out/summary.json"],
+      dir,
+    );
+  });
+
+  it("writes the scored CSV, the statements and a JSON summary, exits 0 and prints the usage line", async () => {
+    assert.equal(scoring.code, 0, scoring.stderr);
+    const scored = await loadDataset(path.join(dir, "scored.csv"));
+    assert.equal(scored.shape[0], 126);
+    assert.ok(scored.columns.includes("answer_correctness"));
+    assert.ok(scored.columns.includes("answer_correctness_statements"));
+    const judges = new Set((scored.column("answer_correctness_judge").values as string[]).map(String));
+    assert.deepEqual([...judges], ["offline (approximate)"]);
+
+    const statements = parseCsv(readFileSync(path.join(dir, "out", "statements.csv"), "utf8"));
+    assert.deepEqual(statements.header, ["row", "id", "model", "side", "n", "statement", "verdict", "reason"]);
+    assert.ok(statements.records.length > 126);
+
+    const summary = JSON.parse(readFileSync(path.join(dir, "out", "summary.json"), "utf8")) as {
+      rows: number;
+      metrics: string[];
+      failed: Record<string, number>;
+      usage: { chatCalls: number; judge: string };
+      usageLine: string;
+      summary: { model: string; metric: string; n: number; mean: number }[];
+    };
+    assert.equal(summary.rows, 126);
+    assert.deepEqual(summary.metrics, ["answer_correctness"]);
+    assert.deepEqual(summary.failed, { answer_correctness: 0 });
+    assert.equal(summary.usage.judge, "offline (approximate)");
+    assert.ok(summary.usage.chatCalls > 0);
+    assert.deepEqual(summary.summary.map((r) => r.model), ["atlas-pro", "chatter-xl", "swift-mini"]);
+    assert.ok(summary.summary.every((r) => r.n === 42 && r.mean > 0 && r.mean < 1));
+
+    const out = lines(scoring.stdout);
+    assert.match(out.at(-1)!, /^126 rows · \d+ chat calls \(\d+ cached\) · .* · offline \(approximate\)$/, "the usage line comes last");
+    assert.equal(out.at(-1), summary.usageLine);
+    assert.ok(out.some((l) => /^atlas-pro\s+answer_correctness\s+42\s+42\s+0\s/.test(l)), scoring.stdout);
+    assert.ok(out.includes("answer_correctness: 0 of 126 rows failed"));
+    assert.doesNotMatch(scoring.stderr, /\n\s+at /, "no stack trace");
+    assert.doesNotMatch(scoring.stdout, /[╔║╟]/, "no box drawing");
+  });
+
+  it("summarize prints the summary as an aligned table, or JSON with --json", async () => {
+    const [table, json] = await Promise.all([
+      evalframe(["summarize", "scored.csv"], dir),
+      evalframe(["summarize", "scored.csv", "--by", "model", "--metrics", "answer_correctness", "--json"], dir),
+    ]);
+    assert.equal(table.code, 0, table.stderr);
+    const rows = lines(table.stdout);
+    assert.match(rows[0]!, /^model\s+metric\s+n\s+n_valid\s+n_error\s+mean\s+std\s+median/);
+    assert.match(rows[1]!, /^-+( +-+)+$/);
+    assert.equal(rows.length, 5);
+    const mean = rows[0]!.indexOf("mean") + "mean".length;
+    for (const row of rows.slice(2)) assert.match(row.slice(mean - 1, mean), /\d/, "numbers right-aligned under their header");
+
+    assert.equal(json.code, 0, json.stderr);
+    const records = JSON.parse(json.stdout) as { model: string; metric: string; pass_rate: number | null }[];
+    assert.deepEqual(records.map((r) => r.model), ["atlas-pro", "chatter-xl", "swift-mini"]);
+    assert.ok(records.every((r) => r.metric === "answer_correctness" && r.pass_rate === null), "NaN becomes null in JSON");
+  });
+
+  it("compare prints the paired comparison, against a baseline too", async () => {
+    const [all, json, unknown] = await Promise.all([
+      evalframe(["compare", "scored.csv"], dir),
+      evalframe(["compare", "scored.csv", "--metric", "answer_correctness", "--by", "model", "--pair-by", "id", "--baseline", "swift-mini", "--json"], dir),
+      evalframe(["compare", "scored.csv", "--baseline", "nobody"], dir),
+    ]);
+    assert.equal(all.code, 0, all.stderr);
+    const rows = lines(all.stdout);
+    assert.match(rows[0]!, /^model_a\s+model_b\s+n_pairs\s+n_dropped\s+mean_a\s+mean_b\s+mean_diff\s+ci_low\s+ci_high\s+wins\s+ties\s+losses\s+test\s+p_value\s+p_holm\s+verdict$/);
+    assert.equal(rows.length, 2 + 3);
+
+    assert.equal(json.code, 0, json.stderr);
+    const records = JSON.parse(json.stdout) as { model_a: string; model_b: string; n_pairs: number }[];
+    assert.deepEqual(records.map((r) => [r.model_a, r.model_b, r.n_pairs]), [["atlas-pro", "swift-mini", 42], ["chatter-xl", "swift-mini", 42]]);
+
+    assert.equal(unknown.code, 1);
+    assert.equal(lines(unknown.stderr).length, 1);
+    assert.match(unknown.stderr, /baseline "nobody" is not a model/);
+  });
+
+  it("chart writes PNG, SVG and Vega-Lite JSON files", async () => {
+    const [png, svg, json, wrongKind, noRelevance] = await Promise.all([
+      evalframe(["chart", "scored.csv", "--kind", "box", "--out", "charts/box.png"], dir),
+      evalframe(["chart", "scored.csv", "--kind", "paired", "--models", "atlas-pro,swift-mini", "--out", "charts/paired.svg"], dir),
+      evalframe(["chart", "scored.csv", "--kind", "sweep", "--out", "charts/sweep.json"], dir),
+      evalframe(["chart", "scored.csv", "--kind", "pie", "--out", "x.png"], dir),
+      evalframe(["chart", "scored.csv", "--kind", "relevance", "--out", "r.png"], dir),
+    ]);
+    assert.equal(png.code, 0, png.stderr);
+    const bytes = readFileSync(path.join(dir, "charts", "box.png"));
+    assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG signature");
+    assert.ok(bytes.length > 5000);
+
+    assert.equal(svg.code, 0, svg.stderr);
+    assert.match(readFileSync(path.join(dir, "charts", "paired.svg"), "utf8"), /^<svg[^>]*>[\s\S]*atlas-pro − swift-mini[\s\S]*<\/svg>$/);
+
+    assert.equal(json.code, 0, json.stderr);
+    const spec = JSON.parse(readFileSync(path.join(dir, "charts", "sweep.json"), "utf8")) as { $schema: string; mark: unknown };
+    assert.match(spec.$schema, /vega-lite/);
+
+    assert.equal(wrongKind.code, 2);
+    assert.match(wrongKind.stderr, /--kind must be one of box, histogram, mean, scatter, heatmap, paired, wtl, verdicts, sweep, relevance/);
+    assert.equal(noRelevance.code, 1, "the file has no multimodal_relevance column");
+    assert.equal(lines(noRelevance.stderr).length, 1);
+  });
+
+  it("report writes one self-contained HTML page with the offline banner", async () => {
+    const result = await evalframe(["report", "scored.csv", "--out", "report.html", "--title", "CLI <report>", "--usage-json", "out/summary.json"], dir);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^wrote report\.html \(\d[\d,]* KB\)\n$/);
+    const html = readFileSync(path.join(dir, "report.html"), "utf8");
+    assert.match(html, /^<!doctype html>/);
+    assert.ok(html.includes("<title>CLI &lt;report&gt;</title>"));
+    assert.match(html, /class="banner offline"/);
+    const usageLine = (JSON.parse(readFileSync(path.join(dir, "out", "summary.json"), "utf8")) as { usageLine: string }).usageLine;
+    assert.ok(html.includes(`<p class="usage" title="usage of the scoring run">${usageLine}</p>`), "the usage line from --usage-json");
+    assert.doesNotMatch(html, /<script[^>]+src=/i);
+  });
+});
+
+describe("evalframe: help, version and failures", () => {
+  const dir = tempDir();
+  copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+
+  it("--help exits 0 and lists the subcommands; each subcommand has its own --help; --version prints the version", async () => {
+    const help = await evalframe(["--help"], dir);
+    assert.equal(help.code, 0);
+    for (const command of ["score", "summarize", "compare", "chart", "report"]) assert.match(help.stdout, new RegExp(`^  ${command}\\s`, "m"));
+    assert.match(help.stdout, /Exit codes: 0 done/);
+    const commands = ["score", "summarize", "compare", "chart", "report"];
+    const subs = await Promise.all(commands.map((command) => evalframe([command, "--help"], dir)));
+    for (const [k, command] of commands.entries()) {
+      const sub = subs[k]!;
+      assert.equal(sub.code, 0, sub.stderr);
+      assert.match(sub.stdout, new RegExp(`^evalframe ${command} — `));
+      assert.match(sub.stdout, new RegExp(`Usage:\\n  evalframe ${command} `));
+    }
+    const score = subs[0]!;
+    for (const option of ["--out", "--metrics", "--judge", "--model", "--vision-model", "--embedding-model", "--base-url", "--concurrency", "--weights", "--beta", "--threshold", "--similarity-threshold", "--cache-dir", "--no-cache", "--image-root", "--allow-private-network", "--statements-out", "--summary-json"]) {
+      assert.ok(score.stdout.includes(`  ${option} `), `score --help lists ${option}`);
+    }
+    const version = await evalframe(["--version"], dir);
+    assert.equal(version.code, 0);
+    assert.equal(version.stdout, `${(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version}\n`);
+    const none = await evalframe([], dir);
+    assert.equal(none.code, 2, "no command is bad usage");
+    assert.match(none.stderr, /Usage:/);
+  });
+
+  it("a missing input file exits 1 with one line on stderr naming the file", async () => {
+    const result = await evalframe(["score", "no-such-file.csv", "--out", "scored.csv", "--judge", "offline"], dir);
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, "");
+    const err = lines(result.stderr);
+    assert.equal(err.length, 1, result.stderr);
+    assert.match(err[0]!, /^evalframe: cannot read "no-such-file\.csv": no such file/);
+    assert.equal(existsSync(path.join(dir, "scored.csv")), false);
+  });
+
+  it("bad flags and arguments exit 2 with one line: unknown flag, bad number, unknown command, missing --out", async () => {
+    const cases: [string[], RegExp][] = [
+      [["score", "qa-models.csv", "--out", "s.csv", "--bogus"], /^evalframe: score: unknown option --bogus \(see evalframe score --help\)$/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--concurrency", "many"], /--concurrency must be a whole number of at least 1, got "many"/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--weights", "0.5,x"], /--weights must be a number/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--beta", "0"], /--beta must be a number greater than 0/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--metrics", "bleu"], /--metrics must be one of answer_correctness, multimodal_relevance/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--judge", "openai"], /--judge openai needs OPENAI_API_KEY/],
+      [["score", "qa-models.csv"], /--out is required/],
+      [["score", "a.csv", "b.csv", "--out", "s.csv"], /expected one input file/],
+      [["frobnicate"], /unknown command "frobnicate"/],
+      [["summarize", "scored.txt"], /cannot tell the format of "scored\.txt"/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => evalframe(args, dir)));
+    for (const [k, [args, pattern]] of cases.entries()) {
+      const result = results[k]!;
+      assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+      const err = lines(result.stderr);
+      assert.equal(err.length, 1, `${args.join(" ")}: ${result.stderr}`);
+      assert.match(err[0]!, pattern);
+      assert.doesNotMatch(result.stderr, /\n\s+at /);
+    }
+  });
+
+  it("a malformed CSV exits 1 naming the line; a missing column exits 1 listing the columns", async () => {
+    writeFileSync(
+      path.join(dir, "broken.csv"),
+      'id,model,user_input,response,reference\nq1,m,"Q one?",A.,R.\nq2,m,Q two?,A.,R.\nq3,m,"Q three?,A.,R.\n',
+    );
+    const broken = await evalframe(["score", "broken.csv", "--out", "s.csv", "--judge", "offline"], dir);
+    assert.equal(broken.code, 1);
+    assert.deepEqual(lines(broken.stderr), ["evalframe: broken.csv, line 4: a quoted field opened on this line is never closed"]);
+
+    writeFileSync(path.join(dir, "noref.csv"), "question,answer\nWhat?,That.\n");
+    const noReference = await evalframe(["score", "noref.csv", "--out", "s.csv", "--judge", "offline", "--metrics", "answer_correctness"], dir);
+    assert.equal(noReference.code, 1);
+    const err = lines(noReference.stderr);
+    assert.equal(err.length, 1, noReference.stderr);
+    assert.match(err[0]!, /^evalframe: noref\.csv: missing required column "reference".*"user_input", "response"/);
+    const nothing = await evalframe(["score", "noref.csv", "--out", "s.csv", "--judge", "offline"], dir);
+    assert.equal(nothing.code, 1);
+    assert.match(nothing.stderr, /^evalframe: noref\.csv: nothing to score/);
+  });
+});
+
+describe("evalframe score --judge openai against an OpenAI-compatible server", () => {
+  it("scores through the server; the API key is sent but appears in no output and no written file", async () => {
+    const dir = tempDir();
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    const result = await evalframe(
+      ["score", "qa-models.csv", "--judge", "openai", "--out", "scored.csv", "--statements-out", "statements.csv", "--summary-json", "summary.json", "--cache-dir", "cache", "--concurrency", "8"],
+      dir,
+      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverURL() },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const chat = server.chatRequests();
+    assert.ok(chat.length >= 42 && chat.length <= 42 + 2 * 126, `N + 2·N·M chat calls at most, got ${chat.length}`);
+    assert.ok(server.requests.every((r) => r.headers["authorization"] === `Bearer ${KEY}`), "the key from the environment is what authenticates");
+
+    const scored = await loadDataset(path.join(dir, "scored.csv"));
+    assert.equal(scored.shape[0], 126);
+    const judges = new Set((scored.column("answer_correctness_judge").values as string[]).map(String));
+    assert.deepEqual([...judges], [`gpt-4o-mini @ ${new URL(serverURL()).host}`]);
+    const errors = (scored.column("answer_correctness_error").values as unknown[]).filter((e) => typeof e === "string" && e !== "");
+    assert.deepEqual(errors, []);
+    assert.match(lines(result.stdout).at(-1)!, /^126 rows · \d+ chat calls .* · gpt-4o-mini @ 127\.0\.0\.1:\d+$/);
+
+    assert.ok(!result.stdout.includes(KEY) && !result.stderr.includes(KEY), "the key is never printed");
+    const written = filesUnder(dir);
+    assert.ok(written.some((f) => f.includes(`${path.sep}cache${path.sep}`)), "the cache was written");
+    for (const file of written) assert.ok(!readFileSync(file).includes(KEY), `${path.relative(dir, file)} holds no key`);
+  });
+
+  it("a server that refuses the key: every row fails with a scrubbed reason, exit 1, and the key is printed nowhere", async () => {
+    const dir = tempDir();
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    server.options.fault = () => ({ kind: "status", status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: "invalid_request_error", code: "invalid_api_key" } } });
+    const result = await evalframe(["score", "qa-models.csv", "--out", "scored.csv", "--summary-json", "summary.json", "--no-cache", "--no-progress"], dir, {
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: serverURL(),
+    });
+    assert.equal(result.code, 1, result.stderr);
+    const err = lines(result.stderr);
+    assert.equal(err.length, 1, result.stderr);
+    assert.match(err[0]!, /^evalframe: every row failed to score .*first reason: .*401/);
+    assert.match(result.stdout, /answer_correctness: 126 of 126 rows failed/);
+    assert.ok(!result.stdout.includes(KEY) && !result.stderr.includes(KEY), "the key is never printed");
+    for (const file of filesUnder(dir)) assert.ok(!readFileSync(file).includes(KEY), `${path.relative(dir, file)} holds no key`);
+    const scored = await loadDataset(path.join(dir, "scored.csv"));
+    assert.equal(scored.shape[0], 126, "the scored table is still written, with the reasons");
+  });
+});
+
+describe("error reporting", () => {
+  it("usage errors and failures are one line; an unexpected error adds the EVALFRAME_DEBUG hint; secrets are scrubbed", () => {
+    const saved = { key: process.env["OPENAI_API_KEY"], debug: process.env["EVALFRAME_DEBUG"] };
+    process.env["OPENAI_API_KEY"] = KEY;
+    delete process.env["EVALFRAME_DEBUG"];
+    try {
+      const report = (error: unknown) => {
+        let text = "";
+        const code = reportError(error, (t) => (text += t));
+        return { code, text };
+      };
+      assert.deepEqual(report(new UsageError("score: bad\nthing", "score")), { code: 2, text: "evalframe: score: bad thing (see evalframe score --help)\n" });
+      assert.deepEqual(report(new CliFailure(`401 for key ${KEY}`)), { code: 1, text: "evalframe: 401 for key [redacted]\n" });
+      const unexpected = report(new TypeError(`cannot read x of undefined (key ${KEY})`));
+      assert.equal(unexpected.code, 1);
+      assert.deepEqual(lines(unexpected.text), ["evalframe: unexpected error: cannot read x of undefined (key [redacted])", "run with EVALFRAME_DEBUG=1 for the stack"]);
+      process.env["EVALFRAME_DEBUG"] = "1";
+      const debug = report(new TypeError(`boom ${KEY}`));
+      assert.match(debug.text, /^evalframe: unexpected error: boom \[redacted\]\nTypeError: boom \[redacted\]\n\s+at /);
+      assert.ok(!debug.text.includes(KEY));
+    } finally {
+      for (const [name, value] of [["OPENAI_API_KEY", saved.key], ["EVALFRAME_DEBUG", saved.debug]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+});
+
+describe("the built command", () => {
+  it("dist/cli.js starts with a node shebang and is package.json's bin", async (t) => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin?: Record<string, string> };
+    assert.deepEqual(manifest.bin, { evalframe: "dist/cli.js" });
+    const built = path.join(ROOT, "dist", "cli.js");
+    if (!existsSync(built)) {
+      t.skip("dist/cli.js is not built (npm test builds it first)");
+      return;
+    }
+    assert.equal(readFileSync(built, "utf8").split("\n")[0], "#!/usr/bin/env node");
+    const dir = tempDir();
+    const version = await evalframe(["--version"], dir, {}, [built]);
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+  });
+});
