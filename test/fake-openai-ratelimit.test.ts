@@ -2,28 +2,11 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import OpenAI, { RateLimitError } from "openai";
 import { parseResetDuration } from "../src/index";
+import { rejection, waitFor } from "./support/async";
 import { FakeOpenAI, formatResetDuration } from "./support/fake-openai";
 
 const MODEL = "gpt-judge-test";
 
-/** Polls `check` until it is true or `ms` pass. */
-async function waitFor(check: () => boolean, ms = 1000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Awaits `promise`, expecting a rejection, and returns the error. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new assert.AssertionError({ message: "expected the promise to reject" });
-}
 
 describe("FakeOpenAI rate limit", () => {
   const fake = new FakeOpenAI();

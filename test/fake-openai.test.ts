@@ -9,28 +9,11 @@ import OpenAI, {
   InternalServerError,
   RateLimitError,
 } from "openai";
+import { rejection, waitFor } from "./support/async";
 import { FakeOpenAI, type Fault } from "./support/fake-openai";
 
 const MODEL = "gpt-judge-test";
 
-/** Polls `check` until it is true or `ms` pass. */
-async function waitFor(check: () => boolean, ms = 1000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Awaits `promise`, expecting a rejection, and returns the error. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new assert.AssertionError({ message: "expected the promise to reject" });
-}
 
 describe("FakeOpenAI with the real openai SDK", () => {
   const fake = new FakeOpenAI();
