@@ -92,7 +92,11 @@ describe("batch mode", () => {
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 30_000;
-      while (!(existsSync(path.join(batchDir, "state.json")) && server.batchApi.created.length >= 2)) {
+      const recorded = () =>
+        existsSync(path.join(batchDir, "state.json"))
+          ? (JSON.parse(readFileSync(path.join(batchDir, "state.json"), "utf8")) as { batches: { batchId: string }[] }).batches.filter((b) => b.batchId !== "").length
+          : 0;
+      while (recorded() < 2) {
         assert.ok(Date.now() < deadline, "the worker submitted no batch");
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -118,6 +122,37 @@ describe("batch mode", () => {
     assert.equal(server.batchApi.created.length, 3, "only stage 2 is new");
     assert.ok(logs.filter((l) => /resuming batch_/.test(l)).length === 2, logs.join("\n"));
     assert.ok(records(out).every((r) => r["answer_correctness_error"] === ""));
+  });
+
+  it("finds a batch created just before the process stopped, instead of creating another", async () => {
+    const dir = tempDir();
+    const cacheDir = path.join(dir, "cache");
+    const batchDir = path.join(dir, "batch");
+    const rowsFile = path.join(dir, "rows.json");
+    writeFileSync(rowsFile, JSON.stringify(rows(6)));
+    server.options.batches = { pollsToComplete: 2, hangAfterCreate: true };
+    const worker = path.join(__dirname, "support", "batch-worker.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    try {
+      const deadline = Date.now() + 30_000;
+      while (server.batchApi.created.length < 1) {
+        assert.ok(Date.now() < deadline, "the worker created no batch");
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    const orphan = server.batchApi.created[0]!;
+    const state = await batchStatus(batchDir);
+    assert.deepEqual(state.map((b) => b.batchId), [""], "the stopped run recorded the upload, not the batch");
+    server.options.batches = { pollsToComplete: 2 };
+    const logs: string[] = [];
+    await scoreBatch(rows(6), [answerCorrectness()], { judge: judgeFor(cacheDir), batchDir, pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    assert.equal(server.batchApi.created[0], orphan);
+    assert.ok(logs.some((l) => l.includes(`resuming ${orphan}`)), logs.join("\n"));
+    assert.equal(server.batchApi.created.filter((id) => server.batchApi.batches.get(id)!.input_file_id === server.batchApi.batches.get(orphan)!.input_file_id).length, 1);
   });
 
   it("retries failed and expired lines interactively, or leaves their rows failed with the reason", async () => {

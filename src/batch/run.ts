@@ -45,6 +45,7 @@ interface BatchApi {
   batches: {
     create(body: { input_file_id: string; endpoint: BatchEndpoint; completion_window: "24h" }): Promise<BatchObject>;
     retrieve(id: string): Promise<BatchObject>;
+    list(query: { limit: number }): AsyncIterable<BatchObject & { input_file_id?: string }>;
   };
 }
 
@@ -54,6 +55,7 @@ export interface SubmittedBatch {
   endpoint: BatchEndpoint;
   /** SHA-256 of the sorted custom_ids: the same pending work gives the same signature. */
   signature: string;
+  /** "" while the input file is uploaded but the batch not yet created. */
   batchId: string;
   inputFileId: string;
   lines: number;
@@ -270,17 +272,34 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
       if (part.length === 0) continue;
       const sig = signature(part);
       let batch = state.batches.find((b) => b.signature === sig && b.endpoint === endpoint && !b.applied);
-      if (batch) {
+      if (batch && batch.batchId === "") {
+        // Stopped between uploading and recording the batch: find it by its input file, if it was created.
+        for await (const b of api.batches.list({ limit: 100 })) {
+          if (b.input_file_id === batch.inputFileId) {
+            batch.batchId = b.id;
+            batch.status = b.status;
+            await saveState(dir, state);
+            break;
+          }
+        }
+      }
+      if (batch && batch.batchId !== "") {
         log(`batch stage ${stage}: resuming ${batch.batchId} (${part.length} lines) instead of submitting again`);
       } else {
-        await mkdir(dir, { recursive: true });
-        const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}.jsonl`;
-        const text = toJsonl(part);
-        await writeFile(path.join(dir, name), text);
-        const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
-        const created = await api.batches.create({ input_file_id: file.id, endpoint, completion_window: options.completionWindow ?? "24h" });
-        batch = { stage, endpoint, signature: sig, batchId: created.id, inputFileId: file.id, lines: part.length, status: created.status, applied: false, submittedAt: new Date().toISOString() };
-        state.batches.push(batch);
+        if (!batch) {
+          await mkdir(dir, { recursive: true });
+          const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}.jsonl`;
+          const text = toJsonl(part);
+          await writeFile(path.join(dir, name), text);
+          const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
+          // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
+          batch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
+          state.batches.push(batch);
+          await saveState(dir, state);
+        }
+        const created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint, completion_window: options.completionWindow ?? "24h" });
+        batch.batchId = created.id;
+        batch.status = created.status;
         await saveState(dir, state);
         log(`batch stage ${stage}: submitted ${created.id} with ${part.length} ${endpoint === "/v1/embeddings" ? "embedding" : "chat"} lines`);
       }
@@ -357,7 +376,7 @@ export async function batchStatus(batchDir: string, options: { judge?: Judge | J
   if (options.judge !== undefined) {
     const api = openaiJudge(options.judge).sdk as BatchApi;
     for (const batch of state.batches) {
-      if (!batch.applied) batch.status = (await api.batches.retrieve(batch.batchId)).status;
+      if (!batch.applied && batch.batchId !== "") batch.status = (await api.batches.retrieve(batch.batchId)).status;
     }
   }
   return state.batches;

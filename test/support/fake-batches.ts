@@ -13,6 +13,8 @@ export interface FakeBatchOptions {
   failLine?: (customId: string, url: string) => boolean;
   /** When true, batches expire instead of completing: only the first half of their lines ran. */
   expire?: boolean;
+  /** When true, a batch is created but the reply to its creation never comes (a client stopped in between). */
+  hangAfterCreate?: boolean;
 }
 
 /** One uploaded file. */
@@ -96,7 +98,12 @@ export class FakeBatchApi {
       const batch: StoredBatch = { id, endpoint: body.endpoint, input_file_id: body.input_file_id, status: "validating", polls: 0, output_file_id: null, error_file_id: null, request_counts: { total, completed: 0, failed: 0 } };
       this.batches.set(id, batch);
       this.created.push(id);
+      if (this.options.hangAfterCreate) return new Promise<FakeReply>(() => undefined);
       return { status: 200, body: { object: "batch", ...batch } };
+    }
+    if (method === "GET" && path === "/v1/batches") {
+      const data = [...this.batches.values()].reverse().map((b) => ({ object: "batch", ...b }));
+      return { status: 200, body: { object: "list", data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false } };
     }
     const one = /^\/v1\/batches\/([^/]+)$/.exec(path);
     if (method === "GET" && one) {
