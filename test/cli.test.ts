@@ -9,7 +9,7 @@
  * both as exactly one line on stderr.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -328,6 +328,62 @@ describe("evalframe score --judge openai against an OpenAI-compatible server", (
     for (const file of filesUnder(dir)) assert.ok(!readFileSync(file).includes(KEY), `${path.relative(dir, file)} holds no key`);
     const scored = await loadDataset(path.join(dir, "scored.csv"));
     assert.equal(scored.shape[0], 126, "the scored table is still written, with the reasons");
+  });
+});
+
+describe("evalframe score in batch mode", () => {
+  it("--batch scores through the Batch API like the interactive run, and batch status lists the batches", async () => {
+    const dir = tempDir();
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverURL() };
+    server.options.batches = { pollsToComplete: 1 };
+    const interactive = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--out", "interactive.csv", "--cache-dir", "cache-a", "--no-progress"], dir, env);
+    assert.equal(interactive.code, 0, interactive.stderr);
+    server.reset();
+    const batch = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--out", "batch.csv", "--cache-dir", "cache-b", "--batch", "--batch-dir", "batches", "--poll-interval", "0.01"], dir, env);
+    assert.equal(batch.code, 0, batch.stderr);
+    assert.match(batch.stderr, /batch stage 1: submitted batch_\d+ with \d+ chat lines/);
+    assert.match(batch.stdout, /\d+ batch lines \(half price\)/);
+    assert.equal(server.chatRequests().length, 0, "no interactive call");
+    const pick = async (file: string) => {
+      const df = await loadDataset(path.join(dir, file));
+      return (df.values as unknown[][]).map((r) => [r[df.columns.indexOf("id")], r[df.columns.indexOf("model")], r[df.columns.indexOf("answer_correctness")]]);
+    };
+    assert.deepEqual(await pick("batch.csv"), await pick("interactive.csv"));
+    const status = await evalframe(["batch", "status", "--batch-dir", "batches"], dir, env);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /stage\s+endpoint[\s\S]*\/v1\/chat\/completions[\s\S]*completed\s+yes/);
+    assert.ok(!batch.stdout.includes(KEY) && !batch.stderr.includes(KEY));
+  });
+
+  it("--batch-export and --batch-import go through a file an offline runner answers", async () => {
+    const dir = tempDir();
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    const env = { OPENAI_BASE_URL: serverURL() };
+    const runner = path.join(ROOT, "test", "support", "offline-runner.ts");
+    for (let stage = 1; stage <= 2; stage++) {
+      const exported = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--cache-dir", "cache", "--batch-export", `requests-${stage}.jsonl`], dir, env);
+      assert.equal(exported.code, 0, exported.stderr);
+      assert.match(exported.stdout, /wrote \d+ batch request lines/);
+      const ran = spawnSync(process.execPath, ["--import", TSX, runner, path.join(dir, `requests-${stage}.jsonl`), path.join(dir, `results-${stage}.jsonl`)], { encoding: "utf8" });
+      assert.equal(ran.status, 0, ran.stderr);
+      const imported = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--cache-dir", "cache", "--out", "scored.csv", "--batch-import", `results-${stage}.jsonl`, "--no-progress"], dir, env);
+      assert.equal(imported.code, 0, imported.stderr);
+      if (stage === 1) assert.match(imported.stdout, /the next stage needs \d+ more requests/);
+      else assert.match(imported.stdout, /wrote scored\.csv \(126 rows\)/);
+    }
+    assert.equal(server.requests.length, 0, "nothing went to the server");
+    const scored = await loadDataset(path.join(dir, "scored.csv"));
+    const errors = (scored.column("answer_correctness_error").values as unknown[]).filter((e) => typeof e === "string" && e !== "");
+    assert.deepEqual(errors, []);
+  });
+
+  it("refuses batch mode with the offline judge", async () => {
+    const dir = tempDir();
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    const result = await evalframe(["score", "qa-models.csv", "--judge", "offline", "--out", "s.csv", "--batch"], dir);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /batch mode needs an OpenAI-compatible judge/);
   });
 });
 

@@ -17,7 +17,7 @@ import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { toFile } from "openai";
 import type { DatasetSource } from "../dataset/load";
-import { score, type ScoreOptions } from "../frame/score";
+import { score, setScoreRun, type ScoreOptions } from "../frame/score";
 import type { JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge } from "../judge/judge";
@@ -262,6 +262,7 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
       usage.addCalls(passUsage);
       usage.rows = passUsage.rows;
       const summary = usage.summary();
+      setScoreRun(scored, { usage: summary, judges: [judge.label], metrics: metrics.map((m) => m.name) });
       if (!options.quiet) console.log(formatUsage(summary));
       return scored;
     }

@@ -37,6 +37,11 @@ function runtime(): typeof import("./runtime") {
   return require("./runtime") as typeof import("./runtime");
 }
 
+/** Batch mode's functions, loaded only when a batch flag or command is used. */
+function batchRuntime(): typeof import("../batch/run") {
+  return require("../batch/run") as typeof import("../batch/run");
+}
+
 /** Where a command writes: results to `out` (stdout), messages to `err` (stderr). */
 export interface CliIO {
   out(text: string): void;
@@ -111,6 +116,11 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "summary-json": s,
   "no-progress": b,
   format: s,
+  batch: b,
+  "batch-dir": s,
+  "batch-export": s,
+  "batch-import": s,
+  "poll-interval": s,
 };
 
 /** `evalframe score`: judge every row and write the scored table (and, on request, statements and a JSON summary). */
@@ -118,7 +128,14 @@ export const scoreCommand: Command = async (argv, io) => {
   const c = "score";
   const args = parseCommand(c, argv, SCORE_OPTIONS);
   const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
-  const out = requiredOption(c, args, "out", "scored.csv");
+  const batchExport = stringOption(args, "batch-export");
+  const batchImport = stringOption(args, "batch-import");
+  const batchMode = flag(args, "batch");
+  if ([batchMode, batchExport !== undefined, batchImport !== undefined].filter(Boolean).length > 1) {
+    throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
+  }
+  const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0 });
+  const out = batchExport !== undefined ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
   const format = inputFormat(c, input, stringOption(args, "format"));
   const statementsOut = stringOption(args, "statements-out");
   const summaryJson = stringOption(args, "summary-json");
@@ -202,7 +219,39 @@ export const scoreCommand: Command = async (argv, io) => {
 
   const judge = await usageOnError(() => createJudge(judgeOptions), c); // prints a notice when the environment picks the offline judge
   const selected: Metric[] = chosen.map((m) => metrics[m]);
-  const scored = await score(df, selected, { judge, progress: flag(args, "no-progress") ? false : terminalProgress(), quiet: true });
+  const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
+  if (batching && judge.kind !== "openai") {
+    throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the offline judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL`, c);
+  }
+  const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
+  if (batchExport !== undefined) {
+    const exported = await exportBatchRequests(df, selected, batchExport, { judge });
+    if (exported.lines > 0) {
+      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: evalframe score ${input} --out ${out || "scored.csv"} --batch-import RESULTS.jsonl\n`);
+      return 0;
+    }
+    if (out === "") {
+      io.out(`nothing to export: every request is in the cache; score with --out to write the table\n`);
+      return 0;
+    }
+  }
+  if (batchImport !== undefined) {
+    const imported = await failOnError(() => importBatchResults(df, selected, batchImport, { judge }), `${batchImport}: `);
+    io.out(`read ${imported.applied.toLocaleString("en-US")} results from ${batchImport}${imported.failed.size > 0 ? ` (${imported.failed.size} failed lines)` : ""}\n`);
+    if (imported.remaining > 0) {
+      io.out(`the next stage needs ${imported.remaining.toLocaleString("en-US")} more requests: export them with --batch-export and run them too\n`);
+      return 0;
+    }
+  }
+  const scored = batchMode
+    ? await scoreBatch(df, selected, {
+        judge,
+        batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
+        ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+        log: (line: string) => io.err(`${line}\n`),
+        quiet: true,
+      })
+    : await score(df, selected, { judge, progress: flag(args, "no-progress") ? false : terminalProgress(), quiet: true });
   const run = scoreRun(scored);
   const rows = scored.shape[0] ?? 0;
 
@@ -375,10 +424,29 @@ export const reportCommand: Command = async (argv, io) => {
 };
 
 /** Every subcommand by name. */
+/** `evalframe batch status`: where each batch of a batch folder stands. */
+export const batchCommand: Command = async (argv, io) => {
+  const c = "batch";
+  const [sub, ...rest] = argv;
+  if (sub !== "status") throw new UsageError(`${c}: the only subcommand is "status" (evalframe batch status --batch-dir DIR)`, c);
+  const args = parseCommand(c, rest, { "batch-dir": s, live: b });
+  const dir = stringOption(args, "batch-dir") ?? ".evalframe-batch";
+  const { batchStatus } = batchRuntime();
+  const { formatTable } = runtime();
+  const batches = await failOnError(() => batchStatus(dir, flag(args, "live") ? { judge: { judge: "openai" } } : {}), `${dir}: `);
+  if (batches.length === 0) {
+    io.out(`${dir}: no batch submitted yet\n`);
+    return 0;
+  }
+  io.out(`${formatTable(batches.map((b) => ({ stage: b.stage, endpoint: b.endpoint, batch: b.batchId || "(uploaded, not created)", lines: b.lines, status: b.status, applied: b.applied ? "yes" : "no", submitted: b.submittedAt })))}\n`);
+  return 0;
+};
+
 export const COMMANDS: Readonly<Record<string, Command>> = {
   score: scoreCommand,
   summarize: summarizeCommand,
   compare: compareCommand,
   chart: chartCommand,
   report: reportCommand,
+  batch: batchCommand,
 };

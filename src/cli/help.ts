@@ -9,6 +9,8 @@ Usage:
   evalframe compare <scored.csv> [--metric answer_correctness] [--by model] [--pair-by id] [--baseline M] [--json]
   evalframe chart <scored.csv> --kind <kind> --out chart.png|.svg|.json [--metric M] [--by model]
   evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json]
+  evalframe score <input> --out scored.csv --batch [--batch-dir DIR]   (or --batch-export / --batch-import FILE)
+  evalframe batch status [--batch-dir DIR]
 
 Commands:
   score      judge every row (answer correctness, multimodal relevance) and write the scored table
@@ -16,6 +18,7 @@ Commands:
   compare    paired comparison of models: mean difference with CI, wins/ties/losses, tests
   chart      draw one chart to PNG, SVG or a Vega-Lite JSON spec
   report     write one self-contained HTML report (tables, charts, worst answers)
+  batch      where the batches of a batch-mode run stand (evalframe batch status)
 
 Options:
   -h, --help     help (also after a command: evalframe score --help)
@@ -66,9 +69,25 @@ Judge:
 Input:
   --format csv|tsv|jsonl|json  when the extension does not tell
 
+Batch mode (OpenAI Batch API: half the price, results within 24 h):
+  --batch                    send the requests as batches (Files + Batches API), poll, and score
+  --batch-dir DIR            where batch ids and stages are kept, so a stopped run resumes (default .evalframe-batch)
+  --poll-interval S          seconds between status polls (default 30)
+  --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional)
+  --batch-import FILE        read a batch output file made elsewhere (e.g. vLLM's batch runner) into the cache
+
 The API key is read from OPENAI_API_KEY only. Column aliases work (question, answer,
 ground_truth, contexts, ...). A row that cannot be scored gets NaN and a reason in
 <metric>_error; the run still exits 0 unless every row failed.
+`,
+  batch: `evalframe batch — batch mode bookkeeping
+
+Usage:
+  evalframe batch status [--batch-dir DIR] [--live]
+
+Lists each batch the batch folder recorded: its stage, endpoint, id, lines, status and whether
+its results were read back. --live asks the Batches API for the current status (needs
+OPENAI_API_KEY / OPENAI_BASE_URL).
 `,
   summarize: `evalframe summarize — summary statistics of the scores
 

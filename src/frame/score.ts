@@ -53,6 +53,11 @@ export function scoreRun(scored: DataFrame): ScoreRun | undefined {
   return RUNS.get(scored);
 }
 
+/** Records what produced a scored DataFrame (batch mode replaces the last pass's record with the run's). */
+export function setScoreRun(scored: DataFrame, run: ScoreRun): void {
+  RUNS.set(scored, run);
+}
+
 function isJudge(value: unknown): value is Judge {
   return typeof value === "object" && value !== null && typeof (value as Judge).complete === "function" && typeof (value as Judge).embed === "function";
 }
