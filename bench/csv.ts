@@ -9,11 +9,16 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { loadDataset, toCSV, toDataFrame } from "../src/index";
 
-/** One benchmark's figures. */
+/** One figure of a benchmark. */
 export interface BenchFigure {
   name: string;
-  value: number;
+  /** A number, or text such as "12 / 30" when two figures go together. */
+  value: number | string;
   unit: string;
+  /** The target it is held to, in words (e.g. "< 2,000 ms"), when there is one. */
+  target?: string;
+  /** Whether the target is met. */
+  met?: boolean;
 }
 
 /** Runs the CSV benchmark on `rows` rows and returns its figures. */
