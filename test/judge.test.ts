@@ -207,6 +207,18 @@ describe("cache", () => {
     assert.equal(second.usage.summary().chatCacheHits, 1);
   });
 
+  it("pays once for identical requests made at the same moment, with the cache on or off", async () => {
+    for (const options of [{ cache: true, cacheDir: tempDir() }, { cache: false }]) {
+      server.reset();
+      server.options.latencyMs = 30;
+      const judge = judgeFor(options);
+      const replies = await Promise.all([1, 2, 3].map(() => judge.complete(echoRequest("same"))));
+      assert.deepEqual(replies.map((r) => r.answer), ["echo: same", "echo: same", "echo: same"]);
+      assert.equal(server.chatRequests().length, 1, JSON.stringify(options));
+      assert.equal(judge.usage.summary().chatCacheHits, 2);
+    }
+  });
+
   it("keys on model, base URL, temperature and prompt version, but not on the API key or headers", async () => {
     const dir = tempDir();
     const ask = (options: JudgeOptions, version = "test-1") =>

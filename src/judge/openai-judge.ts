@@ -227,11 +227,23 @@ export class OpenAIJudge implements Judge {
     const sinks = this.fanout(usage);
     const model = request.model ?? this.config.model;
     const key = this.chatKey(request, model);
+    // Marked in flight before the cache lookup, so identical requests made at the same
+    // moment (two models giving the same answer) share one lookup and at most one call.
     const pending = this.inflight.get(key);
     if (pending) {
       sinks.each((u) => u.chatCall(true));
       return (await pending) as T;
     }
+    const work = this.lookUpOrFetch(request, model, key, sinks);
+    this.inflight.set(key, work);
+    try {
+      return await work;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private async lookUpOrFetch<T>(request: StructuredRequest<T>, model: string, key: string, sinks: UsageFanout): Promise<T> {
     const cached = await this.cache.get(key);
     if (cached !== undefined) {
       const checked = request.schema.safeParse(cached);
@@ -241,13 +253,7 @@ export class OpenAIJudge implements Judge {
       }
     }
     sinks.each((u) => u.chatCall(false));
-    const work = this.fetchReply(request, model, key, sinks);
-    this.inflight.set(key, work);
-    try {
-      return await work;
-    } finally {
-      this.inflight.delete(key);
-    }
+    return this.fetchReply(request, model, key, sinks);
   }
 
   private async fetchReply<T>(request: StructuredRequest<T>, model: string, key: string, sinks: UsageFanout): Promise<T> {
