@@ -42,6 +42,19 @@ function notebookDir(): string {
   return dir;
 }
 
+const dist = path.join(ROOT, "dist", "index");
+const data = path.join(ROOT, "data", "qa-models.csv");
+
+/** Writes a notebook of these code cells inside the repository, runs it, and returns its executed cells. */
+function runCells(name: string, sources: string[]): ReturnType<typeof readCells> {
+  const dir = notebookDir();
+  const notebook = path.join(dir, `${name}.ipynb`);
+  writeFileSync(notebook, notebookJson(sources));
+  const run = runNotebook(notebook, path.join(dir, "out"));
+  assert.equal(run.status, 0, run.stderr);
+  return readCells(run.executed);
+}
+
 /** A tslab notebook with these code cells. */
 function notebookJson(sources: string[]): string {
   return JSON.stringify({
@@ -80,43 +93,28 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
   }
 
   it("shows a run's progress as one line updated in place", () => {
-    const dir = notebookDir();
-    const notebook = path.join(dir, "progress.ipynb");
-    const dist = path.join(ROOT, "dist", "index");
     const source = [
       `import { notebookProgress, ProgressTracker, inNotebook } from ${JSON.stringify(dist)};`,
       "console.log(`in notebook: ${inNotebook()}`);",
       "const tracker = new ProgressTracker(5, notebookProgress(), 0);",
       "for (let i = 0; i < 5; i++) { await new Promise((r) => setTimeout(r, 20)); tracker.step(i === 2); }",
     ].join("\n");
-    writeFileSync(notebook, notebookJson([source]));
-    const run = runNotebook(notebook, path.join(dir, "out"));
-    assert.equal(run.status, 0, run.stderr);
-    const outputs = readCells(run.executed)[0]!.outputs ?? [];
+    const cells = runCells("progress", [source]);
+    const outputs = cells[0]!.outputs ?? [];
     const displays = outputs.filter((o) => o.output_type === "display_data");
     assert.equal(displays.length, 1, "one display, updated in place");
     assert.match(String(displays[0]!.data?.["text/plain"]), /5\/5 rows · 1 error/);
-    assert.match(outputText(readCells(run.executed)), /in notebook: true/);
+    assert.match(outputText(cells), /in notebook: true/);
   });
 
   it("scores a frame in a notebook and explains a row as HTML", () => {
-    const dir = notebookDir();
-    const notebook = path.join(dir, "explain.ipynb");
-    const dist = path.join(ROOT, "dist", "index");
-    const data = path.join(ROOT, "data", "qa-models.csv");
-    writeFileSync(
-      notebook,
-      notebookJson([
-        `import { loadDataset, scoreAnswerCorrectness, explain, statements, createJudge } from ${JSON.stringify(dist)};`,
-        `const df = await loadDataset(${JSON.stringify(data)});\n` +
-          `const scored = await scoreAnswerCorrectness(df.head(6), { judge: createJudge({ judge: "offline" }) });\n` +
-          "console.log(`scored ${scored.shape[0]} rows, ${statements(scored).shape[0]} statements`);",
-        "explain(scored, 2);",
-      ]),
-    );
-    const run = runNotebook(notebook, path.join(dir, "out"));
-    assert.equal(run.status, 0, run.stderr);
-    const cells = readCells(run.executed);
+    const cells = runCells("explain", [
+      `import { loadDataset, scoreAnswerCorrectness, explain, statements, createJudge } from ${JSON.stringify(dist)};`,
+      `const df = await loadDataset(${JSON.stringify(data)});\n` +
+        `const scored = await scoreAnswerCorrectness(df.head(6), { judge: createJudge({ judge: "offline" }) });\n` +
+        "console.log(`scored ${scored.shape[0]} rows, ${statements(scored).shape[0]} statements`);",
+      "explain(scored, 2);",
+    ]);
     const scoring = cells[1]!.outputs ?? [];
     assert.equal(scoring.filter((o) => o.output_type === "display_data").length, 1, "one progress line, updated in place");
     assert.match(outputText([cells[1]!]), /6 rows · \d+ chat calls \(0 cached\) .* offline \(approximate\)/);
@@ -127,22 +125,12 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
   });
 
   it("shows a chart as Vega-Lite with a PNG in the same output, and a summary as an HTML table", () => {
-    const dir = notebookDir();
-    const notebook = path.join(dir, "show.ipynb");
-    const dist = path.join(ROOT, "dist", "index");
-    const data = path.join(ROOT, "data", "qa-models.csv");
-    writeFileSync(
-      notebook,
-      notebookJson([
-        `import { loadDataset, scoreAnswerCorrectness, createJudge, scoreBox, summarize, show } from ${JSON.stringify(dist)};\n` +
-          `const scored = await scoreAnswerCorrectness(await loadDataset(${JSON.stringify(data)}), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });`,
-        "await show(scoreBox(scored));",
-        'await show(summarize(scored, { by: "model" }));',
-      ]),
-    );
-    const run = runNotebook(notebook, path.join(dir, "out"));
-    assert.equal(run.status, 0, run.stderr);
-    const cells = readCells(run.executed);
+    const cells = runCells("show", [
+      `import { loadDataset, scoreAnswerCorrectness, createJudge, scoreBox, summarize, show } from ${JSON.stringify(dist)};\n` +
+        `const scored = await scoreAnswerCorrectness(await loadDataset(${JSON.stringify(data)}), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });`,
+      "await show(scoreBox(scored));",
+      'await show(summarize(scored, { by: "model" }));',
+    ]);
     const chart = (cells[1]!.outputs ?? []).filter((o) => o.output_type === "display_data");
     assert.equal(chart.length, 1);
     const bundle = chart[0]!.data ?? {};
