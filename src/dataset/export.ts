@@ -2,10 +2,10 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
-import { isDataFrame, tableFromDataFrame } from "../frame/dataframe";
+import { readFrame } from "../frame/dataframe";
 import { escapeFormula, quoteCsvField, type CsvWriteOptions } from "./csv";
-import { rawFromRecords, typeRawTable, type Records } from "./raw";
-import { cellText, RowProblems, type Cell, type Table } from "./table";
+import type { Records } from "./raw";
+import { cellText, type Cell } from "./table";
 
 /** What `toCSV` writes: a DataFrame or row objects. */
 export type CsvSource = DataFrame | Records;
@@ -14,12 +14,6 @@ export type CsvSource = DataFrame | Records;
 export interface ToCsvOptions extends CsvWriteOptions {
   /** Columns to write, in this order; default all, in the table's order. */
   columns?: readonly string[];
-}
-
-function tableOf(data: CsvSource): Table {
-  if (isDataFrame(data)) return tableFromDataFrame(data);
-  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
-  throw new TypeError("toCSV takes a danfojs DataFrame or an array of row objects");
 }
 
 function fieldText(value: Cell, escape: boolean): string {
@@ -42,7 +36,7 @@ function fieldText(value: Cell, escape: boolean): string {
  * // 'q,a\nSum?,\'=1+2\n"x, y",3\n'
  */
 export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
-  const table = tableOf(data);
+  const table = readFrame(data, "toCSV");
   const eol = options.lineEnding ?? "\n";
   const delimiter = options.delimiter ?? ",";
   const escape = options.escapeFormulas !== false;

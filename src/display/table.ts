@@ -3,9 +3,9 @@
  * numbers rounded for display only (the frame keeps every digit).
  */
 import type { DataFrame } from "danfojs-node";
-import { rawFromRecords, typeRawTable, type Records } from "../dataset/raw";
-import { RowProblems, type Cell, type Table } from "../dataset/table";
-import { isDataFrame, tableFromDataFrame, toDataFrame } from "../frame/dataframe";
+import type { Records } from "../dataset/raw";
+import type { Cell } from "../dataset/table";
+import { isDataFrame, readFrame, toDataFrame } from "../frame/dataframe";
 import { displayNumber, escapeHtml } from "./html";
 import { tslab } from "./tslab";
 
@@ -19,26 +19,8 @@ export interface TableHTMLOptions {
   maxChars?: number;
 }
 
-/**
- * @internal The typed table of a DataFrame or of row objects. A DataFrame
- * column whose cells are all missing keeps danfojs' numeric dtype (so that an
- * all-NaN column reads back as NaN numbers, not as empty text).
- */
-export function readFrame(data: DataFrame | Records, caller: string): Table {
-  if (isDataFrame(data)) {
-    const table = tableFromDataFrame(data);
-    const dtypes = (data.dtypes as unknown[]).map(String);
-    table.columns.forEach((c, j) => {
-      const dtype = dtypes[j] ?? "";
-      if (c.type === "string" && /^(float|int)/.test(dtype) && c.values.every((v) => v === null)) {
-        table.columns[j] = { name: c.name, type: "number", values: c.values.map(() => Number.NaN) };
-      }
-    });
-    return table;
-  }
-  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
-  throw new TypeError(`${caller}: expected a danfojs DataFrame or an array of row objects`);
-}
+/** @internal Re-exported for the readers that import it from here. */
+export { readFrame };
 
 function cellHTML(value: Cell | undefined, digits: number, maxChars: number): string {
   if (value === null || value === undefined) return `<td class="ef-missing"></td>`;

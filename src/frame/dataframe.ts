@@ -50,6 +50,19 @@ export function tableFromDataFrame(df: DataFrame): Table {
   return typeRawTable(rawFromDataFrame(df), new RowProblems());
 }
 
+/**
+ * The typed table of a DataFrame or of row objects, for every reader that
+ * takes either (analysis, charts, tables, CSV out). A DataFrame column whose
+ * cells are all missing keeps danfojs' numeric dtype.
+ *
+ * @throws {TypeError} naming `caller` for anything else.
+ */
+export function readFrame(data: DataFrame | Records, caller: string): Table {
+  if (isDataFrame(data)) return tableFromDataFrame(data);
+  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
+  throw new TypeError(`${caller}: expected a danfojs DataFrame or an array of row objects`);
+}
+
 /** Options for {@link toDataFrame}. */
 export interface ToDataFrameOptions {
   /** Types to force per column; others are decided from every value of the column. */
