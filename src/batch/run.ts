@@ -257,7 +257,7 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
 
   for (let stage = 1; ; stage++) {
     const { collector, scored, passUsage } = await collect(data, metrics, judge, failed);
-    const lines = requestLines(collector, 256);
+    const lines = requestLines(collector, judge.embeddingBatchSize);
     if (lines.length === 0) {
       usage.addCalls(passUsage);
       usage.rows = passUsage.rows;
@@ -338,7 +338,7 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
 export async function exportBatchRequests(data: DatasetSource, metrics: readonly Metric[], file: string, options: { judge?: Judge | JudgeOptions } = {}): Promise<{ lines: number; chat: number; embeddings: number }> {
   const judge = openaiJudge(options.judge);
   const { collector } = await collect(data, metrics, judge, new Map());
-  const lines = requestLines(collector, 256);
+  const lines = requestLines(collector, judge.embeddingBatchSize);
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   await writeFile(file, toJsonl(lines));
   return { lines: lines.length, chat: lines.filter((l) => l.url === "/v1/chat/completions").length, embeddings: lines.filter((l) => l.url === "/v1/embeddings").length };
@@ -359,13 +359,14 @@ export async function importBatchResults(
   const judge = openaiJudge(options.judge);
   const usage = judge.newUsage();
   const { collector } = await collect(data, metrics, judge, new Map());
-  const requests = requestLines(collector, 256);
+  const requests = requestLines(collector, judge.embeddingBatchSize);
   const results = parseResultLines(await readFile(file, "utf8"), file);
   const wanted = new Set(requests.map((r) => r.custom_id));
   const relevant = results.filter((r) => wanted.has(r.custom_id));
-  const failures = await applyResults(relevant, requests.filter((r) => relevant.some((x) => x.custom_id === r.custom_id)), collector, judge, usage);
+  const answered = new Set(relevant.map((r) => r.custom_id));
+  const failures = await applyResults(relevant, requests.filter((r) => answered.has(r.custom_id)), collector, judge, usage);
   const after = await collect(data, metrics, judge, new Map());
-  return { applied: relevant.length - failures.size, failed: failures, remaining: requestLines(after.collector, 256).length };
+  return { applied: relevant.length - failures.size, failed: failures, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
 }
 
 /**

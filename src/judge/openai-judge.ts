@@ -71,6 +71,11 @@ export class OpenAIJudge implements Judge {
     this.cache = config.cacheDir === false ? new NoCache() : new DiskCache(config.cacheDir);
   }
 
+  /** Texts per embeddings request (batch mode puts as many in one batch line). */
+  get embeddingBatchSize(): number {
+    return this.config.embeddingBatchSize;
+  }
+
   /** How replies are requested now: json_schema until the server refuses it. */
   get structuredMode(): StructuredMode {
     return this.mode;
