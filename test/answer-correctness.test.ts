@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DataFrame } from "danfojs-node";
 import {
   answerCorrectness,
   cosineSimilarity,
@@ -19,15 +18,12 @@ import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { promptKind, requestData, scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 import * as path from "node:path";
+import { records } from "./support/frames";
 
 const { server, url: serverURL } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
 
 function judgeFor(options: JudgeOptions = {}): Judge {
   return createJudge({ judge: "openai", apiKey: "sk-test-key-123456", baseURL: serverURL(), cache: false, retryBaseDelayMs: 1, ...options });
-}
-
-function records(df: DataFrame): Record<string, unknown>[] {
-  return (df.values as unknown[][]).map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
 }
 
 const quiet = { progress: false as const, quiet: true };

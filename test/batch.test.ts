@@ -8,6 +8,7 @@ import { answerCorrectness, batchStatus, createJudge, exportBatchRequests, impor
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
+import { records } from "./support/frames";
 
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
 
@@ -24,10 +25,6 @@ function rows(n = 500): Record<string, unknown>[] {
     const response = model === "good" ? `Fact ${q} two. Fact ${q} one.` : model === "verbose" ? `Fact ${q} one. Extra ${q} claim.` : `Wrong ${q} claim.`;
     return { id: `q${q}`, model, user_input: `Question ${q}?`, response, reference };
   });
-}
-
-function records(df: DataFrame): Record<string, unknown>[] {
-  return (df.values as unknown[][]).map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
 }
 
 /** Scores that must agree between interactive and batch runs. */

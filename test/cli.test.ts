@@ -10,14 +10,14 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { before, describe, it } from "node:test";
 import { CliFailure, reportError, UsageError } from "../src/cli/errors";
 import { loadDataset, parseCsv } from "../src/index";
 import { useFakeOpenAI } from "./support/fake-openai";
-import { tempDir } from "./support/files";
+import { filesUnder, tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 const ROOT = path.join(__dirname, "..");
@@ -58,14 +58,6 @@ function evalframe(args: readonly string[], cwd: string, env: Record<string, str
 
 function lines(text: string): string[] {
   return text.split("\n").filter((l) => l.trim() !== "");
-}
-
-/** Every file under a folder, recursively. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? filesUnder(full) : [full];
-  });
 }
 
 const { server, url: serverURL } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));

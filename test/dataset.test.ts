@@ -5,12 +5,7 @@ import { describe, it } from "node:test";
 import { DataFrame } from "danfojs-node";
 import { loadDataset, MalformedFileError, MissingColumnError, toCSV, toDataFrame } from "../src/index";
 import { tempDir, writeText } from "./support/files";
-
-/** The rows of a frame as objects, read by column name. */
-function records(df: DataFrame): Record<string, unknown>[] {
-  const rows = df.values as unknown[][];
-  return rows.map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
-}
+import { records } from "./support/frames";
 
 function column(df: DataFrame, name: string): unknown[] {
   const j = df.columns.indexOf(name);

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { createJudge, formatUsage, JudgeError, resolveJudgeConfig, Scheduler, type Judge, type JudgeOptions } from "../src/index";
 import { FakeOpenAI, useFakeOpenAI, type Fault } from "./support/fake-openai";
-import { tempDir } from "./support/files";
+import { filesUnder, tempDir } from "./support/files";
 import { askedText, echoChat, echoRequest } from "./support/requests";
 
 const API_KEY = "sk-test-SECRET-0123456789abcdef";
@@ -21,13 +21,6 @@ function judgeFor(options: JudgeOptions = {}): Judge {
 function firstFaults(...faults: Fault[]): (req: { path: string }) => Fault | undefined {
   let i = 0;
   return (req) => (req.path.endsWith("/chat/completions") ? faults[i++] : undefined);
-}
-
-/** Files under `dir` (a writer may be renaming files meanwhile, so no stat after the listing). */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
 }
 
 describe("retries", () => {

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
-import type { DataFrame } from "danfojs-node";
 import { createJudge, loadDataset, multimodalRelevance, score, scoreMultimodalRelevance, type Judge, type JudgeOptions } from "../src/index";
 import { FakeOpenAI, type ChatContext } from "./support/fake-openai";
 import { TestHttpServer } from "./support/http-server";
+import { records } from "./support/frames";
 
 const DATA = path.join(__dirname, "..", "data");
 const IMAGES = path.join(DATA, "images");
@@ -51,10 +51,6 @@ beforeEach(() => {
 
 function judgeFor(options: JudgeOptions = {}): Judge {
   return createJudge({ judge: "openai", apiKey: "sk-test-key-123456", baseURL, cache: false, retryBaseDelayMs: 1, ...options });
-}
-
-function records(df: DataFrame): Record<string, unknown>[] {
-  return (df.values as unknown[][]).map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
 }
 
 const quiet = { progress: false as const, quiet: true };

@@ -2,17 +2,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import type { DataFrame } from "danfojs-node";
 import { formatCsv, loadDataset, toCSV } from "../src/index";
 import { tempDir } from "./support/files";
+import { records } from "./support/frames";
 
 const data = path.join(__dirname, "..", "data");
 const csvFile = path.join(data, "qa-models.csv");
 const jsonlFile = path.join(data, "qa-models.jsonl");
-
-function records(df: DataFrame): Record<string, unknown>[] {
-  return (df.values as unknown[][]).map((row) => Object.fromEntries(df.columns.map((c, j) => [c, row[j]])));
-}
 
 describe("data/qa-models.csv", () => {
   it("is written back byte for byte by loadDataset + toCSV", async () => {
