@@ -1,0 +1,109 @@
+/**
+ * `readLabels`: label files (JSON Lines, docs/labelling.md) or label objects
+ * in, a checked {@link LabelSet} out, or one error listing every problem
+ * with its file, line and field.
+ */
+import { readFileSync } from "node:fs";
+import { buildLabelIndex, type LabelIndex } from "./lookup";
+import { parseLabelLine } from "./parse";
+import { duplicateProblems, referenceProblems } from "./validate";
+import { LabelFileError, type HandLabel, type LabelOrigin, type LabelProblem, type LabelSet, type LabelSource } from "./types";
+
+/** True for a {@link LabelSet} (what `readLabels` returns). */
+export function isLabelSet(value: unknown): value is LabelSet {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const v = value as Partial<LabelSet>;
+  return Array.isArray(v.answerCorrectness) && Array.isArray(v.multimodal) && Array.isArray(v.files);
+}
+
+function readFileLines(file: string, labels: HandLabel[], problems: LabelProblem[]): void {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : error instanceof Error ? error.message : String(error);
+    problems.push({ where: file, field: "", message: `cannot read the label file (${why}); give the path of a .jsonl label file` });
+    return;
+  }
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let count = 0;
+  body.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === "") return;
+    count++;
+    const origin: LabelOrigin = { file, line: i + 1, where: `${file}, line ${i + 1}` };
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      problems.push({ where: origin.where, field: "", message: `not valid JSON (${(error as Error).message}); each line must be one JSON object` });
+      return;
+    }
+    const parsed = parseLabelLine(value, origin);
+    if ("label" in parsed) labels.push(parsed.label);
+    else problems.push(...parsed.problems);
+  });
+  if (count === 0) problems.push({ where: file, field: "", message: "the label file has no lines; write one JSON object per labelled row" });
+}
+
+function checked(labels: readonly HandLabel[], files: string[], problems: LabelProblem[]): { set: LabelSet; index: LabelIndex } {
+  const set: LabelSet = {
+    answerCorrectness: labels.filter((l) => l.kind === "answer_correctness"),
+    multimodal: labels.filter((l) => l.kind === "multimodal_relevance"),
+    files,
+  };
+  problems.push(...duplicateProblems(labels), ...referenceProblems(set.answerCorrectness));
+  if (problems.length > 0) throw new LabelFileError(problems);
+  const built = buildLabelIndex(set);
+  if (built.problems.length > 0) throw new LabelFileError(built.problems);
+  return { set, index: built.index };
+}
+
+/** @internal `readLabels` with the replay index it built while checking. */
+export function readLabelsIndexed(source: LabelSource): { set: LabelSet; index: LabelIndex } {
+  if (isLabelSet(source)) return checked([...source.answerCorrectness, ...source.multimodal], [...source.files], []);
+  const labels: HandLabel[] = [];
+  const problems: LabelProblem[] = [];
+  if (typeof source === "string") {
+    readFileLines(source, labels, problems);
+    return checked(labels, [source], problems);
+  }
+  if (!Array.isArray(source)) {
+    throw new TypeError("labels must be a label file path, a list of paths, a list of label objects, or what readLabels returned");
+  }
+  const items = source as readonly unknown[];
+  if (items.length === 0) throw new LabelFileError([{ where: "labels", field: "", message: "the list is empty; give at least one label file or label" }]);
+  if (items.every((item) => typeof item === "string")) {
+    const files = items as string[];
+    for (const file of files) readFileLines(file, labels, problems);
+    return checked(labels, [...files], problems);
+  }
+  items.forEach((item, i) => {
+    const parsed = parseLabelLine(item, { file: "labels", line: i + 1, where: `labels[${i}]` });
+    if ("label" in parsed) labels.push(parsed.label);
+    else problems.push(...parsed.problems);
+  });
+  return checked(labels, [], problems);
+}
+
+/**
+ * Reads and checks hand labels: a label file (JSON Lines as described in
+ * docs/labelling.md), several files, or label lines given as objects. Each
+ * line is an answer-correctness label (`response_statements`,
+ * `reference_statements`) or a multimodal one (`relevant`).
+ *
+ * Checked: JSON on every line, each field's type, every verdict (TP/FP on the
+ * response side, covered/FN on the reference side), one label per (id,
+ * model), the same reference statements for every model of a question, and
+ * that the same text is always labelled the same way (a judge replaying
+ * labels sees only texts).
+ *
+ * @throws {LabelFileError} listing every problem as "file, line N, field F: what to fix".
+ * @example
+ * const labels = readLabels("data/qa-models.labels.jsonl");
+ * labels.answerCorrectness.length          // one per labelled row
+ * readLabels(["a.labels.jsonl", "b.labels.jsonl"]);
+ */
+export function readLabels(source: LabelSource): LabelSet {
+  return readLabelsIndexed(source).set;
+}
