@@ -37,6 +37,9 @@ export type { SchedulerOptions, ScheduledJob, FailureInfo } from "./judge/schedu
 export { cacheKey, stableJson, DiskCache } from "./judge/cache";
 export { OfflineJudge, OFFLINE_LABEL } from "./judge/offline-judge";
 export { OpenAIJudge } from "./judge/openai-judge";
+export { LabelsJudge, LABELS_JUDGE_LABEL } from "./judge/labels-judge";
+export type { LabelsJudgeOptions } from "./judge/labels-judge";
+export * from "./labels/index";
 export { JudgeError } from "./judge/types";
 export type {
   ChatMessage,

@@ -12,12 +12,14 @@ import { UsageError } from "./errors";
 export interface OptionSpec {
   type: "string" | "boolean";
   short?: string;
+  /** The option may be given more than once (read it with {@link stringList}). */
+  multiple?: boolean;
 }
 
 /** Parsed arguments: positionals and option values by name. */
 export interface ParsedArgs {
   positionals: string[];
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
 }
 
 /** Options every subcommand takes. */
@@ -32,7 +34,7 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
 export function parseCommand(command: string, argv: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true });
-    return { positionals, values: values as Record<string, string | boolean | undefined> };
+    return { positionals, values: values as ParsedArgs["values"] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
     const raw = error instanceof Error ? error.message : String(error);
@@ -54,6 +56,17 @@ export function parseCommand(command: string, argv: readonly string[], options: 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const v = args.values[name];
   return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * The values of a string option that may be repeated and comma-separated
+ * (`--labels a.jsonl --labels b.jsonl,c.jsonl`), empty items dropped;
+ * undefined when the option is absent.
+ */
+export function stringList(args: ParsedArgs, name: string): string[] | undefined {
+  const v = args.values[name];
+  if (v === undefined || typeof v === "boolean") return undefined;
+  return (Array.isArray(v) ? v : [v]).flatMap((item) => list(item) ?? []);
 }
 
 /** A boolean option's value. */

@@ -31,6 +31,7 @@ import {
   type ParsedArgs,
 } from "./args";
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
+import { checkLabelsJudge, labelFiles, LABELS_OPTION, readLabelFiles } from "./labels";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
 function runtime(): typeof import("./runtime") {
@@ -99,6 +100,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   out: s,
   metrics: s,
   judge: s,
+  labels: LABELS_OPTION,
   model: s,
   "vision-model": s,
   "embedding-model": s,
@@ -167,9 +169,12 @@ export const scoreCommand: Command = async (argv, io) => {
   if (flag(args, "allow-private-network")) mr.allowPrivateNetwork = true;
 
   // The judge: the API key only ever comes from the environment.
-  const kind = choice<JudgeKind>(c, "judge", stringOption(args, "judge"), ["openai", "offline"]);
+  const kind = choice<JudgeKind>(c, "judge", stringOption(args, "judge"), ["openai", "offline", "labels"]);
+  const labels = labelFiles(c, args);
+  checkLabelsJudge(c, kind, labels);
   const judgeOptions: JudgeOptions = {};
   if (kind !== undefined) judgeOptions.judge = kind;
+  if (labels !== undefined) judgeOptions.labels = labels;
   const named: [string, keyof JudgeOptions][] = [
     ["model", "model"],
     ["vision-model", "visionModel"],
@@ -217,11 +222,12 @@ export const scoreCommand: Command = async (argv, io) => {
     }
   }
 
+  if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
   const judge = await usageOnError(() => createJudge(judgeOptions), c); // prints a notice when the environment picks the offline judge
   const selected: Metric[] = chosen.map((m) => metrics[m]);
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   if (batching && judge.kind !== "openai") {
-    throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the offline judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL`, c);
+    throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the ${judge.kind} judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL`, c);
   }
   const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
   if (batchExport !== undefined) {

@@ -57,7 +57,11 @@ Metrics:
   --allow-private-network    allow image URLs on private and loopback addresses
 
 Judge:
-  --judge openai|offline     default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline
+  --judge openai|offline|labels
+                             default: labels with --labels, else openai when OPENAI_API_KEY or
+                             OPENAI_BASE_URL is set, else offline
+  --labels FILE              hand-label file(s) the labels judge replays (repeatable or comma-separated;
+                             format in docs/labelling.md); embeddings come from the offline judge
   --model M                  chat model (default gpt-4o-mini)
   --vision-model M           model for images (default gpt-4o)
   --embedding-model M        embedding model (default text-embedding-3-small)

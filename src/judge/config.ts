@@ -3,21 +3,30 @@
  * documentation), and how the environment chooses between an OpenAI-compatible
  * server and the offline judge.
  */
+import type { LabelSource } from "../labels/types";
 import type { ModelPrice } from "./usage";
 import { DEFAULT_PRICES } from "./usage";
 
-/** Which judge answers: an OpenAI-compatible server, or the offline (approximate) judge. */
-export type JudgeKind = "openai" | "offline";
+/** Which judge answers: an OpenAI-compatible server, the offline (approximate) judge, or hand labels replayed. */
+export type JudgeKind = "openai" | "offline" | "labels";
 
 /** Options of `createJudge`. Every field is optional. */
 export interface JudgeOptions {
   /**
    * `"openai"` for any OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM,
    * LM Studio, llama.cpp server), `"offline"` for the deterministic lexical
-   * judge. Default: `"openai"` when an API key or base URL is given or set in
-   * `OPENAI_API_KEY` / `OPENAI_BASE_URL`, else `"offline"` (with a notice).
+   * judge, `"labels"` to replay hand labels (`labels` below). Default:
+   * `"labels"` when `labels` is given, else `"openai"` when an API key or base
+   * URL is given or set in `OPENAI_API_KEY` / `OPENAI_BASE_URL`, else
+   * `"offline"` (with a notice).
    */
   judge?: JudgeKind;
+  /**
+   * Hand labels for `judge: "labels"`: a label file (JSON Lines, see
+   * docs/labelling.md), several files, label objects, or a `readLabels`
+   * result.
+   */
+  labels?: LabelSource;
   /** API key; default `OPENAI_API_KEY`. Never stored, logged or put in a cache key. */
   apiKey?: string;
   /** Server URL ending in /v1; default `OPENAI_BASE_URL`, else OpenAI's. */
@@ -65,6 +74,8 @@ export interface JudgeOptions {
 /** Options after defaults, as the judges use them. */
 export interface ResolvedJudgeConfig {
   kind: JudgeKind;
+  /** The hand labels of the labels judge (not read yet); undefined for the others. */
+  labels: LabelSource | undefined;
   apiKey: string | undefined;
   baseURL: string;
   model: string;
@@ -117,7 +128,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedJudgeConfig {
   const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env["OPENAI_API_KEY"]);
   const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env["OPENAI_BASE_URL"]);
-  let kind = options.judge;
+  let kind = options.judge ?? (options.labels !== undefined ? "labels" : undefined);
   let offlineNotice: string | undefined;
   if (kind === undefined) {
     kind = apiKey !== undefined || baseURL !== undefined ? "openai" : "offline";
@@ -127,7 +138,15 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
         "Set them (or pass { apiKey, baseURL }) to use a real model.";
     }
   }
-  if (kind !== "openai" && kind !== "offline") throw new RangeError(`judge must be "openai" or "offline", got ${JSON.stringify(kind)}`);
+  if (kind !== "openai" && kind !== "offline" && kind !== "labels") {
+    throw new RangeError(`judge must be "openai", "offline" or "labels", got ${JSON.stringify(kind)}`);
+  }
+  if (kind === "labels" && options.labels === undefined) {
+    throw new RangeError('judge "labels" needs labels: a label file, a list of files or label objects, e.g. createJudge({ judge: "labels", labels: "data/qa-models.labels.jsonl" })');
+  }
+  if (kind !== "labels" && options.labels !== undefined) {
+    throw new RangeError(`labels are replayed only by judge "labels", and judge is ${JSON.stringify(kind)}; use { judge: "labels", labels } or leave labels out`);
+  }
   if (kind === "openai" && apiKey === undefined && baseURL === undefined) {
     throw new RangeError(
       'judge "openai" needs an API key (OPENAI_API_KEY or { apiKey }) or the base URL of a server that needs none (OPENAI_BASE_URL or { baseURL })',
@@ -148,6 +167,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
   }
   return {
     kind,
+    labels: kind === "labels" ? options.labels : undefined,
     apiKey,
     baseURL: url,
     model: nonEmpty(options.model) ?? DEFAULT_MODELS.model,

@@ -1,6 +1,7 @@
 /** `createJudge`: the one way to get a judge. */
 import { resolveJudgeConfig, type JudgeOptions } from "./config";
 import type { Judge } from "./judge";
+import { LabelsJudge } from "./labels-judge";
 import { OfflineJudge } from "./offline-judge";
 import { OpenAIJudge } from "./openai-judge";
 
@@ -15,6 +16,9 @@ let noticeShown = false;
  * const judge = createJudge();                                   // from the environment
  * const local = createJudge({ baseURL: "http://localhost:11434/v1", model: "llama3.1" }); // Ollama
  * const offline = createJudge({ judge: "offline" });             // no network, approximate
+ * const human = createJudge({ judge: "labels", labels: "data/qa-models.labels.jsonl" }); // replays hand labels
+ *
+ * @throws {RangeError} for an option out of range; `LabelFileError` for label files that cannot be used.
  */
 export function createJudge(options: JudgeOptions = {}): Judge {
   const config = resolveJudgeConfig(options);
@@ -22,5 +26,6 @@ export function createJudge(options: JudgeOptions = {}): Judge {
     noticeShown = true;
     console.warn(config.offlineNotice);
   }
+  if (config.kind === "labels") return new LabelsJudge(config.labels!, { prices: config.prices });
   return config.kind === "offline" ? new OfflineJudge(config.prices) : new OpenAIJudge(config);
 }

@@ -8,9 +8,9 @@ import type { UsageRecorder } from "./usage";
  * scheduler (one concurrency limit, one retry policy) and one cache.
  */
 export interface Judge {
-  /** `openai` (any OpenAI-compatible server) or `offline`. */
-  readonly kind: "openai" | "offline";
-  /** Shown in every output, e.g. `gpt-4o-mini @ api.openai.com` or `offline (approximate)`. */
+  /** `openai` (any OpenAI-compatible server), `offline`, or `labels` (replays hand labels). */
+  readonly kind: "openai" | "offline" | "labels";
+  /** Shown in every output, e.g. `gpt-4o-mini @ api.openai.com`, `offline (approximate)` or `hand-labelled`. */
   readonly label: string;
   /** Default chat model. */
   readonly chatModel: string;
