@@ -14,6 +14,9 @@ export { compareModels, COMPARISON_COLUMNS } from "./compare";
 export type { CompareModelsOptions, ComparisonTest } from "./compare";
 export { agreement } from "./agreement";
 export type { AgreementInput, AgreementResult } from "./agreement";
+export { calibrate } from "./calibrate";
+export type { CalibrateOptions, CalibrationReport, CalibrationLabels } from "./calibrate";
+export { alignStatements, wordOverlap, statementWords, ALIGN_THRESHOLD } from "./align";
 export { disagreements, worst } from "./drilldown";
 export type { DisagreementsOptions, WorstOptions } from "./drilldown";
 export {

@@ -31,6 +31,7 @@ import {
   type ParsedArgs,
 } from "./args";
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
+import { calibrateCommand } from "./calibrate";
 import { checkLabelsJudge, labelFiles, LABELS_OPTION, readLabelFiles } from "./labels";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
@@ -455,4 +456,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   chart: chartCommand,
   report: reportCommand,
   batch: batchCommand,
+  calibrate: calibrateCommand,
 };

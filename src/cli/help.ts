@@ -11,6 +11,7 @@ Usage:
   evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json]
   evalframe score <input> --out scored.csv --batch [--batch-dir DIR]   (or --batch-export / --batch-import FILE)
   evalframe batch status [--batch-dir DIR]
+  evalframe calibrate <scored.csv> --labels labels.jsonl [--label-score COL] [--top N] [--json]
 
 Commands:
   score      judge every row (answer correctness, multimodal relevance) and write the scored table
@@ -19,6 +20,7 @@ Commands:
   chart      draw one chart to PNG, SVG or a Vega-Lite JSON spec
   report     write one self-contained HTML report (tables, charts, worst answers)
   batch      where the batches of a batch-mode run stand (evalframe batch status)
+  calibrate  how well the judge agrees with hand labels: statements, scores, model ranking
 
 Options:
   -h, --help     help (also after a command: evalframe score --help)
@@ -92,6 +94,31 @@ Usage:
 Lists each batch the batch folder recorded: its stage, endpoint, id, lines, status and whether
 its results were read back. --live asks the Batches API for the current status (needs
 OPENAI_API_KEY / OPENAI_BASE_URL).
+`,
+  calibrate: `evalframe calibrate — how well the judge of a scored table agrees with hand labels
+
+Usage:
+  evalframe calibrate <scored.csv> --labels labels.jsonl [--labels more.jsonl] [--top N] [--json]
+  evalframe calibrate <scored.csv> --labels grades.csv --label-score human_score
+
+Rows are matched by (id, model) when both sides have ids, else by (user_input, model); a
+label whose response text differs from the row's is stale and left out (and listed).
+
+Prints: coverage (labels matched, stale, unlabelled rows); statement agreement per side
+(judge statements aligned to the labelled ones: identical text, else greedily by word
+overlap >= 0.5; n, accuracy, Cohen's kappa); row agreement of the factual part and of the
+final score with the labels' F-beta (n, Spearman, MAE, bias; overall and per model); the
+model ranking under the judge and under the labels; the largest disagreements with the
+statements whose verdicts differ; multimodal relevance agreement (n, accuracy, kappa).
+
+Options:
+  --labels FILE        hand-label JSONL file(s) (docs/labelling.md), repeatable or comma-separated;
+                       with --label-score, one table (.csv, .tsv, .jsonl, .json) of human scores
+  --label-score COL    the labels are a plain human score (0-1 or 0/1) in column COL
+  --top N              rows in the disagreement table (default 10)
+  --align-threshold T  word overlap at which two different statements align (default 0.5)
+  --json               print JSON records instead of tables
+  --format F           csv|tsv|jsonl|json for the scored table when the extension does not tell
 `,
   summarize: `evalframe summarize — summary statistics of the scores
 

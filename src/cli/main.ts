@@ -12,7 +12,7 @@ import { COMMAND_HELP, MAIN_HELP } from "./help";
 export type { CliIO } from "./commands";
 
 /** The subcommands, in the order help lists them. */
-const COMMAND_NAMES = ["score", "summarize", "compare", "chart", "report", "batch"] as const;
+const COMMAND_NAMES = ["score", "summarize", "compare", "chart", "report", "batch", "calibrate"] as const;
 
 /** The commands module, loaded only when a command runs (it loads danfojs: `--help` and `--version` stay instant). */
 function loadCommands(): typeof import("./commands") {

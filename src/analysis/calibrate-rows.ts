@@ -1,0 +1,143 @@
+/**
+ * Row-level agreement of a judge with labels: Spearman, mean absolute error
+ * and bias of scores, model rankings, the largest disagreements, and the
+ * accuracy and kappa of 0/1 relevance.
+ */
+import type { DataFrame } from "danfojs-node";
+import type { Cell } from "../dataset/table";
+import { agreement } from "./agreement";
+import { averageRanks, nanMean, spearman } from "./stats";
+import { column, frameOf } from "./summarize";
+
+/** One matched row: the judge's value and the label's. */
+export interface ScorePair {
+  row: number;
+  id: string | undefined;
+  /** The row's model ("" when the table has none). */
+  model: string;
+  question: string;
+  response: string;
+  judge: number;
+  label: number;
+  /** The statements whose verdicts differ (answer correctness with statement labels), else "". */
+  statements: string;
+}
+
+/** Name of the overall row in per-model tables. */
+export const ALL_MODELS = "(all)";
+
+function models(pairs: readonly ScorePair[]): string[] {
+  return [...new Set(pairs.map((p) => p.model))];
+}
+
+/** Per target: `(all)` then each model (in order of first appearance), with n, Spearman, MAE and bias. */
+export function scoreAgreementRows(
+  target: string,
+  judgeColumn: string,
+  labelColumn: string,
+  pairs: readonly ScorePair[],
+  out: Record<string, Cell[]>,
+): void {
+  const groups: [string, readonly ScorePair[]][] = [[ALL_MODELS, pairs], ...models(pairs).map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)])];
+  for (const [model, group] of groups) {
+    out["target"]!.push(target);
+    out["judge_column"]!.push(judgeColumn);
+    out["label_column"]!.push(labelColumn);
+    out["model"]!.push(model);
+    out["n"]!.push(group.length);
+    out["spearman"]!.push(spearman(group.map((p) => p.judge), group.map((p) => p.label)));
+    out["mae"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => Math.abs(p.judge - p.label))));
+    out["bias"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => p.judge - p.label)));
+  }
+}
+
+/** The columns of the row-agreement table, in order. */
+export const ROW_AGREEMENT_COLUMNS = ["target", "judge_column", "label_column", "model", "n", "spearman", "mae", "bias"] as const;
+
+/** The row-agreement table from the cells {@link scoreAgreementRows} filled. */
+export function rowAgreementFrame(cells: Record<string, Cell[]>): DataFrame {
+  const text = new Set(["target", "judge_column", "label_column", "model"]);
+  return frameOf(
+    ROW_AGREEMENT_COLUMNS.map((name) => column(name, text.has(name) ? "string" : "number", cells[name] ?? [])),
+    cells["target"]?.length ?? 0,
+  );
+}
+
+/** Empty cells for {@link scoreAgreementRows}. */
+export function emptyRowAgreementCells(): Record<string, Cell[]> {
+  return Object.fromEntries(ROW_AGREEMENT_COLUMNS.map((name) => [name, []]));
+}
+
+/** Ranks by mean, 1 for the highest; tied means share the average of their ranks. */
+function ranksOf(means: readonly number[]): number[] {
+  return Array.from(averageRanks(means.map((m) => -m)));
+}
+
+/**
+ * Each model's mean under the judge and under the labels (over the same
+ * rows) with its rank on each side (1 = best, ties share the average rank),
+ * and whether the two orders agree (every model has the same rank on both
+ * sides).
+ */
+export function modelRanking(pairs: readonly ScorePair[]): { table: DataFrame; agrees: boolean } {
+  const names = models(pairs);
+  const judgeMeans = names.map((m) => nanMean(pairs.filter((p) => p.model === m).map((p) => p.judge)));
+  const labelMeans = names.map((m) => nanMean(pairs.filter((p) => p.model === m).map((p) => p.label)));
+  const judgeRanks = ranksOf(judgeMeans);
+  const labelRanks = ranksOf(labelMeans);
+  const table = frameOf(
+    [
+      column("model", "string", names),
+      column("n", "number", names.map((m) => pairs.filter((p) => p.model === m).length)),
+      column("judge_mean", "number", judgeMeans),
+      column("label_mean", "number", labelMeans),
+      column("judge_rank", "number", judgeRanks),
+      column("label_rank", "number", labelRanks),
+    ],
+    names.length,
+  );
+  return { table, agrees: judgeRanks.every((r, i) => r === labelRanks[i]) };
+}
+
+/**
+ * The `top` rows where judge and label differ most (by |judge − label|;
+ * ties in table order): id, model, question, response, the two values, the
+ * difference (judge − label) and the statements whose verdicts differ.
+ */
+export function largestDisagreements(pairs: readonly ScorePair[], top: number): DataFrame {
+  const chosen = [...pairs]
+    .sort((a, b) => Math.abs(b.judge - b.label) - Math.abs(a.judge - a.label) || a.row - b.row)
+    .slice(0, Math.min(pairs.length, top));
+  return frameOf(
+    [
+      column("id", "string", chosen.map((p) => p.id ?? null)),
+      column("model", "string", chosen.map((p) => p.model)),
+      column("user_input", "string", chosen.map((p) => p.question)),
+      column("response", "string", chosen.map((p) => p.response)),
+      column("judge", "number", chosen.map((p) => p.judge)),
+      column("label", "number", chosen.map((p) => p.label)),
+      column("difference", "number", chosen.map((p) => p.judge - p.label)),
+      column("statements", "string", chosen.map((p) => p.statements)),
+    ],
+    chosen.length,
+  );
+}
+
+/**
+ * Agreement of a 0/1 judge score with 0/1 labels: `(all)` then each model,
+ * with n, agreeing pairs, accuracy and Cohen's kappa (NaN when undefined).
+ */
+export function binaryAgreement(pairs: readonly ScorePair[]): DataFrame {
+  const groups: [string, readonly ScorePair[]][] = [[ALL_MODELS, pairs], ...models(pairs).map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)])];
+  const agree = (g: readonly ScorePair[]) => g.filter((p) => p.judge === p.label).length;
+  return frameOf(
+    [
+      column("model", "string", groups.map(([m]) => m)),
+      column("n", "number", groups.map(([, g]) => g.length)),
+      column("n_agree", "number", groups.map(([, g]) => agree(g))),
+      column("accuracy", "number", groups.map(([, g]) => (g.length === 0 ? Number.NaN : agree(g) / g.length))),
+      column("kappa", "number", groups.map(([, g]) => (g.length === 0 ? Number.NaN : agreement(g.map((p) => p.judge), g.map((p) => p.label)).value))),
+    ],
+    groups.length,
+  );
+}

@@ -1,0 +1,353 @@
+/**
+ * `calibrate`: how far a judge can be trusted, measured against hand labels
+ * (docs/labelling.md) or a plain human score column — statement by
+ * statement, row by row, in the ranking of models, and for 0/1 relevance.
+ */
+import type { DataFrame } from "danfojs-node";
+import { getColumn, type Table } from "../dataset/table";
+import { readLabels } from "../labels/read";
+import { labelFactual } from "../labels/scores";
+import type { AnswerCorrectnessLabel, LabelSource, MultimodalLabel } from "../labels/types";
+import { DETAILS_COLUMN, parseDetails, type AnswerCorrectnessDetails } from "../metrics/answer-correctness/details";
+import { assertBeta } from "../metrics/math";
+import { isDataFrame } from "../frame/dataframe";
+import { ALIGN_THRESHOLD } from "./align";
+import { matchLabels, type LabelKeys, type MatchResult } from "./calibrate-match";
+import {
+  binaryAgreement,
+  emptyRowAgreementCells,
+  largestDisagreements,
+  modelRanking,
+  rowAgreementFrame,
+  scoreAgreementRows,
+  type ScorePair,
+} from "./calibrate-rows";
+import { compareStatements, differingStatements, statementAgreementTable, type StatementComparison } from "./calibrate-statements";
+import { column, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+
+/** Labels for {@link calibrate}: hand-label files or objects, or (with `labelScore`) a table with a human score column. */
+export type CalibrationLabels = LabelSource | FrameInput;
+
+/** Options of {@link calibrate}. */
+export interface CalibrateOptions {
+  /**
+   * The labels are a table (DataFrame or row objects) with a plain human
+   * score in this column (0–1, or 0/1), one per row, matched to the scored
+   * rows by id/user_input and model; the judge's final score is compared with it.
+   */
+  labelScore?: string;
+  /** Rows in the disagreement table (default 10; Infinity for all). */
+  top?: number;
+  /** Word overlap at or above which two different statements align (default {@link ALIGN_THRESHOLD}, 0.5). */
+  alignThreshold?: number;
+}
+
+/** What {@link calibrate} returns: the tables (DataFrames, for `showTable`) and a few facts. */
+export interface CalibrationReport {
+  /** "statements" for hand-label files or objects, "score" for a human score column. */
+  labels: "statements" | "score";
+  /** How rows were matched: by (id, model), or by (user_input, model). */
+  matchedBy: "id" | "user_input";
+  /** F-beta's beta of the labels' factual score: the run's (from the details column), else 1. */
+  beta: number;
+  /** Word overlap at or above which statements aligned. */
+  alignThreshold: number;
+  /** Per kind of label: labels, matched rows, stale labels, scored rows without a label, labels without a row. */
+  coverage: DataFrame;
+  /** Statement agreement per side (answer-correctness labels only). */
+  statements: DataFrame | undefined;
+  /** Row agreement of the factual part and of the final score: n, Spearman, MAE, bias, overall and per model. */
+  rows: DataFrame | undefined;
+  /** Per model mean and rank under the judge and under the labels. */
+  ranking: DataFrame | undefined;
+  /** Whether the judge orders the models as the labels do. */
+  rankingAgrees: boolean | undefined;
+  /** The rows where judge and labels differ most. */
+  disagreements: DataFrame | undefined;
+  /** Agreement of multimodal_relevance with the labelled relevance, overall and per model. */
+  relevance: DataFrame | undefined;
+  /** Labels left out because their row's text changed: id, model, user_input, kind, field, where. */
+  stale: DataFrame;
+}
+
+interface ScoreLabel extends LabelKeys {
+  score: number;
+}
+
+interface Side<L extends LabelKeys> {
+  kind: string;
+  labels: number;
+  match: MatchResult<L>;
+}
+
+const caller = "calibrate";
+
+function checkTop(top: number): void {
+  if (!(top === Number.POSITIVE_INFINITY || (Number.isInteger(top) && top >= 0))) {
+    throw new RangeError(`${caller}: top must be a whole number ≥ 0 (or Infinity), got ${top}`);
+  }
+}
+
+function isFrameInput(value: unknown): value is FrameInput {
+  return isDataFrame(value) || (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v)));
+}
+
+/** Human scores from a table: id/model/user_input/response keys and a 0–1 score per row. */
+function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
+  if (!isFrameInput(data)) {
+    throw new TypeError(`${caller}: with labelScore, labels must be a DataFrame or row objects holding a "${name}" column (load a file with loadDataset first)`);
+  }
+  const table = readTable(data, `${caller} (labels)`);
+  const scores = requireColumn(table, name, `${caller} (labels)`, "label score");
+  if (scores.type === "string") {
+    const first = scores.values.findIndex((v) => typeof v === "string" && v.trim() !== "");
+    throw new TypeError(
+      `${caller}: label column "${name}" holds text${first >= 0 ? ` (row ${first} is ${JSON.stringify(scores.values[first])})` : ""}; ` +
+        "give every grade as a number from 0 to 1, or every grade as true/false",
+    );
+  }
+  const text = (c: string) => getColumn(table, c);
+  const [id, model, question, response] = ["id", "model", "user_input", "response"].map(text);
+  if (id === undefined && question === undefined) {
+    throw new Error(`${caller}: the label table needs an id or a user_input column to find each label's row; the columns are: ${table.columns.map((c) => c.name).join(", ")}`);
+  }
+  const out: ScoreLabel[] = [];
+  for (let i = 0; i < table.rowCount; i++) {
+    const v = scores.values[i];
+    const score = typeof v === "boolean" ? (v ? 1 : 0) : v;
+    if (score === null || score === undefined || (typeof score === "number" && Number.isNaN(score)) || score === "") continue;
+    if (typeof score !== "number" || !(score >= 0 && score <= 1)) {
+      throw new RangeError(`${caller}: label row ${i}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1`);
+    }
+    const cell = (c: typeof id) => (c ? keyText(c.values[i] ?? null) : undefined);
+    const str = (c: typeof id) => (c && typeof c.values[i] === "string" ? (c.values[i] as string) : undefined);
+    out.push({ id: cell(id), model: cell(model), user_input: str(question), response: str(response), where: `label row ${i}`, score });
+  }
+  return out;
+}
+
+function keysOf(label: AnswerCorrectnessLabel | MultimodalLabel): LabelKeys {
+  return {
+    id: label.id,
+    model: label.model,
+    user_input: label.user_input,
+    response: label.response,
+    reference: label.kind === "answer_correctness" ? label.reference : undefined,
+    where: label.origin.where,
+  };
+}
+
+function textAt(table: Table, name: string, row: number): string {
+  const v = getColumn(table, name)?.values[row];
+  return typeof v === "string" ? v : "";
+}
+
+function pairBase(table: Table, row: number): Omit<ScorePair, "judge" | "label" | "statements"> {
+  const id = getColumn(table, "id")?.values[row];
+  const model = getColumn(table, "model")?.values[row];
+  return {
+    row,
+    id: keyText(id ?? null),
+    model: keyText(model ?? null) ?? "",
+    question: textAt(table, "user_input", row),
+    response: textAt(table, "response", row),
+  };
+}
+
+/** The judge's final score column: the continuous score when a threshold made the other 0/1. */
+function finalScoreColumn(table: Table): string {
+  return getColumn(table, "answer_correctness_continuous") !== undefined ? "answer_correctness_continuous" : "answer_correctness";
+}
+
+function staleTable(sides: readonly Side<LabelKeys>[], table: Table): DataFrame {
+  const rows = sides.flatMap((s) => s.match.stale.map((st) => ({ kind: s.kind, ...st })));
+  return frameOf(
+    [
+      column("id", "string", rows.map((r) => r.label.id ?? null)),
+      column("model", "string", rows.map((r) => r.label.model ?? null)),
+      column("user_input", "string", rows.map((r) => textAt(table, "user_input", r.row) || (r.label.user_input ?? ""))),
+      column("kind", "string", rows.map((r) => r.kind)),
+      column("field", "string", rows.map((r) => r.field)),
+      column("where", "string", rows.map((r) => r.label.where)),
+    ],
+    rows.length,
+  );
+}
+
+function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
+  return frameOf(
+    [
+      column("kind", "string", sides.map((s) => s.kind)),
+      column("labels", "number", sides.map((s) => s.labels)),
+      column("matched", "number", sides.map((s) => s.match.matched.length)),
+      column("stale", "number", sides.map((s) => s.match.stale.length)),
+      column("unlabelled_rows", "number", sides.map((s) => s.match.unlabelledRows)),
+      column("unused_labels", "number", sides.map((s) => s.match.unusedLabels)),
+    ],
+    sides.length,
+  );
+}
+
+/**
+ * Compares a scored table with hand labels and reports how well the judge
+ * agrees with them. `labels` is a label file (docs/labelling.md), several
+ * files, label objects or a `readLabels` result; or, with
+ * `{ labelScore: "human_score" }`, a DataFrame or row objects with a plain
+ * human score (0–1 or 0/1) per row.
+ *
+ * Rows are matched by (id, model) when the scored table has an `id` column
+ * and every label an id, else by (user_input, model). A label whose
+ * response (or reference) text differs from its row's is stale: left out
+ * and listed in `stale`.
+ *
+ * - `statements`: per side (response TP/FP, reference covered/FN), the
+ *   judge's statements (from `answer_correctness_statements`) are aligned
+ *   with the label's — the same text directly, the rest greedily one to one
+ *   by word overlap (Dice coefficient of their words) of at least
+ *   `alignThreshold` (0.5) — and the verdicts of aligned pairs compared:
+ *   n_label, n_judge, n_aligned, accuracy and Cohen's kappa.
+ * - `rows`: `answer_correctness_factual` against the labels' F-beta (from the
+ *   label counts, with the run's beta), and the final score
+ *   (`answer_correctness_continuous` if present, else `answer_correctness`)
+ *   against the labels' F-beta or the human score: n, Spearman (ties get
+ *   average ranks), mean absolute error and bias (mean judge − label),
+ *   overall (`(all)`) and per model. Rows the judge failed are left out.
+ * - `ranking`: per model mean of the final score and of the label value over
+ *   the same rows, each with its rank (1 = best); `rankingAgrees` says
+ *   whether the orders are the same.
+ * - `disagreements`: the `top` rows with the largest |judge − label|, with
+ *   the statements whose verdicts differ.
+ * - `relevance`: `multimodal_relevance` against the labelled `relevant`
+ *   (n, accuracy, kappa), overall and per model.
+ *
+ * @example
+ * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
+ * const report = calibrate(scored, "data/qa-models.labels.jsonl");
+ * showTable(report.statements);   // does the judge give the verdicts a reader gives?
+ * showTable(report.rows);         // Spearman, MAE and bias per model
+ * showTable(report.ranking);      // report.rankingAgrees: the same order of models?
+ * showTable(report.disagreements);
+ * calibrate(scored, humanGrades, { labelScore: "human_score" });
+ *
+ * @throws {LabelFileError} for label files that cannot be used (file, line, field);
+ *   {@link Error} when no label matches a row, or a column the comparison needs is missing.
+ */
+export function calibrate(scored: FrameInput, labels: CalibrationLabels, options: CalibrateOptions = {}): CalibrationReport {
+  const top = options.top ?? 10;
+  checkTop(top);
+  const alignThreshold = options.alignThreshold ?? ALIGN_THRESHOLD;
+  if (!Number.isFinite(alignThreshold) || alignThreshold < 0 || alignThreshold > 1) {
+    throw new RangeError(`${caller}: alignThreshold must be between 0 and 1, got ${alignThreshold}`);
+  }
+  const table = readTable(scored, caller);
+  const hasAnswerCorrectness = getColumn(table, "answer_correctness") !== undefined;
+  const hasRelevance = getColumn(table, "multimodal_relevance") !== undefined;
+
+  const sides: Side<LabelKeys>[] = [];
+  const rowCells = emptyRowAgreementCells();
+  let scorePairs: ScorePair[] | undefined;
+  let statementComparisons: StatementComparison[] | undefined;
+  let relevancePairs: ScorePair[] | undefined;
+  let beta = 1;
+
+  if (options.labelScore !== undefined) {
+    if (!hasAnswerCorrectness) {
+      throw new Error(`${caller}: the scored table has no answer_correctness column to compare with "${options.labelScore}"; the columns are: ${table.columns.map((c) => c.name).join(", ")}`);
+    }
+    const human = scoreLabels(labels, options.labelScore);
+    const match = matchLabels(table, human, caller);
+    sides.push({ kind: `score (${options.labelScore})`, labels: human.length, match });
+    const finalColumn = finalScoreColumn(table);
+    const judged = metricScores(table, finalColumn, caller);
+    scorePairs = match.matched.filter((m) => !Number.isNaN(judged[m.row]!)).map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.score, statements: "" }));
+    scoreAgreementRows("score", finalColumn, options.labelScore, scorePairs, rowCells);
+  } else {
+    if (isDataFrame(labels) || (isFrameInput(labels) && !labels.some((l) => ["response_statements", "reference_statements", "relevant"].some((k) => k in l)))) {
+      throw new TypeError(
+        `${caller}: these labels are a table without response_statements or relevant; for a column of human scores, name it: calibrate(scored, labels, { labelScore: "human_score" })`,
+      );
+    }
+    const set = readLabels(labels as LabelSource);
+    if (set.answerCorrectness.length > 0 && hasAnswerCorrectness) {
+      const keyed = set.answerCorrectness.map((label) => ({ ...keysOf(label), label }));
+      const match = matchLabels(table, keyed, caller);
+      sides.push({ kind: "answer_correctness", labels: keyed.length, match });
+      const detailsColumn = getColumn(table, DETAILS_COLUMN);
+      const details = new Map<number, AnswerCorrectnessDetails>();
+      for (const m of match.matched) {
+        const d = parseDetails(detailsColumn?.values[m.row]);
+        if (d !== undefined) details.set(m.row, d);
+      }
+      const firstDetails = [...details.values()][0];
+      if (firstDetails !== undefined) beta = firstDetails.beta;
+      assertBeta(beta);
+      statementComparisons = [];
+      const comparisons = new Map<number, StatementComparison>();
+      for (const m of match.matched) {
+        const d = details.get(m.row);
+        if (d === undefined) continue;
+        const c = compareStatements(m.label.label, d, alignThreshold);
+        comparisons.set(m.row, c);
+        statementComparisons.push(c);
+      }
+      const labelValue = (m: (typeof match.matched)[number]) => labelFactual(m.label.label, details.get(m.row)?.beta ?? beta);
+      const labelName = beta === 1 ? "label_f1" : "label_fbeta";
+      const factual = getColumn(table, "answer_correctness_factual") !== undefined ? metricScores(table, "answer_correctness_factual", caller) : undefined;
+      if (factual !== undefined) {
+        const pairs = match.matched
+          .filter((m) => !Number.isNaN(factual[m.row]!))
+          .map((m) => ({ ...pairBase(table, m.row), judge: factual[m.row]!, label: labelValue(m), statements: "" }));
+        scoreAgreementRows("factual", "answer_correctness_factual", labelName, pairs, rowCells);
+      }
+      const finalColumn = finalScoreColumn(table);
+      const judged = metricScores(table, finalColumn, caller);
+      scorePairs = match.matched
+        .filter((m) => !Number.isNaN(judged[m.row]!))
+        .map((m) => {
+          const c = comparisons.get(m.row);
+          return { ...pairBase(table, m.row), judge: judged[m.row]!, label: labelValue(m), statements: c ? differingStatements(c) : "" };
+        });
+      scoreAgreementRows("score", finalColumn, labelName, scorePairs, rowCells);
+    }
+    if (set.multimodal.length > 0 && hasRelevance) {
+      const keyed = set.multimodal.map((label) => ({ ...keysOf(label), label }));
+      const match = matchLabels(table, keyed, caller);
+      sides.push({ kind: "multimodal_relevance", labels: keyed.length, match });
+      const judged = metricScores(table, "multimodal_relevance", caller);
+      relevancePairs = match.matched
+        .filter((m) => !Number.isNaN(judged[m.row]!))
+        .map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.label.relevant ? 1 : 0, statements: "" }));
+    }
+    if (sides.length === 0) {
+      throw new Error(
+        `${caller}: nothing to compare: the labels hold ${set.answerCorrectness.length} answer-correctness and ${set.multimodal.length} multimodal-relevance labels, ` +
+          `and the scored table has ${[hasAnswerCorrectness ? "answer_correctness" : "", hasRelevance ? "multimodal_relevance" : ""].filter(Boolean).join(" and ") || "neither score column"}; ` +
+          "score the table with the metric the labels are for",
+      );
+    }
+  }
+
+  const matched = sides.reduce((n, s) => n + s.match.matched.length + s.match.stale.length, 0);
+  if (matched === 0) {
+    const side = sides[0]!;
+    throw new Error(
+      `${caller}: none of the ${table.rowCount} scored rows matched any of the ${side.labels} labels by (${side.match.by}, model); ` +
+        "check that the ids (or questions) and model names of the labels are those of the scored table",
+    );
+  }
+  const ranking = scorePairs !== undefined ? modelRanking(scorePairs) : undefined;
+  return {
+    labels: options.labelScore !== undefined ? "score" : "statements",
+    matchedBy: sides[0]!.match.by,
+    beta,
+    alignThreshold,
+    coverage: coverageTable(sides),
+    statements: statementComparisons !== undefined ? statementAgreementTable(statementComparisons) : undefined,
+    rows: scorePairs !== undefined ? rowAgreementFrame(rowCells) : undefined,
+    ranking: ranking?.table,
+    rankingAgrees: ranking?.agrees,
+    disagreements: scorePairs !== undefined ? largestDisagreements(scorePairs, top) : undefined,
+    relevance: relevancePairs !== undefined ? binaryAgreement(relevancePairs) : undefined,
+    stale: staleTable(sides, table),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * `evalframe calibrate`: a scored table against hand labels (or a human
+ * score column), printed as the tables of `calibrate()`.
+ */
+import type { DataFrame } from "danfojs-node";
+import type { CalibrateOptions, CalibrationReport } from "../analysis/calibrate";
+import { finiteNumber, inputFormat, onePositional, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
+import type { Command } from "./commands";
+import { failOnError, UsageError } from "./errors";
+import { labelFiles, LABELS_OPTION, readLabelFiles } from "./labels";
+
+const s: OptionSpec = { type: "string" };
+const b: OptionSpec = { type: "boolean" };
+
+/** danfojs and the analysis, loaded after the arguments are checked. */
+function runtime(): typeof import("./runtime") & typeof import("../analysis/calibrate") {
+  return { ...(require("./runtime") as typeof import("./runtime")), ...(require("../analysis/calibrate") as typeof import("../analysis/calibrate")) };
+}
+
+/** The report's tables in print order, with their headings; sections that do not apply are left out. */
+function sections(report: CalibrationReport, top: number): [string, string, DataFrame][] {
+  const out: [string, string, DataFrame | undefined][] = [
+    ["coverage", "coverage (labels matched to scored rows)", report.coverage],
+    ["statements", `statement agreement (judge vs labels; statements aligned by identical text, else word overlap >= ${report.alignThreshold})`, report.statements],
+    ["rows", `row agreement (judge vs ${report.labels === "score" ? "human score" : `labels' F-beta, beta ${report.beta}`})`, report.rows],
+    ["ranking", `model ranking: ${report.rankingAgrees ? "the judge orders the models as the labels do" : "the judge orders the models differently from the labels"}`, report.ranking],
+    ["disagreements", `largest disagreements (top ${top})`, report.disagreements],
+    ["relevance", "multimodal relevance agreement (judge vs labelled relevant)", report.relevance],
+    ["stale", "stale labels (left out: the row's text changed since it was labelled)", report.stale.shape[0] ? report.stale : undefined],
+  ];
+  return out.filter((x): x is [string, string, DataFrame] => x[2] !== undefined);
+}
+
+/** `evalframe calibrate`: how well the judge of a scored file agrees with hand labels. */
+export const calibrateCommand: Command = async (argv, io) => {
+  const c = "calibrate";
+  const args = parseCommand(c, argv, { labels: LABELS_OPTION, "label-score": s, top: s, "align-threshold": s, json: b, format: s });
+  const file = onePositional(c, args, "scored table (a CSV that evalframe score wrote)");
+  const format = inputFormat(c, file, stringOption(args, "format"));
+  const files = labelFiles(c, args);
+  if (files === undefined) throw new UsageError(`${c}: --labels is required, e.g. --labels data/qa-models.labels.jsonl`, c);
+  const labelScore = stringOption(args, "label-score");
+  if (labelScore !== undefined && labelScore.trim() === "") throw new UsageError(`${c}: --label-score is empty; name the column of human scores, e.g. --label-score human_score`, c);
+  if (labelScore !== undefined && files.length !== 1) {
+    throw new UsageError(`${c}: with --label-score, give one table of human scores in --labels, got ${files.length} files`, c);
+  }
+  const labelFormat = labelScore !== undefined ? inputFormat(c, files[0]!, undefined) : undefined;
+  const top = wholeNumber(c, "top", stringOption(args, "top"), 0) ?? 10;
+  const alignThreshold = finiteNumber(c, "align-threshold", stringOption(args, "align-threshold"), { min: 0, max: 1 });
+
+  const { loadDataset, calibrate, formatTable, frameRecords } = runtime();
+  const scored = await failOnError(() => loadDataset(file, { format, required: [], warn: false }), `${file}: `);
+  const labels = labelFormat !== undefined
+    ? await failOnError(() => loadDataset(files[0]!, { format: labelFormat, required: [], warn: false }), `${files[0]}: `)
+    : await readLabelFiles(files);
+  const options: CalibrateOptions = { top };
+  if (labelScore !== undefined) options.labelScore = labelScore;
+  if (alignThreshold !== undefined) options.alignThreshold = alignThreshold;
+  const report = await failOnError(() => calibrate(scored, labels, options));
+
+  const parts = sections(report, top);
+  if (flag(args, "json")) {
+    const body = {
+      scored: file,
+      labels: files,
+      kind: report.labels,
+      matchedBy: report.matchedBy,
+      beta: report.beta,
+      alignThreshold: report.alignThreshold,
+      rankingAgrees: report.rankingAgrees ?? null,
+      ...Object.fromEntries(parts.map(([key, , frame]) => [key, frameRecords(frame)])),
+    };
+    io.out(`${JSON.stringify(body, null, 2)}\n`);
+    return 0;
+  }
+  const matchedBy = report.matchedBy === "id" ? "(id, model)" : "(user_input, model)";
+  io.out(`${file} against ${files.join(", ")}: rows matched by ${matchedBy}\n`);
+  for (const [key, heading, frame] of parts) {
+    io.out(`\n${heading}\n${formatTable(frame, { maxWidth: key === "disagreements" ? 60 : 48 })}\n`);
+  }
+  return 0;
+};
