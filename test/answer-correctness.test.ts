@@ -230,7 +230,10 @@ describe("answer correctness: prompts", () => {
         ...quiet,
       }),
     );
-    assert.deepEqual([out[0]!["answer_correctness_tp"], out[0]!["answer_correctness_fp"], out[0]!["answer_correctness_fn"]], [0, 1, 1]);
+    // The injected text is a claim like any other: it supports nothing, and the reference stays uncovered.
+    assert.equal(out[0]!["answer_correctness_tp"], 0);
+    assert.ok((out[0]!["answer_correctness_fp"] as number) >= 1);
+    assert.equal(out[0]!["answer_correctness_fn"], 1);
     assert.equal(out[0]!["answer_correctness_judge"], "offline (approximate)");
   });
 });

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { createJudge, JudgeError, OFFLINE_LABEL, type JudgeTask, type StructuredRequest } from "../src/index";
+import { scoreAnswerCorrectness } from "../src/frame/score";
+import { records } from "./support/frames";
 
 const Statements = z.object({ statements: z.array(z.string()) });
 const Verdicts = z.object({
@@ -83,5 +85,36 @@ describe("offline judge", () => {
 
   it("answers only evalframe's own tasks", async () => {
     await assert.rejects(createJudge({ judge: "offline" }).complete(request({ kind: "custom", name: "poem" }, Relevance)), /only evalframe's own tasks, not "poem"/);
+  });
+});
+
+describe("offline judge on Ragas' documentation examples, through the scoring API", () => {
+  async function scoreOne(user_input: string, response: string, reference: string) {
+    const scored = await scoreAnswerCorrectness([{ user_input, response, reference }], { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
+    return records(scored)[0]!;
+  }
+
+  it("scores the super bowl paraphrase (another date format) at least 0.8", async () => {
+    const row = await scoreOne(
+      "When was the first super bowl?",
+      "The first superbowl was held on Jan 15, 1967",
+      "The first superbowl was held on January 15, 1967",
+    );
+    assert.equal(row["answer_correctness_factual"], 1);
+    assert.ok((row["answer_correctness"] as number) >= 0.8, `score ${String(row["answer_correctness"])}`);
+  });
+
+  it("gives 'born in Spain in 1879' one TP, one FP and one FN, and the right answer factual 1", async () => {
+    const question = "Where and when was Einstein born?";
+    const reference = "Einstein was born in 1879 in Germany.";
+    const wrong = await scoreOne(question, "Einstein was born in Spain in 1879.", reference);
+    assert.deepEqual([wrong["answer_correctness_tp"], wrong["answer_correctness_fp"], wrong["answer_correctness_fn"]], [1, 1, 1]);
+    assert.equal(wrong["answer_correctness_factual"], 0.5);
+    const details = JSON.parse(String(wrong["answer_correctness_statements"])) as { response: Array<{ statement: string; verdict: string; reason: string }> };
+    const spain = details.response.find((v) => v.statement.includes("Spain"))!;
+    assert.equal(spain.verdict, "FP");
+    assert.match(spain.reason, /Spain.*Germany/);
+    const right = await scoreOne(question, "Einstein was born in Germany in 1879.", reference);
+    assert.equal(right["answer_correctness_factual"], 1);
   });
 });

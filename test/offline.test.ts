@@ -1,197 +1,229 @@
+/**
+ * The offline judge's parts, by the categories of input it must handle:
+ * atomic claims, paraphrase and word order, normalised values (dates,
+ * numbers, units, approximations, abbreviations), contradictions (values,
+ * names, places, negation, opposites), refusals, and Korean. The sentences
+ * here are not those of the bundled sample data.
+ */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { atomicClaims } from "../src/judge/offline/claims";
 import { classifyStatements } from "../src/judge/offline/classify";
 import { fnv1a32, hashedEmbedding } from "../src/judge/offline/embed";
-import { cosineSimilarity } from "../src/metrics/math";
 import { judgeRelevanceText } from "../src/judge/offline/relevance";
 import { splitStatements } from "../src/judge/offline/statements";
 import { analyzeText, contentWords } from "../src/judge/offline/text";
+import { compareValues, findValues, valueToken } from "../src/judge/offline/values";
+import { cosineSimilarity } from "../src/metrics/math";
 
-describe("offline text helpers", () => {
-  it("lower-cases, drops stop words, stems English lightly and keeps names whole", () => {
-    assert.deepEqual(contentWords("Alexander Fleming discovered penicillin in 1928."), [
-      "alexander",
-      "fleming",
-      "discover",
-      "penicillin",
-      "1928",
-    ]);
-    assert.deepEqual(contentWords("The boxes were creating countries"), ["box", "creat", "country"]);
+/** Verdicts of one question, as "TP"/"FP" and "covered"/"FN" lists. */
+function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string[] } {
+  const reply = classifyStatements(question, splitStatements(response, question), splitStatements(reference, question));
+  return {
+    response: reply.response.map((v) => v.verdict),
+    reference: reply.reference.map((v) => v.verdict),
+    reasons: [...reply.response, ...reply.reference].map((v) => v.reason),
+  };
+}
+
+function value(text: string) {
+  const [v] = findValues(text);
+  assert.ok(v, `a value in ${JSON.stringify(text)}`);
+  return v;
+}
+
+describe("values", () => {
+  it("reads dates in the common formats as one date", () => {
+    const formats = ["Jan 15, 1967", "January 15, 1967", "15 January 1967", "1967-01-15", "the 15th of January, 1967", "1967년 1월 15일"];
+    for (const f of formats) assert.equal(valueToken(value(f)), "date:1967-1-15", f);
+    assert.equal(compareValues(value("March 1889"), value("in 1889")), "same");
+    assert.equal(compareValues(value("March 1889"), value("April 1889")), "different");
+    assert.equal(compareValues(value("in 1945"), value("in 1948")), "different");
   });
 
-  it("normalises numbers: thousands separators, decimals, years", () => {
-    assert.deepEqual(analyzeText("1,000 people paid 1.5 dollars in 2024").numbers, ["1000", "1.5", "2024"]);
+  it("reads numbers with separators, in words, with scale words and signs", () => {
+    assert.equal(value("1,234,567 people").value, 1234567);
+    assert.equal(value("1 234 567 people").value, 1234567);
+    assert.equal(value("seventy-eight").value, 78);
+    assert.equal(value("two thousand").value, 2000);
+    assert.equal(value("$1.5 million").value, 1.5e6);
+    assert.equal(value("minus 40").value, -40);
+    assert.equal(value("-40 °C").value, -40);
   });
 
-  it("strips Korean particles and endings but keeps at least one syllable", () => {
-    assert.deepEqual(contentWords("한글은 1443년에 세종대왕이 창제했다."), ["한글", "1443", "년", "세종대왕", "창제"]);
-    assert.deepEqual(contentWords("세종대왕이 1443년에 한글을 만들었다."), ["세종대왕", "1443", "년", "한글", "만들"]);
+  it("treats hedged values as approximate and exact ones as exact", () => {
+    assert.equal(compareValues(value("about 78"), value("78.4")), "same");
+    assert.equal(compareValues(value("78"), value("78.4")), "different");
+    assert.equal(compareValues(value("roughly 8 minutes"), value("8.3 minutes")), "same");
+    assert.equal(compareValues(value("약 940만 명"), value("9,400,000 people")), "same");
   });
 
-  it("finds English and Korean negations and keeps them out of content words", () => {
-    const english = analyzeText("Fleming didn't discover it and never said so.");
-    assert.deepEqual(english.negations, ["didn't", "never"]);
-    assert.ok(!english.words.includes("never"));
-    assert.deepEqual(analyzeText("세종대왕이 만들지 않았다.").negations, ["않았다"]);
+  it("normalises units and their spellings", () => {
+    assert.equal(compareValues(value("100 °C"), value("100 degrees Celsius")), "same");
+    assert.equal(compareValues(value("212 °F"), value("100 degrees Celsius")), "unrelated");
+    assert.equal(compareValues(value("180 °F"), value("212 degrees Fahrenheit")), "different");
+    assert.equal(compareValues(value("5 km"), value("5,000 metres")), "same");
+    assert.equal(compareValues(value("3 kilometres"), value("3 km")), "same");
+    assert.equal(compareValues(value("roughly 300,000 km per second"), value("299,792,458 metres per second")), "same");
+    assert.equal(compareValues(value("a change of -20%"), value("a fall of 20%")), "same");
+    assert.equal(compareValues(value("25%"), value("0.25")), "same");
+  });
+
+  it("keeps numbers that are part of a name out of the values", () => {
+    assert.deepEqual(findValues("Apollo 11 landed").map((v) => v.text), []);
+    assert.deepEqual(findValues("CO2 and H2O").map((v) => v.text), []);
+    assert.equal(value("in AD 79").dimension, "year");
+  });
+});
+
+describe("atomic claims", () => {
+  it("splits one clause with several facts into one claim per fact", () => {
+    assert.deepEqual(atomicClaims("Marie Curie was born in Warsaw in 1867."), ["Marie Curie was born in Warsaw.", "Marie Curie was born in 1867."]);
+    assert.deepEqual(atomicClaims("The bridge opened in 1937 in San Francisco."), ["The bridge opened in 1937.", "The bridge opened in San Francisco."]);
+  });
+
+  it("splits lists of values or names, and 'X, not Y'", () => {
+    assert.deepEqual(atomicClaims("The tank holds 40 litres, or 10 gallons."), ["The tank holds 40 litres.", "The tank holds 10 gallons."]);
+    assert.deepEqual(atomicClaims("The largest planet is Jupiter, not Saturn."), ["The largest planet is Jupiter.", "The largest planet is not Saturn."]);
+  });
+
+  it("gives a coordinated verb phrase its subject", () => {
+    assert.deepEqual(atomicClaims("Bees collect nectar and make honey."), ["Bees collect nectar", "Bees make honey."]);
+  });
+
+  it("keeps a calculation or example with many numbers whole", () => {
+    const example = "At 5% a year, $200 grows to $210 after one year and $220.50 after two.";
+    assert.deepEqual(atomicClaims(example), [example]);
+  });
+
+  it("splits Korean clauses by value and by subject beside a topic", () => {
+    assert.deepEqual(atomicClaims("거북선은 이순신이 1592년에 사용했다."), ["거북선은 이순신이 사용했다.", "거북선은 1592년에 사용했다."]);
   });
 });
 
 describe("splitStatements", () => {
-  it("splits English sentences and coordinated clauses with 3+ words on each side", () => {
-    assert.deepEqual(
-      splitStatements("Fleming discovered penicillin in 1928, and it saved millions of lives. It was a mould; it grew on a plate."),
-      ["Fleming discovered penicillin in 1928", "it saved millions of lives.", "It was a mould", "it grew on a plate."],
-    );
-  });
-
-  it("keeps short coordinations together", () => {
-    assert.deepEqual(splitStatements("It is red, and blue."), ["It is red, and blue."]);
-    assert.deepEqual(splitStatements("Paris; London; Rome."), ["Paris; London; Rome."]);
-  });
-
-  it("splits on but / while / whereas", () => {
-    assert.deepEqual(
-      splitStatements("Penicillin kills bacteria, while aspirin reduces pain, but neither cures viral infections."),
-      ["Penicillin kills bacteria", "aspirin reduces pain", "neither cures viral infections."],
-    );
-  });
-
-  it("does not break after a title abbreviation", () => {
-    assert.deepEqual(splitStatements("Dr. Fleming worked in London. He found penicillin."), [
-      "Dr. Fleming worked in London.",
-      "He found penicillin.",
+  it("splits sentences, bullets and joined clauses, and keeps a title abbreviation in its sentence", () => {
+    assert.deepEqual(splitStatements("Dr. Jenner tested the vaccine. The trial worked well, and the method spread across Europe."), [
+      "Dr. Jenner tested the vaccine.",
+      "The trial worked well",
+      "the method spread across Europe.",
     ]);
+    assert.deepEqual(splitStatements("- Oxygen is a gas.\n- Iron is a metal."), ["Oxygen is a gas.", "Iron is a metal."]);
+  });
+
+  it("turns a bare yes or no into the question's claim, affirmed or denied", () => {
+    assert.deepEqual(splitStatements("No.", "Is a tomato a vegetable?"), ["It is not true that a tomato a vegetable"]);
+    assert.deepEqual(splitStatements("Yes, it is.", "Can penguins swim?"), ["It is true that penguins swim", "it is."]);
+  });
+
+  it("drops filler, keeps refusals, and drops empty or symbol-only text", () => {
+    assert.deepEqual(splitStatements("Mars has two moons, I believe."), ["Mars has two moons."]);
+    assert.deepEqual(splitStatements("I'm not sure about that."), ["I'm not sure about that."]);
+    assert.deepEqual(splitStatements(""), []);
+    assert.deepEqual(splitStatements("- ...\n* ---"), []);
   });
 
   it("splits Korean sentences and clauses, keeping the text as written", () => {
-    assert.deepEqual(splitStatements("세종대왕은 한글을 창제했고 장영실은 측우기를 발명했다. 한글은 1446년에 반포되었다."), [
-      "세종대왕은 한글을 창제했고",
-      "장영실은 측우기를 발명했다.",
-      "한글은 1446년에 반포되었다.",
-    ]);
     assert.deepEqual(splitStatements("서울은 한국의 수도이며 부산은 항구 도시이다."), ["서울은 한국의 수도이며", "부산은 항구 도시이다."]);
-    assert.deepEqual(splitStatements("비싸지만 좋다."), ["비싸지만 좋다."]);
-    // "-고 있다" is one verb, not two clauses.
     assert.deepEqual(splitStatements("많은 연구자가 이 기술을 보유하고 있다."), ["많은 연구자가 이 기술을 보유하고 있다."]);
-  });
-
-  it("treats line breaks and bullet markers as boundaries", () => {
-    const text = "Key facts:\n- Fleming discovered penicillin\n* It was in 1928\n1. He won a Nobel Prize\n2) 한글은 세종대왕이 만들었다\n\n";
-    assert.deepEqual(splitStatements(text), [
-      "Key facts:",
-      "Fleming discovered penicillin",
-      "It was in 1928",
-      "He won a Nobel Prize",
-      "한글은 세종대왕이 만들었다",
-    ]);
-  });
-
-  it("keeps a refusal as one statement and drops empty or symbol-only text", () => {
-    assert.deepEqual(splitStatements("I'm not able to answer that."), ["I'm not able to answer that."]);
-    assert.deepEqual(splitStatements(""), []);
-    assert.deepEqual(splitStatements("  \n\t "), []);
-    assert.deepEqual(splitStatements("- ...\n* ---"), []);
   });
 });
 
 describe("classifyStatements", () => {
-  const reference = [
-    "Alexander Fleming discovered penicillin in 1928.",
-    "Penicillin was the first true antibiotic.",
-    "Fleming shared the Nobel Prize in 1945.",
-  ];
-
-  it("marks a paraphrase TP and names the shared words", () => {
-    const reply = classifyStatements("Who discovered penicillin?", ["In 1928, penicillin was discovered by Fleming."], reference);
-    assert.deepEqual(reply.response, [
-      { statement: 1, verdict: "TP", reason: 'matches reference 1 on "1928", "penicillin", "discovered", "fleming"' },
-    ]);
-    assert.equal(reply.reference[0]?.verdict, "covered");
-    assert.match(reply.reference[0]?.reason ?? "", /^covered by response 1 on /);
+  it("supports paraphrase, word order, lemmas and possessives", () => {
+    const v = verdicts("Who painted the Mona Lisa?", "The Mona Lisa was painted by Leonardo da Vinci.", "Leonardo da Vinci painted the Mona Lisa.");
+    assert.deepEqual(v, { ...v, response: ["TP"], reference: ["covered"] });
+    const order = verdicts("Where and when was Curie born?", "In 1867, Marie Curie was born in Warsaw.", "Marie Curie was born in Warsaw in 1867.");
+    assert.deepEqual([order.response, order.reference], [["TP", "TP"], ["covered", "covered"]]);
+    const possessive = verdicts("What is Jupiter's largest moon?", "Jupiter's largest moon is Ganymede.", "The largest moon of Jupiter is Ganymede.");
+    assert.deepEqual([possessive.response, possessive.reference], [["TP"], ["covered"]]);
   });
 
-  it("marks a wrong date FP with both numbers in the reason", () => {
-    const reply = classifyStatements("When?", ["Fleming discovered penicillin in 1929."], reference);
-    assert.deepEqual(reply.response[0], {
-      statement: 1,
-      verdict: "FP",
-      reason: "clashes with reference 1: number 1929 where the reference says 1928",
-    });
-    assert.equal(reply.reference[0]?.verdict, "FN");
-    assert.match(reply.reference[0]?.reason ?? "", /1929.*1928/);
+  it("matches values written another way: dates, separators, units, approximations, abbreviations", () => {
+    const cases: Array<[string, string, string]> = [
+      ["When did the Berlin Wall fall?", "The Berlin Wall fell on 9 November 1989.", "The Berlin Wall fell on November 9, 1989."],
+      ["How high is Mont Blanc?", "Mont Blanc is 4,806 metres high.", "Mont Blanc is 4806 m high."],
+      ["How long is the Nile?", "The Nile is about 6,650 km long.", "The Nile is roughly 6650 kilometres long."],
+      ["What is the melting point of iron?", "Iron melts at 1538 degrees Celsius.", "Iron melts at 1,538 °C."],
+      ["What share of the Earth is covered by water?", "About 71% of the Earth's surface is water.", "Water covers 70.8 percent of the Earth's surface."],
+      ["When did WWI end?", "WWI ended in 1918.", "The First World War ended in 1918."],
+    ];
+    for (const [q, response, reference] of cases) {
+      const v = verdicts(q, response, reference);
+      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
+    }
   });
 
-  it("marks a negation clash FP", () => {
-    const reply = classifyStatements("Is penicillin an antibiotic?", ["Penicillin was not the first true antibiotic."], reference);
-    assert.equal(reply.response[0]?.verdict, "FP");
-    assert.equal(reply.response[0]?.reason, 'clashes with reference 2: the response negates ("not") where the reference does not');
-    assert.equal(reply.reference[1]?.verdict, "FN");
+  it("marks another number, date or year in the same slot FP and names both values", () => {
+    const v = verdicts("When was the Magna Carta sealed?", "The Magna Carta was sealed in 1225.", "The Magna Carta was sealed in 1215.");
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]]);
+    assert.match(v.reasons[0]!, /1225 where it says 1215/);
+    const unit = verdicts("How fast is sound?", "Sound travels at 440 metres per second.", "Sound travels at 343 metres per second.");
+    assert.deepEqual(unit.response, ["FP"]);
   });
 
-  it("reports unmatched response statements and FN reference statements", () => {
-    const reply = classifyStatements("Who discovered penicillin?", ["Fleming discovered penicillin.", "The sky is blue today."], reference);
-    assert.deepEqual(reply.response.map((v) => v.verdict), ["TP", "FP"]);
-    assert.match(reply.response[1]?.reason ?? "", /^no reference statement shares enough words \(best: reference \d, 0 of 3 words\)$/);
-    assert.deepEqual(reply.reference.map((v) => v.verdict), ["covered", "FN", "FN"]);
-    assert.equal(
-      reply.reference[1]?.reason,
-      'not covered: the response never mentions "first", "true", "antibiotic" (best: response 1, 1 of 4 words)',
+  it("marks a swapped person or place FP and names both", () => {
+    const person = verdicts("Who wrote Pride and Prejudice?", "Pride and Prejudice was written by Charlotte Bronte.", "Jane Austen wrote Pride and Prejudice.");
+    assert.deepEqual([person.response, person.reference], [["FP"], ["FN"]]);
+    assert.match(person.reasons[0]!, /"Charlotte", "Bronte" where it names "Jane", "Austen"/);
+    const place = verdicts("Where is the Taj Mahal?", "The Taj Mahal is in Delhi.", "The Taj Mahal is in Agra.");
+    assert.deepEqual(place.response, ["FP"]);
+    const superlative = verdicts(
+      "What is the longest river?",
+      "The Amazon is the longest river in the world.",
+      "The Nile is the longest river in the world. The Amazon carries the most water.",
     );
-    assert.match(reply.reference[2]?.reason ?? "", /^not covered: the response never mentions "shared", "nobel", "prize", "1945"/);
+    assert.deepEqual(superlative.response, ["FP"]);
   });
 
-  it("gives exactly one verdict per statement, 1-based and in order", () => {
-    const reply = classifyStatements("q", ["a b c", "Fleming", "x"], reference);
+  it("splits a two-fact answer into one TP, one FP and one FN when one fact is swapped", () => {
+    const v = verdicts("Where and when was Curie born?", "Marie Curie was born in Paris in 1867.", "Marie Curie was born in 1867 in Warsaw.");
+    assert.deepEqual([v.response.sort(), v.reference.sort()], [["FP", "TP"], ["FN", "covered"]]);
+  });
+
+  it("marks a negation on one side FP, and agrees with a bare no that matches a negated reference", () => {
+    const v = verdicts("Do spiders have six legs?", "Spiders have six legs.", "Spiders do not have six legs; they have eight.");
+    assert.equal(v.response[0], "FP");
+    const no = verdicts("Is Pluto a planet?", "No.", "Pluto is not a planet; it is a dwarf planet.");
+    assert.deepEqual(no.response, ["TP"]);
+    const yes = verdicts("Is Pluto a planet?", "Yes.", "Pluto is not a planet; it is a dwarf planet.");
+    assert.deepEqual(yes.response, ["FP"]);
+  });
+
+  it("marks opposite words FP (a colour for another, a rise for a fall)", () => {
+    assert.deepEqual(verdicts("What colour is a ripe banana?", "A ripe banana is blue.", "A ripe banana is yellow.").response, ["FP"]);
+    assert.deepEqual(verdicts("What happened to sales?", "Sales fell sharply in spring.", "Sales rose sharply in spring.").response, ["FP"]);
+  });
+
+  it("counts extra claims as FP and missing ones as FN", () => {
+    const v = verdicts(
+      "What is the capital of Canada?",
+      "Ottawa is the capital of Canada. Toronto hosts the stock exchange.",
+      "The capital of Canada is Ottawa. It lies on the Ottawa River.",
+    );
+    assert.deepEqual([v.response, v.reference], [["TP", "FP"], ["covered", "FN"]]);
+  });
+
+  it("treats a refusal as a claim that supports nothing", () => {
+    const v = verdicts("What is the capital of Peru?", "I don't know the answer.", "The capital of Peru is Lima.");
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]]);
+    assert.match(v.reasons[0]!, /refusal/);
+  });
+
+  it("handles Korean: paraphrase with other endings TP, swapped subject and wrong year FP", () => {
+    const q = "측우기는 누가 언제 만들었나요?";
+    assert.deepEqual(verdicts(q, "측우기는 장영실이 만들었습니다.", "측우기는 장영실이 만들었다.").response, ["TP"]);
+    const swapped = verdicts(q, "측우기는 정약용이 만들었습니다.", "측우기는 장영실이 만들었다.");
+    assert.deepEqual(swapped.response, ["FP"]);
+    assert.match(swapped.reasons[0]!, /정약용이.*장영실이/);
+    assert.deepEqual(verdicts(q, "측우기는 1500년에 만들어졌다.", "측우기는 1441년에 만들어졌다.").response, ["FP"]);
+  });
+
+  it("gives exactly one verdict per statement, 1-based and in order, each with a reason", () => {
+    const reply = classifyStatements("q", ["A cat is a mammal.", "A cat has four legs.", "Cats can fly."], ["A cat is a mammal.", "Cats have four legs."]);
     assert.deepEqual(reply.response.map((v) => v.statement), [1, 2, 3]);
-    assert.deepEqual(reply.reference.map((v) => v.statement), [1, 2, 3]);
-    const empty = classifyStatements("q", [], reference);
-    assert.equal(empty.response.length, 0);
-    assert.deepEqual(empty.reference.map((v) => v.verdict), ["FN", "FN", "FN"]);
-    const noReference = classifyStatements("q", ["Fleming discovered penicillin."], []);
-    assert.deepEqual(noReference, {
-      response: [{ statement: 1, verdict: "FP", reason: "there are no reference statements to match" }],
-      reference: [],
-    });
-  });
-
-  it("matches a statement that combines two facts when it shares the reference's number", () => {
-    const out = classifyStatements(
-      "At what temperature does water boil?",
-      ["Water boils at 100 °C at sea-level pressure, which corresponds to 212 °F."],
-      ["At sea level, water boils at 100 degrees Celsius.", "That is equal to 212 degrees Fahrenheit."],
-    );
-    assert.equal(out.response[0]?.verdict, "TP", out.response[0]?.reason);
-    assert.equal(out.reference[0]?.verdict, "covered");
-  });
-
-  it("marks a swapped name FP, naming both", () => {
-    const out = classifyStatements("Who discovered penicillin?", ["Pasteur discovered penicillin in 1928."], ["Alexander Fleming discovered penicillin in 1928."]);
-    assert.equal(out.response[0]?.verdict, "FP");
-    assert.match(out.response[0]?.reason ?? "", /"pasteur" where the reference names "alexander", "fleming"/);
-    const right = classifyStatements("Who discovered penicillin?", ["Fleming discovered penicillin in London in 1928."], ["Alexander Fleming discovered penicillin in 1928."]);
-    assert.equal(right.response[0]?.verdict, "TP", "a shared name and an extra place are no clash");
-  });
-
-  it("classifies a refusal as FP", () => {
-    const reply = classifyStatements("Who discovered penicillin?", splitStatements("I'm not able to answer that."), reference);
-    assert.deepEqual(reply.response.map((v) => v.verdict), ["FP"]);
-  });
-
-  it("classifies Korean statements: same facts TP, wrong year FP", () => {
-    const koReference = ["한글은 1443년에 세종대왕이 창제했다."];
-    const tp = classifyStatements("한글은 누가 만들었나?", ["세종대왕이 1443년에 한글을 만들었다."], koReference);
-    assert.deepEqual(tp.response, [{ statement: 1, verdict: "TP", reason: 'matches reference 1 on "세종대왕이", "1443", "년에", "한글을"' }]);
-    assert.equal(tp.reference[0]?.verdict, "covered");
-
-    const fp = classifyStatements("한글은 누가 만들었나?", ["세종대왕이 1446년에 한글을 만들었다."], koReference);
-    assert.deepEqual(fp.response, [
-      { statement: 1, verdict: "FP", reason: "clashes with reference 1: number 1446 where the reference says 1443" },
-    ]);
-    assert.equal(fp.reference[0]?.verdict, "FN");
-
-    const negated = classifyStatements("q", ["세종대왕이 1443년에 한글을 창제하지 않았다."], koReference);
-    assert.equal(negated.response[0]?.verdict, "FP");
-    assert.match(negated.response[0]?.reason ?? "", /negates/);
+    assert.deepEqual(reply.reference.map((v) => v.statement), [1, 2]);
+    assert.ok([...reply.response, ...reply.reference].every((v) => v.reason.length > 0));
   });
 });
 
@@ -205,26 +237,37 @@ describe("hashedEmbedding", () => {
 
   it("gives the zero vector for text without content words", () => {
     assert.deepEqual(hashedEmbedding("", 8), [0, 0, 0, 0, 0, 0, 0, 0]);
-    assert.deepEqual(hashedEmbedding(" ", 8), [0, 0, 0, 0, 0, 0, 0, 0]);
     assert.deepEqual(hashedEmbedding("it is the", 8), [0, 0, 0, 0, 0, 0, 0, 0]);
     assert.ok(Number.isNaN(cosineSimilarity(hashedEmbedding(""), hashedEmbedding("penicillin"))));
   });
 
-  it("puts similar texts closer than unrelated ones", () => {
+  it("puts paraphrases closer than unrelated texts, and reads dates in any format as one", () => {
     const a = hashedEmbedding("Alexander Fleming discovered penicillin in 1928.");
     const similar = hashedEmbedding("Penicillin was discovered by Fleming in 1928.");
     const unrelated = hashedEmbedding("The Eiffel Tower stands in Paris.");
     assert.ok(cosineSimilarity(a, similar) > cosineSimilarity(a, unrelated));
-    assert.ok(cosineSimilarity(a, similar) > 0.5);
+    assert.ok(Math.abs(cosineSimilarity(hashedEmbedding("held on Jan 15, 1967"), hashedEmbedding("held on 15 January 1967")) - 1) < 1e-12);
     const ko = hashedEmbedding("한글은 1443년에 세종대왕이 창제했다.");
     assert.ok(cosineSimilarity(ko, hashedEmbedding("세종대왕이 1443년에 한글을 만들었다.")) > cosineSimilarity(ko, unrelated));
   });
 
-  it("uses 32-bit FNV-1a and rejects bad sizes", () => {
+  it("uses 32-bit FNV-1a over UTF-8 and rejects bad sizes", () => {
     assert.equal(fnv1a32(""), 0x811c9dc5);
     assert.equal(fnv1a32("a"), 0xe40c292c);
     assert.equal(fnv1a32("foobar"), 0xbf9cf968);
+    // FNV-1a of the UTF-8 bytes ed 95 9c (한), computed byte by byte.
+    let h = 0x811c9dc5;
+    for (const b of [0xed, 0x95, 0x9c]) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    assert.equal(fnv1a32("한"), h);
     assert.throws(() => hashedEmbedding("x", 0), RangeError);
+  });
+});
+
+describe("text helpers (relevance)", () => {
+  it("lower-cases, drops stop words, stems English lightly; strips Korean particles", () => {
+    assert.deepEqual(contentWords("The boxes were creating countries"), ["box", "creat", "country"]);
+    assert.deepEqual(contentWords("한글은 1443년에 세종대왕이 창제했다."), ["한글", "1443", "년", "세종대왕", "창제"]);
+    assert.deepEqual(analyzeText("Fleming didn't discover it and never said so.").negations, ["didn't", "never"]);
   });
 });
 
@@ -236,24 +279,19 @@ describe("judgeRelevanceText", () => {
       relevant: true,
       reason: '3 of 3 response words appear in the contexts: "penicillin", "discovered", "1928"',
     });
-    assert.equal(judgeRelevanceText("누가?", "세종대왕이 한글을 만들었다.", ["한글은 1443년에 세종대왕이 창제했다."]).relevant, true);
   });
 
   it("is not relevant when the words are missing or a number contradicts the contexts", () => {
-    const offTopic = judgeRelevanceText("When?", "The Eiffel Tower is in Paris.", contexts);
-    assert.equal(offTopic.relevant, false);
-    assert.match(offTopic.reason, /missing "eiffel", "tower", "paris"/);
-    const wrongYear = judgeRelevanceText("When?", "Penicillin was discovered in 1929.", contexts);
-    assert.deepEqual(wrongYear, { relevant: false, reason: "number 1929 does not appear in the contexts (they mention 1928)" });
+    assert.equal(judgeRelevanceText("When?", "The Eiffel Tower is in Paris.", contexts).relevant, false);
+    assert.deepEqual(judgeRelevanceText("When?", "Penicillin was discovered in 1929.", contexts), {
+      relevant: false,
+      reason: "number 1929 does not appear in the contexts (they mention 1928)",
+    });
   });
 
   it("handles empty responses and missing contexts", () => {
     assert.deepEqual(judgeRelevanceText("q", "  ", contexts), { relevant: false, reason: "the response is empty" });
-    assert.deepEqual(judgeRelevanceText("q", "Penicillin.", []), {
-      relevant: false,
-      reason: "there are no contexts to check the response against",
-    });
-    assert.equal(judgeRelevanceText("q", "Penicillin.", ["", " "]).relevant, false);
+    assert.equal(judgeRelevanceText("q", "Penicillin.", []).relevant, false);
   });
 });
 
@@ -265,6 +303,5 @@ describe("determinism", () => {
     const reference = ["Alexander Fleming discovered penicillin in 1928.", "한글은 1443년에 세종대왕이 창제했다."];
     assert.deepEqual(classifyStatements("q", response, reference), classifyStatements("q", response, reference));
     assert.deepEqual(hashedEmbedding(text), hashedEmbedding(text));
-    assert.deepEqual(judgeRelevanceText("q", response[0] ?? "", reference), judgeRelevanceText("q", response[0] ?? "", reference));
   });
 });

@@ -1,7 +1,11 @@
 /**
  * The offline judge: deterministic, no network, same interface as the others.
- * Lexical statement splitting and matching, hashed bag-of-words embeddings.
- * Everything it produces is labelled "offline (approximate)".
+ * Statements are split into atomic claims and matched by lemmas, normalised
+ * values (dates, numbers, units), names and their slots, negation and
+ * opposite words, with wink-nlp's shipped English model for part-of-speech
+ * tags and lemmas and Korean particle handling of our own (offline/); the
+ * semantic part is a cosine of hashed feature vectors. Everything it
+ * produces is labelled "offline (approximate)".
  */
 import { classifyStatements } from "./offline/classify";
 import { hashedEmbedding } from "./offline/embed";
@@ -22,7 +26,7 @@ export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
 function answer(task: JudgeTask): unknown {
   switch (task.kind) {
     case "extract_statements":
-      return { statements: splitStatements(task.text) };
+      return { statements: splitStatements(task.text, task.question) };
     case "classify_statements":
       return classifyStatements(task.question, task.response, task.reference);
     case "relevance": {

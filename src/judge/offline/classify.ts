@@ -1,182 +1,447 @@
 /**
- * Lexical statement classification for the offline judge (Ragas-style answer
- * correctness): response statements become TP/FP, reference statements become
- * covered/FN, each with a reason naming the words and clashes behind it.
+ * Statement classification for the offline judge (Ragas-style answer
+ * correctness): response statements become TP/FP, reference statements
+ * covered/FN, each with a reason that names what matched or clashed.
+ *
+ * A statement is supported by the other side when every value it states
+ * (number, date, quantity) and every name it gives is found there (or in the
+ * question), at least half of its weighted content words are found there,
+ * and nothing clashes: another value or name in the same slot, a negation on
+ * one side only, or an opposite word (rise/fall, red/blue).
  */
-
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
-import { analyzeText, quoteWords, writtenForms, type TextAnalysis } from "./text";
+import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
+import { quoteWords } from "./text";
+import { compareValues, type TextValue } from "./values";
 
-/** Share of a statement's content words that must be found in the other statement. */
-export const MATCH_THRESHOLD = 0.5;
+/** Share of a statement's weighted content that the other side must hold. */
+export const SUPPORT_THRESHOLD = 0.4;
 
-interface Overlap {
-  /** Distinct content words of the "from" statement found in the other one, in order. */
-  shared: string[];
-  /** Distinct content words of the "from" statement. */
-  total: number;
-  /** shared / total (0 when the statement has no content words). */
-  share: number;
-}
-
-/** How much of `from`'s content words appear in `into`. */
-function overlap(from: TextAnalysis, into: TextAnalysis): Overlap {
-  const target = new Set(into.unique);
-  const shared = from.unique.filter((w) => target.has(w));
-  const total = from.unique.length;
-  return { shared, total, share: total === 0 ? 0 : shared.length / total };
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+/** Weight of a value (a number, date or quantity) in the support share. */
+const VALUE_WEIGHT = 2;
+/** Content found only in the question counts this much of its weight. */
+const QUESTION_SHARE = 0.5;
 
 /**
- * Why a response statement contradicts a reference statement, or undefined:
- * (a) both hold numbers and they share none; (a') both name people or
- * places and they share no name;
- * (b) exactly one of them is negated.
+ * Words of which a statement can hold only one: each entry lists poles, and
+ * words of different poles of one entry contradict each other (a rise is not
+ * a fall; a red car is not a blue one). Synonyms share a pole.
  */
-function findClash(response: TextAnalysis, reference: TextAnalysis): string | undefined {
-  const problems: string[] = [];
-  // A statement that combines several facts may carry numbers of other
-  // reference statements too; it clashes only when it shares none.
-  if (response.numbers.length > 0 && reference.numbers.length > 0 && !response.numbers.some((n) => reference.numbers.includes(n))) {
-    const extra = response.numbers;
-    problems.push(`${extra.length === 1 ? "number" : "numbers"} ${extra.join(", ")} where the reference says ${reference.numbers.join(", ")}`);
+const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
+  ["red", "blue", "green", "yellow", "black", "white", "orange", "purple", "pink", "brown", "grey", "gray"].map((c) => new Set([c])),
+  ["north", "south", "east", "west"].map((c) => new Set([c])),
+  [new Set(["rise", "increase", "grow", "climb", "gain", "higher", "up"]), new Set(["fall", "drop", "decline", "decrease", "shrink", "lower", "down", "reduce"])],
+  [new Set(["high", "tall"]), new Set(["low", "short"])],
+  [new Set(["large", "big", "larger", "bigger", "largest", "biggest"]), new Set(["small", "little", "smaller", "smallest"])],
+  [new Set(["more", "most"]), new Set(["less", "fewer", "least"])],
+  [new Set(["before", "earlier"]), new Set(["after", "later"])],
+  [new Set(["first"]), new Set(["last", "final"])],
+  [new Set(["hot", "warm", "warmer", "hotter"]), new Set(["cold", "cool", "colder", "cooler"])],
+  [new Set(["true", "correct", "right"]), new Set(["false", "incorrect", "wrong"])],
+  [new Set(["only", "solely"]), new Set(["both"])],
+  [new Set(["positive"]), new Set(["negative"])],
+  [new Set(["buy"]), new Set(["sell"])],
+  [new Set(["add", "create"]), new Set(["remove", "delete"])],
+  [new Set(["상승", "증가", "오르"]), new Set(["하락", "감소", "내리", "떨어지"])],
+  [new Set(["높"]), new Set(["낮"])],
+  [new Set(["크", "큰"]), new Set(["작", "작은"])],
+  ["동", "서", "남", "북"].map((c) => new Set([c])),
+];
+
+/** Korean slots where another noun is another fact: subject, object, place, direction. */
+const KOREAN_SLOTS: ReadonlySet<string> = new Set(["subject", "에", "에서", "로", "까지", "부터"]);
+
+const HANGUL = /^[\uAC00-\uD7A3]+$/;
+
+/** Hangul syllables as their letters (jamo): 흐릅 → ㅎㅡㄹㅡㅂ (as indices), so that stems meet across endings. */
+const jamoCache = new Map<string, number[]>();
+
+function jamo(word: string): number[] {
+  const hit = jamoCache.get(word);
+  if (hit) return hit;
+  if (jamoCache.size > 50_000) jamoCache.clear();
+  const out: number[] = [];
+  jamoCache.set(word, out);
+  for (const ch of word) {
+    const code = ch.charCodeAt(0) - 0xac00;
+    if (code < 0 || code > 11171) {
+      out.push(ch.charCodeAt(0));
+      continue;
+    }
+    out.push(1000 + Math.floor(code / 588), 2000 + Math.floor((code % 588) / 28));
+    if (code % 28 !== 0) out.push(3000 + (code % 28));
   }
-  // Names: a swapped name ("Pasteur" for "Fleming") shares no name with the reference.
-  // A capitalised first word counts as a name only when the other text lacks it.
-  const namesOf = (a: TextAnalysis, other: TextAnalysis): string[] =>
-    a.leading !== undefined && !other.unique.includes(a.leading) && !a.names.includes(a.leading) ? [a.leading, ...a.names] : a.names;
-  const withLeading = (a: TextAnalysis): string[] => (a.leading === undefined ? a.names : [a.leading, ...a.names]);
-  const responseNames = namesOf(response, reference);
-  const referenceNames = namesOf(reference, response);
-  const shared = withLeading(response).some((n) => withLeading(reference).includes(n));
-  if (responseNames.length > 0 && referenceNames.length > 0 && !shared) {
-    const show = (a: TextAnalysis, names: string[]) => names.map((n) => `"${a.forms.get(n) ?? n}"`).join(", ");
-    problems.push(`${show(response, responseNames)} where the reference names ${show(reference, referenceNames)}`);
-  }
-  if (response.negations.length > 0 && reference.negations.length === 0) {
-    problems.push(`the response negates (${quoteWords(response.negations)}) where the reference does not`);
-  } else if (reference.negations.length > 0 && response.negations.length === 0) {
-    problems.push(`the reference negates (${quoteWords(reference.negations)}) where the response does not`);
-  }
-  return problems.length > 0 ? problems.join("; ") : undefined;
+  return out;
 }
 
-/** Whether an overlap is big enough to count as a match (before clashes). */
-function isEnough(o: Overlap): boolean {
-  return o.shared.length > 0 && o.share >= MATCH_THRESHOLD;
+/** Whether two term keys name the same thing: equal, or one a close inflection of the other. */
+function sameTerm(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  if (HANGUL.test(a) && HANGUL.test(b)) {
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    if (short.length >= 2 && long.startsWith(short)) return true;
+    // Verb stems with endings fused in: 흐릅(니다) / 흐른(다), 만들었 / 만든.
+    const x = jamo(a);
+    const y = jamo(b);
+    let p = 0;
+    while (p < x.length && p < y.length && x[p] === y[p]) p++;
+    return p >= 4 && p >= 0.6 * Math.min(x.length, y.length);
+  }
+  const min = Math.min(a.length, b.length);
+  if (min < 5 || a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  let prefix = 0;
+  while (prefix < min && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return prefix >= Math.max(5, min - 2) && Math.abs(a.length - b.length) <= 3;
 }
 
-/** Index of the highest share (ties → lower index), or -1 for an empty list. */
-function bestIndex(overlaps: readonly Overlap[], allowed: (index: number) => boolean = () => true): number {
-  let best = -1;
-  overlaps.forEach((o, i) => {
-    if (!allowed(i)) return;
-    const current = best >= 0 ? overlaps[best] : undefined;
-    if (!current || o.share > current.share) best = i;
-  });
+/** The content of one side (or the question) pooled: terms by key, values, and the statements behind them. */
+interface Pool {
+  terms: Term[];
+  keys: Set<string>;
+  /** Term keys by their first character, for the inflection check. */
+  byInitial: Map<number, string[]>;
+  /** Answers of {@link holds} so far (the same terms are asked about again and again). */
+  held: Map<Term, boolean>;
+  values: TextValue[];
+  analyses: readonly StatementAnalysis[];
+}
+
+function buildPool(analyses: readonly StatementAnalysis[]): Pool {
+  const terms: Term[] = [];
+  const values: TextValue[] = [];
+  for (const a of analyses) {
+    for (const t of a.terms) terms.push(t);
+    for (const v of a.values) values.push(v);
+  }
+  const byInitial = new Map<number, string[]>();
+  for (const t of terms) {
+    const c = t.key.charCodeAt(0);
+    const list = byInitial.get(c);
+    if (list) list.push(t.key);
+    else byInitial.set(c, [t.key]);
+  }
+  return { terms, keys: new Set(terms.map((t) => t.key)), byInitial, held: new Map(), values, analyses };
+}
+
+const singlePools = new WeakMap<StatementAnalysis, Pool>();
+
+/** The pool of one statement (built once per statement) or of several. */
+function pool(analyses: readonly StatementAnalysis[]): Pool {
+  if (analyses.length !== 1) return buildPool(analyses);
+  const a = analyses[0]!;
+  let p = singlePools.get(a);
+  if (!p) {
+    p = buildPool(analyses);
+    singlePools.set(a, p);
+  }
+  return p;
+}
+
+/** Whether a pool holds a term, or spells an acronym out ("EPS" ↔ "earnings per share"). */
+function hasTerm(p: Pool, key: string, acronym = false): boolean {
+  if (p.keys.has(key)) return true;
+  const candidates = p.byInitial.get(key.charCodeAt(0));
+  if (candidates) for (const k of candidates) if (sameTerm(k, key)) return true;
+  return acronym && p.analyses.some((a) => a.initials.has(key));
+}
+
+function holds(p: Pool, t: Term): boolean {
+  let answer = p.held.get(t);
+  if (answer === undefined) {
+    answer = hasTerm(p, t.key, t.acronym);
+    p.held.set(t, answer);
+  }
+  return answer;
+}
+
+function hasLowerWord(p: Pool, word: string): boolean {
+  return p.analyses.some((a) => a.lowerWords.includes(word));
+}
+
+/** A name, unless the word is also written in lower case (a capitalised first word such as "Water"). */
+function isName(t: Term, ...pools: readonly Pool[]): boolean {
+  return t.entity && !pools.some((p) => hasLowerWord(p, t.key));
+}
+
+const stated = new WeakMap<StatementAnalysis, TextValue[]>();
+
+/** Values a statement states, without small counts written in words ("two scales"). */
+function statedValues(a: StatementAnalysis): TextValue[] {
+  let values = stated.get(a);
+  if (!values) {
+    values = a.values.filter((v) => !(v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text)));
+    stated.set(a, values);
+  }
+  return values;
+}
+
+/** The slot a role stands for: the doer or the thing equated ("X is Y", "Y is X", "by X") is one slot. */
+function slotOf(role: string): string {
+  return role === "subject" || role === "be" || role === "by" || role === "" ? "who" : role;
+}
+
+/** How one statement stands against the other side. */
+interface Standing {
+  verdict: "supported" | "clash" | "unsupported";
+  reason: string;
+  /** The other side's statement it matched or clashed with most (0-based), or -1. */
+  index: number;
+}
+
+function show(words: readonly string[]): string {
+  return quoteWords(words, 6);
+}
+
+/** The other side's statement that shares most weighted content with `a` (for reasons and negation checks). */
+function closest(a: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; share: number } {
+  let best = { index: -1, share: 0 };
+  const values = statedValues(a);
+  let total = values.length * VALUE_WEIGHT;
+  for (const t of a.terms) total += t.weight;
+  if (total === 0) return best;
+  for (let i = 0; i < others.length; i++) {
+    const o = others[i]!;
+    const p = pool([o]);
+    let found = 0;
+    for (const t of a.terms) if (holds(p, t)) found += t.weight;
+    for (const v of values) if (o.values.some((w) => compareValues(v, w) === "same")) found += VALUE_WEIGHT;
+    const share = found / total;
+    if (share > best.share) best = { index: i, share };
+  }
   return best;
 }
 
+/** Each opposite word's entry and pole in {@link OPPOSITES}. */
+const POLES = new Map<string, { entry: number; pole: number }>();
+OPPOSITES.forEach((poles, entry) => poles.forEach((words, pole) => words.forEach((w) => POLES.set(w, { entry, pole }))));
+
+/** A word of the other side (as written) that is the opposite of `key`, and that this side lacks. */
+function oppositeWord(key: string, other: Pool, self: Pool): string | undefined {
+  const at = POLES.get(key);
+  if (!at) return undefined;
+  const poles = OPPOSITES[at.entry]!;
+  for (let pole = 0; pole < poles.length; pole++) {
+    if (pole === at.pole) continue;
+    for (const w of poles[pole]!) if (hasLowerWord(other, w) && !hasLowerWord(self, w)) return w;
+  }
+  return undefined;
+}
+
+function opposite(a: string, b: string): boolean {
+  if (a === b) return false;
+  const x = POLES.get(a);
+  const y = POLES.get(b);
+  return x !== undefined && y !== undefined && x.entry === y.entry && x.pole !== y.pole;
+}
+
 /**
- * Classifies response statements as TP (supported by a reference statement)
- * or FP, and reference statements as covered or FN, by content-word overlap.
- *
- * A response statement's best reference is the one holding the largest share
- * of its content words (ties → lower index); it is TP when that share is at
- * least 0.5 and the two do not clash (a number the reference does not have,
- * or a negation on one side only). A reference statement is covered when a TP
- * was matched to it, or when some response statement holds at least half of
- * its content words without a clash; otherwise it is FN. Indices in verdicts
- * and reasons are 1-based. `question` is accepted for parity with LLM judges;
- * the lexical algorithm does not need it.
+ * Judges one statement against the statements of the other side and the
+ * question. `side` names the other side in reasons ("reference"/"response").
+ */
+function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, question: Pool, side: string): Standing {
+  const self = pool([statement]);
+  // The other side's closest statement, found only when a check needs it.
+  let closestFound: { index: number; share: number } | undefined;
+  const nearest = (): { index: number; share: number } => (closestFound ??= closest(statement, others));
+  const ref = (index: number) => (index >= 0 ? `${side} ${index + 1}` : `the ${side}`);
+
+  if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing", index: -1 };
+  const values = statedValues(statement);
+  if (statement.terms.length === 0 && values.length === 0) {
+    return { verdict: "unsupported", reason: "the statement has no content to check", index: -1 };
+  }
+
+  // Values: each must be found on the other side (or be given by the question).
+  let total = 0;
+  let found = 0;
+  let foundOnOtherSide = 0;
+  const matched: string[] = [];
+  for (const v of values) {
+    const same = other.values.find((w) => compareValues(v, w) === "same");
+    if (same) {
+      total += VALUE_WEIGHT;
+      found += VALUE_WEIGHT;
+      foundOnOtherSide++;
+      matched.push(v.text === same.text ? v.text : `${v.text} = ${same.text}`);
+      continue;
+    }
+    if (question.values.some((w) => compareValues(v, w) === "same")) continue;
+    const different = other.values.filter((w) => compareValues(v, w) === "different");
+    if (different.length > 0) {
+      const j = others.findIndex((o) => o.values.includes(different[0]!));
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${v.text} where it says ${different.map((d) => d.text).join(", ")}`, index: j };
+    }
+    return { verdict: "unsupported", reason: `the ${side} never states ${v.text}`, index: -1 };
+  }
+
+  // Names: each must be found on the other side or in the question.
+  const names = statement.terms.filter((t) => isName(t, other, question));
+  // A name is found when its last word is ("Shakespeare" for "William Shakespeare"; not "Ottawa" for "Ottawa River").
+  const nameFound = (t: Term): boolean => {
+    if (holds(other, t) || holds(question, t)) return true;
+    if (t.group === "") return false;
+    const head = statement.terms.filter((u) => u.group === t.group).pop();
+    return head !== undefined && head !== t && (holds(other, head) || holds(question, head));
+  };
+  const missingNames = names.filter((t) => !nameFound(t));
+  if (missingNames.length > 0) {
+    // A name in the same statement as a name of the other side that this one lacks: a swapped name.
+    const slots = new Set(missingNames.map((t) => slotOf(t.role)));
+    const rivalsIn = (o: StatementAnalysis) =>
+      o.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
+    // The statement of the other side that names something else in the same slot, about the same thing.
+    const shares = (o: StatementAnalysis) => statement.terms.some((t) => !missingNames.includes(t) && holds(pool([o]), t));
+    const withRival = others.findIndex((o) => rivalsIn(o).length > 0 && shares(o));
+    const j = withRival >= 0 ? withRival : -1;
+    const rival = withRival >= 0 ? rivalsIn(others[withRival]!) : [];
+    const given = missingNames.map((t) => t.form);
+    if (rival.length > 0) {
+      const names = show(rival.map((t) => t.form));
+      // "The capital is not Sydney" against "The capital is Canberra": a denial the other side bears out.
+      if (statement.negations.length > 0 && others[j]!.negations.length === 0) {
+        return { verdict: "supported", reason: `consistent with ${ref(j)}: it names ${names}, not ${show(given)}`, index: j };
+      }
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${show(given)} where it names ${names}`, index: j };
+    }
+    return { verdict: "unsupported", reason: `the ${side} never mentions ${show(given)}`, index: j };
+  }
+
+  // A swapped name: the statement that says the same of something else ("the largest desert is
+  // Antarctica" against "the Sahara is the largest desert").
+  if (names.length > 0) {
+    const predicate = statement.terms.filter((t) => !names.includes(t));
+    let best = -1;
+    let bestShare = 0;
+    others.forEach((o, i) => {
+      const p = pool([o]);
+      const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
+      const share = weight === 0 ? 0 : predicate.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight;
+      const holdsNames = names.some((t) => holds(p, t));
+      if (share > bestShare || (share === bestShare && share > 0 && holdsNames)) {
+        best = i;
+        bestShare = share;
+      }
+    });
+    if (best >= 0 && bestShare >= 0.6 && predicate.length >= 2) {
+      const o = others[best]!;
+      const p = pool([o]);
+      if (!names.some((t) => holds(p, t))) {
+        const slots = new Set(names.map((t) => slotOf(t.role)));
+        const rival = o.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
+        if (rival.length > 0 && !(statement.negations.length > 0 && o.negations.length === 0)) {
+          return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(names.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}`, index: best };
+        }
+      }
+    }
+  }
+
+  // Opposites: "rises" against "falls", "red" against "blue".
+  for (const t of statement.terms) {
+    if (!POLES.has(t.key) || holds(other, t)) continue;
+    const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u));
+    if (rival) {
+      const j = others.findIndex((o) => o.terms.includes(rival));
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"`, index: j };
+    }
+    // Function words with a meaning ("only" against "both … and").
+    const word = oppositeWord(t.key, other, self);
+    if (word) {
+      const j = others.findIndex((o) => o.lowerWords.includes(word));
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"`, index: j };
+    }
+  }
+
+  // Korean slots: another noun with the same particle in a statement about the same thing.
+  const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL.test(t.key));
+  const near = korean ? nearest() : { index: -1, share: 0 };
+  if (near.index >= 0 && near.share > 0) {
+    const o = others[near.index]!;
+    const oPool = pool([o]);
+    for (const t of statement.terms) {
+      if (!KOREAN_SLOTS.has(t.role) || !HANGUL.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
+      const rival = o.terms.find((u) => u.role === t.role && HANGUL.test(u.key) && !holds(self, u) && !holds(question, u));
+      if (rival) return { verdict: "clash", reason: `clashes with ${ref(near.index)}: "${t.form}" where it says "${rival.form}"`, index: near.index };
+    }
+  }
+
+  // Content words, weighted: found on the other side, or (for half their weight) in the question.
+  const shared: string[] = [];
+  const missing: string[] = [];
+  for (const t of statement.terms) {
+    total += t.weight;
+    if (holds(other, t)) {
+      found += t.weight;
+      foundOnOtherSide++;
+      shared.push(t.form);
+    } else if (holds(question, t)) {
+      found += t.weight * QUESTION_SHARE;
+    } else {
+      missing.push(t.form);
+    }
+  }
+  const share = total === 0 ? 0 : found / total;
+
+  // Negation on one side only, between statements about the same thing.
+  const negated = statement.negations.length > 0;
+  // (The closest statement holds no more than the whole side: below the threshold there, no check is needed.)
+  const aligned = share >= SUPPORT_THRESHOLD ? nearest() : { index: -1, share: 0 };
+  if (aligned.index >= 0 && aligned.share >= SUPPORT_THRESHOLD && statement.terms.length + values.length >= 2) {
+    const o = others[aligned.index]!;
+    // A clash unless a statement of the same polarity matches as well.
+    if (negated !== (o.negations.length > 0) && closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share < aligned.share) {
+      const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
+      return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}`, index: aligned.index };
+    }
+  }
+
+  const evidence = [...matched, ...shared];
+  if (foundOnOtherSide > 0 && share >= SUPPORT_THRESHOLD) {
+    return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}`, index: aligned.index };
+  }
+  const percent = Math.round(share * 100);
+  return {
+    verdict: "unsupported",
+    reason: `the ${side} does not say it (${percent}% of its content found${missing.length > 0 ? `; missing ${show(missing)}` : ""})`,
+    index: -1,
+  };
+}
+
+/**
+ * Classifies response statements as TP (supported by the reference) or FP,
+ * and reference statements as covered (stated by the response) or FN, with
+ * a reason for each. Indices in verdicts and reasons are 1-based.
  *
  * @example
- * classifyStatements(
- *   "Who discovered penicillin, and when?",
- *   ["Fleming discovered penicillin in 1929."],
- *   ["Alexander Fleming discovered penicillin in 1928."],
- * );
- * // → { response: [{ statement: 1, verdict: "FP",
- * //       reason: "clashes with reference 1: number 1929 where the reference says 1928" }],
- * //     reference: [{ statement: 1, verdict: "FN",
- * //       reason: "not covered: clashes with response 1: number 1929 where the reference says 1928" }] }
+ * classifyStatements("Where and when was Einstein born?",
+ *   ["Einstein was born in Spain.", "Einstein was born in 1879."],
+ *   ["Einstein was born in 1879.", "Einstein was born in Germany."]);
+ * // → response: FP ("Spain" where reference 2 names "Germany"), TP (matches reference 1 on "1879", …)
+ * //   reference: covered, FN
  */
-export function classifyStatements(
-  question: string,
-  response: readonly string[],
-  reference: readonly string[],
-): ClassificationReply {
-  void question;
-  const responses = response.map(analyzeText);
-  const references = reference.map(analyzeText);
+export function classifyStatements(question: string, response: readonly string[], reference: readonly string[]): ClassificationReply {
+  const responses = response.map(analyzeStatement);
+  const references = reference.map(analyzeStatement);
+  const asked = pool([analyzeStatement(question)]);
 
-  const matchedBy = new Map<number, number>(); // reference index → first TP response index
-  const responseVerdicts: ResponseVerdict[] = responses.map((res, i) => {
-    const statement = i + 1;
-    if (references.length === 0) {
-      return { statement, verdict: "FP", reason: "there are no reference statements to match" };
-    }
-    if (res.unique.length === 0) {
-      return { statement, verdict: "FP", reason: "no reference statement shares enough words (the statement has no content words)" };
-    }
-    const overlaps = references.map((ref) => overlap(res, ref));
-    const j = bestIndex(overlaps);
-    const best = overlaps[j];
-    const ref = references[j];
-    if (!best || !ref) {
-      return { statement, verdict: "FP", reason: "there are no reference statements to match" };
-    }
-    if (!isEnough(best)) {
-      return {
-        statement,
-        verdict: "FP",
-        reason: `no reference statement shares enough words (best: reference ${j + 1}, ${best.shared.length} of ${plural(best.total, "word")})`,
-      };
-    }
-    const clash = findClash(res, ref);
-    if (clash) return { statement, verdict: "FP", reason: `clashes with reference ${j + 1}: ${clash}` };
-    if (!matchedBy.has(j)) matchedBy.set(j, i);
-    return { statement, verdict: "TP", reason: `matches reference ${j + 1} on ${quoteWords(writtenForms(res, best.shared))}` };
+  const referencePool = buildPool(references);
+  const responseVerdicts: ResponseVerdict[] = responses.map((r, i) => {
+    if (references.length === 0) return { statement: i + 1, verdict: "FP", reason: "there are no reference statements to match" };
+    const s = stand(r, references, referencePool, asked, "reference");
+    return { statement: i + 1, verdict: s.verdict === "supported" ? "TP" : "FP", reason: s.reason };
   });
 
-  const mentioned = new Set(responses.flatMap((r) => r.unique));
-  const referenceVerdicts: ReferenceVerdict[] = references.map((ref, i) => {
-    const statement = i + 1;
-    const tp = matchedBy.get(i);
-    const tpResponse = tp === undefined ? undefined : responses[tp];
-    if (tp !== undefined && tpResponse) {
-      return { statement, verdict: "covered", reason: `covered by response ${tp + 1} on ${quoteWords(writtenForms(ref, overlap(ref, tpResponse).shared))}` };
+  // A refusal covers nothing: it stays in place (so indices hold) with no content.
+  const answering = responses.map((r) => (r.refusal ? { ...r, terms: [], values: [], negations: [] } : r));
+  const answers = responses.some((r) => !r.refusal);
+  const responsePool = buildPool(answering);
+  const referenceVerdicts: ReferenceVerdict[] = references.map((r, i) => {
+    if (!answers) {
+      return { statement: i + 1, verdict: "FN", reason: responses.length === 0 ? "not covered: the response has no statements" : "not covered: the response does not answer" };
     }
-    if (responses.length === 0) return { statement, verdict: "FN", reason: "not covered: the response has no statements" };
-    if (ref.unique.length === 0) return { statement, verdict: "FN", reason: "not covered: the statement has no content words" };
-
-    const overlaps = responses.map((res) => overlap(ref, res));
-    const clashes = responses.map((res) => findClash(res, ref));
-    const k = bestIndex(overlaps, (index) => isEnough(overlaps[index]!) && clashes[index] === undefined);
-    const covering = overlaps[k];
-    if (covering) {
-      return { statement, verdict: "covered", reason: `covered by response ${k + 1} on ${quoteWords(writtenForms(ref, covering.shared))}` };
-    }
-    const c = bestIndex(overlaps, (index) => isEnough(overlaps[index]!));
-    const clash = clashes[c];
-    if (c >= 0 && clash) return { statement, verdict: "FN", reason: `not covered: clashes with response ${c + 1}: ${clash}` };
-
-    const b = bestIndex(overlaps);
-    const best = overlaps[b];
-    const bestText = best && best.shared.length > 0 ? `best: response ${b + 1}, ${best.shared.length} of ${plural(best.total, "word")}` : "";
-    const missing = ref.unique.filter((w) => !mentioned.has(w));
-    if (missing.length > 0) {
-      return {
-        statement,
-        verdict: "FN",
-        reason: `not covered: the response never mentions ${quoteWords(writtenForms(ref, missing))}${bestText ? ` (${bestText})` : ""}`,
-      };
-    }
-    return { statement, verdict: "FN", reason: `not covered: no single response statement shares enough of its words (${bestText})` };
+    const s = stand(r, answering, responsePool, asked, "response");
+    if (s.verdict === "supported") return { statement: i + 1, verdict: "covered", reason: `covered: ${s.reason}` };
+    return { statement: i + 1, verdict: "FN", reason: `not covered: ${s.reason}` };
   });
 
   return { response: responseVerdicts, reference: referenceVerdicts };

@@ -2,7 +2,9 @@
  * Hashed bag-of-words embeddings for the offline judge: no model, no network.
  */
 
-import { contentWords } from "./text";
+import { isNegation, STOP_WORDS, stemEnglish, stripKoreanEnding } from "./text";
+import { Memo } from "./memo";
+import { findValues, valueToken } from "./values";
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -17,19 +19,65 @@ const encoder = new TextEncoder();
  */
 export function fnv1a32(text: string): number {
   let hash = FNV_OFFSET;
-  for (const byte of encoder.encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, FNV_PRIME) >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      continue;
+    }
+    // Anything beyond ASCII: hash its UTF-8 bytes, as TextEncoder gives them.
+    const end = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+    for (const byte of encoder.encode(text.slice(i, end))) hash = Math.imul(hash ^ byte, FNV_PRIME);
+    i = end - 1;
   }
   return hash >>> 0;
 }
 
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+const LATIN = /^[a-z]+$/;
+const HANGUL = /^[\uAC00-\uD7A3]+$/;
+
 /**
- * Embeds a text by signed feature hashing: the unigrams and bigrams of its
- * content words (see `contentWords`) are hashed with 32-bit FNV-1a into
- * `dimensions` buckets (hash modulo `dimensions`), with the sign taken from
- * the hash's top bit; the vector is then L2-normalised. A text without content
- * words gives the zero vector (callers turn that into NaN with a reason).
+ * The features of a text: its content words (lower-cased, stop words
+ * dropped, English stemmed, Korean particles stripped; the words of values
+ * left out) and its values in canonical form ("date:1967-1-15"), in order.
+ */
+const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u;
+const recentFeatures = new Memo<readonly string[]>(50_000);
+
+/** Features of a text, read sentence by sentence (answers repeat sentences; each is read once). */
+function features(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of text.split(SENTENCE_END)) {
+    if (sentence) for (const f of recentFeatures.get(sentence, sentenceFeatures)) out.push(f);
+  }
+  return out;
+}
+
+function sentenceFeatures(text: string): string[] {
+  const values = findValues(text);
+  const out: string[] = [];
+  let v = 0;
+  for (const m of text.matchAll(WORD)) {
+    while (v < values.length && values[v]!.end <= m.index) out.push(`v:${valueToken(values[v++]!)}`);
+    const inValue = v < values.length && m.index >= values[v]!.start && m.index < values[v]!.end;
+    if (inValue) continue;
+    const word = m[0].toLowerCase().replace(/['’]s$/, "");
+    if (STOP_WORDS.has(word) || isNegation(word)) continue;
+    out.push(LATIN.test(word) ? stemEnglish(word) : HANGUL.test(word) ? stripKoreanEnding(word) : word);
+  }
+  while (v < values.length) out.push(`v:${valueToken(values[v++]!)}`);
+  return out;
+}
+
+/**
+ * Embeds a text by signed feature hashing of what the offline judge reads in
+ * it: its content words (stemmed) and its values in canonical form, so that
+ * "Jan 15, 1967" and "15 January 1967" are one feature, each feature and each
+ * bigram of neighbouring features hashed with 32-bit FNV-1a into `dimensions`
+ * buckets (hash modulo `dimensions`, sign from the hash's top bit); the vector
+ * is then L2-normalised. A text without content gives the zero vector.
+ * Linear in the text's length (no NLP model is run).
  *
  * @example
  * const v = hashedEmbedding("Fleming discovered penicillin in 1928.");
@@ -42,10 +90,10 @@ export function hashedEmbedding(text: string, dimensions = 512): number[] {
     throw new RangeError(`dimensions must be a positive integer, got ${dimensions}`);
   }
   const vector = new Array<number>(dimensions).fill(0);
-  const words = contentWords(text);
-  const features = words.map((w) => `1:${w}`);
-  for (let i = 0; i + 1 < words.length; i++) features.push(`2:${words[i]} ${words[i + 1]}`);
-  for (const feature of features) {
+  const words = features(text);
+  const all = words.map((w) => `1:${w}`);
+  for (let i = 0; i + 1 < words.length; i++) all.push(`2:${words[i]} ${words[i + 1]}`);
+  for (const feature of all) {
     const hash = fnv1a32(feature);
     const bucket = hash % dimensions;
     vector[bucket] = (vector[bucket] ?? 0) + (hash >>> 31 === 1 ? -1 : 1);

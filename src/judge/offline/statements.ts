@@ -1,6 +1,9 @@
 /**
- * Statement extraction for the offline judge: sentences, then clauses.
+ * Statement extraction for the offline judge: sentences, then clauses, then
+ * atomic claims (see claims.ts); yes/no answers become the question's claim.
  */
+import { analyzeStatement } from "./analyze";
+import { atomicClaims } from "./claims";
 
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
@@ -19,7 +22,10 @@ const ABBREVIATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** English coordinators that split a sentence into clauses when both sides have at least 3 words. */
-const ENGLISH_BOUNDARY = /;\s+|,\s+(?:and|but|while|whereas)\s+/giu;
+const ENGLISH_BOUNDARY = /;\s+|:\s+(?=\S+\s+\S+\s+\S+)|,\s+(?:and|but|while|whereas)\s+|,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)\s+|\s+(?:because|although|whereas)\s+|,\s+(?=(?:he|she|it|they|this|that|these|there)\s)/giu;
+
+/** Cuts before a subordinate clause ("…, which …", "…, because …"): the left side may be a bare answer ("Antarctica, since …"). */
+const SUBORDINATE = /^(?:,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)|\s+(?:because|although|whereas)|:)\s+$/iu;
 
 interface Cut {
   /** Where the left clause ends. */
@@ -96,9 +102,10 @@ function splitClauses(sentence: string): string[] {
     if (cut.start < from) continue;
     const left = sentence.slice(from, cut.start);
     const right = sentence.slice(cut.end);
+    const minLeft = SUBORDINATE.test(sentence.slice(cut.start, cut.end)) ? 1 : 3;
     const ok =
       cut.kind === "english"
-        ? countWords(left) >= 3 && countWords(right) >= 3
+        ? countWords(left) >= minLeft && countWords(right) >= 3
         : longEnoughKorean(left) && longEnoughKorean(right);
     if (!ok) continue;
     pieces.push(left);
@@ -123,29 +130,60 @@ function sentences(line: string): string[] {
   return out;
 }
 
+/** Filler that makes no claim: "I believe", "I think", "to be honest". */
+const FILLER = /(?:^|,\s*)(?:i\s+(?:believe|think|guess)|if\s+i\s+recall(?:\s+correctly)?|as\s+far\s+as\s+i\s+know|to\s+be\s+honest)(?:\s+that)?\s*(?=[,.!?]|$)|^(?:i\s+(?:believe|think)\s+(?:that\s+)?)/giu;
+
+/** A yes/no answer at the start of a statement, in English or Korean. */
+const YES_NO = /^(?:(yes|yeah|yep|correct|true|네|예|맞습니다|맞아요)|(no|nope|false|incorrect|아니요|아니오|아뇨))\b[\s,.!:;—-]*/iu;
+/** A question that a yes or no answers. */
+const POLAR_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\b/i;
+
+/** The question as a claim, affirmed or denied: "Is the Great Wall visible from space?" + no → "It is not true that the Great Wall is visible from space". */
+function answerAsClaim(question: string, yes: boolean): string {
+  const body = question.trim().replace(/[?？]+$/, "").replace(/^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\s+/i, "");
+  const claim = body.charAt(0).toLowerCase() + body.slice(1);
+  return `${yes ? "It is true that" : "It is not true that"} ${claim}`;
+}
+
 /**
  * Splits a text into standalone statements: lines and bullet items, then
- * sentences (`Intl.Segmenter`, any language), then semicolons and coordinated
- * clauses (English ", and " / ", but " / ", while " / ", whereas " / "; " when
- * both sides have at least 3 words; Korean "-고", "-며", "-으며", "-지만" when
- * both sides are reasonably long). Pieces are trimmed and kept as written;
- * pieces without letters or digits are dropped.
+ * sentences (`Intl.Segmenter`, any language), then semicolons and joined
+ * clauses (English ", and" / ", but" / ", which" / ", because" / "; " … when
+ * both sides have at least 3 words; Korean "-고", "-며", "-으며", "-지만"
+ * when both sides are reasonably long), then atomic claims (a clause with
+ * several values or names becomes one claim each). Filler such as "I believe"
+ * is dropped; a bare "Yes"/"No" to a yes/no `question` becomes that question
+ * affirmed or denied. Pieces without letters or digits are dropped.
  *
  * @example
- * splitStatements("Fleming discovered penicillin in 1928, and it saved millions of lives.");
- * // → ["Fleming discovered penicillin in 1928", "it saved millions of lives."]
+ * splitStatements("Einstein was born in Spain in 1879.");
+ * // → ["Einstein was born in Spain.", "Einstein was born in 1879."]
  * splitStatements("- 한글은 세종대왕이 창제했고 훈민정음으로 반포되었다.\n- 1446년이다.");
  * // → ["한글은 세종대왕이 창제했고", "훈민정음으로 반포되었다.", "1446년이다."]
  */
-export function splitStatements(text: string): string[] {
+export function splitStatements(text: string, question = ""): string[] {
   const statements: string[] = [];
+  let first = true;
   for (const rawLine of text.split(/\r\n|[\r\n\u2028\u2029]/)) {
     const line = rawLine.replace(BULLET, "").trim();
     if (!line) continue;
     for (const sentence of sentences(line)) {
-      for (const piece of splitClauses(sentence)) {
-        const statement = piece.trim();
-        if (statement && HAS_LETTER_OR_DIGIT.test(statement)) statements.push(statement);
+      let rest = sentence;
+      const polar = first ? YES_NO.exec(rest.trim()) : null;
+      first = false;
+      if (polar && (POLAR_QUESTION.test(question.trim()) || /[\uAC00-\uD7A3]/.test(question))) {
+        statements.push(answerAsClaim(question, polar[1] !== undefined));
+        rest = rest.trim().slice(polar[0].length);
+      }
+      rest = rest.replace(FILLER, "");
+      for (const piece of splitClauses(rest)) {
+        for (const claim of atomicClaims(piece.trim())) {
+          const statement = claim.trim();
+          if (!statement || !HAS_LETTER_OR_DIGIT.test(statement)) continue;
+          statements.push(statement);
+          // Read it now, while its clause's tokens are at hand; classification finds it read.
+          analyzeStatement(statement);
+        }
       }
     }
   }

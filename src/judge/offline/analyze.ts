@@ -1,0 +1,249 @@
+/**
+ * What the offline judge reads in a statement: weighted content terms
+ * (lemmas), named entities, typed values, the slots they fill, its polarity,
+ * and whether it is a refusal. English goes through wink-nlp (POS tags and
+ * lemmas); Korean through particle and ending stripping; both through the
+ * language-agnostic value finder.
+ */
+import { englishTokens, type EnglishToken } from "./english";
+import { Memo } from "./memo";
+import { isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
+import { findValues, type TextValue } from "./values";
+
+/** A content word of a statement. */
+export interface Term {
+  /** Lemma (English) or stem (Korean), lower-cased: what terms are matched by. */
+  key: string;
+  /** As written, for reasons. */
+  form: string;
+  /** How much it says: names 2, nouns 1.5, adjectives and Korean words 1, verbs 0.75, adverbs 0.5. */
+  weight: number;
+  /** A proper noun (English PROPN), part of a named entity. */
+  entity: boolean;
+  /** The slot it fills: the preposition or verb before it (English), or its particle (Korean). */
+  role: string;
+  /** Written in capitals ("EPS", "DNA"): may be spelled out on the other side. */
+  acronym: boolean;
+  /** For a name, the whole name it is part of ("william shakespeare"); "" otherwise. */
+  group: string;
+}
+
+/** The offline judge's reading of one statement. */
+export interface StatementAnalysis {
+  text: string;
+  /** Distinct content terms, values excluded, in order of first appearance. */
+  terms: Term[];
+  /** Values (numbers, dates, quantities). */
+  values: TextValue[];
+  /** Negation cues found ("not", "never", "않"). */
+  negations: string[];
+  /** A refusal or "I don't know": supports nothing. */
+  refusal: boolean;
+  /** Lower-cased words written in lower case somewhere (to tell "Water" at a sentence start from a name). */
+  lowerWords: readonly string[];
+  /** Initials of every run of 2–6 words ("earnings per share" → "eps"), to find acronyms. */
+  initials: ReadonlySet<string>;
+}
+
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(["of", "and", "the", "for", "in", "on", "to", "a", "an", "&"]);
+
+/** Initials of every run of 2–6 words, with and without function words. */
+function initialsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  if (!/[A-Za-z]/.test(text)) return out;
+  const words = text.toLowerCase().match(/[a-z][a-z'-]*/g) ?? [];
+  const content = words.filter((w) => !FUNCTION_WORDS.has(w));
+  for (const list of [words, content]) {
+    for (let i = 0; i < list.length; i++) {
+      let acronym = list[i]!.charAt(0);
+      for (let n = 2; n <= 6 && i + n - 1 < list.length; n++) {
+        acronym += list[i + n - 1]!.charAt(0);
+        out.add(acronym);
+      }
+    }
+  }
+  return out;
+}
+
+const HANGUL = /[\uAC00-\uD7A3]/;
+const ACRONYM = /^\p{Lu}{2,6}$/u;
+const HANGUL_WORD = /^[\uAC00-\uD7A3]+$/;
+
+/** Lemmas that carry no content even when tagged as content words. */
+const LIGHT_LEMMAS: ReadonlySet<string> = new Set([
+  "be", "have", "do", "get", "make", "take", "give", "go", "come", "say", "call", "know", "use", "also", "very",
+  "really", "just", "exactly", "about", "around", "roughly", "approximately", "nearly", "almost", "so",
+  "thing", "way", "lot", "kind", "type", "part", "example", "fact", "yes", "no", "well", "believe", "think",
+  "often", "usually", "generally", "typically", "actually", "mostly", "each", "other", "same", "such",
+  "there", "here", "then", "now", "still", "even", "much", "many", "more", "most", "several", "certain",
+]);
+
+/** Korean words that carry no content: copulas, light verbs, hedges and politeness. */
+const KOREAN_LIGHT: ReadonlySet<string> = new Set([
+  "이", "있", "하", "되", "것", "수", "등", "및", "그", "이것", "저", "제", "약", "대략", "정도", "때문", "위해", "통해",
+  "입니다", "이다", "있다", "합니다", "한다", "된다", "네", "예", "아니요", "아니오",
+]);
+
+/** Refusals and "I don't know", in English and Korean. */
+const REFUSAL =
+  /\b(?:i\s+(?:do\s+not|don't|dont)\s+know|i(?:'m| am)\s+not\s+sure|i\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+(?:answer|help|say|tell|provide|determine|find)|(?:i\s+have|there\s+is)\s+no\s+(?:information|data|knowledge)|no\s+idea|unable\s+to\s+(?:answer|determine)|as\s+an\s+ai\b|not\s+(?:able|possible)\s+to\s+(?:answer|say))|모르겠|잘\s*모릅니다|알\s*수\s*없|답변(?:할|드릴)\s*수\s*없|답(?:할|하기)\s*(?:수\s*)?(?:없|어렵)|대답할\s*수\s*없|정보가\s*없/iu;
+
+/** Whether a statement refuses to answer or says it does not know. */
+export function isRefusal(text: string): boolean {
+  return REFUSAL.test(text);
+}
+
+const POS_WEIGHT: Readonly<Record<string, number>> = { PROPN: 1.5, NOUN: 1.5, ADJ: 1, VERB: 0.75, ADV: 0.5, X: 1 };
+
+/** Korean particles that mark a slot, longest first: subject, topic, object, place/time, instrument, possessive. */
+const KOREAN_ROLES: ReadonlyArray<readonly [string, string]> = [
+  ["에서는", "에서"], ["에서", "에서"], ["으로", "로"], ["에게", "에게"], ["에는", "에"], ["까지", "까지"], ["부터", "부터"],
+  ["은", "topic"], ["는", "topic"], ["이", "subject"], ["가", "subject"], ["을", "object"], ["를", "object"],
+  ["의", "of"], ["에", "에"], ["로", "로"], ["와", "with"], ["과", "with"],
+];
+
+function koreanRole(word: string): string {
+  for (const [particle, role] of KOREAN_ROLES) {
+    if (word.length > particle.length && word.endsWith(particle)) return role;
+  }
+  return "";
+}
+
+/** Spans of the text covered by values, to keep their digits and unit words out of the terms. */
+function inValue(values: readonly TextValue[], start: number, end: number): boolean {
+  return values.some((v) => start < v.end && end > v.start);
+}
+
+function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[]; negations: string[] } {
+  const terms: Term[] = [];
+  const negations: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)) {
+    const written = m[0];
+    const lower = written.toLowerCase();
+    if (inValue(values, m.index, m.index + written.length) && !/\p{L}{2,}$/u.test(written.replace(/^\d+/, ""))) continue;
+    if (isNegation(lower)) {
+      negations.push(lower);
+      continue;
+    }
+    if (HANGUL_WORD.test(lower)) {
+      const key = stripKoreanEnding(lower);
+      if (KOREAN_LIGHT.has(key) || KOREAN_LIGHT.has(lower)) continue;
+      terms.push({ key, form: written, weight: 1, entity: false, role: koreanRole(lower), acronym: false, group: "" });
+    } else if (/\p{L}/u.test(lower) && !STOP_WORDS.has(lower)) {
+      terms.push({ key: lower.replace(/^\d+/, ""), form: written, weight: 1.5, entity: /^\p{Lu}/u.test(written), role: "", acronym: ACRONYM.test(written), group: "" });
+    }
+  }
+  return { terms, negations };
+}
+
+function englishTerms(text: string, values: readonly TextValue[]): { terms: Term[]; negations: string[]; lowerWords: string[] } {
+  const tokens = englishTokens(text);
+  const terms: Term[] = [];
+  const negations: string[] = [];
+  const lowerWords: string[] = [];
+  let role = "subject";
+  let previousWasName = false;
+  for (const token of tokens) {
+    const wasName = previousWasName;
+    previousWasName = false;
+    const { start, end } = token;
+    const lower = token.text.toLowerCase();
+    if (/^\p{Ll}/u.test(token.text) && !lowerWords.includes(lower)) lowerWords.push(lower);
+    if (isNegation(lower) || token.lemma === "not") {
+      // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause.
+      const contrast = /,\s*$/.test(text.slice(Math.max(0, start - 3), start));
+      if (!contrast) negations.push(lower);
+      continue;
+    }
+    if (token.pos === "ADP" || token.pos === "AUX" || (token.pos === "VERB" && !LIGHT_LEMMAS.has(token.lemma))) {
+      role = token.pos === "AUX" ? (token.lemma === "be" ? "be" : role) : token.lemma;
+      if (token.pos !== "VERB") continue;
+    }
+    if (token.pos === "PUNCT" && /[,;:()]/.test(token.text)) role = "";
+    if (inValue(values, start, end)) continue;
+    const weight = POS_WEIGHT[token.pos];
+    if (weight === undefined) continue;
+    let key = token.lemma.replace(/['’]s$/, "");
+    // wink lower-cases lemmas of names; keep a name's own spelling as its key.
+    if (token.pos === "PROPN") key = lower.replace(/['’]s$/, "").replace(/\.$/, "");
+    if (!/[\p{L}\p{N}]/u.test(key) || key.length < 2 || STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)) continue;
+    // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
+    const entity = /^\p{Lu}/u.test(token.text) && (token.pos === "PROPN" || (token.pos === "NOUN" && wasName));
+    terms.push({ key, form: token.text, weight, entity, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
+    if (entity) {
+      // Consecutive names form one name ("William Shakespeare").
+      const last = terms[terms.length - 2];
+      const run = wasName && last?.entity ? last.group : `${terms.length}`;
+      terms[terms.length - 1]!.group = run;
+      previousWasName = true;
+    }
+  }
+  return { terms, negations, lowerWords };
+}
+
+/** Common abbreviations whose letters are not the initials of their expansion. */
+const ABBREVIATIONS: Readonly<Record<string, string>> = {
+  co2: "carbon dioxide", h2o: "water", o2: "oxygen", wwii: "second world war", ww2: "second world war",
+  wwi: "first world war", ww1: "first world war", uk: "united kingdom", us: "united states", usa: "united states",
+  dna: "deoxyribonucleic acid", rna: "ribonucleic acid", ai: "artificial intelligence", eu: "european union",
+  un: "united nations", gdp: "gross domestic product", ceo: "chief executive officer", pe: "price earnings",
+};
+
+/** Adds the words of a known abbreviation's expansion as terms of the same weight. */
+function expandAbbreviations(terms: Term[]): Term[] {
+  const out = [...terms];
+  for (const t of terms) {
+    const expansion = ABBREVIATIONS[t.key.toLowerCase()];
+    if (!expansion) continue;
+    for (const word of expansion.split(" ")) {
+      const key = word === "war" ? "war" : word;
+      out.push({ key, form: t.form, weight: t.weight / 2, entity: false, role: t.role, acronym: false, group: "" });
+    }
+  }
+  return out;
+}
+
+function distinct(terms: readonly Term[]): Term[] {
+  const seen = new Map<string, Term>();
+  for (const t of terms) {
+    const had = seen.get(t.key);
+    if (!had) seen.set(t.key, t);
+    else if (t.weight > had.weight) seen.set(t.key, { ...t, form: had.form });
+  }
+  return [...seen.values()];
+}
+
+/** Analyses kept (two generations of 40,000): the claims of a large run between extraction and classification. */
+const cache = new Memo<StatementAnalysis>(40_000);
+
+/**
+ * Reads one statement (cached: the same text is analysed once).
+ *
+ * @example
+ * const a = analyzeStatement("Einstein was born in Spain in 1879.");
+ * a.terms.map((t) => `${t.key}:${t.role}`); // → ["einstein:subject", "bear:", "spain:in"]
+ * a.values.map((v) => v.dimension);          // → ["year"]
+ */
+export function analyzeStatement(text: string): StatementAnalysis {
+  return cache.get(text, readStatement);
+}
+
+function readStatement(text: string): StatementAnalysis {
+  const values = findValues(text);
+  const korean = HANGUL.test(text);
+  const read = korean ? { ...koreanTerms(text, values), lowerWords: [] as string[] } : englishTerms(text, values);
+  const analysis: StatementAnalysis = {
+    text,
+    terms: distinct(expandAbbreviations(read.terms)),
+    values,
+    negations: read.negations,
+    refusal: isRefusal(text),
+    lowerWords: read.lowerWords,
+    get initials(): ReadonlySet<string> {
+      const value = initialsOf(text);
+      Object.defineProperty(this, "initials", { value });
+      return value;
+    },
+  };
+  return analysis;
+}

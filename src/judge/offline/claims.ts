@@ -1,0 +1,292 @@
+/**
+ * Atomic claims for the offline judge: one clause that carries several facts
+ * ("Einstein was born in Spain in 1879") becomes one claim per fact
+ * ("Einstein was born in Spain." / "Einstein was born in 1879."), a list of
+ * values or names one claim per item ("100 °C, or 180 °F"), "X, not Y" a
+ * claim and a negated claim, and "A absorbs X and releases Y" two claims.
+ * English uses wink-nlp's part-of-speech tags; Korean its particles.
+ */
+import { englishTokens, rememberTokens, type EnglishToken } from "./english";
+import { Memo } from "./memo";
+import { findValues, type TextValue } from "./values";
+
+const HANGUL = /[\uAC00-\uD7A3]/;
+
+/** A token with its place in the clause. */
+type Placed = EnglishToken;
+
+/** A slot: a preposition (and modifiers) followed by one or more items (values or names). */
+interface Slot {
+  start: number;
+  end: number;
+  /** The text from the slot's start up to its first item ("by the Scottish scientist "). */
+  prefix: string;
+  items: Array<{ start: number; end: number }>;
+  /** "X, not Y": the items after "not" are denied. */
+  negatedFrom: number;
+}
+
+/** Drops brackets left without their partner after a slot was cut out. */
+function balance(text: string): string {
+  let depth = 0;
+  let out = "";
+  for (const ch of text) {
+    if (ch === "(") depth++;
+    if (ch === ")") {
+      if (depth === 0) continue;
+      depth--;
+    }
+    out += ch;
+  }
+  while (depth-- > 0) out = out.replace(/\((?![^(]*\))/, "");
+  return out;
+}
+
+function tidy(text: string): string {
+  return balance(text)
+    .replace(/\s+([,.;:!?)])/g, "$1")
+    .replace(/\(\s*\)/g, "")
+    .replace(/,\s*,/g, ",")
+    .replace(/,\s*([.!?]|$)/g, "$1")
+    .replace(/^\s*[,;:]\s*/, "")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+}
+
+const GLUE = /^(?:,|or|and|nor|\(|\)|as|well|not|but)$/i;
+const MODIFIER_POS = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PART", "SYM"]);
+
+/** Lower-case words inside names. */
+const NAME_PARTICLE = /^(?:da|de|del|della|di|van|von|der|den|la|le|du|bin|ibn|al|el)$/;
+
+/** Whether a token can be part of a name: a proper noun, or a capitalised noun ("St Mary's Hospital"). */
+function nameLike(t: Placed): boolean {
+  return (t.pos === "PROPN" || t.pos === "NOUN") && /^\p{Lu}/u.test(t.text) && t.text.length > 1;
+}
+
+/**
+ * Items of an English clause: its values, and the name groups after its first
+ * verb (a name that modifies a noun, "Penicillium mould", is not an item).
+ * Items separated only by modifiers ("Scottish scientist Alexander Fleming")
+ * are one item.
+ */
+function englishItems(tokens: readonly Placed[], values: readonly TextValue[]): Array<{ start: number; end: number }> {
+  // A value takes the noun it counts ("40 bottles", "3 moons").
+  const items: Array<{ start: number; end: number }> = values.map((v) => {
+    const next = tokens.find((t) => t.start >= v.end);
+    const counted = next !== undefined && next.pos === "NOUN" && !nameLike(next) && next.start - v.end <= 1;
+    return { start: v.start, end: counted ? next.end : v.end };
+  });
+  // A fragment without a verb ("Canberra, not Sydney") has its names anywhere.
+  let seenVerb = !tokens.some((t) => t.pos === "VERB" || t.pos === "AUX");
+  let group: { start: number; end: number } | undefined;
+  const flush = (next: Placed | undefined): void => {
+    const modifiesNoun = next !== undefined && next.pos === "NOUN" && !nameLike(next);
+    if (group && !modifiesNoun && !items.some((i) => group!.start < i.end && group!.end > i.start)) items.push(group);
+    group = undefined;
+  };
+  for (const t of tokens) {
+    if (t.pos === "VERB" || t.pos === "AUX") seenVerb = true;
+    if (seenVerb && nameLike(t)) {
+      group = group ? { start: group.start, end: t.end } : { start: t.start, end: t.end };
+    } else if (group && NAME_PARTICLE.test(t.text)) {
+      // "Leonardo da Vinci", "Ludwig van Beethoven": the group goes on if a name follows.
+      continue;
+    } else if (group && t.pos === "PART" && /^['’]s$/.test(t.text)) {
+      group = { start: group.start, end: t.end };
+    } else if (group) {
+      flush(t);
+    }
+  }
+  flush(undefined);
+  items.sort((a, b) => a.start - b.start);
+  const merged: Array<{ start: number; end: number }> = [];
+  for (const item of items) {
+    const last = merged[merged.length - 1];
+    const between = last ? tokens.filter((t) => t.start >= last.end && t.end <= item.start) : [];
+    if (last && between.length > 0 && between.every((t) => t.pos === "ADJ" || t.pos === "NOUN" || t.pos === "PROPN")) {
+      last.end = item.end;
+    } else if (last && item.start < last.end) {
+      last.end = Math.max(last.end, item.end);
+    } else {
+      merged.push({ ...item });
+    }
+  }
+  return merged;
+}
+
+/** Groups items into slots: items joined only by list glue share a slot; a slot takes the preposition before it. */
+function englishSlots(clause: string, tokens: readonly Placed[], items: ReadonlyArray<{ start: number; end: number }>): Slot[] {
+  const slots: Slot[] = [];
+  for (const item of items) {
+    const last = slots[slots.length - 1];
+    if (last) {
+      const between = tokens.filter((t) => t.start >= last.end && t.end <= item.start);
+      // A list needs a conjunction ("A and B", "A, or B", "A, not B"); a lone comma is an apposition ("Rome, Italy").
+      const joined = between.some((t) => /^(?:or|and|nor|not|\()$/i.test(t.text));
+      const apposition = between.length > 0 && between.every((t) => t.text === ",");
+      if (apposition) {
+        last.items[last.items.length - 1]!.end = item.end;
+        last.end = item.end;
+        continue;
+      }
+      const singleNames =
+        !between.some((t) => /^(?:or|nor|not|,|\()$/i.test(t.text)) &&
+        [last.items[last.items.length - 1]!, item].every((it) => !/\s/.test(clause.slice(it.start, it.end)) && /^\p{Lu}/u.test(clause.slice(it.start, it.end)));
+      if (singleNames) {
+        // "Pride and Prejudice", "Lewis and Clark": one name.
+        last.items[last.items.length - 1]!.end = item.end;
+        last.end = item.end;
+        continue;
+      }
+      if (joined && between.every((t) => GLUE.test(t.text) || t.pos === "DET")) {
+        if (between.some((t) => /^not$/i.test(t.text)) && last.negatedFrom < 0) last.negatedFrom = last.items.length;
+        last.items.push(item);
+        last.end = item.end;
+        continue;
+      }
+    }
+    // Walk back over modifiers to the preposition that introduces the item.
+    const floor = last ? last.end : 0;
+    const before = tokens.filter((t) => t.end <= item.start && t.start >= floor);
+    let start = item.start;
+    for (let i = before.length - 1; i >= 0; i--) {
+      const t = before[i]!;
+      if (t.pos === "ADP") {
+        start = t.start;
+        break;
+      }
+      if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;
+      if (t.pos === "ADJ" || t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "DET" || t.pos === "NUM" || t.pos === "SYM") continue;
+      break;
+    }
+    if (start === item.start) {
+      // No preposition: the item is the verb's object or complement; the slot is the item alone.
+      slots.push({ start, end: item.end, prefix: "", items: [item], negatedFrom: -1 });
+    } else {
+      slots.push({ start, end: item.end, prefix: clause.slice(start, item.start), items: [item], negatedFrom: -1 });
+    }
+  }
+  return slots;
+}
+
+/**
+ * The clause with every slot but those in `keep` removed; `focus` (one of
+ * them) reduced to its item `itemIndex`, the others to their first item.
+ */
+function claimFor(clause: string, tokens: readonly Placed[], slots: readonly Slot[], keep: readonly Slot[], itemIndex: number, focus?: Slot): string {
+  let out = "";
+  const kept: EnglishToken[] = [];
+  const take = (start: number, end: number): void => {
+    out += clause.slice(start, end);
+    for (const t of tokens) if (t.start >= start && t.end <= end) kept.push(t);
+  };
+  let from = 0;
+  for (const slot of slots) {
+    take(from, slot.start);
+    if (keep.includes(slot)) {
+      const index = slot === focus ? itemIndex : 0;
+      const item = slot.items[index]!;
+      if (slot.negatedFrom >= 0 && index >= slot.negatedFrom) {
+        out += "not ";
+        kept.push({ text: "not", lemma: "not", pos: "PART", start: 0, end: 0 });
+      }
+      take(slot.start, slot.items[0]!.start);
+      take(item.start, item.end);
+    }
+    from = slot.end;
+  }
+  take(from, clause.length);
+  const claim = tidy(out);
+  rememberTokens(claim, kept);
+  return claim;
+}
+
+/** "They absorb X and release Y" → ["They absorb X", "They release Y"]: a coordinated verb phrase gets the subject. */
+function splitVerbPhrases(clause: string, tokens: readonly Placed[]): string[] | undefined {
+  const firstVerb = tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
+  if (firstVerb < 0) return undefined;
+  for (let i = firstVerb + 1; i + 1 < tokens.length; i++) {
+    const and = tokens[i]!;
+    const next = tokens[i + 1]!;
+    const after = tokens[i + 2];
+    const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos));
+    if (!/^(?:and|but)$/i.test(and.text) || !verbLike) continue;
+    const leftVerbs = tokens.slice(firstVerb, i).some((t) => t.pos === "VERB");
+    if (!leftVerbs) continue;
+    const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
+    const left = tidy(clause.slice(0, and.start).replace(/,\s*$/, ""));
+    const right = tidy(`${subject ? `${subject} ` : ""}${clause.slice(next.start)}`);
+    rememberTokens(left, tokens.slice(0, i));
+    rememberTokens(right, [...tokens.slice(0, firstVerb), ...tokens.slice(i + 1)]);
+    return [left, right];
+  }
+  return undefined;
+}
+
+/** A calculation or example with many numbers ("$1,000 at 10% becomes $1,100"): one claim, as a reader takes it. */
+function isCalculation(clause: string, values: readonly TextValue[]): boolean {
+  return values.length >= 3 || /\d\s*[=×*/+^]\s*\d|=\s*\p{L}+\(/u.test(clause);
+}
+
+function englishClaims(clause: string, depth = 0): string[] {
+  const tokens = englishTokens(clause);
+  if (depth < 2) {
+    const parts = splitVerbPhrases(clause, tokens);
+    if (parts) return parts.flatMap((p) => englishClaims(p, depth + 1));
+  }
+  const values = findValues(clause);
+  if (isCalculation(clause, values)) return [clause];
+  const slots = englishSlots(clause, tokens, englishItems(tokens, values));
+  // Slots without a preposition hold the verb's object or complement: the core of every claim.
+  const core = slots.filter((s) => s.prefix === "");
+  const prepositional = slots.length - core.length;
+  const facts = slots.reduce((n, s) => n + (s.prefix !== "" ? s.items.length : s.items.length > 1 ? s.items.length : 0), 0);
+  const coreItems = core.reduce((n, s) => n + s.items.length, 0);
+  if (facts <= 1 && !(facts === 1 && coreItems > 0 && prepositional > 0)) return [clause];
+  const claims: string[] = [];
+  if (coreItems > 0 && prepositional > 0) claims.push(claimFor(clause, tokens, slots, core, -1));
+  for (const slot of slots) {
+    if (slot.prefix === "" && slot.items.length === 1) continue;
+    for (let i = 0; i < slot.items.length; i++) claims.push(claimFor(clause, tokens, slots, [...core, slot], i, slot));
+  }
+  return [...new Set(claims)].filter((c) => /[\p{L}\p{N}]/u.test(c));
+}
+
+/** Korean: a clause with several values (or a value and a subject beside its topic) becomes one claim per item. */
+function koreanClaims(clause: string): string[] {
+  const words = [...clause.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+  const values = findValues(clause);
+  if (isCalculation(clause, values)) return [clause];
+  const hasTopic = words.some((w) => /[\uAC00-\uD7A3](?:은|는)$/.test(w.text));
+  // Each value (a date may span several words: 1945년 8월 15일) or subject beside a topic is one item.
+  const items: Array<Array<(typeof words)[number]>> = [];
+  for (const v of values) {
+    const span = words.filter((w) => v.start < w.end && v.end > w.start);
+    if (span.length > 0 && span[0] !== words[0]) items.push(span);
+  }
+  words.forEach((w, i) => {
+    if (i > 0 && i < words.length - 1 && hasTopic && /[\uAC00-\uD7A3]{2,}(?:이|가)$/.test(w.text) && !items.some((g) => g.includes(w))) items.push([w]);
+  });
+  if (items.length <= 1) return [clause];
+  items.sort((a, b) => a[0]!.start - b[0]!.start);
+  const inItems = new Set(items.flat());
+  return items.map((keep) => tidy(words.filter((w) => keep.includes(w) || !inItems.has(w)).map((w) => w.text).join(" ")));
+}
+
+/**
+ * Splits one clause into atomic claims.
+ *
+ * @example
+ * atomicClaims("Einstein was born in Spain in 1879.");
+ * // → ["Einstein was born in Spain.", "Einstein was born in 1879."]
+ * atomicClaims("Water boils at 100 °C, or 180 °F.");
+ * // → ["Water boils at 100 °C.", "Water boils at 180 °F."]
+ */
+export function atomicClaims(clause: string): string[] {
+  if (clause.length > 600) return [clause];
+  return [...recentClaims.get(clause, (c) => (HANGUL.test(c) ? koreanClaims(c) : englishClaims(c)))];
+}
+
+/** Claims of recently split clauses: answers often repeat sentences of their reference or of each other. */
+const recentClaims = new Memo<readonly string[]>(50_000);

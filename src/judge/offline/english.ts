@@ -1,0 +1,111 @@
+/**
+ * English tokens for the offline judge, from wink-nlp and its shipped
+ * English model (wink-eng-lite-web-model): part-of-speech tags and lemmas. Loaded on first use (about 0.3 s), so that
+ * importing evalframe does not pay for it; nothing is downloaded.
+ */
+import type { ItemToken, WinkMethods } from "wink-nlp";
+import { Memo } from "./memo";
+
+/** One token of an English text. */
+export interface EnglishToken {
+  /** As written. */
+  text: string;
+  /** Lower-cased lemma ("born" → "bear", "discovered" → "discover"). */
+  lemma: string;
+  /** Universal POS tag: NOUN, PROPN, VERB, ADJ, ADV, NUM, ADP, PRON, DET, AUX, PART, PUNCT, SYM, CCONJ, SCONJ, … */
+  pos: string;
+  /** Where the token starts and ends in its text. */
+  start: number;
+  end: number;
+}
+
+let instance: WinkMethods | undefined;
+
+function nlp(): WinkMethods {
+  if (instance === undefined) {
+    // CommonJS packages without type exports for the model: load them as values.
+    // Only the part-of-speech step runs (lemmas come with it): sentences are split
+    // before wink sees a text, and entities and sentiment are not needed.
+    const winkNLP = require("wink-nlp") as (model: unknown, pipe?: string[]) => WinkMethods;
+    const model = require("wink-eng-lite-web-model") as unknown;
+    instance = winkNLP(model, ["pos"]);
+  }
+  return instance;
+}
+
+/**
+ * The longest text handed to wink in one piece. Longer texts are cut at
+ * line breaks or spaces first, so that the cost stays linear in the length.
+ */
+const MAX_PIECE = 20_000;
+
+function pieces(text: string): string[] {
+  if (text.length <= MAX_PIECE) return [text];
+  const out: string[] = [];
+  let from = 0;
+  while (from < text.length) {
+    let to = Math.min(text.length, from + MAX_PIECE);
+    if (to < text.length) {
+      const cut = Math.max(text.lastIndexOf("\n", to), text.lastIndexOf(". ", to), text.lastIndexOf(" ", to));
+      if (cut > from + MAX_PIECE / 2) to = cut + 1;
+    }
+    out.push(text.slice(from, to));
+    from = to;
+  }
+  return out;
+}
+
+/** Tokens of recently read texts: a clause is read once, then its claims and their analyses reuse it. */
+const recent = new Memo<readonly EnglishToken[]>(50_000);
+
+/**
+ * Remembers the tokens of a text built from another text's tokens (a claim
+ * cut out of a clause), placing them anew in `text`.
+ */
+export function rememberTokens(text: string, tokens: readonly EnglishToken[]): void {
+  const placed: EnglishToken[] = [];
+  let cursor = 0;
+  for (const t of tokens) {
+    const at = text.indexOf(t.text, cursor);
+    const start = at >= 0 ? at : cursor;
+    placed.push({ text: t.text, lemma: t.lemma, pos: t.pos, start, end: start + t.text.length });
+    if (at >= 0) cursor = start + t.text.length;
+  }
+  recent.set(text, placed);
+}
+
+type OutArgument = Parameters<ItemToken["out"]>[0];
+
+/**
+ * Tokenises English text with wink-nlp: each token with its lemma and POS
+ * tag. The same text is read once (recent texts are remembered).
+ *
+ * @example
+ * englishTokens("Einstein was born in 1879.").map((t) => `${t.lemma}/${t.pos}`);
+ * // → ["einstein/PROPN", "be/AUX", "bear/VERB", "in/ADP", "1879/NUM", "./PUNCT"]
+ */
+export function englishTokens(text: string): readonly EnglishToken[] {
+  return recent.get(text, readTokens);
+}
+
+function readTokens(text: string): EnglishToken[] {
+  const tokens: EnglishToken[] = [];
+  const its = nlp().its;
+  let offset = 0;
+  for (const piece of pieces(text)) {
+    const all = nlp().readDoc(piece).tokens();
+    const words = all.out() as string[];
+    const pos = all.out(its.pos as OutArgument) as unknown as string[];
+    const lemmas = all.out(its.lemma as OutArgument) as unknown as string[];
+    let cursor = 0;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      const at = piece.indexOf(word, cursor);
+      const start = at >= 0 ? at : cursor;
+      if (at >= 0) cursor = start + word.length;
+      tokens.push({ text: word, lemma: String(lemmas[i] ?? "").toLowerCase(), pos: String(pos[i] ?? "X"), start: offset + start, end: offset + start + word.length });
+    }
+    offset += piece.length;
+  }
+  return tokens;
+}

@@ -1,0 +1,415 @@
+/**
+ * Values in text for the offline judge: numbers (with separators, signs,
+ * number words and scale words), dates in the common formats, and units
+ * normalised to one dimension each, so that "Jan 15, 1967" equals
+ * "15 January 1967" and "roughly 300,000 km per second" is close to
+ * "299,792,458 metres per second". Language-agnostic where it can be
+ * (digits, symbols, ISO dates, Korean 년/월/일 and counters).
+ */
+
+import { Memo } from "./memo";
+
+/** What a value measures; values of different dimensions never clash. */
+export type Dimension =
+  | "year"
+  | "date"
+  | "number"
+  | "percent"
+  | "money"
+  | "temperature-c"
+  | "temperature-f"
+  | "degree"
+  | "length"
+  | "mass"
+  | "duration"
+  | "speed"
+  | "area"
+  | string;
+
+/** A value found in a text. */
+export interface TextValue {
+  /** What it measures (units are converted: km → m, miles → m). */
+  dimension: Dimension;
+  /** The number in the dimension's base unit (years for `year`; for dates, see `date`). */
+  value: number;
+  /** Year, month (1–12) and day of a date, each when stated. */
+  date?: { year?: number; month?: number; day?: number };
+  /** Hedged ("about", "roughly", "약", "정도"): compared with a wider tolerance. */
+  approximate: boolean;
+  /** The text as written, for reasons. */
+  text: string;
+  /** Where it starts and ends in the text. */
+  start: number;
+  end: number;
+}
+
+const MONTHS: Readonly<Record<string, number>> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
+  dec: 12, december: 12,
+};
+const MONTH_NAMES = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+
+const SMALL_NUMBERS: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const SCALES: Readonly<Record<string, number>> = {
+  hundred: 1e2, thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
+  천: 1e3, 만: 1e4, 백만: 1e6, 천만: 1e7, 억: 1e8, 조: 1e12,
+};
+
+/** Unit words and symbols → [dimension, factor to the base unit]. Longest spellings are tried first. */
+const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
+  [/^(?:°\s?c\b|℃|degrees? (?:celsius|centigrade)|celsius|섭씨\s?도?|도씨)/iu, "temperature-c", 1],
+  [/^(?:°\s?f\b|℉|degrees? fahrenheit|fahrenheit|화씨\s?도?)/iu, "temperature-f", 1],
+  [/^(?:°|degrees?\b|도(?![\p{L}]))/iu, "degree", 1],
+  [/^(?:%|percent\b|per cent\b|퍼센트|프로)/iu, "percent", 1],
+  [/^(?:km\/h|kph|kilometres? per hour|kilometers? per hour|킬로미터 ?毎?시)/iu, "speed-kmh", 1],
+  [/^(?:mph|miles? per hour)/iu, "speed-kmh", 1.609344],
+  [/^(?:m\/s|metres? per second|meters? per second)/iu, "speed", 1],
+  [/^(?:km\/s|kilometres? per second|kilometers? per second|km per second)/iu, "speed", 1000],
+  [/^(?:miles? per second)/iu, "speed", 1609.344],
+  [/^(?:km²|sq(?:uare)? ?km|square kilomet(?:re|er)s?|제곱킬로미터)/iu, "area", 1e6],
+  [/^(?:kilomet(?:re|er)s?|km\b|킬로미터|킬로)/iu, "length", 1000],
+  [/^(?:centimet(?:re|er)s?|cm\b|센티미터|센티)/iu, "length", 0.01],
+  [/^(?:millimet(?:re|er)s?|mm\b|밀리미터)/iu, "length", 0.001],
+  [/^(?:met(?:re|er)s?\b|m\b|미터)/iu, "length", 1],
+  [/^(?:miles?\b|마일)/iu, "length", 1609.344],
+  [/^(?:feet\b|foot\b|ft\b)/iu, "length", 0.3048],
+  [/^(?:litres?|liters?|l\b|리터)/iu, "volume", 1],
+  [/^(?:millilitres?|milliliters?|ml\b|밀리리터)/iu, "volume", 0.001],
+  [/^(?:gallons?|gal\b)/iu, "volume", 3.785411784],
+  [/^(?:kilograms?|kg\b|킬로그램)/iu, "mass", 1000],
+  [/^(?:grams?\b|g\b|그램)/iu, "mass", 1],
+  [/^(?:tonnes?|tons?\b|톤)/iu, "mass", 1e6],
+  [/^(?:years?\b|yrs?\b)/iu, "duration-year", 1],
+  [/^(?:months?\b|개월)/iu, "duration-month", 1],
+  [/^(?:days?\b)/iu, "duration", 86400],
+  [/^(?:hours?\b|hrs?\b|시간)/iu, "duration", 3600],
+  [/^(?:minutes?\b|mins?\b|분(?![\p{L}]))/iu, "duration", 60],
+  [/^(?:seconds?\b|secs?\b|s\b|초(?![\p{L}]))/iu, "duration", 1],
+  [/^(?:dollars?\b|usd\b|달러)/iu, "money", 1],
+  [/^(?:won\b|원(?![\p{L}]))/iu, "money-krw", 1],
+  [/^(?:euros?\b|eur\b)/iu, "money-eur", 1],
+  [/^(?:명|people\b|persons?\b)/iu, "people", 1],
+];
+
+/** Words before a number that hedge it. */
+const HEDGE_BEFORE = /(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|circa|ca\.|~|over|more than|less than|under|just over|just under|약|대략|거의)\s*$/iu;
+/** Words after a number (and its unit) that hedge it. */
+const HEDGE_AFTER = /^\s*(?:or so|-ish|정도|가량|여|쯤|안팎)/u;
+const MINUS_BEFORE = /(?:minus|negative|영하)\s*$/iu;
+
+/** A number in digits, with thousands separators (",", " ", thin spaces) or a decimal point. */
+const DIGITS = /[-−–]?\d{1,3}(?:(?:,|\u202f|\u00a0| )\d{3})+(?:\.\d+)?(?!\d)|[-−–]?\d+(?:\.\d+)?/gu;
+const NUMBER_WORDS = new RegExp(
+  `\\b(?:(?:${Object.keys(SMALL_NUMBERS).join("|")})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)\\b(?:\\s+(?:hundred|thousand|million|billion|trillion)\\b)*`,
+  "giu",
+);
+
+const MONTH_HINT = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/gu;
+const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, "giu");
+const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?,?\\s+(\\d{4})\\b`, "giu");
+const MONTH_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?,?\\s+(?:of\\s+)?(\\d{4})\\b`, "giu");
+const MONTH_DAY = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?!\\s*,?\\s*\\d)`, "giu");
+const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\b(?!\\.?,?\\s+(?:of\\s+)?\\d{4})`, "giu");
+const KOREAN_DATE = /(\d{3,4})\s*년(?:\s*(\d{1,2})\s*월)?(?:\s*(\d{1,2})\s*일)?|(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/gu;
+const SLASH_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/gu;
+const YEAR_WORD = /^\s*(?:년|년도)/u;
+
+function parseDigits(text: string): number {
+  const sign = /^[-−–]/.test(text) ? -1 : 1;
+  const body = text.replace(/^[-−–]/, "").replace(/[,\u202f\u00a0 ]/g, "");
+  return sign * Number(body);
+}
+
+function parseNumberWords(text: string): number {
+  let total = 0;
+  let current = 0;
+  for (const word of text.toLowerCase().split(/[\s-]+/)) {
+    const small = SMALL_NUMBERS[word];
+    if (small !== undefined) current += small;
+    else if (word === "hundred") current = (current || 1) * 100;
+    else if (word === "thousand" || word === "million" || word === "billion" || word === "trillion") {
+      total += (current || 1) * (SCALES[word] ?? 1);
+      current = 0;
+    }
+  }
+  return total + current;
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function overlaps(spans: readonly Span[], start: number, end: number): boolean {
+  return spans.some((s) => start < s.end && end > s.start);
+}
+
+function monthOf(name: string): number {
+  return MONTHS[name.toLowerCase().replace(/\.$/, "")] ?? MONTHS[name.toLowerCase().slice(0, 3)] ?? 0;
+}
+
+function dateValue(text: string, start: number, end: number, year?: number, month?: number, day?: number): TextValue {
+  const date: { year?: number; month?: number; day?: number } = {};
+  if (year !== undefined) date.year = year;
+  if (month !== undefined) date.month = month;
+  if (day !== undefined) date.day = day;
+  const onlyYear = month === undefined && day === undefined;
+  return {
+    dimension: onlyYear ? "year" : "date",
+    value: (year ?? 0) * 10000 + (month ?? 0) * 100 + (day ?? 0),
+    date,
+    approximate: false,
+    text,
+    start,
+    end,
+  };
+}
+
+/** Dates written with month names, ISO, slashes or Korean 년/월/일. */
+function findDates(text: string): TextValue[] {
+  const found: TextValue[] = [];
+  const taken: Span[] = [];
+  const add = (v: TextValue): void => {
+    if (overlaps(taken, v.start, v.end)) return;
+    taken.push({ start: v.start, end: v.end });
+    found.push(v);
+  };
+  const months = MONTH_HINT.test(text);
+  if (/\d-\d/.test(text)) for (const m of text.matchAll(ISO_DATE)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[1]), Number(m[2]), Number(m[3])));
+  if (months) for (const m of text.matchAll(MONTH_DAY_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), monthOf(m[1]!), Number(m[2])));
+  if (months) for (const m of text.matchAll(DAY_MONTH_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), monthOf(m[2]!), Number(m[1])));
+  if (months) for (const m of text.matchAll(MONTH_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[2]), monthOf(m[1]!)));
+  if (months) for (const m of text.matchAll(MONTH_DAY)) {
+    if (m[1]!.toLowerCase() === "may" && !/^\s*\d/.test(text.slice(m.index + 3))) continue;
+    add(dateValue(m[0], m.index, m.index + m[0].length, undefined, monthOf(m[1]!), Number(m[2])));
+  }
+  if (months) for (const m of text.matchAll(DAY_MONTH)) add(dateValue(m[0], m.index, m.index + m[0].length, undefined, monthOf(m[2]!), Number(m[1])));
+  if (text.includes("/")) for (const m of text.matchAll(SLASH_DATE)) {
+    // Ambiguous day/month order: read as month/day unless the first part cannot be a month.
+    const a = Number(m[1]);
+    const b = Number(m[2]);
+    const [month, day] = a > 12 ? [b, a] : [a, b];
+    add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), month, day));
+  }
+  if (/[년월]/.test(text)) for (const m of text.matchAll(KOREAN_DATE)) {
+    const year = m[1] === undefined ? undefined : Number(m[1]);
+    const month = m[2] ?? m[4];
+    const day = m[3] ?? m[5];
+    add(dateValue(m[0], m.index, m.index + m[0].length, year, month === undefined ? undefined : Number(month), day === undefined ? undefined : Number(day)));
+  }
+  return found;
+}
+
+/** All unit spellings in one pattern, one capture group per entry of {@link UNITS}, tried in order. */
+const UNIT_PATTERN = new RegExp(`^(?:${UNITS.map(([pattern]) => `(${pattern.source.replace(/^\^/, "")})`).join("|")})`, "iu");
+
+/** The unit right after a number (skipping spaces), with its dimension, factor and length. */
+function unitAfter(rest: string): { dimension: Dimension; factor: number; length: number } | undefined {
+  const lead = rest.length - rest.trimStart().length;
+  if (lead > 1) return undefined;
+  const m = UNIT_PATTERN.exec(lead === 0 ? rest : rest.slice(lead));
+  if (!m) return undefined;
+  const index = m.findIndex((group, i) => i > 0 && group !== undefined);
+  const unit = UNITS[index - 1];
+  return unit ? { dimension: unit[1], factor: unit[2], length: lead + m[0].length } : undefined;
+}
+
+/** A scale word right after a number ("1.5 million", "95k", "5천만"). */
+function scaleAfter(rest: string): { factor: number; length: number } | undefined {
+  const m = /^\s?(hundred|thousand|million|billion|trillion|mn|bn|k|천만|백만|천|만|억|조)(?![a-z])/iu.exec(rest);
+  if (!m) return undefined;
+  const factor = SCALES[m[1]!.toLowerCase()];
+  return factor === undefined ? undefined : { factor, length: m[0].length };
+}
+
+/**
+ * Finds the values in a text: dates first, then numbers (digits or words)
+ * with their scale, unit and hedges. A four-digit number from 1000 to 2100
+ * with no unit is a year.
+ *
+ * @example
+ * findValues("The first superbowl was held on Jan 15, 1967").map((v) => v.dimension);
+ * // → ["date"]
+ * findValues("roughly 300,000 km per second")[0];
+ * // → { dimension: "speed", value: 300000000, approximate: true, ... }
+ */
+export function findValues(text: string): TextValue[] {
+  return recentValues.get(text, readValues);
+}
+
+/** Values of recently read texts (a clause is read again as a claim and for its embedding). */
+const recentValues = new Memo<TextValue[]>(50_000);
+
+const HAS_DIGIT = /\d/;
+const FRACTION = /\b(?:(?:a|one)\s+)?(half|third|quarter)\b(?=\s+(?:a|an|of|the)\b)/giu;
+const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter)\\b`, "i");
+
+function readValues(text: string): TextValue[] {
+  const digits = HAS_DIGIT.test(text);
+  const words = HAS_NUMBER_WORD.test(text);
+  if (!digits && !words) return [];
+  const values = digits ? findDates(text) : [];
+  const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
+  const numbers: Array<{ start: number; end: number; value: number }> = [];
+  for (const m of digits ? text.matchAll(DIGITS) : []) {
+    const start = m.index;
+    // A digit run glued to letters on its left (e.g. "CO2", "Q3", "H2O") is part of a name.
+    if (start > 0 && /[\p{L}]/u.test(text.charAt(start - 1)) && !/[\uAC00-\uD7A3]/.test(text.charAt(start - 1))) continue;
+    // A number after a capitalised word names a thing ("Apollo 11", "Windows 10"), unless the word is a month.
+    const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
+    if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !/^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE)$/.test(word[1]!)) continue;
+    numbers.push({ start, end: start + m[0].length, value: parseDigits(m[0]) });
+  }
+  for (const m of words ? text.matchAll(FRACTION) : []) {
+    const fraction = { half: 0.5, third: 1 / 3, quarter: 0.25 }[m[1]!.toLowerCase() as "half" | "third" | "quarter"];
+    numbers.push({ start: m.index, end: m.index + m[0].length, value: fraction });
+  }
+  for (const m of words ? text.matchAll(NUMBER_WORDS) : []) {
+    const value = parseNumberWords(m[0]);
+    if (value === 1 && /^one$/i.test(m[0])) continue; // "one of", "one" as a pronoun
+    numbers.push({ start: m.index, end: m.index + m[0].length, value });
+  }
+  numbers.sort((a, b) => a.start - b.start);
+  for (const n of numbers) {
+    if (overlaps(taken, n.start, n.end)) continue;
+    let end = n.end;
+    let value = n.value;
+    const before = text.slice(Math.max(0, n.start - 24), n.start);
+    if (MINUS_BEFORE.test(before) && value > 0) value = -value;
+    const money = /[$€£₩]\s?$/.exec(before);
+    const scale = scaleAfter(text.slice(end));
+    if (scale) {
+      value *= scale.factor;
+      end += scale.length;
+    }
+    let dimension: Dimension = "number";
+    const era = /^\s?(AD|CE|BC|BCE)\b/.exec(text.slice(end));
+    if (era && Number.isInteger(value) && value > 0) {
+      end += era[0].length;
+      values.push({ dimension: "year", value: era[1]!.startsWith("B") ? -value : value, date: { year: era[1]!.startsWith("B") ? -value : value }, approximate: false, text: text.slice(n.start, end).trim(), start: n.start, end });
+      taken.push({ start: n.start, end });
+      continue;
+    }
+    let lead = 0;
+    if (/\b(?:AD|CE)\s$/.test(text.slice(Math.max(0, n.start - 3), n.start)) && Number.isInteger(value) && value > 0) {
+      dimension = "year";
+      lead = 3;
+    }
+    const unit = unitAfter(text.slice(end));
+    if (money) {
+      dimension = money[0].trim() === "₩" ? "money-krw" : money[0].trim() === "€" ? "money-eur" : "money";
+    } else if (unit) {
+      dimension = unit.dimension;
+      value *= unit.factor;
+      end += unit.length;
+    } else if (dimension === "year" || YEAR_WORD.test(text.slice(end))) {
+      dimension = "year";
+    } else if (Number.isInteger(value) && value >= 1000 && value <= 2100 && n.end - n.start === 4) {
+      dimension = "year";
+    }
+    const approximate = HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(text.slice(end)) || /~\s*$/.test(before);
+    const start = money ? n.start - money[0].length : n.start - lead;
+    taken.push({ start: n.start, end });
+    values.push({
+      dimension,
+      value,
+      ...(dimension === "year" ? { date: { year: value } } : {}),
+      approximate,
+      text: text.slice(start, end).trim(),
+      start,
+      end,
+    });
+  }
+  return values.sort((a, b) => a.start - b.start);
+}
+
+/** Relative tolerance of an exact value, and of a hedged one. */
+const EXACT_TOLERANCE = 0.005;
+const APPROXIMATE_TOLERANCE = 0.1;
+
+function isLoose(d: Dimension): boolean {
+  return d === "number" || d === "degree";
+}
+
+function isTemperature(d: Dimension): boolean {
+  return d.startsWith("temperature") || d === "degree";
+}
+
+function isCalendar(d: Dimension): boolean {
+  return d === "year" || d === "date";
+}
+
+/** Whether two dimensions can hold the same value: equal, or one of them a bare number / bare degrees. */
+function compatible(a: Dimension, b: Dimension): boolean {
+  if (a === b) return true;
+  if (isCalendar(a) || isCalendar(b)) return isCalendar(a) && isCalendar(b);
+  if (isLoose(a) && isLoose(b)) return true;
+  if (a === "degree" || b === "degree") return isTemperature(a) && isTemperature(b);
+  return isLoose(a) || isLoose(b);
+}
+
+/** Whether two numbers are equal within a relative tolerance. */
+function close(x: number, y: number, tolerance: number): boolean {
+  return Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y));
+}
+
+/**
+ * Compares two values: `"same"` (equal within tolerance: 0.5%, or 10% when
+ * either is hedged; dates agree on every part both state), `"different"`
+ * (same dimension, other value), or `"unrelated"` (dimensions that cannot
+ * be compared).
+ *
+ * @example
+ * compareValues(findValues("about 78")[0]!, findValues("78.4")[0]!); // → "same"
+ * compareValues(findValues("in 1929")[0]!, findValues("in 1928")[0]!); // → "different"
+ */
+export function compareValues(a: TextValue, b: TextValue): "same" | "different" | "unrelated" {
+  if (!compatible(a.dimension, b.dimension)) return "unrelated";
+  if (a.date && b.date) {
+    let shared = 0;
+    for (const part of ["year", "month", "day"] as const) {
+      const x = a.date[part];
+      const y = b.date[part];
+      if (x === undefined || y === undefined) continue;
+      if (x !== y) return "different";
+      shared++;
+    }
+    return shared > 0 ? "same" : "unrelated";
+  }
+  if (a.date || b.date) {
+    const year = (a.date ? a.date.year : a.value) ?? Number.NaN;
+    const other = a.date ? b.value : (b.date?.year ?? Number.NaN);
+    return year === other ? "same" : "different";
+  }
+  const tolerance = a.approximate || b.approximate ? APPROXIMATE_TOLERANCE : EXACT_TOLERANCE;
+  if (close(a.value, b.value, tolerance)) return "same";
+  const strict = a.dimension === b.dimension || (a.dimension.startsWith("temperature") && b.dimension === "degree") || (b.dimension.startsWith("temperature") && a.dimension === "degree");
+  // A change of -20% is a fall of 20%; 5% is 0.05.
+  if ((a.dimension === "percent" || b.dimension === "percent") && close(Math.abs(a.value), Math.abs(b.value), tolerance)) return "same";
+  if (a.dimension === "percent" && b.dimension === "number" && close(a.value, b.value * 100, tolerance)) return "same";
+  if (b.dimension === "percent" && a.dimension === "number" && close(b.value, a.value * 100, tolerance)) return "same";
+  // A bare number against a quantity may be another quantity altogether: not a clash.
+  if (!strict) return "unrelated";
+  // The same digits written at another scale with a hedge ("about 95k" vs "95 thousand") are caught above;
+  // a loose number against a unit value may also be the unit value before conversion ("300,000" + "km").
+  return "different";
+}
+
+/**
+ * A canonical token for a value, for embeddings and reasons: "date:1967-1-15",
+ * "year:1879", "temperature-c:100".
+ *
+ * @example
+ * valueToken(findValues("15 January 1967")[0]!); // → "date:1967-1-15"
+ */
+export function valueToken(v: TextValue): string {
+  if (v.date) return `${v.dimension}:${v.date.year ?? ""}-${v.date.month ?? ""}-${v.date.day ?? ""}`;
+  const rounded = Number(v.value.toPrecision(v.approximate ? 2 : 6));
+  return `${v.dimension}:${rounded}`;
+}
