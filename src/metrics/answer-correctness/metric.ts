@@ -8,6 +8,7 @@ import type { Judge } from "../../judge/judge";
 import type { UsageRecorder } from "../../judge/usage";
 import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext } from "../metric";
+import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { DETAILS_COLUMN, type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
 import { classifyRequest, statementsRequest } from "./prompts";
 
@@ -156,13 +157,11 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     const vectors = this.weights[1] > 0 ? this.embedAll(rows, embedder, context.usage) : undefined;
     // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
     vectors?.catch(() => undefined);
-    return Promise.all(
-      rows.map(async (row) => {
-        const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, vectors);
-        context.rowDone(result.error !== "");
-        return result;
-      }),
-    );
+    return mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
+      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, vectors);
+      context.rowDone(result.error !== "");
+      return result;
+    });
   }
 
   private async embedAll(rows: readonly EvalRow[], embedder: Embedder, usage: UsageRecorder): Promise<Map<string, number[]>> {
