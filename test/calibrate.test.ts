@@ -239,6 +239,13 @@ describe("calibrate: the worked example", () => {
     close(scoreSwift!.spearman, Math.sqrt(3) / 2);
     close(scoreSwift!.mae, 0.3);
     close(scoreSwift!.bias, 0.3);
+    // Rows the labels score 0: r4 and r6 (L = 0). Factual J there = [0, 1] → one of two at ≥ 0.5;
+    // final score J there = [0.1, 0.8] → one of two. atlas has none (NaN share); swift has both.
+    assert.deepEqual(table.map((r) => r.n_label_zero), [2, 0, 2, 2, 0, 2]);
+    close(factualAll!.high_on_label_zero, 0.5);
+    assert.ok(Number.isNaN(factualAtlas!.high_on_label_zero as number));
+    close(factualSwift!.high_on_label_zero, 0.5);
+    close(scoreAll!.high_on_label_zero, 0.5);
   });
 
   it("model ranking: means under the judge and under the labels, with ranks", () => {
@@ -405,7 +412,7 @@ describe("evalframe calibrate", () => {
     assert.match(result.out, /rows matched by \(id, model\)/);
     assert.match(result.out, /response +TP\/FP +6 +9 +9 +8 +6 +0\.75 +0\.385\n/); // 10/26 = 0.3846…
     assert.match(result.out, /reference +covered\/FN +6 +10 +10 +10 +7 +0\.7 +0\.211\n/); // 8/38 = 0.2105…
-    assert.match(result.out, /score +answer_correctness +label_f1 +\(all\) +6 +0\.586 +0\.292 +0\.142\n/); // 9.5/√262.5, 1.75/6, 0.85/6
+    assert.match(result.out, /score +answer_correctness +label_f1 +\(all\) +6 +0\.586 +0\.292 +0\.142 +2 +0\.5\n/); // 9.5/√262.5, 1.75/6, 0.85/6
     assert.doesNotMatch(result.out, /stale labels/);
 
     const json = await run(["calibrate", scoredCsv, "--labels", labelFile, "--json"]);
@@ -422,7 +429,7 @@ describe("evalframe calibrate", () => {
     const result = await run(["calibrate", scoredCsv, "--labels", grades, "--label-score", "human_score"]);
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /model ranking: the judge orders the models differently from the labels/);
-    assert.match(result.out, /score +answer_correctness +human_score +\(all\) +6 +0\.679 +0\.275 +0\.058\n/);
+    assert.match(result.out, /score +answer_correctness +human_score +\(all\) +6 +0\.679 +0\.275 +0\.058 +1 +1\n/);
   });
 
   it("exits 2 without --labels, and 1 with one line for a label file it cannot use", async () => {

@@ -30,7 +30,11 @@ function models(pairs: readonly ScorePair[]): string[] {
   return [...new Set(pairs.map((p) => p.model))];
 }
 
-/** Per target: `(all)` then each model (in order of first appearance), with n, Spearman, MAE and bias. */
+/**
+ * Per target: `(all)` then each model (in order of first appearance), with n,
+ * Spearman, MAE, bias, the number of rows the labels score 0, and the share
+ * of those the judge scores 0.5 or more.
+ */
 export function scoreAgreementRows(
   target: string,
   judgeColumn: string,
@@ -48,11 +52,26 @@ export function scoreAgreementRows(
     out["spearman"]!.push(spearman(group.map((p) => p.judge), group.map((p) => p.label)));
     out["mae"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => Math.abs(p.judge - p.label))));
     out["bias"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => p.judge - p.label)));
+    // Plainly wrong answers (label 0) that the judge scores 0.5 or more: the mistakes a reader notices first.
+    const wrong = group.filter((p) => p.label === 0);
+    out["n_label_zero"]!.push(wrong.length);
+    out["high_on_label_zero"]!.push(wrong.length === 0 ? Number.NaN : wrong.filter((p) => p.judge >= 0.5).length / wrong.length);
   }
 }
 
 /** The columns of the row-agreement table, in order. */
-export const ROW_AGREEMENT_COLUMNS = ["target", "judge_column", "label_column", "model", "n", "spearman", "mae", "bias"] as const;
+export const ROW_AGREEMENT_COLUMNS = [
+  "target",
+  "judge_column",
+  "label_column",
+  "model",
+  "n",
+  "spearman",
+  "mae",
+  "bias",
+  "n_label_zero",
+  "high_on_label_zero",
+] as const;
 
 /** The row-agreement table from the cells {@link scoreAgreementRows} filled. */
 export function rowAgreementFrame(cells: Record<string, Cell[]>): DataFrame {
