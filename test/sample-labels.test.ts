@@ -10,7 +10,7 @@ import { before, describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import { calibrate, type CalibrationReport } from "../src/analysis/calibrate";
 import { loadDataset } from "../src/dataset/load";
-import { scoreAnswerCorrectness } from "../src/frame/score";
+import { scoreAnswerCorrectness, scoreMultimodalRelevance } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
 import { readLabels } from "../src/labels/read";
 import { labelCounts, labelFactual } from "../src/labels/scores";
@@ -75,5 +75,25 @@ describe("bundled hand labels", () => {
     const all = records(report.rows!).find((r) => r["target"] === "factual" && r["model"] === "(all)")!;
     assert.ok((all["n_label_zero"] as number) >= 10, "the sample has plainly wrong answers");
     assert.ok((all["high_on_label_zero"] as number) <= 0.05, `share ${String(all["high_on_label_zero"])}`);
+  });
+});
+
+describe("bundled multimodal labels", () => {
+  it("are replayed by the labels judge for all 30 rows, remote images included, with nothing fetched", async () => {
+    const table = await loadDataset(path.join(data, "multimodal.csv"));
+    const labels = readLabels(path.join(data, "multimodal.labels.jsonl")).multimodal;
+    const scored = records(
+      await scoreMultimodalRelevance(table, {
+        judge: createJudge({ judge: "labels", labels: path.join(data, "multimodal.labels.jsonl") }),
+        imageRoot: data,
+        // A fetch would fail here (no network, and private addresses are refused): none is made.
+        ...quiet,
+      }),
+    );
+    assert.equal(scored.length, 30);
+    scored.forEach((row, i) => {
+      assert.equal(row["multimodal_relevance_error"], "", `row ${i}`);
+      assert.equal(row["multimodal_relevance"], labels[i]!.relevant ? 1 : 0, `row ${i}`);
+    });
   });
 });

@@ -18,6 +18,12 @@ export interface Judge {
   readonly visionModel: string;
   /** Embedding model. */
   readonly embeddingModel: string;
+  /**
+   * Whether the judge looks at images (default true). A judge that does not
+   * (the offline and labels judges) is given each image context as its
+   * source only: nothing is downloaded or read for it.
+   */
+  readonly seesImages?: boolean;
   /** Usage over the judge's whole life. */
   readonly usage: UsageRecorder;
   /** A fresh recorder for one run, with this judge's label and prices. */

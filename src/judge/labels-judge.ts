@@ -29,6 +29,7 @@ export interface LabelsJudgeOptions {
 /** A judge that answers from hand labels, and fails a text that has none. */
 export class LabelsJudge implements Judge {
   readonly kind = "labels" as const;
+  readonly seesImages = false;
   readonly label = LABELS_JUDGE_LABEL;
   readonly chatModel = LABELS_JUDGE_LABEL;
   readonly visionModel = LABELS_JUDGE_LABEL;

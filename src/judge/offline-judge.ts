@@ -48,6 +48,7 @@ function answer(task: JudgeTask): unknown {
 /** A deterministic lexical judge that needs no model and no network. */
 export class OfflineJudge implements Judge {
   readonly kind = "offline" as const;
+  readonly seesImages = false;
   readonly label = OFFLINE_LABEL;
   readonly chatModel = "offline";
   readonly visionModel = "offline";

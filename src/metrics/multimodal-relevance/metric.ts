@@ -99,6 +99,8 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     const loaded = await Promise.allSettled(
       items.map(async (item): Promise<RelevanceContext> => {
         if (item.kind === "text") return { type: "text", text: item.text };
+        // A judge that does not look at images gets their sources only: nothing is fetched for it.
+        if (judge.seesImages === false) return { type: "image", source: item.source, dataUri: "" };
         const image = await loader.load(item);
         return { type: "image", source: item.source, dataUri: image.dataUri };
       }),
