@@ -2,8 +2,9 @@
 """Writes the tslab notebooks in notebooks/ (without outputs).
 
 The notebooks are the product; this script is how their cells are kept in
-one readable place. After changing it, run `npm run notebooks` to execute
-them and commit them with their outputs.
+one readable place. After changing it, run `bash scripts/refresh-notebooks.sh`
+to execute them (without a key: the hand-labelled judge, see below) and
+commit them with their outputs.
 """
 import os
 
@@ -13,20 +14,56 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "notebooks")
 
-JUDGE_MD = (
-    "**The judge comes from the environment.** Set `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for Azure, "
-    "Ollama, vLLM, LM Studio or a llama.cpp server) before starting Jupyter, and pick the models with "
-    "`EVALFRAME_MODEL`, `EVALFRAME_VISION_MODEL` and `EVALFRAME_EMBEDDING_MODEL`, or edit the cell below. "
-    "With neither variable set, the **offline judge** answers: deterministic, no network, approximate "
-    "(lexical matching), so the notebook runs anywhere; its outputs say `offline (approximate)`."
-)
+QA_LABELS = "data/qa-models.labels.jsonl"
+MM_LABELS = "data/multimodal.labels.jsonl"
 
-JUDGE_CELL = """const judge = createJudge({
-  model: process.env.EVALFRAME_MODEL,                     // default gpt-4o-mini
-  visionModel: process.env.EVALFRAME_VISION_MODEL,        // default gpt-4o
-  embeddingModel: process.env.EVALFRAME_EMBEDDING_MODEL,  // default text-embedding-3-small
-});
-console.log(`judge: ${judge.label}`);"""
+QA_HAND = (
+    "the scores a careful human reader gives: every answer and reference split into statements and every verdict "
+    "(TP, FP, covered, FN) written by reading, never copied from a model"
+)
+MM_HAND = "the verdicts a careful human reader gives, having looked at every image: relevant or not, with a reason"
+
+
+def judge_md(labels, hand, semantic_note=True):
+    """What each judge is, and which one the next cell picks."""
+    return (
+        "**Three judges, one interface.** The cell below picks one:\n\n"
+        "- **A real judge**, any OpenAI-compatible model: when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set "
+        "(`OPENAI_BASE_URL` for Azure, Ollama, vLLM, LM Studio or a llama.cpp server; set them before starting Jupyter). "
+        "Pick the models with `EVALFRAME_MODEL`, `EVALFRAME_VISION_MODEL` and `EVALFRAME_EMBEDDING_MODEL`, or edit the cell.\n"
+        f"- **hand-labelled**, with neither variable set: {hand}, replayed from `{labels}` "
+        "(`docs/labelling.md` says how they were made). So without a key the outputs below are the ground truth for the "
+        "bundled data, not a guess."
+        + (
+            " (A reader gives no embedding: the semantic quarter of the score is the offline judge's cosine.)"
+            if semantic_note
+            else ""
+        )
+        + "\n"
+        "- **offline (approximate)**: deterministic, no network, lexical matching; the judge for data that has no labels. "
+        "Your own data without labels falls back to it: set `labels` to `undefined` in the cell (that is `createJudge()`, "
+        "which chooses it when no key is set, with a one-line notice). How far it agrees with the hand labels: "
+        "`05-calibrate`."
+    )
+
+
+def judge_cell(labels):
+    """A real judge with a key; else the hand labels of the bundled data; else (labels undefined) the offline judge."""
+    return f"""// Hand labels of the bundled data; for your own data without labels, write undefined.
+const labels: string | undefined = "../{labels}";
+const withKey = Boolean(process.env.OPENAI_API_KEY?.trim() || process.env.OPENAI_BASE_URL?.trim());
+const judge = withKey || labels === undefined
+  ? createJudge({{                                          // the real judge (without a key: the offline judge)
+      model: process.env.EVALFRAME_MODEL,                     // default gpt-4o-mini
+      visionModel: process.env.EVALFRAME_VISION_MODEL,        // default gpt-4o
+      embeddingModel: process.env.EVALFRAME_EMBEDDING_MODEL,  // default text-embedding-3-small
+    }})
+  : createJudge({{ judge: "labels", labels: labels }});       // hand-labelled: replays the labels
+console.log(`judge: ${{judge.label}}`);"""
+
+
+JUDGE_MD = judge_md(QA_LABELS, QA_HAND)
+JUDGE_CELL = judge_cell(QA_LABELS)
 
 
 def notebook(cells):
@@ -160,32 +197,34 @@ MULTIMODAL = [
     "a reason.",
     'import { loadDataset, createJudge, scoreMultimodalRelevance, summarize, showTable, show, relevanceRate, ImageLoader, classifyContext, escapeHtml } from "../dist";\n'
     'import * as tslab from "tslab";',
-    "md:" + JUDGE_MD + "\n\nThe offline judge cannot see images: rows whose verdict depends on one come out as NaN, with that reason.",
-    JUDGE_CELL,
+    "md:" + judge_md(MM_LABELS, MM_HAND, semantic_note=False)
+    + "\n\nThe offline judge cannot see images: rows whose verdict depends on one come out as NaN, with that reason.",
+    judge_cell(MM_LABELS),
     'const mm = await loadDataset("../data/multimodal.csv");\n'
     'showTable(mm.loc({ columns: ["id", "model", "user_input", "response", "retrieved_contexts"] }).head(6), { maxChars: 90 });',
     "md:## Judge relevance\n\n"
-    "Images are loaded by evalframe, never fetched by the model: local files only inside `imageRoot`, URLs only on "
-    "public addresses (no loopback, private or cloud-metadata addresses, checked on every redirect), at most 10 MiB, "
-    "and the bytes decide the type (SVG is refused; BMP is converted to PNG). Offline, the two remote images cannot "
-    "be downloaded, and their rows fail with that reason.",
+    "For a real judge, images are loaded by evalframe, never fetched by the model: local files only inside `imageRoot`, "
+    "URLs only on public addresses (no loopback, private or cloud-metadata addresses, checked on every redirect), at "
+    "most 10 MiB, and the bytes decide the type (SVG is refused; BMP is converted to PNG). The hand-labelled and "
+    "offline judges do not look at images, so nothing is loaded or fetched for them: with the labels, every row "
+    "scores, the two with remote images included.",
     'const judged = await scoreMultimodalRelevance(mm, { judge: judge, imageRoot: "../data", progress: false });\n'
+    'const relevance = judged["multimodal_relevance"].values as number[];\n'
+    'console.log(`${relevance.filter((v) => !Number.isNaN(v)).length} of ${judged.shape[0]} rows judged, ${relevance.filter((v) => v === 1).length} relevant`);\n'
     'showTable(judged.loc({ columns: ["id", "model", "multimodal_relevance", "multimodal_relevance_reason", "multimodal_relevance_error"] }), { maxChars: 110, maxRows: 30 });',
     "md:## Relevance rate per model\n\nThe share of rows judged relevant, with a 95% bootstrap CI; failed rows are counted apart, not as 0.",
     'showTable(summarize(judged, { by: "model", metrics: "multimodal_relevance" }));',
     "await show(relevanceRate(judged));",
-    "md:## Look at the rows that failed, with their images\n\n"
-    "The error column says why; the images are shown inline so you can judge for yourself.",
+    "md:## Look at the answers judged not relevant (or not judged), with their images\n\n"
+    "One block per question: its contexts, images inline, then each answer the judge did not find in line with them, "
+    "with the reason (or the error). Judge for yourself. A remote image is shown only where it can be downloaded.",
     "const loader = new ImageLoader({ imageRoot: \"../data\" });\n"
     "const values = judged.values as unknown[][];\n"
     "const col = (name: string) => judged.columns.indexOf(name);\n"
-    "const failing = values.filter((r) => Number.isNaN(r[col(\"multimodal_relevance\")] as number));\n"
-    "const seen = new Set<string>();\n"
-    "for (const row of failing) {\n"
-    '  const id = row[col("id")] as string;\n'
-    "  if (seen.has(id)) continue;\n"
-    "  seen.add(id);\n"
-    '  const contexts = JSON.parse(row[col("retrieved_contexts")] as string) as string[];\n'
+    "const flagged = values.filter((r) => (r[col(\"multimodal_relevance\")] as number) !== 1);\n"
+    "for (const id of [...new Set(flagged.map((r) => r[col(\"id\")] as string))]) {\n"
+    '  const rows = flagged.filter((r) => r[col("id")] === id);\n'
+    '  const contexts = JSON.parse(rows[0]![col("retrieved_contexts")] as string) as string[];\n'
     "  const parts: string[] = [];\n"
     "  for (const item of contexts) {\n"
     "    const c = classifyContext(item);\n"
@@ -197,11 +236,15 @@ MULTIMODAL = [
     '      parts.push(`<p style="color:#b3261e">${escapeHtml((error as Error).message)}</p>`);\n'
     "    }\n"
     "  }\n"
-    '  tslab.display.html(`<h4>${escapeHtml(id)}: ${escapeHtml(row[col("user_input")] as string)}</h4>` +\n'
-    '    `<p><b>why:</b> ${escapeHtml(String(row[col("multimodal_relevance_error")]).slice(0, 220))}</p>` + parts.join(""));\n'
+    "  const answers = rows.map((r) => {\n"
+    '    const failed = Number.isNaN(r[col("multimodal_relevance")] as number);\n'
+    '    const why = String(r[col(failed ? "multimodal_relevance_error" : "multimodal_relevance_reason")]).slice(0, 220);\n'
+    '    return `<li><b>${escapeHtml(r[col("model")] as string)}</b>: ${escapeHtml(r[col("response")] as string)}<br>` +\n'
+    '      `<i>${failed ? "not judged" : "not relevant"}:</i> ${escapeHtml(why)}</li>`;\n'
+    "  });\n"
+    '  tslab.display.html(`<h4>${escapeHtml(id)}: ${escapeHtml(rows[0]![col("user_input")] as string)}</h4>` + parts.join("") + `<ul>${answers.join("")}</ul>`);\n'
     "}",
 ]
-
 
 def main():
     os.makedirs(OUT, exist_ok=True)
