@@ -246,6 +246,103 @@ MULTIMODAL = [
     "}",
 ]
 
+CALIBRATE = [
+    "md:# Check a judge against human labels\n\n"
+    "A judge's scores are worth as much as its agreement with careful human readers. `calibrate(scored, labels)` "
+    "compares a scored table with hand labels statement by statement, row by row and in the ranking of models. "
+    "This notebook checks the offline judge (and, when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set, the real judge) "
+    "against `data/qa-models.labels.jsonl`: all 126 rows of the bundled data, every statement and verdict written by "
+    "reading (`docs/labelling.md`).",
+    'import { loadDataset, createJudge, scoreAnswerCorrectness, calibrate, showTable, frameRecords, readLabels, labelFactual, type CalibrationReport } from "../dist";',
+    "md:## 1. Score the bundled data\n\n"
+    "With the offline judge always; with the real judge too when a key or a server is set.",
+    'const df = await loadDataset("../data/qa-models.csv");\n'
+    'const labels = "../data/qa-models.labels.jsonl";\n'
+    'const offline = await scoreAnswerCorrectness(df, { judge: createJudge({ judge: "offline" }), progress: false });\n'
+    "const withKey = Boolean(process.env.OPENAI_API_KEY?.trim() || process.env.OPENAI_BASE_URL?.trim());\n"
+    "const realJudge = withKey ? createJudge({ model: process.env.EVALFRAME_MODEL, embeddingModel: process.env.EVALFRAME_EMBEDDING_MODEL }) : undefined;\n"
+    "const real = realJudge ? await scoreAnswerCorrectness(df, { judge: realJudge, progress: false }) : undefined;\n"
+    'if (!realJudge) console.log("no OPENAI_API_KEY or OPENAI_BASE_URL is set: checking the offline judge only");',
+    'const report = calibrate(offline, labels);\n'
+    'console.log(`rows matched by ${report.matchedBy}; labels\' F-beta with beta = ${report.beta}; statements aligned at word overlap ≥ ${report.alignThreshold}`);',
+    "md:## 2. Coverage: did every label find its row?\n\n"
+    "Labels find their rows by `(id, model)` (by `(user_input, model)` when there is no id). `matched` should equal "
+    "`labels`. A **stale** label is one whose row's response or reference text has changed since it was written: it "
+    "is left out and listed in `report.stale`, so relabel those rows. `unlabelled_rows` are scored rows without a "
+    "label; `unused_labels` are labels without a row.",
+    "showTable(report.coverage);",
+    "md:## 3. Statement agreement: does the judge give the verdicts a reader gives?\n\n"
+    "Per side (answer statements TP/FP, reference statements covered/FN), the judge's statements are aligned with the "
+    "label's (the same text, else the best word overlap of at least 0.5), and the verdicts of aligned pairs compared. "
+    "`n_aligned` against `n_label` says how often the judge split the text as the reader did; `accuracy` is the share "
+    "of aligned verdicts that agree; **kappa** (Cohen's) is that agreement beyond chance: 1 perfect, 0 no better than "
+    "chance; above 0.6 is usually read as substantial, above 0.8 as almost perfect.",
+    "showTable(report.statements!);",
+    "md:## 4. Row agreement: Spearman, MAE, bias\n\n"
+    "`factual` compares the judge's `answer_correctness_factual` with the labels' F1 (from their TP/FP/FN counts); "
+    "`score` compares the final `answer_correctness` with the same F1, so even a judge that agrees with every verdict "
+    "shows some error there (the final score blends in the semantic similarity). Read `factual` for the judge's "
+    "verdicts, `score` for the numbers you will report.\n\n"
+    "- **spearman**: rank agreement, from −1 to 1: do the rows the labels score higher get higher scores?\n"
+    "- **mae**: mean absolute error, in score points (0.1 = ten points off on average).\n"
+    "- **bias**: mean of judge − label: above 0 the judge is too generous, below 0 too strict.\n"
+    "- **n_label_zero** / **high_on_label_zero**: the rows the labels score 0 (plainly wrong answers) and the share "
+    "of them the judge scores 0.5 or more: the mistakes a reader notices first. NaN where a model has no such row.\n\n"
+    "The per-model lines say whether the judge is as fair to one model as to another.",
+    "showTable(report.rows!);",
+    "md:## 5. Does the judge rank the models as the labels do?\n\n"
+    "`judge_mean` is the mean final score, `label_mean` the mean of the labels' F1 over the same rows; rank 1 is best. "
+    "A judge can be off in level (bias) and still rank the models right, which is what a model comparison needs.",
+    "showTable(report.ranking!);\n"
+    "console.log(`ranking agrees with the labels: ${report.rankingAgrees}`);",
+    "md:## 6. Where they disagree most\n\n"
+    "The rows with the largest |judge − label|, and why: each aligned statement whose verdicts differ (`judge TP, "
+    "label FP`, with the judge's own wording in brackets when it differs), then `label only:` statements the reader "
+    "wrote that the judge did not produce and `judge only:` the reverse. Read a few: is the judge wrong, or the label?",
+    "showTable(report.disagreements!, { maxChars: 160 });",
+    "md:## 7. Judges side by side\n\n"
+    "One line per judge: the factual agreement over all rows, the statement kappas and the ranking. With a key set, "
+    "the real judge's line is here too, and its full tables below.",
+    "function headline(name: string, r: CalibrationReport): Record<string, unknown> {\n"
+    '  const all = frameRecords(r.rows!).find((row) => row["target"] === "factual" && row["model"] === "(all)")!;\n'
+    '  const kappa = (side: string) => frameRecords(r.statements!).find((row) => row["side"] === side)?.["kappa"];\n'
+    "  return {\n"
+    '    judge: name, n: all["n"], spearman: all["spearman"], mae: all["mae"], bias: all["bias"], high_on_label_zero: all["high_on_label_zero"],\n'
+    '    kappa_response: kappa("response"), kappa_reference: kappa("reference"), ranking_agrees: r.rankingAgrees,\n'
+    "  };\n"
+    "}\n"
+    "const realReport = real ? calibrate(real, labels) : undefined;\n"
+    'const lines = [headline("offline (approximate)", report)];\n'
+    "if (realJudge && realReport) lines.push(headline(realJudge.label, realReport));\n"
+    "showTable(lines);",
+    "if (realReport) {\n"
+    "  showTable(realReport.statements!);\n"
+    "  showTable(realReport.rows!);\n"
+    "  showTable(realReport.ranking!);\n"
+    "  showTable(realReport.disagreements!, { maxChars: 160 });\n"
+    "} else {\n"
+    '  console.log("set OPENAI_API_KEY (or OPENAI_BASE_URL) and rerun to check the real judge the same way");\n'
+    "}",
+    "md:## 8. Your own data\n\n"
+    "**Hand labels**, as bundled: one JSON line per row with the row's `id`, `model` and texts, its statements and "
+    "verdicts, each with a reason. `docs/labelling.md` is the rule book (how to split statements, when a statement is "
+    "TP or FP, covered or FN). Then `calibrate(scored, \"my.labels.jsonl\")` gives every table above, "
+    "`createJudge({ judge: \"labels\", labels: \"my.labels.jsonl\" })` replays them, and on the command line "
+    "`evalframe calibrate scored.csv --labels my.labels.jsonl` prints the same.\n\n"
+    "**A plain human score column** is quicker to collect: a table with `id` (or `user_input`), `model` and a score "
+    "from 0 to 1 (or 0/1, pass/fail) per row, say `human_score`, loaded with `loadDataset`. "
+    "`calibrate(scored, grades, { labelScore: \"human_score\" })` compares the final score with it: row agreement, "
+    "ranking and disagreements, without the statement tables. Below, to show the call, the grades are pass/fail "
+    "derived from the bundled labels (pass when their F1 is at least 0.5); yours come from your readers. Against "
+    "pass/fail grades, MAE is the distance to 0 or 1, so read Spearman and `high_on_label_zero` first; a model "
+    "whose answers all pass has no Spearman (NaN).",
+    "const grades = readLabels(labels).answerCorrectness.map((l) => ({ id: l.id, model: l.model, human_score: labelFactual(l) >= 0.5 ? 1 : 0 }));\n"
+    'const byGrade = calibrate(offline, grades, { labelScore: "human_score" });\n'
+    "showTable(byGrade.rows!);\n"
+    "console.log(`ranking agrees with the grades: ${byGrade.rankingAgrees}`);",
+]
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name, cells in [
@@ -253,6 +350,7 @@ def main():
         ("02-compare-models.ipynb", COMPARE),
         ("03-drill-down.ipynb", DRILL),
         ("04-multimodal.ipynb", MULTIMODAL),
+        ("05-calibrate.ipynb", CALIBRATE),
     ]:
         nbformat.write(notebook(cells), os.path.join(OUT, name))
         print("wrote", name)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Re-executes every notebook in notebooks/ with the offline judge and keeps the
-# outputs in place, for committing (GitHub shows the committed outputs).
+# Re-executes every notebook in notebooks/ without a key (OPENAI_API_KEY and
+# OPENAI_BASE_URL unset: the bundled data is scored by its hand labels, and
+# 05-calibrate checks the offline judge against them) and keeps the outputs in
+# place, for committing (GitHub shows the committed outputs).
 # Run after scripts/setup.sh; CI executes the notebooks into a temp folder instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."

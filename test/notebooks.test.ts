@@ -10,7 +10,7 @@ mkdirSync(path.join(ROOT, ".test-notebooks"), { recursive: true });
 
 /**
  * What each notebook must show when it runs (without a key: the bundled data
- * scored by its hand labels); every notebook
+ * scored by its hand labels, the offline judge checked in 05); every notebook
  * must at least run.
  */
 const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
@@ -19,6 +19,17 @@ const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
   "02-compare-models.ipynb": [/judge: hand-labelled/, /model_a[\s\S]*p_holm[\s\S]*verdict/, /atlas-pro_response/],
   "03-drill-down.ipynb": [/\d+ statements/, /judge: hand-labelled/, /precision = TP\/\(TP\+FP\)/, /recall first, β = 2/],
   "04-multimodal.ipynb": [/judge: hand-labelled/, /multimodal_relevance/, /30 of 30 rows judged/, /<img src="data:image\/png;base64,/],
+  "05-calibrate.ipynb": [
+    /126 rows · 290 chat calls \(0 cached\) .*· offline \(approximate\)/,
+    /answer_correctness<\/td>(<td[^>]*>126<\/td>){2}/,
+    /kappa[\s\S]*TP\/FP[\s\S]*covered\/FN/,
+    /spearman[\s\S]*high_on_label_zero/,
+    /judge_rank[\s\S]*label_rank/,
+    /ranking agrees with the labels: true/,
+    /difference[\s\S]*statements/,
+    /no OPENAI_API_KEY or OPENAI_BASE_URL is set: checking the offline judge only/,
+    /human_score/,
+  ],
 };
 
 /** Notebooks whose outputs must include charts (Vega-Lite with a PNG) and HTML tables. */
