@@ -118,3 +118,27 @@ describe("offline judge on Ragas' documentation examples, through the scoring AP
     assert.equal(right["answer_correctness_factual"], 1);
   });
 });
+
+describe("offline judge answers depend on the task alone", () => {
+  it("gives the same verdicts after its memos are cleared and in another order", async () => {
+    const { clearMemos } = await import("../src/judge/offline/memo.js");
+    const judge = createJudge({ judge: "offline", threads: 0 });
+    const first = await judgeAll();
+    clearMemos();
+    // Other texts first, then the same cases: nothing read before may change an answer.
+    await judge.complete(request({ kind: "extract_statements", question: "q", text: "Marie Curie was born in Warsaw in 1867. She won two Nobel Prizes." }, Statements));
+    const again = await judgeAll();
+    assert.deepEqual(again.out, first.out);
+  });
+
+  it("gives the same scores with worker threads as without, on a run large enough to start them", async () => {
+    const { qaRows } = await import("../bench/data.js");
+    const rows = qaRows(300, 5) as unknown as Record<string, unknown>[];
+    const run = async (threads: number) =>
+      records(await scoreAnswerCorrectness(rows, { judge: createJudge({ judge: "offline", threads: threads }), progress: false, quiet: true }));
+    const inProcess = await run(0);
+    const threaded = await run(2);
+    assert.equal(threaded.length, 1500);
+    assert.deepEqual(threaded, inProcess);
+  });
+});

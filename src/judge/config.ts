@@ -69,6 +69,8 @@ export interface JudgeOptions {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Do not print the notice when the offline judge is chosen by default. */
   quiet?: boolean;
+  /** Offline judge only: worker threads on large runs (default 2 on a machine with 2 or more processors; 0 = none). */
+  threads?: number;
 }
 
 /** Options after defaults, as the judges use them. */
@@ -95,6 +97,8 @@ export interface ResolvedJudgeConfig {
   embeddingBatchSize: number;
   cacheDir: string | false;
   prices: Readonly<Record<string, ModelPrice>>;
+  /** Offline judge only: worker threads on large runs; undefined = the judge's default. */
+  threads: number | undefined;
   /** Why the offline judge was chosen without being asked for, if so. */
   offlineNotice: string | undefined;
 }
@@ -187,6 +191,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
     embeddingBatchSize: positiveInteger("embeddingBatchSize", options.embeddingBatchSize, 256),
     cacheDir: options.cache === false ? false : (nonEmpty(options.cacheDir) ?? ".evalframe-cache"),
     prices: { ...DEFAULT_PRICES, ...(options.prices ?? {}) },
+    threads: options.threads,
     offlineNotice: options.quiet ? undefined : offlineNotice,
   };
 }

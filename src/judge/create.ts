@@ -27,5 +27,5 @@ export function createJudge(options: JudgeOptions = {}): Judge {
     console.warn(config.offlineNotice);
   }
   if (config.kind === "labels") return new LabelsJudge(config.labels!, { prices: config.prices });
-  return config.kind === "offline" ? new OfflineJudge(config.prices) : new OpenAIJudge(config);
+  return config.kind === "offline" ? new OfflineJudge({ prices: config.prices, ...(config.threads === undefined ? {} : { threads: config.threads }) }) : new OpenAIJudge(config);
 }

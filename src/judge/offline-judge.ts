@@ -7,13 +7,12 @@
  * semantic part is a cosine of hashed feature vectors. Everything it
  * produces is labelled "offline (approximate)".
  */
-import { classifyStatements } from "./offline/classify";
+import { availableParallelism } from "node:os";
+import { answerTask } from "./offline/answer";
 import { hashedEmbedding } from "./offline/embed";
-import { judgeRelevanceText } from "./offline/relevance";
-import { splitStatements } from "./offline/statements";
-import { describeSource } from "../context/items";
+import { OfflineWorkers } from "./offline/workers";
 import type { Judge } from "./judge";
-import { readReply } from "./structured";
+import { checkReply } from "./structured";
 import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
@@ -23,26 +22,19 @@ export const OFFLINE_LABEL = "offline (approximate)";
 /** Dimensions of the offline judge's hashed embeddings. */
 export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
 
-function answer(task: JudgeTask): unknown {
-  switch (task.kind) {
-    case "extract_statements":
-      return { statements: splitStatements(task.text, task.question) };
-    case "classify_statements":
-      return classifyStatements(task.question, task.response, task.reference);
-    case "relevance": {
-      const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${describeSource(c.source)})`] : []));
-      if (images.length > 0) {
-        throw new JudgeError(
-          `the offline judge cannot see images, and this verdict depends on ${images.join(", ")}; ` +
-            "set OPENAI_API_KEY or OPENAI_BASE_URL and a vision model to judge this row",
-        );
-      }
-      const texts = task.contexts.flatMap((c) => (c.type === "text" ? [c.text] : []));
-      return judgeRelevanceText(task.question, task.response, texts);
-    }
-    case "custom":
-      throw new JudgeError(`the offline judge answers only evalframe's own tasks, not "${task.name}"`);
-  }
+/** Tasks answered in the main thread before worker threads start: small runs never start them. */
+const TASKS_BEFORE_THREADS = 2_000;
+
+/** Options of the offline judge. */
+export interface OfflineJudgeOptions {
+  /** USD per million tokens per model (the offline judge costs nothing; kept for usage printouts). */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  /**
+   * Worker threads for statements and verdicts on large runs (they start
+   * after the first 2,000 tasks); default: 2 when the machine has 2 or more
+   * processors, else 0. Answers are the same with or without them.
+   */
+  threads?: number;
 }
 
 /** A deterministic lexical judge that needs no model and no network. */
@@ -55,8 +47,27 @@ export class OfflineJudge implements Judge {
   readonly embeddingModel = `offline-hashed-${OFFLINE_EMBEDDING_DIMENSIONS}`;
   readonly usage: UsageRecorder;
 
-  constructor(private readonly prices: Readonly<Record<string, ModelPrice>> = {}) {
-    this.usage = new UsageRecorder(OFFLINE_LABEL, prices);
+  private readonly prices: Readonly<Record<string, ModelPrice>>;
+  private readonly threads: number;
+  private answered = 0;
+  private workers: OfflineWorkers | undefined;
+
+  constructor(options: OfflineJudgeOptions = {}) {
+    this.prices = options.prices ?? {};
+    this.usage = new UsageRecorder(OFFLINE_LABEL, this.prices);
+    const threads = options.threads ?? (availableParallelism() >= 2 ? 2 : 0);
+    if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`threads must be a whole number ≥ 0, got ${threads}`);
+    this.threads = threads;
+  }
+
+  /** The answer to a task: in the main thread, or in a worker thread once the run is large. */
+  private answer(task: JudgeTask): unknown {
+    const heavy = task.kind === "extract_statements" || task.kind === "classify_statements";
+    if (heavy && this.threads > 0 && ++this.answered > TASKS_BEFORE_THREADS) {
+      this.workers ??= new OfflineWorkers(this.threads);
+      return this.workers.run(task);
+    }
+    return answerTask(task);
   }
 
   newUsage(): UsageRecorder {
@@ -71,7 +82,7 @@ export class OfflineJudge implements Judge {
     const recorders = this.recorders(usage);
     for (const r of recorders) r.chatCall(false);
     try {
-      const read = readReply(request, JSON.stringify(answer(request.task)), "stop");
+      const read = checkReply(request, await this.answer(request.task));
       if (!read.ok) throw new JudgeError(`offline judge: ${read.problem}`);
       return read.value;
     } catch (error) {

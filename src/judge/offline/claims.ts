@@ -6,7 +6,7 @@
  * claim and a negated claim, and "A absorbs X and releases Y" two claims.
  * English uses wink-nlp's part-of-speech tags; Korean its particles.
  */
-import { englishTokens, rememberTokens, type EnglishToken } from "./english";
+import { englishTokens, type EnglishToken } from "./english";
 import { Memo } from "./memo";
 import { findValues, type TextValue } from "./values";
 
@@ -174,32 +174,20 @@ function englishSlots(clause: string, tokens: readonly Placed[], items: Readonly
  * The clause with every slot but those in `keep` removed; `focus` (one of
  * them) reduced to its item `itemIndex`, the others to their first item.
  */
-function claimFor(clause: string, tokens: readonly Placed[], slots: readonly Slot[], keep: readonly Slot[], itemIndex: number, focus?: Slot): string {
+function claimFor(clause: string, slots: readonly Slot[], keep: readonly Slot[], itemIndex: number, focus?: Slot): string {
   let out = "";
-  const kept: EnglishToken[] = [];
-  const take = (start: number, end: number): void => {
-    out += clause.slice(start, end);
-    for (const t of tokens) if (t.start >= start && t.end <= end) kept.push(t);
-  };
   let from = 0;
   for (const slot of slots) {
-    take(from, slot.start);
+    out += clause.slice(from, slot.start);
     if (keep.includes(slot)) {
       const index = slot === focus ? itemIndex : 0;
       const item = slot.items[index]!;
-      if (slot.negatedFrom >= 0 && index >= slot.negatedFrom) {
-        out += "not ";
-        kept.push({ text: "not", lemma: "not", pos: "PART", start: 0, end: 0 });
-      }
-      take(slot.start, slot.items[0]!.start);
-      take(item.start, item.end);
+      if (slot.negatedFrom >= 0 && index >= slot.negatedFrom) out += "not ";
+      out += clause.slice(slot.start, slot.items[0]!.start) + clause.slice(item.start, item.end);
     }
     from = slot.end;
   }
-  take(from, clause.length);
-  const claim = tidy(out);
-  rememberTokens(claim, kept);
-  return claim;
+  return tidy(out + clause.slice(from));
 }
 
 /** "They absorb X and release Y" → ["They absorb X", "They release Y"]: a coordinated verb phrase gets the subject. */
@@ -217,8 +205,6 @@ function splitVerbPhrases(clause: string, tokens: readonly Placed[]): string[] |
     const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
     const left = tidy(clause.slice(0, and.start).replace(/,\s*$/, ""));
     const right = tidy(`${subject ? `${subject} ` : ""}${clause.slice(next.start)}`);
-    rememberTokens(left, tokens.slice(0, i));
-    rememberTokens(right, [...tokens.slice(0, firstVerb), ...tokens.slice(i + 1)]);
     return [left, right];
   }
   return undefined;
@@ -245,10 +231,10 @@ function englishClaims(clause: string, depth = 0): string[] {
   const coreItems = core.reduce((n, s) => n + s.items.length, 0);
   if (facts <= 1 && !(facts === 1 && coreItems > 0 && prepositional > 0)) return [clause];
   const claims: string[] = [];
-  if (coreItems > 0 && prepositional > 0) claims.push(claimFor(clause, tokens, slots, core, -1));
+  if (coreItems > 0 && prepositional > 0) claims.push(claimFor(clause, slots, core, -1));
   for (const slot of slots) {
     if (slot.prefix === "" && slot.items.length === 1) continue;
-    for (let i = 0; i < slot.items.length; i++) claims.push(claimFor(clause, tokens, slots, [...core, slot], i, slot));
+    for (let i = 0; i < slot.items.length; i++) claims.push(claimFor(clause, slots, [...core, slot], i, slot));
   }
   return [...new Set(claims)].filter((c) => /[\p{L}\p{N}]/u.test(c));
 }

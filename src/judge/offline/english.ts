@@ -55,24 +55,12 @@ function pieces(text: string): string[] {
   return out;
 }
 
-/** Tokens of recently read texts: a clause is read once, then its claims and their analyses reuse it. */
-const recent = new Memo<readonly EnglishToken[]>(50_000);
-
 /**
- * Remembers the tokens of a text built from another text's tokens (a claim
- * cut out of a clause), placing them anew in `text`.
+ * Tokens of recently read texts. Every text is read on its own, never as a
+ * piece of another, so its tokens (and all that follows from them) depend on
+ * the text alone, whatever was read before.
  */
-export function rememberTokens(text: string, tokens: readonly EnglishToken[]): void {
-  const placed: EnglishToken[] = [];
-  let cursor = 0;
-  for (const t of tokens) {
-    const at = text.indexOf(t.text, cursor);
-    const start = at >= 0 ? at : cursor;
-    placed.push({ text: t.text, lemma: t.lemma, pos: t.pos, start, end: start + t.text.length });
-    if (at >= 0) cursor = start + t.text.length;
-  }
-  recent.set(text, placed);
-}
+const recent = new Memo<readonly EnglishToken[]>(10_000);
 
 type OutArgument = Parameters<ItemToken["out"]>[0];
 

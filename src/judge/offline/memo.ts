@@ -8,7 +8,15 @@ export class Memo<V> {
   private current = new Map<string, V>();
   private previous = new Map<string, V>();
 
-  constructor(private readonly limit: number) {}
+  constructor(private readonly limit: number) {
+    everyMemo.push(this);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.current = new Map();
+    this.previous = new Map();
+  }
 
   /** The value for `key`, computing and keeping it on a miss. */
   get(key: string, compute: (key: string) => V): V {
@@ -28,4 +36,11 @@ export class Memo<V> {
     }
     this.current.set(key, value);
   }
+}
+
+const everyMemo: Array<Memo<unknown>> = [];
+
+/** Forgets everything every memo of this thread holds (for tests that check answers do not depend on it). */
+export function clearMemos(): void {
+  for (const memo of everyMemo) memo.clear();
 }

@@ -162,7 +162,8 @@ function answerAsClaim(question: string, yes: boolean): string {
  * // → ["한글은 세종대왕이 창제했고", "훈민정음으로 반포되었다.", "1446년이다."]
  */
 export function splitStatements(text: string, question = ""): string[] {
-  const statements: string[] = [];
+  // First the sentences, with yes/no answers and filler taken out ...
+  const claims: Array<string | { sentence: string }> = [];
   let first = true;
   for (const rawLine of text.split(/\r\n|[\r\n\u2028\u2029]/)) {
     const line = rawLine.replace(BULLET, "").trim();
@@ -172,19 +173,29 @@ export function splitStatements(text: string, question = ""): string[] {
       const polar = first ? YES_NO.exec(rest.trim()) : null;
       first = false;
       if (polar && (POLAR_QUESTION.test(question.trim()) || /[\uAC00-\uD7A3]/.test(question))) {
-        statements.push(answerAsClaim(question, polar[1] !== undefined));
+        claims.push(answerAsClaim(question, polar[1] !== undefined));
         rest = rest.trim().slice(polar[0].length);
       }
-      rest = rest.replace(FILLER, "");
-      for (const piece of splitClauses(rest)) {
-        for (const claim of atomicClaims(piece.trim())) {
-          const statement = claim.trim();
-          if (!statement || !HAS_LETTER_OR_DIGIT.test(statement)) continue;
-          statements.push(statement);
-          // Read it now, while its clause's tokens are at hand; classification finds it read.
-          analyzeStatement(statement);
-        }
-      }
+      claims.push({ sentence: rest.replace(FILLER, "") });
+    }
+  }
+  // ... then cut into clauses and atomic claims.
+  const statements: string[] = [];
+  const keep = (claim: string): void => {
+    const statement = claim.trim();
+    if (!statement || !HAS_LETTER_OR_DIGIT.test(statement)) return;
+    statements.push(statement);
+    // Read it now: classification usually finds it read (a pure function of the text, so a later
+    // reading after it was forgotten gives the same analysis).
+    analyzeStatement(statement);
+  };
+  for (const c of claims) {
+    if (typeof c === "string") {
+      keep(c);
+      continue;
+    }
+    for (const piece of splitClauses(c.sentence)) {
+      for (const claim of atomicClaims(piece.trim())) keep(claim);
     }
   }
   return statements;

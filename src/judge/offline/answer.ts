@@ -1,0 +1,36 @@
+/**
+ * The offline judge's answers to evalframe's own tasks: a pure function of
+ * the task, so that it gives the same answer in the main thread or in a
+ * worker thread, whatever was answered before.
+ */
+import { describeSource } from "../../context/items";
+import { JudgeError, type JudgeTask } from "../types";
+import { classifyStatements } from "./classify";
+import { judgeRelevanceText } from "./relevance";
+import { splitStatements } from "./statements";
+
+/**
+ * Answers one task as an LLM judge would reply (same shapes), or throws a
+ * `JudgeError` for what the offline judge cannot judge (images, custom tasks).
+ */
+export function answerTask(task: JudgeTask): unknown {
+  switch (task.kind) {
+    case "extract_statements":
+      return { statements: splitStatements(task.text, task.question) };
+    case "classify_statements":
+      return classifyStatements(task.question, task.response, task.reference);
+    case "relevance": {
+      const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${describeSource(c.source)})`] : []));
+      if (images.length > 0) {
+        throw new JudgeError(
+          `the offline judge cannot see images, and this verdict depends on ${images.join(", ")}; ` +
+            "set OPENAI_API_KEY or OPENAI_BASE_URL and a vision model to judge this row",
+        );
+      }
+      const texts = task.contexts.flatMap((c) => (c.type === "text" ? [c.text] : []));
+      return judgeRelevanceText(task.question, task.response, texts);
+    }
+    case "custom":
+      throw new JudgeError(`the offline judge answers only evalframe's own tasks, not "${task.name}"`);
+  }
+}
