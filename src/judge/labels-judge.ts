@@ -11,7 +11,7 @@ import { quote } from "../labels/text";
 import type { LabelSource } from "../labels/types";
 import type { Judge } from "./judge";
 import { OfflineJudge } from "./offline-judge";
-import { readReply } from "./structured";
+import { checkReply } from "./structured";
 import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
@@ -108,7 +108,7 @@ export class LabelsJudge implements Judge {
     const recorders = this.recorders(usage);
     for (const r of recorders) r.chatCall(false);
     try {
-      const read = readReply(request, JSON.stringify(this.answer(request.task)), "stop");
+      const read = checkReply(request, this.answer(request.task));
       if (!read.ok) throw new JudgeError(`labels judge: the labelled reply does not fit the request: ${read.problem}`);
       return read.value;
     } catch (error) {

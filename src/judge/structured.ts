@@ -56,12 +56,21 @@ export function readReply<T>(request: StructuredRequest<T>, content: string | nu
   } catch {
     return { ok: false, problem: `the reply is not valid JSON: "${excerpt(text)}"` };
   }
-  const checked = request.schema.safeParse(parsed);
+  return checkReply(request, parsed, text);
+}
+
+/**
+ * Checks a parsed reply against the request's schema, then runs the
+ * request's own check. `text` is what problems quote (the raw reply).
+ * Judges that answer with data (offline, labels) call this directly.
+ */
+export function checkReply<T>(request: StructuredRequest<T>, value: unknown, text = ""): ReadReply<T> {
+  const checked = request.schema.safeParse(value);
   if (!checked.success) {
-    return { ok: false, problem: `the reply does not match the ${request.schemaName} schema (${excerpt(checked.error.message, 200)}): "${excerpt(text)}"` };
+    return { ok: false, problem: `the reply does not match the ${request.schemaName} schema (${excerpt(checked.error.message, 200)}): "${excerpt(text || JSON.stringify(value))}"` };
   }
   const problem = request.check?.(checked.data);
-  if (problem !== undefined) return { ok: false, problem: `${problem}: "${excerpt(text)}"` };
+  if (problem !== undefined) return { ok: false, problem: `${problem}: "${excerpt(text || JSON.stringify(value))}"` };
   return { ok: true, value: checked.data };
 }
 
