@@ -305,3 +305,14 @@ describe("determinism", () => {
     assert.deepEqual(hashedEmbedding(text), hashedEmbedding(text));
   });
 });
+
+describe("hashedEmbedding cosines", () => {
+  it("are between 0 and 1: texts with nothing in common are at 0, never below", () => {
+    const texts = ["1945년 8월 15일입니다.", "대한민국 정부는 1948년 8월 15일에 수립되었다.", "The Eiffel Tower stands in Paris.", "Penguins cannot fly."];
+    for (const a of texts) for (const b of texts) {
+      const c = cosineSimilarity(hashedEmbedding(a), hashedEmbedding(b));
+      assert.ok(c >= 0 && c <= 1 + 1e-12, `${a} | ${b}: ${c}`);
+    }
+    assert.equal(cosineSimilarity(hashedEmbedding("Penguins cannot fly."), hashedEmbedding("The Eiffel Tower stands in Paris.")), 0);
+  });
+});

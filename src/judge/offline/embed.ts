@@ -71,12 +71,14 @@ function sentenceFeatures(text: string): string[] {
 }
 
 /**
- * Embeds a text by signed feature hashing of what the offline judge reads in
+ * Embeds a text by feature hashing of what the offline judge reads in
  * it: its content words (stemmed) and its values in canonical form, so that
  * "Jan 15, 1967" and "15 January 1967" are one feature, each feature and each
- * bigram of neighbouring features hashed with 32-bit FNV-1a into `dimensions`
- * buckets (hash modulo `dimensions`, sign from the hash's top bit); the vector
- * is then L2-normalised. A text without content gives the zero vector.
+ * bigram of neighbouring features counted in one of `dimensions` buckets
+ * (32-bit FNV-1a hash modulo `dimensions`); the vector is then L2-normalised.
+ * All counts are positive, so two texts' cosine is between 0 (nothing in
+ * common) and 1, as with a real embedding model, never negative. A text
+ * without content gives the zero vector.
  * Linear in the text's length (no NLP model is run).
  *
  * @example
@@ -96,7 +98,7 @@ export function hashedEmbedding(text: string, dimensions = 512): number[] {
   for (const feature of all) {
     const hash = fnv1a32(feature);
     const bucket = hash % dimensions;
-    vector[bucket] = (vector[bucket] ?? 0) + (hash >>> 31 === 1 ? -1 : 1);
+    vector[bucket] = (vector[bucket] ?? 0) + 1;
   }
   const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
   if (norm === 0) return vector.map(() => 0);
