@@ -307,6 +307,34 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     return { verdict: "unsupported", reason: `the ${side} never mentions ${show(given)}`, index: j };
   }
 
+  // Content words, weighted: found on the other side, or (for half their weight) in the question.
+  const shared: string[] = [];
+  const missing: string[] = [];
+  for (const t of statement.terms) {
+    total += t.weight;
+    if (holds(other, t)) {
+      found += t.weight;
+      foundOnOtherSide++;
+      shared.push(t.form);
+    } else if (holds(question, t)) {
+      found += t.weight * QUESTION_SHARE;
+    } else {
+      missing.push(t.form);
+    }
+  }
+  const share = total === 0 ? 0 : found / total;
+
+  const evidence = [...matched, ...shared];
+  if (foundOnOtherSide === 0 || share < SUPPORT_THRESHOLD) {
+    const percent = Math.round(share * 100);
+    return {
+      verdict: "unsupported",
+      reason: `the ${side} does not say it (${percent}% of its content found${missing.length > 0 ? `; missing ${show(missing)}` : ""})`,
+      index: -1,
+    };
+  }
+
+  // Supported on the face of it; now what would contradict it.
   // A swapped name: the statement that says the same of something else ("the largest desert is
   // Antarctica" against "the Sahara is the largest desert").
   if (names.length > 0) {
@@ -365,27 +393,9 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     }
   }
 
-  // Content words, weighted: found on the other side, or (for half their weight) in the question.
-  const shared: string[] = [];
-  const missing: string[] = [];
-  for (const t of statement.terms) {
-    total += t.weight;
-    if (holds(other, t)) {
-      found += t.weight;
-      foundOnOtherSide++;
-      shared.push(t.form);
-    } else if (holds(question, t)) {
-      found += t.weight * QUESTION_SHARE;
-    } else {
-      missing.push(t.form);
-    }
-  }
-  const share = total === 0 ? 0 : found / total;
-
   // Negation on one side only, between statements about the same thing.
   const negated = statement.negations.length > 0;
-  // (The closest statement holds no more than the whole side: below the threshold there, no check is needed.)
-  const aligned = share >= SUPPORT_THRESHOLD ? nearest() : { index: -1, share: 0 };
+  const aligned = nearest();
   if (aligned.index >= 0 && aligned.share >= SUPPORT_THRESHOLD && statement.terms.length + values.length >= 2) {
     const o = others[aligned.index]!;
     // A clash unless a statement of the same polarity matches as well.
@@ -395,16 +405,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     }
   }
 
-  const evidence = [...matched, ...shared];
-  if (foundOnOtherSide > 0 && share >= SUPPORT_THRESHOLD) {
-    return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}`, index: aligned.index };
-  }
-  const percent = Math.round(share * 100);
-  return {
-    verdict: "unsupported",
-    reason: `the ${side} does not say it (${percent}% of its content found${missing.length > 0 ? `; missing ${show(missing)}` : ""})`,
-    index: -1,
-  };
+  return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}`, index: aligned.index };
 }
 
 /**

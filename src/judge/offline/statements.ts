@@ -117,6 +117,8 @@ function splitClauses(sentence: string): string[] {
 
 /** Sentences of one line, with pieces broken after a title abbreviation ("Dr. ") glued back. */
 function sentences(line: string): string[] {
+  // A line with no sentence end before its last word is one sentence: no need to segment it.
+  if (!INNER_SENTENCE_END.test(line)) return [line];
   const out: string[] = [];
   let pending = "";
   for (const { segment } of sentenceSegmenter.segment(line)) {
@@ -129,6 +131,9 @@ function sentences(line: string): string[] {
   if (pending) out.push(pending);
   return out;
 }
+
+/** A sentence end followed by more text (the segmenter's cue, roughly): ". W", "! 1", "。다". */
+const INNER_SENTENCE_END = /[.!?;。！？…]['"”’)\]]*\s*\S/u;
 
 /** Filler that makes no claim: "I believe", "I think", "to be honest". */
 const FILLER = /(?:^|,\s*)(?:i\s+(?:believe|think|guess)|if\s+i\s+recall(?:\s+correctly)?|as\s+far\s+as\s+i\s+know|to\s+be\s+honest)(?:\s+that)?\s*(?=[,.!?]|$)|^(?:i\s+(?:believe|think)\s+(?:that\s+)?)/giu;
