@@ -13,6 +13,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { benchCsv } from "./csv";
+import { benchOffline } from "./offline";
 import { benchRateLimit } from "./ratelimit";
 import { benchScale } from "./scale";
 import { benchSoak } from "./soak";
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   soak: () => benchSoak(),
   scale: () => benchScale(),
   csv: async () => ({ name: "csv", figures: await benchCsv(), notes: [] }),
+  offline: () => benchOffline(),
 };
 
 interface Ran extends BenchResult {

@@ -22,6 +22,9 @@ export const OFFLINE_LABEL = "offline (approximate)";
 /** Dimensions of the offline judge's hashed embeddings. */
 export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
 
+/** Texts embedded between two yields to the event loop. */
+const EMBED_SLICE = 500;
+
 /** Tasks answered in the main thread before worker threads start: small runs never start them. */
 const TASKS_BEFORE_THREADS = 2_000;
 
@@ -98,12 +101,19 @@ export class OfflineJudge implements Judge {
    */
   async embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
     for (const r of this.recorders(usage)) r.embeddingCall(texts.length, 0);
-    return texts.map((text) => {
-      const v = hashedEmbedding(text, OFFLINE_EMBEDDING_DIMENSIONS);
-      if (v.some((x) => x !== 0)) return v;
+    const vectors: number[][] = [];
+    for (let i = 0; i < texts.length; i++) {
+      // A run embeds all its texts at once: let the rows' other work go on meanwhile.
+      if (i > 0 && i % EMBED_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const v = hashedEmbedding(texts[i]!, OFFLINE_EMBEDDING_DIMENSIONS);
+      if (v.some((x) => x !== 0)) {
+        vectors.push(v);
+        continue;
+      }
       const unit = new Array<number>(OFFLINE_EMBEDDING_DIMENSIONS).fill(0);
       unit[0] = 1;
-      return unit;
-    });
+      vectors.push(unit);
+    }
+    return vectors;
   }
 }

@@ -12,13 +12,13 @@ export interface WorkerRequest {
   task: JudgeTask;
 }
 
-/** A worker's answer: the value, or the message of the error it threw. */
-export type WorkerReply = { id: number; value: unknown } | { id: number; error: string };
+/** A worker's answer: the value as JSON text (cheaper to pass than an object), or the message of the error it threw. */
+export type WorkerReply = { id: number; json: string } | { id: number; error: string };
 
 parentPort?.on("message", (request: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    reply = { id: request.id, value: answerTask(request.task) };
+    reply = { id: request.id, json: JSON.stringify(answerTask(request.task)) };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

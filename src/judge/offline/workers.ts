@@ -76,7 +76,7 @@ export class OfflineWorkers {
     this.waiting.delete(reply.id);
     this.release(index);
     if ("error" in reply) waiting.reject(new JudgeError(reply.error));
-    else waiting.resolve(reply.value);
+    else waiting.resolve(JSON.parse(reply.json) as unknown);
   }
 
   /** A worker failed: what it was answering is answered in the main thread, and so is all it would have answered. */

@@ -1,0 +1,115 @@
+/**
+ * The offline judge: its agreement with the bundled hand labels (factual
+ * Spearman, model order, wrong answers scored high, statement agreement),
+ * Ragas' documentation examples, and the time and memory of scoring
+ * 100,000 synthetic rows (in a child process, from dist/).
+ *
+ *   npm run build && npm run bench -- --only offline
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { calibrate } from "../src/analysis/calibrate";
+import { frameRecords } from "../src/cli/table";
+import { loadDataset } from "../src/dataset/load";
+import { scoreAnswerCorrectness } from "../src/frame/score";
+import { createJudge } from "../src/judge/create";
+import { figure, round, type BenchFigure, type BenchResult } from "./support";
+
+const root = path.join(__dirname, "..");
+
+interface ScaleResult {
+  rows: number;
+  ms: number;
+  peakMb: number;
+  failed: number;
+}
+
+function scaleRun(rows: number): Promise<ScaleResult> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "offline-worker.ts"), String(rows)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`offline-worker ${rows} exited with ${code}`));
+      else resolve(JSON.parse(out.trim().split("\n").pop()!) as ScaleResult);
+    }),
+  );
+}
+
+async function scoreOne(user_input: string, response: string, reference: string): Promise<Record<string, unknown>> {
+  const scored = await scoreAnswerCorrectness([{ user_input, response, reference }], { judge: createJudge({ judge: "offline", quiet: true }), progress: false, quiet: true });
+  return frameRecords(scored)[0]!;
+}
+
+/** Runs the offline-judge benchmark. */
+export async function benchOffline(options: { rows?: number } = {}): Promise<BenchResult> {
+  const figures: BenchFigure[] = [];
+  const notes: string[] = [];
+
+  const table = await loadDataset(path.join(root, "data", "qa-models.csv"));
+  const scored = await scoreAnswerCorrectness(table, { judge: createJudge({ judge: "offline", quiet: true }), progress: false, quiet: true });
+  const report = calibrate(scored, path.join(root, "data", "qa-models.labels.jsonl"));
+  const rows = frameRecords(report.rows!);
+  const at = (target: string) => rows.find((r) => r["target"] === target && r["model"] === "(all)")!;
+  const factual = at("factual");
+  const final = at("score");
+  figures.push(
+    figure("labels: factual score vs labels' F1, Spearman (126 answers)", round(factual["spearman"] as number, 3), "", "≥ 0.8", (factual["spearman"] as number) >= 0.8),
+    figure("labels: factual score vs labels' F1, MAE / bias", `${round(factual["mae"] as number, 3)} / ${round(factual["bias"] as number, 3)}`, ""),
+    figure("labels: final score vs labels' F1, Spearman", round(final["spearman"] as number, 3), ""),
+    figure(
+      "labels: answers the labels score 0 that get factual ≥ 0.5",
+      `${Math.round((factual["high_on_label_zero"] as number) * (factual["n_label_zero"] as number))} of ${String(factual["n_label_zero"])} (${round((factual["high_on_label_zero"] as number) * 100, 1)}%)`,
+      "",
+      "≤ 5%",
+      (factual["high_on_label_zero"] as number) <= 0.05,
+    ),
+  );
+  const ranking = frameRecords(report.ranking!);
+  const order = (key: string) => [...ranking].sort((a, b) => (b[key] as number) - (a[key] as number)).map((r) => String(r["model"]));
+  const byFactual = (() => {
+    const all = frameRecords(scored);
+    const models = [...new Set(all.map((r) => String(r["model"])))];
+    const mean = (m: string) => {
+      const v = all.filter((r) => r["model"] === m).map((r) => r["answer_correctness_factual"] as number);
+      return v.reduce((a, b) => a + b, 0) / v.length;
+    };
+    return models.sort((a, b) => mean(b) - mean(a));
+  })();
+  const labelOrder = order("label_mean");
+  figures.push(
+    figure("labels: model order by factual score / by the labels", `${byFactual.join(" > ")} / ${labelOrder.join(" > ")}`, "", "same order", byFactual.join() === labelOrder.join()),
+    figure("labels: model order by final score agrees with the labels", String(report.rankingAgrees), "", "true", report.rankingAgrees === true),
+  );
+  for (const r of frameRecords(report.statements!)) {
+    figures.push(figure(`labels: statement agreement, ${String(r["side"])} side (accuracy / kappa, ${String(r["n_aligned"])} aligned)`, `${round(r["accuracy"] as number, 3)} / ${round(r["kappa"] as number, 3)}`, ""));
+  }
+
+  const bowl = await scoreOne("When was the first super bowl?", "The first superbowl was held on Jan 15, 1967", "The first superbowl was held on January 15, 1967");
+  figures.push(figure("Ragas example: super bowl paraphrase, score", round(bowl["answer_correctness"] as number, 3), "", "≥ 0.8", (bowl["answer_correctness"] as number) >= 0.8));
+  const einstein = await scoreOne("Where and when was Einstein born?", "Einstein was born in Spain in 1879.", "Einstein was born in 1879 in Germany.");
+  const counts = [einstein["answer_correctness_tp"], einstein["answer_correctness_fp"], einstein["answer_correctness_fn"]].join(" / ");
+  figures.push(figure("Ragas example: 'born in Spain in 1879', TP / FP / FN", counts, "", "1 / 1 / 1", counts === "1 / 1 / 1"));
+  const right = await scoreOne("Where and when was Einstein born?", "Einstein was born in Germany in 1879.", "Einstein was born in 1879 in Germany.");
+  figures.push(figure("Ragas example: the right Einstein answer, factual", right["answer_correctness_factual"] as number, "", "1", right["answer_correctness_factual"] === 1));
+
+  const size = options.rows ?? 100_000;
+  if (!existsSync(path.join(root, "dist", "index.js"))) {
+    notes.push("offline scale: skipped, dist/ is missing (run npm run build first)");
+  } else {
+    const run = await scaleRun(size);
+    figures.push(
+      figure(`scale: ${size.toLocaleString("en-US")} rows offline, wall time`, round(run.ms / 1000, 1), "s", "< 60 s", run.ms < 60_000),
+      figure(`scale: ${size.toLocaleString("en-US")} rows offline, peak memory`, round(run.peakMb), "MB"),
+    );
+    notes.push(
+      `offline scale: ${run.rows.toLocaleString("en-US")} synthetic rows (bench/data qaRows: ${Math.ceil(size / 5).toLocaleString("en-US")} questions × 5 models, ` +
+        `answers built from reference sentences and wrong ones), scored by dist/ in a child process with the default two worker threads; ${run.failed} rows failed.`,
+    );
+  }
+  notes.push("labels: data/qa-models.csv scored by the offline judge, calibrate() against data/qa-models.labels.jsonl (hand labels, docs/labelling.md).");
+  return { name: "offline", figures, notes };
+}
