@@ -5,7 +5,7 @@
  * lemmas); Korean through particle and ending stripping; both through the
  * language-agnostic value finder.
  */
-import { englishTokens, type EnglishToken } from "./english";
+import { englishTokens } from "./english";
 import { Memo } from "./memo";
 import { isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
 import { findValues, type TextValue } from "./values";

@@ -12,9 +12,6 @@ import { findValues, type TextValue } from "./values";
 
 const HANGUL = /[\uAC00-\uD7A3]/;
 
-/** A token with its place in the clause. */
-type Placed = EnglishToken;
-
 /** A slot: a preposition (and modifiers) followed by one or more items (values or names). */
 interface Slot {
   start: number;
@@ -60,7 +57,7 @@ const MODIFIER_POS = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PART", "SYM
 const NAME_PARTICLE = /^(?:da|de|del|della|di|van|von|der|den|la|le|du|bin|ibn|al|el)$/;
 
 /** Whether a token can be part of a name: a proper noun, or a capitalised noun ("St Mary's Hospital"). */
-function nameLike(t: Placed): boolean {
+function nameLike(t: EnglishToken): boolean {
   return (t.pos === "PROPN" || t.pos === "NOUN") && /^\p{Lu}/u.test(t.text) && t.text.length > 1;
 }
 
@@ -70,7 +67,7 @@ function nameLike(t: Placed): boolean {
  * Items separated only by modifiers ("Scottish scientist Alexander Fleming")
  * are one item.
  */
-function englishItems(tokens: readonly Placed[], values: readonly TextValue[]): Array<{ start: number; end: number }> {
+function englishItems(tokens: readonly EnglishToken[], values: readonly TextValue[]): Array<{ start: number; end: number }> {
   // A value takes the noun it counts ("40 bottles", "3 moons").
   const items: Array<{ start: number; end: number }> = values.map((v) => {
     const next = tokens.find((t) => t.start >= v.end);
@@ -80,7 +77,7 @@ function englishItems(tokens: readonly Placed[], values: readonly TextValue[]): 
   // A fragment without a verb ("Canberra, not Sydney") has its names anywhere.
   let seenVerb = !tokens.some((t) => t.pos === "VERB" || t.pos === "AUX");
   let group: { start: number; end: number } | undefined;
-  const flush = (next: Placed | undefined): void => {
+  const flush = (next: EnglishToken | undefined): void => {
     const modifiesNoun = next !== undefined && next.pos === "NOUN" && !nameLike(next);
     if (group && !modifiesNoun && !items.some((i) => group!.start < i.end && group!.end > i.start)) items.push(group);
     group = undefined;
@@ -116,7 +113,7 @@ function englishItems(tokens: readonly Placed[], values: readonly TextValue[]): 
 }
 
 /** Groups items into slots: items joined only by list glue share a slot; a slot takes the preposition before it. */
-function englishSlots(clause: string, tokens: readonly Placed[], items: ReadonlyArray<{ start: number; end: number }>): Slot[] {
+function englishSlots(clause: string, tokens: readonly EnglishToken[], items: ReadonlyArray<{ start: number; end: number }>): Slot[] {
   const slots: Slot[] = [];
   for (const item of items) {
     const last = slots[slots.length - 1];
@@ -191,7 +188,7 @@ function claimFor(clause: string, slots: readonly Slot[], keep: readonly Slot[],
 }
 
 /** "They absorb X and release Y" → ["They absorb X", "They release Y"]: a coordinated verb phrase gets the subject. */
-function splitVerbPhrases(clause: string, tokens: readonly Placed[]): string[] | undefined {
+function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
   const firstVerb = tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
   if (firstVerb < 0) return undefined;
   for (let i = firstVerb + 1; i + 1 < tokens.length; i++) {

@@ -185,8 +185,6 @@ function slotOf(role: string): string {
 interface Standing {
   verdict: "supported" | "clash" | "unsupported";
   reason: string;
-  /** The other side's statement it matched or clashed with most (0-based), or -1. */
-  index: number;
 }
 
 function show(words: readonly string[]): string {
@@ -246,10 +244,10 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   const nearest = (): { index: number; share: number } => (closestFound ??= closest(statement, others));
   const ref = (index: number) => (index >= 0 ? `${side} ${index + 1}` : `the ${side}`);
 
-  if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing", index: -1 };
+  if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing" };
   const values = statedValues(statement);
   if (statement.terms.length === 0 && values.length === 0) {
-    return { verdict: "unsupported", reason: "the statement has no content to check", index: -1 };
+    return { verdict: "unsupported", reason: "the statement has no content to check" };
   }
 
   // Values: each must be found on the other side (or be given by the question).
@@ -270,9 +268,9 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     const different = other.values.filter((w) => compareValues(v, w) === "different");
     if (different.length > 0) {
       const j = others.findIndex((o) => o.values.includes(different[0]!));
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${v.text} where it says ${different.map((d) => d.text).join(", ")}`, index: j };
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${v.text} where it says ${different.map((d) => d.text).join(", ")}` };
     }
-    return { verdict: "unsupported", reason: `the ${side} never states ${v.text}`, index: -1 };
+    return { verdict: "unsupported", reason: `the ${side} never states ${v.text}` };
   }
 
   // Names: each must be found on the other side or in the question.
@@ -300,11 +298,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       const names = show(rival.map((t) => t.form));
       // "The capital is not Sydney" against "The capital is Canberra": a denial the other side bears out.
       if (statement.negations.length > 0 && others[j]!.negations.length === 0) {
-        return { verdict: "supported", reason: `consistent with ${ref(j)}: it names ${names}, not ${show(given)}`, index: j };
+        return { verdict: "supported", reason: `consistent with ${ref(j)}: it names ${names}, not ${show(given)}` };
       }
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${show(given)} where it names ${names}`, index: j };
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${show(given)} where it names ${names}` };
     }
-    return { verdict: "unsupported", reason: `the ${side} never mentions ${show(given)}`, index: j };
+    return { verdict: "unsupported", reason: `the ${side} never mentions ${show(given)}` };
   }
 
   // Content words, weighted: found on the other side, or (for half their weight) in the question.
@@ -330,7 +328,6 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     return {
       verdict: "unsupported",
       reason: `the ${side} does not say it (${percent}% of its content found${missing.length > 0 ? `; missing ${show(missing)}` : ""})`,
-      index: -1,
     };
   }
 
@@ -358,7 +355,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
         const slots = new Set(names.map((t) => slotOf(t.role)));
         const rival = o.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
         if (rival.length > 0 && !(statement.negations.length > 0 && o.negations.length === 0)) {
-          return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(names.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}`, index: best };
+          return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(names.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
         }
       }
     }
@@ -370,13 +367,13 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u));
     if (rival) {
       const j = others.findIndex((o) => o.terms.includes(rival));
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"`, index: j };
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"` };
     }
     // Function words with a meaning ("only" against "both … and").
     const word = oppositeWord(t.key, other, self);
     if (word) {
       const j = others.findIndex((o) => o.lowerWords.includes(word));
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"`, index: j };
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"` };
     }
   }
 
@@ -389,7 +386,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     for (const t of statement.terms) {
       if (!KOREAN_SLOTS.has(t.role) || !HANGUL.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
       const rival = o.terms.find((u) => u.role === t.role && HANGUL.test(u.key) && !holds(self, u) && !holds(question, u));
-      if (rival) return { verdict: "clash", reason: `clashes with ${ref(near.index)}: "${t.form}" where it says "${rival.form}"`, index: near.index };
+      if (rival) return { verdict: "clash", reason: `clashes with ${ref(near.index)}: "${t.form}" where it says "${rival.form}"` };
     }
   }
 
@@ -401,11 +398,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     // A clash unless a statement of the same polarity matches as well.
     if (negated !== (o.negations.length > 0) && closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share < aligned.share) {
       const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
-      return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}`, index: aligned.index };
+      return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}` };
     }
   }
 
-  return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}`, index: aligned.index };
+  return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}` };
 }
 
 /**
