@@ -115,10 +115,14 @@ function fewShot(system: string, exampleIn: string, exampleOut: string, input: s
 
 /** The request that splits `text` (an answer or a reference) into statements. */
 export function statementsRequest(question: string, text: string, model?: string): StructuredRequest<StatementsReply> {
+  let messages: ChatMessage[] | undefined;
   const request: StructuredRequest<StatementsReply> = {
     task: { kind: "extract_statements", question, text },
     promptVersion: STATEMENTS_PROMPT_VERSION,
-    messages: fewShot(STATEMENTS_SYSTEM, STATEMENTS_EXAMPLE_IN, STATEMENTS_EXAMPLE_OUT, JSON.stringify({ question, text })),
+    // Built when a judge reads them (the offline and labels judges read the task instead).
+    get messages() {
+      return (messages ??= fewShot(STATEMENTS_SYSTEM, STATEMENTS_EXAMPLE_IN, STATEMENTS_EXAMPLE_OUT, JSON.stringify({ question, text })));
+    },
     schemaName: "statements",
     jsonSchema: STATEMENTS_JSON_SCHEMA,
     schema: StatementsSchema,
@@ -135,6 +139,15 @@ function coversEachOnce(side: string, entries: readonly { statement: number }[],
   return `the reply must give exactly one verdict for each of the ${n} ${side} statements (1 to ${n}); it gave ${JSON.stringify(seen)}`;
 }
 
+/** The data of a classification request, as the JSON its last message carries. */
+function classifyInput(question: string, response: readonly string[], reference: readonly string[]): string {
+  return JSON.stringify({
+    question,
+    answer_statements: response.map((statement, i) => ({ n: i + 1, statement })),
+    reference_statements: reference.map((statement, i) => ({ n: i + 1, statement })),
+  });
+}
+
 /** The request that classifies answer statements against reference statements. */
 export function classifyRequest(
   question: string,
@@ -142,15 +155,14 @@ export function classifyRequest(
   reference: readonly string[],
   model?: string,
 ): StructuredRequest<ClassificationReply> {
-  const input = JSON.stringify({
-    question,
-    answer_statements: response.map((statement, i) => ({ n: i + 1, statement })),
-    reference_statements: reference.map((statement, i) => ({ n: i + 1, statement })),
-  });
+  let messages: ChatMessage[] | undefined;
   const request: StructuredRequest<ClassificationReply> = {
     task: { kind: "classify_statements", question, response, reference },
     promptVersion: CLASSIFY_PROMPT_VERSION,
-    messages: fewShot(CLASSIFY_SYSTEM, CLASSIFY_EXAMPLE_IN, CLASSIFY_EXAMPLE_OUT, input),
+    // Built when a judge reads them (the offline and labels judges read the task instead).
+    get messages() {
+      return (messages ??= fewShot(CLASSIFY_SYSTEM, CLASSIFY_EXAMPLE_IN, CLASSIFY_EXAMPLE_OUT, classifyInput(question, response, reference)));
+    },
     schemaName: "verdicts",
     jsonSchema: CLASSIFICATION_JSON_SCHEMA,
     schema: ClassificationSchema,
