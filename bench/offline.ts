@@ -21,6 +21,7 @@ const root = path.join(__dirname, "..");
 interface ScaleResult {
   rows: number;
   ms: number;
+  cpuSeconds: number;
   peakMb: number;
   failed: number;
 }
@@ -103,6 +104,7 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
     const run = await scaleRun(size);
     figures.push(
       figure(`scale: ${size.toLocaleString("en-US")} rows offline, wall time`, round(run.ms / 1000, 1), "s", "< 60 s", run.ms < 60_000),
+      figure(`scale: ${size.toLocaleString("en-US")} rows offline, CPU time of the process`, round(run.cpuSeconds, 1), "s"),
       figure(`scale: ${size.toLocaleString("en-US")} rows offline, peak memory`, round(run.peakMb), "MB"),
     );
     notes.push(
