@@ -13,10 +13,15 @@ const PYTHON = "/usr/bin/python3";
 const JUPYTER_PATH = path.join(ROOT, ".jupyter", "share", "jupyter");
 const TSLAB = path.join(ROOT, "node_modules", ".bin", "tslab");
 
-/** Environment in which Jupyter finds the project's tslab kernel and node tools. */
+/**
+ * Environment in which Jupyter finds the project's tslab kernel and node
+ * tools, without a judge key or server: the notebooks' committed outputs are
+ * the keyless ones (hand labels), whatever the machine running the tests has set.
+ */
 export function jupyterEnv(): NodeJS.ProcessEnv {
+  const { OPENAI_API_KEY: _key, OPENAI_BASE_URL: _url, ...rest } = process.env;
   return {
-    ...process.env,
+    ...rest,
     JUPYTER_PATH,
     PATH: `${path.join(ROOT, "node_modules", ".bin")}${path.delimiter}${process.env["PATH"] ?? ""}`,
   };
