@@ -36,6 +36,7 @@ export { Scheduler, parseResetDuration, retryAfterMs, isRetryableStatus } from "
 export type { SchedulerOptions, ScheduledJob, FailureInfo } from "./judge/scheduler";
 export { cacheKey, stableJson, DiskCache } from "./judge/cache";
 export { OfflineJudge, OFFLINE_LABEL } from "./judge/offline-judge";
+export type { OfflineJudgeOptions } from "./judge/offline-judge";
 export { OpenAIJudge } from "./judge/openai-judge";
 export { LabelsJudge, LABELS_JUDGE_LABEL } from "./judge/labels-judge";
 export type { LabelsJudgeOptions } from "./judge/labels-judge";
