@@ -202,6 +202,14 @@ describe("local image files", () => {
     assert.equal(byUrl.mime, "image/jpeg");
   });
 
+  it("loads a file whose name starts with two dots at the top of the root (it is inside)", async () => {
+    const root = tempDir();
+    writeFileSync(path.join(root, "..x.png"), PNG);
+    const image = await new ImageLoader({ imageRoot: root }).load({ kind: "file", source: "..x.png" });
+    assert.equal(image.mime, "image/png");
+    await refused("../..x.png", { imageRoot: root }, /outside the image root/);
+  });
+
   it("refuses .. escapes, absolute paths and file:// URLs outside the root, and symlinks that lead out", async () => {
     const dir = tempDir();
     const root = path.join(dir, "root");

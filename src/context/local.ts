@@ -18,7 +18,9 @@ export interface LocalImageOptions {
 
 function inside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  // ".." itself or a path through it leaves the root; a name that merely starts with dots ("..x.png") does not.
+  const leaves = relative === ".." || relative.startsWith(`..${path.sep}`);
+  return relative !== "" && !leaves && !path.isAbsolute(relative);
 }
 
 /**
