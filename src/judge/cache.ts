@@ -59,7 +59,8 @@ export class DiskCache implements ReplyCache {
   }
 
   /**
-   * The stored value, or undefined when there is none. Entries are small and
+   * The stored value, or undefined when there is none, when the entry is not
+   * valid JSON, or when it was stored for another key. Entries are small and
    * read synchronously: ten times faster than the promise API for thousands of
    * them, and no burst of open files. An entry that exists but cannot be read
    * (permissions, too many open files) is an error, never a silent miss that
@@ -75,9 +76,11 @@ export class DiskCache implements ReplyCache {
       throw new Error(`cannot read the cache entry ${this.file(key)}: ${(error as Error).message}`);
     }
     try {
-      const value = (JSON.parse(text) as { value: unknown }).value;
-      this.memory.set(key, value);
-      return value;
+      const entry = JSON.parse(text) as { key?: unknown; value: unknown };
+      // An entry that holds another key's reply (copied or swapped files) is a miss: it is fetched again and overwritten.
+      if (entry.key !== key) return undefined;
+      this.memory.set(key, entry.value);
+      return entry.value;
     } catch {
       return undefined;
     }

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { cacheKey, DiskCache } from "../src/judge/cache";
+
+function entryFile(dir: string, key: string): string {
+  return path.join(dir, "v1", key.slice(0, 2), `${key}.json`);
+}
+
+describe("disk cache", () => {
+  it("keeps a value under its key, across instances", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "evalframe-cache-"));
+    const key = cacheKey({ model: "m", messages: ["a"] });
+    await new DiskCache(dir).set(key, { statements: ["A."] });
+    assert.deepEqual(await new DiskCache(dir).get(key), { statements: ["A."] });
+  });
+
+  it("treats an entry stored for another key as a miss, and the next write replaces it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "evalframe-cache-"));
+    const a = cacheKey({ model: "m", messages: ["a"] });
+    const b = cacheKey({ model: "m", messages: ["b"] });
+    await new DiskCache(dir).set(a, "reply to a");
+    // A swapped file: b's entry holds a's reply.
+    const target = entryFile(dir, b);
+    await new DiskCache(dir).set(b, "placeholder");
+    copyFileSync(entryFile(dir, a), target);
+    const cache = new DiskCache(dir);
+    assert.equal(await cache.get(b), undefined);
+    await cache.set(b, "reply to b");
+    assert.equal(await new DiskCache(dir).get(b), "reply to b");
+    assert.equal(await new DiskCache(dir).get(a), "reply to a");
+    assert.equal(readdirSync(path.dirname(target)).filter((f) => f.endsWith(".tmp")).length, 0);
+  });
+});
