@@ -284,3 +284,36 @@ describe("drill-down", () => {
     assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   });
 });
+
+describe("answer correctness: bad embeddings", () => {
+  it("fails only the row whose vectors differ in length, with the reason, and scores the others", async () => {
+    const offline = createJudge({ judge: "offline" });
+    const judge: Judge = {
+      kind: offline.kind,
+      label: offline.label,
+      chatModel: offline.chatModel,
+      visionModel: offline.visionModel,
+      embeddingModel: "mixed",
+      seesImages: false,
+      usage: offline.usage,
+      newUsage: () => offline.newUsage(),
+      complete: (request, usage) => offline.complete(request, usage),
+      // One text comes back with a vector of another length, as a damaged cache entry or another model would give.
+      embed: async (texts, usage) => (await offline.embed(texts, usage)).map((v, i) => (texts[i]!.includes("Pasteur") ? v.slice(0, 2) : v)),
+    };
+    const out = records(
+      await scoreAnswerCorrectness(
+        [
+          { user_input: "Who discovered penicillin?", response: "Alexander Fleming discovered penicillin.", reference: "Alexander Fleming discovered penicillin in 1928." },
+          { user_input: "Who discovered penicillin?", response: "Louis Pasteur discovered penicillin.", reference: "Alexander Fleming discovered penicillin in 1928." },
+        ],
+        { judge: judge, ...quiet },
+      ),
+    );
+    assert.equal(out.length, 2);
+    assert.equal(out[0]!["answer_correctness_error"], "");
+    assert.ok(Number.isFinite(out[0]!["answer_correctness"] as number));
+    assert.match(String(out[1]!["answer_correctness_error"]), /semantic similarity failed: .*differ in length/);
+    assert.ok(Number.isNaN(out[1]!["answer_correctness"] as number));
+  });
+});

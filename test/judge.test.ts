@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { createJudge, formatUsage, JudgeError, resolveJudgeConfig, Scheduler, type Judge, type JudgeOptions } from "../src/index";
@@ -316,6 +316,24 @@ describe("embeddings", () => {
     await judge.embed(["text 1", "text 2", "brand new"]);
     assert.deepEqual(server.embeddingRequests().map((r) => r.body.input), [["brand new"]]);
     assert.equal(server.embeddingRequests()[0]!.body.encoding_format, "float");
+  });
+
+  it("fetches again a cached vector that is damaged (strings, nulls, empty) and overwrites it", async () => {
+    const dir = tempDir();
+    await judgeFor({ cache: true, cacheDir: dir }).embed(["one", "two", "three"]);
+    const files = filesUnder(dir).filter((f) => f.endsWith(".json"));
+    const damaged = [["x", "y"], [null, 1], []];
+    files.forEach((file, i) => {
+      const entry = JSON.parse(readFileSync(file, "utf8")) as { key: string; value: unknown };
+      writeFileSync(file, JSON.stringify({ key: entry.key, value: damaged[i] }));
+    });
+    server.reset();
+    const vectors = await judgeFor({ cache: true, cacheDir: dir }).embed(["one", "two", "three"]);
+    assert.deepEqual(server.embeddingRequests().map((r) => (r.body.input as string[]).length), [3]);
+    assert.ok(vectors.every((v) => v.length > 0 && v.every((x) => typeof x === "number")));
+    server.reset();
+    assert.deepEqual(await judgeFor({ cache: true, cacheDir: dir }).embed(["one", "two", "three"]), vectors);
+    assert.equal(server.embeddingRequests().length, 0, "the fetched vectors replaced the damaged entries");
   });
 
   it("keeps the order of the texts", async () => {

@@ -26,6 +26,11 @@ interface ChatAttemptResult {
 
 const SCHEMA_UNSUPPORTED = /response_format|json_schema|structured output/i;
 
+/** Whether a value is an embedding: a non-empty list of finite numbers. */
+function isVector(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "number" && Number.isFinite(x));
+}
+
 /** A judge backed by an OpenAI-compatible HTTP server. */
 export class OpenAIJudge implements Judge {
   readonly kind = "openai" as const;
@@ -300,7 +305,8 @@ export class OpenAIJudge implements Judge {
     const missing: string[] = [];
     for (const text of unique) {
       const hit = await this.cache.get(keyOf(text));
-      if (Array.isArray(hit)) vectors.set(text, hit as number[]);
+      // A damaged entry (not a list of finite numbers) is a miss: fetched again and overwritten.
+      if (isVector(hit)) vectors.set(text, hit);
       else missing.push(text);
     }
     const missed = new Set(missing);
@@ -344,7 +350,7 @@ export class OpenAIJudge implements Judge {
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
     this.scheduler.observe(response.headers, tokens);
     const rows = [...data.data].sort((a, b) => a.index - b.index);
-    if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !Array.isArray(r.embedding))) {
+    if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
       throw new JudgeError(`embeddings reply from ${this.shownURL} has ${rows.length} vectors for ${batch.length} texts`);
     }
     return rows.map((r) => r.embedding);

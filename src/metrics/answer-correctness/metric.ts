@@ -246,7 +246,13 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
           return this.failed(row.index, `embedding failed: ${message(error)}`, label, counted);
         }
       }
-      const cosine = cosineSimilarity(pair[0]!, pair[1]!);
+      let cosine: number;
+      try {
+        cosine = cosineSimilarity(pair[0]!, pair[1]!);
+      } catch (error) {
+        // Vectors of different lengths (a damaged cache entry, another model's vectors): this row fails, not the run.
+        return this.failed(row.index, `semantic similarity failed: ${message(error)}`, label, counted);
+      }
       if (Number.isNaN(cosine)) {
         return this.failed(row.index, "semantic similarity is undefined: an embedding of the response or the reference has zero length", label, counted);
       }
