@@ -6,6 +6,7 @@
  */
 import { reportError } from "./cli/errors";
 import { runCli } from "./cli/main";
+import { printable } from "./cli/printable";
 
 function exit(code: number): void {
   process.exitCode = code;
@@ -17,7 +18,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0); // the reader went away (e.g. `| head`)
 });
 for (const event of ["uncaughtException", "unhandledRejection"] as const) {
-  process.on(event, (error: unknown) => exit(reportError(error, (text) => void process.stderr.write(text))));
+  process.on(event, (error: unknown) => exit(reportError(error, (text) => void process.stderr.write(printable(text)))));
 }
 
 void runCli(process.argv.slice(2)).then(exit);

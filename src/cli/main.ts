@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type { CliIO } from "./commands";
 import { reportError, UsageError } from "./errors";
 import { COMMAND_HELP, MAIN_HELP } from "./help";
+import { printable } from "./printable";
 
 export type { CliIO } from "./commands";
 
@@ -44,7 +45,9 @@ const HELP_FLAGS = new Set(["--help", "-h"]);
  * @example
  * const code = await runCli(["summarize", "out/scored.csv", "--by", "model"]);
  */
-export async function runCli(argv: readonly string[], io: CliIO = STDIO): Promise<number> {
+export async function runCli(argv: readonly string[], output: CliIO = STDIO): Promise<number> {
+  // Everything the command line prints goes through here: user data cannot reach the terminal raw.
+  const io: CliIO = { out: (text) => output.out(printable(text)), err: (text) => output.err(printable(text)) };
   try {
     const [first, ...rest] = argv;
     if (first === undefined) {

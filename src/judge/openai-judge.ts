@@ -351,7 +351,7 @@ export class OpenAIJudge implements Judge {
     this.scheduler.observe(response.headers, tokens);
     const rows = [...data.data].sort((a, b) => a.index - b.index);
     if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
-      throw new JudgeError(`embeddings reply from ${this.shownURL} has ${rows.length} vectors for ${batch.length} texts`);
+      throw new JudgeError(`embeddings reply from ${this.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${rows.length} entries)`);
     }
     return rows.map((r) => r.embedding);
   }

@@ -1,0 +1,47 @@
+/**
+ * The command line never prints user data raw: control characters in model
+ * names, ids and questions reach the terminal as visible escapes.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { runCli } from "../src/cli/main";
+import { printable } from "../src/cli/printable";
+import { tempDir } from "./support/files";
+
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+describe("terminal-safe CLI output", () => {
+  it("shows control characters and direction overrides as escapes, keeping line breaks and tabs", () => {
+    assert.equal(printable("a\u001b]0;title\u0007b"), "a\\x1b]0;title\\x07b");
+    assert.equal(printable("nul\u0000 del\u007f cr\r rtl\u202e"), "nul\\x00 del\\x7f cr\\x0d rtl\\u202e");
+    assert.equal(printable("line\nnext\tcol"), "line\nnext\tcol");
+  });
+
+  it("summarize and compare print hostile model names and ids escaped, in tables and in errors", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "scored.csv");
+    const models = ["clear\u001b[2J", "bell\u0007", "nul\u0000x"];
+    const lines = ["id,model,answer_correctness"];
+    for (let q = 0; q < 6; q++) for (const [m, model] of models.entries()) lines.push(`q${q}\u001b[31m,"${model}",${(0.2 * m + 0.1 * (q % 3)).toFixed(2)}`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const args of [["summarize", file, "--by", "model"], ["compare", file]]) {
+      const result = await run(args);
+      assert.equal(result.code, 0, result.err);
+      assert.ok(!RAW.test(result.out) && !RAW.test(result.err), `${args[0]} printed a raw control character`);
+      assert.match(result.out, /clear\\x1b\[2J/);
+    }
+    const missing = await run(["summarize", path.join(dir, "no\u001b[2Jsuch.csv")]);
+    assert.notEqual(missing.code, 0);
+    assert.ok(!RAW.test(missing.err));
+    assert.match(missing.err, /no\\x1b\[2Jsuch\.csv/);
+  });
+});
