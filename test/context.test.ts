@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -200,6 +201,18 @@ describe("local image files", () => {
     assert.equal(byPath.mime, "image/gif");
     const byUrl = await loader.load({ kind: "file", source: pathToFileURL(path.join(IMAGES, "temperature.jpg")).toString() });
     assert.equal(byUrl.mime, "image/jpeg");
+  });
+
+  it("refuses a named pipe, a folder and a device named like an image, without hanging", async () => {
+    const root = tempDir();
+    assert.equal(spawnSync("mkfifo", [path.join(root, "pipe.png")]).status, 0);
+    mkdirSync(path.join(root, "folder.jpg"));
+    symlinkSync("/dev/zero", path.join(root, "zero.png"));
+    const options = { imageRoot: root, allowPrivateNetwork: false };
+    await refused("pipe.png", options, /not a regular file \(a named pipe\)/);
+    await refused("folder.jpg", options, /not a regular file \(a folder\)/);
+    // /dev/zero is outside the root as well as a device: refused either way, and at once.
+    await refused("zero.png", options, /outside the image root|not a regular file/);
   });
 
   it("loads a file whose name starts with two dots at the top of the root (it is inside)", async () => {

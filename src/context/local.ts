@@ -3,7 +3,8 @@
  * the root, symlinks are followed, and the real path must stay inside the
  * root's real path. `..` escapes and `file://` URLs outside it are refused.
  */
-import { realpath, open } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ImageRefusedError } from "./download";
@@ -14,6 +15,15 @@ export interface LocalImageOptions {
   imageRoot: string;
   /** Largest file in bytes. */
   maxBytes: number;
+}
+
+/** What a non-regular file is, for messages. */
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return "a folder";
+  if (info.isFIFO()) return "a named pipe";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  return "not a file";
 }
 
 function inside(root: string, file: string): boolean {
@@ -60,10 +70,14 @@ export async function readLocalImage(source: string, options: LocalImageOptions)
   if (!inside(root, real)) {
     throw new ImageRefusedError(`${target} leads to ${real}, outside the image root ${root}; refused`);
   }
-  const handle = await open(real, "r");
+  // Only regular files: a FIFO, a device or a folder named like an image would block or mislead the read.
+  // Checked before opening, and the open does not block (a FIFO swapped in meanwhile cannot hang it).
+  const before = await stat(real);
+  if (!before.isFile()) throw new ImageRefusedError(`${target} is not a regular file (${kindOf(before)}); refused`);
+  const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new ImageRefusedError(`${target} is not a file`);
+    if (!stat.isFile()) throw new ImageRefusedError(`${target} is not a regular file (${kindOf(stat)}); refused`);
     if (stat.size > options.maxBytes) {
       throw new ImageRefusedError(`${target} is ${stat.size.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (maxImageBytes)`);
     }
