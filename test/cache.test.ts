@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
@@ -32,5 +32,23 @@ describe("disk cache", () => {
     assert.equal(await new DiskCache(dir).get(b), "reply to b");
     assert.equal(await new DiskCache(dir).get(a), "reply to a");
     assert.equal(readdirSync(path.dirname(target)).filter((f) => f.endsWith(".tmp")).length, 0);
+  });
+});
+
+describe("disk cache that cannot be written", () => {
+  it("keeps replies in memory, warns once, and the run goes on", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "evalframe-cache-"));
+    const blocker = path.join(dir, "not-a-folder");
+    writeFileSync(blocker, "a file where the cache folder should be");
+    const warnings: string[] = [];
+    const cache = new DiskCache(path.join(blocker, "cache"), (message) => warnings.push(message));
+    const a = cacheKey({ text: "a" });
+    const b = cacheKey({ text: "b" });
+    await cache.set(a, "paid reply a");
+    await cache.set(b, "paid reply b");
+    assert.equal(await cache.get(a), "paid reply a");
+    assert.equal(await cache.get(b), "paid reply b");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /cannot write the cache folder .*not-a-folder.*kept in memory for this run only/);
   });
 });

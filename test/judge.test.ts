@@ -318,6 +318,25 @@ describe("embeddings", () => {
     assert.equal(server.embeddingRequests()[0]!.body.encoding_format, "float");
   });
 
+  it("answers and embeds with a cache folder it cannot write (the replies stay in memory)", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "file"), "not a folder");
+    const judge = judgeFor({ cache: true, cacheDir: path.join(dir, "file", "cache") });
+    const warn = console.warn;
+    const warnings: string[] = [];
+    console.warn = (message: string) => void warnings.push(message);
+    try {
+      assert.ok(await judge.complete(echoRequest("kept")));
+      assert.equal((await judge.embed(["kept"])).length, 1);
+      server.reset();
+      await judge.complete(echoRequest("kept"));
+      assert.equal(server.chatRequests().length, 0, "the paid reply is answered from memory");
+    } finally {
+      console.warn = warn;
+    }
+    assert.equal(warnings.length, 1);
+  });
+
   it("fetches again a cached vector that is damaged (strings, nulls, empty) and overwrites it", async () => {
     const dir = tempDir();
     await judgeFor({ cache: true, cacheDir: dir }).embed(["one", "two", "three"]);

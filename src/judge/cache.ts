@@ -48,9 +48,16 @@ export class NoCache implements ReplyCache {
 export class DiskCache implements ReplyCache {
   private readonly root: string;
   private readonly memory = new Map<string, unknown>();
+  private unwritable = false;
 
-  /** @param dir the cache folder, created when the first entry is written. */
-  constructor(dir: string) {
+  /**
+   * @param dir the cache folder, created when the first entry is written.
+   * @param warn where the one warning goes when the folder cannot be written (default `console.warn`).
+   */
+  constructor(
+    dir: string,
+    private readonly warn: (message: string) => void = (message) => console.warn(message),
+  ) {
     this.root = path.join(path.resolve(dir), "v1");
   }
 
@@ -72,7 +79,9 @@ export class DiskCache implements ReplyCache {
     try {
       text = readFileSync(this.file(key), "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      // No entry there: none written yet, or the folder's path runs through a file (then nothing can be written either).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw new Error(`cannot read the cache entry ${this.file(key)}: ${(error as Error).message}`);
     }
     try {
@@ -86,18 +95,28 @@ export class DiskCache implements ReplyCache {
     }
   }
 
-  /** Stores a value atomically (temporary file, then rename). */
+  /**
+   * Stores a value atomically (temporary file, then rename). A folder that
+   * cannot be written (read-only, full, not a folder) never loses a paid
+   * reply: the value is kept in memory for this run, and one warning says
+   * that a rerun will pay again.
+   */
   async set(key: string, value: unknown): Promise<void> {
+    this.memory.set(key, value);
+    if (this.unwritable) return;
     const file = this.file(key);
-    await mkdir(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
+      await mkdir(path.dirname(file), { recursive: true });
       await writeFile(temp, JSON.stringify({ key, value }), "utf8");
       await rename(temp, file);
     } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
+      await rm(temp, { force: true }).catch(() => undefined);
+      if (!this.unwritable) {
+        this.unwritable = true;
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        this.warn(`evalframe: cannot write the cache folder ${path.dirname(this.root)} (${code}); replies are kept in memory for this run only, so a rerun will pay for them again. Set cacheDir (--cache-dir) to a writable folder.`);
+      }
     }
-    this.memory.set(key, value);
   }
 }
