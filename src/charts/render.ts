@@ -6,8 +6,8 @@
  * vega and vega-lite are ES modules with top-level await: they are loaded
  * with a real dynamic `import()`, which this CommonJS build keeps.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { writeFileAtomic } from "../dataset/atomic-write";
 import type { VegaLiteSpec } from "./spec";
 
 /** The part of vega-lite we use. */
@@ -133,6 +133,5 @@ export async function saveChart(spec: VegaLiteSpec, file: string, options: PngOp
   else if (ext === ".png") body = await toPNG(spec, options);
   else if (ext === ".json") body = `${JSON.stringify(spec, null, 2)}\n`;
   else throw new Error(`saveChart: cannot tell the format of "${file}"; use .svg, .png or .json`);
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, body);
+  await writeFileAtomic(file, body);
 }

@@ -4,8 +4,9 @@
  * any call is paid for), then reads its input (a problem there exits 1 with
  * one line), then does its work.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
+import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import type { VegaLiteSpec } from "../charts/spec";
 import type { CanonicalColumn } from "../dataset/columns";
@@ -77,8 +78,7 @@ function readScored(command: string, args: ParsedArgs): { file: string; load: ()
 
 async function writeText(file: string, text: string): Promise<void> {
   await failOnError(async () => {
-    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-    await writeFile(file, text, "utf8");
+    await writeFileAtomic(file, text);
   }, `cannot write "${file}": `);
 }
 

@@ -1,6 +1,5 @@
 /** `toCSV`: tables out as RFC 4180 CSV that spreadsheets open safely. */
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import * as path from "node:path";
+import { writeFileAtomic } from "./atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { readFrame } from "../frame/dataframe";
 import { escapeFormula, quoteCsvField, type CsvWriteOptions } from "./csv";
@@ -67,9 +66,5 @@ export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
  * await toCSV(scored, "out/for-excel.csv", { bom: true, lineEnding: "\r\n" });
  */
 export async function toCSV(data: CsvSource, file: string, options: ToCsvOptions = {}): Promise<void> {
-  const text = formatCsv(data, options);
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, text, "utf8");
-  await rename(temp, file);
+  await writeFileAtomic(file, formatCsv(data, options));
 }

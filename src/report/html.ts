@@ -5,8 +5,8 @@
  * their statements. It loads nothing from anywhere; every text is escaped.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
 import { worst } from "../analysis/drilldown";
@@ -354,7 +354,5 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
  * await writeReport(scored, "out/report.html", { title: "qa-models, offline judge" });
  */
 export async function writeReport(scored: DataFrame, file: string, options: ReportOptions = {}): Promise<void> {
-  const html = buildReport(scored, options);
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, html, "utf8");
+  await writeFileAtomic(file, buildReport(scored, options));
 }
