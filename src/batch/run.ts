@@ -12,8 +12,9 @@
  * runs picks it up again instead of submitting twice.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
+import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { toFile } from "openai";
 import type { DatasetSource } from "../dataset/load";
@@ -109,10 +110,7 @@ async function loadState(dir: string): Promise<BatchState> {
 }
 
 async function saveState(dir: string, state: BatchState): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, "state.json");
-  await writeFile(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(`${file}.tmp`, file);
+  await writeFileAtomic(path.join(dir, "state.json"), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 function signature(lines: readonly BatchRequestLine[]): string {
@@ -288,10 +286,9 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
         log(`batch stage ${stage}: resuming ${batch.batchId} (${part.length} lines) instead of submitting again`);
       } else {
         if (!batch) {
-          await mkdir(dir, { recursive: true });
           const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}.jsonl`;
           const text = toJsonl(part);
-          await writeFile(path.join(dir, name), text);
+          await writeFileAtomic(path.join(dir, name), text);
           const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
           // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
           batch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
@@ -339,8 +336,7 @@ export async function exportBatchRequests(data: DatasetSource, metrics: readonly
   const judge = openaiJudge(options.judge);
   const { collector } = await collect(data, metrics, judge, new Map());
   const lines = requestLines(collector, judge.embeddingBatchSize);
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  await writeFile(file, toJsonl(lines));
+  await writeFileAtomic(file, toJsonl(lines));
   return { lines: lines.length, chat: lines.filter((l) => l.url === "/v1/chat/completions").length, embeddings: lines.filter((l) => l.url === "/v1/embeddings").length };
 }
 
