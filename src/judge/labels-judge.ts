@@ -11,7 +11,7 @@ import { quote } from "../labels/text";
 import type { LabelSource } from "../labels/types";
 import type { Judge } from "./judge";
 import { OfflineJudge } from "./offline-judge";
-import { checkReply } from "./structured";
+import { completeWithData, recordersOf } from "./answer-with-data";
 import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
@@ -58,10 +58,6 @@ export class LabelsJudge implements Judge {
     return new UsageRecorder(LABELS_JUDGE_LABEL, this.options.prices ?? {});
   }
 
-  private recorders(usage: UsageRecorder | undefined): UsageRecorder[] {
-    return usage && usage !== this.usage ? [this.usage, usage] : [this.usage];
-  }
-
   private missing(what: string, line: string): JudgeError {
     return new JudgeError(`no hand label for ${what}; add a label line ${line} to ${this.files} (see docs/labelling.md)`);
   }
@@ -105,21 +101,12 @@ export class LabelsJudge implements Judge {
 
   /** The labelled reply to the request's task, checked like any judge's reply; a JudgeError when no label has it. */
   async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
-    const recorders = this.recorders(usage);
-    for (const r of recorders) r.chatCall(false);
-    try {
-      const read = checkReply(request, this.answer(request.task));
-      if (!read.ok) throw new JudgeError(`labels judge: the labelled reply does not fit the request: ${read.problem}`);
-      return read.value;
-    } catch (error) {
-      for (const r of recorders) r.failure();
-      throw error;
-    }
+    return completeWithData(request, recordersOf(this.usage, usage), () => this.answer(request.task), "labels judge: the labelled reply does not fit the request");
   }
 
   /** Embeds with the offline judge (a reader gives no embedding), or with `options.embeddings`. */
   async embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
-    for (const r of this.recorders(usage)) r.embeddingCall(texts.length, 0);
+    for (const r of recordersOf(this.usage, usage)) r.embeddingCall(texts.length, 0);
     return this.embedder.embed(texts);
   }
 }

@@ -12,8 +12,8 @@ import { answerTask } from "./offline/answer";
 import { hashedEmbedding } from "./offline/embed";
 import { OfflineWorkers } from "./offline/workers";
 import type { Judge } from "./judge";
-import { checkReply } from "./structured";
-import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
+import { completeWithData, recordersOf } from "./answer-with-data";
+import type { JudgeTask, StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
 /** The label the offline judge puts on everything it produces. */
@@ -77,21 +77,8 @@ export class OfflineJudge implements Judge {
     return new UsageRecorder(OFFLINE_LABEL, this.prices);
   }
 
-  private recorders(usage: UsageRecorder | undefined): UsageRecorder[] {
-    return usage && usage !== this.usage ? [this.usage, usage] : [this.usage];
-  }
-
   async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
-    const recorders = this.recorders(usage);
-    for (const r of recorders) r.chatCall(false);
-    try {
-      const read = checkReply(request, await this.answer(request.task));
-      if (!read.ok) throw new JudgeError(`offline judge: ${read.problem}`);
-      return read.value;
-    } catch (error) {
-      for (const r of recorders) r.failure();
-      throw error;
-    }
+    return completeWithData(request, recordersOf(this.usage, usage), () => this.answer(request.task), "offline judge");
   }
 
   /**
@@ -100,7 +87,7 @@ export class OfflineJudge implements Judge {
    * cosine with real text is about 0, as with a real embedding model.
    */
   async embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
-    for (const r of this.recorders(usage)) r.embeddingCall(texts.length, 0);
+    for (const r of recordersOf(this.usage, usage)) r.embeddingCall(texts.length, 0);
     const vectors: number[][] = [];
     for (let i = 0; i < texts.length; i++) {
       // A run embeds all its texts at once: let the rows' other work go on meanwhile.
