@@ -13,7 +13,6 @@ import {
   calibrate,
   LabelFileError,
   loadDataset,
-  runCli,
   toCSV,
   toDataFrame,
   wordOverlap,
@@ -23,6 +22,7 @@ import {
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
 import { tempDir, writeText } from "./support/files";
+import { runCliCaptured } from "./support/cli";
 
 const close = (actual: unknown, expected: number, tolerance = 1e-12) =>
   assert.ok(typeof actual === "number" && Math.abs(actual - expected) <= tolerance, `${String(actual)} is not within ${tolerance} of ${expected}`);
@@ -394,12 +394,7 @@ describe("evalframe calibrate", () => {
   const labelFile = writeText(dir, "example.labels.jsonl", jsonl(exampleLabels()));
   const scoredCsv = path.join(dir, "scored.csv");
 
-  async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = "";
-    let err = "";
-    const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
-    return { code, out, err };
-  }
+  const run = runCliCaptured;
 
   it("prints the tables, exits 0, and gives the same numbers as JSON", async () => {
     await toCSV(scoredRecords(), scoredCsv);

@@ -6,18 +6,13 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { runCli } from "../src/cli/main";
 import { printable } from "../src/cli/printable";
+import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
+const run = runCliCaptured;
 
 describe("terminal-safe CLI output", () => {
   it("shows control characters and direction overrides as escapes, keeping line breaks and tabs", () => {

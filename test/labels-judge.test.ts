@@ -17,12 +17,12 @@ import {
   OfflineJudge,
   parseDetails,
   readLabels,
-  runCli,
   scoreAnswerCorrectness,
   scoreMultimodalRelevance,
   scoreRun,
   type LabelLine,
 } from "../src/index";
+import { runCliCaptured } from "./support/cli";
 import { records } from "./support/frames";
 import { tempDir, writeText } from "./support/files";
 
@@ -270,12 +270,7 @@ describe("evalframe score --judge labels", () => {
   const first = writeText(dir, "a.labels.jsonl", jsonl(AC_LABELS.slice(0, 2)));
   const second = writeText(dir, "b.labels.jsonl", jsonl(AC_LABELS.slice(2)));
 
-  async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = "";
-    let err = "";
-    const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
-    return { code, out, err };
-  }
+  const run = runCliCaptured;
 
   it("scores with label files given as a comma-separated list or repeated, and writes the labelled counts", async () => {
     for (const [name, labelArgs] of [["comma", ["--labels", `${first},${second}`]], ["repeated", ["--labels", first, "--labels", second]]] as const) {
