@@ -195,8 +195,7 @@ function expandAbbreviations(terms: Term[]): Term[] {
   for (const t of terms) {
     const expansion = ABBREVIATIONS[t.key.toLowerCase()];
     if (!expansion) continue;
-    for (const word of expansion.split(" ")) {
-      const key = word === "war" ? "war" : word;
+    for (const key of expansion.split(" ")) {
       out.push({ key, form: t.form, weight: t.weight / 2, entity: false, role: t.role, acronym: false, group: "" });
     }
   }

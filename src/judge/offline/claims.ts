@@ -16,8 +16,8 @@ const HANGUL = /[\uAC00-\uD7A3]/;
 interface Slot {
   start: number;
   end: number;
-  /** The text from the slot's start up to its first item ("by the Scottish scientist "). */
-  prefix: string;
+  /** Whether a preposition introduces it ("by the Scottish scientist …"); a slot without one is the verb's object or complement. */
+  preposition: boolean;
   items: Array<{ start: number; end: number }>;
   /** "X, not Y": the items after "not" are denied. */
   negatedFrom: number;
@@ -51,7 +51,8 @@ function tidy(text: string): string {
 }
 
 const GLUE = /^(?:,|or|and|nor|\(|\)|as|well|not|but)$/i;
-const MODIFIER_POS = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PART", "SYM"]);
+/** Words that may stand between a preposition and its item ("by the Scottish scientist …"). */
+const MODIFIER_POS = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "SYM"]);
 
 /** Lower-case words inside names. */
 const NAME_PARTICLE = /^(?:da|de|del|della|di|van|von|der|den|la|le|du|bin|ibn|al|el)$/;
@@ -122,16 +123,11 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
       // A list needs a conjunction ("A and B", "A, or B", "A, not B"); a lone comma is an apposition ("Rome, Italy").
       const joined = between.some((t) => /^(?:or|and|nor|not|\()$/i.test(t.text));
       const apposition = between.length > 0 && between.every((t) => t.text === ",");
-      if (apposition) {
-        last.items[last.items.length - 1]!.end = item.end;
-        last.end = item.end;
-        continue;
-      }
+      // "Pride and Prejudice", "Lewis and Clark": single-word names joined by "and" are one name.
       const singleNames =
         !between.some((t) => /^(?:or|nor|not|,|\()$/i.test(t.text)) &&
         [last.items[last.items.length - 1]!, item].every((it) => !/\s/.test(clause.slice(it.start, it.end)) && /^\p{Lu}/u.test(clause.slice(it.start, it.end)));
-      if (singleNames) {
-        // "Pride and Prejudice", "Lewis and Clark": one name.
+      if (apposition || singleNames) {
         last.items[last.items.length - 1]!.end = item.end;
         last.end = item.end;
         continue;
@@ -154,15 +150,9 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
         break;
       }
       if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;
-      if (t.pos === "ADJ" || t.pos === "NOUN" || t.pos === "PROPN" || t.pos === "DET" || t.pos === "NUM" || t.pos === "SYM") continue;
-      break;
     }
-    if (start === item.start) {
-      // No preposition: the item is the verb's object or complement; the slot is the item alone.
-      slots.push({ start, end: item.end, prefix: "", items: [item], negatedFrom: -1 });
-    } else {
-      slots.push({ start, end: item.end, prefix: clause.slice(start, item.start), items: [item], negatedFrom: -1 });
-    }
+    // No preposition found: the item is the verb's object or complement, and the slot is the item alone.
+    slots.push({ start, end: item.end, preposition: start < item.start, items: [item], negatedFrom: -1 });
   }
   return slots;
 }
@@ -222,15 +212,15 @@ function englishClaims(clause: string, depth = 0): string[] {
   if (isCalculation(clause, values)) return [clause];
   const slots = englishSlots(clause, tokens, englishItems(tokens, values));
   // Slots without a preposition hold the verb's object or complement: the core of every claim.
-  const core = slots.filter((s) => s.prefix === "");
+  const core = slots.filter((s) => !s.preposition);
   const prepositional = slots.length - core.length;
-  const facts = slots.reduce((n, s) => n + (s.prefix !== "" ? s.items.length : s.items.length > 1 ? s.items.length : 0), 0);
+  const facts = slots.reduce((n, s) => n + (s.preposition || s.items.length > 1 ? s.items.length : 0), 0);
   const coreItems = core.reduce((n, s) => n + s.items.length, 0);
   if (facts <= 1 && !(facts === 1 && coreItems > 0 && prepositional > 0)) return [clause];
   const claims: string[] = [];
   if (coreItems > 0 && prepositional > 0) claims.push(claimFor(clause, slots, core, -1));
   for (const slot of slots) {
-    if (slot.prefix === "" && slot.items.length === 1) continue;
+    if (!slot.preposition && slot.items.length === 1) continue;
     for (let i = 0; i < slot.items.length; i++) claims.push(claimFor(clause, slots, [...core, slot], i, slot));
   }
   return [...new Set(claims)].filter((c) => /[\p{L}\p{N}]/u.test(c));

@@ -11,6 +11,7 @@
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
+import { Memo } from "./memo";
 import { quoteWords } from "./text";
 import { compareValues, type TextValue } from "./values";
 
@@ -54,14 +55,8 @@ const KOREAN_SLOTS: ReadonlySet<string> = new Set(["subject", "에", "에서", "
 const HANGUL = /^[\uAC00-\uD7A3]+$/;
 
 /** Hangul syllables as their letters (jamo): 흐릅 → ㅎㅡㄹㅡㅂ (as indices), so that stems meet across endings. */
-const jamoCache = new Map<string, number[]>();
-
-function jamo(word: string): number[] {
-  const hit = jamoCache.get(word);
-  if (hit) return hit;
-  if (jamoCache.size > 50_000) jamoCache.clear();
+function readJamo(word: string): number[] {
   const out: number[] = [];
-  jamoCache.set(word, out);
   for (const ch of word) {
     const code = ch.charCodeAt(0) - 0xac00;
     if (code < 0 || code > 11171) {
@@ -72,6 +67,12 @@ function jamo(word: string): number[] {
     if (code % 28 !== 0) out.push(3000 + (code % 28));
   }
   return out;
+}
+
+const recentJamo = new Memo<number[]>(50_000);
+
+function jamo(word: string): number[] {
+  return recentJamo.get(word, readJamo);
 }
 
 /** Whether two term keys name the same thing: equal, or one a close inflection of the other. */
@@ -89,7 +90,7 @@ function sameTerm(a: string, b: string): boolean {
     return p >= 4 && p >= 0.6 * Math.min(x.length, y.length);
   }
   const min = Math.min(a.length, b.length);
-  if (min < 5 || a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  if (min < 5) return false;
   let prefix = 0;
   while (prefix < min && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
   return prefix >= Math.max(5, min - 2) && Math.abs(a.length - b.length) <= 3;
@@ -179,6 +180,16 @@ function statedValues(a: StatementAnalysis): TextValue[] {
 /** The slot a role stands for: the doer or the thing equated ("X is Y", "Y is X", "by X") is one slot. */
 function slotOf(role: string): string {
   return role === "subject" || role === "be" || role === "by" || role === "" ? "who" : role;
+}
+
+/** Names of `other` in one of `slots` that neither the statement (`self`) nor the question gives: the rivals of a swapped name. */
+function rivalNames(other: StatementAnalysis, slots: ReadonlySet<string>, self: Pool, question: Pool): Term[] {
+  return other.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
+}
+
+/** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
+function deniedThere(statement: StatementAnalysis, other: StatementAnalysis): boolean {
+  return statement.negations.length > 0 && other.negations.length === 0;
 }
 
 /** How one statement stands against the other side. */
@@ -286,18 +297,13 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   if (missingNames.length > 0) {
     // A name in the same statement as a name of the other side that this one lacks: a swapped name.
     const slots = new Set(missingNames.map((t) => slotOf(t.role)));
-    const rivalsIn = (o: StatementAnalysis) =>
-      o.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
     // The statement of the other side that names something else in the same slot, about the same thing.
     const shares = (o: StatementAnalysis) => statement.terms.some((t) => !missingNames.includes(t) && holds(pool([o]), t));
-    const withRival = others.findIndex((o) => rivalsIn(o).length > 0 && shares(o));
-    const j = withRival >= 0 ? withRival : -1;
-    const rival = withRival >= 0 ? rivalsIn(others[withRival]!) : [];
+    const j = others.findIndex((o) => rivalNames(o, slots, self, question).length > 0 && shares(o));
     const given = missingNames.map((t) => t.form);
-    if (rival.length > 0) {
-      const names = show(rival.map((t) => t.form));
-      // "The capital is not Sydney" against "The capital is Canberra": a denial the other side bears out.
-      if (statement.negations.length > 0 && others[j]!.negations.length === 0) {
+    if (j >= 0) {
+      const names = show(rivalNames(others[j]!, slots, self, question).map((t) => t.form));
+      if (deniedThere(statement, others[j]!)) {
         return { verdict: "supported", reason: `consistent with ${ref(j)}: it names ${names}, not ${show(given)}` };
       }
       return { verdict: "clash", reason: `clashes with ${ref(j)}: ${show(given)} where it names ${names}` };
@@ -336,11 +342,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // Antarctica" against "the Sahara is the largest desert").
   if (names.length > 0) {
     const predicate = statement.terms.filter((t) => !names.includes(t));
+    const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
     let best = -1;
     let bestShare = 0;
     others.forEach((o, i) => {
       const p = pool([o]);
-      const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
       const share = weight === 0 ? 0 : predicate.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight;
       const holdsNames = names.some((t) => holds(p, t));
       if (share > bestShare || (share === bestShare && share > 0 && holdsNames)) {
@@ -350,11 +356,9 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     });
     if (best >= 0 && bestShare >= 0.6 && predicate.length >= 2) {
       const o = others[best]!;
-      const p = pool([o]);
-      if (!names.some((t) => holds(p, t))) {
-        const slots = new Set(names.map((t) => slotOf(t.role)));
-        const rival = o.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
-        if (rival.length > 0 && !(statement.negations.length > 0 && o.negations.length === 0)) {
+      if (!names.some((t) => holds(pool([o]), t))) {
+        const rival = rivalNames(o, new Set(names.map((t) => slotOf(t.role))), self, question);
+        if (rival.length > 0 && !deniedThere(statement, o)) {
           return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(names.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
         }
       }

@@ -37,11 +37,6 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 const LATIN = /^[a-z]+$/;
 const HANGUL = /^[\uAC00-\uD7A3]+$/;
 
-/**
- * The features of a text: its content words (lower-cased, stop words
- * dropped, English stemmed, Korean particles stripped; the words of values
- * left out) and its values in canonical form ("date:1967-1-15"), in order.
- */
 const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u;
 const recentFeatures = new Memo<readonly string[]>(50_000);
 
@@ -54,6 +49,11 @@ function features(text: string): string[] {
   return out;
 }
 
+/**
+ * The features of one sentence: its content words (lower-cased, stop words
+ * dropped, English stemmed, Korean particles stripped; the words of values
+ * left out) and its values in canonical form ("date:1967-1-15"), in order.
+ */
 function sentenceFeatures(text: string): string[] {
   const values = findValues(text);
   const out: string[] = [];

@@ -140,12 +140,12 @@ const FILLER = /(?:^|,\s*)(?:i\s+(?:believe|think|guess)|if\s+i\s+recall(?:\s+co
 
 /** A yes/no answer at the start of a statement, in English or Korean. */
 const YES_NO = /^(?:(yes|yeah|yep|correct|true|네|예|맞습니다|맞아요)|(no|nope|false|incorrect|아니요|아니오|아뇨))\b[\s,.!:;—-]*/iu;
-/** A question that a yes or no answers. */
-const POLAR_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\b/i;
+/** The auxiliary verb that opens a question a yes or no answers. */
+const POLAR_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\b\s*/i;
 
 /** The question as a claim, affirmed or denied: "Is the Great Wall visible from space?" + no → "It is not true that the Great Wall is visible from space". */
 function answerAsClaim(question: string, yes: boolean): string {
-  const body = question.trim().replace(/[?？]+$/, "").replace(/^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\s+/i, "");
+  const body = question.trim().replace(/[?？]+$/, "").replace(POLAR_QUESTION, "");
   const claim = body.charAt(0).toLowerCase() + body.slice(1);
   return `${yes ? "It is true that" : "It is not true that"} ${claim}`;
 }

@@ -292,7 +292,8 @@ function readValues(text: string): TextValue[] {
     const era = /^\s?(AD|CE|BC|BCE)\b/.exec(text.slice(end));
     if (era && Number.isInteger(value) && value > 0) {
       end += era[0].length;
-      values.push({ dimension: "year", value: era[1]!.startsWith("B") ? -value : value, date: { year: era[1]!.startsWith("B") ? -value : value }, approximate: false, text: text.slice(n.start, end).trim(), start: n.start, end });
+      const year = era[1]!.startsWith("B") ? -value : value;
+      values.push({ dimension: "year", value: year, date: { year }, approximate: false, text: text.slice(n.start, end).trim(), start: n.start, end });
       taken.push({ start: n.start, end });
       continue;
     }
@@ -389,16 +390,14 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
   }
   const tolerance = a.approximate || b.approximate ? APPROXIMATE_TOLERANCE : EXACT_TOLERANCE;
   if (close(a.value, b.value, tolerance)) return "same";
-  const strict = a.dimension === b.dimension || (a.dimension.startsWith("temperature") && b.dimension === "degree") || (b.dimension.startsWith("temperature") && a.dimension === "degree");
+  // (Compatible temperatures are one scale, or one scale and bare degrees: the same kind of quantity.)
+  const strict = a.dimension === b.dimension || (isTemperature(a.dimension) && isTemperature(b.dimension));
   // A change of -20% is a fall of 20%; 5% is 0.05.
   if ((a.dimension === "percent" || b.dimension === "percent") && close(Math.abs(a.value), Math.abs(b.value), tolerance)) return "same";
   if (a.dimension === "percent" && b.dimension === "number" && close(a.value, b.value * 100, tolerance)) return "same";
   if (b.dimension === "percent" && a.dimension === "number" && close(b.value, a.value * 100, tolerance)) return "same";
   // A bare number against a quantity may be another quantity altogether: not a clash.
-  if (!strict) return "unrelated";
-  // The same digits written at another scale with a hedge ("about 95k" vs "95 thousand") are caught above;
-  // a loose number against a unit value may also be the unit value before conversion ("300,000" + "km").
-  return "different";
+  return strict ? "different" : "unrelated";
 }
 
 /**

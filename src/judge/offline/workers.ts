@@ -61,11 +61,6 @@ export class OfflineWorkers {
     });
   }
 
-  /** Stops the workers (what they still had is answered in the main thread). */
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
-  }
-
   private release(index: number): void {
     if (--this.busy[index]! === 0) this.workers[index]!.unref();
   }
