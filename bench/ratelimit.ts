@@ -87,5 +87,48 @@ export async function benchRateLimit(options: { latencyMs?: number; concurrency?
   notes.push(
     "ratelimit: share = admitted (requests or tokens) / (one window's budget + the refill over the time requests were arriving): 100% means no budget was left unused.",
   );
+  await retryAfterOnly(figures, notes, latencyMs, concurrency);
   return { name: "ratelimit", figures, notes };
+}
+
+/**
+ * 120 requests a minute, with no x-ratelimit-* headers and only `retry-after`
+ * in whole seconds on a 429 (as many gateways send): once as a bucket that
+ * refills continuously, once as a fixed window that gives the whole budget
+ * back each minute. The pace is learned from the 429s. Ideal time: for the
+ * bucket, the requests beyond the first minute's budget at 2 a second; for
+ * the window, the start of the last window a request needs.
+ */
+async function retryAfterOnly(figures: BenchFigure[], notes: string[], latencyMs: number, concurrency: number): Promise<void> {
+  const perMinute = 120;
+  for (const refill of ["bucket", "window"] as const) {
+    const rows = qaRows(40, 3, 400);
+    const rateLimit: RateLimitOptions = { requestsPerWindow: perMinute, tokensPerWindow: 100_000_000, windowMs: 60_000, headers: false, refill };
+    const server = await startServerProcess({ latencyMs, rateLimit });
+    const run = await withTempDir(async (dir) => {
+      try {
+        const { scored, ms } = await scoreRows(rows, benchJudge(server.url, { cacheDir: dir, concurrency }));
+        const failed = (scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
+        return { ms, failed, stats: await server.stats() };
+      } finally {
+        await server.stop();
+      }
+    });
+    const { stats } = run;
+    const admitted = stats.rateLimit.admitted;
+    const idealMs =
+      refill === "bucket" ? (Math.max(0, admitted - perMinute) * 60_000) / perMinute : Math.floor(Math.max(0, admitted - 1) / perMinute) * 60_000;
+    const ratio = run.ms / Math.max(1, idealMs + latencyMs);
+    const limitedShare = (100 * stats.rateLimit.limited) / Math.max(1, stats.requests);
+    const tag = `Retry-After only, ${perMinute} RPM ${refill === "bucket" ? "bucket" : "fixed window"}`;
+    figures.push(
+      figure(`${tag}: rows failed`, run.failed, "", "0", run.failed === 0),
+      figure(`${tag}: requests answered 429`, round(limitedShare, 1), "%", "< 20%", limitedShare < 20),
+      figure(`${tag}: wall time / ideal at the limit`, round(ratio, 2), "×", "≤ 1.3", ratio <= 1.3),
+    );
+    notes.push(
+      `${tag}: ${rows.length} rows, ${stats.requests} requests (${admitted} admitted, ${stats.rateLimit.limited} answered 429); ` +
+        `wall ${round(run.ms / 1000, 1)} s, ideal ${round(idealMs / 1000, 1)} s; ${run.failed} rows failed.`,
+    );
+  }
 }

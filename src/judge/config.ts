@@ -51,8 +51,20 @@ export interface JudgeOptions {
   query?: Readonly<Record<string, string>>;
   /** Requests in flight at once, over the whole run; default 16. */
   concurrency?: number;
-  /** Extra attempts after a rate limit, server error, dropped connection or timeout; default 6. */
+  /** Extra attempts after a server error, dropped connection or timeout; default 6. Rate limits do not count: see `rateLimitWaitMs`. */
   maxRetries?: number;
+  /**
+   * Longest time one request waits on rate limits (429, or 503 with
+   * Retry-After), over all its attempts, before its row fails; default
+   * 30 min. Meanwhile the whole run slows to the server's pace.
+   */
+  rateLimitWaitMs?: number;
+  /**
+   * The window your provider states its rate limit in (default 60 s: RPM,
+   * TPM). Used only with servers that send 429s but no x-ratelimit-*
+   * headers: the run's pace is learned from the successes of one window.
+   */
+  rateLimitWindowMs?: number;
   /** Extra attempts after a reply that is not valid JSON of the right shape; default 2. */
   maxInvalidReplies?: number;
   /** Backoff ceiling of the first retry (doubling each time, full jitter); default 500 ms. */
@@ -91,6 +103,8 @@ export interface ResolvedJudgeConfig {
   query: Readonly<Record<string, string>>;
   concurrency: number;
   maxRetries: number;
+  rateLimitWaitMs: number;
+  rateLimitWindowMs: number;
   maxInvalidReplies: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
@@ -162,13 +176,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
   }
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RangeError(`judge option seed must be a whole number, got ${options.seed}`);
   if (options.maxTokens !== undefined) positiveInteger("maxTokens", options.maxTokens, 1);
-  const url = (baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, "");
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
-  } catch {
-    throw new RangeError(`judge base URL must be an http(s) URL like http://localhost:11434/v1, got ${JSON.stringify(baseURL)}`);
-  }
+  const { url, query: urlQuery } = splitBaseURL(baseURL ?? OPENAI_BASE_URL);
   return {
     kind,
     labels: kind === "labels" ? options.labels : undefined,
@@ -182,9 +190,11 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
     maxTokens: options.maxTokens,
     timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 60_000),
     headers: { ...(options.headers ?? {}) },
-    query: { ...(options.query ?? {}) },
+    query: { ...urlQuery, ...(options.query ?? {}) },
     concurrency: positiveInteger("concurrency", options.concurrency, 16),
     maxRetries: positiveInteger("maxRetries", options.maxRetries, 6, 0),
+    rateLimitWaitMs: positiveInteger("rateLimitWaitMs", options.rateLimitWaitMs, 30 * 60_000, 0),
+    rateLimitWindowMs: positiveInteger("rateLimitWindowMs", options.rateLimitWindowMs, 60_000),
     maxInvalidReplies: positiveInteger("maxInvalidReplies", options.maxInvalidReplies, 2, 0),
     retryBaseDelayMs: positiveInteger("retryBaseDelayMs", options.retryBaseDelayMs, 500, 0),
     retryMaxDelayMs: positiveInteger("retryMaxDelayMs", options.retryMaxDelayMs, 30_000, 0),
@@ -194,6 +204,51 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
     threads: options.threads,
     offlineNotice: options.quiet ? undefined : offlineNotice,
   };
+}
+
+/** A base URL as it may be shown: no user name, password, query values or fragment. */
+export function shownBaseURL(text: string): string {
+  try {
+    const url = new URL(text);
+    url.username = "";
+    url.password = "";
+    for (const name of [...url.searchParams.keys()]) url.searchParams.set(name, "…");
+    url.hash = "";
+    return url.toString().replace(/\/+$/, "");
+  } catch {
+    // Not a URL: show only what cannot be a secret's place (up to the first "@", "?" or "#").
+    return text.replace(/\/\/[^/@]*@/, "//…@").replace(/[?#].*$/s, "?…");
+  }
+}
+
+/**
+ * Checks a base URL and takes its query string apart: the SDK appends the
+ * endpoint path to the base URL, so a query there would end up before the
+ * path ("/v1?api-version=1/chat/completions"); its parameters go on every
+ * request instead (the SDK's default query), as `{ query }` would. A user
+ * name or password in the URL is refused: the SDK never sends it.
+ */
+function splitBaseURL(text: string): { url: string; query: Record<string, string> } {
+  let parsed: URL;
+  try {
+    parsed = new URL(text.trim());
+  } catch {
+    parsed = new URL("invalid:");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new RangeError(`judge base URL must be an http(s) URL like http://localhost:11434/v1, got ${JSON.stringify(shownBaseURL(text))}`);
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new RangeError(
+      `judge base URL ${JSON.stringify(shownBaseURL(text))} has a user name or password in it ("user:password@host"), which the OpenAI SDK does not send; ` +
+        "remove it, and put the key in OPENAI_API_KEY, or a gateway's credentials in the headers option (e.g. { headers: { Authorization: \"Basic …\" } })",
+    );
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of parsed.searchParams) query[name] = value;
+  parsed.search = "";
+  parsed.hash = "";
+  return { url: parsed.toString().replace(/\/+$/, ""), query };
 }
 
 /**

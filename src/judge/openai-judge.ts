@@ -4,7 +4,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { cacheKey, DiskCache, NoCache, type ReplyCache } from "./cache";
-import { redactSecrets, type ResolvedJudgeConfig } from "./config";
+import { redactSecrets, shownBaseURL, type ResolvedJudgeConfig } from "./config";
 import type { Judge } from "./judge";
 import { estimateTokens, isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
 import { correctionMessages, messagesFor, readReply, responseFormat, type StructuredMode } from "./structured";
@@ -44,17 +44,12 @@ export class OpenAIJudge implements Judge {
   private readonly cache: ReplyCache;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private mode: StructuredMode = "json_schema";
-  /** The base URL as shown to people: no user name, password or query. */
+  /** The base URL as shown to people (see shownBaseURL). */
   private readonly shownURL: string;
 
   constructor(private readonly config: ResolvedJudgeConfig) {
-    const url = new URL(config.baseURL);
-    const host = url.host;
-    url.username = "";
-    url.password = "";
-    url.search = "";
-    this.shownURL = url.toString().replace(/\/+$/, "");
-    this.label = `${config.model} @ ${host}`;
+    this.shownURL = shownBaseURL(config.baseURL);
+    this.label = `${config.model} @ ${new URL(config.baseURL).host}`;
     this.chatModel = config.model;
     this.visionModel = config.visionModel;
     this.embeddingModel = config.embeddingModel;
@@ -70,6 +65,8 @@ export class OpenAIJudge implements Judge {
     this.scheduler = new Scheduler({
       concurrency: config.concurrency,
       maxRetries: config.maxRetries,
+      rateLimitWaitMs: config.rateLimitWaitMs,
+      rateLimitWindowMs: config.rateLimitWindowMs,
       baseDelayMs: config.retryBaseDelayMs,
       maxDelayMs: config.retryMaxDelayMs,
     });
@@ -94,9 +91,9 @@ export class OpenAIJudge implements Judge {
     return new UsageFanout(usage && usage !== this.usage ? [this.usage, usage] : [this.usage]);
   }
 
+  /** Values never shown: the key, header values, and query values (a gateway's token may travel there). */
   private secrets(): (string | undefined)[] {
-    const url = new URL(this.config.baseURL);
-    return [this.config.apiKey, ...Object.values(this.config.headers), decodeURIComponent(url.password) || undefined];
+    return [this.config.apiKey, ...Object.values(this.config.headers), ...Object.values(this.config.query)];
   }
 
   /** Builds the `JudgeError` a caller sees, with no secret in it. */
@@ -128,7 +125,9 @@ export class OpenAIJudge implements Judge {
         return { retryable: true, retryAfterMs: 0 };
       }
       if (!isRetryableStatus(error.status)) return { retryable: false };
-      return { retryable: true, retryAfterMs: retryAfterMs(error.headers), rateLimited: error.status === 429 };
+      const asked = retryAfterMs(error.headers);
+      // A 503 that says when to come back is a rate limit too (gateways and overloaded servers send it).
+      return { retryable: true, retryAfterMs: asked, rateLimited: error.status === 429 || (error.status === 503 && asked !== undefined) };
     }
     return { retryable: false };
   }

@@ -2,7 +2,10 @@
  * One scheduler per judge: a global concurrency limit, retries with
  * exponential backoff and full jitter for transient failures only, and pacing
  * from `Retry-After` and the `x-ratelimit-*` headers so that we slow down
- * before the server has to say 429.
+ * before the server has to say 429. A rate limit is never a reason to give up
+ * early: a rate-limited request waits as long as the server asks, within a
+ * generous deadline, and when the server sends no `x-ratelimit-*` headers the
+ * pace is learned from its 429s.
  */
 
 /** HTTP statuses worth another attempt: timeout, conflict, rate limit, server errors. */
@@ -90,7 +93,11 @@ export interface FailureInfo {
   retryable: boolean;
   /** Wait the server asked for, if any. */
   retryAfterMs?: number | undefined;
-  /** Whether it was a rate limit (429): then all new requests wait too. */
+  /**
+   * Whether it was a rate limit (429, or 503 with Retry-After): then all new
+   * requests wait too, the pace slows, and the attempt does not count against
+   * `maxRetries` (only against `rateLimitWaitMs`).
+   */
   rateLimited?: boolean;
 }
 
@@ -98,8 +105,20 @@ export interface FailureInfo {
 export interface SchedulerOptions {
   /** Requests in flight at once; default 16. */
   concurrency?: number;
-  /** Extra attempts for a transient failure; default 6. */
+  /** Extra attempts for a transient failure other than a rate limit; default 6. */
   maxRetries?: number;
+  /**
+   * Longest time one request spends waiting on rate limits, over all its
+   * 429s, before it fails; default 30 min. Rate limits are not counted in
+   * `maxRetries`.
+   */
+  rateLimitWaitMs?: number;
+  /**
+   * The window the server states its limit in, for a pace learned from 429s
+   * when it sends no x-ratelimit-* headers; default 60 s (limits are stated
+   * per minute: RPM, TPM).
+   */
+  rateLimitWindowMs?: number;
   /** First backoff ceiling; default 500 ms, doubling per attempt. */
   baseDelayMs?: number;
   /** Largest backoff; default 30 s. */
@@ -126,6 +145,13 @@ export interface ScheduledJob<T> {
 
 /** How many recent requests size the token budget of a request without an estimate. */
 const RECENT_REQUESTS = 32;
+
+/** A learned pace starts no slower than one request a second (then slows at each further 429). */
+const SLOWEST_FIRST_PACE = 1 / 1000;
+/** A learned pace is cut to this share at a 429 (once for all the requests that were already under way) ... */
+const PACE_CUT = 0.75;
+/** ... and raised by this factor at each success, to find the limit again. */
+const PACE_RAISE = 1.01;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -169,10 +195,20 @@ export class Scheduler {
   private readonly recentTokens: number[] = [];
   private requestBudget: Budget | undefined;
   private tokenBudget: Budget | undefined;
+  /** Whether requestBudget was learned from 429s (no x-ratelimit-limit-requests header seen). */
+  private learnedPace = false;
+  /** When the learned pace was last cut: 429s of requests that started before it do not cut it again. */
+  private lastCutAt = 0;
+  /** End times of recent successes (the last minute), to learn a pace from. */
+  private readonly successes: number[] = [];
+  private readonly rateLimitWaitMs: number;
+  private readonly rateLimitWindowMs: number;
 
   constructor(options: SchedulerOptions = {}) {
     this.concurrency = options.concurrency ?? 16;
     this.maxRetries = options.maxRetries ?? 6;
+    this.rateLimitWaitMs = options.rateLimitWaitMs ?? 30 * 60_000;
+    this.rateLimitWindowMs = options.rateLimitWindowMs ?? 60_000;
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 120_000;
@@ -190,11 +226,18 @@ export class Scheduler {
     return this.active;
   }
 
-  /** Runs a job, retrying transient failures; rejects with the last error. */
+  /**
+   * Runs a job, retrying transient failures; rejects with the last error.
+   * Other failures get `maxRetries` more attempts; rate limits get as many as
+   * fit in `rateLimitWaitMs` of waiting.
+   */
   async run<T>(job: ScheduledJob<T>): Promise<T> {
     const tokens = job.tokens !== undefined && Number.isFinite(job.tokens) && job.tokens > 0 ? job.tokens : undefined;
+    let failures = 0;
+    let waitedOnLimits = 0;
     for (let n = 0; ; n++) {
       await this.acquire(tokens);
+      const startedAt = Date.now();
       let error: unknown;
       try {
         return await job.attempt(n);
@@ -204,14 +247,62 @@ export class Scheduler {
         this.release();
       }
       const info = job.classify(error);
-      if (!info.retryable || n >= this.maxRetries) throw error;
-      const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** n);
+      if (!info.retryable) throw error;
+      const limited = info.rateLimited === true;
+      if (!limited && failures++ >= this.maxRetries) throw error;
+      const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (limited ? Math.min(n, 6) : failures - 1));
       const asked = info.retryAfterMs === undefined ? undefined : Math.min(info.retryAfterMs, this.maxRetryAfterMs);
       const delay = asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1);
-      if (info.rateLimited) this.pauseFor(asked ?? backoff);
+      if (limited) {
+        waitedOnLimits += delay;
+        if (waitedOnLimits > this.rateLimitWaitMs) throw error;
+        this.slowDown(startedAt, asked);
+        this.pauseFor(asked ?? backoff);
+      }
       job.onRetry?.(error, delay);
       await sleep(delay);
     }
+  }
+
+  /**
+   * A request that started at `startedAt` was rate-limited. Unless the
+   * server's x-ratelimit-* headers pace us, learn a pace: at the first 429,
+   * the successes of the last window (`rateLimitWindowMs`, a minute) spread
+   * over the window, at least one request a second (no pace before the
+   * first success); at each later
+   * 429 of a request started after the last cut, a quarter slower, but
+   * never slower than one request per wait the server asked for. Each
+   * success raises it by 1% (see {@link observe}), so a pace set too low
+   * finds the limit again.
+   */
+  private slowDown(startedAt: number, askedMs: number | undefined): void {
+    const now = Date.now();
+    if (this.requestBudget && !this.learnedPace) return;
+    if (!this.requestBudget) {
+      this.forgetOldSuccesses(now);
+      const perWindow = this.successes.length;
+      // Nothing has got through yet: nothing to learn from (the pause the server asked for still applies).
+      if (perWindow === 0) return;
+      const rate = Math.max(perWindow / this.rateLimitWindowMs, SLOWEST_FIRST_PACE);
+      this.requestBudget = { limit: Math.max(1, perWindow), rate, credit: 0, at: now };
+      this.learnedPace = true;
+      this.lastCutAt = now;
+      return;
+    }
+    if (startedAt < this.lastCutAt) return;
+    const budget = this.requestBudget;
+    // Never slower than one request per wait the server asked for: it said a request would be let in by then.
+    const floor = 1 / Math.max(1, askedMs ?? 1000);
+    budget.rate = Math.max(floor, (budget.rate ?? SLOWEST_FIRST_PACE) * PACE_CUT);
+    budget.credit = Math.min(0, budget.credit);
+    budget.at = now;
+    this.lastCutAt = now;
+  }
+
+  private forgetOldSuccesses(now: number): void {
+    let old = 0;
+    while (old < this.successes.length && this.successes[old]! < now - this.rateLimitWindowMs) old++;
+    if (old > 0) this.successes.splice(0, old);
   }
 
   /**
@@ -235,9 +326,14 @@ export class Scheduler {
       if (this.recentTokens.length > RECENT_REQUESTS) this.recentTokens.shift();
     }
     const now = Date.now();
+    this.successes.push(now);
+    if (this.successes.length > 4096) this.forgetOldSuccesses(now);
     // The response being observed still holds its slot; the others may not be charged yet.
     const others = Math.max(0, this.active - 1);
-    const requests = this.readBudget(headers, "requests", this.requestBudget, others, now);
+    const requests = this.readBudget(headers, "requests", this.learnedPace ? undefined : this.requestBudget, others, now);
+    if (requests === undefined && this.learnedPace && this.requestBudget?.rate !== undefined) {
+      this.requestBudget.rate *= PACE_RAISE;
+    }
     if (requests === "no limit") {
       const remaining = Number(header(headers, "x-ratelimit-remaining-requests") ?? Number.NaN);
       if (remaining <= this.active) {
@@ -246,6 +342,7 @@ export class Scheduler {
       }
     } else if (requests !== undefined) {
       this.requestBudget = requests;
+      this.learnedPace = false;
     }
     const tokens = this.readBudget(headers, "tokens", this.tokenBudget, others * this.tokensPerRequest, now);
     if (tokens === "no limit") {

@@ -21,6 +21,8 @@ export interface RecordedRequest {
   method: string;
   /** URL path without the query string, e.g. "/v1/chat/completions". */
   path: string;
+  /** The query string's parameters, e.g. { "api-version": "2024-06-01" }. */
+  query: Record<string, string>;
   /** Request headers with lower-cased names; repeated values joined with ", ". */
   headers: Record<string, string>;
   /** Parsed JSON body (undefined when there is none or it is not JSON). */
@@ -106,6 +108,18 @@ export interface RateLimitOptions {
   tokensPerWindow: number;
   /** The window in ms, e.g. 60,000 for per-minute limits. */
   windowMs: number;
+  /**
+   * How the budget comes back: "bucket" (default) refills continuously as
+   * above; "window" gives the whole budget back at the start of each
+   * window (a fixed-window counter, as many gateways keep).
+   */
+  refill?: "bucket" | "window";
+  /**
+   * Whether responses carry the x-ratelimit-* headers and 429s carry
+   * retry-after-ms (default true). False: a 429 says only `retry-after` in
+   * whole seconds, as many gateways do, and nothing else tells the budget.
+   */
+  headers?: boolean;
 }
 
 /** Counters of the rate limit, as returned by FakeOpenAI.rateLimitStats(). */
@@ -343,6 +357,15 @@ export class FakeOpenAI {
       this.bucket = { config, requests: config.requestsPerWindow, tokens: config.tokensPerWindow, at: now };
     }
     const b = this.bucket;
+    if (config.refill === "window") {
+      // b.at is the start of the current window.
+      if (now - b.at >= config.windowMs) {
+        b.at += Math.floor((now - b.at) / config.windowMs) * config.windowMs;
+        b.requests = config.requestsPerWindow;
+        b.tokens = config.tokensPerWindow;
+      }
+      return b;
+    }
     const elapsed = Math.max(0, now - b.at);
     b.requests = Math.min(config.requestsPerWindow, b.requests + (elapsed * config.requestsPerWindow) / config.windowMs);
     b.tokens = Math.min(config.tokensPerWindow, b.tokens + (elapsed * config.tokensPerWindow) / config.windowMs);
@@ -353,7 +376,7 @@ export class FakeOpenAI {
   /** The x-ratelimit-* headers now; none without a rate limit. */
   private rateLimitHeaders(): Record<string, string> {
     const b = this.refilledBucket(Date.now());
-    if (!b) return {};
+    if (!b || b.config.headers === false) return {};
     const { requestsPerWindow, tokensPerWindow, windowMs } = b.config;
     return {
       "x-ratelimit-limit-requests": String(requestsPerWindow),
@@ -382,8 +405,9 @@ export class FakeOpenAI {
       return undefined;
     }
     this.limitStats.limited += 1;
-    const requestWait = b.requests >= 1 ? 0 : ((1 - b.requests) * windowMs) / requestsPerWindow;
-    const tokenWait = b.tokens >= needed ? 0 : ((needed - b.tokens) * windowMs) / tokensPerWindow;
+    const nextWindow = b.at + windowMs - Date.now();
+    const requestWait = b.requests >= 1 ? 0 : b.config.refill === "window" ? nextWindow : ((1 - b.requests) * windowMs) / requestsPerWindow;
+    const tokenWait = b.tokens >= needed ? 0 : b.config.refill === "window" ? nextWindow : ((needed - b.tokens) * windowMs) / tokensPerWindow;
     return requestWait >= tokenWait
       ? { wait: requestWait, which: "requests", requested: 1, left: Math.floor(b.requests) }
       : { wait: tokenWait, which: "tokens", requested: needed, left: Math.floor(b.tokens) };
@@ -446,6 +470,7 @@ export class FakeOpenAI {
       seq: this.nextSeq++,
       method: req.method ?? "GET",
       path: new URL(req.url ?? "/", "http://127.0.0.1").pathname,
+      query: Object.fromEntries(new URL(req.url ?? "/", "http://127.0.0.1").searchParams),
       headers,
       body,
       raw: text,
@@ -461,7 +486,9 @@ export class FakeOpenAI {
       const message =
         `Rate limit reached for ${model} on ${which} per window: Limit ${which === "requests" ? this.options.rateLimit?.requestsPerWindow : this.options.rateLimit?.tokensPerWindow}, ` +
         `Remaining ${Math.max(0, left)}, Requested ${requested}. Please try again in ${formatResetDuration(wait)}.`;
-      const retry = { "retry-after-ms": String(Math.max(1, Math.ceil(wait))), "retry-after": String(Math.max(1, Math.ceil(wait / 1000))) };
+      const seconds = String(Math.max(1, Math.ceil(wait / 1000)));
+      const retry: Record<string, string> =
+        this.options.rateLimit?.headers === false ? { "retry-after": seconds } : { "retry-after-ms": String(Math.max(1, Math.ceil(wait))), "retry-after": seconds };
       this.sendJson(exchange, 429, { error: { message, type: which, param: null, code: "rate_limit_exceeded" } }, retry);
       return;
     }

@@ -6,6 +6,7 @@
 import type { Cell } from "../../dataset/table";
 import type { Judge } from "../../judge/judge";
 import type { UsageRecorder } from "../../judge/usage";
+import { JudgeError } from "../../judge/types";
 import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext } from "../metric";
 import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
@@ -237,9 +238,15 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       try {
         const map = await vectors;
         pair = texts.map((t) => map.get(t)!);
-      } catch {
+      } catch (batchError) {
         // The run's batched request failed: try this row's two texts alone, so
-        // that one bad batch fails only the rows it could not embed.
+        // that one bad batch (a text the server refuses or fails on) fails only
+        // the rows it could not embed. Not when the server said it has no room
+        // (429 or 503 until the rate-limit deadline): rows asking one by one
+        // would only add to the load it refused.
+        if (batchError instanceof JudgeError && (batchError.status === 429 || batchError.status === 503)) {
+          return this.failed(row.index, `embedding failed: ${message(batchError)}`, label, counted);
+        }
         try {
           pair = await embedder.embed(texts, usage);
         } catch (error) {
