@@ -1,7 +1,7 @@
 /** Reading scored and summarized frames for charts: typed columns, groups, counts. */
 import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
-import { getColumn, type Table } from "../dataset/table";
+import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
 import { readTable } from "../analysis/summarize";
 
 /** What chart builders accept: a DataFrame, or row objects. */
@@ -21,12 +21,27 @@ export function numberColumn(table: Table, name: string, caller: string): number
   return column.values.map((v) => (typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : Number.NaN));
 }
 
-/** A text column ("" where missing); absent columns give "" for every row. */
+
+/**
+ * A category as a chart may hold it. Vega looks some values up in plain
+ * objects: a sort order or colour domain holding "constructor" or
+ * "toString" fails to render ("Operator not defined"). Such a name gets an
+ * invisible zero-width space at its end, so it reads the same on the chart.
+ *
+ * @example
+ * chartCategory("gpt-4o") // "gpt-4o"
+ * chartCategory("constructor") // "constructor\u200b"
+ */
+export function chartCategory(value: string): string {
+  return PROTOTYPE_NAMES.has(value) ? `${value}\u200b` : value;
+}
+
+/** A text column of categories ("" where missing; see {@link chartCategory}); absent columns give "" for every row. */
 export function textColumn(table: Table, name: string): string[] {
   const column = getColumn(table, name);
   return Array.from({ length: table.rowCount }, (_, i) => {
     const v = column?.values[i];
-    return v === null || v === undefined ? "" : String(v);
+    return v === null || v === undefined ? "" : chartCategory(String(v));
   });
 }
 

@@ -39,9 +39,10 @@ export const INPUT_ERROR_COLUMN = "input_error";
  * Types of the columns evalframe reads and writes, so that a scored CSV read
  * back gets them right even when a column is all empty (all NaN, or no errors).
  * Canonical text columns are strings (an `id` of "007" stays "007");
- * `retrieved_contexts` is held as JSON text in tables.
+ * `retrieved_contexts` is held as JSON text in tables. (No prototype: a
+ * column called "constructor" is not a known one.)
  */
-export const KNOWN_COLUMN_TYPES: Readonly<Record<string, ColumnType>> = {
+export const KNOWN_COLUMN_TYPES: Readonly<Record<string, ColumnType>> = Object.assign(Object.create(null) as Record<string, ColumnType>, {
   user_input: "string",
   response: "string",
   reference: "string",
@@ -60,7 +61,7 @@ export const KNOWN_COLUMN_TYPES: Readonly<Record<string, ColumnType>> = {
   multimodal_relevance: "number",
   multimodal_relevance_reason: "string",
   multimodal_relevance_error: "string",
-};
+});
 
 const ALIAS_LOOKUP: ReadonlyMap<string, CanonicalColumn> = new Map(
   CANONICAL_COLUMNS.flatMap((canonical) =>

@@ -45,7 +45,8 @@ export function rawFromRecords(records: Records, lines?: number[]): RawTable {
       }
     }
   });
-  const columns = names.map((name) => records.map((record) => record[name]));
+  // Own fields only: a row without "constructor" has no value there, not Object's constructor.
+  const columns = names.map((name) => records.map((record) => (Object.hasOwn(record, name) ? record[name] : undefined)));
   const raw: RawTable = { names, columns, rowCount: records.length, origin: "values" };
   if (lines) raw.lines = lines;
   return raw;
@@ -85,9 +86,10 @@ export function typeRawTable(raw: RawTable, problems: RowProblems, options: Type
   const columns = raw.names.map((name, i) => {
     const opts: TypeColumnOptions = {};
     const cells = raw.columns[i] ?? [];
-    const declared = raw.declaredTypes?.[name];
+    const own = <T>(record: Readonly<Record<string, T>> | undefined): T | undefined => (record && Object.hasOwn(record, name) ? record[name] : undefined);
+    const declared = own(raw.declaredTypes);
     const allMissing = cells.every((v) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)));
-    const type = options.dtypes?.[name] ?? (declared !== undefined && allMissing && KNOWN_COLUMN_TYPES[name] === undefined ? declared : undefined);
+    const type = own(options.dtypes) ?? (declared !== undefined && allMissing && KNOWN_COLUMN_TYPES[name] === undefined ? declared : undefined);
     if (type !== undefined) opts.type = type;
     if (options.textColumns?.has(name)) opts.requireText = true;
     if (options.unescape) opts.unescape = options.unescape;

@@ -8,6 +8,22 @@ import { KNOWN_COLUMN_TYPES, type ColumnType } from "./columns";
 /** A cell of a typed table: numbers use NaN for missing, other types null. */
 export type Cell = string | number | boolean | null;
 
+/**
+ * Names of Object.prototype's members ("constructor", "toString",
+ * "__proto__", …): a model, id or column called so must never be looked up
+ * in a plain object.
+ */
+export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Sets a field of a plain record, "__proto__" included (a plain assignment
+ * to "__proto__" would change the record's prototype and lose the value).
+ */
+export function setField<T>(record: Record<string, T>, name: string, value: T): void {
+  if (name === "__proto__") Object.defineProperty(record, name, { value, enumerable: true, writable: true, configurable: true });
+  else record[name] = value;
+}
+
 /** One typed column. */
 export interface TableColumn {
   name: string;
@@ -196,6 +212,6 @@ export function getColumn(table: Table, name: string): TableColumn | undefined {
 /** Row `i` of a table as a plain record, in column order. */
 export function tableRecord(table: Table, i: number): Record<string, Cell> {
   const out: Record<string, Cell> = {};
-  for (const c of table.columns) out[c.name] = c.values[i] ?? null;
+  for (const c of table.columns) setField(out, c.name, c.values[i] ?? null);
   return out;
 }

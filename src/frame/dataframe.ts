@@ -7,7 +7,7 @@
 import { DataFrame } from "danfojs-node";
 import type { ColumnType } from "../dataset/columns";
 import { rawFromColumns, rawFromRecords, typeRawTable, type ColumnData, type RawTable, type Records } from "../dataset/raw";
-import { RowProblems, type Table } from "../dataset/table";
+import { PROTOTYPE_NAMES, RowProblems, type Table } from "../dataset/table";
 
 const DANFO_DTYPE: Readonly<Record<ColumnType, string>> = {
   string: "string",
@@ -28,7 +28,7 @@ export function rawFromDataFrame(df: DataFrame): RawTable {
   const names = df.columns.map(String);
   const rows = df.values as unknown[][];
   const columns = names.map((_, j) => rows.map((row) => (Array.isArray(row) ? row[j] : row)));
-  const declaredTypes: Record<string, ColumnType> = {};
+  const declaredTypes = Object.create(null) as Record<string, ColumnType>;
   names.forEach((name, j) => {
     const dtype = String(df.dtypes[j]);
     declaredTypes[name] = dtype.startsWith("float") || dtype.startsWith("int") ? "number" : dtype === "boolean" ? "boolean" : "string";
@@ -40,10 +40,18 @@ export function rawFromDataFrame(df: DataFrame): RawTable {
 export function tableToDataFrame(table: Table): DataFrame {
   const columns = table.columns.map((c) => c.name);
   if (table.rowCount === 0) return new DataFrame([], { columns });
+  const dtypes = table.columns.map((c) => DANFO_DTYPE[c.type]);
+  if (columns.some((name) => PROTOTYPE_NAMES.has(name))) {
+    // A column named "constructor" or "__proto__" (a model's name, in disagreements()) is lost as
+    // a key of a plain object; danfojs takes rows of values under a list of names too.
+    const rows = Array.from({ length: table.rowCount }, (_, i) => table.columns.map((c) => c.values[i]));
+    return new DataFrame(rows, { columns, dtypes });
+  }
   const data: Record<string, unknown[]> = {};
   for (const c of table.columns) data[c.name] = c.values;
-  return new DataFrame(data, { columns, dtypes: table.columns.map((c) => DANFO_DTYPE[c.type]) });
+  return new DataFrame(data, { columns, dtypes });
 }
+
 
 /** Reads a DataFrame into a typed table, typing each column from all of its values. */
 export function tableFromDataFrame(df: DataFrame): Table {

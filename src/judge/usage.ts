@@ -2,6 +2,7 @@
  * Usage accounting: calls, cache hits, tokens, retries, wall time and an
  * estimated cost, per run and over a judge's life.
  */
+import { setField } from "../dataset/table";
 
 /** Price of a model in US dollars per million tokens. */
 export interface ModelPrice {
@@ -182,7 +183,7 @@ export class UsageRecorder {
     const unpriced: string[] = [];
     const byModel: Record<string, ModelUsage> = {};
     for (const [model, u] of this.models) {
-      byModel[model] = { requests: u.requests, promptTokens: u.promptTokens, completionTokens: u.completionTokens };
+      setField(byModel, model, { requests: u.requests, promptTokens: u.promptTokens, completionTokens: u.completionTokens });
       if (u.embedding) embeddingTokens += u.promptTokens;
       else {
         promptTokens += u.promptTokens;
