@@ -89,7 +89,7 @@ describe("formatCsv", () => {
 
   it("escapes formula-like text but never numbers, and can be told not to", () => {
     const rows = [{ text: "=HYPERLINK(\"x\")", value: -1.5 }, { text: "-3", value: 2 }];
-    assert.equal(formatCsv(rows), "text,value\n\"'=HYPERLINK(\"\"x\"\")\",-1.5\n'-3,2\n");
+    assert.equal(formatCsv(rows), "text,value\n\"'=HYPERLINK(\"\"x\"\")\",-1.5\n\"'-3\",2\n");
     assert.equal(formatCsv(rows, { escapeFormulas: false }), 'text,value\n"=HYPERLINK(""x"")",-1.5\n-3,2\n');
   });
 

@@ -65,15 +65,22 @@ function columnsOf(df: DataFrame): string[] {
 }
 
 /** Reads a data file, any problem as one line (exit 1). */
-async function readInput(file: string, format: DatasetFormat, required?: readonly CanonicalColumn[], quiet = false): Promise<DataFrame> {
-  return failOnError(() => runtime().loadDataset(file, { format, ...(required ? { required } : {}), ...(quiet ? { warn: false } : {}) }));
+async function readInput(
+  file: string,
+  format: DatasetFormat,
+  options: { required?: readonly CanonicalColumn[]; io?: CliIO; strict?: boolean } = {},
+): Promise<DataFrame> {
+  const { required, io, strict } = options;
+  // Warnings (bad rows, bad bytes) go to the command's stderr, through its printable filter; none when reading a scored table.
+  const warn = io ? (message: string) => io.err(`${message}\n`) : false;
+  return failOnError(() => runtime().loadDataset(file, { format, warn, ...(required ? { required } : {}), ...(strict ? { strict } : {}) }));
 }
 
 /** Reads a scored table for analysis: no column is required beyond what the analysis asks for. */
 function readScored(command: string, args: ParsedArgs): { file: string; load: () => Promise<DataFrame> } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
   const format = inputFormat(command, file, stringOption(args, "format"));
-  return { file, load: () => readInput(file, format, [], true) };
+  return { file, load: () => readInput(file, format, { required: [] }) };
 }
 
 async function writeText(file: string, text: string): Promise<void> {
@@ -119,6 +126,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "summary-json": s,
   "no-progress": b,
   format: s,
+  strict: b,
   batch: b,
   "batch-dir": s,
   "batch-export": s,
@@ -207,9 +215,9 @@ export const scoreCommand: Command = async (argv, io) => {
   if (metricNames !== undefined) {
     chosen = [...new Set(metricNames)];
     const required = [...new Set(chosen.flatMap((m) => metrics[m].requiredColumns))];
-    df = await readInput(input, format, required);
+    df = await readInput(input, format, { required, io, strict: flag(args, "strict") });
   } else {
-    df = await readInput(input, format);
+    df = await readInput(input, format, { io, strict: flag(args, "strict") });
     const columns = new Set(columnsOf(df));
     chosen = METRIC_NAMES.filter((m) => metrics[m].requiredColumns.every((col) => columns.has(col)));
     if (chosen.length === 0) {

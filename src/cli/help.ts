@@ -74,6 +74,8 @@ Judge:
 
 Input:
   --format csv|tsv|jsonl|json  when the extension does not tell
+  --strict                   refuse a file that is not valid UTF-8 (default: read bad
+                             bytes as U+FFFD and warn, naming the first such line)
 
 Batch mode (OpenAI Batch API: half the price, results within 24 h):
   --batch                    send the requests as batches (Files + Batches API), poll, and score

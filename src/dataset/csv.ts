@@ -22,6 +22,12 @@ export class MalformedFileError extends Error {
 export interface CsvRecord {
   fields: string[];
   line: number;
+  /**
+   * Indices of fields written without quotes that look escaped by
+   * {@link escapeFormula} (`'=…`, `'+…`): evalframe's export quotes every
+   * field it escapes, so these are a person's own text. Absent when none.
+   */
+  unquotedEscapes?: number[];
 }
 
 /** Options for {@link parseCsv}. */
@@ -37,7 +43,8 @@ export interface ParseCsvOptions {
  * line breaks; CRLF and LF both end a record; a UTF-8 BOM is skipped; a final
  * line break does not start an empty record, nor does a blank line in a file
  * of two or more columns. The first record is returned as
- * the header, the rest as records with their starting line.
+ * the header, the rest as records with their starting line (and the
+ * header's unquoted escapes, as {@link CsvRecord.unquotedEscapes}).
  *
  * @throws {MalformedFileError} on an unclosed quote, a stray quote inside an
  *   unquoted field, text after a closing quote, a record whose field count
@@ -45,7 +52,7 @@ export interface ParseCsvOptions {
  * @example
  * parseCsv('a,b\n1,"x, ""y"""\n').records[0].fields // ["1", 'x, "y"']
  */
-export function parseCsv(text: string, options: ParseCsvOptions = {}): { header: string[]; records: CsvRecord[] } {
+export function parseCsv(text: string, options: ParseCsvOptions = {}): { header: string[]; records: CsvRecord[]; headerEscapes?: number[] } {
   const delimiter = options.delimiter ?? ",";
   const file = options.file ?? "<text>";
   if (delimiter.length !== 1 || delimiter === '"' || delimiter === "\n" || delimiter === "\r") {
@@ -78,7 +85,7 @@ export function parseCsv(text: string, options: ParseCsvOptions = {}): { header:
       );
     }
   }
-  return { header, records: body };
+  return head.unquotedEscapes ? { header, records: body, headerEscapes: head.unquotedEscapes } : { header, records: body };
 }
 
 function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
@@ -90,18 +97,23 @@ function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
   let i = 0;
   const n = text.length;
   let atFieldStart = true;
+  let quoted = false;
+  let unquotedEscapes: number[] | undefined;
   // A record is pending once any character of it has been read.
   let pending = false;
 
   const endField = (): void => {
+    if (!quoted && field.charCodeAt(0) === 0x27 && FORMULA_TRIGGER.test(field.slice(1))) (unquotedEscapes ??= []).push(fields.length);
     fields.push(field);
     field = "";
     atFieldStart = true;
+    quoted = false;
   };
   const endRecord = (): void => {
     endField();
-    records.push({ fields, line: recordLine });
+    records.push(unquotedEscapes ? { fields, line: recordLine, unquotedEscapes } : { fields, line: recordLine });
     fields = [];
+    unquotedEscapes = undefined;
     pending = false;
   };
 
@@ -135,6 +147,7 @@ function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
         throw new MalformedFileError(file, line, `unexpected text after a closing quote; inside a quoted field write a quote as ""`);
       }
       atFieldStart = false;
+      quoted = true;
       continue;
     }
     if (ch === delimiter) {
@@ -181,7 +194,8 @@ const FORMULA_TRIGGER = /^'*[=+\-@\t\r\n]/;
  * Makes a text cell safe to open in a spreadsheet: a value starting with a
  * formula trigger (`=`, `+`, `-`, `@`, tab, CR, LF), or with apostrophes
  * followed by one, gets one more leading `'`. {@link unescapeFormula} undoes it
- * exactly, so the pair is lossless.
+ * exactly, so the pair is lossless. `toCSV` writes such a field in quotes,
+ * which is how `loadDataset` tells its escapes from a person's own `'=…`.
  *
  * @example
  * escapeFormula("=SUM(A1:A3)") // "'=SUM(A1:A3)"

@@ -15,13 +15,18 @@ export interface ToCsvOptions extends CsvWriteOptions {
   columns?: readonly string[];
 }
 
-function fieldText(value: Cell, escape: boolean): string {
+/** One field as written: numbers exactly, text escaped (then always quoted: see escapeFormula) and quoted as needed. */
+function csvField(value: Cell, escape: boolean, delimiter: string): string {
   if (typeof value === "number") {
     return Number.isNaN(value) ? "" : String(value);
   }
   if (typeof value === "boolean") return String(value);
-  const text = cellText(value) ?? "";
-  return escape ? escapeFormula(text) : text;
+  return csvText(cellText(value) ?? "", escape, delimiter);
+}
+
+function csvText(text: string, escape: boolean, delimiter: string): string {
+  const escaped = escape ? escapeFormula(text) : text;
+  return escaped !== text ? `"${escaped.replace(/"/g, '""')}"` : quoteCsvField(text, delimiter);
 }
 
 /**
@@ -32,7 +37,7 @@ function fieldText(value: Cell, escape: boolean): string {
  *
  * @example
  * formatCsv([{ q: "Sum?", a: "=1+2" }, { q: "x, y", a: 3 }])
- * // 'q,a\nSum?,\'=1+2\n"x, y",3\n'
+ * // 'q,a\nSum?,"\'=1+2"\n"x, y",3\n'
  */
 export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
   const table = readFrame(data, "toCSV");
@@ -49,9 +54,9 @@ export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
       return column;
     });
   }
-  const lines: string[] = [columns.map((c) => quoteCsvField(escape ? escapeFormula(c.name) : c.name, delimiter)).join(delimiter)];
+  const lines: string[] = [columns.map((c) => csvText(c.name, escape, delimiter)).join(delimiter)];
   for (let row = 0; row < table.rowCount; row++) {
-    lines.push(columns.map((c) => quoteCsvField(fieldText(c.values[row] ?? null, escape), delimiter)).join(delimiter));
+    lines.push(columns.map((c) => csvField(c.values[row] ?? null, escape, delimiter)).join(delimiter));
   }
   return (options.bom ? "\uFEFF" : "") + lines.join(eol) + eol;
 }

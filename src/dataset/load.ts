@@ -2,6 +2,7 @@
  * `loadDataset`: one entry point for CSV, JSONL and JSON files, row objects and
  * DataFrames, giving a DataFrame with canonical column names and typed columns.
  */
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
@@ -10,7 +11,7 @@ import { INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./col
 import { parseCsv, unescapeFormula } from "./csv";
 import { parseJsonl } from "./jsonl";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
-import { RowProblems, type Table } from "./table";
+import { getColumn, RowProblems, type Table } from "./table";
 import { canonicalizeNames, requireColumns, validateRows } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
@@ -31,8 +32,19 @@ export interface LoadDatasetOptions {
   aliases?: Readonly<Record<string, CanonicalColumn>>;
   /** Force the type of some columns (others are decided from all their cells). */
   dtypes?: Readonly<Record<string, ColumnType>>;
-  /** Remove the `'` that `toCSV` puts before formula-like text; default true. */
+  /**
+   * Remove the `'` that `toCSV` puts before formula-like text; default true.
+   * Only quoted fields are taken for `toCSV`'s escapes (it quotes every field
+   * it escapes): an unquoted `'=…` or `'+…` is a person's own text and is
+   * kept, unless the file has evalframe's own columns (`input_error`, a
+   * metric's `_error` column), as files written before this rule do.
+   */
   unescapeFormulas?: boolean;
+  /**
+   * Refuse a file that is not valid UTF-8 instead of reading its bad bytes
+   * as U+FFFD with a warning naming the first such line; default false.
+   */
+  strict?: boolean;
   /**
    * Where to report rows with bad input (one line per load): a function, or
    * false for silence. Default `console.warn`.
@@ -66,14 +78,15 @@ function formatOf(file: string, options: LoadDatasetOptions): DatasetFormat {
 
 async function readRawFile(file: string, options: LoadDatasetOptions): Promise<RawTable> {
   const format = formatOf(file, options);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
     throw new Error(`cannot read "${file}": ${why} (looked in ${path.resolve(file)}; the working directory is ${process.cwd()})`);
   }
+  const text = decodeUtf8(bytes, file, options);
   if (format === "jsonl") {
     const { records, lines } = parseJsonl(text, file);
     return rawFromRecords(records, lines);
@@ -89,7 +102,13 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
     return rawFromRecords(parsed as Records);
   }
   const delimiter = options.delimiter ?? (format === "tsv" ? "\t" : ",");
-  const { header, records } = parseCsv(text, { delimiter, file });
+  const { header, records, headerEscapes } = parseCsv(text, { delimiter, file });
+  if (options.unescapeFormulas !== false && !header.some((name) => EVALFRAME_COLUMN.test(name))) {
+    // A person's own unquoted "'=…" gets one more "'", which the unescape below takes off again.
+    for (const record of [{ fields: header, unquotedEscapes: headerEscapes }, ...records]) {
+      for (const j of record.unquotedEscapes ?? []) record.fields[j] = `'${record.fields[j]!}`;
+    }
+  }
   return {
     names: options.unescapeFormulas === false ? header : header.map(unescapeFormula),
     columns: header.map((_, j) => records.map((r) => r.fields[j])),
@@ -97,6 +116,28 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
     origin: "text",
     lines: records.map((r) => r.line),
   };
+}
+
+/** Columns only evalframe writes: a file with one was written by `toCSV`, whatever its quoting. */
+const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_relevance_error)$/;
+
+/**
+ * The text of a file read as UTF-8. Bytes that are not UTF-8 become U+FFFD
+ * (as Node reads them) with a warning naming the first line that has one, or
+ * an error with `strict`.
+ */
+function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
+  if (isUtf8(bytes)) return bytes.toString("utf8");
+  const text = bytes.toString("utf8");
+  const line = text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length;
+  const problem = `${file}: line ${line} is not valid UTF-8`;
+  if (options.strict) throw new Error(`${problem}; save the file as UTF-8 (in Excel: "CSV UTF-8"), or leave strict off to read the bad bytes as \uFFFD`);
+  if (options.warn !== false) {
+    (options.warn ?? ((m: string) => console.warn(m)))(
+      `evalframe: ${problem} (and maybe later lines): its bad bytes were read as \uFFFD; save the file as UTF-8 to keep the text as written, or pass strict (--strict) to refuse such files`,
+    );
+  }
+  return text;
 }
 
 function describeSource(source: DatasetSource): string {
@@ -124,6 +165,12 @@ export async function checkDataset(source: DatasetSource, options: LoadDatasetOp
   if (raw.origin === "text" && options.unescapeFormulas !== false) typeOptions.unescape = unescapeFormula;
   const table = typeRawTable(raw, problems, typeOptions);
   validateRows(table, problems);
+  // A table loaded before (a DataFrame from loadDataset) keeps the input errors found then: the bad
+  // value itself may be gone (an object in a text column became its JSON text).
+  const carried = getColumn(table, INPUT_ERROR_COLUMN);
+  carried?.values.forEach((v, row) => {
+    if (typeof v === "string" && v.trim() !== "" && !problems.message(row).includes(v)) problems.add(row, v);
+  });
   const errors = Array.from({ length: table.rowCount }, (_, row) => problems.message(row));
   const checked: CheckedDataset = { table, errors, source: name };
   if (raw.lines) checked.lines = raw.lines;

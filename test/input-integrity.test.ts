@@ -1,0 +1,102 @@
+/**
+ * Input is never changed silently ([E] item 10): a file that is not UTF-8 is
+ * read with a warning naming its first bad line, or refused with strict; a
+ * person's own leading apostrophe survives reading while evalframe's export
+ * still round-trips exactly; objects and numbers in a JSONL file's text
+ * columns fail their row with input_error, as the warning says.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { formatCsv, frameRecords, loadDataset, toCSV } from "../src/index";
+import { runCliCaptured } from "./support/cli";
+import { tempDir } from "./support/files";
+
+describe("input is never changed silently", () => {
+  it("warns, naming the line, when a CSV is not UTF-8, and refuses it with strict", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "latin1.csv");
+    const header = Buffer.from("user_input,response\nWhat?,Fine.\n");
+    writeFileSync(file, Buffer.concat([header, Buffer.from("Where?,M"), Buffer.from([0xfc]), Buffer.from("nchen.\n")]));
+    const warnings: string[] = [];
+    const df = await loadDataset(file, { warn: (m) => warnings.push(m) });
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /latin1\.csv: line 3 is not valid UTF-8 .*--strict/);
+    assert.equal(frameRecords(df)[1]!["response"], "M\uFFFDnchen.");
+    await assert.rejects(loadDataset(file, { strict: true, warn: false }), /line 3 is not valid UTF-8; save the file as UTF-8/);
+    const run = await runCliCaptured(["score", file, "--out", path.join(dir, "out.csv"), "--strict", "--judge", "offline"]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /line 3 is not valid UTF-8/);
+    const clean = path.join(dir, "clean.csv");
+    writeFileSync(clean, "user_input,response\nWhere?,München.\n");
+    const quiet: string[] = [];
+    await loadDataset(clean, { strict: true, warn: (m) => quiet.push(m) });
+    assert.deepEqual(quiet, []);
+  });
+
+  it("keeps a person's own leading apostrophe before =, +, - and @", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "mine.csv");
+    writeFileSync(file, "user_input,response,'=note\nQ1,'=SUM(A1),'+1 for this\nQ2,'-5 degrees,'@home\nQ3,'plain,x\n");
+    const rows = frameRecords(await loadDataset(file));
+    assert.deepEqual(Object.keys(rows[0]!), ["user_input", "response", "'=note"]);
+    assert.deepEqual(
+      rows.map((r) => [r["response"], r["'=note"]]),
+      [
+        ["'=SUM(A1)", "'+1 for this"],
+        ["'-5 degrees", "'@home"],
+        ["'plain", "x"],
+      ],
+    );
+  });
+
+  it("reads evalframe's own export back exactly, escapes and all", async () => {
+    const dir = tempDir();
+    const original = [
+      { user_input: "=1+1", response: "'=already quoted", reference: "-3", "=col": "@me" },
+      { user_input: "plain", response: "'+x", reference: "''=two", "=col": "" },
+    ];
+    const file = path.join(dir, "export.csv");
+    await toCSV(original, file);
+    const text = readFileSync(file, "utf8");
+    assert.ok(text.includes(`"'=1+1"`), "escaped fields are quoted");
+    const back = frameRecords(await loadDataset(file));
+    assert.deepEqual(back, original);
+    assert.equal(formatCsv(back), text, "written again, byte for byte the same file");
+  });
+
+  it("still unescapes files written before escapes were quoted, told by evalframe's own columns", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "old-export.csv");
+    writeFileSync(file, "user_input,response,answer_correctness,answer_correctness_error\nQ,'=1+1,0.5,\n");
+    assert.equal(frameRecords(await loadDataset(file))[0]!["response"], "=1+1");
+  });
+
+  it("fails a JSONL row whose text column holds an object or a number, with input_error, and scores the others", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "in.jsonl");
+    writeFileSync(
+      file,
+      [
+        { id: "1", user_input: "q?", response: { a: 1 }, reference: "The answer." },
+        { id: "2", user_input: "q?", response: 42, reference: "The answer." },
+        { id: "3", user_input: "q?", response: "The answer.", reference: "The answer." },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
+    );
+    const out = path.join(dir, "out.csv");
+    const run = await runCliCaptured(["score", file, "--out", out, "--judge", "offline", "--no-progress"]);
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.err, /2 of 3 rows have bad input and will not be scored/);
+    const rows = frameRecords(await loadDataset(out, { required: [], warn: false }));
+    assert.match(String(rows[0]!["input_error"]), /column "response" holds an object, not text/);
+    assert.match(String(rows[1]!["input_error"]), /column "response" holds number 42, not text/);
+    const missing = (v: unknown) => v === null || (typeof v === "number" && Number.isNaN(v));
+    assert.ok(missing(rows[0]!["answer_correctness"]) && missing(rows[1]!["answer_correctness"]), "no score for the bad rows");
+    assert.match(String(rows[0]!["answer_correctness_error"]), /^input: /);
+    assert.equal(rows[2]!["input_error"], "");
+    assert.equal(rows[2]!["answer_correctness"], 1);
+  });
+});
