@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { bmpToPng, classifyContext, ImageLoader, ImageRefusedError, refusedAddressReason, sniffImageType, type ImageLoadOptions } from "../src/index";
+import { withDeadline } from "../src/context/loader";
 import { tempDir } from "./support/files";
 import { TestHttpServer } from "./support/http-server";
 
@@ -285,5 +286,19 @@ describe("data URIs and conversion", () => {
     await Promise.all([loader.load({ kind: "url", source: url }), loader.load({ kind: "url", source: url })]);
     await loader.load({ kind: "url", source: url });
     assert.equal(canary.seen.length, 1);
+  });
+});
+
+describe("image load deadline", () => {
+  it("fails a read that does not finish within the deadline, naming the image and the option", async () => {
+
+    const started = Date.now();
+    await assert.rejects(withDeadline(new Promise<Buffer>(() => undefined), 60, "photos/cat.png"), (error: unknown) => {
+      assert.ok(error instanceof ImageRefusedError);
+      assert.match(error.message, /reading photos\/cat\.png took more than 60 ms \(downloadTimeoutMs\)/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 1000);
+    assert.equal(await withDeadline(Promise.resolve("done"), 60, "x.png"), "done");
   });
 });

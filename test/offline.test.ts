@@ -316,3 +316,12 @@ describe("hashedEmbedding cosines", () => {
     assert.equal(cosineSimilarity(hashedEmbedding("Penguins cannot fly."), hashedEmbedding("The Eiffel Tower stands in Paris.")), 0);
   });
 });
+
+describe("long lines", () => {
+  it("splits a line of thousands of sentences as it splits each sentence alone (the segmenter works window by window)", () => {
+    const sentences = Array.from({ length: 400 }, (_, i) => `Dr. Fleming found penicillin in ${1900 + (i % 100)} at St. Mary's, and it saved ${i + 2} lives.`);
+    const line = sentences.join(" ");
+    assert.ok(line.length > 20_000);
+    assert.deepEqual(splitStatements(line), sentences.flatMap((s) => splitStatements(s)));
+  });
+});

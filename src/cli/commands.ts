@@ -15,6 +15,7 @@ import { resolveJudgeConfig, type JudgeKind, type JudgeOptions } from "../judge/
 import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
+import type { InputSurvey } from "./score-stream";
 import type { ReportOptions } from "../report/html";
 import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
 import {
@@ -127,6 +128,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "no-progress": b,
   format: s,
   strict: b,
+  "chunk-rows": s,
   batch: b,
   "batch-dir": s,
   "batch-export": s,
@@ -207,23 +209,29 @@ export const scoreCommand: Command = async (argv, io) => {
   }
   const metrics = await usageOnError(() => ({ answer_correctness: answerCorrectness(ac), multimodal_relevance: multimodalRelevance(mr) }), c);
   await usageOnError(() => resolveJudgeConfig({ ...judgeOptions, quiet: true }), c); // checks the judge flags before any file is read
-  const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, formatUsage, frameRecords, formatTable } = runtime();
 
-  // Read the input; choose the metrics its columns allow when none were named.
+  // Read the input (batch mode: whole; otherwise a first streamed pass that checks every row);
+  // choose the metrics its columns allow when none were named.
+  const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
+  const strict = flag(args, "strict");
+  const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1);
+  const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns } = runtime();
+  let df: DataFrame | undefined;
+  let survey: InputSurvey | undefined;
+  if (batching) df = await readInput(input, format, { io, strict });
+  else survey = await failOnError(() => surveyInput(input, format, { strict, warn: (m: string) => io.err(`${m}\n`), ...(chunkRows ? { chunkRows } : {}) }));
+  const columns = df ? columnsOf(df) : survey!.columns;
   let chosen: MetricName[];
-  let df: DataFrame;
   if (metricNames !== undefined) {
     chosen = [...new Set(metricNames)];
     const required = [...new Set(chosen.flatMap((m) => metrics[m].requiredColumns))];
-    df = await readInput(input, format, { required, io, strict: flag(args, "strict") });
+    await failOnError(() => requireColumns(columns, required, input));
   } else {
-    df = await readInput(input, format, { io, strict: flag(args, "strict") });
-    const columns = new Set(columnsOf(df));
-    chosen = METRIC_NAMES.filter((m) => metrics[m].requiredColumns.every((col) => columns.has(col)));
+    chosen = METRIC_NAMES.filter((m) => metrics[m].requiredColumns.every((col) => columns.includes(col)));
     if (chosen.length === 0) {
       throw new CliFailure(
         `${input}: nothing to score: answer_correctness needs a "reference" column (or ground_truth, expected, reference_answer) ` +
-          `and multimodal_relevance a "retrieved_contexts" column (or contexts, context); the columns are ${columnsOf(df).join(", ")}`,
+          `and multimodal_relevance a "retrieved_contexts" column (or contexts, context); the columns are ${columns.join(", ")}`,
       );
     }
     if (statementsOut !== undefined && !chosen.includes("answer_correctness")) {
@@ -234,13 +242,21 @@ export const scoreCommand: Command = async (argv, io) => {
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
   const judge = await usageOnError(() => createJudge(judgeOptions), c); // prints a notice when the environment picks the offline judge
   const selected: Metric[] = chosen.map((m) => metrics[m]);
-  const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
-  if (batching && judge.kind !== "openai") {
+  const progress = flag(args, "no-progress") ? false : terminalProgress();
+  if (!batching) {
+    const run = await failOnError(() =>
+      scoreFileInChunks({ input, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, ...(chunkRows ? { chunkRows } : {}) }),
+    );
+    const written = [`${out} (${run.rows.toLocaleString("en-US")} rows)`];
+    if (statementsOut !== undefined) written.push(`${statementsOut} (${run.statements.toLocaleString("en-US")} statements)`);
+    return reportScored(io, { input, out, summaryJson, chosen, written, ...run });
+  }
+  if (judge.kind !== "openai") {
     throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the ${judge.kind} judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL`, c);
   }
   const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
   if (batchExport !== undefined) {
-    const exported = await exportBatchRequests(df, selected, batchExport, { judge });
+    const exported = await exportBatchRequests(df!, selected, batchExport, { judge });
     if (exported.lines > 0) {
       io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: evalframe score ${input} --out ${out || "scored.csv"} --batch-import RESULTS.jsonl\n`);
       return 0;
@@ -251,7 +267,7 @@ export const scoreCommand: Command = async (argv, io) => {
     }
   }
   if (batchImport !== undefined) {
-    const imported = await failOnError(() => importBatchResults(df, selected, batchImport, { judge }), `${batchImport}: `);
+    const imported = await failOnError(() => importBatchResults(df!, selected, batchImport, { judge }), `${batchImport}: `);
     io.out(`read ${imported.applied.toLocaleString("en-US")} results from ${batchImport}${imported.failed.size > 0 ? ` (${imported.failed.size} failed lines)` : ""}\n`);
     if (imported.remaining > 0) {
       io.out(`the next stage needs ${imported.remaining.toLocaleString("en-US")} more requests: export them with --batch-export and run them too\n`);
@@ -259,14 +275,14 @@ export const scoreCommand: Command = async (argv, io) => {
     }
   }
   const scored = batchMode
-    ? await scoreBatch(df, selected, {
+    ? await scoreBatch(df!, selected, {
         judge,
         batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
         ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
         log: (line: string) => io.err(`${line}\n`),
         quiet: true,
       })
-    : await score(df, selected, { judge, progress: flag(args, "no-progress") ? false : terminalProgress(), quiet: true });
+    : await score(df!, selected, { judge, progress, quiet: true });
   const run = scoreRun(scored);
   const rows = scored.shape[0] ?? 0;
 
@@ -278,35 +294,65 @@ export const scoreCommand: Command = async (argv, io) => {
     written.push(`${statementsOut} (${(st.shape[0] ?? 0).toLocaleString("en-US")} statements)`);
   }
   const hasModel = columnsOf(scored).includes("model");
-  const summary = summarize(scored, hasModel ? { by: "model" } : {});
-  const failures = chosen.map((m) => ({ metric: m, ...errorCount(scored, m) }));
-  if (summaryJson !== undefined) {
+  return reportScored(io, {
+    input,
+    out,
+    summaryJson,
+    chosen,
+    written,
+    rows,
+    failures: chosen.map((m) => ({ metric: m, ...errorCount(scored, m) })),
+    summary: summarize(scored, hasModel ? { by: "model" } : {}),
+    usage: run?.usage,
+    judges: run?.judges ?? [judge.label],
+  });
+};
+
+/** What a finished score run prints and writes besides the table: the summary, failures, files, usage; exit 1 when every row failed. */
+async function reportScored(
+  io: CliIO,
+  r: {
+    input: string;
+    out: string;
+    summaryJson: string | undefined;
+    chosen: readonly string[];
+    written: string[];
+    rows: number;
+    failures: { metric: string; failed: number; first: string | undefined }[];
+    summary: DataFrame;
+    usage: UsageSummary | undefined;
+    judges: string[];
+  },
+): Promise<number> {
+  const { formatUsage, frameRecords, formatTable } = runtime();
+  const { rows, failures, summary, written } = r;
+  if (r.summaryJson !== undefined) {
     const body = {
-      input,
-      output: out,
+      input: r.input,
+      output: r.out,
       rows,
-      metrics: chosen,
-      judges: run?.judges ?? [judge.label],
+      metrics: r.chosen,
+      judges: r.judges,
       failed: Object.fromEntries(failures.map((f) => [f.metric, f.failed])),
-      usage: run?.usage ?? null,
-      usageLine: run ? formatUsage(run.usage) : null,
+      usage: r.usage ?? null,
+      usageLine: r.usage ? formatUsage(r.usage) : null,
       summary: frameRecords(summary),
     };
-    await writeText(summaryJson, `${JSON.stringify(body, null, 2)}\n`);
-    written.push(summaryJson);
+    await writeText(r.summaryJson, `${JSON.stringify(body, null, 2)}\n`);
+    written.push(r.summaryJson);
   }
 
   io.out(`${formatTable(summary)}\n\n`);
   io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${rows.toLocaleString("en-US")} rows failed`).join(" · ")}\n`);
   io.out(`wrote ${written.join(", ")}\n`);
-  if (run) io.out(`${formatUsage(run.usage)}\n`);
+  if (r.usage) io.out(`${formatUsage(r.usage)}\n`);
 
   if (rows > 0 && failures.every((f) => f.failed === rows)) {
     const first = failures.find((f) => f.first !== undefined)?.first ?? "unknown";
     throw new CliFailure(`every row failed to score (the scored table was written with the reasons); first reason: ${first}`);
   }
   return 0;
-};
+}
 
 /** `evalframe summarize`: the summary table of a scored file. */
 export const summarizeCommand: Command = async (argv, io) => {

@@ -76,6 +76,8 @@ Input:
   --format csv|tsv|jsonl|json  when the extension does not tell
   --strict                   refuse a file that is not valid UTF-8 (default: read bad
                              bytes as U+FFFD and warn, naming the first such line)
+  --chunk-rows N             rows read, scored and written at a time (default 10,000):
+                             memory depends on this, not on the size of the file
 
 Batch mode (OpenAI Batch API: half the price, results within 24 h):
   --batch                    send the requests as batches (Files + Batches API), poll, and score

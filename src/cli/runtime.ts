@@ -18,3 +18,5 @@ export { terminalProgress } from "../judge/progress";
 export { formatUsage } from "../judge/usage";
 export { buildReport } from "../report/html";
 export { formatTable, frameRecords } from "./table";
+export { requireColumns } from "../dataset/validate";
+export { scoreFileInChunks, surveyInput } from "./score-stream";

@@ -14,7 +14,7 @@ export interface ImageLoadOptions {
   imageRoot?: string;
   /** Largest image in bytes, data URIs included; default 10 MiB. */
   maxImageBytes?: number;
-  /** Time allowed for one download; default 10 s. */
+  /** Time allowed to fetch one image (a download, or reading a local file); default 10 s. */
   downloadTimeoutMs?: number;
   /** Allow image URLs on loopback, private and other non-public addresses; default false. */
   allowPrivateNetwork?: boolean;
@@ -43,6 +43,19 @@ export type ImageItem = Extract<ContextItem, { kind: "url" | "file" | "data-uri"
 
 /** Default largest image: 10 MiB. */
 export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** `work`, or an ImageRefusedError once `ms` have passed without it. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, source: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ImageRefusedError(`reading ${source} took more than ${ms} ms (downloadTimeoutMs)`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Default download timeout: 10 s. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10_000;
 
@@ -127,7 +140,10 @@ export class ImageLoader {
     const max = this.options.maxImageBytes;
     let bytes: Buffer;
     if (item.kind === "data-uri") bytes = decodeDataUri(item.source, max);
-    else if (item.kind === "file") bytes = await readLocalImage(item.source, { imageRoot: this.options.imageRoot, maxBytes: max });
+    else if (item.kind === "file") {
+      // A regular file can still hang (a network drive that stopped answering): the read has a deadline too.
+      bytes = await withDeadline(readLocalImage(item.source, { imageRoot: this.options.imageRoot, maxBytes: max }), this.options.downloadTimeoutMs, item.source);
+    }
     else {
       const download: Parameters<typeof downloadImage>[1] = { maxBytes: max, timeoutMs: this.options.downloadTimeoutMs, allowPrivateNetwork: this.options.allowPrivateNetwork };
       if (this.options.resolve) download.resolve = this.options.resolve;

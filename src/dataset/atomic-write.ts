@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import * as path from "node:path";
 
 /** `<name>.<pid>.<random>.tmp`: the temporary files of a target, with the writing process's id. */
@@ -48,15 +48,61 @@ async function removeLeftovers(file: string): Promise<void> {
  * await writeFileAtomic("out/summary.json", JSON.stringify(summary));
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const target = path.resolve(file);
-  await mkdir(path.dirname(target), { recursive: true });
-  await removeLeftovers(target);
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const { target, temp } = await prepare(file);
   try {
     await writeFile(temp, data, typeof data === "string" ? "utf8" : undefined);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw error;
+  }
+}
+
+/** The target's full path and a new temporary file beside it (its folder made, leftovers removed). */
+async function prepare(file: string): Promise<{ target: string; temp: string }> {
+  const target = path.resolve(file);
+  await mkdir(path.dirname(target), { recursive: true });
+  await removeLeftovers(target);
+  return { target, temp: `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp` };
+}
+
+/**
+ * A file written piece by piece and put in place only at the end, atomically
+ * as {@link writeFileAtomic} (a run killed half-way leaves the old file, and
+ * a temporary file that the next write removes).
+ *
+ * @example
+ * const out = await AtomicFileWriter.open("scored.csv");
+ * await out.write("id,score\n");
+ * await out.commit();
+ */
+export class AtomicFileWriter {
+  private constructor(
+    private readonly target: string,
+    private readonly temp: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Starts writing `file`. */
+  static async open(file: string): Promise<AtomicFileWriter> {
+    const { target, temp } = await prepare(file);
+    return new AtomicFileWriter(target, temp, await open(temp, "w"));
+  }
+
+  /** Appends text (UTF-8). */
+  async write(text: string): Promise<void> {
+    await this.handle.writeFile(text, "utf8");
+  }
+
+  /** Puts the file in place. */
+  async commit(): Promise<void> {
+    await this.handle.close();
+    await rename(this.temp, this.target);
+  }
+
+  /** Gives up: the target is left as it was. */
+  async abort(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await rm(this.temp, { force: true }).catch(() => undefined);
   }
 }

@@ -53,14 +53,25 @@ export interface ParseCsvOptions {
  * parseCsv('a,b\n1,"x, ""y"""\n').records[0].fields // ["1", 'x, "y"']
  */
 export function parseCsv(text: string, options: ParseCsvOptions = {}): { header: string[]; records: CsvRecord[]; headerEscapes?: number[] } {
-  const delimiter = options.delimiter ?? ",";
+  const delimiter = checkDelimiter(options.delimiter ?? ",");
   const file = options.file ?? "<text>";
+  const { records } = tokenize(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, delimiter, file, 1, true);
+  const head = records.shift();
+  if (head === undefined) throw new MalformedFileError(file, 1, "the file is empty; expected a header row with column names");
+  const header = checkHeader(head, file);
+  const body = bodyRecords(records, header, delimiter, file);
+  return head.unquotedEscapes ? { header, records: body, headerEscapes: head.unquotedEscapes } : { header, records: body };
+}
+
+function checkDelimiter(delimiter: string): string {
   if (delimiter.length !== 1 || delimiter === '"' || delimiter === "\n" || delimiter === "\r") {
     throw new Error(`CSV delimiter must be one character other than a quote or line break, got ${JSON.stringify(delimiter)}`);
   }
-  const records = tokenize(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, delimiter, file);
-  const head = records.shift();
-  if (head === undefined) throw new MalformedFileError(file, 1, "the file is empty; expected a header row with column names");
+  return delimiter;
+}
+
+/** The header's names, refused when one is empty or repeated. */
+function checkHeader(head: CsvRecord, file: string): string[] {
   const header = head.fields;
   const seen = new Map<string, number>();
   header.forEach((name, i) => {
@@ -73,6 +84,11 @@ export function parseCsv(text: string, options: ParseCsvOptions = {}): { header:
     }
     seen.set(name, i);
   });
+  return header;
+}
+
+/** The records after the header: blank lines dropped (unless the file has one column), each with the header's field count. */
+function bodyRecords(records: CsvRecord[], header: readonly string[], delimiter: string, file: string): CsvRecord[] {
   // A blank line is no record (in a one-column file it is an empty value).
   const body = header.length > 1 ? records.filter((r) => !(r.fields.length === 1 && r.fields[0] === "")) : records;
   for (const record of body) {
@@ -85,15 +101,76 @@ export function parseCsv(text: string, options: ParseCsvOptions = {}): { header:
       );
     }
   }
-  return head.unquotedEscapes ? { header, records: body, headerEscapes: head.unquotedEscapes } : { header, records: body };
+  return body;
 }
 
-function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
+/**
+ * CSV read piece by piece, for files too large to hold as one text: push
+ * text as it arrives, get the records it completes (the unfinished last one
+ * waits for the next piece), then `end()`. Same rules and messages as
+ * {@link parseCsv}; the header comes first, as `header`.
+ */
+export class CsvStreamParser {
+  /** The header's names, once its record is complete. */
+  header: string[] | undefined;
+  /** The header's unquoted escapes (see {@link CsvRecord.unquotedEscapes}). */
+  headerEscapes: number[] | undefined;
+  private rest = "";
+  private line = 1;
+  private started = false;
+  private readonly delimiter: string;
+
+  constructor(
+    options: ParseCsvOptions = {},
+    private readonly file = options.file ?? "<text>",
+  ) {
+    this.delimiter = checkDelimiter(options.delimiter ?? ",");
+  }
+
+  /** Records completed by this piece of text (after the header). */
+  push(text: string): CsvRecord[] {
+    return this.parse(text, false);
+  }
+
+  /** The last records, at the end of the text. */
+  end(): CsvRecord[] {
+    const records = this.parse("", true);
+    if (this.header === undefined) throw new MalformedFileError(this.file, 1, "the file is empty; expected a header row with column names");
+    return records;
+  }
+
+  private parse(text: string, final: boolean): CsvRecord[] {
+    let buffer = this.rest + text;
+    if (!this.started && buffer.length > 0) {
+      this.started = true;
+      if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
+    }
+    const { records, restStart, restLine } = tokenize(buffer, this.delimiter, this.file, this.line, final);
+    this.rest = buffer.slice(restStart);
+    this.line = restLine;
+    if (this.header === undefined) {
+      const head = records.shift();
+      if (head === undefined) return [];
+      this.header = checkHeader(head, this.file);
+      this.headerEscapes = head.unquotedEscapes;
+    }
+    return bodyRecords(records, this.header, this.delimiter, this.file);
+  }
+}
+
+/**
+ * Records of `text`, its first line numbered `firstLine`. Unless `final`,
+ * an unfinished last record (no line break after it yet, an open quote, a
+ * lone CR) is not returned: `restStart` is where it begins, for the next call.
+ */
+function tokenize(text: string, delimiter: string, file: string, firstLine: number, final: boolean): { records: CsvRecord[]; restStart: number; restLine: number } {
   const records: CsvRecord[] = [];
+  const delimiterCode = delimiter.charCodeAt(0);
   let fields: string[] = [];
   let field = "";
-  let line = 1;
-  let recordLine = 1;
+  let line = firstLine;
+  let recordLine = firstLine;
+  let recordStart = 0;
   let i = 0;
   const n = text.length;
   let atFieldStart = true;
@@ -116,31 +193,37 @@ function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
     unquotedEscapes = undefined;
     pending = false;
   };
+  const unfinished = () => ({ records, restStart: recordStart, restLine: recordLine });
 
   while (i < n) {
     const ch = text[i]!;
     if (!pending) {
       pending = true;
       recordLine = line;
+      recordStart = i;
     }
     if (atFieldStart && ch === '"') {
       const openLine = line;
       i++;
       for (;;) {
-        if (i >= n) throw new MalformedFileError(file, openLine, "a quoted field opened on this line is never closed");
-        const c = text[i]!;
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
+        // The text up to the next quote is the field's, as it stands (line breaks counted).
+        const quote = text.indexOf('"', i);
+        const stop = quote < 0 ? n : quote;
+        for (let nl = text.indexOf("\n", i); nl >= 0 && nl < stop; nl = text.indexOf("\n", nl + 1)) line++;
+        field += text.slice(i, stop);
+        i = stop;
+        if (i >= n) {
+          if (!final) return unfinished();
+          throw new MalformedFileError(file, openLine, "a quoted field opened on this line is never closed");
         }
-        if (c === "\n") line++;
-        field += c;
+        if (i + 1 >= n && !final) return unfinished();
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
         i++;
+        break;
       }
       const next = text[i];
       if (next !== undefined && next !== delimiter && next !== "\n" && next !== "\r") {
@@ -156,6 +239,7 @@ function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
       continue;
     }
     if (ch === "\r" || ch === "\n") {
+      if (ch === "\r" && i + 1 >= n && !final) return unfinished();
       endRecord();
       i += ch === "\r" && text[i + 1] === "\n" ? 2 : 1;
       line++;
@@ -164,12 +248,22 @@ function tokenize(text: string, delimiter: string, file: string): CsvRecord[] {
     if (ch === '"') {
       throw new MalformedFileError(file, line, `a quote inside an unquoted field; quote the whole field and write the quote as ""`);
     }
-    field += ch;
+    // An unquoted run: up to the next delimiter, line break or quote, taken in one piece.
+    let end = i + 1;
+    while (end < n) {
+      const c = text.charCodeAt(end);
+      if (c === delimiterCode || c === 0x0a || c === 0x0d || c === 0x22) break;
+      end++;
+    }
+    field += text.slice(i, end);
     atFieldStart = false;
-    i++;
+    i = end;
   }
-  if (pending) endRecord();
-  return records;
+  if (pending) {
+    if (!final) return unfinished();
+    endRecord();
+  }
+  return { records, restStart: n, restLine: line };
 }
 
 /** Options for {@link formatCsv} and `toCSV`. */

@@ -2,13 +2,14 @@
 import { MalformedFileError } from "./csv";
 
 /**
- * Parses JSON Lines text into row objects, with the 1-based line of each.
+ * Parses JSON Lines text into row objects, with the 1-based line of each
+ * (`firstLine` is the number of the text's first line, for a piece of a file).
  *
  * @throws {MalformedFileError} naming the line that is not a JSON object.
  * @example
  * parseJsonl('{"question":"2+2?","answer":"4"}\n').records // [{ question: "2+2?", answer: "4" }]
  */
-export function parseJsonl(text: string, file = "<text>"): { records: Record<string, unknown>[]; lines: number[] } {
+export function parseJsonl(text: string, file = "<text>", firstLine = 1): { records: Record<string, unknown>[]; lines: number[] } {
   const records: Record<string, unknown>[] = [];
   const lines: number[] = [];
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -18,14 +19,14 @@ export function parseJsonl(text: string, file = "<text>"): { records: Record<str
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new MalformedFileError(file, i + 1, `not valid JSON (${(error as Error).message}); each line must be one JSON object`);
+      throw new MalformedFileError(file, firstLine + i, `not valid JSON (${(error as Error).message}); each line must be one JSON object`);
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const got = Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
-      throw new MalformedFileError(file, i + 1, `expected a JSON object like {"question": "…"}, got ${got}`);
+      throw new MalformedFileError(file, firstLine + i, `expected a JSON object like {"question": "…"}, got ${got}`);
     }
     records.push(value as Record<string, unknown>);
-    lines.push(i + 1);
+    lines.push(firstLine + i);
   });
   return { records, lines };
 }

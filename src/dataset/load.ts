@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { isDataFrame, rawFromDataFrame, tableToDataFrame } from "../frame/dataframe";
 import { INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
-import { parseCsv, unescapeFormula } from "./csv";
+import { parseCsv, unescapeFormula, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, RowProblems, type Table } from "./table";
@@ -66,7 +66,15 @@ export interface CheckedDataset {
 
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(["user_input", "response", "reference"]);
 
-function formatOf(file: string, options: LoadDatasetOptions): DatasetFormat {
+/** The error for a data file that cannot be opened, saying where it was looked for. */
+export function cannotRead(file: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+  return new Error(`cannot read "${file}": ${why} (looked in ${path.resolve(file)}; the working directory is ${process.cwd()})`);
+}
+
+/** A file's format: the option, else its extension. */
+export function formatOf(file: string, options: LoadDatasetOptions): DatasetFormat {
   if (options.format) return options.format;
   const ext = path.extname(file).toLowerCase();
   if (ext === ".csv") return "csv";
@@ -82,9 +90,7 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
   try {
     bytes = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
-    throw new Error(`cannot read "${file}": ${why} (looked in ${path.resolve(file)}; the working directory is ${process.cwd()})`);
+    throw cannotRead(file, error);
   }
   const text = decodeUtf8(bytes, file, options);
   if (format === "jsonl") {
@@ -101,10 +107,22 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
     if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
     return rawFromRecords(parsed as Records);
   }
-  const delimiter = options.delimiter ?? (format === "tsv" ? "\t" : ",");
-  const { header, records, headerEscapes } = parseCsv(text, { delimiter, file });
+  const { header, records, headerEscapes } = parseCsv(text, { delimiter: csvDelimiter(format, options), file });
+  return csvRawTable(header, headerEscapes, records, options);
+}
+
+/** The field separator of a CSV or TSV file. */
+export function csvDelimiter(format: DatasetFormat, options: LoadDatasetOptions): string {
+  return options.delimiter ?? (format === "tsv" ? "\t" : ",");
+}
+
+/**
+ * The raw table of CSV records under their header. With formula unescaping
+ * on, a person's own unquoted "'=…" gets one more "'" (which the unescape
+ * takes off again), unless the header shows evalframe wrote the file.
+ */
+export function csvRawTable(header: string[], headerEscapes: number[] | undefined, records: CsvRecord[], options: LoadDatasetOptions): RawTable {
   if (options.unescapeFormulas !== false && !header.some((name) => EVALFRAME_COLUMN.test(name))) {
-    // A person's own unquoted "'=…" gets one more "'", which the unescape below takes off again.
     for (const record of [{ fields: header, unquotedEscapes: headerEscapes }, ...records]) {
       for (const j of record.unquotedEscapes ?? []) record.fields[j] = `'${record.fields[j]!}`;
     }
@@ -129,7 +147,12 @@ const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_re
 function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
   if (isUtf8(bytes)) return bytes.toString("utf8");
   const text = bytes.toString("utf8");
-  const line = text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length;
+  notUtf8(file, text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length, options);
+  return text;
+}
+
+/** Reports a file's first line that is not UTF-8: a warning, or with `strict` an error. */
+export function notUtf8(file: string, line: number, options: LoadDatasetOptions): void {
   const problem = `${file}: line ${line} is not valid UTF-8`;
   if (options.strict) throw new Error(`${problem}; save the file as UTF-8 (in Excel: "CSV UTF-8"), or leave strict off to read the bad bytes as \uFFFD`);
   if (options.warn !== false) {
@@ -137,7 +160,6 @@ function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): s
       `evalframe: ${problem} (and maybe later lines): its bad bytes were read as \uFFFD; save the file as UTF-8 to keep the text as written, or pass strict (--strict) to refuse such files`,
     );
   }
-  return text;
 }
 
 function describeSource(source: DatasetSource): string {
@@ -156,8 +178,12 @@ export async function checkDataset(source: DatasetSource, options: LoadDatasetOp
   else if (isDataFrame(source)) raw = rawFromDataFrame(source);
   else if (Array.isArray(source)) raw = rawFromRecords(source);
   else throw new TypeError("loadDataset takes a file path, an array of row objects or a danfojs DataFrame");
+  return checkRawTable(raw, name, options);
+}
 
-  raw = canonicalizeNames(raw, name, options.aliases);
+/** {@link checkDataset} of a raw table read already (`name` is its source, for messages). */
+export function checkRawTable(source: RawTable, name: string, options: LoadDatasetOptions = {}): CheckedDataset {
+  const raw = canonicalizeNames(source, name, options.aliases);
   requireColumns(raw.names, options.required ?? ["user_input", "response"], name);
   const problems = new RowProblems();
   const typeOptions: Parameters<typeof typeRawTable>[2] = { textColumns: TEXT_COLUMNS };
@@ -175,6 +201,16 @@ export async function checkDataset(source: DatasetSource, options: LoadDatasetOp
   const checked: CheckedDataset = { table, errors, source: name };
   if (raw.lines) checked.lines = raw.lines;
   return checked;
+}
+
+/** The one warning about a table's rows with bad input, naming the first. */
+export function badInputWarning(source: string, bad: number, rows: number, first: { row: number; line: number | undefined; message: string }): string {
+  const others = bad > 1 ? ` (and ${bad - 1} more)` : "";
+  const where = first.line === undefined ? `row ${first.row}` : `row ${first.row} (line ${first.line})`;
+  return (
+    `evalframe: ${source}: ${bad} of ${rows} rows have bad input and will not be scored; ` +
+    `see column "${INPUT_ERROR_COLUMN}". First: ${where}: ${first.message}${others}`
+  );
 }
 
 /** "row 5 (line 7)" for messages. */
@@ -215,11 +251,7 @@ export async function loadDataset(source: DatasetSource, options: LoadDatasetOpt
   const first = bad[0];
   if (first !== undefined && options.warn !== false) {
     const warn = options.warn ?? ((m: string) => console.warn(m));
-    const others = bad.length > 1 ? ` (and ${bad.length - 1} more)` : "";
-    warn(
-      `evalframe: ${checked.source}: ${bad.length} of ${table.rowCount} rows have bad input and will not be scored; ` +
-        `see column "${INPUT_ERROR_COLUMN}". First: ${rowLabel(first, checked.lines)}: ${errors[first]}${others}`,
-    );
+    warn(badInputWarning(checked.source, bad.length, table.rowCount, { row: first, line: checked.lines?.[first], message: errors[first]! }));
   }
   return tableToDataFrame({ columns, rowCount: table.rowCount });
 }

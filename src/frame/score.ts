@@ -4,7 +4,7 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
-import { checkDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
+import { checkDataset, type CheckedDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { parseContexts } from "../dataset/validate";
 import type { JudgeOptions } from "../judge/config";
@@ -106,6 +106,14 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
   const judge = isJudge(options.judge) ? options.judge : createJudge(options.judge ?? {});
   const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
   const checked = await checkDataset(data, { ...options.load, required });
+  return scoreChecked(checked, metrics, judge, options);
+}
+
+/**
+ * {@link score} of a table checked already (a chunk of a large file, in the
+ * CLI's streamed run): the scored DataFrame of its rows.
+ */
+export async function scoreChecked(checked: CheckedDataset, metrics: readonly Metric[], judge: Judge, options: ScoreOptions = {}): Promise<DataFrame> {
   const { table, errors } = checked;
   const usage = options.usage ?? judge.newUsage();
   usage.rows = table.rowCount;

@@ -121,7 +121,7 @@ function sentences(line: string): string[] {
   if (!INNER_SENTENCE_END.test(line)) return [line];
   const out: string[] = [];
   let pending = "";
-  for (const { segment } of sentenceSegmenter.segment(line)) {
+  for (const segment of segments(line)) {
     pending += segment;
     const last = pending.trim().split(/\s+/).pop()?.toLowerCase() ?? "";
     if (ABBREVIATIONS.has(last)) continue;
@@ -131,6 +131,33 @@ function sentences(line: string): string[] {
   if (pending) out.push(pending);
   return out;
 }
+
+/**
+ * The segmenter's cost grows with the square of the text's length, so a long
+ * line is first cut into windows of at most this many characters, each after
+ * a sentence end and its spaces (else after a space), and segmented window by
+ * window: linear in the length, and the same cuts for the same line.
+ */
+const SEGMENT_WINDOW = 2_000;
+
+/** Sentence pieces of a line, window by window (see {@link SEGMENT_WINDOW}). */
+function* segments(line: string): Generator<string> {
+  let from = 0;
+  while (from < line.length) {
+    let to = line.length;
+    if (to - from > SEGMENT_WINDOW) {
+      const window = line.slice(from, from + SEGMENT_WINDOW);
+      let cut = -1;
+      for (const match of window.matchAll(SENTENCE_END_AND_SPACE)) cut = (match.index ?? 0) + match[0].length;
+      if (cut <= 0) cut = window.lastIndexOf(" ") + 1;
+      to = cut > 0 ? from + cut : from + SEGMENT_WINDOW;
+    }
+    for (const { segment } of sentenceSegmenter.segment(line.slice(from, to))) yield segment;
+    from = to;
+  }
+}
+
+const SENTENCE_END_AND_SPACE = /[.!?。！？…]['"”’)\]]*\s+/gu;
 
 /** A sentence end followed by more text (the segmenter's cue, roughly): ". W", "! 1", "。다". */
 const INNER_SENTENCE_END = /[.!?;。！？…]['"”’)\]]*\s*\S/u;

@@ -1,6 +1,6 @@
 /**
- * A worker thread of the offline judge: answers tasks posted by
- * {@link OfflineWorkers} with {@link answerTask}.
+ * A worker thread of the offline judge: answers the batches of tasks posted
+ * by {@link OfflineWorkers} with {@link answerTask}.
  */
 import { parentPort } from "node:worker_threads";
 import type { JudgeTask } from "../types";
@@ -12,15 +12,21 @@ export interface WorkerRequest {
   task: JudgeTask;
 }
 
-/** A worker's answer: the value as JSON text (cheaper to pass than an object), or the message of the error it threw. */
-export type WorkerReply = { id: number; json: string } | { id: number; error: string };
+/** A worker's answer to one task: its value, or the message of the error it threw. */
+export type WorkerAnswer = { id: number; value: unknown } | { id: number; error: string };
 
-parentPort?.on("message", (request: WorkerRequest) => {
-  let reply: WorkerReply;
-  try {
-    reply = { id: request.id, json: JSON.stringify(answerTask(request.task)) };
-  } catch (error) {
-    reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
-  }
-  parentPort?.postMessage(reply);
+/** A worker's answers to one batch of tasks, as JSON text (one text is cheaper to pass and read than many objects). */
+export interface WorkerReply {
+  json: string;
+}
+
+parentPort?.on("message", (requests: WorkerRequest[]) => {
+  const answers: WorkerAnswer[] = requests.map((request) => {
+    try {
+      return { id: request.id, value: answerTask(request.task) };
+    } catch (error) {
+      return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    }
+  });
+  parentPort?.postMessage({ json: JSON.stringify(answers) } satisfies WorkerReply);
 });

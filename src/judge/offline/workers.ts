@@ -10,7 +10,13 @@ import { Worker } from "node:worker_threads";
 import { JudgeError, type JudgeTask } from "../types";
 import { answerTask } from "./answer";
 import { fnv1a32 } from "./embed";
-import type { WorkerReply, WorkerRequest } from "./worker";
+import type { WorkerAnswer, WorkerReply, WorkerRequest } from "./worker";
+
+/** Tasks posted to a worker in one message. */
+const BATCH_TASKS = 16;
+
+/** How many more tasks than the least busy worker the owner of a question may have before a task goes elsewhere. */
+const REBALANCE_AFTER = 32;
 
 interface Waiting {
   task: JudgeTask;
@@ -26,6 +32,9 @@ export class OfflineWorkers {
   /** Workers that failed: their questions are answered in the main thread from then on. */
   private readonly dead: boolean[] = [];
   private readonly waiting = new Map<number, Waiting>();
+  /** Tasks not posted yet, per worker: they go as one message (posting each alone costs the main thread more than answering it). */
+  private readonly queued: WorkerRequest[][] = [];
+  private flushing = false;
   private nextId = 0;
 
   constructor(count: number) {
@@ -44,20 +53,48 @@ export class OfflineWorkers {
       this.workers.push(worker);
       this.busy.push(0);
       this.dead.push(false);
+      this.queued.push([]);
     }
   }
 
-  /** Answers a task in the worker that owns its question. */
+  /**
+   * Answers a task in the worker that owns its question, or in the least busy
+   * one when that worker is far behind (a table with few questions would
+   * otherwise keep one worker busy and the other idle).
+   */
   run(task: JudgeTask): Promise<unknown> {
     const question = "question" in task ? task.question : "";
-    const index = fnv1a32(question) % this.workers.length;
+    let index = fnv1a32(question) % this.workers.length;
+    const least = this.leastBusy();
+    if (this.busy[index]! - this.busy[least]! > REBALANCE_AFTER) index = least;
     if (this.dead[index]) return Promise.resolve().then(() => answerTask(task));
     const worker = this.workers[index]!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { task, resolve, reject, worker: index });
       if (this.busy[index]!++ === 0) worker.ref();
-      worker.postMessage({ id, task } satisfies WorkerRequest);
+      this.queued[index]!.push({ id, task });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private leastBusy(): number {
+    let least = 0;
+    for (let i = 1; i < this.workers.length; i++) if (!this.dead[i] && (this.dead[least] || this.busy[i]! < this.busy[least]!)) least = i;
+    return least;
+  }
+
+  /** Posts each worker's queued tasks as one message. */
+  private flush(): void {
+    this.flushing = false;
+    this.queued.forEach((requests, index) => {
+      if (requests.length === 0 || this.dead[index]) return;
+      this.queued[index] = [];
+      // In slices: a worker answers slice by slice, so the main thread gets answers (and posts new tasks) while it works.
+      for (let at = 0; at < requests.length; at += BATCH_TASKS) this.workers[index]!.postMessage(requests.slice(at, at + BATCH_TASKS));
     });
   }
 
@@ -66,18 +103,21 @@ export class OfflineWorkers {
   }
 
   private settle(index: number, reply: WorkerReply): void {
-    const waiting = this.waiting.get(reply.id);
-    if (!waiting) return;
-    this.waiting.delete(reply.id);
-    this.release(index);
-    if ("error" in reply) waiting.reject(new JudgeError(reply.error));
-    else waiting.resolve(JSON.parse(reply.json) as unknown);
+    for (const answer of JSON.parse(reply.json) as WorkerAnswer[]) {
+      const waiting = this.waiting.get(answer.id);
+      if (!waiting) continue;
+      this.waiting.delete(answer.id);
+      this.release(index);
+      if ("error" in answer) waiting.reject(new JudgeError(answer.error));
+      else waiting.resolve(answer.value);
+    }
   }
 
   /** A worker failed: what it was answering is answered in the main thread, and so is all it would have answered. */
   private failAll(index: number): void {
     if (this.dead[index]) return;
     this.dead[index] = true;
+    this.queued[index] = [];
     for (const [id, waiting] of this.waiting) {
       if (waiting.worker !== index) continue;
       this.waiting.delete(id);

@@ -154,7 +154,8 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<AnswerCorrectnessResult[]> {
     const judge = this.judge ?? context.judge;
     const embedder = this.embeddings ?? judge;
-    const referenceStatements = new Map<string, Promise<string[]>>();
+    // A reference's statements, by question and reference: extracted once for all the answers to it.
+    const referenceStatements = new Map<string, Map<string, Promise<string[]>>>();
     const vectors = this.weights[1] > 0 ? this.embedAll(rows, embedder, context.usage) : undefined;
     // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
     vectors?.catch(() => undefined);
@@ -182,16 +183,17 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     judge: Judge,
     embedder: Embedder,
     usage: UsageRecorder,
-    referenceStatements: Map<string, Promise<string[]>>,
+    referenceStatements: Map<string, Map<string, Promise<string[]>>>,
     vectors: Promise<Map<string, number[]>> | undefined,
   ): Promise<AnswerCorrectnessResult> {
     const label = judge.label;
     const reference = row.reference ?? "";
-    const refKey = JSON.stringify([row.user_input, reference]);
-    let refPromise = referenceStatements.get(refKey);
+    let byReference = referenceStatements.get(row.user_input);
+    if (!byReference) referenceStatements.set(row.user_input, (byReference = new Map()));
+    let refPromise = byReference.get(reference);
     if (!refPromise) {
       refPromise = this.statements(judge, usage, row.user_input, reference);
-      referenceStatements.set(refKey, refPromise);
+      byReference.set(reference, refPromise);
     }
     const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response), refPromise]);
     if (a.status === "rejected") return this.failed(row.index, `statement extraction of the response failed: ${message(a.reason)}`, label);

@@ -1,0 +1,83 @@
+/**
+ * `evalframe score` reads, scores and writes a chunk of rows at a time
+ * ([E] item 12): whatever the chunk size, the scored table, the statements,
+ * the summary and the printed lines are those of one pass over the whole
+ * table; a bad row in a late chunk still gives every row an input_error
+ * field; a JSONL key first seen in a late chunk is a column of every row;
+ * a CSV read in 1 MB pieces keeps quoted line breaks and multi-byte
+ * characters cut at a piece's end.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { formatCsv, frameRecords, loadDataset, scoreAnswerCorrectness, createJudge } from "../src/index";
+import { readRawChunks } from "../src/dataset/chunks";
+import { runCliCaptured } from "./support/cli";
+import { tempDir } from "./support/files";
+
+const ROOT = path.join(__dirname, "..");
+
+async function scoreWith(input: string, dir: string, chunkRows: number, extra: string[] = []) {
+  const out = path.join(dir, `out-${chunkRows}.csv`);
+  const st = path.join(dir, `st-${chunkRows}.csv`);
+  const run = await runCliCaptured(["score", input, "--out", out, "--statements-out", st, "--judge", "offline", "--no-progress", "--chunk-rows", String(chunkRows), ...extra]);
+  assert.equal(run.code, 0, run.err);
+  // The usage line differs in its count of calls: a reference whose answers fall in two chunks is read in each.
+  const printed = run.out.replace(/out-\d+|st-\d+/g, "F").replace(/\d+ chat calls.*$/m, "");
+  return { out: readFileSync(out, "utf8"), statements: readFileSync(st, "utf8"), printed };
+}
+
+describe("score in chunks", () => {
+  it("writes the same table, statements and summary in chunks of 7 rows as in one chunk, and as the library scores it", async () => {
+    const dir = tempDir();
+    const input = path.join(ROOT, "data", "qa-models.csv");
+    const whole = await scoreWith(input, dir, 100_000);
+    const chunked = await scoreWith(input, dir, 7);
+    assert.equal(chunked.out, whole.out);
+    assert.equal(chunked.statements, whole.statements);
+    assert.equal(chunked.printed, whole.printed);
+    const library = await scoreAnswerCorrectness(await loadDataset(input), { judge: createJudge({ judge: "offline", quiet: true }), progress: false, quiet: true });
+    assert.equal(whole.out, formatCsv(library));
+  });
+
+  it("gives every row an input_error field when only a late chunk has a bad row", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.csv");
+    const rows = Array.from({ length: 12 }, (_, i) => ({ id: `q${i}`, user_input: `Question ${i}?`, response: `Answer ${i}.`, reference: i === 10 ? "" : `Answer ${i}.` }));
+    writeFileSync(input, formatCsv(rows));
+    const chunked = await scoreWith(input, dir, 5);
+    const whole = await scoreWith(input, dir, 100);
+    assert.equal(chunked.out, whole.out);
+    const back = frameRecords(await loadDataset(path.join(dir, "out-5.csv"), { required: [], warn: false }));
+    assert.equal(back.length, 12);
+    assert.match(String(back[10]!["input_error"]), /reference/);
+    assert.deepEqual(back.filter((r) => r["input_error"] !== "").map((r) => r["id"]), ["q10"]);
+    assert.equal(back[0]!["answer_correctness"], 1);
+  });
+
+  it("makes a JSONL key first seen in a late chunk a column of every row", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.jsonl");
+    const lines = Array.from({ length: 9 }, (_, i) => JSON.stringify({ id: `q${i}`, user_input: "Q?", response: "Yes.", reference: "Yes.", ...(i === 8 ? { note: "late" } : {}) }));
+    writeFileSync(input, `${lines.join("\n")}\n`);
+    const chunked = await scoreWith(input, dir, 4);
+    const whole = await scoreWith(input, dir, 100);
+    assert.equal(chunked.out, whole.out);
+    const header = chunked.out.split("\n")[0]!.split(",");
+    assert.deepEqual(header.slice(0, 5), ["id", "user_input", "response", "reference", "note"]);
+  });
+
+  it("reads a CSV of several 1 MB pieces with quoted line breaks and multi-byte characters across the cuts", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "big.csv");
+    const rows = Array.from({ length: 8000 }, (_, i) => ({ id: `r${i}`, user_input: `질문 ${i}: “quoted”, with a\nline break?`, response: "한국어 답변 ".repeat(20 + (i % 7)) }));
+    writeFileSync(file, formatCsv(rows));
+    assert.ok(readFileSync(file).length > 2 << 20, "more than two pieces");
+    const seen: Record<string, unknown>[] = [];
+    for await (const raw of readRawChunks(file, {}, 1000)) {
+      for (let r = 0; r < raw.rowCount; r++) seen.push(Object.fromEntries(raw.names.map((n, j) => [n, raw.columns[j]![r]])));
+    }
+    assert.deepEqual(seen, rows);
+  });
+});
