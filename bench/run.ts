@@ -16,6 +16,7 @@ import { benchCsv } from "./csv";
 import { benchOffline } from "./offline";
 import { benchRateLimit } from "./ratelimit";
 import { benchScale } from "./scale";
+import { benchStream } from "./stream";
 import { benchSoak } from "./soak";
 import type { BenchFigure, BenchResult } from "./support";
 import { benchThroughput } from "./throughput";
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   ratelimit: () => benchRateLimit(),
   soak: () => benchSoak(),
   scale: () => benchScale(),
+  stream: () => benchStream(),
   csv: async () => ({ name: "csv", figures: await benchCsv(), notes: [] }),
   offline: () => benchOffline(),
 };

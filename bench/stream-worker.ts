@@ -1,0 +1,59 @@
+/**
+ * Child processes of the streamed-score benchmark.
+ *
+ *   npx tsx bench/stream-worker.ts write N FILE   # data/qa-models.csv repeated to N rows (ids "k/q01"), written as a stream
+ *   npx tsx bench/stream-worker.ts score FILE OUT # `evalframe score FILE --out OUT --judge offline` from dist/, in this process
+ *
+ * `score` prints one JSON line: wall time, CPU seconds and the process's
+ * peak memory (main and worker threads: they share the process).
+ */
+import { createWriteStream } from "node:fs";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { resourceUsage } from "node:process";
+
+const root = path.join(__dirname, "..");
+type Dist = typeof import("../src/index");
+
+async function write(rows: number, file: string): Promise<void> {
+  const dist = require(path.join(root, "dist", "index.js")) as Dist;
+  const sample = dist.frameRecords(await dist.loadDataset(path.join(root, "data", "qa-models.csv")));
+  const columns = Object.keys(sample[0]!);
+  // Each sample row as CSV once, without its id: the copies differ only in the id, which needs no quoting.
+  const tails = sample.map((row) => {
+    const text = dist.formatCsv([{ ...row, id: "x" }], { columns });
+    return text.slice(text.indexOf("\n") + 1 + 1).replace(/\n$/, "");
+  });
+  const out = createWriteStream(file);
+  const put = (text: string) => new Promise<void>((resolve) => (out.write(text) ? resolve() : out.once("drain", () => resolve())));
+  await put(`${columns.join(",")}\n`);
+  let batch: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const k = i % sample.length;
+    batch.push(`${Math.floor(i / sample.length)}/${String(sample[k]!["id"])}${tails[k]!}\n`);
+    if (batch.length === 5000) {
+      await put(batch.join(""));
+      batch = [];
+    }
+  }
+  await put(batch.join(""));
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+}
+
+async function score(file: string, out: string): Promise<void> {
+  const { runCli } = require(path.join(root, "dist", "cli", "main.js")) as typeof import("../src/cli/main");
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  let printed = "";
+  const code = await runCli(["score", file, "--out", out, "--judge", "offline", "--no-progress"], { out: (s) => void (printed += s), err: () => undefined });
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  const rows = /wrote \S+ \(([\d,]+) rows\)/.exec(printed)?.[1]?.replace(/,/g, "");
+  const failed = /answer_correctness: ([\d,]+) of/.exec(printed)?.[1]?.replace(/,/g, "");
+  console.log(JSON.stringify({ code, rows: Number(rows), failed: Number(failed), ms, cpuSeconds: (used.user + used.system) / 1e6, peakMb: resourceUsage().maxRSS / 1024 }));
+}
+
+const [command, a, b] = process.argv.slice(2);
+if (command === "write") void write(Number(a), b!);
+else if (command === "score") void score(a!, b!);
+else throw new Error("usage: stream-worker.ts write N FILE | score FILE OUT");
