@@ -68,6 +68,15 @@ describe("score in chunks", () => {
     assert.deepEqual(header.slice(0, 5), ["id", "user_input", "response", "reference", "note"]);
   });
 
+  it("scores a JSON array in chunks as in one", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.json");
+    writeFileSync(input, JSON.stringify(Array.from({ length: 9 }, (_, i) => ({ id: `q${i}`, user_input: "Q?", response: i % 2 ? "Yes." : "No.", reference: "Yes." }))));
+    const chunked = await scoreWith(input, dir, 4);
+    assert.equal(chunked.out, (await scoreWith(input, dir, 100)).out);
+    assert.equal(chunked.out.trim().split("\n").length, 10);
+  });
+
   it("reads a CSV of several 1 MB pieces with quoted line breaks and multi-byte characters across the cuts", async () => {
     const dir = tempDir();
     const file = path.join(dir, "big.csv");

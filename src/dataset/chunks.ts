@@ -9,8 +9,8 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { CsvStreamParser, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
-import { cannotRead, csvDelimiter, csvRawTable, formatOf, notUtf8, type LoadDatasetOptions } from "./load";
-import { rawFromRecords, type RawTable, type Records } from "./raw";
+import { cannotRead, csvDelimiter, csvRawTable, decodeUtf8, formatOf, jsonRows, notUtf8, type LoadDatasetOptions } from "./load";
+import { rawFromRecords, type RawTable } from "./raw";
 
 /** Bytes read from the file at a time. */
 const PIECE_BYTES = 1 << 20;
@@ -74,20 +74,13 @@ function wholeCharacters(bytes: Buffer): number {
 export async function* readRawChunks(file: string, options: LoadDatasetOptions, chunkRows: number): AsyncGenerator<RawTable> {
   const format = formatOf(file, options);
   if (format === "json") {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = (await readFile(file)).toString("utf8");
+      bytes = await readFile(file);
     } catch (error) {
       throw cannotRead(file, error);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
-    }
-    if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
-    const rows = parsed as Records;
+    const rows = jsonRows(decodeUtf8(bytes, file, options), file);
     for (let at = 0; at === 0 || at < rows.length; at += chunkRows) yield rawFromRecords(rows.slice(at, at + chunkRows));
     return;
   }

@@ -97,18 +97,21 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
     const { records, lines } = parseJsonl(text, file);
     return rawFromRecords(records, lines);
   }
-  if (format === "json") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
-    }
-    if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
-    return rawFromRecords(parsed as Records);
-  }
+  if (format === "json") return rawFromRecords(jsonRows(text, file));
   const { header, records, headerEscapes } = parseCsv(text, { delimiter: csvDelimiter(format, options), file });
   return csvRawTable(header, headerEscapes, records, options);
+}
+
+/** The rows of a JSON file: an array of row objects. */
+export function jsonRows(text: string, file: string): Records {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
+  return parsed as Records;
 }
 
 /** The field separator of a CSV or TSV file. */
@@ -144,7 +147,7 @@ const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_re
  * (as Node reads them) with a warning naming the first line that has one, or
  * an error with `strict`.
  */
-function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
+export function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
   if (isUtf8(bytes)) return bytes.toString("utf8");
   const text = bytes.toString("utf8");
   notUtf8(file, text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length, options);
