@@ -323,12 +323,6 @@ function percentileInterval(replicates: Float64Array, confidence: number): [numb
   return [quantileSorted7(replicates, alpha / 2), quantileSorted7(replicates, 1 - alpha / 2)];
 }
 
-function plainMean(x: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i]!;
-  return s / x.length;
-}
-
 /**
  * Means of B bootstrap resamples of `x` into `out` (or, with `subtract`,
  * subtracted from what `out` holds), drawing the indices from mulberry32
