@@ -206,7 +206,10 @@ describe("answer correctness: failures stay in their row", () => {
     assert.throws(() => answerCorrectness({ weights: [-1, 1] }), /non-negative/);
     assert.throws(() => answerCorrectness({ weights: [0, 0] }), /non-zero/);
     assert.throws(() => answerCorrectness({ beta: 0 }), /beta must be a positive finite number/);
-    assert.throws(() => answerCorrectness({ threshold: Number.NaN }), /threshold must be a finite number/);
+    assert.throws(() => answerCorrectness({ threshold: Number.NaN }), /threshold must be a number from 0 to 1/);
+    assert.throws(() => answerCorrectness({ threshold: 2 }), /threshold must be a number from 0 to 1 .*got 2/);
+    assert.throws(() => answerCorrectness({ similarityThreshold: -0.1 }), /similarityThreshold must be a number from 0 to 1/);
+    assert.doesNotThrow(() => answerCorrectness({ threshold: 0, similarityThreshold: 1 }));
   });
 });
 

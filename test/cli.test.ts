@@ -236,6 +236,8 @@ describe("evalframe: help, version and failures", () => {
       [["score", "qa-models.csv", "--out", "s.csv", "--concurrency", "many"], /--concurrency must be a whole number of at least 1, got "many"/],
       [["score", "qa-models.csv", "--out", "s.csv", "--weights", "0.5,x"], /--weights must be a number/],
       [["score", "qa-models.csv", "--out", "s.csv", "--beta", "0"], /--beta must be a number greater than 0/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--threshold", "2"], /--threshold must be a number at least 0 and at most 1, got "2"/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--chunk-rows", "0"], /--chunk-rows must be a whole number of at least 1/],
       [["score", "qa-models.csv", "--out", "s.csv", "--metrics", "bleu"], /--metrics must be one of answer_correctness, multimodal_relevance/],
       [["score", "qa-models.csv", "--out", "s.csv", "--judge", "openai"], /--judge openai needs OPENAI_API_KEY/],
       [["score", "qa-models.csv"], /--out is required/],

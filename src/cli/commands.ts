@@ -170,9 +170,9 @@ export const scoreCommand: Command = async (argv, io) => {
   }
   const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0 });
   if (beta !== undefined) ac.beta = beta;
-  const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"));
+  const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"), { min: 0, max: 1 });
   if (threshold !== undefined) ac.threshold = threshold;
-  const similarity = finiteNumber(c, "similarity-threshold", stringOption(args, "similarity-threshold"));
+  const similarity = finiteNumber(c, "similarity-threshold", stringOption(args, "similarity-threshold"), { min: 0, max: 1 });
   if (similarity !== undefined) ac.similarityThreshold = similarity;
 
   // Multimodal relevance options: local images are found next to the input file by default.

@@ -90,7 +90,10 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     this.beta = options.beta ?? 1;
     assertBeta(this.beta);
     for (const [name, v] of [["threshold", options.threshold], ["similarityThreshold", options.similarityThreshold]] as const) {
-      if (v !== undefined && !Number.isFinite(v)) throw new RangeError(`answer correctness ${name} must be a finite number; got ${String(v)}`);
+      // Scores and similarities are between 0 and 1: a threshold outside would make every row 0 (or 1).
+      if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= 1)) {
+        throw new RangeError(`answer correctness ${name} must be a number from 0 to 1 (scores are between 0 and 1); got ${String(v)}`);
+      }
     }
     this.threshold = options.threshold;
     this.similarityThreshold = options.similarityThreshold;
