@@ -164,6 +164,22 @@ describe("compareModels", () => {
     ]);
   }
 
+  it("pairs by the question text when there is no id column, and says so; unpaired when a model answers a question twice", () => {
+    const a = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0];
+    const b = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0];
+    const byId = rows(compareModels(paired(a, b)))[0]!;
+    // The same answers, with the question text where the id was.
+    const byText = paired(a, b).map(({ id, ...rest }) => ({ user_input: `What is ${id}?`, ...rest }));
+    const r = rows(compareModels(byText))[0]!;
+    assert.equal(byId["paired_by"], "id");
+    assert.equal(r["paired_by"], "user_input");
+    assert.deepEqual([r["n_pairs"], r["wins"], r["ties"], r["losses"], r["test"]], [12, 9, 2, 1, "sign test (exact)"]);
+    close(r["p_value"], byId["p_value"] as number, 1e-12);
+    const twice = [...byText, { user_input: "What is q1?", model: "a", answer_correctness: 0, answer_correctness_error: "" }];
+    const u = rows(compareModels(twice))[0]!;
+    assert.deepEqual([u["n_pairs"], u["test"], u["paired_by"]], [0, "two-sample bootstrap (unpaired)", ""]);
+  });
+
   it("uses the exact sign test for 0/1 scores: 9 wins of 10 → p = 0.021484375", () => {
     const a = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0];
     const b = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0];

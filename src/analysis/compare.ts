@@ -16,7 +16,11 @@ export interface CompareModelsOptions {
   metric?: string;
   /** Column naming the model (default "model"). */
   by?: string;
-  /** Column pairing answers to the same question (default "id"); when absent the comparison is unpaired. */
+  /**
+   * Column pairing answers to the same question. Default: "id"; with no `id`
+   * column, the question text (`user_input`) when each model answers each
+   * question once; else the comparison is unpaired (`paired_by` says which).
+   */
   pairBy?: string;
   /** Compare every other model with this one (model_b); default: all pairs in order of first appearance. */
   baseline?: string;
@@ -55,6 +59,7 @@ export const COMPARISON_COLUMNS = [
   "p_value",
   "p_holm",
   "verdict",
+  "paired_by",
 ] as const;
 
 interface ModelRows {
@@ -210,9 +215,10 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
 /**
  * Compares models on one score column, one row per pair of models: each model
  * against `baseline` (model_b) when given, else every pair in order of first
- * appearance. Answers are paired by question (`pairBy`, default "id"): only
- * questions both models answered validly count (`n_pairs`); the others, and
- * rows without an id, are `n_dropped`. Columns:
+ * appearance. Answers are paired by question (`pairBy`, default "id", or the
+ * question text when there is no id column): only questions both models
+ * answered validly count (`n_pairs`); the others, and rows without an id, are
+ * `n_dropped`. Columns:
  *
  * - `mean_a`, `mean_b` over the pairs, `mean_diff` (a − b) with `ci_low`/`ci_high`,
  *   a paired bootstrap interval (questions resampled, seeded);
@@ -225,7 +231,8 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  *   the failed rows);
  * - `p_holm`: Holm's adjustment across the rows of this result, and `verdict`:
  *   "A better than B" when p_holm < alpha (the side the test leans to), else
- *   "no detectable difference".
+ *   "no detectable difference";
+ * - `paired_by`: the column the pairs came from, "" for an unpaired row.
  *
  * Failed rows (NaN score or a non-empty `<metric>_error`) are never scores
  * of 0. Rows without a model are ignored.
@@ -242,7 +249,6 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
   const caller = "compareModels";
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? "model";
-  const pairBy = options.pairBy ?? "id";
   const replicates = options.bootstrap ?? 2000;
   const seed = options.seed ?? DEFAULT_SEED;
   const alpha = options.alpha ?? 0.05;
@@ -255,6 +261,7 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
 
   const table = readTable(data, caller);
   const scores = metricScores(table, metric, caller);
+  const pairBy = options.pairBy ?? defaultPairing(table, by);
   const paired = getColumn(table, pairBy) !== undefined;
   const models = modelRows(table, scores, by, paired ? pairBy : undefined, caller);
   const names = models.map((m) => m.name);
@@ -302,7 +309,27 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
       column("p_value", "number", num((r) => r.pValue)),
       column("p_holm", "number", adjusted),
       column("verdict", "string", verdicts),
+      column("paired_by", "string", rows.map((r) => (r.nPairs > 0 ? pairBy : ""))),
     ],
     rows.length,
   );
+}
+
+/**
+ * "id" when the table has it; else "user_input" when each model answers each
+ * question once (answers to the same question text are the natural pairs);
+ * else "id" (absent: unpaired).
+ */
+function defaultPairing(table: Table, by: string): string {
+  if (getColumn(table, "id") !== undefined) return "id";
+  const questions = getColumn(table, "user_input");
+  const models = getColumn(table, by);
+  if (questions === undefined || models === undefined) return "id";
+  const seen = new Set<string>();
+  for (let i = 0; i < table.rowCount; i++) {
+    const key = JSON.stringify([models.values[i] ?? null, questions.values[i] ?? null]);
+    if (seen.has(key)) return "id";
+    seen.add(key);
+  }
+  return "user_input";
 }
