@@ -388,7 +388,7 @@ export const compareCommand: Command = async (argv, io) => {
   const options = {
     metric: stringOption(args, "metric") ?? defaultMetric(df),
     by: stringOption(args, "by") ?? "model",
-    pairBy: stringOption(args, "pair-by") ?? "id",
+    ...(stringOption(args, "pair-by") !== undefined ? { pairBy: stringOption(args, "pair-by")! } : {}),
     ...(stringOption(args, "baseline") !== undefined ? { baseline: stringOption(args, "baseline")! } : {}),
     ...(seed !== undefined ? { seed } : {}),
   };

@@ -145,7 +145,8 @@ Usage:
 Options:
   --metric M        score column (default answer_correctness, else multimodal_relevance)
   --by COLUMN       model column (default model)
-  --pair-by COLUMN  question column that pairs answers (default id)
+  --pair-by COLUMN  question column that pairs answers (default id; without an id
+                    column, the question text user_input)
   --baseline M      compare every model with M (default: all pairs)
   --seed N          bootstrap seed
   --json            print JSON records instead of a table
