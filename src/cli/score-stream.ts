@@ -13,6 +13,7 @@ import type { DataFrame } from "danfojs-node";
 import { summarize } from "../analysis/summarize";
 import { readRawChunks } from "../dataset/chunks";
 import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type CanonicalColumn, type ColumnType } from "../dataset/columns";
+import { setField } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { badInputWarning, checkRawTable, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
@@ -40,7 +41,7 @@ export interface InputSurvey {
 /** Reading options of both passes: every column that is not one of evalframe's own is text, kept as written. */
 function loadOptions(format: DatasetFormat, strict: boolean, warn: LoadDatasetOptions["warn"], names: readonly string[] = []): LoadDatasetOptions {
   const dtypes: Record<string, ColumnType> = {};
-  for (const name of names) if (!Object.hasOwn(KNOWN_COLUMN_TYPES, name)) dtypes[name] = "string";
+  for (const name of names) if (!Object.hasOwn(KNOWN_COLUMN_TYPES, name)) setField(dtypes, name, "string");
   return { format, strict, warn, dtypes, required: [] };
 }
 
@@ -139,7 +140,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
       scoring = await start();
       const records = frameRecords(scored);
       // A column this chunk's rows lack (a JSONL key seen only in other rows, input_error) is empty here.
-      for (const r of records) for (const c of columns) if (!Object.hasOwn(r, c)) r[c] = null;
+      for (const r of records) for (const c of columns) if (!Object.hasOwn(r, c)) setField(r, c, null);
       if (records.length > 0) await out.write(withoutHeader(formatCsv(records, { columns }), done > 0));
       if (statementsOut) {
         const rows = frameRecords(statements(scored)).map((r) => ({ ...r, row: (r["row"] as number) + done }));
