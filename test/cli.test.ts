@@ -237,6 +237,8 @@ describe("evalframe: help, version and failures", () => {
       [["score", "qa-models.csv", "--out", "s.csv", "--weights", "0.5,x"], /--weights must be a number/],
       [["score", "qa-models.csv", "--out", "s.csv", "--beta", "0"], /--beta must be a number greater than 0/],
       [["score", "qa-models.csv", "--out", "s.csv", "--threshold", "2"], /--threshold must be a number at least 0 and at most 1, got "2"/],
+      [["score", "qa-models.csv", "--out", "s.csv", "--weigths", "1,0"], /unknown option --weigths; did you mean --weights\?/],
+      [["compare", "scored.csv", "--basline", "m"], /unknown option --basline; did you mean --baseline\?/],
       [["score", "qa-models.csv", "--out", "s.csv", "--chunk-rows", "0"], /--chunk-rows must be a whole number of at least 1/],
       [["score", "qa-models.csv", "--out", "s.csv", "--metrics", "bleu"], /--metrics must be one of answer_correctness, multimodal_relevance/],
       [["score", "qa-models.csv", "--out", "s.csv", "--judge", "openai"], /--judge openai needs OPENAI_API_KEY/],

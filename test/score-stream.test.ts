@@ -68,6 +68,21 @@ describe("score in chunks", () => {
     assert.deepEqual(header.slice(0, 5), ["id", "user_input", "response", "reference", "note"]);
   });
 
+  it("refuses a file with a header and no rows, and counts one row as one row", async () => {
+    const dir = tempDir();
+    const empty = path.join(dir, "empty.csv");
+    writeFileSync(empty, "user_input,response,reference\n");
+    const run = await runCliCaptured(["score", empty, "--out", path.join(dir, "o.csv"), "--judge", "offline", "--no-progress"]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /empty\.csv: no rows to score: the file has a header and nothing under it/);
+    const one = path.join(dir, "one.csv");
+    writeFileSync(one, "user_input,response,reference\nQ?,An answer.,An answer.\n");
+    const single = await runCliCaptured(["score", one, "--out", path.join(dir, "o.csv"), "--judge", "offline", "--no-progress"]);
+    assert.equal(single.code, 0, single.err);
+    assert.match(single.out, /answer_correctness: 0 of 1 row failed/);
+    assert.match(single.out, /o\.csv \(1 row\)/);
+  });
+
   it("scores a JSON array in chunks as in one", async () => {
     const dir = tempDir();
     const input = path.join(dir, "in.json");

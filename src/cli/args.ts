@@ -40,7 +40,8 @@ export function parseCommand(command: string, argv: readonly string[], options: 
     const raw = error instanceof Error ? error.message : String(error);
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const option = /'([^']+)'/.exec(raw)?.[1] ?? raw;
-      throw new UsageError(`${command}: unknown option ${option}`, command);
+      const near = closestOption(option, Object.keys({ ...COMMON_OPTIONS, ...options }));
+      throw new UsageError(`${command}: unknown option ${option}${near ? `; did you mean --${near}?` : ""}`, command);
     }
     if (code.startsWith("ERR_PARSE_ARGS")) {
       const first = (raw.split(/\.\s/)[0] ?? raw).replace(/^Option/, "option");
@@ -50,6 +51,42 @@ export function parseCommand(command: string, argv: readonly string[], options: 
     }
     throw error;
   }
+}
+
+/** The known option nearest to a mistyped one (at most 2 edits, or a prefix of it), if any. */
+function closestOption(typed: string, known: readonly string[]): string | undefined {
+  const name = typed.replace(/^-+/, "").replace(/=.*$/, "");
+  let best: { option: string; distance: number } | undefined;
+  for (const option of known) {
+    const distance = option.startsWith(name) && name.length >= 3 ? 1 : editDistance(name, option);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { option, distance };
+  }
+  return best?.option;
+}
+
+/** Levenshtein distance with adjacent swaps counted as one edit ("weigths" → "weights"). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * A count and its noun, singular for one.
+ *
+ * @example
+ * counted(1, "row") // "1 row"
+ * counted(12000, "row") // "12,000 rows"
+ */
+export function counted(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** A string option's value, or undefined. */

@@ -20,6 +20,7 @@ import type { ReportOptions } from "../report/html";
 import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
 import {
   choice,
+  counted,
   finiteNumber,
   flag,
   inputFormat,
@@ -221,6 +222,9 @@ export const scoreCommand: Command = async (argv, io) => {
   if (batching) df = await readInput(input, format, { io, strict });
   else survey = await failOnError(() => surveyInput(input, format, { strict, warn: (m: string) => io.err(`${m}\n`), ...(chunkRows ? { chunkRows } : {}) }));
   const columns = df ? columnsOf(df) : survey!.columns;
+  if ((df ? (df.shape[0] ?? 0) : survey!.rows) === 0) {
+    throw new CliFailure(`${input}: no rows to score: the file has ${columns.length > 0 ? "a header and nothing under it" : "nothing in it"}`);
+  }
   let chosen: MetricName[];
   if (metricNames !== undefined) {
     chosen = [...new Set(metricNames)];
@@ -247,8 +251,8 @@ export const scoreCommand: Command = async (argv, io) => {
     const run = await failOnError(() =>
       scoreFileInChunks({ input, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, ...(chunkRows ? { chunkRows } : {}) }),
     );
-    const written = [`${out} (${run.rows.toLocaleString("en-US")} rows)`];
-    if (statementsOut !== undefined) written.push(`${statementsOut} (${run.statements.toLocaleString("en-US")} statements)`);
+    const written = [`${out} (${counted(run.rows, "row")})`];
+    if (statementsOut !== undefined) written.push(`${statementsOut} (${counted(run.statements, "statement")})`);
     return reportScored(io, { input, out, summaryJson, chosen, written, ...run });
   }
   if (judge.kind !== "openai") {
@@ -287,11 +291,11 @@ export const scoreCommand: Command = async (argv, io) => {
   const rows = scored.shape[0] ?? 0;
 
   await failOnError(() => toCSV(scored, out), `cannot write "${out}": `);
-  const written = [`${out} (${rows.toLocaleString("en-US")} rows)`];
+  const written = [`${out} (${counted(rows, "row")})`];
   if (statementsOut !== undefined) {
     const st = statements(scored);
     await failOnError(() => toCSV(st, statementsOut), `cannot write "${statementsOut}": `);
-    written.push(`${statementsOut} (${(st.shape[0] ?? 0).toLocaleString("en-US")} statements)`);
+    written.push(`${statementsOut} (${counted(st.shape[0] ?? 0, "statement")})`);
   }
   const hasModel = columnsOf(scored).includes("model");
   return reportScored(io, {
@@ -343,7 +347,7 @@ async function reportScored(
   }
 
   io.out(`${formatTable(summary)}\n\n`);
-  io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${rows.toLocaleString("en-US")} rows failed`).join(" · ")}\n`);
+  io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${counted(rows, "row")} failed`).join(" · ")}\n`);
   io.out(`wrote ${written.join(", ")}\n`);
   if (r.usage) io.out(`${formatUsage(r.usage)}\n`);
 
