@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { createJudge, formatUsage, JudgeError, resolveJudgeConfig, Scheduler, type Judge, type JudgeOptions } from "../src/index";
+import { createJudge, formatUsage, frameRecords, JudgeError, resolveJudgeConfig, Scheduler, scoreAnswerCorrectness, type Judge, type JudgeOptions } from "../src/index";
 import { FakeOpenAI, useFakeOpenAI, type Fault } from "./support/fake-openai";
 import { filesUnder, tempDir } from "./support/files";
 import { askedText, echoChat, echoRequest } from "./support/requests";
@@ -424,5 +424,43 @@ describe("choosing a judge", () => {
     assert.throws(() => resolveJudgeConfig({ concurrency: 0 }, {}), /concurrency must be a whole number of at least 1/);
     assert.throws(() => resolveJudgeConfig({ temperature: 3 }, {}), /temperature must be between 0 and 2/);
     assert.throws(() => resolveJudgeConfig({ baseURL: "ftp://x" }, {}), /base URL must be an http\(s\) URL/);
+  });
+});
+
+describe("a server that is not there", () => {
+  async function closedPort(): Promise<number> {
+    const { createServer } = await import("node:net");
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+
+  it("stops asking after 3 refused connections, and every row fails at once with a message that says what to check", async () => {
+    const judge = createJudge({ judge: "openai", apiKey: API_KEY, baseURL: `http://127.0.0.1:${await closedPort()}/v1`, cache: false, retryBaseDelayMs: 50 });
+    const rows = Array.from({ length: 30 }, (_, i) => ({ user_input: `Q${i}?`, response: "An answer.", reference: "A reference." }));
+    const scored = await scoreAnswerCorrectness(rows, { judge, progress: false, quiet: true });
+    const errors = frameRecords(scored).map((r) => String(r["answer_correctness_error"]));
+    assert.equal(errors.filter((e) => /could not reach http:\/\/127\.0\.0\.1:\d+\/v1 \(connect ECONNREFUSED .*\): 3 connections failed so before the server ever answered/.test(e)).length, 30);
+    assert.ok(errors.every((e) => /is the server running, and is the base URL/.test(e)));
+    // Before: every row retried 6 times (180+ retries over about 30 s).
+    assert.ok(judge.usage.summary().retries <= 20, `${judge.usage.summary().retries} retries`);
+  });
+
+  it("keeps retrying a server that answered before and then went away (its usual retry budget)", async () => {
+    const fake = new FakeOpenAI();
+    fake.options = { chat: echoChat };
+    const url = await fake.start();
+    const judge = createJudge({ judge: "openai", apiKey: API_KEY, baseURL: url, cache: false, maxRetries: 4, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
+    await judge.complete(echoRequest("first"));
+    await fake.stop();
+    await assert.rejects(judge.complete(echoRequest("second")), (error: unknown) => {
+      assert.ok(error instanceof JudgeError);
+      assert.match(error.message, /could not reach .*ECONNREFUSED/);
+      assert.doesNotMatch(error.message, /stops asking/);
+      return true;
+    });
+    assert.equal(judge.usage.summary().retries, 4);
   });
 });

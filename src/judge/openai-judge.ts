@@ -11,6 +11,26 @@ import { correctionMessages, messagesFor, readReply, responseFormat, type Struct
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
 import { UsageRecorder } from "./usage";
 
+/** Connections refused, or a host not found, before a server ever answers: then it is taken for absent. */
+const REFUSALS_BEFORE_GIVING_UP = 3;
+
+/** The innermost error code of a connection failure ("ECONNREFUSED", "ENOTFOUND"), if any. */
+function causeCode(error: unknown): string | undefined {
+  let code: string | undefined;
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const c = (e as NodeJS.ErrnoException).code;
+    if (typeof c === "string") code = c;
+  }
+  return code;
+}
+
+/** The innermost message of a connection failure ("connect ECONNREFUSED 127.0.0.1:8000"), not the SDK's "Connection error.". */
+function causeMessage(error: Error): string {
+  let message = error.message;
+  for (let e: unknown = error.cause; e instanceof Error; e = e.cause) if (e.message) message = e.message;
+  return message;
+}
+
 /** Records into several recorders at once (the judge's own and the run's). */
 class UsageFanout {
   constructor(private readonly recorders: UsageRecorder[]) {}
@@ -46,6 +66,12 @@ export class OpenAIJudge implements Judge {
   private mode: StructuredMode = "json_schema";
   /** The base URL as shown to people (see shownBaseURL). */
   private readonly shownURL: string;
+  /** Whether the server has answered at all (any HTTP status). */
+  private answered = false;
+  /** Connections refused (or hosts not found) before the server ever answered. */
+  private refusals = 0;
+  /** Set once the server is taken for absent: every request fails at once with this. */
+  private unreachable: string | undefined;
 
   constructor(private readonly config: ResolvedJudgeConfig) {
     this.shownURL = shownBaseURL(config.baseURL);
@@ -104,7 +130,7 @@ export class OpenAIJudge implements Judge {
     if (error instanceof APIConnectionTimeoutError) {
       message = `${what}: no reply within ${this.config.timeoutMs} ms from ${this.shownURL}`;
     } else if (error instanceof APIConnectionError) {
-      message = `${what}: could not reach ${this.shownURL} (${error.cause instanceof Error ? error.cause.message : error.message})`;
+      message = this.unreachable ? `${what}: ${this.unreachable}` : `${what}: could not reach ${this.shownURL} (${causeMessage(error)})`;
     } else if (error instanceof APIError && error.status !== undefined) {
       status = error.status;
       message = `${what}: HTTP ${error.status} from ${this.shownURL}: ${error.message}`;
@@ -118,7 +144,17 @@ export class OpenAIJudge implements Judge {
 
   private classify(error: unknown): FailureInfo {
     if (error instanceof APIUserAbortError) return { retryable: false };
+    if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
+      const code = causeCode(error);
+      if (!this.answered && (code === "ECONNREFUSED" || code === "ENOTFOUND") && ++this.refusals >= REFUSALS_BEFORE_GIVING_UP) {
+        this.unreachable =
+          `could not reach ${this.shownURL} (${causeMessage(error)}): ${REFUSALS_BEFORE_GIVING_UP} connections failed so before the server ever answered, ` +
+          "so the run stops asking; is the server running, and is the base URL (OPENAI_BASE_URL / --base-url) right?";
+        return { retryable: false };
+      }
+    }
     if (error instanceof APIConnectionError) return { retryable: true };
+    if (error instanceof APIError) this.answered = true;
     if (error instanceof APIError && error.status !== undefined) {
       if ((error.status === 400 || error.status === 422) && this.mode === "json_schema" && SCHEMA_UNSUPPORTED.test(error.message)) {
         this.mode = "json_object";
@@ -138,6 +174,7 @@ export class OpenAIJudge implements Judge {
     extra: ChatMessage[],
     usage: UsageFanout,
   ): Promise<ChatAttemptResult> {
+    if (this.unreachable) throw new JudgeError(this.unreachable);
     const body = this.chatBody(request, model, this.mode, extra);
     usage.each((u) => u.httpRequest("chat"));
     const { data, response } = await this.client.chat.completions
@@ -146,6 +183,7 @@ export class OpenAIJudge implements Judge {
     const prompt = data.usage?.prompt_tokens ?? 0;
     const completion = data.usage?.completion_tokens ?? 0;
     usage.each((u) => u.tokens(model, "chat", prompt, completion));
+    this.answered = true;
     this.scheduler.observe(response.headers, prompt + completion);
     const choice = data.choices[0];
     return { content: choice?.message.content ?? null, finishReason: choice?.finish_reason ?? null };
@@ -340,6 +378,7 @@ export class OpenAIJudge implements Judge {
   }
 
   private async sendEmbeddings(batch: string[], usage: UsageFanout): Promise<number[][]> {
+    if (this.unreachable) throw new JudgeError(this.unreachable);
     const model = this.config.embeddingModel;
     usage.each((u) => u.httpRequest("embedding"));
     const { data, response } = await this.client.embeddings
@@ -347,6 +386,7 @@ export class OpenAIJudge implements Judge {
       .withResponse();
     const tokens = data.usage?.prompt_tokens ?? 0;
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
+    this.answered = true;
     this.scheduler.observe(response.headers, tokens);
     const rows = [...data.data].sort((a, b) => a.index - b.index);
     if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
