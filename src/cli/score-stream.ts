@@ -12,12 +12,11 @@
 import type { DataFrame } from "danfojs-node";
 import { summarize } from "../analysis/summarize";
 import { readRawChunks } from "../dataset/chunks";
-import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type CanonicalColumn, type ColumnType } from "../dataset/columns";
+import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type ColumnType } from "../dataset/columns";
 import { setField } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { badInputWarning, checkRawTable, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
-import { requireColumns } from "../dataset/validate";
 import { scoreChecked, scoreRun } from "../frame/score";
 import { statements } from "../frame/statements";
 import type { Judge } from "../judge/judge";
@@ -101,12 +100,12 @@ export interface StreamOptions {
 
 /**
  * Second pass: scores the input a chunk at a time and writes the scored
- * table (and the statements) as it goes.
+ * table (and the statements) as it goes. The caller has checked that the
+ * survey's columns hold what the metrics need (`evalframe score` does,
+ * before it creates the judge).
  */
 export async function scoreFileInChunks(options: StreamOptions): Promise<StreamedScore> {
   const { input, format, survey, metrics, judge } = options;
-  const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
-  requireColumns(survey.columns, required, input);
   const usage = judge.newUsage();
   const progress = new ProgressTracker(survey.rows * metrics.length, options.progress === false ? undefined : options.progress);
   const out = await AtomicFileWriter.open(options.out);

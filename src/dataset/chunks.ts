@@ -6,10 +6,9 @@
  */
 import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { CsvStreamParser, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
-import { cannotRead, csvDelimiter, csvRawTable, decodeUtf8, formatOf, jsonRows, notUtf8, type LoadDatasetOptions } from "./load";
+import { cannotRead, csvDelimiter, csvRawTable, formatOf, jsonRows, notUtf8, readText, type LoadDatasetOptions } from "./load";
 import { rawFromRecords, type RawTable } from "./raw";
 
 /** Bytes read from the file at a time. */
@@ -74,13 +73,7 @@ function wholeCharacters(bytes: Buffer): number {
 export async function* readRawChunks(file: string, options: LoadDatasetOptions, chunkRows: number): AsyncGenerator<RawTable> {
   const format = formatOf(file, options);
   if (format === "json") {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      throw cannotRead(file, error);
-    }
-    const rows = jsonRows(decodeUtf8(bytes, file, options), file);
+    const rows = jsonRows(await readText(file, options), file);
     for (let at = 0; at === 0 || at < rows.length; at += chunkRows) yield rawFromRecords(rows.slice(at, at + chunkRows));
     return;
   }

@@ -53,14 +53,10 @@ export interface ParseCsvOptions {
  * parseCsv('a,b\n1,"x, ""y"""\n').records[0].fields // ["1", 'x, "y"']
  */
 export function parseCsv(text: string, options: ParseCsvOptions = {}): { header: string[]; records: CsvRecord[]; headerEscapes?: number[] } {
-  const delimiter = checkDelimiter(options.delimiter ?? ",");
-  const file = options.file ?? "<text>";
-  const { records } = tokenize(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, delimiter, file, 1, true);
-  const head = records.shift();
-  if (head === undefined) throw new MalformedFileError(file, 1, "the file is empty; expected a header row with column names");
-  const header = checkHeader(head, file);
-  const body = bodyRecords(records, header, delimiter, file);
-  return head.unquotedEscapes ? { header, records: body, headerEscapes: head.unquotedEscapes } : { header, records: body };
+  const parser = new CsvStreamParser(options);
+  const records = [...parser.push(text), ...parser.end()];
+  const header = parser.header!;
+  return parser.headerEscapes ? { header, records, headerEscapes: parser.headerEscapes } : { header, records };
 }
 
 function checkDelimiter(delimiter: string): string {

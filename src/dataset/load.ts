@@ -84,15 +84,20 @@ export function formatOf(file: string, options: LoadDatasetOptions): DatasetForm
   throw new Error(`cannot tell the format of "${file}" from its extension; pass { format: "csv" | "tsv" | "jsonl" | "json" }`);
 }
 
-async function readRawFile(file: string, options: LoadDatasetOptions): Promise<RawTable> {
-  const format = formatOf(file, options);
+/** A whole data file as text: a clear error when it cannot be read, bad UTF-8 reported (see decodeUtf8). */
+export async function readText(file: string, options: LoadDatasetOptions): Promise<string> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
   } catch (error) {
     throw cannotRead(file, error);
   }
-  const text = decodeUtf8(bytes, file, options);
+  return decodeUtf8(bytes, file, options);
+}
+
+async function readRawFile(file: string, options: LoadDatasetOptions): Promise<RawTable> {
+  const format = formatOf(file, options);
+  const text = await readText(file, options);
   if (format === "jsonl") {
     const { records, lines } = parseJsonl(text, file);
     return rawFromRecords(records, lines);
@@ -147,7 +152,7 @@ const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_re
  * (as Node reads them) with a warning naming the first line that has one, or
  * an error with `strict`.
  */
-export function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
+function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
   if (isUtf8(bytes)) return bytes.toString("utf8");
   const text = bytes.toString("utf8");
   notUtf8(file, text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length, options);
@@ -209,16 +214,18 @@ export function checkRawTable(source: RawTable, name: string, options: LoadDatas
 /** The one warning about a table's rows with bad input, naming the first. */
 export function badInputWarning(source: string, bad: number, rows: number, first: { row: number; line: number | undefined; message: string }): string {
   const others = bad > 1 ? ` (and ${bad - 1} more)` : "";
-  const where = first.line === undefined ? `row ${first.row}` : `row ${first.row} (line ${first.line})`;
   return (
     `evalframe: ${source}: ${bad} of ${rows} rows have bad input and will not be scored; ` +
-    `see column "${INPUT_ERROR_COLUMN}". First: ${where}: ${first.message}${others}`
+    `see column "${INPUT_ERROR_COLUMN}". First: ${rowAndLine(first.row, first.line)}: ${first.message}${others}`
   );
 }
 
 /** "row 5 (line 7)" for messages. */
 export function rowLabel(row: number, lines?: readonly number[]): string {
-  const line = lines?.[row];
+  return rowAndLine(row, lines?.[row]);
+}
+
+function rowAndLine(row: number, line: number | undefined): string {
   return line === undefined ? `row ${row}` : `row ${row} (line ${line})`;
 }
 

@@ -14,21 +14,20 @@ import { UsageRecorder } from "./usage";
 /** Connections refused, or a host not found, before a server ever answers: then it is taken for absent. */
 const REFUSALS_BEFORE_GIVING_UP = 3;
 
-/** The innermost error code of a connection failure ("ECONNREFUSED", "ENOTFOUND"), if any. */
-function causeCode(error: unknown): string | undefined {
+/**
+ * The innermost cause of a connection failure: its code ("ECONNREFUSED",
+ * "ENOTFOUND") and message ("connect ECONNREFUSED 127.0.0.1:8000"), not the
+ * SDK's "Connection error.".
+ */
+function rootCause(error: Error): { code: string | undefined; message: string } {
   let code: string | undefined;
+  let message = error.message;
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const c = (e as NodeJS.ErrnoException).code;
     if (typeof c === "string") code = c;
+    if (e.message) message = e.message;
   }
-  return code;
-}
-
-/** The innermost message of a connection failure ("connect ECONNREFUSED 127.0.0.1:8000"), not the SDK's "Connection error.". */
-function causeMessage(error: Error): string {
-  let message = error.message;
-  for (let e: unknown = error.cause; e instanceof Error; e = e.cause) if (e.message) message = e.message;
-  return message;
+  return { code, message };
 }
 
 /** Records into several recorders at once (the judge's own and the run's). */
@@ -130,7 +129,7 @@ export class OpenAIJudge implements Judge {
     if (error instanceof APIConnectionTimeoutError) {
       message = `${what}: no reply within ${this.config.timeoutMs} ms from ${this.shownURL}`;
     } else if (error instanceof APIConnectionError) {
-      message = this.unreachable ? `${what}: ${this.unreachable}` : `${what}: could not reach ${this.shownURL} (${causeMessage(error)})`;
+      message = this.unreachable ? `${what}: ${this.unreachable}` : `${what}: could not reach ${this.shownURL} (${rootCause(error).message})`;
     } else if (error instanceof APIError && error.status !== undefined) {
       status = error.status;
       message = `${what}: HTTP ${error.status} from ${this.shownURL}: ${error.message}`;
@@ -145,10 +144,10 @@ export class OpenAIJudge implements Judge {
   private classify(error: unknown): FailureInfo {
     if (error instanceof APIUserAbortError) return { retryable: false };
     if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
-      const code = causeCode(error);
-      if (!this.answered && (code === "ECONNREFUSED" || code === "ENOTFOUND") && ++this.refusals >= REFUSALS_BEFORE_GIVING_UP) {
+      const cause = rootCause(error);
+      if (!this.answered && (cause.code === "ECONNREFUSED" || cause.code === "ENOTFOUND") && ++this.refusals >= REFUSALS_BEFORE_GIVING_UP) {
         this.unreachable =
-          `could not reach ${this.shownURL} (${causeMessage(error)}): ${REFUSALS_BEFORE_GIVING_UP} connections failed so before the server ever answered, ` +
+          `could not reach ${this.shownURL} (${cause.message}): ${REFUSALS_BEFORE_GIVING_UP} connections failed so before the server ever answered, ` +
           "so the run stops asking; is the server running, and is the base URL (OPENAI_BASE_URL / --base-url) right?";
         return { retryable: false };
       }

@@ -269,11 +269,10 @@ export class Scheduler {
    * server's x-ratelimit-* headers pace us, learn a pace: at the first 429,
    * the successes of the last window (`rateLimitWindowMs`, a minute) spread
    * over the window, at least one request a second (no pace before the
-   * first success); at each later
-   * 429 of a request started after the last cut, a quarter slower, but
-   * never slower than one request per wait the server asked for. Each
-   * success raises it by 1% (see {@link observe}), so a pace set too low
-   * finds the limit again.
+   * first success); at each later 429 of a request started after the last
+   * cut, a quarter slower, but never slower than one request per wait the
+   * server asked for. Each success raises it by 1% (see {@link observe}),
+   * so a pace set too low finds the limit again.
    */
   private slowDown(startedAt: number, askedMs: number | undefined): void {
     const now = Date.now();
