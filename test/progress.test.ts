@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
+import * as path from "node:path";
 import { describe, it } from "node:test";
-import { formatProgress, ProgressTracker, terminalProgress, type ProgressEvent } from "../src/index";
+import { score } from "../src/frame/score";
+import { createJudge } from "../src/judge/create";
+import { formatProgress, ProgressTracker, terminalProgress, type ProgressEvent } from "../src/judge/progress";
+import { answerCorrectness } from "../src/metrics/answer-correctness/metric";
+import { useFakeOpenAI } from "./support/fake-openai";
+import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
+
+const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
+const LATENCY_MS = 150;
+const fake = useFakeOpenAI(() => ({ latencyMs: LATENCY_MS, chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
 
 describe("progress", () => {
   it("reports done, errors and an ETA, throttled, and always at the end", () => {
@@ -36,5 +46,41 @@ describe("progress", () => {
     live({ done: 2, total: 2, errors: 0, elapsedMs: 2, etaMs: 0 });
     assert.ok(tty[0]!.startsWith("\r") && !tty[0]!.endsWith("\n"));
     assert.ok(tty[1]!.endsWith("\n"));
+  });
+
+  it("counts calls by stage, and formats them with the stages under way", () => {
+    const events: ProgressEvent[] = [];
+    const tracker = new ProgressTracker(2, (e) => events.push(e), 0);
+    tracker.plan([{ stage: "extracting statements", calls: 3 }, { stage: "classifying", calls: 2, after: "extracting statements" }], 2);
+    tracker.report();
+    assert.deepEqual(events[0]!.calls, { done: 0, total: 5 });
+    assert.match(formatProgress(events[0]!), /0\/5 calls \(extracting statements 0\/3, classifying 0\/2\) · 0\/2 rows · 0 s · waiting for the first reply$/);
+    tracker.skip("classifying");
+    assert.deepEqual(events.at(-1)!.stages, [
+      { stage: "extracting statements", done: 0, total: 3 },
+      { stage: "classifying", done: 1, total: 2 },
+    ]);
+  });
+});
+
+describe("progress of a real run", () => {
+  it("draws at once, shows each stage, and its time left is within 2x of the truth after the first 10% of calls", async () => {
+    const events: { at: number; event: ProgressEvent }[] = [];
+    const judge = createJudge({ judge: "openai", apiKey: "sk-progress-test-0000", baseURL: fake.url(), cache: false, concurrency: 8 });
+    await score(SAMPLE, [answerCorrectness()], { judge, quiet: true, progress: (event) => events.push({ at: Date.now(), event }) });
+    const end = Date.now();
+    const first = events[0]!.event;
+    assert.equal(first.calls?.done, 0, "the first event comes before any reply");
+    assert.equal(first.calls?.total, fake.server.requests.length, "every call the run made was planned");
+    assert.deepEqual(first.stages!.map((s) => s.stage), ["extracting statements", "classifying", "embedding"]);
+    const last = events.at(-1)!.event;
+    assert.deepEqual(last.calls, { done: first.calls!.total, total: first.calls!.total });
+    const judged = events.filter(({ event }) => event.calls!.done >= 0.1 * event.calls!.total && event.done < event.total);
+    assert.ok(judged.length >= 5, `enough events to judge the ETA (${judged.length})`);
+    for (const { at, event } of judged) {
+      const truth = end - at;
+      const eta = event.etaMs!;
+      assert.ok(eta <= 2 * truth && eta >= truth / 2, `at ${event.calls!.done}/${event.calls!.total} calls the ETA was ${eta} ms, the run ended ${truth} ms later`);
+    }
   });
 });

@@ -108,6 +108,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
   const { input, format, survey, metrics, judge } = options;
   const usage = judge.newUsage();
   const progress = new ProgressTracker(survey.rows * metrics.length, options.progress === false ? undefined : options.progress);
+  progress.report();
   const out = await AtomicFileWriter.open(options.out);
   const statementsOut = options.statementsOut === undefined ? undefined : await AtomicFileWriter.open(options.statementsOut);
   const failures = metrics.map((m) => ({ metric: m.name, failed: 0, first: undefined as string | undefined }));
@@ -129,7 +130,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
     const next = await chunks.next();
     if (next.done) return undefined;
     const checked = checkRawTable(next.value, input, loadOptions(format, options.strict, false, next.value.names));
-    const scoring = scoreChecked(checked, metrics, judge, { usage, progress: chunkProgress(progress), quiet: true });
+    const scoring = scoreChecked(checked, metrics, judge, { usage, quiet: true }, progress);
     scoring.catch(() => undefined); // awaited below; a failure there ends the run
     return scoring;
   };
@@ -190,19 +191,6 @@ function collectGarbage(): void {
     }
   }
   fullCollection?.();
-}
-
-/** A chunk's progress goes to the run's tracker (score() makes its own per call). */
-function chunkProgress(tracker: ProgressTracker): ProgressCallback {
-  let done = 0;
-  let errors = 0;
-  return (event) => {
-    for (; done < event.done; done++) {
-      const failed = errors < event.errors;
-      if (failed) errors++;
-      tracker.step(failed);
-    }
-  };
 }
 
 /** CSV text without its first line (the header), for every chunk but the first. */

@@ -58,7 +58,8 @@ export function setScoreRun(scored: DataFrame, run: ScoreRun): void {
   RUNS.set(scored, run);
 }
 
-function isJudge(value: unknown): value is Judge {
+/** Whether a value is a judge (rather than options to create one). */
+export function isJudge(value: unknown): value is Judge {
   return typeof value === "object" && value !== null && typeof (value as Judge).complete === "function" && typeof (value as Judge).embed === "function";
 }
 
@@ -66,7 +67,8 @@ function cell(table: Table, name: string, row: number): Cell {
   return getColumn(table, name)?.values[row] ?? null;
 }
 
-function evalRows(table: Table, errors: readonly string[]): EvalRow[] {
+/** The rows of a checked table that metrics score (rows with bad input are left out), with canonical fields. */
+export function evalRows(table: Table, errors: readonly string[]): EvalRow[] {
   const text = (name: string, row: number): string | undefined => {
     const v = cell(table, name, row);
     return typeof v === "string" ? v : undefined;
@@ -111,14 +113,24 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
 
 /**
  * {@link score} of a table checked already (a chunk of a large file, in the
- * CLI's streamed run): the scored DataFrame of its rows.
+ * CLI's streamed run): the scored DataFrame of its rows. A streamed run
+ * passes its own `tracker`, which then counts every chunk's rows and calls.
  */
-export async function scoreChecked(checked: CheckedDataset, metrics: readonly Metric[], judge: Judge, options: ScoreOptions = {}): Promise<DataFrame> {
+export async function scoreChecked(
+  checked: CheckedDataset,
+  metrics: readonly Metric[],
+  judge: Judge,
+  options: ScoreOptions = {},
+  tracker?: ProgressTracker,
+): Promise<DataFrame> {
   const { table, errors } = checked;
   const usage = options.usage ?? judge.newUsage();
   usage.rows = table.rowCount;
   const rows = evalRows(table, errors);
-  const progress = new ProgressTracker(table.rowCount * metrics.length, options.progress === false ? undefined : (options.progress ?? autoProgress()));
+  // A run's tracker (a streamed run's spans its chunks), or this table's own, drawn at once.
+  const progress = tracker ?? new ProgressTracker(table.rowCount * metrics.length, options.progress === false ? undefined : (options.progress ?? autoProgress()));
+  for (const metric of metrics) progress.plan(metric.planCalls?.(rows) ?? [], table.rowCount);
+  if (!tracker) progress.report();
   for (let i = 0; i < table.rowCount - rows.length; i++) for (const _ of metrics) progress.step(true);
 
   const judges = new Set<string>();
@@ -126,7 +138,7 @@ export async function scoreChecked(checked: CheckedDataset, metrics: readonly Me
     metrics.map(async (metric) => {
       const metricJudge = metric.judge ?? judge;
       judges.add(metricJudge.label);
-      const results = await metric.scoreRows(rows, { judge: metricJudge, usage, rowDone: (failed) => progress.step(failed) });
+      const results = await metric.scoreRows(rows, { judge: metricJudge, usage, rowDone: (failed) => progress.step(failed), calls: progress });
       const byRow = new Map<number, Record<string, Cell>>();
       rows.forEach((row, k) => byRow.set(row.index, metric.cells(results[k]!)));
       const columns: TableColumn[] = metric.columns().map((c) => ({

@@ -5,6 +5,8 @@
 import type { CanonicalColumn, ColumnType } from "../dataset/columns";
 import type { Cell } from "../dataset/table";
 import type { Judge } from "../judge/judge";
+import type { StagePlan } from "../judge/progress";
+import type { StructuredRequest } from "../judge/types";
 import type { UsageRecorder } from "../judge/usage";
 
 /** One checked input row, with canonical fields. */
@@ -33,6 +35,47 @@ export interface MetricRunContext {
   usage: UsageRecorder;
   /** Call once per row when it is finished. */
   rowDone: (failed: boolean) => void;
+  /** Counts the run's judge calls by stage, for progress (absent when nobody watches). */
+  calls?: CallTracker;
+}
+
+/** Counts judge calls as they finish, by stage (see `ProgressTracker`). */
+export interface CallTracker {
+  /** Counts one call of `stage` when `work` settles; returns `work`. */
+  track<T>(stage: string, work: Promise<T>): Promise<T>;
+  /** A planned call of `stage` that was not needed after all. */
+  skip(stage: string): void;
+}
+
+/** What a cost estimate reads of a request: the prompt and the model. */
+export type PlannedRequest = Pick<StructuredRequest<unknown>, "messages" | "model" | "promptVersion" | "schemaName" | "jsonSchema">;
+
+/** A call a metric will make, as a cost estimate sees it before any call. */
+export type PlannedCall =
+  | {
+      kind: "chat";
+      stage: string;
+      /** The request, exactly as it will be sent, or as predicted when it depends on replies not known yet. */
+      request: PlannedRequest;
+      /** True when the request is predicted (its content depends on earlier replies). */
+      predicted: boolean;
+      /** True when the judge's cache holds the reply (the call will be free). */
+      cached: boolean;
+      /** The reply's expected size in tokens, given a token counter of the model. */
+      replyTokens: (tokens: (text: string) => number) => number;
+    }
+  | {
+      kind: "embedding";
+      stage: string;
+      /** The texts to embed (distinct), all in one call of the metric; the judge batches them. */
+      texts: readonly string[];
+    };
+
+/** What a metric's plan may consult: the judge, and replies it has cached (a rerun's statements). */
+export interface PlanContext {
+  judge: Judge;
+  /** The cached reply of a request, if the judge has it; never a call. */
+  cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined>;
 }
 
 /**
@@ -54,4 +97,8 @@ export interface Metric<R = unknown> {
   cells(result: R): Record<string, Cell>;
   /** The output cells of a row that was not scored (bad input), with its reason. */
   failedCells(reason: string, judgeLabel: string): Record<string, Cell>;
+  /** The judge calls scoring `rows` takes, per stage, for progress; cheap (no call, no cache). */
+  planCalls?(rows: readonly EvalRow[]): StagePlan[];
+  /** Every call scoring `rows` would make, for a cost estimate; makes none. */
+  plan?(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]>;
 }

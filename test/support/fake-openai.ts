@@ -81,6 +81,11 @@ export interface FakeOpenAIOptions {
   rateLimit?: RateLimitOptions;
   /** Behaviour of the fake Files and Batches APIs (/v1/files, /v1/batches); see fake-batches.ts. */
   batches?: FakeBatchOptions;
+  /**
+   * How the usage fields count tokens (default: ceil(characters / 4), 85 per image).
+   * `text` counts one text; `chat` a whole chat request's prompt.
+   */
+  tokenizer?: { text(text: string): number; chat(messages: any[]): number };
 }
 
 /**
@@ -597,8 +602,8 @@ export class FakeOpenAI {
     extra: Record<string, string>,
   ): void {
     const messages: any[] = Array.isArray(record.body?.messages) ? record.body.messages : [];
-    const prompt = promptTokens(messages);
-    const completion = completionTokens(content);
+    const prompt = this.options.tokenizer ? this.options.tokenizer.chat(messages) : promptTokens(messages);
+    const completion = this.options.tokenizer ? this.options.tokenizer.text(content) : completionTokens(content);
     this.chargeCompletion(completion);
     const payload = {
       id: `chatcmpl-${record.seq}`,
@@ -639,7 +644,8 @@ export class FakeOpenAI {
       const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
       return { object: "embedding", index, embedding };
     });
-    const tokens = inputs.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+    const tokenizer = this.options.tokenizer;
+    const tokens = inputs.reduce((sum, text) => sum + (tokenizer ? tokenizer.text(text) : Math.ceil(text.length / 4)), 0);
     const payload = { object: "list", data, model, usage: { prompt_tokens: tokens, total_tokens: tokens } };
     if (this.sendJson(exchange, 200, payload, extra)) {
       this.usage.embeddingTokens += tokens;

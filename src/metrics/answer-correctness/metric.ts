@@ -8,9 +8,11 @@ import type { Judge } from "../../judge/judge";
 import type { UsageRecorder } from "../../judge/usage";
 import { JudgeError } from "../../judge/types";
 import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
-import type { EvalRow, Metric, MetricColumn, MetricRunContext } from "../metric";
+import type { StagePlan } from "../../judge/progress";
+import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { DETAILS_COLUMN, type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
+import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, statementsRequest } from "./prompts";
 
 /** Anything that embeds texts: a judge, or a second judge used only for embeddings. */
@@ -68,10 +70,8 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Text as it is embedded: empty text becomes a single space, as in Ragas. */
-function embeddingText(text: string): string {
-  return text === "" ? " " : text;
-}
+/** Counts nothing: a run nobody watches. */
+const UNTRACKED: CallTracker = { track: (_stage, work) => work, skip: () => undefined };
 
 class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   readonly name = "answer_correctness";
@@ -154,30 +154,39 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     };
   }
 
+  planCalls(rows: readonly EvalRow[]): StagePlan[] {
+    return answerCorrectnessCallCounts(rows, this.weights[1] > 0);
+  }
+
+  plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
+    return planAnswerCorrectness(rows, { ...context, judge: this.judge ?? context.judge }, this.weights[1] > 0);
+  }
+
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<AnswerCorrectnessResult[]> {
     const judge = this.judge ?? context.judge;
     const embedder = this.embeddings ?? judge;
+    const calls = context.calls ?? UNTRACKED;
     // A reference's statements, by question and reference: extracted once for all the answers to it.
     const referenceStatements = new Map<string, Map<string, Promise<string[]>>>();
-    const vectors = this.weights[1] > 0 ? this.embedAll(rows, embedder, context.usage) : undefined;
+    const vectors = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, this.embedAll(rows, embedder, context.usage)) : undefined;
     // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
     vectors?.catch(() => undefined);
     return mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
-      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, vectors);
+      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, vectors, calls);
       context.rowDone(result.error !== "");
       return result;
     });
   }
 
   private async embedAll(rows: readonly EvalRow[], embedder: Embedder, usage: UsageRecorder): Promise<Map<string, number[]>> {
-    const texts = [...new Set(rows.flatMap((r) => [embeddingText(r.response), embeddingText(r.reference ?? "")]))];
+    const texts = embeddingTexts(rows);
     const vectors = await embedder.embed(texts, usage);
     return new Map(texts.map((t, i) => [t, vectors[i]!]));
   }
 
-  private async statements(judge: Judge, usage: UsageRecorder, question: string, text: string): Promise<string[]> {
+  private async statements(judge: Judge, usage: UsageRecorder, question: string, text: string, calls: CallTracker): Promise<string[]> {
     if (text.trim() === "") return [];
-    const reply = await judge.complete(statementsRequest(question, text), usage);
+    const reply = await calls.track(STAGES.statements, judge.complete(statementsRequest(question, text), usage));
     return reply.statements.map((s) => s.trim()).filter((s) => s !== "");
   }
 
@@ -188,6 +197,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     usage: UsageRecorder,
     referenceStatements: Map<string, Map<string, Promise<string[]>>>,
     vectors: Promise<Map<string, number[]>> | undefined,
+    calls: CallTracker,
   ): Promise<AnswerCorrectnessResult> {
     const label = judge.label;
     const reference = row.reference ?? "";
@@ -195,23 +205,29 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     if (!byReference) referenceStatements.set(row.user_input, (byReference = new Map()));
     let refPromise = byReference.get(reference);
     if (!refPromise) {
-      refPromise = this.statements(judge, usage, row.user_input, reference);
+      refPromise = this.statements(judge, usage, row.user_input, reference, calls);
       byReference.set(reference, refPromise);
     }
-    const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response), refPromise]);
-    if (a.status === "rejected") return this.failed(row.index, `statement extraction of the response failed: ${message(a.reason)}`, label);
-    if (b.status === "rejected") return this.failed(row.index, `statement extraction of the reference failed: ${message(b.reason)}`, label);
+    const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response, calls), refPromise]);
+    // The classification planned for a row with both texts is not made when a side failed or has no statements.
+    const classificationPlanned = row.response.trim() !== "" && reference.trim() !== "";
+    if (a.status === "rejected" || b.status === "rejected") {
+      if (classificationPlanned) calls.skip(STAGES.classification);
+      if (a.status === "rejected") return this.failed(row.index, `statement extraction of the response failed: ${message(a.reason)}`, label);
+      return this.failed(row.index, `statement extraction of the reference failed: ${message((b as PromiseRejectedResult).reason)}`, label);
+    }
     const response = a.value;
     const refs = b.value;
 
     let responseVerdicts: StatementVerdict[];
     let referenceVerdicts: StatementVerdict[];
     if (response.length === 0 || refs.length === 0) {
+      if (classificationPlanned) calls.skip(STAGES.classification);
       responseVerdicts = response.map((statement) => ({ statement, verdict: "FP" as const, reason: "the reference has no statements to support it" }));
       referenceVerdicts = refs.map((statement) => ({ statement, verdict: "FN" as const, reason: "the response makes no statements" }));
     } else {
       try {
-        const reply = await judge.complete(classifyRequest(row.user_input, response, refs), usage);
+        const reply = await calls.track(STAGES.classification, judge.complete(classifyRequest(row.user_input, response, refs), usage));
         const byIndex = <V extends { statement: number }>(list: V[]) => new Map(list.map((v) => [v.statement, v]));
         const r = byIndex(reply.response);
         const f = byIndex(reply.reference);

@@ -8,7 +8,9 @@ import { classifyContext, describeSource } from "../../context/items";
 import { ImageLoader, type ImageLoadOptions } from "../../context/loader";
 import type { Judge } from "../../judge/judge";
 import type { RelevanceContext } from "../../judge/types";
-import type { EvalRow, Metric, MetricColumn, MetricRunContext } from "../metric";
+import type { StagePlan } from "../../judge/progress";
+import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
+import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
 import { relevanceRequest, type ImageDetail } from "./prompts";
 
 /** Options of {@link multimodalRelevance}. */
@@ -77,6 +79,17 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     return this.cells({ index: -1, score: Number.NaN, reason: "", error: reason, judge: judgeLabel });
   }
 
+  planCalls(rows: readonly EvalRow[]): StagePlan[] {
+    return relevanceCallCounts(rows, this.maxImagesPerRow);
+  }
+
+  plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
+    const judge = this.judge ?? context.judge;
+    const options: { model: string; detail?: ImageDetail; maxImagesPerRow: number } = { model: this.options.model ?? judge.visionModel, maxImagesPerRow: this.maxImagesPerRow };
+    if (this.options.detail) options.detail = this.options.detail;
+    return planRelevance(rows, context, options);
+  }
+
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<MultimodalRelevanceResult[]> {
     const judge = this.judge ?? context.judge;
     const loader = this.options.imageLoader ?? new ImageLoader(this.options);
@@ -92,7 +105,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
   private async scoreRow(row: EvalRow, judge: Judge, loader: ImageLoader, context: MetricRunContext): Promise<MultimodalRelevanceResult> {
     const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: judge.label });
     const items = (row.retrieved_contexts ?? []).map(classifyContext);
-    const images = items.filter((item) => item.kind !== "text").length;
+    const images = imageCount(row);
     if (images > this.maxImagesPerRow) {
       return failed(`the row has ${images} images, more than maxImagesPerRow (${this.maxImagesPerRow}); raise it or split the contexts`);
     }
@@ -106,12 +119,16 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
       }),
     );
     const refused = loaded.flatMap((r, i) => (r.status === "rejected" ? [`context ${i + 1} (${describeSource((items[i] as { source: string }).source)}): ${(r.reason as Error).message}`] : []));
-    if (refused.length > 0) return failed(`image refused, nothing was sent: ${refused.join("; ")}`);
+    if (refused.length > 0) {
+      context.calls?.skip(RELEVANCE_STAGE);
+      return failed(`image refused, nothing was sent: ${refused.join("; ")}`);
+    }
     const contexts = loaded.map((r) => (r as PromiseFulfilledResult<RelevanceContext>).value);
     const requestOptions: { model: string; detail?: ImageDetail } = { model: this.options.model ?? judge.visionModel };
     if (this.options.detail) requestOptions.detail = this.options.detail;
     try {
-      const reply = await judge.complete(relevanceRequest(row.user_input, row.response, contexts, requestOptions), context.usage);
+      const asked = judge.complete(relevanceRequest(row.user_input, row.response, contexts, requestOptions), context.usage);
+      const reply = await (context.calls ? context.calls.track(RELEVANCE_STAGE, asked) : asked);
       return { index: row.index, score: reply.relevant ? 1 : 0, reason: reply.reason, error: "", judge: judge.label };
     } catch (error) {
       return failed(`relevance judgement failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,0 +1,325 @@
+/**
+ * Cost before you pay: the calls a scoring run would make, their tokens
+ * (counted with the model's tokenizer), what the cache already holds, the
+ * price at list and batch rates, and the time — with no chat or embedding
+ * call.
+ */
+import type { CanonicalColumn } from "../dataset/columns";
+import { checkDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
+import type { JudgeOptions } from "../judge/config";
+import { createJudge } from "../judge/create";
+import type { Judge } from "../judge/judge";
+import { messagesFor, type StructuredMode } from "../judge/structured";
+import { tokenCounter, type EncodingName, type TokenCounter } from "../judge/tokens";
+import type { StructuredRequest } from "../judge/types";
+import { BATCH_DISCOUNT, DEFAULT_PRICES, priceOf, type ModelPrice } from "../judge/usage";
+import type { Metric, PlannedCall, PlanContext } from "../metrics/metric";
+import { evalRows, isJudge } from "./score";
+
+/** Options of {@link estimate}. */
+export interface EstimateOptions {
+  /** The judge a run would use, or options to create one (default: from the environment). No call is made. */
+  judge?: Judge | JudgeOptions;
+  /** How to read the input, as for `loadDataset`. */
+  load?: LoadDatasetOptions;
+  /** Requests in flight at once; default the judge's `concurrency` (16). */
+  concurrency?: number;
+  /** The server's request limit per minute (RPM), if any. */
+  requestsPerMinute?: number;
+  /** The server's token limit per minute (TPM), if any. */
+  tokensPerMinute?: number;
+  /** Time of one call before its reply starts; default 500 ms. */
+  firstTokenMs?: number;
+  /** Reply tokens the server writes per second; default 80. */
+  tokensPerSecond?: number;
+  /** USD per million tokens per model, over the judge's prices. */
+  prices?: Readonly<Record<string, ModelPrice>>;
+}
+
+/** The calls and tokens of one stage of a run (e.g. "extracting statements"). */
+export interface StageEstimate {
+  stage: string;
+  /** Calls the metrics make (chat calls; for embeddings, HTTP requests after batching). */
+  calls: number;
+  /** Of those, answered by the cache (or by an identical call of the same run): free. */
+  cached: number;
+  /** Of the paid calls, how many have a predicted prompt (it depends on replies not known yet). */
+  predicted: number;
+  promptTokens: number;
+  /** Expected reply tokens (chat only), from the reply's schema and the text's size. */
+  completionTokens: number;
+}
+
+/** What a scoring run would cost, before it is run. See {@link estimate}. */
+export interface CostEstimate {
+  /** The judge's label, e.g. `gpt-4o-mini @ api.openai.com`. */
+  judge: string;
+  /** Whether the judge calls a server (the offline and labels judges cost nothing). */
+  paid: boolean;
+  rows: number;
+  /** Rows with bad input: not scored, no call. */
+  badRows: number;
+  metrics: string[];
+  stages: StageEstimate[];
+  chatCalls: number;
+  cachedChatCalls: number;
+  embeddingTexts: number;
+  cachedEmbeddingTexts: number;
+  /** Embedding HTTP requests, after batching. */
+  embeddingRequests: number;
+  promptTokens: number;
+  completionTokens: number;
+  embeddingTokens: number;
+  /** At list price; null when a model has no known price. */
+  costUSD: number | null;
+  /** At the Batch API's price (`--batch`): half. */
+  batchCostUSD: number | null;
+  unpricedModels: string[];
+  /** Expected wall time. */
+  timeMs: number;
+  /** What the time is bound by. */
+  timeBoundBy: "calls in flight" | "requests per minute" | "tokens per minute";
+  concurrency: number;
+  /** The tokenizer of each model; `exact` false for models that are not OpenAI's (an approximation). */
+  tokenizers: { model: string; encoding: EncodingName; exact: boolean }[];
+}
+
+interface Tally {
+  calls: number;
+  cached: number;
+  predicted: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** What an OpenAI-compatible judge offers an estimate: its cache, its batch size, its concurrency, its structured mode. */
+interface CacheAware {
+  cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined>;
+  cachedEmbedding(text: string): Promise<number[] | undefined>;
+  readonly embeddingBatchSize?: number;
+  readonly concurrency?: number;
+  readonly structuredMode?: StructuredMode;
+  readonly prices?: Readonly<Record<string, ModelPrice>>;
+}
+
+function cacheAware(judge: Judge): (Judge & CacheAware) | undefined {
+  const j = judge as Judge & Partial<CacheAware>;
+  return typeof j.cachedReply === "function" && typeof j.cachedEmbedding === "function" ? (j as Judge & CacheAware) : undefined;
+}
+
+function positive(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new RangeError(`estimate: ${name} must be a number above 0, got ${String(value)}`);
+}
+
+/**
+ * Estimates a scoring run without making it: the calls per stage, prompt
+ * and completion tokens counted with the model's tokenizer (js-tiktoken;
+ * exact encodings for OpenAI models, an approximation for others), cache hits
+ * (free), the cost at list and Batch API price, and the time at the judge's
+ * concurrency and the server's rate limits. No chat or embedding call is
+ * made; the cache is read.
+ *
+ * Prompts of statement extraction and of text-only relevance are exact.
+ * Classification prompts depend on the statements the judge will extract:
+ * they are exact when a run before left them in the cache, and otherwise
+ * predicted from the texts' sentences and clauses. Reply sizes are predicted
+ * from each reply's schema. Images are not loaded: each is priced as a
+ * 1024-px image (765 tokens; 85 at detail "low").
+ *
+ * @example
+ * const e = await estimate(df, [answerCorrectness()], { judge: { model: "gpt-4o-mini" } });
+ * console.log(formatEstimate(e)); // calls, tokens, ~$0.05 (~$0.03 with --batch), ~40 s
+ */
+export async function estimate(data: DatasetSource, metrics: readonly Metric[], options: EstimateOptions = {}): Promise<CostEstimate> {
+  if (metrics.length === 0) throw new Error("estimate: give at least one metric, e.g. estimate(df, [answerCorrectness()])");
+  for (const [name, v] of [
+    ["concurrency", options.concurrency],
+    ["requestsPerMinute", options.requestsPerMinute],
+    ["tokensPerMinute", options.tokensPerMinute],
+    ["firstTokenMs", options.firstTokenMs],
+    ["tokensPerSecond", options.tokensPerSecond],
+  ] as const) {
+    positive(name, v);
+  }
+  const judge = isJudge(options.judge) ? options.judge : createJudge({ ...(options.judge ?? {}), quiet: true });
+  const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
+  const checked = await checkDataset(data, { ...options.load, required });
+  const rows = evalRows(checked.table, checked.errors);
+  const paid = judge.kind === "openai";
+  const server = paid ? cacheAware(judge) : undefined;
+  const prices = { ...DEFAULT_PRICES, ...(server?.prices ?? {}), ...(options.prices ?? {}) };
+  const mode: StructuredMode = server?.structuredMode ?? "json_schema";
+  const concurrency = options.concurrency ?? server?.concurrency ?? 16;
+  const batchSize = server?.embeddingBatchSize ?? 256;
+
+  const counters = new Map<string, TokenCounter>();
+  const counter = (model: string): TokenCounter => {
+    let c = counters.get(model);
+    if (!c) counters.set(model, (c = tokenCounter(model)));
+    return c;
+  };
+  const stages = new Map<string, Tally>();
+  const tally = (stage: string): Tally => {
+    let t = stages.get(stage);
+    if (!t) stages.set(stage, (t = { calls: 0, cached: 0, predicted: 0, promptTokens: 0, completionTokens: 0 }));
+    return t;
+  };
+  const byModel = new Map<string, { prompt: number; completion: number }>();
+  const charge = (model: string, prompt: number, completion: number) => {
+    const m = byModel.get(model) ?? { prompt: 0, completion: 0 };
+    m.prompt += prompt;
+    m.completion += completion;
+    byModel.set(model, m);
+  };
+  let chatCalls = 0;
+  let cachedChatCalls = 0;
+  let embeddingTexts = 0;
+  let cachedEmbeddingTexts = 0;
+  let embeddingRequests = 0;
+  let embeddingTokens = 0;
+  let latencyMs = 0;
+  const firstTokenMs = options.firstTokenMs ?? 500;
+  const tokensPerSecond = options.tokensPerSecond ?? 80;
+  // Identical requests of one run are sent once (the judge shares the reply).
+  const seen = new Set<string>();
+
+  const context: PlanContext = { judge, cachedReply: async (request) => (server ? server.cachedReply(request) : undefined) };
+  for (const metric of metrics) {
+    if (!metric.plan) throw new Error(`estimate: the metric ${metric.name} cannot plan its calls (it has no plan method)`);
+    const metricJudge = metric.judge ?? judge;
+    const planned: PlannedCall[] = await metric.plan(rows, { ...context, judge: metricJudge });
+    for (const call of planned) {
+      const t = tally(call.stage);
+      if (call.kind === "embedding") {
+        const model = metricJudge.embeddingModel;
+        let uncached: string[] = [];
+        for (const text of call.texts) {
+          const hit = server ? (await server.cachedEmbedding(text)) !== undefined : false;
+          if (!hit) uncached.push(text);
+        }
+        if (!paid) uncached = [];
+        embeddingTexts += call.texts.length;
+        cachedEmbeddingTexts += paid ? call.texts.length - uncached.length : 0;
+        const requests = Math.ceil(uncached.length / batchSize);
+        embeddingRequests += requests;
+        t.calls += Math.max(1, Math.ceil(call.texts.length / batchSize));
+        t.cached += Math.max(1, Math.ceil(call.texts.length / batchSize)) - requests;
+        const tokens = uncached.reduce((sum, text) => sum + counter(model).text(text), 0);
+        embeddingTokens += tokens;
+        t.promptTokens += tokens;
+        charge(model, tokens, 0);
+        latencyMs += requests * firstTokenMs;
+        continue;
+      }
+      const model = call.request.model ?? metricJudge.chatModel;
+      chatCalls++;
+      t.calls++;
+      const messages = messagesFor(call.request as StructuredRequest<unknown>, mode);
+      const key = JSON.stringify([model, call.request.promptVersion, messages]);
+      if (!paid || call.cached || seen.has(key)) {
+        cachedChatCalls++;
+        t.cached++;
+        continue;
+      }
+      seen.add(key);
+      const tokens = counter(model);
+      const prompt = tokens.chat(messages);
+      const completion = call.replyTokens((text) => tokens.text(text));
+      if (call.predicted) t.predicted++;
+      t.promptTokens += prompt;
+      t.completionTokens += completion;
+      charge(model, prompt, completion);
+      latencyMs += firstTokenMs + (completion / tokensPerSecond) * 1000;
+    }
+  }
+
+  let cost = 0;
+  const unpriced: string[] = [];
+  let promptTokens = 0;
+  let completionTokens = 0;
+  for (const [model, m] of byModel) {
+    const price = priceOf(model, prices);
+    if (price) cost += (m.prompt * price.input + m.completion * price.output) / 1e6;
+    else if (m.prompt + m.completion > 0) unpriced.push(model);
+  }
+  for (const t of stages.values()) {
+    promptTokens += t.promptTokens;
+    completionTokens += t.completionTokens;
+  }
+  promptTokens -= embeddingTokens;
+  const paidRequests = chatCalls - cachedChatCalls + embeddingRequests;
+  const bounds: [CostEstimate["timeBoundBy"], number][] = [["calls in flight", latencyMs / concurrency]];
+  if (options.requestsPerMinute) bounds.push(["requests per minute", (paidRequests / options.requestsPerMinute) * 60_000]);
+  if (options.tokensPerMinute) bounds.push(["tokens per minute", ((promptTokens + completionTokens + embeddingTokens) / options.tokensPerMinute) * 60_000]);
+  const [timeBoundBy, timeMs] = bounds.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const costUSD = unpriced.length > 0 ? null : cost;
+  return {
+    judge: judge.label,
+    paid,
+    rows: checked.table.rowCount,
+    badRows: checked.table.rowCount - rows.length,
+    metrics: metrics.map((m) => m.name),
+    stages: [...stages].map(([stage, t]) => ({ stage, ...t })),
+    chatCalls,
+    cachedChatCalls,
+    embeddingTexts,
+    cachedEmbeddingTexts,
+    embeddingRequests,
+    promptTokens,
+    completionTokens,
+    embeddingTokens,
+    costUSD,
+    batchCostUSD: costUSD === null ? null : costUSD * BATCH_DISCOUNT,
+    unpricedModels: unpriced.sort(),
+    timeMs,
+    timeBoundBy,
+    concurrency,
+    tokenizers: [...counters].map(([model, c]) => ({ model, encoding: c.encoding, exact: c.exact })),
+  };
+}
+
+function n(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+function usd(value: number | null): string {
+  if (value === null) return "unknown";
+  return `$${value > 0 && value < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+/**
+ * The estimate as a few lines for a terminal or a notebook: a table of
+ * stages, then cost, time and how the tokens were counted.
+ *
+ * @example
+ * console.log(formatEstimate(await estimate(df, [answerCorrectness()])));
+ */
+export function formatEstimate(e: CostEstimate): string {
+  const lines: string[] = [];
+  lines.push(`Estimate for ${n(e.rows)} row${e.rows === 1 ? "" : "s"} (${e.metrics.join(", ")}) with ${e.judge}; nothing was sent.`);
+  if (e.badRows > 0) lines.push(`${n(e.badRows)} row${e.badRows === 1 ? " has" : "s have"} bad input and will not be scored.`);
+  const header = ["stage", "calls", "cached", "prompt tokens", "reply tokens"];
+  const body = e.stages.map((s) => [s.stage, n(s.calls), n(s.cached), n(s.promptTokens), s.stage === "embedding" ? "-" : n(s.completionTokens)]);
+  body.push(["total", n(e.chatCalls + e.stages.filter((s) => s.stage === "embedding").reduce((a, s) => a + s.calls, 0)), n(e.cachedChatCalls + e.stages.filter((s) => s.stage === "embedding").reduce((a, s) => a + s.cached, 0)), n(e.promptTokens + e.embeddingTokens), n(e.completionTokens)]);
+  const widths = header.map((h, j) => Math.max(h.length, ...body.map((r) => r[j]!.length)));
+  const row = (cells: string[]) => cells.map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!))).join("  ");
+  lines.push(row(header), ...body.map(row));
+  if (!e.paid) {
+    lines.push(`The ${e.judge} judge answers locally: no tokens, no cost.`);
+    return lines.join("\n");
+  }
+  const cost = e.costUSD === null ? `unknown (no price for ${e.unpricedModels.join(", ")}; give prices)` : `~${usd(e.costUSD)} at list price, ~${usd(e.batchCostUSD)} with --batch (half price)`;
+  lines.push(`Cost: ${cost}.`);
+  lines.push(`Time: ~${duration(e.timeMs)} (bound by ${e.timeBoundBy}; ${e.concurrency} in flight).`);
+  const predicted = e.stages.reduce((a, s) => a + s.predicted, 0);
+  const tokenizers = e.tokenizers.map((t) => `${t.model} ${t.encoding}${t.exact ? "" : " (approximate: not an OpenAI model)"}`).join(", ");
+  lines.push(`Tokens: ${tokenizers}${predicted > 0 ? `; ${n(predicted)} prompt${predicted === 1 ? "" : "s"} predicted (they hold statements not extracted yet)` : ""}; reply tokens predicted from the reply schemas.`);
+  return lines.join("\n");
+}

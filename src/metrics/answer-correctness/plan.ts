@@ -1,0 +1,138 @@
+/**
+ * The calls answer correctness makes, known before any is made: counted per
+ * stage for progress, and built as requests for a cost estimate. A
+ * classification request depends on the statements the judge will extract;
+ * the plan uses the cached ones when a run before left them, and otherwise
+ * predicts them from the text's sentences and clauses.
+ */
+import type { StagePlan } from "../../judge/progress";
+import type { EvalRow, PlanContext, PlannedCall } from "../metric";
+import { classifyRequest, statementsRequest } from "./prompts";
+
+/** The stages of answer correctness, as progress shows them. */
+export const ANSWER_CORRECTNESS_STAGES = {
+  statements: "extracting statements",
+  classification: "classifying",
+  embedding: "embedding",
+} as const;
+
+/** A reason of the length the classification prompt asks for ("short, naming the statements compared"). */
+const TYPICAL_REASON = "A2 gives 1929 where R1 says 1928.";
+
+/** Extra tokens per extracted statement: statements restate their subject ("it" becomes a name). */
+const RESTATED_SUBJECT_TOKENS = 2;
+
+/**
+ * The statements a judge is likely to extract from a text, for estimates
+ * only: its sentences, split again at semicolons and at clauses joined by
+ * ", and", ", but", ", while", ", which" or ", whereas".
+ *
+ * @example
+ * predictStatements("Paris is the capital of France, and it is on the Seine. It has 2 million people.")
+ * // ["Paris is the capital of France", "it is on the Seine.", "It has 2 million people."]
+ */
+export function predictStatements(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+(?=\S)/)
+    .flatMap((sentence) => sentence.split(/;\s+|,\s+(?=(?:and|but|while|which|whereas)\s)/i))
+    .map((s) => s.replace(/^(?:and|but|while|which|whereas)\s+/i, "").trim())
+    .filter((s) => /\p{L}|\p{N}/u.test(s));
+}
+
+/** Text as it is embedded: empty text becomes a single space, as in Ragas. */
+export function embeddingText(text: string): string {
+  return text === "" ? " " : text;
+}
+
+/** The distinct texts a run embeds: every answer and reference. */
+export function embeddingTexts(rows: readonly EvalRow[]): string[] {
+  return [...new Set(rows.flatMap((r) => [embeddingText(r.response), embeddingText(r.reference ?? "")]))];
+}
+
+/** The key of a reference's statements: one extraction per question and reference. */
+function referenceKey(row: EvalRow): string {
+  return JSON.stringify([row.user_input, row.reference ?? ""]);
+}
+
+/**
+ * The calls of answer correctness per stage: one extraction per answer and
+ * per distinct question-and-reference, one classification per row with both
+ * texts, and one embedding call for the run (the judge batches it) when the
+ * semantic weight is above 0.
+ */
+export function answerCorrectnessCallCounts(rows: readonly EvalRow[], semantic: boolean): StagePlan[] {
+  const references = new Set<string>();
+  let statements = 0;
+  let classification = 0;
+  for (const row of rows) {
+    const hasReference = (row.reference ?? "").trim() !== "";
+    const hasResponse = row.response.trim() !== "";
+    if (hasReference) references.add(referenceKey(row));
+    if (hasResponse) statements++;
+    if (hasResponse && hasReference) classification++;
+  }
+  const S = ANSWER_CORRECTNESS_STAGES;
+  const plan: StagePlan[] = [
+    { stage: S.statements, calls: statements + references.size },
+    { stage: S.classification, calls: classification, after: S.statements },
+  ];
+  if (semantic && rows.length > 0) plan.push({ stage: S.embedding, calls: 1 });
+  return plan;
+}
+
+function statementsReplyTokens(statements: readonly string[]): (tokens: (text: string) => number) => number {
+  return (tokens) => tokens(JSON.stringify({ statements })) + RESTATED_SUBJECT_TOKENS * statements.length;
+}
+
+function classificationReplyTokens(answer: number, reference: number): (tokens: (text: string) => number) => number {
+  return (tokens) =>
+    tokens(
+      JSON.stringify({
+        response: Array.from({ length: answer }, (_, i) => ({ statement: i + 1, verdict: "TP", reason: TYPICAL_REASON })),
+        reference: Array.from({ length: reference }, (_, i) => ({ statement: i + 1, verdict: "covered", reason: TYPICAL_REASON })),
+      }),
+    );
+}
+
+/**
+ * Every call answer correctness would make for `rows`, in order: the
+ * extractions (exact requests), the classifications (exact when both sides'
+ * statements are cached, else predicted), and the embedding texts.
+ */
+export async function planAnswerCorrectness(rows: readonly EvalRow[], context: PlanContext, semantic: boolean): Promise<PlannedCall[]> {
+  const S = ANSWER_CORRECTNESS_STAGES;
+  const calls: PlannedCall[] = [];
+  const extract = async (question: string, text: string): Promise<{ statements: string[]; known: boolean }> => {
+    if (text.trim() === "") return { statements: [], known: true };
+    const request = statementsRequest(question, text);
+    const cached = await context.cachedReply(request);
+    const statements = cached ? cached.statements.map((s) => s.trim()).filter((s) => s !== "") : predictStatements(text);
+    calls.push({ kind: "chat", stage: S.statements, request, predicted: false, cached: cached !== undefined, replyTokens: statementsReplyTokens(cached ? cached.statements : statements) });
+    return { statements, known: cached !== undefined };
+  };
+  const references = new Map<string, Promise<{ statements: string[]; known: boolean }>>();
+  const classifications: PlannedCall[] = [];
+  for (const row of rows) {
+    const key = referenceKey(row);
+    let reference = references.get(key);
+    if (!reference) references.set(key, (reference = extract(row.user_input, row.reference ?? "")));
+    const refs = await reference;
+    const answer = await extract(row.user_input, row.response);
+    if (answer.statements.length === 0 || refs.statements.length === 0) continue;
+    const request = classifyRequest(row.user_input, answer.statements, refs.statements);
+    const known = answer.known && refs.known;
+    classifications.push({
+      kind: "chat",
+      stage: S.classification,
+      request,
+      predicted: !known,
+      cached: known && (await context.cachedReply(request)) !== undefined,
+      replyTokens: classificationReplyTokens(answer.statements.length, refs.statements.length),
+    });
+  }
+  calls.push(...classifications);
+  if (semantic && rows.length > 0) {
+    calls.push({ kind: "embedding", stage: S.embedding, texts: embeddingTexts(rows) });
+  }
+  return calls;
+}

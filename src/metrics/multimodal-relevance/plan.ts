@@ -1,0 +1,54 @@
+/**
+ * The calls multimodal relevance makes, known before any is made: one per
+ * row, for progress and for a cost estimate. Images are not loaded for an
+ * estimate: each image part is priced by its detail (see `tokenCounter`).
+ */
+import { classifyContext } from "../../context/items";
+import type { StagePlan } from "../../judge/progress";
+import type { RelevanceContext } from "../../judge/types";
+import type { EvalRow, PlanContext, PlannedCall } from "../metric";
+import { relevanceRequest, type ImageDetail } from "./prompts";
+
+/** The stage of multimodal relevance, as progress shows it. */
+export const RELEVANCE_STAGE = "judging relevance";
+
+/** A reason of the length the prompt asks for ("one or two sentences that point at the context used"). */
+const TYPICAL_REPLY = JSON.stringify({ relevant: true, reason: "Context 2, the bar chart, shows Q3 as the highest quarter, as the answer says." });
+
+/** The number of image contexts of a row. */
+export function imageCount(row: EvalRow): number {
+  return (row.retrieved_contexts ?? []).filter((c) => classifyContext(c).kind !== "text").length;
+}
+
+/** One call per row whose images are within the limit (a row over it fails without a call). */
+export function relevanceCallCounts(rows: readonly EvalRow[], maxImagesPerRow: number): StagePlan[] {
+  return [{ stage: RELEVANCE_STAGE, calls: rows.filter((row) => imageCount(row) <= maxImagesPerRow).length }];
+}
+
+/**
+ * Every relevance call for `rows`: exact for rows with text contexts only;
+ * with images, the request holds each image as an unloaded part (its bytes
+ * are not read for an estimate), so it is marked predicted and taken as not
+ * cached (the cache key holds the image's bytes).
+ */
+export async function planRelevance(
+  rows: readonly EvalRow[],
+  context: PlanContext,
+  options: { model: string; detail?: ImageDetail; maxImagesPerRow: number },
+): Promise<PlannedCall[]> {
+  const calls: PlannedCall[] = [];
+  for (const row of rows) {
+    if (imageCount(row) > options.maxImagesPerRow) continue;
+    const contexts = (row.retrieved_contexts ?? []).map((c): RelevanceContext => {
+      const item = classifyContext(c);
+      return item.kind === "text" ? { type: "text", text: item.text } : { type: "image", source: item.source, dataUri: "" };
+    });
+    const requestOptions: { model: string; detail?: ImageDetail } = { model: options.model };
+    if (options.detail) requestOptions.detail = options.detail;
+    const request = relevanceRequest(row.user_input, row.response, contexts, requestOptions);
+    const predicted = contexts.some((c) => c.type === "image");
+    const cached = !predicted && (await context.cachedReply(request)) !== undefined;
+    calls.push({ kind: "chat", stage: RELEVANCE_STAGE, request, predicted, cached, replyTokens: (tokens) => tokens(TYPICAL_REPLY) });
+  }
+  return calls;
+}
