@@ -28,8 +28,17 @@ export type { Records, ColumnData } from "./dataset/raw";
 export type { Cell, Table, TableColumn } from "./dataset/table";
 export { createJudge } from "./judge/create";
 export type { Judge } from "./judge/judge";
-export { resolveJudgeConfig, redactSecrets, DEFAULT_MODELS } from "./judge/config";
-export type { JudgeOptions, JudgeKind, ResolvedJudgeConfig } from "./judge/config";
+export { resolveJudgeConfig, redactSecrets, DEFAULT_MODELS, JUDGE_ENV_VARS, describeJudgeConfig, maskSecret } from "./judge/config";
+export type {
+  JudgeOptions,
+  JudgeKind,
+  ResolvedJudgeConfig,
+  EnvironmentVariables,
+  JudgeSettingName,
+  JudgeEnvVar,
+  JudgeSettingSource,
+  JudgeSettingRow,
+} from "./judge/config";
 export { UsageRecorder, formatUsage, DEFAULT_PRICES, priceOf } from "./judge/usage";
 export type { UsageSummary, ModelPrice, ModelUsage } from "./judge/usage";
 export { Scheduler, parseResetDuration, retryAfterMs, isRetryableStatus } from "./judge/scheduler";
@@ -58,11 +67,13 @@ export type {
   RelevanceContext,
 } from "./judge/types";
 export { ProgressTracker, formatProgress, terminalProgress, notebookProgress, autoProgress } from "./judge/progress";
-export type { ProgressEvent, ProgressCallback } from "./judge/progress";
+export type { ProgressEvent, ProgressCallback, StageProgress, StagePlan } from "./judge/progress";
+export { tokenCounter, encodingForModel } from "./judge/tokens";
+export type { TokenCounter, EncodingName } from "./judge/tokens";
 export { inNotebook } from "./display/tslab";
 export type { NotebookDisplay } from "./display/tslab";
 export { fbeta, cosineSimilarity, blendScores, assertWeights, assertBeta } from "./metrics/math";
-export type { Metric, MetricColumn, MetricRunContext, EvalRow } from "./metrics/metric";
+export type { Metric, MetricColumn, MetricRunContext, EvalRow, CallTracker, PlannedCall, PlannedRequest, PlanContext } from "./metrics/metric";
 export { answerCorrectness } from "./metrics/answer-correctness/metric";
 export type { AnswerCorrectnessOptions, AnswerCorrectnessResult, Embedder } from "./metrics/answer-correctness/metric";
 export { parseDetails, DETAILS_COLUMN } from "./metrics/answer-correctness/details";
@@ -70,6 +81,8 @@ export type { AnswerCorrectnessDetails, StatementVerdict, Verdict } from "./metr
 export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION } from "./metrics/answer-correctness/prompts";
 export { score, scoreAnswerCorrectness, scoreRun } from "./frame/score";
 export type { ScoreOptions, ScoreRun } from "./frame/score";
+export { estimate, formatEstimate } from "./frame/estimate";
+export type { CostEstimate, EstimateOptions, StageEstimate } from "./frame/estimate";
 export { statements, explanation, explain } from "./frame/statements";
 export type { Explanation } from "./frame/statements";
 export { escapeHtml } from "./display/html";
@@ -125,6 +138,10 @@ export type {
   ChartInput,
 } from "./charts/index";
 export * from "./analysis/index";
+export { compareRuns, RUN_CHANGE_COLUMNS, ALL_MODELS } from "./analysis/compare-runs";
+export type { CompareRunsOptions, RunComparison, AnswerChange } from "./analysis/compare-runs";
+export { changeWithCI } from "./charts/runs";
+export type { ChangeChartOptions } from "./charts/runs";
 export { scoreBatch, exportBatchRequests, importBatchResults, batchStatus } from "./batch/run";
 export type { BatchOptions, SubmittedBatch, BatchState } from "./batch/run";
 export type { BatchRequestLine, BatchResultLine, BatchEndpoint } from "./batch/lines";

@@ -132,6 +132,68 @@ function isBinary(values: readonly number[]): boolean {
   return true;
 }
 
+/** @internal The paired statistics of two score lists of the same questions (both finite at each index). */
+export interface PairedStats {
+  meanA: number;
+  meanB: number;
+  /** mean(a − b). */
+  meanDiff: number;
+  ciLow: number;
+  ciHigh: number;
+  /** Questions where a − b > 0, = 0, < 0. */
+  wins: number;
+  ties: number;
+  losses: number;
+  test: ComparisonTest;
+  pValue: number;
+  /** +1 when the test leans towards a, −1 towards b, 0 neither. */
+  direction: number;
+}
+
+/**
+ * @internal Paired comparison of a and b (same length, every value finite):
+ * the mean difference with a paired bootstrap interval, wins/ties/losses,
+ * and the exact sign test when every score is 0 or 1, else Wilcoxon
+ * signed-rank. `compareModels` and `compareRuns` share it.
+ */
+export function pairedStats(sa: readonly number[], sb: readonly number[], replicates: number, confidence: number, seed: number): PairedStats {
+  const d = sa.map((x, i) => x - sb[i]!);
+  let wins = 0;
+  let losses = 0;
+  for (const v of d) {
+    if (v > 0) wins++;
+    else if (v < 0) losses++;
+  }
+  const ci = bootstrapMeanCI(d, { replicates, confidence, seed });
+  let test: ComparisonTest;
+  let pValue: number;
+  let direction: number;
+  if (isBinary(sa) && isBinary(sb)) {
+    const s = signTest(d);
+    test = "sign test (exact)";
+    pValue = s.pValue;
+    direction = Math.sign(s.positive - s.negative);
+  } else {
+    const w = wilcoxonSignedRank(d);
+    test = w.method === "exact" ? "wilcoxon signed-rank (exact)" : "wilcoxon signed-rank (normal approx.)";
+    pValue = w.pValue;
+    direction = Math.sign(w.wPlus - w.wMinus);
+  }
+  return {
+    meanA: nanMean(sa),
+    meanB: nanMean(sb),
+    meanDiff: nanMean(d),
+    ciLow: ci.low,
+    ciHigh: ci.high,
+    wins,
+    ties: d.length - wins - losses,
+    losses,
+    test,
+    pValue,
+    direction,
+  };
+}
+
 function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: number, confidence: number, seed: number): Comparison {
   const sa: number[] = [];
   const sb: number[] = [];
@@ -149,44 +211,12 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
   }
   if (sa.length > 0) {
     const n = sa.length;
-    const d = sa.map((x, i) => x - sb[i]!);
-    let wins = 0;
-    let losses = 0;
-    for (const v of d) {
-      if (v > 0) wins++;
-      else if (v < 0) losses++;
-    }
-    const ci = bootstrapMeanCI(d, { replicates, confidence, seed });
-    let test: ComparisonTest;
-    let pValue: number;
-    let direction: number;
-    if (isBinary(sa) && isBinary(sb)) {
-      const s = signTest(d);
-      test = "sign test (exact)";
-      pValue = s.pValue;
-      direction = Math.sign(s.positive - s.negative);
-    } else {
-      const w = wilcoxonSignedRank(d);
-      test = w.method === "exact" ? "wilcoxon signed-rank (exact)" : "wilcoxon signed-rank (normal approx.)";
-      pValue = w.pValue;
-      direction = Math.sign(w.wPlus - w.wMinus);
-    }
     return {
       a: a.name,
       b: b.name,
       nPairs: n,
       nDropped: union - n + a.noId.length + b.noId.length,
-      meanA: nanMean(sa),
-      meanB: nanMean(sb),
-      meanDiff: nanMean(d),
-      ciLow: ci.low,
-      ciHigh: ci.high,
-      wins,
-      ties: n - wins - losses,
-      losses,
-      test,
-      pValue,
-      direction,
+      ...pairedStats(sa, sb, replicates, confidence, seed),
     };
   }
   // Unpaired: no question answered validly by both.
@@ -321,15 +351,32 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
  * else "id" (absent: unpaired).
  */
 function defaultPairing(table: Table, by: string): string {
+  return pairingColumn(table, by) ?? "id";
+}
+
+/**
+ * @internal The column that pairs a table's answers to the same question:
+ * "id" when the table has it; else "user_input" when each model (in column
+ * `by`) answers each question once; else undefined.
+ */
+export function pairingColumn(table: Table, by: string): "id" | "user_input" | undefined {
   if (getColumn(table, "id") !== undefined) return "id";
-  const questions = getColumn(table, "user_input");
+  return answersOnceEach(table, by, "user_input") ? "user_input" : undefined;
+}
+
+/**
+ * @internal True when column `key` exists and no (model, key) pair occurs
+ * twice (rows without a `by` column all belong to one model).
+ */
+export function answersOnceEach(table: Table, by: string, key: string): boolean {
+  const keys = getColumn(table, key);
+  if (keys === undefined) return false;
   const models = getColumn(table, by);
-  if (questions === undefined || models === undefined) return "id";
   const seen = new Set<string>();
   for (let i = 0; i < table.rowCount; i++) {
-    const key = JSON.stringify([models.values[i] ?? null, questions.values[i] ?? null]);
-    if (seen.has(key)) return "id";
-    seen.add(key);
+    const pair = JSON.stringify([models?.values[i] ?? null, keys.values[i] ?? null]);
+    if (seen.has(pair)) return false;
+    seen.add(pair);
   }
-  return "user_input";
+  return true;
 }

@@ -11,7 +11,7 @@ import type { DataFrame } from "danfojs-node";
 import type { VegaLiteSpec } from "../charts/spec";
 import type { CanonicalColumn } from "../dataset/columns";
 import type { DatasetFormat } from "../dataset/load";
-import { resolveJudgeConfig, type JudgeKind, type JudgeOptions } from "../judge/config";
+import type { EnvironmentVariables } from "../judge/config";
 import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
@@ -35,7 +35,11 @@ import {
 } from "./args";
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
 import { calibrateCommand } from "./calibrate";
-import { checkLabelsJudge, labelFiles, LABELS_OPTION, readLabelFiles } from "./labels";
+import { diffCommand } from "./diff";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, type FailUnderGate } from "./fail-under";
+import { readLabelFiles } from "./labels";
+import { configCommand } from "./config";
+import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
 function runtime(): typeof import("./runtime") {
@@ -53,8 +57,8 @@ export interface CliIO {
   err(text: string): void;
 }
 
-/** A subcommand: its arguments in, an exit code out. */
-export type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
+/** A subcommand: its arguments (and the environment the judge settings are read from) in, an exit code out. */
+export type Command = (argv: readonly string[], io: CliIO, env: EnvironmentVariables) => Promise<number>;
 
 const METRIC_NAMES = ["answer_correctness", "multimodal_relevance"] as const;
 type MetricName = (typeof METRIC_NAMES)[number];
@@ -109,19 +113,11 @@ function errorCount(df: DataFrame, metric: string): { failed: number; first: str
 const SCORE_OPTIONS: Record<string, OptionSpec> = {
   out: s,
   metrics: s,
-  judge: s,
-  labels: LABELS_OPTION,
-  model: s,
-  "vision-model": s,
-  "embedding-model": s,
-  "base-url": s,
-  concurrency: s,
+  ...JUDGE_OPTIONS,
   weights: s,
   beta: s,
   threshold: s,
   "similarity-threshold": s,
-  "cache-dir": s,
-  "no-cache": b,
   "image-root": s,
   "allow-private-network": b,
   "statements-out": s,
@@ -135,10 +131,14 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "batch-export": s,
   "batch-import": s,
   "poll-interval": s,
+  "dry-run": b,
+  rpm: s,
+  tpm: s,
+  ...FAIL_UNDER_OPTIONS,
 };
 
 /** `evalframe score`: judge every row and write the scored table (and, on request, statements and a JSON summary). */
-export const scoreCommand: Command = async (argv, io) => {
+export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const c = "score";
   const args = parseCommand(c, argv, SCORE_OPTIONS);
   const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
@@ -149,10 +149,17 @@ export const scoreCommand: Command = async (argv, io) => {
     throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
   }
   const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0 });
-  const out = batchExport !== undefined ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
+  const dryRun = flag(args, "dry-run");
+  if (dryRun && (batchExport !== undefined || batchImport !== undefined)) {
+    throw new UsageError(`${c}: --dry-run estimates a run; it does not go with --batch-export or --batch-import`, c);
+  }
+  const requestsPerMinute = finiteNumber(c, "rpm", stringOption(args, "rpm"), { above: 0 });
+  const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0 });
+  const out = batchExport !== undefined || dryRun ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
   const format = inputFormat(c, input, stringOption(args, "format"));
   const statementsOut = stringOption(args, "statements-out");
   const summaryJson = stringOption(args, "summary-json");
+  const gate = failUnderGate(c, args, METRIC_NAMES);
 
   const asked = list(stringOption(args, "metrics"));
   if (asked !== undefined && asked.length === 0) throw new UsageError(`${c}: --metrics is empty; name ${METRIC_NAMES.join(" and/or ")}`, c);
@@ -180,43 +187,23 @@ export const scoreCommand: Command = async (argv, io) => {
   const mr: MultimodalRelevanceOptions = { imageRoot: path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input))) };
   if (flag(args, "allow-private-network")) mr.allowPrivateNetwork = true;
 
-  // The judge: the API key only ever comes from the environment.
-  const kind = choice<JudgeKind>(c, "judge", stringOption(args, "judge"), ["openai", "offline", "labels"]);
-  const labels = labelFiles(c, args);
-  checkLabelsJudge(c, kind, labels);
-  const judgeOptions: JudgeOptions = {};
-  if (kind !== undefined) judgeOptions.judge = kind;
-  if (labels !== undefined) judgeOptions.labels = labels;
-  const named: [string, keyof JudgeOptions][] = [
-    ["model", "model"],
-    ["vision-model", "visionModel"],
-    ["embedding-model", "embeddingModel"],
-    ["base-url", "baseURL"],
-    ["cache-dir", "cacheDir"],
-  ];
-  for (const [option, key] of named) {
-    const v = stringOption(args, option);
-    if (v !== undefined) {
-      if (v.trim() === "") throw new UsageError(`${c}: --${option} is empty`, c);
-      (judgeOptions as Record<string, unknown>)[key] = v;
-    }
-  }
-  const concurrency = wholeNumber(c, "concurrency", stringOption(args, "concurrency"), 1);
-  if (concurrency !== undefined) judgeOptions.concurrency = concurrency;
-  if (flag(args, "no-cache")) judgeOptions.cache = false;
-  const env = (name: string) => (process.env[name] ?? "").trim() !== "";
-  if (kind === "openai" && !env("OPENAI_API_KEY") && judgeOptions.baseURL === undefined && !env("OPENAI_BASE_URL")) {
-    throw new UsageError(`${c}: --judge openai needs OPENAI_API_KEY in the environment (or --base-url / OPENAI_BASE_URL for a server that needs no key)`, c);
+  // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
+  const { options: judgeOptions, labels, config: judgeConfig } = await judgeFlags(c, args, env);
+  if (batchMode && judgeConfig.separateEmbeddings) {
+    throw new UsageError(
+      `${c}: --batch sends every request, embeddings too, through the chat server's Batch API, so it cannot use a separate embeddings server ` +
+        "(--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL); leave that out, or use --batch-export and run the embedding lines on that server",
+      c,
+    );
   }
   const metrics = await usageOnError(() => ({ answer_correctness: answerCorrectness(ac), multimodal_relevance: multimodalRelevance(mr) }), c);
-  await usageOnError(() => resolveJudgeConfig({ ...judgeOptions, quiet: true }), c); // checks the judge flags before any file is read
 
   // Read the input (batch mode: whole; otherwise a first streamed pass that checks every row);
   // choose the metrics its columns allow when none were named.
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   const strict = flag(args, "strict");
   const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1);
-  const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns } = runtime();
+  const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns, estimate, formatEstimate } = runtime();
   let df: DataFrame | undefined;
   let survey: InputSurvey | undefined;
   if (batching) df = await readInput(input, format, { io, strict });
@@ -242,10 +229,19 @@ export const scoreCommand: Command = async (argv, io) => {
       throw new CliFailure(`${input}: --statements-out needs answer_correctness, and this table has no "reference" column to score it with`);
     }
   }
+  requireGateMetrics(gate, chosen, input);
 
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
-  const judge = await usageOnError(() => createJudge(judgeOptions), c); // prints a notice when the environment picks the offline judge
+  const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
   const selected: Metric[] = chosen.map((m) => metrics[m]);
+  if (dryRun) {
+    // No chat or embedding call: the calls are planned, their prompts counted with the model's tokenizer, the cache read.
+    const e = await failOnError(() =>
+      estimate(input, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
+    );
+    io.out(`${formatEstimate(e)}\n`);
+    return 0;
+  }
   const progress = flag(args, "no-progress") ? false : terminalProgress();
   if (!batching) {
     const run = await failOnError(() =>
@@ -253,10 +249,10 @@ export const scoreCommand: Command = async (argv, io) => {
     );
     const written = [`${out} (${counted(run.rows, "row")})`];
     if (statementsOut !== undefined) written.push(`${statementsOut} (${counted(run.statements, "statement")})`);
-    return reportScored(io, { input, out, summaryJson, chosen, written, ...run });
+    return reportScored(io, { input, out, summaryJson, chosen, written, gate, ...run });
   }
   if (judge.kind !== "openai") {
-    throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the ${judge.kind} judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL`, c);
+    throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the ${judge.kind} judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL (or EVALFRAME_API_KEY / EVALFRAME_BASE_URL)`, c);
   }
   const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
   if (batchExport !== undefined) {
@@ -304,6 +300,7 @@ export const scoreCommand: Command = async (argv, io) => {
     summaryJson,
     chosen,
     written,
+    gate,
     rows,
     failures: chosen.map((m) => ({ metric: m, ...errorCount(scored, m) })),
     summary: summarize(scored, hasModel ? { by: "model" } : {}),
@@ -326,6 +323,8 @@ async function reportScored(
     summary: DataFrame;
     usage: UsageSummary | undefined;
     judges: string[];
+    /** `--fail-under`: checked last, once everything is written. */
+    gate: FailUnderGate | undefined;
   },
 ): Promise<number> {
   const { formatUsage, frameRecords, formatTable } = runtime();
@@ -355,13 +354,15 @@ async function reportScored(
     const first = failures.find((f) => f.first !== undefined)?.first ?? "unknown";
     throw new CliFailure(`every row failed to score (the scored table was written with the reasons); first reason: ${first}`);
   }
+  if (r.gate) io.err(`${checkFailUnder(frameRecords(summary), r.gate)}\n`);
   return 0;
 }
 
 /** `evalframe summarize`: the summary table of a scored file. */
 export const summarizeCommand: Command = async (argv, io) => {
   const c = "summarize";
-  const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s });
+  const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s, ...FAIL_UNDER_OPTIONS });
+  const gate = failUnderGate(c, args);
   const input = readScored(c, args);
   const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
   const metrics = list(stringOption(args, "metrics"));
@@ -373,6 +374,7 @@ export const summarizeCommand: Command = async (argv, io) => {
     summarize(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);
   io.out(flag(args, "json") ? `${JSON.stringify(frameRecords(summary), null, 2)}\n` : `${formatTable(summary)}\n`);
+  if (gate) io.err(`${checkFailUnder(frameRecords(summary), gate)}\n`);
   return 0;
 };
 
@@ -469,12 +471,14 @@ async function readUsage(file: string): Promise<UsageSummary> {
 /** `evalframe report`: the self-contained HTML report of a scored file. */
 export const reportCommand: Command = async (argv, io) => {
   const c = "report";
-  const args = parseCommand(c, argv, { out: s, title: s, worst: s, "usage-json": s, format: s });
+  const args = parseCommand(c, argv, { out: s, title: s, worst: s, "usage-json": s, format: s, previous: s });
   const input = readScored(c, args);
   const out = requiredOption(c, args, "out", "report.html");
   const worst = wholeNumber(c, "worst", stringOption(args, "worst"), 0);
   const title = stringOption(args, "title");
   const usageFile = stringOption(args, "usage-json");
+  const previous = stringOption(args, "previous");
+  const previousFormat = previous === undefined ? undefined : inputFormat(c, previous, stringOption(args, "format"));
   const usage = usageFile === undefined ? undefined : await readUsage(usageFile);
   const { buildReport } = runtime();
   const df = await input.load();
@@ -482,6 +486,7 @@ export const reportCommand: Command = async (argv, io) => {
   if (title !== undefined) options.title = title;
   if (worst !== undefined) options.worst = worst;
   if (usage !== undefined) options.usage = usage;
+  if (previous !== undefined) options.previous = await readInput(previous, previousFormat!, { required: [] });
   const html = await failOnError(() => buildReport(df, options), `${input.file}: `);
   await writeText(out, html);
   io.out(`wrote ${out} (${Math.round(Buffer.byteLength(html) / 1024).toLocaleString("en-US")} KB)\n`);
@@ -515,4 +520,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   report: reportCommand,
   batch: batchCommand,
   calibrate: calibrateCommand,
+  diff: diffCommand,
+  config: configCommand,
 };

@@ -1,36 +1,72 @@
 /** The `--help` texts of the `evalframe` command and its subcommands. */
 
+/** The --fail-under options of score and summarize. */
+const FAIL_UNDER_HELP = `CI gate (exit 1 with one line saying which score fell short):
+  --fail-under X             fail when a model's mean score (the pass rate, for 0/1 scores) is under X
+                             (0 to 1); failed rows are left out of the mean, and a model with no
+                             scored row fails. Default: every model must reach X
+  --fail-under-metric LIST   the score column(s) gated (default answer_correctness and
+                             multimodal_relevance, those present)
+  --fail-under-model LIST    gate only these models (e.g. yours, not the baselines)
+  --fail-under-overall       gate the mean of all rows together instead of each model`;
+
+/** The judge flags, shared by score and config. */
+const JUDGE_FLAGS_HELP = `Judge (each flag wins over its variable; then OPENAI_*; then the default):
+  --judge openai|offline|labels
+                             EVALFRAME_JUDGE (openai|offline); default: labels with --labels, else openai
+                             when an API key or base URL is set, else offline
+  --labels FILE              hand-label file(s) the labels judge replays (repeatable or comma-separated;
+                             format in docs/labelling.md); embeddings come from the offline judge
+  --model M                  chat model; EVALFRAME_MODEL (default gpt-4o-mini)
+  --vision-model M           model for images; EVALFRAME_VISION_MODEL (default gpt-4o)
+  --embedding-model M        embedding model; EVALFRAME_EMBEDDING_MODEL (default text-embedding-3-small)
+  --base-url URL             OpenAI-compatible server, e.g. http://localhost:11434/v1;
+                             EVALFRAME_BASE_URL, else OPENAI_BASE_URL (default OpenAI's)
+  --embedding-base-url URL   a server of its own for embeddings (e.g. a second vLLM);
+                             EVALFRAME_EMBEDDING_BASE_URL (default: the chat server). Its key:
+                             EVALFRAME_EMBEDDING_API_KEY; the chat key goes to it only on the same host
+  --concurrency N            requests in flight at once; EVALFRAME_CONCURRENCY (default 16)
+  --cache-dir DIR            reply cache; EVALFRAME_CACHE_DIR (default .evalframe-cache)
+  --no-cache                 do not read or write the cache
+`;
+
 /** Help of the command itself. */
 export const MAIN_HELP = `evalframe — score LLM answers and compare models
 
 Usage:
   evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
-  evalframe summarize <scored.csv> [--by model] [--metrics m1,m2] [--json]
+  evalframe summarize <scored.csv> [--by model] [--metrics m1,m2] [--json] [--fail-under X]
   evalframe compare <scored.csv> [--metric answer_correctness] [--by model] [--pair-by id] [--baseline M] [--json]
+  evalframe diff <old.csv> <new.csv> [--metric M] [--top N] [--out changes.csv] [--chart change.png] [--json]
   evalframe chart <scored.csv> --kind <kind> --out chart.png|.svg|.json [--metric M] [--by model]
-  evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json]
+  evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json] [--previous old.csv]
   evalframe score <input> --out scored.csv --batch [--batch-dir DIR]   (or --batch-export / --batch-import FILE)
   evalframe batch status [--batch-dir DIR]
   evalframe calibrate <scored.csv> --labels labels.jsonl [--label-score COL] [--top N] [--json]
+  evalframe config [judge flags] [--json]
 
 Commands:
   score      judge every row (answer correctness, multimodal relevance) and write the scored table
   summarize  count, errors, mean, spread and a 95% bootstrap CI of each score, per model
   compare    paired comparison of models: mean difference with CI, wins/ties/losses, tests
+  diff       two runs of the same data: change per model with CI and test, answers that changed
   chart      draw one chart to PNG, SVG or a Vega-Lite JSON spec
   report     write one self-contained HTML report (tables, charts, worst answers)
   batch      where the batches of a batch-mode run stand (evalframe batch status)
   calibrate  how well the judge agrees with hand labels: statements, scores, model ranking
+  config     the judge settings score would use, and where each comes from (flag, environment, default)
 
 Options:
   -h, --help     help (also after a command: evalframe score --help)
   -V, --version  the version
 
-The judge comes from the environment: OPENAI_API_KEY (never a flag) and OPENAI_BASE_URL;
-with neither set, the offline judge (approximate) is used and says so.
+The judge: each setting comes from its flag, else EVALFRAME_* variables, else OPENAI_API_KEY /
+OPENAI_BASE_URL, else the default (evalframe config shows them); keys only from the environment.
+With no key or base URL set, the offline judge (approximate) is used and says so.
 
 Exit codes: 0 done (rows that failed are counted in the output, not a failure);
-1 the input could not be read or used, or the run failed as a whole (every row failed);
+1 the input could not be read or used, the run failed as a whole (every row failed), or a
+gate was not met (--fail-under, diff --fail-under-change / --fail-on-worse);
 2 bad usage (unknown command or option, missing or malformed value).
 Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
 `;
@@ -48,6 +84,14 @@ Output:
   --summary-json FILE        the run's usage and the summary per model, as JSON
   --no-progress              no progress bar on stderr
 
+Cost before you pay:
+  --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at
+                             list and batch price and the time, without any chat or embedding
+                             call (--out optional)
+  --rpm N, --tpm N           the server's requests / tokens per minute, for the time estimate
+
+${FAIL_UNDER_HELP}
+
 Metrics:
   --metrics LIST             answer_correctness, multimodal_relevance (comma-separated);
                              default: every metric whose columns the input has
@@ -58,20 +102,7 @@ Metrics:
   --image-root DIR           folder local images must be in (default: the input file's folder)
   --allow-private-network    allow image URLs on private and loopback addresses
 
-Judge:
-  --judge openai|offline|labels
-                             default: labels with --labels, else openai when OPENAI_API_KEY or
-                             OPENAI_BASE_URL is set, else offline
-  --labels FILE              hand-label file(s) the labels judge replays (repeatable or comma-separated;
-                             format in docs/labelling.md); embeddings come from the offline judge
-  --model M                  chat model (default gpt-4o-mini)
-  --vision-model M           model for images (default gpt-4o)
-  --embedding-model M        embedding model (default text-embedding-3-small)
-  --base-url URL             OpenAI-compatible server, e.g. http://localhost:11434/v1 (default OPENAI_BASE_URL)
-  --concurrency N            requests in flight at once (default 16)
-  --cache-dir DIR            reply cache (default .evalframe-cache)
-  --no-cache                 do not read or write the cache
-
+${JUDGE_FLAGS_HELP}
 Input:
   --format csv|tsv|jsonl|json  when the extension does not tell
   --strict                   refuse a file that is not valid UTF-8 (default: read bad
@@ -86,7 +117,8 @@ Batch mode (OpenAI Batch API: half the price, results within 24 h):
   --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional)
   --batch-import FILE        read a batch output file made elsewhere (e.g. vLLM's batch runner) into the cache
 
-The API key is read from OPENAI_API_KEY only. Column aliases work (question, answer,
+Keys are read from the environment only (EVALFRAME_API_KEY, else OPENAI_API_KEY; EVALFRAME_EMBEDDING_API_KEY).
+Column aliases work (question, answer,
 ground_truth, contexts, ...). A row that cannot be scored gets NaN and a reason in
 <metric>_error; the run still exits 0 unless every row failed.
 `,
@@ -98,6 +130,20 @@ Usage:
 Lists each batch the batch folder recorded: its stage, endpoint, id, lines, status and whether
 its results were read back. --live asks the Batches API for the current status (needs
 OPENAI_API_KEY / OPENAI_BASE_URL).
+`,
+  config: `evalframe config — the judge settings, and where each comes from
+
+Usage:
+  evalframe config [judge flags] [--json]
+
+Prints the settings evalframe score would use with the same flags and environment: the judge,
+models, base URLs, keys (masked: at most their last 4 characters), concurrency and cache, each
+with its source: the flag, the environment variable (EVALFRAME_* before OPENAI_*) or the default.
+Nothing is sent anywhere.
+
+${JUDGE_FLAGS_HELP}
+Options:
+  --json                     print a JSON object instead: { "model": { "value": ..., "from": ... }, ... }
 `,
   calibrate: `evalframe calibrate — how well the judge of a scored table agrees with hand labels
 
@@ -136,6 +182,35 @@ Options:
   --seed N          bootstrap seed (default fixed: a rerun gives the same interval)
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
+
+${FAIL_UNDER_HELP}
+`,
+  diff: `evalframe diff — what changed between two scored runs of the same data
+
+Usage:
+  evalframe diff <old.csv> <new.csv> [options]
+
+Pairs each answer of the old run (before) with the same answer of the new run (after), by
+(id, model), else (question text, model). Prints the change per model and over all models:
+mean before and after over the answers scored in both runs, change with a paired bootstrap
+95% CI, a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across
+models, a verdict, answers improved / worsened / unchanged, added, dropped and failed in one
+run only (failed rows are never counted as 0). Then the answers that changed most.
+
+Options:
+  --metric M              score column (default answer_correctness, else multimodal_relevance)
+  --by COLUMN             model column (default model; runs without one are one system)
+  --pair-by COLUMN        column that pairs answers (default id, else user_input)
+  --top N                 changed answers printed (default 10; 0 for none)
+  --out FILE              every changed answer as CSV, with both answers' texts when they differ
+  --chart FILE            the change per model with its CI: .png, .svg or .json (Vega-Lite spec)
+  --seed N                bootstrap seed
+  --json                  print JSON (summary and the top changed answers) instead of tables
+  --format F              csv|tsv|jsonl|json when the extensions do not tell
+
+CI gates (exit 1 with one line, after everything is printed and written):
+  --fail-under-change X   fail when a model's mean change is under X (-1 to 1), e.g. -0.05
+  --fail-on-worse         fail when a model is significantly worse (verdict "before better than after")
 `,
   compare: `evalframe compare — compare models question by question
 
@@ -181,7 +256,7 @@ Options:
   report: `evalframe report — one self-contained HTML report
 
 Usage:
-  evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json]
+  evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json] [--previous old.csv]
 
 The page holds the judge(s) (with a banner when the offline judge scored), the summary per
 model, the model comparison, the charts, the lowest-scoring answers with their statements
@@ -192,6 +267,8 @@ Options:
   --title T      page title (default "evalframe report")
   --worst N      lowest-scoring answers shown (default 10)
   --usage-json F the usage line from the JSON that evalframe score --summary-json wrote
+  --previous F   an earlier scored run of the same data: adds "Change since the previous run"
+                 (the change per model with CI and verdict, a chart, the answers that changed most)
   --format F     csv|tsv|jsonl|json when the extension does not tell
 `,
 };

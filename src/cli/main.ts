@@ -13,7 +13,7 @@ import { printable } from "./printable";
 export type { CliIO } from "./commands";
 
 /** The subcommands, in the order help lists them. */
-const COMMAND_NAMES = ["score", "summarize", "compare", "chart", "report", "batch", "calibrate"] as const;
+const COMMAND_NAMES = ["score", "summarize", "compare", "diff", "chart", "report", "batch", "calibrate", "config"] as const;
 
 /** The commands module, loaded only when a command runs (it loads danfojs: `--help` and `--version` stay instant). */
 function loadCommands(): typeof import("./commands") {
@@ -41,11 +41,14 @@ const HELP_FLAGS = new Set(["--help", "-h"]);
  * Runs the `evalframe` command line and resolves to its exit code: 0 done,
  * 1 input that cannot be read or used or a run that failed as a whole,
  * 2 bad usage. Errors are printed as one line on `io.err`, never thrown.
+ * Judge settings are read from `env` (default `process.env`) as `createJudge`
+ * reads them.
  *
  * @example
  * const code = await runCli(["summarize", "out/scored.csv", "--by", "model"]);
+ * await runCli(["config", "--json"], undefined, { EVALFRAME_MODEL: "llama3.1", OPENAI_BASE_URL: "http://localhost:11434/v1" });
  */
-export async function runCli(argv: readonly string[], output: CliIO = STDIO): Promise<number> {
+export async function runCli(argv: readonly string[], output: CliIO = STDIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   // Everything the command line prints goes through here: user data cannot reach the terminal raw.
   const io: CliIO = { out: (text) => output.out(printable(text)), err: (text) => output.err(printable(text)) };
   try {
@@ -70,7 +73,7 @@ export async function runCli(argv: readonly string[], output: CliIO = STDIO): Pr
       return 0;
     }
     const command = loadCommands().COMMANDS[first]!;
-    return await command(rest, io);
+    return await command(rest, io, env);
   } catch (error) {
     return reportError(error, io.err);
   }

@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
 import { worst } from "../analysis/drilldown";
-import { keyText, metricScores, summarize } from "../analysis/summarize";
+import { keyText, metricScores, summarize, type FrameInput } from "../analysis/summarize";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { tableHTML } from "../display/table";
@@ -21,6 +21,7 @@ import { OFFLINE_LABEL } from "../judge/offline-judge";
 import { formatUsage, type UsageSummary } from "../judge/usage";
 import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { chartLibraries, jsonForScript } from "./assets";
+import { changeSection } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
 import { CLIENT_SCRIPT, CONTENT_SECURITY_POLICY, REPORT_CSS } from "./page";
 
@@ -38,6 +39,13 @@ export interface ReportOptions {
   worst?: number;
   /** Time shown as "generated"; default now, `null` for none (a reproducible file). */
   generatedAt?: Date | null;
+  /**
+   * The previous scored run of the same data: adds a "Change since the
+   * previous run" section (`compareRuns(previous, scored)` per metric: the
+   * change per model with its CI and verdict, a chart, and the `worst`
+   * answers that changed most).
+   */
+  previous?: FrameInput;
 }
 
 /** Score columns the report knows, and the judge column of each. */
@@ -190,6 +198,8 @@ function chartSection(charts: readonly ReportChart[], notes: readonly string[]):
  * verdicts, factual vs semantic, question heatmap, per-question differences,
  * wins/ties/losses, relevance rate); the lowest-scoring answers with their
  * statements and verdicts; answers judged not relevant; and failed rows.
+ * With `previous`, a "Change since the previous run" section follows the
+ * summary.
  * Vega, Vega-Lite and vega-embed are inlined (about 0.8 MB), so the file
  * opens anywhere without a network; it references no URL, and every text
  * from the table is HTML-escaped.
@@ -240,6 +250,8 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
       tableBlock(tableHTML(summary, { digits: 3, maxRows: Number.POSITIVE_INFINITY })),
     ].join("\n"),
   });
+  const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, limit);
+  if (change) sections.push({ id: "change", title: "Change since the previous run", html: change.html });
   if (comparisons.length > 0) {
     sections.push({
       id: "comparison",
@@ -306,8 +318,9 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     `metrics: ${metrics.join(", ")}`,
     generated ? `generated ${generated.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}` : undefined,
   ].filter((s): s is string => s !== undefined);
-  const chartData = charts.map((c) => ({ id: c.id, spec: c.spec }));
-  const libraries = charts.length > 0 ? chartLibraries() : [];
+  const drawn = [...charts, ...(change?.charts ?? [])];
+  const chartData = drawn.map((c) => ({ id: c.id, spec: c.spec }));
+  const libraries = drawn.length > 0 ? chartLibraries() : [];
 
   return [
     "<!doctype html>",
@@ -332,8 +345,8 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     ...sections.map((s) => `<section id="${s.id}">\n<h2>${escapeHtml(s.title)}</h2>\n${s.html}\n</section>`),
     `<footer>Made by evalframe${version ? ` ${escapeHtml(version)}` : ""}. This file is self-contained: it loads nothing from the network; the charts are drawn by the Vega, Vega-Lite and vega-embed code inside it.</footer>`,
     "</main>",
-    charts.length > 0 ? '<pre id="evalframe-status" hidden></pre>' : '<pre id="evalframe-status" hidden data-done="true">{"drawn":[],"failed":[]}</pre>',
-    ...(charts.length > 0
+    drawn.length > 0 ? '<pre id="evalframe-status" hidden></pre>' : '<pre id="evalframe-status" hidden data-done="true">{"drawn":[],"failed":[]}</pre>',
+    ...(drawn.length > 0
       ? [
           `<script type="application/json" id="evalframe-charts">${jsonForScript(chartData)}</script>`,
           ...libraries.map((l) => `<script data-library="${escapeHtml(l.name)}">${l.code}</script>`),

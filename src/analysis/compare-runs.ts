@@ -1,0 +1,470 @@
+/**
+ * Run against run: two scored runs of the same data (before and after a
+ * change of model, prompt or judge) paired answer by answer, the change per
+ * model with a paired interval and test, and the answers that changed.
+ */
+import type { DataFrame } from "danfojs-node";
+import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
+import { DEFAULT_SEED, deriveSeed } from "./random";
+import { holm } from "./stats";
+import { column, errorColumnFor, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+
+/** Options of {@link compareRuns}. */
+export interface CompareRunsOptions {
+  /** Score column to compare (default "answer_correctness"); both runs must have it. */
+  metric?: string;
+  /** Column naming the model (default "model"); runs without it are compared as one system. */
+  by?: string;
+  /**
+   * Column pairing an answer in one run with the same answer in the other,
+   * together with the model. Default: "id" when both runs have it, else the
+   * question text (`user_input`) when each model answers each question once
+   * in each run.
+   */
+  pairBy?: string;
+  /** Bootstrap replicates for the interval of the change (default 2,000). */
+  bootstrap?: number;
+  /** Seed of the bootstrap (default {@link DEFAULT_SEED}): the same runs and seed give the same interval. */
+  seed?: number;
+  /** Significance level for the verdict, applied to the Holm-adjusted p-value (default 0.05). */
+  alpha?: number;
+  /** Coverage of the interval of the change (default 0.95). */
+  confidence?: number;
+}
+
+/** The columns of {@link RunComparison.summary}, in order. */
+export const RUN_CHANGE_COLUMNS = [
+  "model",
+  "n_paired",
+  "mean_before",
+  "mean_after",
+  "change",
+  "ci_low",
+  "ci_high",
+  "p_value",
+  "p_holm",
+  "verdict",
+  "improved",
+  "worsened",
+  "unchanged",
+  "added",
+  "dropped",
+  "failed_before_only",
+  "failed_after_only",
+  "failed_both",
+  "test",
+] as const;
+
+/** The name of the row of {@link RunComparison.summary} that pools every model. */
+export const ALL_MODELS = "(all)";
+
+/** What happened to one answer between the runs, in {@link RunComparison.changes}. */
+export type AnswerChange = "better" | "worse" | "newly failed" | "no longer failing" | "dropped" | "added";
+
+/** The result of {@link compareRuns}. */
+export interface RunComparison {
+  /** The score column compared. */
+  metric: string;
+  /** The column that paired the answers (with the model): "id", "user_input" or the `pairBy` given. */
+  pairedBy: string;
+  /** The model column, or undefined when the runs have none. */
+  by: string | undefined;
+  /**
+   * One row per model (models of the before run first, in order of first
+   * appearance), then {@link ALL_MODELS}, which pools every model's pairs.
+   * Columns: {@link RUN_CHANGE_COLUMNS}.
+   */
+  summary: DataFrame;
+  /**
+   * Every answer that differs between the runs, one row each: the pairing
+   * column, `model` (when the runs have one), `user_input` (when pairing is not by it), `before`,
+   * `after`, `change` (after − before), `status` ({@link AnswerChange}),
+   * `answer_changed` ("yes"/"no"; "" for an answer in one run only),
+   * `response_before` and `response_after` (filled only when the answer text
+   * changed, or the answer is in one run only), and `error` (the reason of a
+   * failed score). Scores that moved come first, largest |change| first;
+   * then newly failed, no longer failing, dropped and added answers.
+   */
+  changes: DataFrame;
+  /** Things worth knowing that do not stop the comparison, e.g. paired answers whose question text differs. */
+  warnings: string[];
+}
+
+/** One run read for pairing. */
+interface Run {
+  label: "before" | "after";
+  table: Table;
+  scores: Float64Array;
+  errors: TableColumn | undefined;
+  /** model → pairing key → row, in order of first appearance. */
+  models: Map<string, Map<string, number>>;
+  /** Rows with no pairing key, per model (they cannot be paired). */
+  unkeyed: Map<string, number>;
+}
+
+/** Counts and statistics of one model (or of all). */
+interface ModelChange {
+  model: string;
+  stats: PairedStats | undefined;
+  nPaired: number;
+  added: number;
+  dropped: number;
+  failedBeforeOnly: number;
+  failedAfterOnly: number;
+  failedBoth: number;
+  inBefore: boolean;
+  inAfter: boolean;
+}
+
+interface ChangedAnswer {
+  key: string;
+  model: string;
+  question: Cell;
+  before: number;
+  after: number;
+  status: AnswerChange;
+  answerChanged: string;
+  responseBefore: string;
+  responseAfter: string;
+  error: string;
+}
+
+const caller = "compareRuns";
+
+function cellText(table: Table, name: string, row: number): string {
+  const v = getColumn(table, name)?.values[row];
+  return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) ? "" : String(v);
+}
+
+function quoted(values: Iterable<string>, limit = 3): string {
+  const list = [...values];
+  const shown = list.slice(0, limit).map((v) => JSON.stringify(v));
+  return list.length === 0 ? "none" : `${shown.join(", ")}${list.length > limit ? `, … (${list.length} in all)` : ""}`;
+}
+
+/** The pairing column: `pairBy` when given (both runs must have it), else "id" in both, else the question text. */
+function choosePairing(before: Table, after: Table, by: string, pairBy: string | undefined): string {
+  if (pairBy !== undefined) {
+    requireColumn(before, pairBy, `${caller} (before run)`, "pairing");
+    requireColumn(after, pairBy, `${caller} (after run)`, "pairing");
+    return pairBy;
+  }
+  const hasId = (t: Table) => getColumn(t, "id") !== undefined;
+  if (hasId(before) && hasId(after)) return "id";
+  if (answersOnceEach(before, by, "user_input") && answersOnceEach(after, by, "user_input")) return "user_input";
+  const idNote = `an "id" column in both runs (the before run ${hasId(before) ? "has one" : "has none"}, the after run ${hasId(after) ? "has one" : "has none"})`;
+  throw new Error(
+    `${caller}: cannot pair the runs' answers: looked for ${idNote}, then for question texts (user_input) that each model answers once in each run; ` +
+      `give both runs an id column, or name the pairing column with { pairBy: "…" }`,
+  );
+}
+
+function readRun(label: "before" | "after", table: Table, metric: string, by: string, hasModels: boolean, pairBy: string): Run {
+  const who = `${caller} (${label} run)`;
+  const scores = metricScores(table, metric, who);
+  const modelColumn = hasModels ? getColumn(table, by) : undefined;
+  const keyColumn = getColumn(table, pairBy)!;
+  const models = new Map<string, Map<string, number>>();
+  const unkeyed = new Map<string, number>();
+  for (let i = 0; i < table.rowCount; i++) {
+    const model = modelColumn === undefined ? "" : keyText(modelColumn.values[i]);
+    if (model === undefined) continue; // a row without a model belongs to no model
+    let keys = models.get(model);
+    if (keys === undefined) {
+      keys = new Map();
+      models.set(model, keys);
+    }
+    const key = keyText(keyColumn.values[i]);
+    if (key === undefined) {
+      unkeyed.set(model, (unkeyed.get(model) ?? 0) + 1);
+      continue;
+    }
+    const earlier = keys.get(key);
+    if (earlier !== undefined) {
+      const whose = hasModels ? ` for model ${JSON.stringify(model)}` : "";
+      throw new Error(
+        `${who}: ${pairBy} ${JSON.stringify(key)} appears twice${whose} (rows ${earlier} and ${i}); each ${pairBy} may be answered once per model and run, so the answers can be paired`,
+      );
+    }
+    keys.set(key, i);
+  }
+  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed };
+}
+
+function errorText(run: Run, row: number): string {
+  const v = run.errors?.values[row];
+  return typeof v === "string" ? v.trim() : "";
+}
+
+/**
+ * Compares two scored runs of the same data: each answer of the `before`
+ * run is paired with the same answer of the `after` run, by (`pairBy`,
+ * model): by `id` when both runs have it, else by the question text.
+ * Answers scored validly in both runs are the pairs; failed rows (NaN, or a
+ * non-empty `<metric>_error`) are never scores of 0 and are counted apart.
+ *
+ * `summary` has one row per model and a last row `(all)` pooling every pair:
+ * `n_paired`, `mean_before`, `mean_after` over the pairs, `change` (after −
+ * before) with `ci_low`/`ci_high` (paired bootstrap, answers resampled,
+ * seeded), `improved`/`worsened`/`unchanged` answers, the `test` and
+ * `p_value` of `compareModels` (exact sign test for 0/1 scores, else
+ * Wilcoxon signed-rank), `p_holm` (Holm's adjustment across the models; the
+ * `(all)` row is one test of its own and keeps its p-value), a `verdict`
+ * ("after better than before" or "before better than after" when p_holm <
+ * alpha, else "no detectable difference"; "only in the before run", "only in
+ * the after run" or "no valid pairs" when there is nothing to test),
+ * `added`/`dropped` answers (in one run only), and `failed_before_only`,
+ * `failed_after_only`, `failed_both`. `changes` lists every answer that
+ * differs, largest change first.
+ *
+ * @example
+ * const before = await loadDataset("out/scored-monday.csv");
+ * const after = await loadDataset("out/scored.csv");
+ * const runs = compareRuns(before, after);
+ * showTable(runs.summary);            // change per model with a 95% CI and a verdict
+ * showTable(runs.changes.head(10));   // the answers that moved most
+ * await show(changeWithCI(runs));
+ *
+ * @throws {Error} when the metric, model or pairing column is missing from a run, when an
+ *   answer is in a run twice, or when the runs share no answer to pair.
+ */
+export function compareRuns(before: FrameInput, after: FrameInput, options: CompareRunsOptions = {}): RunComparison {
+  const metric = options.metric ?? "answer_correctness";
+  const by = options.by ?? "model";
+  const replicates = options.bootstrap ?? 2000;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const alpha = options.alpha ?? 0.05;
+  const confidence = options.confidence ?? 0.95;
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`${caller}: alpha must be between 0 and 1, got ${alpha}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`${caller}: confidence must be between 0 and 1, got ${confidence}`);
+  if (!Number.isInteger(replicates) || replicates < 1) {
+    throw new RangeError(`${caller}: bootstrap must be a positive whole number of replicates, got ${replicates}`);
+  }
+
+  const beforeTable = readTable(before, `${caller} (before run)`);
+  const afterTable = readTable(after, `${caller} (after run)`);
+  const modelsIn = [getColumn(beforeTable, by) !== undefined, getColumn(afterTable, by) !== undefined];
+  if (modelsIn[0] !== modelsIn[1]) {
+    throw new Error(
+      `${caller}: the ${modelsIn[0] ? "before" : "after"} run has a "${by}" column and the ${modelsIn[0] ? "after" : "before"} run has none; ` +
+        `both runs need it to pair answers by model (or name another model column with { by: "…" })`,
+    );
+  }
+  const hasModels = modelsIn[0]!;
+  if (!hasModels && options.by !== undefined) {
+    requireColumn(beforeTable, by, `${caller} (before run)`, "model");
+  }
+  const pairBy = choosePairing(beforeTable, afterTable, by, options.pairBy);
+  const b = readRun("before", beforeTable, metric, by, hasModels, pairBy);
+  const a = readRun("after", afterTable, metric, by, hasModels, pairBy);
+
+  const modelNames = [...b.models.keys()];
+  for (const name of a.models.keys()) if (!b.models.has(name)) modelNames.push(name);
+
+  const changes: ChangedAnswer[] = [];
+  const rows: ModelChange[] = [];
+  const allBefore: number[] = [];
+  const allAfter: number[] = [];
+  let matched = 0;
+  let questionChanged = 0;
+  let firstQuestionChanged: string | undefined;
+  const compareQuestions = pairBy !== "user_input" && getColumn(beforeTable, "user_input") !== undefined && getColumn(afterTable, "user_input") !== undefined;
+  const total: ModelChange = { model: ALL_MODELS, stats: undefined, nPaired: 0, added: 0, dropped: 0, failedBeforeOnly: 0, failedAfterOnly: 0, failedBoth: 0, inBefore: true, inAfter: true };
+
+  for (const model of modelNames) {
+    const kb = b.models.get(model);
+    const ka = a.models.get(model);
+    const row: ModelChange = {
+      model,
+      stats: undefined,
+      nPaired: 0,
+      added: a.unkeyed.get(model) ?? 0,
+      dropped: b.unkeyed.get(model) ?? 0,
+      failedBeforeOnly: 0,
+      failedAfterOnly: 0,
+      failedBoth: 0,
+      inBefore: kb !== undefined,
+      inAfter: ka !== undefined,
+    };
+    const sb: number[] = [];
+    const sa: number[] = [];
+    for (const [key, i] of kb ?? []) {
+      const j = ka?.get(key);
+      if (j === undefined) {
+        row.dropped++;
+        changes.push(oneSided("dropped", key, model, b, i));
+        continue;
+      }
+      matched++;
+      const x = b.scores[i]!;
+      const y = a.scores[j]!;
+      if (compareQuestions && cellText(beforeTable, "user_input", i) !== cellText(afterTable, "user_input", j)) {
+        questionChanged++;
+        firstQuestionChanged ??= `${pairBy} ${JSON.stringify(key)}${hasModels ? `, model ${JSON.stringify(model)}` : ""}`;
+      }
+      const responseBefore = cellText(beforeTable, "response", i);
+      const responseAfter = cellText(afterTable, "response", j);
+      const answerChanged = responseBefore !== responseAfter;
+      const entry = (status: AnswerChange, error: string): ChangedAnswer => ({
+        key,
+        model,
+        question: getColumn(afterTable, "user_input")?.values[j] ?? null,
+        before: x,
+        after: y,
+        status,
+        answerChanged: answerChanged ? "yes" : "no",
+        responseBefore: answerChanged ? responseBefore : "",
+        responseAfter: answerChanged ? responseAfter : "",
+        error,
+      });
+      const validBefore = !Number.isNaN(x);
+      const validAfter = !Number.isNaN(y);
+      if (validBefore && validAfter) {
+        sb.push(x);
+        sa.push(y);
+        if (y !== x) changes.push(entry(y > x ? "better" : "worse", ""));
+      } else if (validBefore) {
+        row.failedAfterOnly++;
+        changes.push(entry("newly failed", errorText(a, j)));
+      } else if (validAfter) {
+        row.failedBeforeOnly++;
+        changes.push(entry("no longer failing", errorText(b, i)));
+      } else {
+        row.failedBoth++;
+      }
+    }
+    for (const [key, j] of ka ?? []) {
+      if (kb?.has(key)) continue;
+      row.added++;
+      changes.push(oneSided("added", key, model, a, j));
+    }
+    row.nPaired = sa.length;
+    if (sa.length > 0) row.stats = pairedStats(sa, sb, replicates, confidence, deriveSeed(seed, `${model}\u0000${metric}\u0000runs`));
+    allBefore.push(...sb);
+    allAfter.push(...sa);
+    for (const k of ["added", "dropped", "failedBeforeOnly", "failedAfterOnly", "failedBoth"] as const) total[k] += row[k];
+    rows.push(row);
+  }
+
+  if (matched === 0) {
+    const keysOf = (run: Run) => new Set([...run.models.values()].flatMap((keys) => [...keys.keys()]));
+    const side = (run: Run) =>
+      `the ${run.label} run has ${pairBy} ${quoted(keysOf(run))}${hasModels ? ` for model${run.models.size === 1 ? "" : "s"} ${quoted(run.models.keys())}` : ""}`;
+    throw new Error(
+      `${caller}: the runs share no answer to pair: looked for the same (${pairBy}${hasModels ? `, ${by}` : ""}) in both; ${side(b)}; ${side(a)}. ` +
+        `Are these two runs of the same data?`,
+    );
+  }
+
+  total.nPaired = allAfter.length;
+  if (allAfter.length > 0) total.stats = pairedStats(allAfter, allBefore, replicates, confidence, deriveSeed(seed, `${ALL_MODELS}\u0000${metric}\u0000runs`));
+  const perModel = hasModels ? rows : [];
+  const adjusted = holm(perModel.map((r) => r.stats?.pValue ?? Number.NaN));
+  const summaryRows = [...perModel, total];
+  const pHolm = [...adjusted, total.stats?.pValue ?? Number.NaN];
+
+  const warnings: string[] = [];
+  if (questionChanged > 0) {
+    warnings.push(
+      `${questionChanged} paired answer${questionChanged === 1 ? " has" : "s have"} a different question text (user_input) in the two runs (first: ${firstQuestionChanged}); ` +
+        `the runs may not be of the same data`,
+    );
+  }
+
+  return {
+    metric,
+    pairedBy: pairBy,
+    by: hasModels ? by : undefined,
+    summary: summaryFrame(summaryRows, pHolm, alpha),
+    changes: changesFrame(sortChanges(changes), pairBy, hasModels),
+    warnings,
+  };
+}
+
+function oneSided(status: "added" | "dropped", key: string, model: string, run: Run, row: number): ChangedAnswer {
+  const score = run.scores[row]!;
+  const response = cellText(run.table, "response", row);
+  return {
+    key,
+    model,
+    question: getColumn(run.table, "user_input")?.values[row] ?? null,
+    before: status === "dropped" ? score : Number.NaN,
+    after: status === "added" ? score : Number.NaN,
+    status,
+    answerChanged: "",
+    responseBefore: status === "dropped" ? response : "",
+    responseAfter: status === "added" ? response : "",
+    error: errorText(run, row),
+  };
+}
+
+const STATUS_ORDER: Readonly<Record<AnswerChange, number>> = { better: 0, worse: 0, "newly failed": 1, "no longer failing": 2, dropped: 3, added: 4 };
+
+function sortChanges(changes: ChangedAnswer[]): ChangedAnswer[] {
+  // Array.prototype.sort is stable: equal changes keep the runs' order.
+  return changes.sort((p, q) => {
+    const byStatus = STATUS_ORDER[p.status] - STATUS_ORDER[q.status];
+    if (byStatus !== 0) return byStatus;
+    if (STATUS_ORDER[p.status] !== 0) return 0;
+    return Math.abs(q.after - q.before) - Math.abs(p.after - p.before);
+  });
+}
+
+function verdict(row: ModelChange, p: number, alpha: number): string {
+  if (row.stats === undefined) {
+    if (!row.inBefore) return "only in the after run";
+    if (!row.inAfter) return "only in the before run";
+    return "no valid pairs";
+  }
+  if (!(p < alpha) || row.stats.direction === 0) return "no detectable difference";
+  return row.stats.direction > 0 ? "after better than before" : "before better than after";
+}
+
+function summaryFrame(rows: readonly ModelChange[], pHolm: readonly number[], alpha: number): DataFrame {
+  const nan = Number.NaN;
+  const stat = (pick: (s: PairedStats) => number) => rows.map((r) => (r.stats === undefined ? nan : pick(r.stats)));
+  const count = (pick: (r: ModelChange) => number) => rows.map(pick);
+  const tests: (ComparisonTest | "")[] = rows.map((r) => r.stats?.test ?? "");
+  return frameOf(
+    [
+      column("model", "string", rows.map((r) => r.model)),
+      column("n_paired", "number", count((r) => r.nPaired)),
+      column("mean_before", "number", stat((s) => s.meanB)),
+      column("mean_after", "number", stat((s) => s.meanA)),
+      column("change", "number", stat((s) => s.meanDiff)),
+      column("ci_low", "number", stat((s) => s.ciLow)),
+      column("ci_high", "number", stat((s) => s.ciHigh)),
+      column("p_value", "number", stat((s) => s.pValue)),
+      column("p_holm", "number", [...pHolm]),
+      column("verdict", "string", rows.map((r, i) => verdict(r, pHolm[i]!, alpha))),
+      column("improved", "number", count((r) => r.stats?.wins ?? 0)),
+      column("worsened", "number", count((r) => r.stats?.losses ?? 0)),
+      column("unchanged", "number", count((r) => r.stats?.ties ?? 0)),
+      column("added", "number", count((r) => r.added)),
+      column("dropped", "number", count((r) => r.dropped)),
+      column("failed_before_only", "number", count((r) => r.failedBeforeOnly)),
+      column("failed_after_only", "number", count((r) => r.failedAfterOnly)),
+      column("failed_both", "number", count((r) => r.failedBoth)),
+      column("test", "string", tests),
+    ],
+    rows.length,
+  );
+}
+
+function changesFrame(changes: readonly ChangedAnswer[], pairBy: string, hasModels: boolean): DataFrame {
+  const columns: TableColumn[] = [column(pairBy, "string", changes.map((c) => c.key))];
+  if (hasModels) columns.push(column("model", "string", changes.map((c) => c.model)));
+  if (pairBy !== "user_input") columns.push(column("user_input", "string", changes.map((c) => (c.question === null ? null : String(c.question)))));
+  columns.push(
+    column("before", "number", changes.map((c) => c.before)),
+    column("after", "number", changes.map((c) => c.after)),
+    column("change", "number", changes.map((c) => c.after - c.before)),
+    column("status", "string", changes.map((c) => c.status)),
+    column("answer_changed", "string", changes.map((c) => c.answerChanged)),
+    column("response_before", "string", changes.map((c) => c.responseBefore)),
+    column("response_after", "string", changes.map((c) => c.responseAfter)),
+    column("error", "string", changes.map((c) => c.error)),
+  );
+  return frameOf(columns, changes.length);
+}

@@ -1,0 +1,182 @@
+/**
+ * `evalframe diff`: two scored runs of the same data, before and after, as
+ * `compareRuns` sees them: the change per model with a paired CI and test,
+ * the answers that changed most, and (on request) every changed answer as
+ * CSV and a chart of the change.
+ */
+import * as path from "node:path";
+import type { CompareRunsOptions } from "../analysis/compare-runs";
+import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
+import type { Command } from "./commands";
+import { CliFailure, failOnError, UsageError } from "./errors";
+
+const s: OptionSpec = { type: "string" };
+const b: OptionSpec = { type: "boolean" };
+
+/** danfojs, the analysis and the charts, loaded after the arguments are checked. */
+function runtime(): typeof import("./runtime") & typeof import("../analysis/compare-runs") & typeof import("../charts/runs") {
+  return {
+    ...(require("./runtime") as typeof import("./runtime")),
+    ...(require("../analysis/compare-runs") as typeof import("../analysis/compare-runs")),
+    ...(require("../charts/runs") as typeof import("../charts/runs")),
+  };
+}
+
+/** Columns of the per-model table on a terminal (`--json` and the library give them all). */
+const SUMMARY_SHOWN = [
+  "model",
+  "n_paired",
+  "mean_before",
+  "mean_after",
+  "change",
+  "ci_low",
+  "ci_high",
+  "p_holm",
+  "verdict",
+  "improved",
+  "worsened",
+  "unchanged",
+  "added",
+  "dropped",
+  "failed_before_only",
+  "failed_after_only",
+];
+
+/** Columns of the changed answers on a terminal (the CSV has the answers' texts too). */
+const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "status", "answer_changed"];
+
+/** `evalframe diff`: what changed between two scored runs of the same data. */
+export const diffCommand: Command = async (argv, io) => {
+  const c = "diff";
+  const args = parseCommand(c, negativeValues(argv, ["--fail-under-change"]), {
+    metric: s,
+    by: s,
+    "pair-by": s,
+    top: s,
+    out: s,
+    chart: s,
+    seed: s,
+    json: b,
+    format: s,
+    "fail-under-change": s,
+    "fail-on-worse": b,
+  });
+  if (args.positionals.length !== 2) {
+    throw new UsageError(`${c}: give two scored tables, the earlier run first: evalframe diff old.csv new.csv (got ${args.positionals.length})`, c);
+  }
+  const [beforeFile, afterFile] = args.positionals as [string, string];
+  const format = stringOption(args, "format");
+  const formats = [inputFormat(c, beforeFile, format), inputFormat(c, afterFile, format)] as const;
+  const top = wholeNumber(c, "top", stringOption(args, "top"), 0) ?? 10;
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const out = stringOption(args, "out");
+  if (out !== undefined && out.trim() === "") throw new UsageError(`${c}: --out is empty; give a CSV file for the changed answers, e.g. --out changes.csv`, c);
+  const chart = stringOption(args, "chart");
+  if (chart !== undefined && ![".png", ".svg", ".json"].includes(path.extname(chart).toLowerCase())) {
+    throw new UsageError(`${c}: --chart must end in .png, .svg or .json (the Vega-Lite spec), got "${chart}"`, c);
+  }
+  const failUnderChange = finiteNumber(c, "fail-under-change", stringOption(args, "fail-under-change"), { min: -1, max: 1 });
+  const options: CompareRunsOptions = {};
+  for (const [option, key] of [["metric", "metric"], ["by", "by"], ["pair-by", "pairBy"]] as const) {
+    const v = stringOption(args, option);
+    if (v !== undefined && v.trim() === "") throw new UsageError(`${c}: --${option} is empty`, c);
+    if (v !== undefined) options[key] = v;
+  }
+  if (seed !== undefined) options.seed = seed;
+
+  const { loadDataset, compareRuns, changeWithCI, formatTable, frameRecords, toCSV, saveChart } = runtime();
+  const [before, after] = await Promise.all(
+    [beforeFile, afterFile].map((file, i) => failOnError(() => loadDataset(file, { format: formats[i]!, required: [], warn: false }), `${file}: `)),
+  );
+  if (options.metric === undefined) {
+    const has = (name: string) => before!.columns.includes(name) && after!.columns.includes(name);
+    options.metric = has("answer_correctness") || !has("multimodal_relevance") ? "answer_correctness" : "multimodal_relevance";
+  }
+  const runs = await failOnError(() => compareRuns(before!, after!, options), `${beforeFile} vs ${afterFile}: `);
+  for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);
+
+  const written: string[] = [];
+  const total = runs.changes.shape[0] ?? 0;
+  if (out !== undefined) {
+    await failOnError(() => toCSV(runs.changes, out), `cannot write "${out}": `);
+    written.push(`${out} (${counted(total, "changed answer")})`);
+  }
+  if (chart !== undefined) {
+    await failOnError(async () => saveChart(changeWithCI(runs), chart), `cannot write "${chart}": `);
+    written.push(chart);
+  }
+
+  const summary = frameRecords(runs.summary);
+  const changes = frameRecords(runs.changes);
+  if (flag(args, "json")) {
+    const body = { before: beforeFile, after: afterFile, metric: runs.metric, pairedBy: runs.pairedBy, by: runs.by ?? null, warnings: runs.warnings, summary, changes: changes.slice(0, top), changed: total };
+    io.out(`${JSON.stringify(body, null, 2)}\n`);
+  } else {
+    const pairs = `(${runs.pairedBy}${runs.by !== undefined ? `, ${runs.by}` : ""})`;
+    io.out(`${runs.metric}: before = ${beforeFile}, after = ${afterFile}; answers paired by ${pairs}\n\n`);
+    io.out(`${formatTable(summary, { columns: SUMMARY_SHOWN })}\n`);
+    if (total === 0) {
+      io.out(`\nno answer changed\n`);
+    } else if (top > 0) {
+      const columns = [runs.pairedBy, ...CHANGES_SHOWN.filter((name) => name !== runs.pairedBy && Object.hasOwn(changes[0]!, name))];
+      io.out(`\nchanged answers: the ${Math.min(top, total)} largest of ${total.toLocaleString("en-US")}${out === undefined ? " (--out FILE writes them all, with both answers)" : ""}\n`);
+      io.out(`${formatTable(changes.slice(0, top), { columns, maxWidth: 60 })}\n`);
+    }
+  }
+  if (written.length > 0) io.out(`wrote ${written.join(", ")}\n`);
+
+  // The gates: after everything is printed and written, so a failing CI job still has it all.
+  const models = summary.filter((r) => runs.by === undefined || r["model"] !== "(all)");
+  if (failUnderChange !== undefined) {
+    const under = models.filter((r) => typeof r["change"] === "number" && r["change"] < failUnderChange);
+    under.sort((p, q) => (p["change"] as number) - (q["change"] as number));
+    const worst = under[0];
+    if (worst !== undefined) {
+      const where = runs.by === undefined ? "all rows" : `model ${String(worst["model"])}`;
+      throw new CliFailure(
+        `fail-under-change: ${runs.metric} changed by ${signed(worst["change"] as number)} < ${signed(failUnderChange)} (${where}; ${counted(worst["n_paired"] as number, "answer")} paired)` +
+          (under.length > 1 ? `; also under: ${under.slice(1, 4).map((r) => `${String(r["model"])} ${signed(r["change"] as number)}`).join(", ")}` : ""),
+      );
+    }
+  }
+  if (flag(args, "fail-on-worse")) {
+    const worse = models.filter((r) => r["verdict"] === "before better than after");
+    const first = worse[0];
+    if (first !== undefined) {
+      throw new CliFailure(
+        `fail-on-worse: ${runs.metric} got worse for ${runs.by === undefined ? "all rows" : `model ${String(first["model"])}`}: ` +
+          `${signed(first["change"] as number)} (95% CI ${signed(first["ci_low"] as number)} to ${signed(first["ci_high"] as number)}, Holm-adjusted p ${pValue(first["p_holm"] as number)})` +
+          (worse.length > 1 ? `; also worse: ${worse.slice(1).map((r) => String(r["model"])).join(", ")}` : ""),
+      );
+    }
+  }
+  return 0;
+};
+
+/**
+ * `--option -0.05` as `--option=-0.05`: node's parser takes a value that
+ * starts with "-" for another option, and a change below zero is the usual
+ * value of these.
+ */
+function negativeValues(argv: readonly string[], options: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (options.includes(arg) && next !== undefined && /^-\d|^-\.\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+}
+
+function pValue(p: number): string {
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}

@@ -1,0 +1,93 @@
+/**
+ * The report's "Change since the previous run" section: `compareRuns` of the
+ * previous scored run against this one, per metric both runs have, as a
+ * table, a chart and the answers that changed most.
+ */
+import type { DataFrame } from "danfojs-node";
+import { compareRuns, type RunComparison } from "../analysis/compare-runs";
+import type { FrameInput } from "../analysis/summarize";
+import { changeWithCI } from "../charts/runs";
+import { getColumn } from "../dataset/table";
+import { escapeHtml } from "../display/html";
+import { readFrame, tableHTML } from "../display/table";
+import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
+import { withoutSchema, type ReportChart } from "./charts";
+
+/** The section's HTML and the charts it places (drawn with the report's other charts). */
+export interface ChangeSection {
+  html: string;
+  charts: ReportChart[];
+}
+
+/** Columns of the changed-answers table in the report (the long answer texts stay in the CSV). */
+const SHOWN_CHANGE_COLUMNS = ["model", "user_input", "before", "after", "change", "status", "answer_changed", "error"];
+
+/** The first `n` rows of a frame, with only the columns named (and present), the pairing column first. */
+function topChanges(changes: DataFrame, pairedBy: string, n: number): DataFrame {
+  const table = tableFromDataFrame(changes);
+  const names = [pairedBy, ...SHOWN_CHANGE_COLUMNS.filter((c) => c !== pairedBy)];
+  const columns = names.flatMap((name) => {
+    const c = getColumn(table, name);
+    return c === undefined ? [] : [{ ...c, values: c.values.slice(0, n) }];
+  });
+  return tableToDataFrame({ columns, rowCount: Math.min(n, table.rowCount) });
+}
+
+function oneMetric(metric: string, runs: RunComparison, top: number, index: number): ChangeSection {
+  const charts: ReportChart[] = [];
+  const parts: string[] = [`<h3>${escapeHtml(metric)}</h3>`];
+  for (const w of runs.warnings) parts.push(`<p class="note">${escapeHtml(w)}</p>`);
+  parts.push(`<div class="table-wrap">${tableHTML(runs.summary, { digits: 3, maxRows: Number.POSITIVE_INFINITY })}</div>`);
+  try {
+    const chart: ReportChart = {
+      id: `chart-change-${index + 1}`,
+      title: `Change in ${metric}`,
+      caption: "Mean change per model (after − before) over the answers scored in both runs, with its 95% paired bootstrap CI; right of zero, the model improved.",
+      spec: withoutSchema(changeWithCI(runs)),
+    };
+    charts.push(chart);
+    parts.push(
+      `<figure><div class="chart" id="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><figcaption>${escapeHtml(chart.caption)}</figcaption></figure>`,
+    );
+  } catch (error) {
+    parts.push(`<p class="note">Chart not drawn: ${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`);
+  }
+  const total = runs.changes.shape[0] ?? 0;
+  if (total === 0) {
+    parts.push(`<p>No answer changed: every answer scored the same in both runs, and none was added or dropped.</p>`);
+  } else if (top > 0) {
+    parts.push(
+      `<p class="note">The ${Math.min(top, total)} largest of ${total.toLocaleString("en-US")} changed answers (scores that moved, largest first; then newly failed, no longer failing, dropped and added). ` +
+        `<code>evalframe diff</code> writes them all, with both answers' texts, to CSV.</p>`,
+      `<div class="table-wrap">${tableHTML(topChanges(runs.changes, runs.pairedBy, top), { digits: 3, maxRows: Number.POSITIVE_INFINITY, maxChars: 160 })}</div>`,
+    );
+  }
+  return { html: parts.join("\n"), charts };
+}
+
+/**
+ * The "Change since the previous run" section for every report metric both
+ * runs have; a metric that cannot be compared (no shared answers, say) gets
+ * a note saying why instead of sinking the report.
+ */
+export function changeSection(scored: DataFrame, previous: FrameInput, metrics: readonly string[], top: number): ChangeSection {
+  const prior = readFrame(previous, "buildReport (previous run)");
+  const shared = metrics.filter((m) => getColumn(prior, m) !== undefined);
+  const parts: string[] = [
+    `<p class="note">The previous run (before) against this one (after), answers paired by id (else question text) and model. change = mean after − mean before over the answers scored validly in both runs, with a paired bootstrap 95% CI; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across models; verdict at α = 0.05. Failed rows are counted apart, never as 0.</p>`,
+  ];
+  const charts: ReportChart[] = [];
+  if (shared.length === 0) {
+    parts.push(`<p class="note">Not computed: the previous run has none of this run's score columns (${escapeHtml(metrics.join(", "))}).</p>`);
+  }
+  shared.forEach((metric, i) => {
+    try {
+      const section = oneMetric(metric, compareRuns(previous, scored, { metric }), top, i);
+      parts.push(section.html);
+      charts.push(...section.charts);
+    } catch (error) {
+      parts.push(`<h3>${escapeHtml(metric)}</h3><p class="note">Not computed: ${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`);
+    }
+  });
+  return { html: parts.join("\n"), charts };
+}

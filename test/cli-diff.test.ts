@@ -1,0 +1,240 @@
+/**
+ * The CI gate (`--fail-under` on score and summarize) and `evalframe diff`,
+ * run in-process through runCli on real files: exit codes 0 / 1 / 2, the
+ * one-line reason, and diff's tables, CSV, chart and gates.
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { before, describe, it } from "node:test";
+import { loadDataset, toCSV } from "../src/index";
+import { runCliCaptured as run } from "./support/cli";
+import { tempDir, writeText } from "./support/files";
+import { AFTER, BEFORE, shiftedRuns } from "./support/runs";
+
+const ROOT = path.join(__dirname, "..");
+
+/** The lines of a stream's text, without blank ones. */
+function lines(text: string): string[] {
+  return text.split("\n").filter((l) => l.trim() !== "");
+}
+
+describe("--fail-under on summarize", () => {
+  const dir = tempDir();
+  let after = "";
+  before(async () => {
+    after = path.join(dir, "after.csv");
+    await toCSV(AFTER, after); // model A: mean 4/6 over 6 rows; model B: mean 0.4375 over 2 of 3 rows (1 failed)
+  });
+
+  it("exits 0 when every model reaches X (a mean equal to X passes) and says so on stderr", async () => {
+    const r = await run(["summarize", after, "--fail-under", "0.4375"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /model\s+metric/);
+    assert.deepEqual(lines(r.err), ["fail-under: passed: answer_correctness mean >= 0.44 for every model (lowest 0.44, model B)"]);
+  });
+
+  it("exits 1 with one line naming the metric, the mean, X, the model and its rows; failed rows are left out, not 0", async () => {
+    const r = await run(["summarize", after, "--fail-under", "0.5"]);
+    assert.equal(r.code, 1);
+    assert.deepEqual(lines(r.err), ["evalframe: fail-under: answer_correctness mean 0.44 < 0.50 (model B; 3 rows, 1 failed left out)"]);
+    assert.match(r.out, /answer_correctness/, "the summary is still printed");
+  });
+
+  it("names every model under X, the lowest first", async () => {
+    const r = await run(["summarize", after, "--fail-under", "0.7"]);
+    assert.equal(r.code, 1);
+    assert.deepEqual(lines(r.err), ["evalframe: fail-under: answer_correctness mean 0.44 < 0.70 (model B; 3 rows, 1 failed left out); also below: model A 0.67"]);
+  });
+
+  it("shows enough digits to tell the mean from X", async () => {
+    const r = await run(["summarize", after, "--fail-under", "0.4376"]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /mean 0\.4375 < 0\.4376/);
+  });
+
+  it("--fail-under-model gates only the named models; --fail-under-overall gates all rows together", async () => {
+    assert.equal((await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "A"])).code, 0);
+    const overall = await run(["summarize", after, "--fail-under", "0.6", "--fail-under-overall"]); // (4 + 0.875)/8 = 0.609
+    assert.equal(overall.code, 0, overall.err);
+    assert.match(overall.err, /passed: answer_correctness mean >= 0\.60 over all rows \(lowest 0\.61\)/);
+    const under = await run(["summarize", after, "--fail-under", "0.62", "--fail-under-overall"]);
+    assert.equal(under.code, 1);
+    assert.deepEqual(lines(under.err), ["evalframe: fail-under: answer_correctness mean 0.61 < 0.62 (all rows; 9 rows, 1 failed left out)"]);
+    const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /^evalframe: fail-under: no model "Z" in the table; the models are A, B\n$/);
+  });
+
+  it("says 'pass rate' for 0/1 scores, and fails a model whose every row failed", async () => {
+    const binary = path.join(dir, "binary.csv");
+    await toCSV(
+      [
+        { id: "1", model: "A", multimodal_relevance: 1, multimodal_relevance_error: "" },
+        { id: "2", model: "A", multimodal_relevance: 0, multimodal_relevance_error: "" },
+        { id: "1", model: "B", multimodal_relevance: Number.NaN, multimodal_relevance_error: "image refused" },
+      ],
+      binary,
+    );
+    const r = await run(["summarize", binary, "--fail-under", "0.4", "--fail-under-model", "A"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /multimodal_relevance pass rate >= 0\.40/);
+    const all = await run(["summarize", binary, "--fail-under", "0.4"]);
+    assert.equal(all.code, 1);
+    assert.deepEqual(lines(all.err), ["evalframe: fail-under: multimodal_relevance has no scored rows (model B; 1 row, all failed), so it cannot reach 0.4"]);
+  });
+
+  it("bad values are usage errors (exit 2) in the command line's words, before the file is read", async () => {
+    for (const [args, message] of [
+      [["--fail-under", "1.5"], /summarize: --fail-under must be a number at least 0 and at most 1, got "1\.5"/],
+      [["--fail-under=-0.1"], /--fail-under must be a number at least 0/],
+      [["--fail-under", "70%"], /--fail-under must be a number/],
+      [["--fail-under-metric", "answer_correctness"], /--fail-under-metric goes with --fail-under X/],
+      [["--fail-under", "0.5", "--fail-under-model", "A", "--fail-under-overall"], /use --fail-under-model or --fail-under-overall, not both/],
+    ] as const) {
+      const r = await run(["summarize", path.join(dir, "missing.csv"), ...args]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.match(r.err, message);
+      assert.equal(lines(r.err).length, 1);
+    }
+  });
+});
+
+describe("--fail-under on score (offline judge)", () => {
+  const dir = tempDir();
+  let input = "";
+  before(() => {
+    // The first 6 questions of the sample, 3 models each.
+    const text = readFileSync(path.join(ROOT, "data", "qa-models.csv"), "utf8");
+    const ids = new Set(["q01", "q02", "q03", "q04", "q05", "q06"]);
+    const [header, ...body] = text.split(/\r?\n/);
+    input = writeText(dir, "small.csv", [header, ...body.filter((l) => ids.has(l.split(",")[0]!))].join("\n") + "\n");
+  });
+
+  it("exits 0 when the gate is met and 1 when it is not, after writing the scored table and the summary JSON", async () => {
+    const ok = await run(["score", input, "--out", path.join(dir, "ok.csv"), "--judge", "offline", "--no-progress", "--fail-under", "0"]);
+    assert.equal(ok.code, 0, ok.err);
+    assert.match(ok.err, /fail-under: passed: answer_correctness mean >= 0\.00 for every model/);
+    const out = path.join(dir, "gated.csv");
+    const json = path.join(dir, "summary.json");
+    const r = await run(["score", input, "--out", out, "--summary-json", json, "--judge", "offline", "--no-progress", "--fail-under", "0.99"]);
+    assert.equal(r.code, 1);
+    const reason = lines(r.err).filter((l) => l.startsWith("evalframe:"));
+    assert.equal(reason.length, 1);
+    assert.match(reason[0]!, /^evalframe: fail-under: answer_correctness mean 0\.\d\d < 0\.99 \(model [a-z-]+; 6 rows\)/);
+    assert.equal((await loadDataset(out)).shape[0], 18, "the scored table is written whatever the gate says");
+    assert.ok(existsSync(json));
+  });
+
+  it("a bad --fail-under or a metric the run does not score stops before anything is scored", async () => {
+    const out = path.join(dir, "never.csv");
+    const bad = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "2"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /score: --fail-under must be a number at least 0 and at most 1, got "2"/);
+    const metric = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "0.5", "--fail-under-metric", "faithfulness"]);
+    assert.equal(metric.code, 2);
+    assert.match(metric.err, /--fail-under-metric must be one of answer_correctness, multimodal_relevance, got "faithfulness"/);
+    const notScored = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "0.5", "--fail-under-metric", "multimodal_relevance"]);
+    assert.equal(notScored.code, 1);
+    assert.match(notScored.err, /--fail-under-metric multimodal_relevance is not scored in this run \(it scores answer_correctness\)/);
+    assert.ok(!existsSync(out));
+  });
+});
+
+describe("evalframe diff", () => {
+  const dir = tempDir();
+  const file = (name: string) => path.join(dir, name);
+  before(async () => {
+    await toCSV(BEFORE, file("before.csv"));
+    await toCSV(AFTER, file("after.csv"));
+    const shifted = shiftedRuns(12, 0, 0.25); // B loses 0.25 on all 12 questions
+    await toCSV(shifted.before, file("steady.csv"));
+    await toCSV(shifted.after, file("worse.csv"));
+  });
+
+  it("prints the change per model and the answers that changed most; exit 0", async () => {
+    const r = await run(["diff", file("before.csv"), file("after.csv")]);
+    assert.equal(r.code, 0, r.err);
+    const out = lines(r.out);
+    assert.match(out[0]!, /^answer_correctness: before = .*before\.csv, after = .*after\.csv; answers paired by \(id, model\)$/);
+    assert.match(out[1]!, /^model\s+n_paired\s+mean_before\s+mean_after\s+change\s+ci_low\s+ci_high\s+p_holm\s+verdict/);
+    assert.match(out.find((l) => l.startsWith("A "))!, /^A\s+4\s+0\.688\s+0\.719\s+0\.031\s/);
+    assert.match(out.find((l) => l.startsWith("B "))!, /^B\s+2\s+0\.375\s+0\.438\s+0\.063\s/);
+    assert.ok(out.some((l) => l.startsWith("(all) ")));
+    const heading = out.findIndex((l) => l.startsWith("changed answers"));
+    assert.match(out[heading]!, /the 7 largest of 7 \(--out FILE writes them all/);
+    assert.match(out[heading + 3]!, /^q1\s+A\s+question q1\s+0\.5\s+0\.875\s+0\.375\s+better\s+yes$/);
+    assert.match(out[heading + 4]!, /^q3\s+A\s+.*-0\.25\s+worse\s+no$/);
+  });
+
+  it("--json gives every number; --top limits the answers", async () => {
+    const r = await run(["diff", file("before.csv"), file("after.csv"), "--json", "--top", "2"]);
+    assert.equal(r.code, 0, r.err);
+    const body = JSON.parse(r.out) as { pairedBy: string; summary: Record<string, unknown>[]; changes: Record<string, unknown>[]; changed: number };
+    assert.equal(body.pairedBy, "id");
+    const b = body.summary.find((s) => s["model"] === "B")!;
+    assert.deepEqual([b["n_paired"], b["change"], b["dropped"], b["failed_after_only"]], [2, 0.0625, 1, 1]);
+    assert.equal(body.changed, 7);
+    assert.deepEqual(body.changes.map((c) => c["id"]), ["q1", "q3"]);
+  });
+
+  it("--out writes every changed answer as CSV and --chart the change chart", async () => {
+    const r = await run(["diff", file("before.csv"), file("after.csv"), "--out", file("changes.csv"), "--chart", file("change.json"), "--top", "0"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /wrote .*changes\.csv \(7 changed answers\), .*change\.json/);
+    assert.ok(!r.out.includes("changed answers:"), "--top 0 prints no answer");
+    const changes = await loadDataset(file("changes.csv"), { required: [] });
+    const status = changes.column("status").values as string[];
+    assert.deepEqual(status, ["better", "worse", "better", "newly failed", "no longer failing", "dropped", "added"]);
+    assert.ok(changes.columns.includes("response_after"));
+    const spec = JSON.parse(readFileSync(file("change.json"), "utf8")) as { $schema: string; data: { values: { model: string }[] } };
+    assert.match(spec.$schema, /vega-lite/);
+    assert.deepEqual(spec.data.values.map((v) => v.model), ["A", "B", "(all)"]);
+  });
+
+  it("gates: --fail-under-change and --fail-on-worse exit 1 with one line; met gates exit 0", async () => {
+    assert.equal((await run(["diff", file("before.csv"), file("after.csv"), "--fail-under-change", "-0.05", "--fail-on-worse"])).code, 0);
+    const under = await run(["diff", file("before.csv"), file("after.csv"), "--fail-under-change", "0.05"]);
+    assert.equal(under.code, 1);
+    assert.deepEqual(lines(under.err), ["evalframe: fail-under-change: answer_correctness changed by +0.031 < +0.050 (model A; 4 answers paired)"]);
+    const worse = await run(["diff", file("steady.csv"), file("worse.csv"), "--fail-on-worse"]);
+    assert.equal(worse.code, 1);
+    assert.match(lines(worse.err)[0]!, /^evalframe: fail-on-worse: answer_correctness got worse for model B: -0\.250 \(95% CI -0\.250 to -0\.250, Holm-adjusted p 0\.00\d\)$/);
+    assert.equal(lines(worse.err).length, 1);
+    assert.match(worse.out, /before better than after/, "the tables are printed before the gate fails");
+  });
+
+  it("usage errors exit 2; runs that cannot be paired exit 1 with the reason", async () => {
+    for (const args of [
+      ["diff", file("before.csv")],
+      ["diff", file("before.csv"), file("after.csv"), file("after.csv")],
+      ["diff", file("before.csv"), file("after.csv"), "--chart", file("change.gif")],
+      ["diff", file("before.csv"), file("after.csv"), "--fail-under-change", "-2"],
+      ["diff", file("before.csv"), file("after.txt")],
+    ]) {
+      const r = await run(args);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.equal(lines(r.err).length, 1);
+    }
+    const unrelated = path.join(dir, "unrelated.csv");
+    await toCSV(AFTER.map((r) => ({ ...r, id: `x${r.id}` })), unrelated);
+    const r = await run(["diff", file("before.csv"), unrelated]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^evalframe: .*before\.csv vs .*unrelated\.csv: compareRuns: the runs share no answer to pair: looked for the same \(id, model\)/);
+    const missing = await run(["diff", file("before.csv"), file("nowhere.csv")]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /nowhere\.csv/);
+  });
+
+  it("is listed in the help, and report --previous adds the change section", async () => {
+    const help = await run(["--help"]);
+    assert.match(help.out, /\n {2}diff {7}two runs of the same data/);
+    assert.match((await run(["diff", "--help"])).out, /--fail-under-change X/);
+    copyFileSync(file("after.csv"), file("scored.csv"));
+    const r = await run(["report", file("scored.csv"), "--out", file("report.html"), "--previous", file("before.csv")]);
+    assert.equal(r.code, 0, r.err);
+    const html = readFileSync(file("report.html"), "utf8");
+    assert.match(html, /<h2>Change since the previous run<\/h2>/);
+    assert.match(html, /id="chart-change-1"/);
+  });
+});
