@@ -12,6 +12,7 @@ export { saveChart } from "../charts/render";
 export { toCSV } from "../dataset/export";
 export { loadDataset } from "../dataset/load";
 export { score, scoreRun } from "../frame/score";
+export { estimate, formatEstimate } from "../frame/estimate";
 export { statements } from "../frame/statements";
 export { createJudge } from "../judge/create";
 export { terminalProgress } from "../judge/progress";

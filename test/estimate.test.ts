@@ -1,0 +1,162 @@
+/**
+ * Cost before you pay: `estimate` and `evalframe score --dry-run` make no
+ * call, and their token counts come within 15% of what a real run against
+ * the fake server then reports (the server counts tokens as OpenAI does,
+ * with code written apart from evalframe's; it answers like a model, with
+ * the offline judge's statements and verdicts).
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { estimate, formatEstimate } from "../src/frame/estimate";
+import { score } from "../src/frame/score";
+import { createJudge } from "../src/judge/create";
+import { answerTask } from "../src/judge/offline/answer";
+import { encodingForModel, tokenCounter } from "../src/judge/tokens";
+import { answerCorrectness } from "../src/metrics/answer-correctness/metric";
+import { predictStatements } from "../src/metrics/answer-correctness/plan";
+import { multimodalRelevance } from "../src/metrics/multimodal-relevance/metric";
+import { runCliCaptured } from "./support/cli";
+import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
+import { tempDir, writeText } from "./support/files";
+import { openAITokens } from "./support/openai-tokens";
+import { requestData } from "./support/scripted-judge";
+
+const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
+
+/** A model's answers: the offline judge's statements and verdicts for the request's data. */
+function modelLike(ctx: ChatContext): object {
+  const data = requestData(ctx) as { question: string; text?: string; answer_statements?: { statement: string }[]; reference_statements?: { statement: string }[] };
+  if (typeof data.text === "string") return answerTask({ kind: "extract_statements", question: data.question, text: data.text }) as object;
+  return answerTask({
+    kind: "classify_statements",
+    question: data.question,
+    response: data.answer_statements!.map((s) => s.statement),
+    reference: data.reference_statements!.map((s) => s.statement),
+  }) as object;
+}
+
+const fake = useFakeOpenAI(() => ({ tokenizer: openAITokens, chat: modelLike }));
+
+function within(estimated: number, measured: number, share: number, what: string): void {
+  const off = Math.abs(estimated - measured) / measured;
+  assert.ok(off <= share, `${what}: estimated ${estimated}, measured ${measured} (${(off * 100).toFixed(1)}% off, more than ${share * 100}%)`);
+}
+
+describe("token counting", () => {
+  it("uses each OpenAI model's encoding, and says when a model is not OpenAI's", () => {
+    assert.deepEqual(encodingForModel("gpt-4o-mini"), { encoding: "o200k_base", exact: true });
+    assert.deepEqual(encodingForModel("openai/gpt-4.1-nano"), { encoding: "o200k_base", exact: true });
+    assert.deepEqual(encodingForModel("text-embedding-3-small"), { encoding: "cl100k_base", exact: true });
+    assert.deepEqual(encodingForModel("gpt-4-turbo"), { encoding: "cl100k_base", exact: true });
+    assert.deepEqual(encodingForModel("llama3.1:8b"), { encoding: "o200k_base", exact: false });
+  });
+
+  it("counts a chat prompt as the API does: content, role, 3 per message, 3 for the reply", () => {
+    const tokens = tokenCounter("gpt-4o-mini");
+    assert.equal(tokens.text("hello world"), 2);
+    assert.equal(tokens.text("<|endoftext|>") > 1, true, "special-token text in user data is ordinary text");
+    const messages = [
+      { role: "system" as const, content: "hello world" },
+      { role: "user" as const, content: [{ type: "text" as const, text: "hello world" }, { type: "image_url" as const, image_url: { url: "", detail: "low" as const } }] },
+    ];
+    assert.equal(tokens.chat(messages), openAITokens.chat(messages));
+    assert.equal(tokens.chat(messages), 3 + (3 + 1 + 2) + (3 + 1 + 2 + 85));
+  });
+
+  it("predicts statements from sentences and joined clauses", () => {
+    assert.deepEqual(predictStatements("Paris is the capital of France, and it is on the Seine. It has 2 million people!"), [
+      "Paris is the capital of France",
+      "it is on the Seine.",
+      "It has 2 million people!",
+    ]);
+    assert.deepEqual(predictStatements("  "), []);
+  });
+});
+
+describe("estimate", () => {
+  it("makes no call, and comes within 15% of the tokens a real run then reports; a rerun is estimated free", async () => {
+    const cacheDir = tempDir();
+    const judge = createJudge({ judge: "openai", apiKey: "sk-estimate-test-0000", baseURL: fake.url(), cacheDir, concurrency: 8 });
+    const before = await estimate(SAMPLE, [answerCorrectness()], { judge });
+    assert.equal(fake.server.requests.length, 0, "an estimate sends nothing");
+
+    await score(SAMPLE, [answerCorrectness()], { judge, quiet: true, progress: false });
+    const measured = fake.server.totalUsage();
+    assert.equal(before.chatCalls, measured.chatResponses, "the planned chat calls are the calls made");
+    assert.equal(before.embeddingRequests, measured.embeddingResponses);
+    within(before.promptTokens, measured.chatPromptTokens, 0.15, "prompt tokens");
+    within(
+      before.promptTokens + before.completionTokens + before.embeddingTokens,
+      measured.chatPromptTokens + measured.chatCompletionTokens + measured.embeddingTokens,
+      0.15,
+      "all tokens",
+    );
+    assert.ok(before.costUSD !== null && before.costUSD > 0);
+    assert.equal(before.batchCostUSD, before.costUSD / 2);
+    assert.ok(before.stages.find((s) => s.stage === "classifying")!.predicted > 0, "classification prompts are predicted before statements exist");
+
+    fake.server.reset();
+    const rerun = await estimate(SAMPLE, [answerCorrectness()], { judge });
+    assert.equal(fake.server.requests.length, 0);
+    assert.equal(rerun.cachedChatCalls, rerun.chatCalls, "every call of a rerun is in the cache");
+    assert.equal(rerun.cachedEmbeddingTexts, rerun.embeddingTexts);
+    assert.equal(rerun.costUSD, 0);
+    assert.equal(rerun.stages.reduce((a, s) => a + s.predicted, 0), 0, "with the statements cached, classification prompts are exact");
+  });
+
+  it("prices images by detail without loading them, and bounds the time by the rate limit given", async () => {
+    const dir = tempDir();
+    const file = writeText(
+      dir,
+      "mm.jsonl",
+      [
+        { user_input: "Which quarter sold most?", response: "Q3", retrieved_contexts: ["https://example.com/chart.png", "Sales peaked in Q3."] },
+        { user_input: "What colour is the logo?", response: "Blue", retrieved_contexts: ["logo.png"] },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
+    );
+    const judge = createJudge({ judge: "openai", apiKey: "sk-estimate-test-0000", baseURL: fake.url(), cache: false });
+    const low = await estimate(file, [multimodalRelevance({ detail: "low", imageRoot: dir })], { judge, requestsPerMinute: 1 });
+    const high = await estimate(file, [multimodalRelevance({ imageRoot: dir })], { judge });
+    assert.equal(fake.server.requests.length, 0, "no image was fetched and no call made");
+    assert.equal(low.chatCalls, 2);
+    assert.equal(high.promptTokens - low.promptTokens, 2 * (765 - 85), "two images, priced at auto vs low detail");
+    assert.equal(low.timeBoundBy, "requests per minute");
+    assert.equal(low.timeMs, 2 * 60_000);
+    assert.match(formatEstimate(low), /judging relevance\s+2\s+0/);
+  });
+
+  it("with the offline judge: the calls, and no cost", async () => {
+    const e = await estimate(SAMPLE, [answerCorrectness()], { judge: createJudge({ judge: "offline" }) });
+    assert.equal(e.paid, false);
+    assert.equal(e.costUSD, 0);
+    assert.equal(e.promptTokens, 0);
+    assert.ok(e.chatCalls > 126);
+    assert.match(formatEstimate(e), /answers locally: no tokens, no cost/);
+  });
+});
+
+describe("evalframe score --dry-run", () => {
+  it("prints the estimate, sends nothing and writes nothing", async () => {
+    const dir = tempDir();
+    const out = path.join(dir, "scored.csv");
+    const run = await runCliCaptured(["score", SAMPLE, "--dry-run", "--out", out, "--judge", "openai", "--base-url", fake.url(), "--cache-dir", path.join(dir, "cache"), "--tpm", "20000"]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(fake.server.requests.length, 0);
+    assert.equal(existsSync(out), false, "a dry run writes no table");
+    assert.match(run.out, /Estimate for 126 rows \(answer_correctness\) with gpt-4o-mini @ 127\.0\.0\.1:\d+; nothing was sent\./);
+    assert.match(run.out, /extracting statements\s+166\s+0/);
+    assert.match(run.out, /Cost: ~\$0\.\d+ at list price, ~\$0\.\d+ with --batch \(half price\)\./);
+    assert.match(run.out, /Time: ~\d+ min \d+ s \(bound by tokens per minute/);
+    assert.match(run.out, /gpt-4o-mini o200k_base/);
+  });
+
+  it("refuses a bad --rpm in flag words", async () => {
+    const run = await runCliCaptured(["score", SAMPLE, "--dry-run", "--rpm", "0"]);
+    assert.equal(run.code, 2);
+    assert.match(run.err, /--rpm/);
+  });
+});
