@@ -3,6 +3,7 @@
  * (docs/labelling.md) or a plain human score column — statement by
  * statement, row by row, in the ranking of models, and for 0/1 relevance.
  */
+import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Table } from "../dataset/table";
 import { readLabels } from "../labels/read";
@@ -263,9 +264,10 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     scoreAgreementRows("score", finalColumn, options.labelScore, scorePairs, rowCells);
   } else {
     if (isDataFrame(labels) || (isFrameInput(labels) && !labels.some((l) => ["response_statements", "reference_statements", "relevant"].some((k) => k in l)))) {
-      throw new TypeError(
-        `${caller}: these labels are a table without response_statements or relevant; for a column of human scores, name it: calibrate(scored, labels, { labelScore: "human_score" })`,
-      );
+      throw new FixableError(`${caller}: these labels are a table without response_statements or relevant`, {
+        api: 'for a column of human scores, name it: calibrate(scored, labels, { labelScore: "human_score" })',
+        cli: "for a column of human scores, name it with --label-score COLUMN",
+      });
     }
     const set = readLabels(labels as LabelSource);
     if (set.answerCorrectness.length > 0 && hasAnswerCorrectness) {

@@ -3,6 +3,7 @@
  * change of model, prompt or judge) paired answer by answer, the change per
  * model with a paired interval and test, and the answers that changed.
  */
+import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
@@ -154,9 +155,9 @@ function choosePairing(before: Table, after: Table, by: string, pairBy: string |
   if (hasId(before) && hasId(after)) return "id";
   if (answersOnceEach(before, by, "user_input") && answersOnceEach(after, by, "user_input")) return "user_input";
   const idNote = `an "id" column in both runs (the before run ${hasId(before) ? "has one" : "has none"}, the after run ${hasId(after) ? "has one" : "has none"})`;
-  throw new Error(
-    `${caller}: cannot pair the runs' answers: looked for ${idNote}, then for question texts (user_input) that each model answers once in each run; ` +
-      `give both runs an id column, or name the pairing column with { pairBy: "…" }`,
+  throw new FixableError(
+    `${caller}: cannot pair the runs' answers: looked for ${idNote}, then for question texts (user_input) that each model answers once in each run`,
+    { api: 'give both runs an id column, or name the pairing column with { pairBy: "…" }', cli: "give both runs an id column, or name the pairing column with --pair-by COLUMN" },
   );
 }
 
@@ -246,9 +247,9 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   const afterTable = readTable(after, `${caller} (after run)`);
   const modelsIn = [getColumn(beforeTable, by) !== undefined, getColumn(afterTable, by) !== undefined];
   if (modelsIn[0] !== modelsIn[1]) {
-    throw new Error(
-      `${caller}: the ${modelsIn[0] ? "before" : "after"} run has a "${by}" column and the ${modelsIn[0] ? "after" : "before"} run has none; ` +
-        `both runs need it to pair answers by model (or name another model column with { by: "…" })`,
+    throw new FixableError(
+      `${caller}: the ${modelsIn[0] ? "before" : "after"} run has a "${by}" column and the ${modelsIn[0] ? "after" : "before"} run has none; both runs need it to pair answers by model`,
+      { api: 'or name another model column with { by: "…" }', cli: "or name another model column with --by COLUMN" },
     );
   }
   const hasModels = modelsIn[0]!;

@@ -4,6 +4,7 @@
  * scores (errors are missing, never 0), and groups in order of first
  * appearance. We never use danfojs' groupby/mean: they mishandle NaN and null.
  */
+import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import type { ColumnType } from "../dataset/columns";
 import type { Records } from "../dataset/raw";
@@ -183,9 +184,10 @@ export function summarize(data: FrameInput, options: SummarizeOptions = {}): Dat
   if (options.metrics === undefined) {
     metrics = DEFAULT_METRICS.filter((m) => getColumn(table, m) !== undefined);
     if (metrics.length === 0) {
-      throw new Error(
-        `${caller}: none of the score columns ${DEFAULT_METRICS.join(", ")} is present; name one with { metrics: "…" }. The columns are: ${columnList(table)}`,
-      );
+      throw new FixableError(`${caller}: none of the score columns ${DEFAULT_METRICS.join(", ")} is present (the columns are: ${columnList(table)})`, {
+        api: 'name one with { metrics: "…" }',
+        cli: "name one with --metrics COLUMN",
+      });
     }
   }
   const replicates = options.bootstrap ?? 2000;

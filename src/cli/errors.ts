@@ -4,6 +4,7 @@
  * (exit 1, one line and a hint to rerun with EVALFRAME_DEBUG=1 for the stack).
  * Every line is scrubbed of secrets.
  */
+import { cliMessageOf } from "../dataset/fix-hint";
 import { redactSecrets } from "../judge/config";
 
 /** Exit codes of the `evalframe` command. */
@@ -35,7 +36,7 @@ export async function failOnError<T>(step: () => T | Promise<T>, prefix = ""): P
     return await step();
   } catch (error) {
     if (error instanceof UsageError || error instanceof CliFailure) throw error;
-    throw new CliFailure(prefix + (error instanceof Error ? error.message : String(error)));
+    throw new CliFailure(prefix + cliMessageOf(error));
   }
 }
 
@@ -45,13 +46,13 @@ export async function usageOnError<T>(step: () => T | Promise<T>, command?: stri
     return await step();
   } catch (error) {
     if (error instanceof UsageError || error instanceof CliFailure) throw error;
-    throw new UsageError(error instanceof Error ? error.message : String(error), command);
+    throw new UsageError(cliMessageOf(error), command);
   }
 }
 
-/** Secrets that must never be printed: the API key from the environment. */
+/** Secrets that must never be printed: the API keys from the environment. */
 function secrets(): (string | undefined)[] {
-  return [process.env["OPENAI_API_KEY"], process.env["AZURE_OPENAI_API_KEY"]];
+  return ["OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "EVALFRAME_API_KEY", "EVALFRAME_EMBEDDING_API_KEY"].map((name) => process.env[name]);
 }
 
 /** Text made safe to print: secrets removed. */
@@ -71,7 +72,7 @@ export function oneLine(text: string): string {
  */
 export function reportError(error: unknown, write: (text: string) => void): number {
   const debug = process.env["EVALFRAME_DEBUG"] === "1";
-  const text = error instanceof Error ? error.message : String(error);
+  const text = cliMessageOf(error);
   if (error instanceof UsageError) {
     const help = error.command ? `evalframe ${error.command} --help` : "evalframe --help";
     write(`evalframe: ${scrub(oneLine(text))} (see ${help})\n`);

@@ -2,6 +2,7 @@
  * `loadDataset`: one entry point for CSV, JSONL and JSON files, row objects and
  * DataFrames, giving a DataFrame with canonical column names and typed columns.
  */
+import { FixableError } from "./fix-hint";
 import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -81,7 +82,7 @@ export function formatOf(file: string, options: LoadDatasetOptions): DatasetForm
   if (ext === ".tsv" || ext === ".tab") return "tsv";
   if (ext === ".jsonl" || ext === ".ndjson") return "jsonl";
   if (ext === ".json") return "json";
-  throw new Error(`cannot tell the format of "${file}" from its extension; pass { format: "csv" | "tsv" | "jsonl" | "json" }`);
+  throw new FixableError(`cannot tell the format of "${file}" from its extension`, { api: 'pass { format: "csv" | "tsv" | "jsonl" | "json" }', cli: "give --format csv|tsv|jsonl|json" });
 }
 
 /** A whole data file as text: a clear error when it cannot be read, bad UTF-8 reported (see decodeUtf8). */

@@ -4,11 +4,12 @@
  * fails the whole load, naming the columns that were found.
  */
 import { canonicalName, COLUMN_ALIASES, type CanonicalColumn } from "./columns";
+import { FixableError } from "./fix-hint";
 import type { RawTable } from "./raw";
 import { getColumn, type RowProblems, type Table } from "./table";
 
 /** Raised when a table lacks a column that the task needs. */
-export class MissingColumnError extends Error {
+export class MissingColumnError extends FixableError {
   /** The canonical names that are missing. */
   readonly missing: CanonicalColumn[];
   /** The column names the table has. */
@@ -19,7 +20,10 @@ export class MissingColumnError extends Error {
       .map((name) => `"${name}" (or ${COLUMN_ALIASES[name].map((a) => `"${a}"`).join(", ")})`)
       .join(" and ");
     const has = found.length > 0 ? found.map((n) => `"${n}"`).join(", ") : "none";
-    super(`${source}: missing required column ${wanted}; the columns found are ${has}. Rename a column or pass { aliases: { yourName: "${missing[0]}" } }`);
+    super(`${source}: missing required column ${wanted}; the columns found are ${has}`, {
+      api: `rename a column, or pass { aliases: { yourName: "${missing[0]}" } }`,
+      cli: `rename a column in the file to "${missing[0]}" or one of the names above`,
+    });
     this.name = "MissingColumnError";
     this.missing = missing;
     this.found = found;

@@ -1,0 +1,37 @@
+/**
+ * Errors whose fix is said twice: in the API's words for a notebook
+ * ("pass { format: "csv" }") and in the command line's ("--format csv").
+ * The library throws them; the CLI prints the second wording.
+ */
+
+/** An error that also carries its message in command-line words. */
+export interface CliWorded {
+  /** The same problem, its fix named by flags instead of options. */
+  readonly cliMessage: string;
+}
+
+/**
+ * An error stating a problem and how to fix it, with the fix in API words
+ * (`message`) and in CLI words (`cliMessage`).
+ *
+ * @example
+ * throw new FixableError(`cannot tell the format of "x.dat"`, { api: 'pass { format: "csv" }', cli: "give --format csv" });
+ */
+export class FixableError extends Error implements CliWorded {
+  readonly cliMessage: string;
+
+  constructor(problem: string, fix: { api: string; cli: string }) {
+    super(`${problem}; ${fix.api}`);
+    this.name = "FixableError";
+    this.cliMessage = `${problem}; ${fix.cli}`;
+  }
+}
+
+/** The message of an error for the command line: its CLI wording when it has one. */
+export function cliMessageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const worded = (error as Partial<CliWorded>).cliMessage;
+    return typeof worded === "string" ? worded : error.message;
+  }
+  return String(error);
+}

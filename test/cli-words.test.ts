@@ -1,0 +1,43 @@
+/**
+ * The command line speaks in flags: an error whose fix the library words as
+ * an option ("pass { format: … }") is printed with the flag instead, while
+ * the API keeps its own wording.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { loadDataset } from "../src/dataset/load";
+import { summarize } from "../src/analysis/summarize";
+import { runCliCaptured } from "./support/cli";
+import { tempDir, writeText } from "./support/files";
+
+/** Text that reads as API syntax: an object literal with a field. */
+const API_SYNTAX = /\{ ?[a-zA-Z]+:/;
+
+describe("CLI words, not API syntax", () => {
+  it("an unknown extension: --format in the CLI, { format } in the API", async () => {
+    const file = writeText(tempDir(), "answers.dat", "question,answer,reference\nq,a,r\n");
+    const run = await runCliCaptured(["score", file, "--out", `${file}.csv`, "--judge", "offline"]);
+    assert.equal(run.code, 2, "a usage error: the flag fixes it");
+    assert.match(run.err, /cannot tell the format of ".*answers\.dat" from its extension; .*give --format/);
+    assert.doesNotMatch(run.err, API_SYNTAX);
+    await assert.rejects(loadDataset(file), /pass \{ format: "csv"/);
+  });
+
+  it("a missing column: rename it in the file; the API names the aliases option", async () => {
+    const file = writeText(tempDir(), "answers.csv", "question,answer\nq,a\n");
+    const run = await runCliCaptured(["score", file, "--out", `${file}.out.csv`, "--judge", "offline", "--metrics", "answer_correctness"]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /missing required column "reference" \(or .*\); the columns found are .*; rename a column in the file to "reference" or one of the names above/);
+    assert.doesNotMatch(run.err, API_SYNTAX);
+    await assert.rejects(loadDataset(file, { required: ["user_input", "response", "reference"] }), /pass \{ aliases: \{ yourName: "reference" \} \}/);
+  });
+
+  it("no score column to summarize: --metrics in the CLI", async () => {
+    const file = writeText(tempDir(), "plain.csv", "model,user_input\nm,q\n");
+    const run = await runCliCaptured(["summarize", file]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /name one with --metrics COLUMN/);
+    assert.doesNotMatch(run.err, API_SYNTAX);
+    assert.throws(() => summarize([{ model: "m", user_input: "q" }]), /name one with \{ metrics: "…" \}/);
+  });
+});
