@@ -178,6 +178,10 @@ describe("compareModels", () => {
     const twice = [...byText, { user_input: "What is q1?", model: "a", answer_correctness: 0, answer_correctness_error: "" }];
     const u = rows(compareModels(twice))[0]!;
     assert.deepEqual([u["n_pairs"], u["test"], u["paired_by"]], [0, "two-sample bootstrap (unpaired)", ""]);
+    assert.match(String(u["unpaired_because"]), /no "id" column, and a model in "model" answers the same question text more than once/);
+    assert.equal(r["unpaired_because"], "", "a paired row has no reason");
+    const disjoint = rows(compareModels([...paired([1, 0], [0, 1]).filter((x) => x.model === "a"), ...paired([1, 0], [0, 1]).filter((x) => x.model === "b").map((x) => ({ ...x, id: `z${x.id}` }))]))[0]!;
+    assert.equal(disjoint["unpaired_because"], "no id was answered validly by both models");
   });
 
   it("uses the exact sign test for 0/1 scores: 9 wins of 10 → p = 0.021484375", () => {

@@ -60,6 +60,7 @@ export const COMPARISON_COLUMNS = [
   "p_holm",
   "verdict",
   "paired_by",
+  "unpaired_because",
 ] as const;
 
 interface ModelRows {
@@ -262,7 +263,8 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  * - `p_holm`: Holm's adjustment across the rows of this result, and `verdict`:
  *   "A better than B" when p_holm < alpha (the side the test leans to), else
  *   "no detectable difference";
- * - `paired_by`: the column the pairs came from, "" for an unpaired row.
+ * - `paired_by`: the column the pairs came from, "" for an unpaired row, and
+ *   `unpaired_because`: why a row is unpaired ("" when paired).
  *
  * Failed rows (NaN score or a non-empty `<metric>_error`) are never scores
  * of 0. Rows without a model are ignored.
@@ -340,9 +342,17 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
       column("p_holm", "number", adjusted),
       column("verdict", "string", verdicts),
       column("paired_by", "string", rows.map((r) => (r.nPairs > 0 ? pairBy : ""))),
+      column("unpaired_because", "string", rows.map((r) => (r.nPairs > 0 ? "" : paired ? `no ${pairBy} was answered validly by both models` : unpairedReason(table, by, pairBy, options.pairBy !== undefined)))),
     ],
     rows.length,
   );
+}
+
+/** Why a table's answers cannot be paired at all (its pairing column is absent). */
+function unpairedReason(table: Table, by: string, pairBy: string, named: boolean): string {
+  if (named) return `there is no "${pairBy}" column`;
+  if (getColumn(table, "user_input") === undefined) return 'there is no "id" column and no question column (user_input)';
+  return `there is no "id" column, and a model in "${by}" answers the same question text more than once, so answers cannot be matched by question`;
 }
 
 /**

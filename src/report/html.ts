@@ -257,7 +257,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
       id: "comparison",
       title: "Model comparison",
       html: [
-        `<p class="note">Answers paired by question id. mean_diff = mean_a − mean_b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of model_a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the rows (p_holm); verdict at α = 0.05.</p>`,
+        `<p class="note">Answers paired by the column named in paired_by (the question id, else the question text); an unpaired row says why in unpaired_because and uses a two-sample bootstrap. mean_diff = mean_a − mean_b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of model_a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the rows (p_holm); verdict at α = 0.05.</p>`,
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +
