@@ -30,7 +30,9 @@ def judge_md(labels, hand, semantic_note=True):
         "**Three judges, one interface.** The cell below picks one:\n\n"
         "- **A real judge**, any OpenAI-compatible model: when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set "
         "(`OPENAI_BASE_URL` for Azure, Ollama, vLLM, LM Studio or a llama.cpp server; set them before starting Jupyter). "
-        "Pick the models with `EVALFRAME_MODEL`, `EVALFRAME_VISION_MODEL` and `EVALFRAME_EMBEDDING_MODEL`, or edit the cell.\n"
+        "`createJudge()` reads the rest from the environment too: the models from `EVALFRAME_MODEL`, `EVALFRAME_VISION_MODEL` "
+        "and `EVALFRAME_EMBEDDING_MODEL`, a separate embeddings server from `EVALFRAME_EMBEDDING_BASE_URL` (README, \"The judge\"); "
+        "`npx evalframe config` shows what it finds. Or pass options in the cell.\n"
         f"- **hand-labelled**, with neither variable set: {hand}, replayed from `{labels}` "
         "(`docs/labelling.md` says how they were made). So without a key the outputs below are the ground truth for the "
         "bundled data, not a guess."
@@ -51,13 +53,9 @@ def judge_cell(labels):
     """A real judge with a key; else the hand labels of the bundled data; else (labels undefined) the offline judge."""
     return f"""// Hand labels of the bundled data; for your own data without labels, write undefined.
 const labels: string | undefined = "../{labels}";
-const withKey = Boolean(process.env.OPENAI_API_KEY?.trim() || process.env.OPENAI_BASE_URL?.trim());
+const withKey = resolveJudgeConfig().kind === "openai";     // a key or a server is set in the environment
 const judge = withKey || labels === undefined
-  ? createJudge({{                                          // the real judge (without a key: the offline judge)
-      model: process.env.EVALFRAME_MODEL,                     // default gpt-4o-mini
-      visionModel: process.env.EVALFRAME_VISION_MODEL,        // default gpt-4o
-      embeddingModel: process.env.EVALFRAME_EMBEDDING_MODEL,  // default text-embedding-3-small
-    }})
+  ? createJudge()                                           // the real judge, from the environment (without a key: the offline judge)
   : createJudge({{ judge: "labels", labels: labels }});       // hand-labelled: replays the labels
 console.log(`judge: ${{judge.label}}`);"""
 
@@ -80,7 +78,7 @@ QUICKSTART = [
     "summarise them, draw a chart and export the scored table.\n\n"
     "Inside this repository the notebooks import the compiled package from `../dist` (`npm run build`); "
     "in your own project, `npm install evalframe` and import from `\"evalframe\"`.",
-    'import { loadDataset, createJudge, scoreAnswerCorrectness, summarize, show, showTable, scoreBox, toCSV, scoreRun } from "../dist";',
+    'import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, summarize, show, showTable, scoreBox, toCSV, scoreRun } from "../dist";',
     "md:## 1. Load the data\n\n"
     "`data/qa-models.csv` holds 42 questions (science, history, geography, software, finance, and some in Korean), "
     "each answered by three models, with a reference answer. Column names follow Ragas (`user_input`, `response`, "
@@ -121,7 +119,7 @@ COMPARE = [
     "Three models answered the same 42 questions. Which is better, and by how much? Means alone hide how noisy "
     "they are, so this notebook pairs the answers question by question, puts confidence intervals on everything, "
     "and tests the differences.",
-    'import { loadDataset, createJudge, scoreAnswerCorrectness, summarize, compareModels, disagreements, showTable, show, meanWithCI, pairedDifferences, questionHeatmap, winTieLoss, thresholdSweep } from "../dist";',
+    'import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, summarize, compareModels, disagreements, showTable, show, meanWithCI, pairedDifferences, questionHeatmap, winTieLoss, thresholdSweep } from "../dist";',
     "md:" + JUDGE_MD,
     JUDGE_CELL,
     'const scored = await scoreAnswerCorrectness(await loadDataset("../data/qa-models.csv"), { judge: judge, progress: false });',
@@ -152,7 +150,7 @@ DRILL = [
     "md:# Drill down: the statements behind a score\n\n"
     "A score is only as useful as the evidence behind it. Every answer-correctness score keeps its statements, "
     "their verdicts and the judge's reasons.",
-    'import { loadDataset, createJudge, scoreAnswerCorrectness, statements, explain, worst, showTable, show, verdictBars, summarize } from "../dist";',
+    'import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, statements, explain, worst, showTable, show, verdictBars, summarize } from "../dist";',
     "md:" + JUDGE_MD,
     JUDGE_CELL,
     'const scored = await scoreAnswerCorrectness(await loadDataset("../data/qa-models.csv"), { judge: judge, progress: false });',
@@ -195,7 +193,7 @@ MULTIMODAL = [
     "Each row's retrieved contexts mix text passages, image files (PNG, JPEG, GIF, WebP, BMP), an inline data URI and "
     "remote image URLs. A vision model reads them all and says whether the answer is in line with them: 1 or 0, with "
     "a reason.",
-    'import { loadDataset, createJudge, scoreMultimodalRelevance, summarize, showTable, show, relevanceRate, ImageLoader, classifyContext, escapeHtml } from "../dist";\n'
+    'import { loadDataset, createJudge, resolveJudgeConfig, scoreMultimodalRelevance, summarize, showTable, show, relevanceRate, ImageLoader, classifyContext, escapeHtml } from "../dist";\n'
     'import * as tslab from "tslab";',
     "md:" + judge_md(MM_LABELS, MM_HAND, semantic_note=False)
     + "\n\nThe offline judge cannot see images: rows whose verdict depends on one come out as NaN, with that reason.",
@@ -253,14 +251,13 @@ CALIBRATE = [
     "This notebook checks the offline judge (and, when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set, the real judge) "
     "against `data/qa-models.labels.jsonl`: all 126 rows of the bundled data, every statement and verdict written by "
     "reading (`docs/labelling.md`).",
-    'import { loadDataset, createJudge, scoreAnswerCorrectness, calibrate, showTable, frameRecords, readLabels, labelFactual, type CalibrationReport } from "../dist";',
+    'import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, calibrate, showTable, frameRecords, readLabels, labelFactual, type CalibrationReport } from "../dist";',
     "md:## 1. Score the bundled data\n\n"
     "With the offline judge always; with the real judge too when a key or a server is set.",
     'const df = await loadDataset("../data/qa-models.csv");\n'
     'const labels = "../data/qa-models.labels.jsonl";\n'
     'const offline = await scoreAnswerCorrectness(df, { judge: createJudge({ judge: "offline" }), progress: false });\n'
-    "const withKey = Boolean(process.env.OPENAI_API_KEY?.trim() || process.env.OPENAI_BASE_URL?.trim());\n"
-    "const realJudge = withKey ? createJudge({ model: process.env.EVALFRAME_MODEL, embeddingModel: process.env.EVALFRAME_EMBEDDING_MODEL }) : undefined;\n"
+    "const realJudge = resolveJudgeConfig().kind === \"openai\" ? createJudge() : undefined; // a key or a server is set: the judge the environment sets up\n"
     "const real = realJudge ? await scoreAnswerCorrectness(df, { judge: realJudge, progress: false }) : undefined;\n"
     'if (!realJudge) console.log("no OPENAI_API_KEY or OPENAI_BASE_URL is set: checking the offline judge only");',
     'const report = calibrate(offline, labels);\n'

@@ -1,7 +1,10 @@
 /**
  * Judge options: what the user can set, the defaults (as in Ragas'
- * documentation), and how the environment chooses between an OpenAI-compatible
- * server and the offline judge.
+ * documentation), and the one order every setting is read in: the call's
+ * options (a flag, on the command line), then `EVALFRAME_*` environment
+ * variables, then `OPENAI_*` ones, then the default. Notebooks, the API and
+ * the CLI all resolve through {@link resolveJudgeConfig}, which also records
+ * where each value came from.
  */
 import type { LabelSource } from "../labels/types";
 import type { ModelPrice } from "./usage";
@@ -16,9 +19,10 @@ export interface JudgeOptions {
    * `"openai"` for any OpenAI-compatible server (OpenAI, Azure, Ollama, vLLM,
    * LM Studio, llama.cpp server), `"offline"` for the deterministic lexical
    * judge, `"labels"` to replay hand labels (`labels` below). Default:
-   * `"labels"` when `labels` is given, else `"openai"` when an API key or base
-   * URL is given or set in `OPENAI_API_KEY` / `OPENAI_BASE_URL`, else
-   * `"offline"` (with a notice).
+   * `"labels"` when `labels` is given, else `EVALFRAME_JUDGE` (`openai` or
+   * `offline`), else `"openai"` when an API key or base URL is found (option,
+   * `EVALFRAME_API_KEY` / `EVALFRAME_BASE_URL`, `OPENAI_API_KEY` /
+   * `OPENAI_BASE_URL`), else `"offline"` (with a notice).
    */
   judge?: JudgeKind;
   /**
@@ -27,16 +31,29 @@ export interface JudgeOptions {
    * result.
    */
   labels?: LabelSource;
-  /** API key; default `OPENAI_API_KEY`. Never stored, logged or put in a cache key. */
+  /** API key; default `EVALFRAME_API_KEY`, else `OPENAI_API_KEY`. Never stored, logged or put in a cache key. */
   apiKey?: string;
-  /** Server URL ending in /v1; default `OPENAI_BASE_URL`, else OpenAI's. */
+  /** Server URL ending in /v1; default `EVALFRAME_BASE_URL`, else `OPENAI_BASE_URL`, else OpenAI's. */
   baseURL?: string;
-  /** Chat model of the text metrics; default `gpt-4o-mini`. */
+  /** Chat model of the text metrics; default `EVALFRAME_MODEL`, else `gpt-4o-mini`. */
   model?: string;
-  /** Chat model that reads images (multimodal relevance); default `gpt-4o`. */
+  /** Chat model that reads images (multimodal relevance); default `EVALFRAME_VISION_MODEL`, else `gpt-4o`. */
   visionModel?: string;
-  /** Embedding model; default `text-embedding-3-small`. */
+  /** Embedding model; default `EVALFRAME_EMBEDDING_MODEL`, else `text-embedding-3-small`. */
   embeddingModel?: string;
+  /**
+   * A server of its own for embeddings (e.g. a second vLLM), ending in /v1;
+   * default `EVALFRAME_EMBEDDING_BASE_URL`, else the chat server (`baseURL`).
+   * `headers` and `query` go to both servers.
+   */
+  embeddingBaseURL?: string;
+  /**
+   * The key of the embeddings server; default `EVALFRAME_EMBEDDING_API_KEY`.
+   * Without one, the chat key is sent to it only when it is on the same
+   * host and port as the chat server: a key never goes to another host than
+   * the one it was given for. Never stored, logged or put in a cache key.
+   */
+  embeddingApiKey?: string;
   /** Sampling temperature; default 0. */
   temperature?: number;
   /** Sampling seed, for servers that honour it. */
@@ -49,7 +66,7 @@ export interface JudgeOptions {
   headers?: Readonly<Record<string, string>>;
   /** Extra query parameters on every request (Azure `api-version`). */
   query?: Readonly<Record<string, string>>;
-  /** Requests in flight at once, over the whole run; default 16. */
+  /** Requests in flight at once, over the whole run (both servers together); default `EVALFRAME_CONCURRENCY`, else 16. */
   concurrency?: number;
   /** Extra attempts after a server error, dropped connection or timeout; default 6. Rate limits do not count: see `rateLimitWaitMs`. */
   maxRetries?: number;
@@ -75,7 +92,7 @@ export interface JudgeOptions {
   embeddingBatchSize?: number;
   /** Keep replies on disk so reruns are free; default true. */
   cache?: boolean;
-  /** Cache folder; default `.evalframe-cache` in the working directory. */
+  /** Cache folder; default `EVALFRAME_CACHE_DIR`, else `.evalframe-cache` in the working directory. */
   cacheDir?: string;
   /** USD per million tokens per model, merged over {@link DEFAULT_PRICES}. */
   prices?: Readonly<Record<string, ModelPrice>>;
@@ -84,6 +101,41 @@ export interface JudgeOptions {
   /** Offline judge only: worker threads on large runs (default 2 on a machine with 2 or more processors; 0 = none). */
   threads?: number;
 }
+
+/** Environment variables as `process.env` holds them (a plain object works too). */
+export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The judge settings that the environment can give, each with its variables
+ * in the order they are read (an empty value counts as unset). A setting
+ * given as an option (on the command line, a flag) wins over all of them.
+ */
+export const JUDGE_ENV_VARS = {
+  judge: ["EVALFRAME_JUDGE"],
+  model: ["EVALFRAME_MODEL"],
+  visionModel: ["EVALFRAME_VISION_MODEL"],
+  embeddingModel: ["EVALFRAME_EMBEDDING_MODEL"],
+  baseURL: ["EVALFRAME_BASE_URL", "OPENAI_BASE_URL"],
+  apiKey: ["EVALFRAME_API_KEY", "OPENAI_API_KEY"],
+  embeddingBaseURL: ["EVALFRAME_EMBEDDING_BASE_URL"],
+  embeddingApiKey: ["EVALFRAME_EMBEDDING_API_KEY"],
+  concurrency: ["EVALFRAME_CONCURRENCY"],
+  cacheDir: ["EVALFRAME_CACHE_DIR"],
+} as const;
+
+/** A judge setting whose source is recorded: the keys of {@link JUDGE_ENV_VARS}. */
+export type JudgeSettingName = keyof typeof JUDGE_ENV_VARS;
+
+/** An environment variable the judge reads. */
+export type JudgeEnvVar = (typeof JUDGE_ENV_VARS)[JudgeSettingName][number];
+
+/**
+ * Where a resolved setting came from: the call's options (on the command
+ * line, a flag), an environment variable, or the default. A setting that
+ * follows another (the embeddings server's URL and key, when no separate one
+ * is set) has the source of the value it took.
+ */
+export type JudgeSettingSource = "option" | JudgeEnvVar | "default";
 
 /** Options after defaults, as the judges use them. */
 export interface ResolvedJudgeConfig {
@@ -95,6 +147,14 @@ export interface ResolvedJudgeConfig {
   model: string;
   visionModel: string;
   embeddingModel: string;
+  /** Where embeddings are sent: `baseURL` unless a separate server was set (`separateEmbeddings`). */
+  embeddingBaseURL: string;
+  /** The key sent to the embeddings server (see `JudgeOptions.embeddingApiKey`). */
+  embeddingApiKey: string | undefined;
+  /** Query parameters of embedding requests: its URL's own, then `query`'s. */
+  embeddingQuery: Readonly<Record<string, string>>;
+  /** Whether embeddings go to a server of their own (`embeddingBaseURL` was set). */
+  separateEmbeddings: boolean;
   temperature: number;
   seed: number | undefined;
   maxTokens: number | undefined;
@@ -115,6 +175,8 @@ export interface ResolvedJudgeConfig {
   threads: number | undefined;
   /** Why the offline judge was chosen without being asked for, if so. */
   offlineNotice: string | undefined;
+  /** Where each setting that the environment can give came from. */
+  sources: Readonly<Record<JudgeSettingName, JudgeSettingSource>>;
 }
 
 /** Defaults as in Ragas' documentation. */
@@ -127,6 +189,12 @@ export const DEFAULT_MODELS = {
 /** OpenAI's own endpoint. */
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
+/** Default of `concurrency`. */
+const DEFAULT_CONCURRENCY = 16;
+
+/** Default of `cacheDir`. */
+const DEFAULT_CACHE_DIR = ".evalframe-cache";
+
 function positiveInteger(name: string, value: number | undefined, fallback: number, min = 1): number {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v < min) throw new RangeError(`judge option ${name} must be a whole number of at least ${min}, got ${value}`);
@@ -137,23 +205,74 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value.trim() : undefined;
 }
 
+/** A setting's value and where it came from. */
+interface Found<T> {
+  value: T | undefined;
+  from: JudgeSettingSource;
+}
+
+/** A text setting: the option, else the first of its environment variables that is set, else nothing (from "default"). */
+function lookUp(setting: JudgeSettingName, option: string | undefined, env: EnvironmentVariables): Found<string> {
+  const given = nonEmpty(option);
+  if (given !== undefined) return { value: given, from: "option" };
+  for (const name of JUDGE_ENV_VARS[setting]) {
+    const value = nonEmpty(env[name]);
+    if (value !== undefined) return { value, from: name };
+  }
+  return { value: undefined, from: "default" };
+}
+
+/** The judge kind an environment variable asks for. */
+function envJudgeKind(found: Found<string>): JudgeKind | undefined {
+  if (found.value === undefined) return undefined;
+  if (found.value === "openai" || found.value === "offline") return found.value;
+  if (found.value === "labels") {
+    throw new RangeError(`${found.from}=labels cannot be used: the labels judge needs label files (--labels FILE, or { labels } in code)`);
+  }
+  throw new RangeError(`${found.from} must be openai or offline, got ${JSON.stringify(found.value)}`);
+}
+
+/** A whole number from an environment variable, checked; the message names the variable. */
+function envWholeNumber(found: Found<string>, min: number): number | undefined {
+  if (found.value === undefined) return undefined;
+  const n = Number(found.value);
+  if (!/^[+]?\d+$/.test(found.value) || n < min || !Number.isSafeInteger(n)) {
+    throw new RangeError(`${found.from} must be a whole number of at least ${min}, got ${JSON.stringify(found.value)}`);
+  }
+  return n;
+}
+
+/** Whether two http(s) URLs are on the same scheme, host and port. */
+function sameOrigin(a: string, b: string): boolean {
+  return new URL(a).origin === new URL(b).origin;
+}
+
 /**
- * Applies defaults and the environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`)
- * to judge options, and checks them.
+ * Resolves judge options: each setting from the options, else its
+ * `EVALFRAME_*` variable, else its `OPENAI_*` one (API key and base URL),
+ * else the default (see {@link JUDGE_ENV_VARS}); then checks every value and
+ * records where each came from (`sources`). An empty value counts as unset.
  *
- * @throws {RangeError} for a value out of range, naming the option.
+ * @param env where the variables are read (default `process.env`).
+ * @throws {RangeError} for a value out of range, naming the option or the variable.
+ *
+ * @example
+ * resolveJudgeConfig({}, { EVALFRAME_MODEL: "llama3.1", OPENAI_BASE_URL: "http://localhost:11434/v1" }).sources.model // "EVALFRAME_MODEL"
  */
-export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedJudgeConfig {
-  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env["OPENAI_API_KEY"]);
-  const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env["OPENAI_BASE_URL"]);
-  let kind = options.judge ?? (options.labels !== undefined ? "labels" : undefined);
+export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentVariables = process.env): ResolvedJudgeConfig {
+  const apiKey = lookUp("apiKey", options.apiKey, env);
+  const baseURL = lookUp("baseURL", options.baseURL, env);
+  const envJudge = lookUp("judge", undefined, env);
+  let kind: JudgeKind | undefined = options.judge ?? (options.labels !== undefined ? "labels" : undefined);
+  const judgeFrom: JudgeSettingSource = kind !== undefined ? "option" : envJudge.from;
+  kind ??= envJudgeKind(envJudge);
   let offlineNotice: string | undefined;
   if (kind === undefined) {
-    kind = apiKey !== undefined || baseURL !== undefined ? "openai" : "offline";
+    kind = apiKey.value !== undefined || baseURL.value !== undefined ? "openai" : "offline";
     if (kind === "offline") {
       offlineNotice =
-        "evalframe: no OPENAI_API_KEY or OPENAI_BASE_URL is set, so scores come from the offline judge (approximate, lexical). " +
-        "Set them (or pass { apiKey, baseURL }) to use a real model.";
+        "evalframe: no OPENAI_API_KEY or OPENAI_BASE_URL is set (nor EVALFRAME_API_KEY or EVALFRAME_BASE_URL), so scores come from the offline judge (approximate, lexical). " +
+        "Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server) to use a real model.";
     }
   }
   if (kind !== "openai" && kind !== "offline" && kind !== "labels") {
@@ -165,9 +284,9 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
   if (kind !== "labels" && options.labels !== undefined) {
     throw new RangeError(`labels are replayed only by judge "labels", and judge is ${JSON.stringify(kind)}; use { judge: "labels", labels } or leave labels out`);
   }
-  if (kind === "openai" && apiKey === undefined && baseURL === undefined) {
+  if (kind === "openai" && apiKey.value === undefined && baseURL.value === undefined) {
     throw new RangeError(
-      'judge "openai" needs an API key (OPENAI_API_KEY or { apiKey }) or the base URL of a server that needs none (OPENAI_BASE_URL or { baseURL })',
+      'judge "openai" needs an API key (EVALFRAME_API_KEY or OPENAI_API_KEY, or { apiKey }) or the base URL of a server that needs none (EVALFRAME_BASE_URL or OPENAI_BASE_URL, or { baseURL })',
     );
   }
   const temperature = options.temperature ?? 0;
@@ -176,22 +295,42 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
   }
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RangeError(`judge option seed must be a whole number, got ${options.seed}`);
   if (options.maxTokens !== undefined) positiveInteger("maxTokens", options.maxTokens, 1);
-  const { url, query: urlQuery } = splitBaseURL(baseURL ?? OPENAI_BASE_URL);
+  const chat = splitBaseURL(baseURL.value ?? OPENAI_BASE_URL, "judge base URL", "OPENAI_API_KEY (or EVALFRAME_API_KEY)");
+
+  // Embeddings: the chat server unless a server of their own is set; its key only from its own setting, or the chat key on the same host.
+  const embeddingURL = lookUp("embeddingBaseURL", options.embeddingBaseURL, env);
+  const embedding = embeddingURL.value === undefined ? undefined : splitBaseURL(embeddingURL.value, "embedding base URL", "EVALFRAME_EMBEDDING_API_KEY");
+  const ownEmbeddingKey = lookUp("embeddingApiKey", options.embeddingApiKey, env);
+  const embeddingKey: Found<string> =
+    ownEmbeddingKey.value !== undefined || (embedding !== undefined && !sameOrigin(embedding.url, chat.url)) ? ownEmbeddingKey : apiKey;
+
+  const model = lookUp("model", options.model, env);
+  const visionModel = lookUp("visionModel", options.visionModel, env);
+  const embeddingModel = lookUp("embeddingModel", options.embeddingModel, env);
+  const envConcurrency = lookUp("concurrency", undefined, env);
+  const concurrency: Found<number> =
+    options.concurrency !== undefined ? { value: options.concurrency, from: "option" } : { value: envWholeNumber(envConcurrency, 1), from: envConcurrency.from };
+  const cacheDir: Found<string | false> = options.cache === false ? { value: false, from: "option" } : lookUp("cacheDir", options.cacheDir, env);
+  const query = { ...chat.query, ...(options.query ?? {}) };
   return {
     kind,
     labels: kind === "labels" ? options.labels : undefined,
-    apiKey,
-    baseURL: url,
-    model: nonEmpty(options.model) ?? DEFAULT_MODELS.model,
-    visionModel: nonEmpty(options.visionModel) ?? DEFAULT_MODELS.visionModel,
-    embeddingModel: nonEmpty(options.embeddingModel) ?? DEFAULT_MODELS.embeddingModel,
+    apiKey: apiKey.value,
+    baseURL: chat.url,
+    model: model.value ?? DEFAULT_MODELS.model,
+    visionModel: visionModel.value ?? DEFAULT_MODELS.visionModel,
+    embeddingModel: embeddingModel.value ?? DEFAULT_MODELS.embeddingModel,
+    embeddingBaseURL: embedding?.url ?? chat.url,
+    embeddingApiKey: embeddingKey.value,
+    embeddingQuery: embedding ? { ...embedding.query, ...(options.query ?? {}) } : query,
+    separateEmbeddings: embedding !== undefined,
     temperature,
     seed: options.seed,
     maxTokens: options.maxTokens,
     timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 60_000),
     headers: { ...(options.headers ?? {}) },
-    query: { ...urlQuery, ...(options.query ?? {}) },
-    concurrency: positiveInteger("concurrency", options.concurrency, 16),
+    query,
+    concurrency: positiveInteger("concurrency", concurrency.value, DEFAULT_CONCURRENCY),
     maxRetries: positiveInteger("maxRetries", options.maxRetries, 6, 0),
     rateLimitWaitMs: positiveInteger("rateLimitWaitMs", options.rateLimitWaitMs, 30 * 60_000, 0),
     rateLimitWindowMs: positiveInteger("rateLimitWindowMs", options.rateLimitWindowMs, 60_000),
@@ -199,11 +338,96 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: NodeJS.Proce
     retryBaseDelayMs: positiveInteger("retryBaseDelayMs", options.retryBaseDelayMs, 500, 0),
     retryMaxDelayMs: positiveInteger("retryMaxDelayMs", options.retryMaxDelayMs, 30_000, 0),
     embeddingBatchSize: positiveInteger("embeddingBatchSize", options.embeddingBatchSize, 256),
-    cacheDir: options.cache === false ? false : (nonEmpty(options.cacheDir) ?? ".evalframe-cache"),
+    cacheDir: cacheDir.value ?? DEFAULT_CACHE_DIR,
     prices: { ...DEFAULT_PRICES, ...(options.prices ?? {}) },
     threads: options.threads,
     offlineNotice: options.quiet ? undefined : offlineNotice,
+    sources: {
+      judge: judgeFrom,
+      model: model.from,
+      visionModel: visionModel.from,
+      embeddingModel: embeddingModel.from,
+      baseURL: baseURL.from,
+      apiKey: apiKey.from,
+      embeddingBaseURL: embedding ? embeddingURL.from : baseURL.from,
+      embeddingApiKey: embeddingKey.from,
+      concurrency: concurrency.from,
+      cacheDir: cacheDir.from,
+    },
   };
+}
+
+/** One line of {@link describeJudgeConfig}: a setting, its value as it may be shown, and where it came from. */
+export interface JudgeSettingRow {
+  /** The setting, named as the option of `createJudge` (`model`, `baseURL`, …). */
+  setting: JudgeSettingName;
+  /** Its name for people ("embedding base URL"). */
+  name: string;
+  /** The value as it may be shown: keys masked, base URLs without query values or credentials. */
+  value: string;
+  /** Where it came from: an environment variable's name, "default", or the option (a flag's name when `flags` names it). */
+  from: string;
+}
+
+/** Names for people of the settings, in the order {@link describeJudgeConfig} lists them. */
+const SETTING_NAMES: Readonly<Record<JudgeSettingName, string>> = {
+  judge: "judge",
+  model: "model",
+  visionModel: "vision model",
+  embeddingModel: "embedding model",
+  baseURL: "base URL",
+  apiKey: "API key",
+  embeddingBaseURL: "embedding base URL",
+  embeddingApiKey: "embedding API key",
+  concurrency: "concurrency",
+  cacheDir: "cache",
+};
+
+/**
+ * A secret as it may be shown: "not set", or "set (…x9Q2)" with its last 4
+ * characters when it is 20 characters or longer (enough to tell two keys
+ * apart, too little to matter), else "set (hidden)".
+ */
+export function maskSecret(secret: string | undefined): string {
+  if (secret === undefined) return "not set";
+  return secret.length >= 20 ? `set (…${secret.slice(-4)})` : "set (hidden)";
+}
+
+/** A base URL and its query parameters as they may be shown (see {@link shownBaseURL}). */
+function shownURLWithQuery(url: string, query: Readonly<Record<string, string>>): string {
+  const names = Object.keys(query);
+  return shownBaseURL(names.length === 0 ? url : `${url}?${names.map((n) => `${encodeURIComponent(n)}=x`).join("&")}`);
+}
+
+/**
+ * The settings of a resolved configuration that the environment can give,
+ * with where each came from, ready to print: keys masked (see
+ * {@link maskSecret}), base URLs through {@link shownBaseURL}.
+ *
+ * @param flags the command-line flag that sets each setting, shown instead of "option" (the CLI passes them).
+ *
+ * @example
+ * for (const row of describeJudgeConfig(resolveJudgeConfig())) console.log(`${row.name}: ${row.value} (${row.from})`);
+ * // model: llama3.1 (EVALFRAME_MODEL)
+ * // API key: set (…x9Q2) (OPENAI_API_KEY)
+ */
+export function describeJudgeConfig(config: ResolvedJudgeConfig, flags: Readonly<Partial<Record<JudgeSettingName, string>>> = {}): JudgeSettingRow[] {
+  const values: Record<JudgeSettingName, string> = {
+    judge: config.kind,
+    model: config.model,
+    visionModel: config.visionModel,
+    embeddingModel: config.embeddingModel,
+    baseURL: shownURLWithQuery(config.baseURL, config.query),
+    apiKey: maskSecret(config.apiKey),
+    embeddingBaseURL: shownURLWithQuery(config.embeddingBaseURL, config.embeddingQuery),
+    embeddingApiKey: maskSecret(config.embeddingApiKey),
+    concurrency: String(config.concurrency),
+    cacheDir: config.cacheDir === false ? "off" : config.cacheDir,
+  };
+  return (Object.keys(SETTING_NAMES) as JudgeSettingName[]).map((setting) => {
+    const from = config.sources[setting];
+    return { setting, name: SETTING_NAMES[setting], value: values[setting], from: from === "option" ? (flags[setting] ?? "option") : from };
+  });
 }
 
 /** A base URL as it may be shown: no user name, password, query values or fragment. */
@@ -214,7 +438,7 @@ export function shownBaseURL(text: string): string {
     url.password = "";
     for (const name of [...url.searchParams.keys()]) url.searchParams.set(name, "…");
     url.hash = "";
-    return url.toString().replace(/\/+$/, "");
+    return url.toString().replace(/\/+$/, "").replace(/%E2%80%A6/g, "…");
   } catch {
     // Not a URL: show only what cannot be a secret's place (up to the first "@", "?" or "#").
     return text.replace(/\/\/[^/@]*@/, "//…@").replace(/[?#].*$/s, "?…");
@@ -228,7 +452,7 @@ export function shownBaseURL(text: string): string {
  * request instead (the SDK's default query), as `{ query }` would. A user
  * name or password in the URL is refused: the SDK never sends it.
  */
-function splitBaseURL(text: string): { url: string; query: Record<string, string> } {
+function splitBaseURL(text: string, what: string, keyPlace: string): { url: string; query: Record<string, string> } {
   let parsed: URL;
   try {
     parsed = new URL(text.trim());
@@ -236,12 +460,12 @@ function splitBaseURL(text: string): { url: string; query: Record<string, string
     parsed = new URL("invalid:");
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new RangeError(`judge base URL must be an http(s) URL like http://localhost:11434/v1, got ${JSON.stringify(shownBaseURL(text))}`);
+    throw new RangeError(`${what} must be an http(s) URL like http://localhost:11434/v1, got ${JSON.stringify(shownBaseURL(text))}`);
   }
   if (parsed.username !== "" || parsed.password !== "") {
     throw new RangeError(
-      `judge base URL ${JSON.stringify(shownBaseURL(text))} has a user name or password in it ("user:password@host"), which the OpenAI SDK does not send; ` +
-        "remove it, and put the key in OPENAI_API_KEY, or a gateway's credentials in the headers option (e.g. { headers: { Authorization: \"Basic …\" } })",
+      `${what} ${JSON.stringify(shownBaseURL(text))} has a user name or password in it ("user:password@host"), which the OpenAI SDK does not send; ` +
+        `remove it, and put the key in ${keyPlace}, or a gateway's credentials in the headers option (e.g. { headers: { Authorization: "Basic …" } })`,
     );
   }
   const query: Record<string, string> = {};

@@ -50,7 +50,39 @@ function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "number" && Number.isFinite(x));
 }
 
-/** A judge backed by an OpenAI-compatible HTTP server. */
+/** One server the judge talks to (chat, or embeddings when they have a server of their own): its client and whether it answered. */
+class Endpoint {
+  readonly client: OpenAI;
+  /** The base URL as shown to people (see shownBaseURL). */
+  readonly shownURL: string;
+  /** Whether the server has answered at all (any HTTP status). */
+  answered = false;
+  /** Connections refused (or hosts not found) before the server ever answered. */
+  refusals = 0;
+  /** Set once the server is taken for absent: every request to it fails at once with this. */
+  unreachable: string | undefined;
+
+  constructor(
+    config: ResolvedJudgeConfig,
+    baseURL: string,
+    apiKey: string | undefined,
+    query: Readonly<Record<string, string>>,
+    /** What to check when it cannot be reached, e.g. "is the server running, and is the base URL (…) right?". */
+    readonly check: string,
+  ) {
+    this.shownURL = shownBaseURL(baseURL);
+    this.client = new OpenAI({
+      apiKey: apiKey ?? "no-key-needed",
+      baseURL,
+      maxRetries: 0,
+      timeout: config.timeoutMs,
+      defaultHeaders: config.headers,
+      defaultQuery: query,
+    });
+  }
+}
+
+/** A judge backed by an OpenAI-compatible HTTP server (and, optionally, a second one for embeddings). */
 export class OpenAIJudge implements Judge {
   readonly kind = "openai" as const;
   readonly label: string;
@@ -58,35 +90,34 @@ export class OpenAIJudge implements Judge {
   readonly visionModel: string;
   readonly embeddingModel: string;
   readonly usage: UsageRecorder;
-  private readonly client: OpenAI;
+  /** The chat server (also the embeddings server unless embeddings have one of their own). */
+  private readonly chat: Endpoint;
+  /** Where embeddings go: `chat`, or a server of their own. */
+  private readonly embeddings: Endpoint;
+  /** One scheduler for both servers: one concurrency limit and one retry policy over the run. */
   private readonly scheduler: Scheduler;
   private readonly cache: ReplyCache;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private mode: StructuredMode = "json_schema";
-  /** The base URL as shown to people (see shownBaseURL). */
-  private readonly shownURL: string;
-  /** Whether the server has answered at all (any HTTP status). */
-  private answered = false;
-  /** Connections refused (or hosts not found) before the server ever answered. */
-  private refusals = 0;
-  /** Set once the server is taken for absent: every request fails at once with this. */
-  private unreachable: string | undefined;
 
   constructor(private readonly config: ResolvedJudgeConfig) {
-    this.shownURL = shownBaseURL(config.baseURL);
-    this.label = `${config.model} @ ${new URL(config.baseURL).host}`;
+    const chatHost = new URL(config.baseURL).host;
+    const embeddingHost = new URL(config.embeddingBaseURL).host;
+    this.label = `${config.model} @ ${chatHost}${embeddingHost !== chatHost ? ` (embeddings: ${config.embeddingModel} @ ${embeddingHost})` : ""}`;
     this.chatModel = config.model;
     this.visionModel = config.visionModel;
     this.embeddingModel = config.embeddingModel;
     this.usage = new UsageRecorder(this.label, config.prices);
-    this.client = new OpenAI({
-      apiKey: config.apiKey ?? "no-key-needed",
-      baseURL: config.baseURL,
-      maxRetries: 0,
-      timeout: config.timeoutMs,
-      defaultHeaders: config.headers,
-      defaultQuery: config.query,
-    });
+    this.chat = new Endpoint(config, config.baseURL, config.apiKey, config.query, "is the server running, and is the base URL (--base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL) right?");
+    this.embeddings = config.separateEmbeddings
+      ? new Endpoint(
+          config,
+          config.embeddingBaseURL,
+          config.embeddingApiKey,
+          config.embeddingQuery,
+          "is the embeddings server running, and is its base URL (--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL) right?",
+        )
+      : this.chat;
     this.scheduler = new Scheduler({
       concurrency: config.concurrency,
       maxRetries: config.maxRetries,
@@ -116,23 +147,24 @@ export class OpenAIJudge implements Judge {
     return new UsageFanout(usage && usage !== this.usage ? [this.usage, usage] : [this.usage]);
   }
 
-  /** Values never shown: the key, header values, and query values (a gateway's token may travel there). */
+  /** Values never shown: both keys, header values, and query values (a gateway's token may travel there). */
   private secrets(): (string | undefined)[] {
-    return [this.config.apiKey, ...Object.values(this.config.headers), ...Object.values(this.config.query)];
+    const { apiKey, embeddingApiKey, headers, query, embeddingQuery } = this.config;
+    return [apiKey, embeddingApiKey, ...Object.values(headers), ...Object.values(query), ...Object.values(embeddingQuery)];
   }
 
   /** Builds the `JudgeError` a caller sees, with no secret in it. */
-  private failure(error: unknown, what: string): JudgeError {
+  private failure(error: unknown, what: string, server: Endpoint): JudgeError {
     if (error instanceof JudgeError) return error;
     let message: string;
     let status: number | undefined;
     if (error instanceof APIConnectionTimeoutError) {
-      message = `${what}: no reply within ${this.config.timeoutMs} ms from ${this.shownURL}`;
+      message = `${what}: no reply within ${this.config.timeoutMs} ms from ${server.shownURL}`;
     } else if (error instanceof APIConnectionError) {
-      message = this.unreachable ? `${what}: ${this.unreachable}` : `${what}: could not reach ${this.shownURL} (${rootCause(error).message})`;
+      message = server.unreachable ? `${what}: ${server.unreachable}` : `${what}: could not reach ${server.shownURL} (${rootCause(error).message})`;
     } else if (error instanceof APIError && error.status !== undefined) {
       status = error.status;
-      message = `${what}: HTTP ${error.status} from ${this.shownURL}: ${error.message}`;
+      message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}`;
     } else {
       message = `${what}: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -141,19 +173,19 @@ export class OpenAIJudge implements Judge {
     return new JudgeError(redactSecrets(message, this.secrets()), options);
   }
 
-  private classify(error: unknown): FailureInfo {
+  private classify(error: unknown, server: Endpoint): FailureInfo {
     if (error instanceof APIUserAbortError) return { retryable: false };
     if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
       const cause = rootCause(error);
-      if (!this.answered && (cause.code === "ECONNREFUSED" || cause.code === "ENOTFOUND") && ++this.refusals >= REFUSALS_BEFORE_GIVING_UP) {
-        this.unreachable =
-          `could not reach ${this.shownURL} (${cause.message}): ${REFUSALS_BEFORE_GIVING_UP} connections failed so before the server ever answered, ` +
-          "so the run stops asking; is the server running, and is the base URL (OPENAI_BASE_URL / --base-url) right?";
+      if (!server.answered && (cause.code === "ECONNREFUSED" || cause.code === "ENOTFOUND") && ++server.refusals >= REFUSALS_BEFORE_GIVING_UP) {
+        server.unreachable =
+          `could not reach ${server.shownURL} (${cause.message}): ${REFUSALS_BEFORE_GIVING_UP} connections failed so before the server ever answered, ` +
+          `so the run stops asking; ${server.check}`;
         return { retryable: false };
       }
     }
     if (error instanceof APIConnectionError) return { retryable: true };
-    if (error instanceof APIError) this.answered = true;
+    if (error instanceof APIError) server.answered = true;
     if (error instanceof APIError && error.status !== undefined) {
       if ((error.status === 400 || error.status === 422) && this.mode === "json_schema" && SCHEMA_UNSUPPORTED.test(error.message)) {
         this.mode = "json_object";
@@ -173,16 +205,16 @@ export class OpenAIJudge implements Judge {
     extra: ChatMessage[],
     usage: UsageFanout,
   ): Promise<ChatAttemptResult> {
-    if (this.unreachable) throw new JudgeError(this.unreachable);
+    if (this.chat.unreachable) throw new JudgeError(this.chat.unreachable);
     const body = this.chatBody(request, model, this.mode, extra);
     usage.each((u) => u.httpRequest("chat"));
-    const { data, response } = await this.client.chat.completions
+    const { data, response } = await this.chat.client.chat.completions
       .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { maxRetries: 0, timeout: this.config.timeoutMs })
       .withResponse();
     const prompt = data.usage?.prompt_tokens ?? 0;
     const completion = data.usage?.completion_tokens ?? 0;
     usage.each((u) => u.tokens(model, "chat", prompt, completion));
-    this.answered = true;
+    this.chat.answered = true;
     this.scheduler.observe(response.headers, prompt + completion);
     const choice = data.choices[0];
     return { content: choice?.message.content ?? null, finishReason: choice?.finish_reason ?? null };
@@ -206,9 +238,9 @@ export class OpenAIJudge implements Judge {
     });
   }
 
-  /** The cache key of one text's embedding. */
+  /** The cache key of one text's embedding: the embeddings server's base URL, the model and the text; never secrets. */
   embeddingKey(text: string): string {
-    return cacheKey({ v: 1, kind: "embedding", provider: "openai-compatible", baseURL: this.config.baseURL, model: this.config.embeddingModel, text });
+    return cacheKey({ v: 1, kind: "embedding", provider: "openai-compatible", baseURL: this.config.embeddingBaseURL, model: this.config.embeddingModel, text });
   }
 
   /** The chat-completions body of a request. */
@@ -256,12 +288,12 @@ export class OpenAIJudge implements Judge {
   }
 
   /**
-   * The `openai` SDK client, for the Files and Batches APIs (same base URL,
-   * headers and key). Typed `unknown` so that the public typings do not pull
-   * in the SDK's; batch mode casts it to the calls it uses.
+   * The `openai` SDK client of the chat server, for the Files and Batches
+   * APIs (same base URL, headers and key). Typed `unknown` so that the public
+   * typings do not pull in the SDK's; batch mode casts it to the calls it uses.
    */
   get sdk(): unknown {
-    return this.client;
+    return this.chat.client;
   }
 
   /** Messages safe to show: no secret. */
@@ -309,13 +341,13 @@ export class OpenAIJudge implements Judge {
       try {
         reply = await this.scheduler.run({
           attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks),
-          classify: (error) => this.classify(error),
+          classify: (error) => this.classify(error, this.chat),
           tokens: estimateTokens([...request.messages, ...extra]),
           onRetry: () => sinks.each((u) => u.retry()),
         });
       } catch (error) {
         sinks.each((u) => u.failure());
-        throw this.failure(error, `${request.schemaName} request to ${model}`);
+        throw this.failure(error, `${request.schemaName} request to ${model}`, this.chat);
       }
       const read = readReply(request, reply.content, reply.finishReason);
       if (read.ok) {
@@ -356,13 +388,13 @@ export class OpenAIJudge implements Judge {
         try {
           result = await this.scheduler.run({
             attempt: () => this.sendEmbeddings(batch, sinks),
-            classify: (error) => this.classify(error),
+            classify: (error) => this.classify(error, this.embeddings),
             tokens: estimateTokens(batch),
             onRetry: () => sinks.each((u) => u.retry()),
           });
         } catch (error) {
           sinks.each((u) => u.failure());
-          throw this.failure(error, `embeddings request to ${this.config.embeddingModel}`);
+          throw this.failure(error, `embeddings request to ${this.config.embeddingModel}`, this.embeddings);
         }
         await Promise.all(
           batch.map(async (text, i) => {
@@ -377,19 +409,20 @@ export class OpenAIJudge implements Judge {
   }
 
   private async sendEmbeddings(batch: string[], usage: UsageFanout): Promise<number[][]> {
-    if (this.unreachable) throw new JudgeError(this.unreachable);
+    const server = this.embeddings;
+    if (server.unreachable) throw new JudgeError(server.unreachable);
     const model = this.config.embeddingModel;
     usage.each((u) => u.httpRequest("embedding"));
-    const { data, response } = await this.client.embeddings
+    const { data, response } = await server.client.embeddings
       .create({ model, input: batch, encoding_format: "float" }, { maxRetries: 0, timeout: this.config.timeoutMs })
       .withResponse();
     const tokens = data.usage?.prompt_tokens ?? 0;
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
-    this.answered = true;
+    server.answered = true;
     this.scheduler.observe(response.headers, tokens);
     const rows = [...data.data].sort((a, b) => a.index - b.index);
     if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
-      throw new JudgeError(`embeddings reply from ${this.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${rows.length} entries)`);
+      throw new JudgeError(`embeddings reply from ${server.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${rows.length} entries)`);
     }
     return rows.map((r) => r.embedding);
   }

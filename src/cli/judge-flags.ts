@@ -1,0 +1,100 @@
+/**
+ * The judge flags of the command line (`score`, `config`): read into
+ * `JudgeOptions` in one place, checked against the environment the same way
+ * `createJudge` reads it. The API key never comes from a flag, only from the
+ * environment.
+ */
+import { JUDGE_ENV_VARS, resolveJudgeConfig, type EnvironmentVariables, type JudgeKind, type JudgeOptions, type JudgeSettingName, type ResolvedJudgeConfig } from "../judge/config";
+import { choice, flag, stringOption, wholeNumber, type OptionSpec, type ParsedArgs } from "./args";
+import { UsageError, usageOnError } from "./errors";
+import { checkLabelsJudge, labelFiles, LABELS_OPTION } from "./labels";
+
+const s: OptionSpec = { type: "string" };
+
+/** The judge flags, as `parseCommand` takes them. */
+export const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  judge: s,
+  labels: LABELS_OPTION,
+  model: s,
+  "vision-model": s,
+  "embedding-model": s,
+  "base-url": s,
+  "embedding-base-url": s,
+  concurrency: s,
+  "cache-dir": s,
+  "no-cache": { type: "boolean" },
+};
+
+/** The text flags that set a judge option as given. */
+const TEXT_FLAGS: readonly [flag: string, option: "model" | "visionModel" | "embeddingModel" | "baseURL" | "embeddingBaseURL" | "cacheDir"][] = [
+  ["model", "model"],
+  ["vision-model", "visionModel"],
+  ["embedding-model", "embeddingModel"],
+  ["base-url", "baseURL"],
+  ["embedding-base-url", "embeddingBaseURL"],
+  ["cache-dir", "cacheDir"],
+];
+
+/** The judge options the flags give, and what they resolve to with the environment. */
+export interface JudgeFlags {
+  /** The options to pass to `createJudge` (with the environment); `labels` holds the label files' paths. */
+  options: JudgeOptions;
+  /** The label files of `--labels`, if given (read them before creating the judge). */
+  labels: string[] | undefined;
+  /** The options resolved with the environment (quiet: no notice is printed). */
+  config: ResolvedJudgeConfig;
+  /** The flag that set each setting, for showing where a value came from. */
+  flags: Partial<Record<JudgeSettingName, string>>;
+}
+
+/** Whether any of these environment variables is set to something other than blanks. */
+function anySet(env: EnvironmentVariables, names: readonly string[]): boolean {
+  return names.some((name) => (env[name] ?? "").trim() !== "");
+}
+
+/**
+ * Reads the judge flags of a command and checks them with the environment,
+ * before any file is read or any call is paid for: a bad value is a usage
+ * error naming the flag or the environment variable.
+ */
+export async function judgeFlags(command: string, args: ParsedArgs, env: EnvironmentVariables): Promise<JudgeFlags> {
+  const c = command;
+  const kind = choice<JudgeKind>(c, "judge", stringOption(args, "judge"), ["openai", "offline", "labels"]);
+  const labels = labelFiles(c, args);
+  checkLabelsJudge(c, kind, labels);
+  const options: JudgeOptions = {};
+  const flags: Partial<Record<JudgeSettingName, string>> = {};
+  if (kind !== undefined) {
+    options.judge = kind;
+    flags.judge = "--judge";
+  } else if (labels !== undefined) {
+    flags.judge = "--labels";
+  }
+  if (labels !== undefined) options.labels = labels;
+  for (const [name, key] of TEXT_FLAGS) {
+    const v = stringOption(args, name);
+    if (v === undefined) continue;
+    if (v.trim() === "") throw new UsageError(`${c}: --${name} is empty`, c);
+    options[key] = v;
+    flags[key] = `--${name}`;
+  }
+  const concurrency = wholeNumber(c, "concurrency", stringOption(args, "concurrency"), 1);
+  if (concurrency !== undefined) {
+    options.concurrency = concurrency;
+    flags.concurrency = "--concurrency";
+  }
+  if (flag(args, "no-cache")) {
+    options.cache = false;
+    flags.cacheDir = "--no-cache";
+  }
+  const asked = kind ?? (labels === undefined ? env["EVALFRAME_JUDGE"]?.trim() : undefined);
+  if (asked === "openai" && options.baseURL === undefined && !anySet(env, [...JUDGE_ENV_VARS.apiKey, ...JUDGE_ENV_VARS.baseURL])) {
+    throw new UsageError(
+      `${c}: ${kind === "openai" ? "--judge openai" : "EVALFRAME_JUDGE=openai"} needs OPENAI_API_KEY or EVALFRAME_API_KEY in the environment ` +
+        "(or --base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL for a server that needs no key)",
+      c,
+    );
+  }
+  const config = await usageOnError(() => resolveJudgeConfig({ ...options, quiet: true }, env), c);
+  return { options, labels, config, flags };
+}
