@@ -9,7 +9,7 @@ import type { Judge } from "./judge";
 import { estimateTokens, isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
 import { correctionMessages, messagesFor, readReply, responseFormat, type StructuredMode } from "./structured";
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
-import { UsageRecorder } from "./usage";
+import { UsageRecorder, type ModelPrice } from "./usage";
 
 /** Connections refused, or a host not found, before a server ever answers: then it is taken for absent. */
 const REFUSALS_BEFORE_GIVING_UP = 3;
@@ -132,6 +132,16 @@ export class OpenAIJudge implements Judge {
   /** Texts per embeddings request (batch mode puts as many in one batch line). */
   get embeddingBatchSize(): number {
     return this.config.embeddingBatchSize;
+  }
+
+  /** Requests in flight at once, over the run. */
+  get concurrency(): number {
+    return this.config.concurrency;
+  }
+
+  /** USD per million tokens per model, for cost estimates. */
+  get prices(): Readonly<Record<string, ModelPrice>> {
+    return this.config.prices;
   }
 
   /** How replies are requested now: json_schema until the server refuses it. */
