@@ -304,6 +304,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
     rows,
     failures: chosen.map((m) => ({ metric: m, ...errorCount(scored, m) })),
     summary: summarize(scored, hasModel ? { by: "model" } : {}),
+    scores: scored,
     usage: run?.usage,
     judges: run?.judges ?? [judge.label],
   });
@@ -321,6 +322,8 @@ async function reportScored(
     rows: number;
     failures: { metric: string; failed: number; first: string | undefined }[];
     summary: DataFrame;
+    /** The scored rows (or what the comparison needs of them), for the headline. */
+    scores: Record<string, unknown>[] | DataFrame;
     usage: UsageSummary | undefined;
     judges: string[];
     /** `--fail-under`: checked last, once everything is written. */
@@ -346,6 +349,9 @@ async function reportScored(
   }
 
   io.out(`${formatTable(summary)}\n\n`);
+  const { conclusion } = runtime();
+  const sentences = conclusion(r.scores, summary, r.chosen, r.judges);
+  if (sentences.length > 0) io.out(`${sentences.join("\n")}\n\n`);
   io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${counted(rows, "row")} failed`).join(" · ")}\n`);
   io.out(`wrote ${written.join(", ")}\n`);
   if (r.usage) io.out(`${formatUsage(r.usage)}\n`);
@@ -399,7 +405,20 @@ export const compareCommand: Command = async (argv, io) => {
     ...(seed !== undefined ? { seed } : {}),
   };
   const comparison = await failOnError(() => compareModels(df, options), `${input.file}: `);
-  io.out(flag(args, "json") ? `${JSON.stringify(frameRecords(comparison), null, 2)}\n` : `${formatTable(comparison, { maxWidth: 40 })}\n`);
+  if (flag(args, "json")) {
+    io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);
+    return 0;
+  }
+  io.out(`${formatTable(comparison, { maxWidth: 40 })}\n`);
+  // The same comparison in words; a summary it cannot make (no such metric rows) leaves the table alone.
+  const { summarize, headline, judgeLabels } = runtime();
+  try {
+    const summary = summarize(df, { by: options.by, metrics: options.metric });
+    const judges = judgeLabels(df, [options.metric]);
+    io.out(`\n${headline(summary, comparison, { metric: options.metric, by: options.by, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) }).join("\n")}\n`);
+  } catch {
+    // The table above stands on its own.
+  }
   return 0;
 };
 

@@ -5,6 +5,7 @@
  */
 export { compareModels } from "../analysis/compare";
 export { summarize } from "../analysis/summarize";
+export { headline } from "../analysis/headline";
 export { meanWithCI, pairedDifferences, relevanceRate, thresholdSweep, winTieLoss } from "../charts/comparison";
 export { factualVsSemantic, questionHeatmap, verdictBars } from "../charts/detail";
 export { scoreBox, scoreHistogram } from "../charts/distribution";
@@ -21,3 +22,4 @@ export { buildReport } from "../report/html";
 export { formatTable, frameRecords } from "./table";
 export { requireColumns } from "../dataset/validate";
 export { scoreFileInChunks, surveyInput } from "./score-stream";
+export { conclusion, judgeLabels } from "./conclusion";

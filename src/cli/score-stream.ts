@@ -9,6 +9,7 @@
  * has bad input, as `score` gives it), the second scores. The output files
  * are put in place at the end, atomically.
  */
+import { createHash } from "node:crypto";
 import type { DataFrame } from "danfojs-node";
 import { summarize } from "../analysis/summarize";
 import { readRawChunks } from "../dataset/chunks";
@@ -79,6 +80,8 @@ export interface StreamedScore {
   failures: { metric: string; failed: number; first: string | undefined }[];
   statements: number;
   summary: DataFrame;
+  /** Per row: model, pairing key (id, or a digest of the question), scores and failed flags — what the summary and the comparison need. */
+  scores: Record<string, unknown>[];
   usage: UsageSummary;
   judges: string[];
 }
@@ -168,7 +171,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
   usage.rows = done;
   const hasModel = survey.columns.includes("model");
   const summary = summarize(kept, hasModel ? { by: "model" } : {});
-  return { rows: done, failures, statements: statementCount, summary, usage: usage.summary(), judges: judges.size > 0 ? [...judges] : [judge.label] };
+  return { rows: done, failures, statements: statementCount, summary, scores: kept, usage: usage.summary(), judges: judges.size > 0 ? [...judges] : [judge.label] };
 }
 
 let fullCollection: (() => void) | undefined | null;
@@ -216,6 +219,9 @@ function countFailures(records: readonly Record<string, unknown>[], f: { metric:
 /** What the summary needs of a scored row: the model and each metric's score and whether it failed. */
 function summaryRow(r: Record<string, unknown>, metrics: readonly Metric[]): Record<string, unknown> {
   const row: Record<string, unknown> = { model: r["model"] ?? null };
+  // What pairs answers for the comparison: the id, else the question text as a short digest (kept for every row, so kept small).
+  if ("id" in r) row["id"] = r["id"] ?? null;
+  else if (typeof r["user_input"] === "string") row["user_input"] = createHash("sha256").update(r["user_input"]).digest("base64url").slice(0, 16);
   for (const m of metrics) {
     row[m.name] = r[m.name] ?? null;
     const e = r[`${m.name}_error`];
