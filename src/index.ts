@@ -6,6 +6,11 @@
  * const df = await loadDataset("data/qa-models.csv");
  * await toCSV(df, "out/copy.csv");
  */
+import { installDataFrameDisplay } from "./display/frame-display";
+
+// A DataFrame printed, or left as a notebook cell's last value, shows as a table.
+installDataFrameDisplay();
+
 export { loadDataset, checkDataset, rowLabel } from "./dataset/load";
 export type { DatasetSource, DatasetFormat, LoadDatasetOptions, CheckedDataset } from "./dataset/load";
 export { toCSV, formatCsv } from "./dataset/export";
@@ -71,6 +76,9 @@ export type { ProgressEvent, ProgressCallback, StageProgress, StagePlan } from "
 export { tokenCounter, encodingForModel } from "./judge/tokens";
 export type { TokenCounter, EncodingName } from "./judge/tokens";
 export { inNotebook } from "./display/tslab";
+export { installDataFrameDisplay } from "./display/frame-display";
+export { formatTable } from "./display/text-table";
+export type { TextTableOptions } from "./display/text-table";
 export type { NotebookDisplay } from "./display/tslab";
 export { fbeta, cosineSimilarity, blendScores, assertWeights, assertBeta } from "./metrics/math";
 export type { Metric, MetricColumn, MetricRunContext, EvalRow, CallTracker, PlannedCall, PlannedRequest, PlanContext } from "./metrics/metric";
@@ -148,7 +156,6 @@ export type { BatchRequestLine, BatchResultLine, BatchEndpoint } from "./batch/l
 export { BATCH_DISCOUNT } from "./judge/usage";
 export { buildReport, writeReport } from "./report/html";
 export type { ReportOptions } from "./report/html";
-export { formatTable, frameRecords } from "./cli/table";
-export type { TextTableOptions } from "./cli/table";
+export { frameRecords } from "./cli/table";
 export { runCli } from "./cli/main";
 export type { CliIO } from "./cli/main";

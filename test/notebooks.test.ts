@@ -139,12 +139,13 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.match(String(html), /judge: offline \(approximate\)/);
   });
 
-  it("shows a chart as Vega-Lite with a PNG in the same output, and a summary as an HTML table", () => {
+  it("shows a chart as Vega-Lite with a PNG in the same output, a summary as an HTML table, and a bare frame as a table too", () => {
     const cells = runCells("show", [
       `import { loadDataset, scoreAnswerCorrectness, createJudge, scoreBox, summarize, show } from ${JSON.stringify(dist)};\n` +
         `const scored = await scoreAnswerCorrectness(await loadDataset(${JSON.stringify(data)}), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });`,
       "await show(scoreBox(scored));",
       'await show(summarize(scored, { by: "model" }));',
+      "scored.head(3)",
     ]);
     const chart = (cells[1]!.outputs ?? []).filter((o) => o.output_type === "display_data");
     assert.equal(chart.length, 1);
@@ -153,6 +154,13 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.ok(String(bundle["image/png"]).startsWith("iVBORw0KGgo"), "a base64 PNG in the same output");
     const table = (cells[2]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
     assert.match(String(table), /<table[\s\S]*ci_low[\s\S]*atlas-pro/);
+    assert.match(String(table), /<td style="text-align:left;[^"]*">atlas-pro<\/td>/, "text cells left-aligned and wrapping, whatever Jupyter's own style says");
+    // A bare frame as the cell's last value: an HTML table and its shape, not danfojs' internals.
+    const bare = cells[3]!.outputs ?? [];
+    const bareTable = bare.find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(bareTable), /<table class="evalframe-table"[\s\S]*answer_correctness[\s\S]*<\/table>/);
+    assert.match(outputText([cells[3]!]), /DataFrame: 3 rows × \d+ columns/);
+    assert.doesNotMatch(outputText([cells[3]!]), /\$data|\$index|dataIncolumnFormat/);
   });
 
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {

@@ -1,86 +1,12 @@
 /**
- * Tables as aligned plain text for terminals and logs (the CLI, the demo):
- * numbers rounded for display only and right-aligned, text left-aligned,
- * line breaks flattened, long cells cut with "…". No box drawing.
+ * Tables for the command line: aligned plain text (from the display layer)
+ * and rows ready for JSON.
  */
 import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
-import type { Cell, Table } from "../dataset/table";
-import { displayNumber } from "../display/html";
 import { readFrame } from "../display/table";
 
-/** Options of {@link formatTable}. */
-export interface TextTableOptions {
-  /** Digits after the decimal point for non-integers (default 3); the data is not changed. */
-  digits?: number;
-  /** Longest cell, in characters, before it is cut with "…" (default 48). */
-  maxWidth?: number;
-  /** Only these columns, in this order (default: all). */
-  columns?: readonly string[];
-  /** Rows shown (default: all); a last line says how many were left out. */
-  maxRows?: number;
-  /** Text between columns (default two spaces). */
-  gap?: string;
-}
-
-function cellText(value: Cell | undefined, digits: number): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "number") return displayNumber(value, digits);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  return value.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " ");
-}
-
-function cut(text: string, width: number): string {
-  const chars = Array.from(text);
-  return chars.length <= width ? text : `${chars.slice(0, Math.max(1, width - 1)).join("")}…`;
-}
-
-function length(text: string): number {
-  return Array.from(text).length;
-}
-
-/**
- * A DataFrame (or row objects) as aligned plain text: a header line, a line
- * of dashes, one line per row. Numbers are right-aligned and rounded to
- * `digits` for display (NaN shows as "NaN"), text is left-aligned, missing
- * text is blank.
- *
- * @example
- * console.log(formatTable(summarize(scored, { by: "model" })));
- * // model       metric              n   n_valid  …  mean   …
- * // ----------  ------------------  --  -------  …  -----  …
- * // atlas-pro   answer_correctness  42  42       …  0.446  …
- */
-export function formatTable(data: DataFrame | Records, options: TextTableOptions = {}): string {
-  const digits = options.digits ?? 3;
-  const maxWidth = options.maxWidth ?? 48;
-  const gap = options.gap ?? "  ";
-  if (!Number.isInteger(digits) || digits < 0 || digits > 20) throw new RangeError(`formatTable: digits must be a whole number from 0 to 20, got ${digits}`);
-  if (!Number.isInteger(maxWidth) || maxWidth < 2) throw new RangeError(`formatTable: maxWidth must be a whole number ≥ 2, got ${maxWidth}`);
-  const table: Table = readFrame(data, "formatTable");
-  let columns = table.columns;
-  if (options.columns !== undefined) {
-    columns = options.columns.map((name) => {
-      const column = table.columns.find((c) => c.name === name);
-      if (!column) throw new Error(`formatTable: no column "${name}"; the columns are ${table.columns.map((c) => c.name).join(", ")}`);
-      return column;
-    });
-  }
-  const maxRows = options.maxRows ?? table.rowCount;
-  const shown = Math.min(table.rowCount, Math.max(0, maxRows));
-  const header = columns.map((c) => cut(c.name, maxWidth));
-  const body = Array.from({ length: shown }, (_, i) => columns.map((c) => cut(cellText(c.values[i], digits), maxWidth)));
-  const widths = columns.map((_, j) => Math.max(length(header[j]!), ...body.map((row) => length(row[j]!))));
-  const pad = (text: string, j: number) => {
-    const fill = " ".repeat(widths[j]! - length(text));
-    return columns[j]!.type === "number" ? fill + text : text + fill;
-  };
-  const line = (cells: string[]) => cells.map(pad).join(gap).replace(/\s+$/, "");
-  const lines = [line(header), widths.map((w) => "-".repeat(w)).join(gap)];
-  for (const row of body) lines.push(line(row));
-  if (shown < table.rowCount) lines.push(`(${table.rowCount - shown} more row${table.rowCount - shown === 1 ? "" : "s"} not shown)`);
-  return lines.join("\n");
-}
+export { formatTable, type TextTableOptions } from "../display/text-table";
 
 /**
  * The rows of a DataFrame (or row objects) as plain objects ready for

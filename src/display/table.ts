@@ -22,15 +22,22 @@ export interface TableHTMLOptions {
 /** @internal Re-exported for the readers that import it from here. */
 export { readFrame };
 
+/**
+ * Text cells read left to right and wrap (Jupyter's own style right-aligns
+ * every cell, and leaves long text on one line): at most about 40 characters
+ * wide, long words broken.
+ */
+const TEXT_STYLE = "text-align:left;white-space:normal;overflow-wrap:anywhere;max-width:40em;vertical-align:top";
+
 function cellHTML(value: Cell | undefined, digits: number, maxChars: number): string {
   if (value === null || value === undefined) return `<td class="ef-missing"></td>`;
-  if (typeof value === "number") return `<td class="ef-num" style="text-align:right">${escapeHtml(displayNumber(value, digits))}</td>`;
-  if (typeof value === "boolean") return `<td>${value ? "true" : "false"}</td>`;
+  if (typeof value === "number") return `<td class="ef-num" style="text-align:right;font-variant-numeric:tabular-nums;vertical-align:top">${escapeHtml(displayNumber(value, digits))}</td>`;
+  if (typeof value === "boolean") return `<td style="text-align:left">${value ? "true" : "false"}</td>`;
   const chars = Array.from(value);
   if (chars.length > maxChars) {
-    return `<td title="${escapeHtml(value)}">${escapeHtml(chars.slice(0, maxChars).join(""))}…</td>`;
+    return `<td style="${TEXT_STYLE}" title="${escapeHtml(value)}">${escapeHtml(chars.slice(0, maxChars).join(""))}…</td>`;
   }
-  return `<td>${escapeHtml(value)}</td>`;
+  return `<td style="${TEXT_STYLE}">${escapeHtml(value)}</td>`;
 }
 
 /**

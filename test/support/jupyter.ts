@@ -15,11 +15,12 @@ const TSLAB = path.join(ROOT, "node_modules", ".bin", "tslab");
 
 /**
  * Environment in which Jupyter finds the project's tslab kernel and node
- * tools, without a judge key or server: the notebooks' committed outputs are
+ * tools, without a judge key, server or other judge setting: the notebooks' committed outputs are
  * the keyless ones (hand labels), whatever the machine running the tests has set.
  */
 export function jupyterEnv(): NodeJS.ProcessEnv {
-  const { OPENAI_API_KEY: _key, OPENAI_BASE_URL: _url, ...rest } = process.env;
+  // No judge settings of the machine's (OPENAI_*, EVALFRAME_*) reach the notebooks.
+  const rest = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(OPENAI|EVALFRAME)_/.test(name)));
   return {
     ...rest,
     JUPYTER_PATH,

@@ -1,0 +1,61 @@
+/**
+ * How a DataFrame looks when it is printed, or is the last value of a
+ * notebook cell (tslab prints that value with console.log): as a table, not
+ * as danfojs' internals (`$dataIncolumnFormat`, `$index`, …). In a notebook
+ * the table is an HTML table; elsewhere aligned text.
+ */
+import { inspect, type InspectOptionsStylized } from "node:util";
+import { DataFrame } from "danfojs-node";
+import { tableHTML } from "./table";
+import { formatTable } from "./text-table";
+import { tslab } from "./tslab";
+
+/** Rows shown when a frame is printed whole (the rest are counted). */
+const ROWS_SHOWN = 20;
+
+function shape(frame: DataFrame): string {
+  const [rows = 0, columns = 0] = frame.shape;
+  return `DataFrame: ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} × ${columns} column${columns === 1 ? "" : "s"}`;
+}
+
+/** The printed form of a frame: in a notebook, an HTML table shown and its shape returned; elsewhere the text table and its shape. */
+function printed(frame: DataFrame, depth: number, options: InspectOptionsStylized): string {
+  // Inside another value (an array of frames, an object): the shape only.
+  if (depth < (options.depth ?? 2)) return `[${shape(frame)}]`;
+  const notebook = tslab();
+  if (notebook) {
+    notebook.display.html(tableHTML(frame, { maxRows: ROWS_SHOWN }));
+    return shape(frame);
+  }
+  return `${formatTable(frame, { maxRows: ROWS_SHOWN, maxWidth: 40 })}\n${shape(frame)}`;
+}
+
+let installed = false;
+
+/**
+ * Gives danfojs DataFrames a readable printed form (`console.log(df)`, and a
+ * frame as a notebook cell's last value): an HTML table in a tslab notebook,
+ * aligned text elsewhere, the first 20 rows and the shape. Importing evalframe
+ * calls it; a frame's own `print()` is unchanged.
+ *
+ * @example
+ * installDataFrameDisplay();
+ * console.log(await loadDataset("data/qa-models.csv")); // a table, not $dataIncolumnFormat
+ */
+export function installDataFrameDisplay(): void {
+  if (installed) return;
+  installed = true;
+  const proto = DataFrame.prototype as unknown as Record<symbol, unknown>;
+  if (proto[inspect.custom] !== undefined) return;
+  Object.defineProperty(proto, inspect.custom, {
+    value(this: DataFrame, depth: number, options: InspectOptionsStylized): string {
+      try {
+        return printed(this, depth, options);
+      } catch {
+        return shape(this);
+      }
+    },
+    configurable: true,
+    writable: true,
+  });
+}

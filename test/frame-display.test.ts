@@ -1,0 +1,33 @@
+/** A DataFrame printed outside a notebook: an aligned text table and its shape, not danfojs' internals. */
+import assert from "node:assert/strict";
+import { inspect } from "node:util";
+import { describe, it } from "node:test";
+import { installDataFrameDisplay } from "../src/display/frame-display";
+import { toDataFrame } from "../src/frame/dataframe";
+
+describe("printing a DataFrame", () => {
+  installDataFrameDisplay();
+  const df = toDataFrame([
+    { model: "atlas-pro", answer_correctness: 0.8123, note: "a long\nanswer" },
+    { model: "swift-mini", answer_correctness: 0.25, note: "" },
+  ]);
+
+  it("prints a text table with numbers right-aligned, then the shape", () => {
+    const text = inspect(df);
+    assert.doesNotMatch(text, /\$data|\$index|dataIncolumnFormat/);
+    assert.equal(
+      text,
+      [
+        "model       answer_correctness  note",
+        "----------  ------------------  ---------------",
+        "atlas-pro                0.812  a long ⏎ answer",
+        "swift-mini                0.25",
+        "DataFrame: 2 rows × 3 columns",
+      ].join("\n"),
+    );
+  });
+
+  it("inside another value, only the shape", () => {
+    assert.equal(inspect({ scored: df }), "{ scored: [DataFrame: 2 rows × 3 columns] }");
+  });
+});
