@@ -20,12 +20,13 @@ if ! command -v jupyter >/dev/null || ! /usr/bin/python3 -c "import nbclient, ip
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages (npm ci)"
+  # npm ci runs the package's prepare script, which builds dist/.
+  echo "setup: installing npm packages and building dist/ (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
+else
+  echo "setup: building dist/"
+  npm run --silent build
 fi
-
-echo "setup: building dist/"
-npm run --silent build
 
 echo "setup: registering the tslab kernel in .jupyter/"
 node_modules/.bin/tslab install --python=/usr/bin/python3 \
