@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { calibrate } from "../src/analysis/calibrate";
 import { frameRecords } from "../src/cli/table";
-import { loadDataset } from "../src/dataset/load";
+import { loadDataset } from "../src/frame/load";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
 import { figure, round, type BenchFigure, type BenchResult } from "./support";

@@ -11,7 +11,8 @@ import { installDataFrameDisplay } from "./display/frame-display";
 // A DataFrame printed, or left as a notebook cell's last value, shows as a table.
 installDataFrameDisplay();
 
-export { loadDataset, checkDataset, rowLabel } from "./dataset/load";
+export { loadDataset } from "./frame/load";
+export { checkDataset, loadTable, rowLabel } from "./dataset/load";
 export type { DatasetSource, DatasetFormat, LoadDatasetOptions, CheckedDataset } from "./dataset/load";
 export { toCSV, formatCsv } from "./dataset/export";
 export type { CsvSource, ToCsvOptions } from "./dataset/export";
@@ -55,6 +56,7 @@ export { OpenAIJudge } from "./judge/openai-judge";
 export { LabelsJudge, LABELS_JUDGE_LABEL } from "./judge/labels-judge";
 export type { LabelsJudgeOptions } from "./judge/labels-judge";
 export * from "./labels/index";
+export { labelCounts, labelFactual } from "./metrics/answer-correctness/label-score";
 export { JudgeError } from "./judge/types";
 export type {
   ChatMessage,

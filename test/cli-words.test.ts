@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadDataset } from "../src/dataset/load";
+import { loadDataset } from "../src/frame/load";
 import { summarize } from "../src/analysis/summarize";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";

@@ -9,11 +9,11 @@ import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import { calibrate, type CalibrationReport } from "../src/analysis/calibrate";
-import { loadDataset } from "../src/dataset/load";
+import { loadDataset } from "../src/frame/load";
 import { scoreAnswerCorrectness, scoreMultimodalRelevance } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
 import { readLabels } from "../src/labels/read";
-import { labelCounts, labelFactual } from "../src/labels/scores";
+import { labelCounts, labelFactual } from "../src/metrics/answer-correctness/label-score";
 import { records } from "./support/frames";
 
 const data = path.join(__dirname, "..", "data");

@@ -7,7 +7,7 @@ import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Table } from "../dataset/table";
 import { readLabels } from "../labels/read";
-import { labelFactual } from "../labels/scores";
+import { labelFactual } from "../metrics/answer-correctness/label-score";
 import type { AnswerCorrectnessLabel, LabelSource, MultimodalLabel } from "../labels/types";
 import { DETAILS_COLUMN, parseDetails, type AnswerCorrectnessDetails } from "../metrics/answer-correctness/details";
 import { assertBeta } from "../metrics/math";

@@ -5,7 +5,7 @@
 import type { DataFrame } from "danfojs-node";
 import type { CalibrateOptions, CalibrationReport } from "../analysis/calibrate";
 import { finiteNumber, inputFormat, onePositional, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
-import type { Command } from "./commands";
+import type { Command } from "./command";
 import { failOnError, UsageError } from "./errors";
 import { labelFiles, LABELS_OPTION, readLabelFiles } from "./labels";
 

@@ -51,14 +51,9 @@ function batchRuntime(): typeof import("../batch/run") {
   return require("../batch/run") as typeof import("../batch/run");
 }
 
-/** Where a command writes: results to `out` (stdout), messages to `err` (stderr). */
-export interface CliIO {
-  out(text: string): void;
-  err(text: string): void;
-}
+import type { CliIO, Command } from "./command";
 
-/** A subcommand: its arguments (and the environment the judge settings are read from) in, an exit code out. */
-export type Command = (argv: readonly string[], io: CliIO, env: EnvironmentVariables) => Promise<number>;
+export type { CliIO, Command } from "./command";
 
 const METRIC_NAMES = ["answer_correctness", "multimodal_relevance"] as const;
 type MetricName = (typeof METRIC_NAMES)[number];

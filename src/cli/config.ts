@@ -5,7 +5,7 @@
  */
 import { describeJudgeConfig, type EnvironmentVariables, type JudgeSettingRow } from "../judge/config";
 import { flag, parseCommand, type OptionSpec } from "./args";
-import type { CliIO } from "./commands";
+import type { CliIO } from "./command";
 import { UsageError } from "./errors";
 import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { CompareRunsOptions } from "../analysis/compare-runs";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
-import type { Command } from "./commands";
+import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 
 const s: OptionSpec = { type: "string" };

@@ -5,12 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { CliIO } from "./commands";
+import type { CliIO } from "./command";
 import { reportError, UsageError } from "./errors";
 import { COMMAND_HELP, MAIN_HELP } from "./help";
 import { printable } from "./printable";
 
-export type { CliIO } from "./commands";
+export type { CliIO } from "./command";
 
 /** The subcommands, in the order help lists them. */
 const COMMAND_NAMES = ["score", "summarize", "compare", "diff", "chart", "report", "batch", "calibrate", "config"] as const;

@@ -11,7 +11,7 @@ export { factualVsSemantic, questionHeatmap, verdictBars } from "../charts/detai
 export { scoreBox, scoreHistogram } from "../charts/distribution";
 export { saveChart } from "../charts/render";
 export { toCSV } from "../dataset/export";
-export { loadDataset } from "../dataset/load";
+export { loadDataset } from "../frame/load";
 export { score, scoreRun } from "../frame/score";
 export { estimate, formatEstimate } from "../frame/estimate";
 export { statements } from "../frame/statements";

@@ -1,7 +1,7 @@
 /** `toCSV`: tables out as RFC 4180 CSV that spreadsheets open safely. */
 import { writeFileAtomic } from "./atomic-write";
 import type { DataFrame } from "danfojs-node";
-import { readFrame } from "../frame/dataframe";
+import { readFrame } from "./frame-like";
 import { escapeFormula, quoteCsvField, type CsvWriteOptions } from "./csv";
 import type { Records } from "./raw";
 import { cellText, type Cell } from "./table";

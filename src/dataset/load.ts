@@ -7,7 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
-import { isDataFrame, rawFromDataFrame, tableToDataFrame } from "../frame/dataframe";
+import { isDataFrame, rawFromDataFrame } from "./frame-like";
 import { INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
 import { parseCsv, unescapeFormula, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
@@ -231,29 +231,12 @@ function rowAndLine(row: number, line: number | undefined): string {
 }
 
 /**
- * Loads an evaluation table into a danfojs DataFrame.
- *
- * Accepts a CSV file (RFC 4180: quoted fields may hold commas, quotes and line
- * breaks), a TSV, JSONL or JSON file, an array of row objects, or a DataFrame.
- * Column aliases become the canonical names (`question` → `user_input`,
- * `answer` → `response`, `ground_truth` → `reference`, `contexts` →
- * `retrieved_contexts`, …) in place. Every column is typed from all of its
- * cells; `id`, `model` and the text columns are always text.
- *
- * Bad input fails only its row: the frame then gets an `input_error` column
- * saying, per row, which column is wrong and how to fix it, and one warning
- * line is printed. A clean table gets no extra column, so a clean CSV written
- * back with `toCSV` is byte-for-byte the file that was read.
- *
- * @throws {MissingColumnError} when a required column is missing (the message lists the columns found).
- * @throws {MalformedFileError} when a file cannot be parsed (the message names the line).
- * @example
- * const df = await loadDataset("data/qa-models.csv");
- * df.head().print();
- * // a DataFrame you already have, with your own column names:
- * const df2 = await loadDataset(myFrame, { aliases: { gold: "reference" } });
+ * {@link checkDataset}, then the table as `loadDataset` gives it: the input's
+ * columns, and an `input_error` column when a row has bad input (one warning
+ * line is printed, unless `warn` is false). The frame layer turns it into a
+ * DataFrame; the command line uses it as it is.
  */
-export async function loadDataset(source: DatasetSource, options: LoadDatasetOptions = {}): Promise<DataFrame> {
+export async function loadTable(source: DatasetSource, options: LoadDatasetOptions = {}): Promise<Table> {
   const checked = await checkDataset(source, options);
   const { table, errors } = checked;
   const bad = errors.flatMap((e, row) => (e === "" ? [] : [row]));
@@ -264,5 +247,5 @@ export async function loadDataset(source: DatasetSource, options: LoadDatasetOpt
     const warn = options.warn ?? ((m: string) => console.warn(m));
     warn(badInputWarning(checked.source, bad.length, table.rowCount, { row: first, line: checked.lines?.[first], message: errors[first]! }));
   }
-  return tableToDataFrame({ columns, rowCount: table.rowCount });
+  return { columns, rowCount: table.rowCount };
 }

@@ -6,35 +6,16 @@
  */
 import { DataFrame } from "danfojs-node";
 import type { ColumnType } from "../dataset/columns";
-import { rawFromColumns, rawFromRecords, typeRawTable, type ColumnData, type RawTable, type Records } from "../dataset/raw";
+import { rawFromColumns, rawFromRecords, typeRawTable, type ColumnData, type Records } from "../dataset/raw";
 import { PROTOTYPE_NAMES, RowProblems, type Table } from "../dataset/table";
+
+export { isDataFrame, rawFromDataFrame, readFrame, tableFromDataFrame } from "../dataset/frame-like";
 
 const DANFO_DTYPE: Readonly<Record<ColumnType, string>> = {
   string: "string",
   number: "float32",
   boolean: "boolean",
 };
-
-/** True for a danfojs DataFrame (also one from another copy of danfojs). */
-export function isDataFrame(value: unknown): value is DataFrame {
-  if (value instanceof DataFrame) return true;
-  if (value === null || typeof value !== "object") return false;
-  const v = value as { columns?: unknown; values?: unknown; shape?: unknown; dtypes?: unknown };
-  return Array.isArray(v.columns) && Array.isArray(v.values) && Array.isArray(v.shape) && Array.isArray(v.dtypes);
-}
-
-/** The cells of a DataFrame, column by column, untouched. */
-export function rawFromDataFrame(df: DataFrame): RawTable {
-  const names = df.columns.map(String);
-  const rows = df.values as unknown[][];
-  const columns = names.map((_, j) => rows.map((row) => (Array.isArray(row) ? row[j] : row)));
-  const declaredTypes = Object.create(null) as Record<string, ColumnType>;
-  names.forEach((name, j) => {
-    const dtype = String(df.dtypes[j]);
-    declaredTypes[name] = dtype.startsWith("float") || dtype.startsWith("int") ? "number" : dtype === "boolean" ? "boolean" : "string";
-  });
-  return { names, columns, rowCount: rows.length, origin: "values", declaredTypes };
-}
 
 /** Builds a DataFrame from a typed table with explicit dtypes; numbers keep full double precision. */
 export function tableToDataFrame(table: Table): DataFrame {
@@ -50,25 +31,6 @@ export function tableToDataFrame(table: Table): DataFrame {
   const data: Record<string, unknown[]> = {};
   for (const c of table.columns) data[c.name] = c.values;
   return new DataFrame(data, { columns, dtypes });
-}
-
-
-/** Reads a DataFrame into a typed table, typing each column from all of its values. */
-export function tableFromDataFrame(df: DataFrame): Table {
-  return typeRawTable(rawFromDataFrame(df), new RowProblems());
-}
-
-/**
- * The typed table of a DataFrame or of row objects, for every reader that
- * takes either (analysis, charts, tables, CSV out). A DataFrame column whose
- * cells are all missing keeps danfojs' numeric dtype.
- *
- * @throws {TypeError} naming `caller` for anything else.
- */
-export function readFrame(data: DataFrame | Records, caller: string): Table {
-  if (isDataFrame(data)) return tableFromDataFrame(data);
-  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
-  throw new TypeError(`${caller}: expected a danfojs DataFrame or an array of row objects`);
 }
 
 /** Options for {@link toDataFrame}. */

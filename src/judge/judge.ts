@@ -37,3 +37,6 @@ export interface Judge {
   /** Embeds texts (order kept), each text cached on its own; misses go out in batches. */
   embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]>;
 }
+
+/** Anything that embeds texts: a judge, or a second judge used only for embeddings. */
+export type Embedder = Pick<Judge, "embed" | "label">;

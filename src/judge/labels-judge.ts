@@ -4,12 +4,11 @@
  * metrics score hand labels exactly as they score a model's replies. Its
  * embeddings are the offline judge's. No network, no disk cache.
  */
-import type { Embedder } from "../metrics/answer-correctness/metric";
 import { readLabelsIndexed } from "../labels/read";
 import type { LabelIndex } from "../labels/lookup";
 import { quote } from "../labels/text";
 import type { LabelSource } from "../labels/types";
-import type { Judge } from "./judge";
+import type { Embedder, Judge } from "./judge";
 import { OfflineJudge } from "./offline-judge";
 import { completeWithData, recordersOf } from "./answer-with-data";
 import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";

@@ -1,6 +1,7 @@
 /**
  * Hand labels (docs/labelling.md): the label file format, reading and
- * checking it, replay lookups for the labels judge, and a label's own score.
+ * checking it, and replay lookups for the labels judge (a label's own score
+ * is the metric's: metrics/answer-correctness/label-score.ts).
  *
  * @example
  * import { readLabels, labelFactual } from "evalframe";
@@ -10,7 +11,6 @@
 export { readLabels, isLabelSet } from "./read";
 export { buildLabelIndex, LabelIndex } from "./lookup";
 export type { LabelledVerdicts } from "./lookup";
-export { labelCounts, labelFactual } from "./scores";
 export { textKey } from "./text";
 export { LabelFileError } from "./types";
 export type {

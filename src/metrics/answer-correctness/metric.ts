@@ -4,7 +4,7 @@
  * similarity of their embeddings.
  */
 import type { Cell } from "../../dataset/table";
-import type { Judge } from "../../judge/judge";
+import type { Embedder, Judge } from "../../judge/judge";
 import type { UsageRecorder } from "../../judge/usage";
 import { JudgeError } from "../../judge/types";
 import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
@@ -15,8 +15,7 @@ import { DETAILS_COLUMN, type AnswerCorrectnessDetails, type StatementVerdict } 
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, statementsRequest } from "./prompts";
 
-/** Anything that embeds texts: a judge, or a second judge used only for embeddings. */
-export type Embedder = Pick<Judge, "embed" | "label">;
+export type { Embedder } from "../../judge/judge";
 
 /** Options of {@link answerCorrectness}. */
 export interface AnswerCorrectnessOptions {

@@ -1,6 +1,9 @@
-/** A label's own score: the counts of its verdicts and their F-beta. */
-import { fbeta } from "../metrics/math";
-import type { AnswerCorrectnessLabel } from "./types";
+/**
+ * A hand label's own answer-correctness score: the counts of its verdicts
+ * and their F-beta, as this metric scores a judge's verdicts.
+ */
+import type { AnswerCorrectnessLabel } from "../../labels/types";
+import { fbeta } from "../math";
 
 /** TP and FP (response statements marked so) and FN (reference statements marked FN) of a label. */
 export function labelCounts(label: AnswerCorrectnessLabel): { tp: number; fp: number; fn: number } {

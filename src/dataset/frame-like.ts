@@ -1,0 +1,47 @@
+/**
+ * DataFrames as the dataset layer sees them: recognised by their shape and
+ * read by column name, without loading danfojs (a frame from any copy of
+ * danfojs works). Building frames is the frame layer's job (frame/dataframe.ts).
+ */
+import type { DataFrame } from "danfojs-node";
+import type { ColumnType } from "./columns";
+import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
+import { RowProblems, type Table } from "./table";
+
+/** True for a danfojs DataFrame (from any copy of danfojs): it has columns, values, shape and dtypes. */
+export function isDataFrame(value: unknown): value is DataFrame {
+  if (value === null || typeof value !== "object") return false;
+  const v = value as { columns?: unknown; values?: unknown; shape?: unknown; dtypes?: unknown };
+  return Array.isArray(v.columns) && Array.isArray(v.values) && Array.isArray(v.shape) && Array.isArray(v.dtypes);
+}
+
+/** The cells of a DataFrame, column by column, untouched. */
+export function rawFromDataFrame(df: DataFrame): RawTable {
+  const names = df.columns.map(String);
+  const rows = df.values as unknown[][];
+  const columns = names.map((_, j) => rows.map((row) => (Array.isArray(row) ? row[j] : row)));
+  const declaredTypes = Object.create(null) as Record<string, ColumnType>;
+  names.forEach((name, j) => {
+    const dtype = String(df.dtypes[j]);
+    declaredTypes[name] = dtype.startsWith("float") || dtype.startsWith("int") ? "number" : dtype === "boolean" ? "boolean" : "string";
+  });
+  return { names, columns, rowCount: rows.length, origin: "values", declaredTypes };
+}
+
+/** Reads a DataFrame into a typed table, typing each column from all of its values. */
+export function tableFromDataFrame(df: DataFrame): Table {
+  return typeRawTable(rawFromDataFrame(df), new RowProblems());
+}
+
+/**
+ * The typed table of a DataFrame or of row objects, for every reader that
+ * takes either (analysis, charts, tables, CSV out). A DataFrame column whose
+ * cells are all missing keeps danfojs' numeric dtype.
+ *
+ * @throws {TypeError} naming `caller` for anything else.
+ */
+export function readFrame(data: DataFrame | Records, caller: string): Table {
+  if (isDataFrame(data)) return tableFromDataFrame(data);
+  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
+  throw new TypeError(`${caller}: expected a danfojs DataFrame or an array of row objects`);
+}
