@@ -5,7 +5,7 @@ import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
 
-describe("fbeta (DESIGN §3 reference cases)", () => {
+describe("fbeta (reference cases of Ragas' definition)", () => {
   it("matches the reference values", () => {
     close(fbeta(1, 1, 1), 0.5);
     close(fbeta(1, 1, 0), 2 / 3);

@@ -1,5 +1,5 @@
 /**
- * What a retrieved-context item is (DESIGN §4): an image URL, a local image
+ * What a retrieved-context item is (docs/architecture.md): an image URL, a local image
  * file, an inline data URI, or text. Decided from the string alone; loading
  * happens elsewhere.
  */

@@ -1,6 +1,7 @@
 /**
  * Loads image context items (URLs, local files, data URIs) into data URIs
- * the judge can send, once per run per source, under the rules of DESIGN §4.
+ * the judge can send, once per run per source, under the rules in README
+ * ("Multimodal relevance").
  */
 import { BmpError, bmpToPng } from "./bmp";
 import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";

@@ -1,5 +1,5 @@
 /**
- * The pure arithmetic of answer correctness (DESIGN §3), kept apart from
+ * The pure arithmetic of answer correctness (docs/architecture.md), kept apart from
  * prompts and I/O so it can be checked against hand-computed values.
  */
 

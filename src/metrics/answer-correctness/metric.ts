@@ -1,5 +1,6 @@
 /**
- * Answer correctness (DESIGN §3): statements of answer and reference,
+ * Answer correctness (docs/architecture.md, "The metrics' arithmetic"):
+ * statements of answer and reference,
  * classified TP/FP/FN, F-beta of the counts blended with the cosine
  * similarity of their embeddings.
  */

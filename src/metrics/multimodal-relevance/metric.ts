@@ -1,5 +1,6 @@
 /**
- * Multimodal relevance (DESIGN §4): one vision-LLM call per row says whether
+ * Multimodal relevance (docs/architecture.md, "The metrics' arithmetic"): one
+ * vision-LLM call per row says whether
  * the answer is in line with the retrieved contexts — text passages, image
  * URLs, local image files and data URIs — giving 1 or 0 with a reason.
  */
