@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { createJudge, loadDataset, scoreAnswerCorrectness, scoreMultimodalRelevance } from "../src/index";
+import { changeWithCI, compareRuns, createJudge, loadDataset, pairedDifferences, scoreAnswerCorrectness, scoreMultimodalRelevance } from "../src/index";
 import { dumpDom, ERROR_PROBE, pageResult, screenshot } from "./support/browser";
 import { tempDir } from "./support/files";
 import { chartGallery } from "./support/gallery";
@@ -15,7 +15,11 @@ describe("charts in a real browser (vega-embed in headless Chromium)", () => {
     const judge = createJudge({ judge: "offline" });
     const scored = await scoreAnswerCorrectness(await loadDataset(path.join(ROOT, "data", "qa-models.csv")), { judge, progress: false, quiet: true });
     const judged = await scoreMultimodalRelevance(await loadDataset(path.join(ROOT, "data", "multimodal.csv")), { judge, imageRoot: path.join(ROOT, "data"), progress: false, quiet: true });
-    const gallery = chartGallery(scored, judged);
+    const gallery = {
+      ...chartGallery(scored, judged),
+      pairedOnePair: pairedDifferences(scored, { a: "atlas-pro", b: "swift-mini" }),
+      changeWithCI: changeWithCI(compareRuns(scored, scored, { bootstrap: 100 }), { judgeLabel: "offline (approximate)" }),
+    };
     const names = Object.keys(gallery);
     const html = `<!doctype html><html><head><meta charset="utf-8">${ERROR_PROBE}
 ${script("vega/build/vega.min.js")}${script("vega-lite/build/vega-lite.min.js")}${script("vega-embed/build/vega-embed.min.js")}

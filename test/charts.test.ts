@@ -3,6 +3,15 @@ import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import {
+  changeWithCI,
+  modelShape,
+  normalQuantile,
+  OUTCOME_COLORS,
+  VERDICT_COLORS,
+  wilsonInterval,
+} from "../src/charts/index";
+import { normalCdf } from "../src/analysis/stats";
+import {
   compareModels,
   compileChart,
   createJudge,
@@ -27,6 +36,7 @@ import {
   winTieLoss,
   type VegaLiteSpec,
 } from "../src/index";
+import { compareRuns, frameRecords } from "../src/index";
 import { tempDir } from "./support/files";
 import { chartGallery } from "./support/gallery";
 
@@ -42,6 +52,8 @@ before(async () => {
   judged = await scoreMultimodalRelevance(await loadDataset(path.join(DATA, "multimodal.csv")), { judge, imageRoot: DATA, progress: false, quiet: true });
   gallery = chartGallery(scored, judged);
 });
+
+const frameRecordsOf = (frame: DataFrame): Record<string, unknown>[] => frameRecords(frame) as Record<string, unknown>[];
 
 /** Every data row a spec inlines, across layers and facets. */
 function inlineRows(spec: unknown): number {
@@ -108,9 +120,11 @@ describe("charts from the sample data", () => {
 
   it("draws text in the PNG (a chart with its labels is much larger than the same chart without)", async () => {
     const spec = gallery["verdictBars"]!;
-    const bare = { ...spec, title: "", encoding: { ...(spec["encoding"] as object), y: { field: "model", type: "nominal", axis: null }, x: { field: "statements", type: "quantitative", axis: null } } };
+    const layers = (spec["layer"] as { mark: { type: string } }[]).filter((l) => l.mark.type !== "text");
+    const config = { ...(spec["config"] as object), axis: { disable: true }, legend: { disable: true } };
+    const bare: VegaLiteSpec = { ...spec, title: "", layer: layers, config };
     const withText = await toPNG(spec, { scale: 1 });
-    const without = await toPNG({ ...bare, $schema: spec.$schema }, { scale: 1 });
+    const without = await toPNG(bare, { scale: 1 });
     assert.ok(withText.length > without.length * 1.3, `${withText.length} vs ${without.length}`);
   });
 
@@ -128,8 +142,9 @@ describe("chart data", () => {
       const walk = (node: unknown): void => {
         if (Array.isArray(node)) return node.forEach(walk);
         if (node === null || typeof node !== "object") return;
-        const scale = (node as { scale?: { domain?: unknown; range?: unknown } }).scale;
-        if ((node as { field?: unknown }).field === "model" && Array.isArray(scale?.domain) && Array.isArray(scale?.range)) {
+        const color = (node as { color?: { field?: unknown; scale?: { domain?: unknown; range?: unknown } } }).color;
+        const scale = color?.scale;
+        if (color?.field === "model" && Array.isArray(scale?.domain) && Array.isArray(scale?.range)) {
           scale.domain.forEach((m, i) => (found[String(m)] = String((scale.range as unknown[])[i])));
         }
         Object.values(node).forEach(walk);
@@ -172,6 +187,8 @@ describe("chart data", () => {
       scatter: factualVsSemantic(frame),
       heat: questionHeatmap(frame),
       pairs: pairedDifferences(frame),
+      onePair: pairedDifferences(frame, { a: "atlas-pro", b: "swift-mini" }),
+      relevance: relevanceRate(frame.rename({ answer_correctness: "multimodal_relevance" }), { seed: 1 }),
       wtl: winTieLoss(compareModels(frame, { bootstrap: 200 })),
       verdicts: verdictBars(frame),
       sweep: thresholdSweep(frame),
@@ -186,5 +203,215 @@ describe("chart data", () => {
   it("names the columns when a metric is missing", () => {
     assert.throws(() => scoreHistogram(scored, { metric: "nope" }), /no column "nope"; the columns are "id"/);
     assert.throws(() => relevanceRate(scored), /multimodal_relevance/);
+  });
+});
+
+/** The subtitle lines of a spec. */
+function subtitle(spec: VegaLiteSpec): string[] {
+  const title = spec["title"];
+  if (typeof title !== "object" || title === null) return [];
+  const sub = (title as { subtitle?: string | string[] }).subtitle;
+  return sub === undefined ? [] : Array.isArray(sub) ? sub : [sub];
+}
+
+/** Every layer of a spec (nested layers flattened). */
+function layers(spec: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const walk = (node: unknown) => {
+    if (node === null || typeof node !== "object") return;
+    const list = (node as { layer?: unknown }).layer;
+    if (Array.isArray(list)) list.forEach((l) => (out.push(l as Record<string, unknown>), walk(l)));
+  };
+  walk(spec);
+  return out;
+}
+
+const values = (spec: VegaLiteSpec): Record<string, unknown>[] => (spec["data"] as { values: Record<string, unknown>[] }).values;
+const close = (a: unknown, b: number, eps = 1e-4) => typeof a === "number" && Math.abs(a - b) < eps;
+
+describe("honest small-n charts", () => {
+  it("Wilson intervals match hand-computed values (z = 1.959964)", () => {
+    // 0/1: centre = half = (z²/2)/(1 + z²) = 0.396727 → [0, 0.793453]
+    const none = wilsonInterval(0, 1);
+    assert.equal(none.low, 0);
+    assert.ok(close(none.high, 0.793453), String(none.high));
+    const all = wilsonInterval(1, 1);
+    assert.ok(close(all.low, 0.206547), String(all.low));
+    assert.equal(all.high, 1);
+    // 3/10: centre 0.355506, half 0.247716
+    const some = wilsonInterval(3, 10);
+    assert.ok(close(some.low, 0.10779) && close(some.high, 0.603222), `${some.low} ${some.high}`);
+    assert.ok(close(some.rate, 0.3));
+    const wide = wilsonInterval(3, 10, 0.99);
+    assert.ok(wide.low < some.low && wide.high > some.high);
+    assert.ok(Number.isNaN(wilsonInterval(0, 0).low));
+    assert.throws(() => wilsonInterval(4, 3), /between 0 and n = 3/);
+    assert.throws(() => wilsonInterval(1, 2.5), /whole number/);
+  });
+
+  it("the normal quantile inverts normalCdf", () => {
+    assert.ok(close(normalQuantile(0.975), 1.959963984540054, 1e-12));
+    assert.equal(normalQuantile(0.5), 0);
+    assert.ok(close(normalQuantile(0.025), -1.959963984540054, 1e-12));
+    for (const p of [1e-12, 1e-6, 0.001, 0.2, 0.7, 0.999, 1 - 1e-9]) assert.ok(Math.abs(normalCdf(normalQuantile(p)) - p) < 1e-12 * Math.max(1, p / 1e-3), `p = ${p}`);
+    assert.equal(normalQuantile(0), Number.NEGATIVE_INFINITY);
+    assert.throws(() => normalQuantile(1.5), /between 0 and 1/);
+  });
+
+  it("relevanceRate: Wilson intervals at every n (also n = 1), n on every bar, a zero rate drawn as a visible 0", async () => {
+    const rows = [
+      { model: "none-of-one", multimodal_relevance: 0, multimodal_relevance_judge: "hand-labelled" },
+      { model: "one-of-one", multimodal_relevance: 1, multimodal_relevance_judge: "hand-labelled" },
+      ...Array.from({ length: 10 }, (_, i) => ({ model: "three-of-ten", multimodal_relevance: i < 3 ? 1 : 0, multimodal_relevance_judge: "hand-labelled" })),
+    ];
+    const spec = relevanceRate(rows);
+    const data = values(spec);
+    const of = (m: string) => data.find((r) => r["model"] === m)!;
+    assert.ok(of("none-of-one")["ci_low"] === 0 && close(of("none-of-one")["ci_high"], 0.793453));
+    assert.ok(close(of("one-of-one")["ci_low"], 0.206547) && of("one-of-one")["ci_high"] === 1);
+    assert.ok(close(of("three-of-ten")["ci_low"], 0.10779) && close(of("three-of-ten")["ci_high"], 0.603222));
+    assert.deepEqual(data.map((r) => r["label"]), ["0% · n = 1", "100% · n = 1", "30% · n = 10"]);
+    assert.ok(subtitle(spec).some((l) => l.includes("Wilson")));
+    const tick = layers(spec).find((l) => (l["mark"] as { type?: string }).type === "tick" && JSON.stringify(l["encoding"]).includes('"field":"rate"'));
+    assert.ok(tick, "a tick at the rate, so a rate of 0 is drawn");
+    const svg = await toSVG(spec);
+    for (const text of ["0% · n = 1", "30% · n = 10", "judge: hand-labelled"]) assert.ok(svg.includes(text), `the SVG lacks "${text}"`);
+    assert.deepEqual((await compileChart(spec)).warnings, []);
+  });
+
+  it("relevanceRate falls back to the bootstrap CI, and says so, for scores that are not 0 or 1", () => {
+    const rows = Array.from({ length: 6 }, (_, i) => ({ model: "m", multimodal_relevance: i / 5 }));
+    const spec = relevanceRate(rows, { seed: 3 });
+    assert.ok(subtitle(spec)[0]!.includes("bootstrap CI of the mean (scores are not all 0 or 1)"));
+  });
+
+  it("meanWithCI writes n beside every mean and says when there is no interval", () => {
+    const rows = [
+      { model: "alone", answer_correctness: 0.4 },
+      { model: "pair", answer_correctness: 0.2 },
+      { model: "pair", answer_correctness: 0.6 },
+    ];
+    const spec = meanWithCI(rows, { seed: 1 });
+    assert.deepEqual(values(spec).map((r) => r["label"]), ["0.400 · n = 1 · no CI", "0.400 · n = 2"]);
+    assert.ok(subtitle(spec)[0]!.includes("no CI with fewer than 2 scores"));
+    const summaryRows = values(gallery["meanWithCI"]!);
+    for (const r of summaryRows) assert.match(String(r["label"]), /^\d\.\d{3} · n = 42$/);
+  });
+
+  it("names the judge in every chart's subtitle, reads it from <metric>_judge, and turns it off with judgeLabel: false", () => {
+    const fromTables = new Set(["meanWithCI", "winTieLoss"]); // built from summarize/compareModels results: no judge column
+    for (const [name, spec] of Object.entries(gallery)) {
+      const line = subtitle(spec).find((l) => l.startsWith("judge"));
+      if (fromTables.has(name)) assert.equal(line, undefined, name);
+      else assert.equal(line, "judge: offline (approximate)", name);
+    }
+    assert.ok(subtitle(meanWithCI(summarize(scored, { by: "model" }), { judgeLabel: "gpt-4o-mini @ api.openai.com" })).includes("judge: gpt-4o-mini @ api.openai.com"));
+    assert.ok(subtitle(winTieLoss(scored)).includes("judge: offline (approximate)"));
+    assert.ok(subtitle(meanWithCI(scored)).includes("judge: offline (approximate)"));
+    const builders: [string, (o: { judgeLabel: false }) => VegaLiteSpec][] = [
+      ["scoreHistogram", (o) => scoreHistogram(scored, o)],
+      ["scoreBox", (o) => scoreBox(scored, o)],
+      ["meanWithCI", (o) => meanWithCI(scored, o)],
+      ["factualVsSemantic", (o) => factualVsSemantic(scored, o)],
+      ["questionHeatmap", (o) => questionHeatmap(scored, o)],
+      ["pairedDifferences", (o) => pairedDifferences(scored, o)],
+      ["winTieLoss", (o) => winTieLoss(scored, o)],
+      ["verdictBars", (o) => verdictBars(scored, o)],
+      ["thresholdSweep", (o) => thresholdSweep(scored, o)],
+      ["relevanceRate", (o) => relevanceRate(judged, o)],
+    ];
+    for (const [name, build] of builders) assert.ok(!subtitle(build({ judgeLabel: false })).some((l) => l.includes("judge")), name);
+    // Two judges in one table: both named.
+    const mixed = frameRecordsOf(scored).map((r, i) => ({ ...r, answer_correctness_judge: i % 2 === 0 ? "offline (approximate)" : "hand-labelled" }));
+    assert.ok(subtitle(scoreBox(mixed)).includes("judges: offline (approximate); hand-labelled"));
+    // A score column derived from answer_correctness finds answer_correctness_judge.
+    const continuous = frameRecordsOf(scored).map((r) => ({ ...r, answer_correctness_continuous: r["answer_correctness"] }));
+    assert.ok(subtitle(thresholdSweep(continuous)).includes("judge: offline (approximate)"));
+  });
+
+  it("jitters the factual-vs-semantic dots by a bounded, seeded amount; the tooltips keep the exact values", () => {
+    const first = values(factualVsSemantic(scored));
+    const again = values(factualVsSemantic(scored));
+    assert.deepEqual(first, again, "the same seed gives the same picture");
+    const other = values(factualVsSemantic(scored, { seed: 7 }));
+    assert.notDeepEqual(first.map((r) => r["factual_shown"]), other.map((r) => r["factual_shown"]));
+    for (const r of first) {
+      const d = (r["factual_shown"] as number) - (r["factual"] as number);
+      assert.ok(Math.abs(d) <= 0.025 + 1e-12, String(d));
+    }
+    const atZeroOrOne = first.filter((r) => r["factual"] === 0 || r["factual"] === 1);
+    assert.ok(atZeroOrOne.length > 10);
+    assert.ok(new Set(atZeroOrOne.map((r) => r["factual_shown"])).size === atZeroOrOne.length, "no two dots at 0 or 1 on top of each other");
+    const exact = values(factualVsSemantic(scored, { jitter: false }));
+    assert.ok(exact.every((r) => r["factual_shown"] === r["factual"] && r["semantic_shown"] === r["semantic"]));
+    assert.ok(subtitle(factualVsSemantic(scored))[0]!.includes("jittered (seeded)"));
+  });
+
+  it("pairedDifferences draws every pair by default, the pairs asked for, or one pair", async () => {
+    const all = gallery["pairedDifferences"]!;
+    const pairsOf = (spec: VegaLiteSpec) => [...new Set(layers(spec).flatMap((l) => ((l["data"] as { values?: Record<string, unknown>[] } | undefined)?.values ?? []).map((r) => r["pair"]).filter(Boolean)))];
+    assert.deepEqual(pairsOf(all), ["atlas-pro − chatter-xl", "atlas-pro − swift-mini", "chatter-xl − swift-mini"]);
+    const svg = await toSVG(all);
+    for (const text of ["chatter-xl − swift-mini", "n = 42", "▶ 36"]) assert.ok(svg.includes(text), text);
+    const chosen = pairedDifferences(scored, { pairs: [["swift-mini", "atlas-pro"], ["chatter-xl", "atlas-pro"]] });
+    assert.deepEqual(pairsOf(chosen), ["swift-mini − atlas-pro", "chatter-xl − atlas-pro"]);
+    const one = pairedDifferences(scored, { a: "atlas-pro", b: "swift-mini" });
+    assert.equal((one["title"] as { text: string }).text, "Per-question difference, atlas-pro − swift-mini");
+    assert.ok(subtitle(one)[0]!.startsWith("atlas-pro higher on 32, tie on 0, swift-mini higher on 10 of 42 questions"));
+    assert.throws(() => pairedDifferences(scored, { pairs: [["atlas-pro", "nobody"]] }), /need two different models among "atlas-pro", "chatter-xl", "swift-mini"; got a = atlas-pro, b = nobody/);
+    assert.throws(() => pairedDifferences(scored, { pairs: [] }), /pairs is empty/);
+    // The jitter is seeded too.
+    assert.deepEqual(JSON.stringify(pairedDifferences(scored)), JSON.stringify(all));
+    const marks = layers(one).find((l) => (l["mark"] as { type?: string }).type === "point")!;
+    const enc = marks["encoding"] as { color: { scale: { range: string[] } }; shape: { scale: { range: string[] } } };
+    assert.deepEqual(enc.color.scale.range, [OUTCOME_COLORS.first, OUTCOME_COLORS.tie, OUTCOME_COLORS.second]);
+    assert.deepEqual(enc.shape.scale.range, ["triangle-right", "circle", "triangle-left"], "outcomes differ by shape too");
+  });
+
+  it("win/tie/loss and TP/FP/FN bars carry their names and counts as text, in a fixed order, n at the end", async () => {
+    const wtl = gallery["winTieLoss"]!;
+    const texts = values(wtl).map((r) => r["label"] ?? r["total_label"]).filter(Boolean);
+    assert.deepEqual(texts, ["win 36", "loss 6", "win 32", "loss 10", "win 24", "loss 18", "n = 42", "n = 42", "n = 42"]);
+    const wtlColours = (layers(wtl)[0]!["encoding"] as { color: { scale: { range: string[] } } }).color.scale.range;
+    assert.deepEqual(wtlColours, [OUTCOME_COLORS.first, OUTCOME_COLORS.tie, OUTCOME_COLORS.second]);
+    const verdicts = gallery["verdictBars"]!;
+    const vColours = (layers(verdicts)[0]!["encoding"] as { color: { scale: { domain: string[]; range: string[] } } }).color.scale;
+    assert.deepEqual(vColours.domain, ["TP", "FP", "FN"]);
+    assert.deepEqual(vColours.range, [VERDICT_COLORS.TP, VERDICT_COLORS.FP, VERDICT_COLORS.FN]);
+    const svg = await toSVG(verdicts);
+    for (const text of ["TP 72", "FP 185", "FN 57", "n = 42 answers"]) assert.ok(svg.includes(text), text);
+    const tied = winTieLoss([
+      { id: "q1", model: "a", answer_correctness: 1 },
+      { id: "q1", model: "b", answer_correctness: 1 },
+      { id: "q2", model: "a", answer_correctness: 0 },
+      { id: "q2", model: "b", answer_correctness: 1 },
+    ]);
+    assert.deepEqual(values(tied).map((r) => r["label"] ?? r["total_label"]).filter(Boolean), ["tie 1", "loss 1", "n = 2"]);
+  });
+
+  it("the heatmap uses the blue–orange scale and writes each score in its cell", () => {
+    const heat = gallery["questionHeatmap"]!;
+    const rect = layers(heat)[0]!["encoding"] as { color: { scale: { scheme: string; domainMid: number } } };
+    assert.equal(rect.color.scale.scheme, "blueorange");
+    assert.equal(rect.color.scale.domainMid, 0.5);
+    assert.ok(values(heat).every((r) => typeof r["text"] === "string" && /^(1\.00|\.\d\d|×)$/.test(r["text"] as string)));
+  });
+
+  it("models past the eighth reuse a colour with a different shape", () => {
+    const names = Array.from({ length: 9 }, (_, i) => `shape-test-${i}`);
+    const shapes = names.map(modelShape);
+    const colours = names.map(modelColor);
+    const combos = new Set(names.map((_, i) => `${colours[i]}|${shapes[i]}`));
+    assert.equal(combos.size, 9);
+    const thresholds = thresholdSweep(scored);
+    assert.deepEqual(Object.keys((thresholds["encoding"] as Record<string, unknown>)).filter((k) => k === "color" || k === "shape"), ["color", "shape"]);
+  });
+
+  it("changeWithCI writes the change and n beside each interval and takes judgeLabel", () => {
+    const before = frameRecordsOf(scored);
+    const after = before.map((r) => ({ ...r, answer_correctness: Math.min(1, (r["answer_correctness"] as number) + 0.01) }));
+    const spec = changeWithCI(compareRuns(before, after, { bootstrap: 100 }), { judgeLabel: "offline (approximate)" });
+    assert.ok(values(spec).every((r) => /^[+−]\d\.\d{3} · n = \d+$/.test(String(r["label"]))));
+    assert.ok(subtitle(spec).includes("judge: offline (approximate)"));
   });
 });

@@ -1,10 +1,11 @@
 /** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
 import { quantileSorted7 } from "../analysis/stats";
 import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
+import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link scoreHistogram}. */
-export interface HistogramOptions {
+export interface HistogramOptions extends JudgeLabelOptions {
   /** Score column; default `answer_correctness`. */
   metric?: string;
   /** Group column; default `model`. */
@@ -17,7 +18,8 @@ export interface HistogramOptions {
 
 /**
  * Histogram of a score per model. Bins are counted in TypeScript, so the spec
- * holds at most bins × models rows whatever the table's size.
+ * holds at most bins × models rows whatever the table's size. Each panel's
+ * header gives the model's n; the subtitle names the judge.
  *
  * @example
  * await show(scoreHistogram(scored));
@@ -43,9 +45,11 @@ export function scoreHistogram(scored: ChartInput, options: HistogramOptions = {
       if (!Number.isFinite(s)) continue;
       counts[Math.min(bins - 1, Math.floor((s - lo) / step))]!++;
     }
-    counts.forEach((count, b) => values.push({ model, bin_start: lo + b * step, bin_end: lo + (b + 1) * step, count }));
+    const n = counts.reduce((sum, c) => sum + c, 0);
+    counts.forEach((count, b) => values.push({ model, bin_start: lo + b * step, bin_end: lo + (b + 1) * step, count, panel: `${model} (n = ${n})` }));
   }
   const models = [...groups.keys()];
+  const panels = [...new Set(values.map((v) => String(v["panel"])))];
   const encoding: Record<string, unknown> = {
     x: { field: "bin_start", type: "quantitative", bin: { binned: true, step }, title: metric, scale: { domain: [lo, hi] } },
     x2: { field: "bin_end" },
@@ -58,21 +62,21 @@ export function scoreHistogram(scored: ChartInput, options: HistogramOptions = {
       { field: "count", type: "quantitative", title: "rows" },
     ],
   };
-  const spec = baseSpec(`Distribution of ${metric}`, excludedNote(scores.length - valid.length));
+  const spec = baseSpec(`Distribution of ${metric}`, [excludedNote(scores.length - valid.length), judgeLine(options.judgeLabel, [table], [metric])]);
   spec["data"] = { values };
   if (options.layout === "layer") {
     return { ...spec, width: 480, height: 240, mark: { type: "bar", opacity: 0.55 }, encoding };
   }
   return {
     ...spec,
-    facet: { row: { field: "model", type: "nominal", title: by, header: { labelAngle: 0, labelAlign: "left" } } },
+    facet: { row: { field: "panel", type: "nominal", title: by, sort: panels, header: { labelAngle: 0, labelAlign: "left" } } },
     spec: { width: 420, height: 90, mark: "bar", encoding },
     resolve: { scale: { y: "independent" } },
   };
 }
 
 /** Options of {@link scoreBox}. */
-export interface BoxOptions {
+export interface BoxOptions extends JudgeLabelOptions {
   /** Score column; default `answer_correctness`. */
   metric?: string;
   /** Group column; default `model`. */
@@ -84,7 +88,8 @@ export interface BoxOptions {
 /**
  * Box plot of a score per model (min, quartiles by R's type 7, median, max,
  * computed in TypeScript), with every score drawn as a tick when the table is
- * small enough to inline.
+ * small enough to inline, and each model's n written at the end of its
+ * whisker. The subtitle names the judge.
  *
  * @example
  * await show(scoreBox(scored));
@@ -110,6 +115,7 @@ export function scoreBox(scored: ChartInput, options: BoxOptions = {}): VegaLite
       median: quantileSorted7(sorted, 0.5),
       p75: quantileSorted7(sorted, 0.75),
       max: sorted[sorted.length - 1],
+      label: `n = ${values.length.toLocaleString("en-US")}`,
     });
   }
   const models = [...groups.keys()];
@@ -124,8 +130,9 @@ export function scoreBox(scored: ChartInput, options: BoxOptions = {}): VegaLite
     { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: metric }, x2: { field: "max" }, tooltip } },
     { mark: { type: "bar", size: 18, opacity: 0.5 }, encoding: { y, x: { field: "p25", type: "quantitative" }, x2: { field: "p75" }, color, tooltip } },
     { mark: { type: "tick", color: "black", size: 18, thickness: 2 }, encoding: { y, x: { field: "median", type: "quantitative" }, tooltip } },
+    { mark: { type: "text", align: "left", baseline: "middle", dx: 6, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },
   ];
-  const spec = baseSpec(`${metric} by ${by}`, excludedNote(failed));
+  const spec = baseSpec(`${metric} by ${by}`, [excludedNote(failed), judgeLine(options.judgeLabel, [table], [metric])]);
   const strip = (options.strip ?? true) && table.rowCount <= MAX_INLINE_ROWS;
   if (!strip) return { ...spec, width: 480, height: { step: 40 }, data: { values: stats }, layer: layers };
   const points = [...groups].flatMap(([model, rows]) => rows.filter((i) => Number.isFinite(scores[i]!)).map((i) => ({ model, score: scores[i]!, row: i })));

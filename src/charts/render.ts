@@ -46,6 +46,9 @@ export interface CompiledChart {
  * Compiles a Vega-Lite spec with vega-lite, collecting its warnings (a chart
  * builder that makes vega-lite warn is a bug: the tests treat any warning as
  * a failure).
+ *
+ * @example
+ * const { vega, warnings } = await compileChart(scoreBox(scored)); // warnings: []
  */
 export async function compileChart(spec: VegaLiteSpec): Promise<CompiledChart> {
   const vl = await loadVegaLite();

@@ -5,10 +5,11 @@
 import { ALL_MODELS, type RunComparison } from "../analysis/compare-runs";
 import { isDataFrame } from "../frame/dataframe";
 import { chartCategory, chartTable, numberColumn, textColumn, type ChartInput } from "./data";
+import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColor, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link changeWithCI}. */
-export interface ChangeChartOptions {
+export interface ChangeChartOptions extends JudgeLabelOptions {
   /** Metric named in the title when a bare summary table is given (a `compareRuns` result names its own). */
   metric?: string;
 }
@@ -22,7 +23,10 @@ function isRunComparison(data: RunComparison | ChartInput): data is RunCompariso
  * with its 95% paired bootstrap interval, a rule at zero, and the pooled
  * `(all)` row in grey at the bottom: right of zero, the model improved.
  * Models without pairs (in one run only) are left out and named in the
- * subtitle. Takes a {@link compareRuns} result or its `summary` table.
+ * subtitle. Each row has "change · n" written beside its interval (n:
+ * answers paired). Takes a {@link compareRuns} result or its `summary` table;
+ * neither records the judge, so name it with `judgeLabel` (e.g.
+ * `["gpt-4o-mini @ api.openai.com"]`, or both runs' judges when they differ).
  *
  * @example
  * await show(changeWithCI(compareRuns(before, after)));
@@ -55,6 +59,8 @@ export function changeWithCI(data: RunComparison | ChartInput, options: ChangeCh
       n: paired[i],
       p_holm: pHolm[i],
       verdict: verdicts[i],
+      label_x: Number.isFinite(high[i]!) ? Math.max(high[i]!, change[i]!) : change[i],
+      label: `${change[i]! >= 0 ? "+" : "−"}${Math.abs(change[i]!).toFixed(3)} · n = ${Number.isFinite(paired[i]!) ? paired[i] : "?"}`,
     });
   });
   if (rows.length === 0) throw new Error(`${caller}: no model has answers scored in both runs, so there is no change to draw`);
@@ -80,7 +86,7 @@ export function changeWithCI(data: RunComparison | ChartInput, options: ChangeCh
   ];
   const color = { field: "model", type: "nominal", title: "Model", scale: { domain: order, range: colours }, legend: null };
   return {
-    ...baseSpec(`Change in ${metric} since the previous run`, subtitle),
+    ...baseSpec(`Change in ${metric} since the previous run`, [subtitle, judgeLine(options.judgeLabel, [table], [metric])]),
     width: 420,
     height: { step: 36 },
     data: { values: rows },
@@ -91,6 +97,7 @@ export function changeWithCI(data: RunComparison | ChartInput, options: ChangeCh
         mark: { type: "point", filled: true, size: 90 },
         encoding: { y, x: { field: "change", type: "quantitative", title: `change in mean ${metric} (after − before)` }, color, tooltip },
       },
+      { mark: { type: "text", align: "left", baseline: "middle", dx: 7, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "label_x", type: "quantitative" }, text: { field: "label" } } },
     ],
   };
 }

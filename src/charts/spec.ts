@@ -1,7 +1,8 @@
 /**
  * What every chart shares: the Vega-Lite spec type, the v5 schema URL, a
- * fixed colour per model, and the cap on rows a spec may inline.
+ * fixed colour (and shape) per model, and the cap on rows a spec may inline.
  */
+import { MODEL_PALETTE, MODEL_SHAPES } from "./palette";
 
 /** A Vega-Lite spec as plain JSON (Vega-Lite 6 specs are v5-compatible). */
 export interface VegaLiteSpec {
@@ -15,40 +16,74 @@ export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json
 /** The most data rows a spec inlines; larger inputs are aggregated first. */
 export const MAX_INLINE_ROWS = 5000;
 
-/** Tableau 10: distinct, colour-blind-aware, and readable on white. */
-const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
-
 const assigned = new Map<string, string>();
+/** Every model in order of first use, for its shape (kept apart from `assigned` so hand-set colours keep a shape). */
+const order = new Map<string, number>();
+
+function indexOf(model: string): number {
+  let i = order.get(model);
+  if (i === undefined) {
+    i = order.size;
+    order.set(model, i);
+  }
+  return i;
+}
 
 /**
- * The colour of a model in every chart of this process: the first model seen
- * gets the first palette colour, and so on; a model keeps its colour for
- * good. `setModelColors` fixes colours by hand.
+ * The colour of a model in every chart of this process, from
+ * {@link MODEL_PALETTE} (Okabe–Ito): the first model seen gets the first
+ * colour (blue), then orange, bluish green, sky blue, vermillion, reddish
+ * purple, yellow, black; a model keeps its colour for good. Past eight models
+ * the colours repeat (charts that overlay models tell them apart by shape as
+ * well: {@link modelShape}). `setModelColors` fixes colours by hand.
  *
  * @example
- * modelColor("atlas-pro") // "#4e79a7", in every chart
+ * modelColor("atlas-pro") // "#0072B2", in every chart
  */
 export function modelColor(model: string): string {
+  indexOf(model);
   let colour = assigned.get(model);
   if (colour === undefined) {
     const used = new Set(assigned.values());
-    colour = PALETTE.find((c) => !used.has(c)) ?? PALETTE[assigned.size % PALETTE.length]!;
+    colour = MODEL_PALETTE.find((c) => !used.has(c)) ?? MODEL_PALETTE[assigned.size % MODEL_PALETTE.length]!;
     assigned.set(model, colour);
   }
   return colour;
 }
 
 /**
- * Fixes the colours of some models (CSS colours), for every chart made after.
+ * The point shape of a model in charts that overlay models (scatter,
+ * threshold sweep), from {@link MODEL_SHAPES}, by order of first use: with
+ * seven shapes and eight colours, no two of the first 56 models share both.
  *
  * @example
- * setModelColors({ "gpt-4o": "#10a37f", "claude": "#d97757" });
+ * modelShape("atlas-pro") // "circle"
  */
-export function setModelColors(colours: Readonly<Record<string, string>>): void {
-  for (const [model, colour] of Object.entries(colours)) assigned.set(model, colour);
+export function modelShape(model: string): string {
+  return MODEL_SHAPES[indexOf(model) % MODEL_SHAPES.length]!;
 }
 
-/** The `color` encoding of a chart coloured by model: same model, same colour, everywhere. */
+/**
+ * Fixes the colours of some models (CSS colours), for every chart made after.
+ * Keep them apart for colour-blind readers (test/colour-vision.test.ts shows
+ * how to check with `colourDistance`).
+ *
+ * @example
+ * setModelColors({ "gpt-4o": "#0072B2", "claude": "#D55E00" });
+ */
+export function setModelColors(colours: Readonly<Record<string, string>>): void {
+  for (const [model, colour] of Object.entries(colours)) {
+    indexOf(model);
+    assigned.set(model, colour);
+  }
+}
+
+/**
+ * The `color` encoding of a chart coloured by model: same model, same colour, everywhere.
+ *
+ * @example
+ * modelColorEncoding(["a", "b"]) // { field: "model", type: "nominal", title: "Model", scale: { domain: ["a", "b"], range: ["#0072B2", "#E69F00"] } }
+ */
 export function modelColorEncoding(models: readonly string[], field = "model", title = "Model"): Record<string, unknown> {
   return {
     field,
@@ -58,11 +93,30 @@ export function modelColorEncoding(models: readonly string[], field = "model", t
   };
 }
 
-/** The common top of a spec: schema, title, sizing and a readable font. */
-export function baseSpec(title: string, subtitle?: string): VegaLiteSpec {
+/**
+ * The `shape` encoding that goes with {@link modelColorEncoding} (same field
+ * and title, so Vega-Lite draws one legend with both).
+ *
+ * @example
+ * modelShapeEncoding(["a", "b"]) // { field: "model", …, scale: { domain: ["a", "b"], range: ["circle", "square"] } }
+ */
+export function modelShapeEncoding(models: readonly string[], field = "model", title = "Model"): Record<string, unknown> {
+  models.forEach(modelColor);
+  return { field, type: "nominal", title, scale: { domain: [...models], range: models.map(modelShape) } };
+}
+
+/**
+ * The common top of a spec: schema, title, subtitle lines (empty ones left
+ * out; e.g. what the marks mean, then the judge), and a readable font.
+ *
+ * @example
+ * baseSpec("Mean score", ["bars: 95% CI", undefined, "judge: hand-labelled"])
+ */
+export function baseSpec(title: string, subtitle?: string | readonly (string | undefined)[]): VegaLiteSpec {
+  const lines = (typeof subtitle === "string" ? [subtitle] : (subtitle ?? [])).filter((l): l is string => typeof l === "string" && l !== "");
   const spec: VegaLiteSpec = {
     $schema: VEGA_LITE_SCHEMA,
-    title: subtitle ? { text: title, subtitle } : title,
+    title: lines.length === 0 ? title : { text: title, subtitle: lines.length === 1 ? lines[0] : lines },
     config: { font: "DejaVu Sans, Arial, sans-serif", view: { stroke: null } },
   };
   return spec;

@@ -1,0 +1,73 @@
+/**
+ * The judge behind a chart's scores, named in its subtitle so that a PNG
+ * pasted into a slide keeps the caveat ("judge: offline (approximate)").
+ */
+import { getColumn, type Table } from "../dataset/table";
+
+/**
+ * The `judgeLabel` option every chart builder takes:
+ * - `true` or left out: the distinct labels of the score's `<metric>_judge`
+ *   column (or of a `judge` column), nothing when the table has neither
+ *   (e.g. a `summarize` result: pass the label then);
+ * - a label or several: shown as given (`judge.label`, "hand-labelled");
+ * - `false`: no judge line.
+ */
+export type JudgeLabelOption = boolean | string | readonly string[];
+
+/** The option every chart builder takes to name the judge in its subtitle. */
+export interface JudgeLabelOptions {
+  /** Name the judge in the subtitle: see {@link JudgeLabelOption}. Default true (read from the table). */
+  judgeLabel?: JudgeLabelOption;
+}
+
+/**
+ * The judge column of a score column: `<metric>_judge`, else that of the
+ * longest `_`-separated prefix that has one (`answer_correctness_continuous`
+ * → `answer_correctness_judge`), else `judge`.
+ */
+function judgeColumn(table: Table, metric: string): string | undefined {
+  const parts = metric.split("_");
+  for (let k = parts.length; k >= 1; k--) {
+    const name = `${parts.slice(0, k).join("_")}_judge`;
+    if (getColumn(table, name)) return name;
+  }
+  return getColumn(table, "judge") ? "judge" : undefined;
+}
+
+/**
+ * The distinct judge labels of the given score columns, in order of first
+ * appearance (empty cells skipped).
+ *
+ * @example
+ * judgeLabels(table, ["answer_correctness"]) // ["offline (approximate)"]
+ */
+export function judgeLabels(table: Table, metrics: readonly string[]): string[] {
+  const labels = new Set<string>();
+  for (const metric of metrics) {
+    const name = judgeColumn(table, metric);
+    if (!name) continue;
+    for (const value of getColumn(table, name)!.values) {
+      const text = value === null || value === undefined ? "" : String(value).trim();
+      if (text !== "") labels.add(text);
+    }
+  }
+  return [...labels];
+}
+
+/**
+ * The subtitle line naming the judge ("judge: gpt-4o-mini @ api.openai.com"),
+ * or undefined when the option is false or no label is known.
+ *
+ * @example
+ * judgeLine(true, [table], ["answer_correctness"]) // "judge: offline (approximate)"
+ * judgeLine("hand-labelled", [], [])               // "judge: hand-labelled"
+ * judgeLine(false, [table], ["answer_correctness"]) // undefined
+ */
+export function judgeLine(option: JudgeLabelOption | undefined, tables: readonly Table[], metrics: readonly string[]): string | undefined {
+  if (option === false) return undefined;
+  const labels =
+    typeof option === "string" ? [option] : Array.isArray(option) ? [...new Set(option as readonly string[])] : [...new Set(tables.flatMap((t) => judgeLabels(t, metrics)))];
+  const shown = labels.map((l) => l.trim()).filter((l) => l !== "");
+  if (shown.length === 0) return undefined;
+  return `${shown.length === 1 ? "judge" : "judges"}: ${shown.join("; ")}`;
+}
