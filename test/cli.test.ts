@@ -140,7 +140,10 @@ describe("evalframe score (offline judge) and the commands that read its output"
     assert.equal(all.code, 0, all.stderr);
     const rows = lines(all.stdout);
     assert.match(rows[0]!, /^model_a\s+model_b\s+n_pairs\s+n_dropped\s+mean_a\s+mean_b\s+mean_diff\s+ci_low\s+ci_high\s+wins\s+ties\s+losses\s+test\s+p_value\s+p_holm\s+verdict\s+paired_by\s+unpaired_because$/);
-    assert.equal(rows.length, 2 + 3);
+    // The table (a header, a rule, 3 pairs), then the same comparison in words.
+    assert.equal(rows.findIndex((l) => l.startsWith("Ranking by mean")), 2 + 3);
+    assert.match(rows[5]!, /^Ranking by mean answer_correctness: atlas-pro /);
+    assert.ok(rows.slice(6).some((l) => / scores \d\.\d\d higher than /.test(l)));
 
     assert.equal(json.code, 0, json.stderr);
     const records = JSON.parse(json.stdout) as { model_a: string; model_b: string; n_pairs: number }[];

@@ -5,6 +5,7 @@
  */
 import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
+import type { Records } from "../dataset/raw";
 import { getColumn, type Table } from "../dataset/table";
 import { readLabels } from "../labels/read";
 import { labelFactual } from "../metrics/answer-correctness/label-score";
@@ -89,7 +90,7 @@ function checkTop(top: number): void {
   }
 }
 
-function isFrameInput(value: unknown): value is FrameInput {
+function isFrameInput(value: unknown): value is DataFrame | Records {
   return isDataFrame(value) || (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v)));
 }
 

@@ -7,6 +7,7 @@ import type { DataFrame } from "danfojs-node";
 import type { Table } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "./random";
 import { bootstrapMeanCI, holm, nanMean, signTest, twoSampleBootstrap, wilcoxonSignedRank } from "./stats";
+import { tableToDataFrame } from "../frame/dataframe";
 import { column, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { getColumn } from "../dataset/table";
 
@@ -278,6 +279,11 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  *   models are present, or when a (pairBy, model) pair occurs twice.
  */
 export function compareModels(data: FrameInput, options: CompareModelsOptions = {}): DataFrame {
+  return tableToDataFrame(comparisonTable(data, options));
+}
+
+/** {@link compareModels} as a typed table, for callers that need no DataFrame (the command line). */
+export function comparisonTable(data: FrameInput, options: CompareModelsOptions = {}): Table {
   const caller = "compareModels";
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? "model";
@@ -323,8 +329,8 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
   });
 
   const num = (pick: (r: Comparison) => number) => rows.map(pick);
-  return frameOf(
-    [
+  return {
+    columns: [
       column("model_a", "string", rows.map((r) => r.a)),
       column("model_b", "string", rows.map((r) => r.b)),
       column("n_pairs", "number", num((r) => r.nPairs)),
@@ -344,8 +350,8 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
       column("paired_by", "string", rows.map((r) => (r.nPairs > 0 ? pairBy : ""))),
       column("unpaired_because", "string", rows.map((r) => (r.nPairs > 0 ? "" : paired ? `no ${pairBy} was answered validly by both models` : unpairedReason(table, by, pairBy, options.pairBy !== undefined)))),
     ],
-    rows.length,
-  );
+    rowCount: rows.length,
+  };
 }
 
 /** Why a table's answers cannot be paired at all (its pairing column is absent). */

@@ -10,12 +10,12 @@ import type { ColumnType } from "../dataset/columns";
 import type { Records } from "../dataset/raw";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
-import { readFrame } from "../display/table";
+import { readFrame } from "../dataset/frame-like";
 import { DEFAULT_SEED, deriveSeed } from "./random";
 import { bootstrapMeanCI, nanMean, nanStd, quantileSorted7 } from "./stats";
 
-/** What the analysis functions read: a danfojs DataFrame, or an array of row objects. */
-export type FrameInput = DataFrame | Records;
+/** What the analysis functions, charts and tables read: a danfojs DataFrame, an array of row objects, or a typed table from `loadTable`. */
+export type FrameInput = DataFrame | Records | Table;
 
 /** The score columns {@link summarize} looks for when no metric is named. */
 export const DEFAULT_METRICS: readonly string[] = ["answer_correctness", "answer_correctness_continuous", "multimodal_relevance"];
@@ -177,6 +177,11 @@ export const SUMMARY_COLUMNS = [
  * @throws {Error} when a metric or group column does not exist (the message lists the columns).
  */
 export function summarize(data: FrameInput, options: SummarizeOptions = {}): DataFrame {
+  return tableToDataFrame(summaryTable(data, options));
+}
+
+/** {@link summarize} as a typed table, for callers that need no DataFrame (the command line: no danfojs to load). */
+export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): Table {
   const caller = "summarize";
   const table = readTable(data, caller);
   const by = asList(options.by).map((name) => requireColumn(table, name, caller, "group"));
@@ -232,7 +237,7 @@ export function summarize(data: FrameInput, options: SummarizeOptions = {}): Dat
   const rowCount = metrics.length * groups.rows.length;
   const columns: TableColumn[] = by.map((c, k) => column(c.name, c.type, groupValues[k]!));
   for (const name of SUMMARY_COLUMNS) columns.push(column(name, name === "metric" ? "string" : "number", cells[name]));
-  return frameOf(columns, rowCount);
+  return { columns, rowCount };
 }
 
 interface Description {

@@ -1,11 +1,9 @@
 /** Reading scored and summarized frames for charts: typed columns, groups, counts. */
-import type { DataFrame } from "danfojs-node";
-import type { Records } from "../dataset/raw";
 import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
-import { readTable } from "../analysis/summarize";
+import { readTable, type FrameInput } from "../analysis/summarize";
 
-/** What chart builders accept: a DataFrame, or row objects. */
-export type ChartInput = DataFrame | Records;
+/** What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table). */
+export type ChartInput = FrameInput;
 
 /** The typed table behind a chart's input. */
 export function chartTable(data: ChartInput, caller: string): Table {

@@ -10,6 +10,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import type { VegaLiteSpec } from "../charts/spec";
 import type { CanonicalColumn } from "../dataset/columns";
+import type { Table } from "../dataset/table";
 import type { DatasetFormat } from "../dataset/load";
 import type { EnvironmentVariables } from "../judge/config";
 import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
@@ -61,8 +62,27 @@ type MetricName = (typeof METRIC_NAMES)[number];
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
 
-function columnsOf(df: DataFrame): string[] {
-  return df.columns.map(String);
+function columnsOf(df: DataFrame | Table): string[] {
+  return df.columns.map((c) => (typeof c === "string" ? c : c.name));
+}
+
+/** What the analysis commands need, loaded when one runs: tables, no DataFrames, so no danfojs. */
+function tables(): {
+  loadTable: typeof import("../dataset/load").loadTable;
+  summaryTable: typeof import("../analysis/summarize").summaryTable;
+  comparisonTable: typeof import("../analysis/compare").comparisonTable;
+  headline: typeof import("../analysis/headline").headline;
+  formatTable: typeof import("./table").formatTable;
+  frameRecords: typeof import("./table").frameRecords;
+  judgeLabels: typeof import("./conclusion").judgeLabels;
+} {
+  const { loadTable } = require("../dataset/load") as typeof import("../dataset/load");
+  const { summaryTable } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const { comparisonTable } = require("../analysis/compare") as typeof import("../analysis/compare");
+  const { headline } = require("../analysis/headline") as typeof import("../analysis/headline");
+  const { formatTable, frameRecords } = require("./table") as typeof import("./table");
+  const { judgeLabels } = require("./conclusion") as typeof import("./conclusion");
+  return { loadTable, summaryTable, comparisonTable, headline, formatTable, frameRecords, judgeLabels };
 }
 
 /** Reads a data file, any problem as one line (exit 1). */
@@ -77,11 +97,18 @@ async function readInput(
   return failOnError(() => runtime().loadDataset(file, { format, warn, ...(required ? { required } : {}), ...(strict ? { strict } : {}) }));
 }
 
-/** Reads a scored table for analysis: no column is required beyond what the analysis asks for. */
-function readScored(command: string, args: ParsedArgs): { file: string; load: () => Promise<DataFrame> } {
+/**
+ * Reads a scored table for analysis: no column is required beyond what the
+ * analysis asks for. `load` gives a typed table (no danfojs); `frame` a DataFrame.
+ */
+function readScored(command: string, args: ParsedArgs): { file: string; load: () => Promise<Table>; frame: () => Promise<DataFrame> } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
   const format = inputFormat(command, file, stringOption(args, "format"));
-  return { file, load: () => readInput(file, format, { required: [] }) };
+  return {
+    file,
+    load: () => failOnError(() => tables().loadTable(file, { format, warn: false, required: [] })),
+    frame: () => readInput(file, format, { required: [] }),
+  };
 }
 
 async function writeText(file: string, text: string): Promise<void> {
@@ -368,18 +395,18 @@ export const summarizeCommand: Command = async (argv, io) => {
   const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
   const metrics = list(stringOption(args, "metrics"));
   if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
-  const { summarize, formatTable, frameRecords } = runtime();
+  const { summaryTable, formatTable, frameRecords } = tables();
   const df = await input.load();
   const by = list(stringOption(args, "by")) ?? (columnsOf(df).includes("model") ? ["model"] : []);
   const summary = await failOnError(() =>
-    summarize(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
+    summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);
   io.out(flag(args, "json") ? `${JSON.stringify(frameRecords(summary), null, 2)}\n` : `${formatTable(summary)}\n`);
   if (gate) io.err(`${checkFailUnder(frameRecords(summary), gate)}\n`);
   return 0;
 };
 
-function defaultMetric(df: DataFrame): string {
+function defaultMetric(df: DataFrame | Table): string {
   const columns = columnsOf(df);
   return columns.includes("answer_correctness") || !columns.includes("multimodal_relevance") ? "answer_correctness" : "multimodal_relevance";
 }
@@ -390,7 +417,7 @@ export const compareCommand: Command = async (argv, io) => {
   const args = parseCommand(c, argv, { metric: s, by: s, "pair-by": s, baseline: s, seed: s, json: b, format: s });
   const input = readScored(c, args);
   const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
-  const { compareModels, formatTable, frameRecords } = runtime();
+  const { comparisonTable, formatTable, frameRecords } = tables();
   const df = await input.load();
   const options = {
     metric: stringOption(args, "metric") ?? defaultMetric(df),
@@ -399,16 +426,16 @@ export const compareCommand: Command = async (argv, io) => {
     ...(stringOption(args, "baseline") !== undefined ? { baseline: stringOption(args, "baseline")! } : {}),
     ...(seed !== undefined ? { seed } : {}),
   };
-  const comparison = await failOnError(() => compareModels(df, options), `${input.file}: `);
+  const comparison = await failOnError(() => comparisonTable(df, options), `${input.file}: `);
   if (flag(args, "json")) {
     io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);
     return 0;
   }
   io.out(`${formatTable(comparison, { maxWidth: 40 })}\n`);
   // The same comparison in words; a summary it cannot make (no such metric rows) leaves the table alone.
-  const { summarize, headline, judgeLabels } = runtime();
+  const { summaryTable, headline, judgeLabels } = tables();
   try {
-    const summary = summarize(df, { by: options.by, metrics: options.metric });
+    const summary = summaryTable(df, { by: options.by, metrics: options.metric });
     const judges = judgeLabels(df, [options.metric]);
     io.out(`\n${headline(summary, comparison, { metric: options.metric, by: options.by, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) }).join("\n")}\n`);
   } catch {
@@ -439,8 +466,9 @@ export const chartCommand: Command = async (argv, io) => {
   const pairBy = stringOption(args, "pair-by");
   const baseline = stringOption(args, "baseline");
   const opt = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  // The chart modules only (no judge, no report, no danfojs): a chart of a table is drawn in about a second.
   const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
-    runtime();
+    require("../charts/index") as typeof import("../charts/index");
   const df = await input.load();
   const spec = await failOnError((): VegaLiteSpec => {
     switch (kind) {
@@ -495,7 +523,7 @@ export const reportCommand: Command = async (argv, io) => {
   const previousFormat = previous === undefined ? undefined : inputFormat(c, previous, stringOption(args, "format"));
   const usage = usageFile === undefined ? undefined : await readUsage(usageFile);
   const { buildReport } = runtime();
-  const df = await input.load();
+  const df = await input.frame();
   const options: ReportOptions = {};
   if (title !== undefined) options.title = title;
   if (worst !== undefined) options.worst = worst;

@@ -4,7 +4,8 @@
  */
 import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
-import { readFrame } from "../display/table";
+import type { Table } from "../dataset/table";
+import { readFrame } from "../dataset/frame-like";
 
 export { formatTable, type TextTableOptions } from "../display/text-table";
 
@@ -15,7 +16,7 @@ export { formatTable, type TextTableOptions } from "../display/text-table";
  * @example
  * JSON.stringify(frameRecords(compareModels(scored)), null, 2)
  */
-export function frameRecords(data: DataFrame | Records): Record<string, string | number | boolean | null>[] {
+export function frameRecords(data: DataFrame | Records | Table): Record<string, string | number | boolean | null>[] {
   const table = readFrame(data, "frameRecords");
   return Array.from({ length: table.rowCount }, (_, i) =>
     Object.fromEntries(

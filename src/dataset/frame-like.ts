@@ -33,15 +33,24 @@ export function tableFromDataFrame(df: DataFrame): Table {
   return typeRawTable(rawFromDataFrame(df), new RowProblems());
 }
 
+/** True for a typed table (`loadTable`'s result): columns that carry their values, and a row count. */
+export function isTable(value: unknown): value is Table {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const v = value as { columns?: unknown; rowCount?: unknown };
+  return typeof v.rowCount === "number" && Array.isArray(v.columns) && v.columns.every((c) => c !== null && typeof c === "object" && Array.isArray((c as { values?: unknown }).values));
+}
+
 /**
- * The typed table of a DataFrame or of row objects, for every reader that
- * takes either (analysis, charts, tables, CSV out). A DataFrame column whose
- * cells are all missing keeps danfojs' numeric dtype.
+ * The typed table of a DataFrame, of row objects, or of a typed table (given
+ * back as it is), for every reader that takes them (analysis, charts,
+ * tables, CSV out). A DataFrame column whose cells are all missing keeps
+ * danfojs' numeric dtype.
  *
  * @throws {TypeError} naming `caller` for anything else.
  */
-export function readFrame(data: DataFrame | Records, caller: string): Table {
+export function readFrame(data: DataFrame | Records | Table, caller: string): Table {
+  if (isTable(data)) return data;
   if (isDataFrame(data)) return tableFromDataFrame(data);
   if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
-  throw new TypeError(`${caller}: expected a danfojs DataFrame or an array of row objects`);
+  throw new TypeError(`${caller}: expected a danfojs DataFrame, an array of row objects or a table from loadTable`);
 }

@@ -7,7 +7,7 @@ import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
 import type { Cell, Table } from "../dataset/table";
 import { displayNumber } from "./html";
-import { readFrame } from "./table";
+import { readFrame } from "../dataset/frame-like";
 
 /** Options of {@link formatTable}. */
 export interface TextTableOptions {
@@ -51,7 +51,7 @@ function length(text: string): number {
  * // ----------  ------------------  --  -------  …  -----  …
  * // atlas-pro   answer_correctness  42  42       …  0.446  …
  */
-export function formatTable(data: DataFrame | Records, options: TextTableOptions = {}): string {
+export function formatTable(data: DataFrame | Records | Table, options: TextTableOptions = {}): string {
   const digits = options.digits ?? 3;
   const maxWidth = options.maxWidth ?? 48;
   const gap = options.gap ?? "  ";

@@ -4,12 +4,17 @@
  * frames from a column object with explicit dtypes, and read them back by
  * column name from `df.values`.
  */
-import { DataFrame } from "danfojs-node";
+import type { DataFrame } from "danfojs-node";
 import type { ColumnType } from "../dataset/columns";
 import { rawFromColumns, rawFromRecords, typeRawTable, type ColumnData, type Records } from "../dataset/raw";
 import { PROTOTYPE_NAMES, RowProblems, type Table } from "../dataset/table";
 
 export { isDataFrame, rawFromDataFrame, readFrame, tableFromDataFrame } from "../dataset/frame-like";
+
+/** danfojs, loaded on the first frame built (it takes seconds to load: tfjs, mathjs): reading tables never needs it. */
+function danfo(): typeof import("danfojs-node") {
+  return require("danfojs-node") as typeof import("danfojs-node");
+}
 
 const DANFO_DTYPE: Readonly<Record<ColumnType, string>> = {
   string: "string",
@@ -19,6 +24,7 @@ const DANFO_DTYPE: Readonly<Record<ColumnType, string>> = {
 
 /** Builds a DataFrame from a typed table with explicit dtypes; numbers keep full double precision. */
 export function tableToDataFrame(table: Table): DataFrame {
+  const { DataFrame } = danfo();
   const columns = table.columns.map((c) => c.name);
   if (table.rowCount === 0) return new DataFrame([], { columns });
   const dtypes = table.columns.map((c) => DANFO_DTYPE[c.type]);
