@@ -97,7 +97,7 @@ describe("summarize", () => {
   it("names the columns that exist when a metric or group column does not", () => {
     assert.throws(() => summarize(scored, { metrics: "faithfulness" }), /no metric column "faithfulness"; the columns are: id, model, answer_correctness, answer_correctness_error/);
     assert.throws(() => summarize(scored, { by: "judge" }), /no group column "judge"; the columns are: id, model/);
-    assert.throws(() => summarize([{ id: "q1", score: 1 }]), /none of the score columns answer_correctness, .* is present.*The columns are: id, score/);
+    assert.throws(() => summarize([{ id: "q1", score: 1 }]), /none of the score columns answer_correctness, .* is present.*the columns are: id, score\); name one with \{ metrics/);
     assert.throws(() => summarize(scored, { metrics: "model" }), /holds text, not scores/);
   });
 
