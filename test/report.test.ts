@@ -8,8 +8,10 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
-import { buildReport, createJudge, loadDataset, scoreAnswerCorrectness, scoreMultimodalRelevance, toCSV, writeReport } from "../src/index";
+import { buildReport, createJudge, frameRecords, loadDataset, scoreAnswerCorrectness, scoreMultimodalRelevance, toCSV, toDataFrame, writeReport } from "../src/index";
 import { jsonForScript, scriptSafe } from "../src/report/assets";
+import { failureKind } from "../src/report/failures";
+import { scriptHash } from "../src/report/page";
 import { dumpDom, pageResult, screenshot } from "./support/browser";
 import { chartIds, probedCopy, reportStatus } from "./support/report-page";
 import { tempDir } from "./support/files";
@@ -30,6 +32,34 @@ function chartMarkup(dom: string, id: string): string {
   return dom.slice(start, end);
 }
 
+/** One section's HTML, from its opening tag to its end. */
+function section(html: string, id: string): string {
+  const start = html.indexOf(`<section id="${id}"`);
+  assert.ok(start >= 0, `section ${id}`);
+  return html.slice(start, html.indexOf("</section>", start));
+}
+
+/** The pairs in the per-question differences chart's data, in order. */
+function pairsDrawn(html: string): string[] {
+  const data = /<script type="application\/json" id="evalframe-charts">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(data, "chart data");
+  const chart = (JSON.parse(data[1]!) as { id: string; spec: unknown }[]).find((c) => c.id === "chart-paired");
+  assert.ok(chart, "the chart-paired chart");
+  const pairs = new Set<string>();
+  JSON.stringify(chart.spec, (key, value: unknown) => {
+    if (key === "pair" && typeof value === "string") pairs.add(value);
+    return value;
+  });
+  return [...pairs];
+}
+
+/** The header cells of the first table in some HTML. */
+function headers(html: string): string[] {
+  const head = /<thead><tr>([\s\S]*?)<\/tr><\/thead>/.exec(html);
+  assert.ok(head, "a table");
+  return [...head[1]!.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+}
+
 describe("HTML report", () => {
   const dir = tempDir();
   let scored: DataFrame;
@@ -41,30 +71,149 @@ describe("HTML report", () => {
     html = buildReport(scored, { title: "Sample <report> & co" });
   });
 
-  it("has the title, the judge with the offline banner, the usage line, and every section", () => {
+  it("has the title, the headline under it, the judge with the offline banner, the usage line, and every section in order", () => {
     assert.match(html, /^<!doctype html>\n<html lang="en">/);
     assert.ok(html.includes("<title>Sample &lt;report&gt; &amp; co</title>"));
     assert.ok(html.includes("<h1>Sample &lt;report&gt; &amp; co</h1>"));
+    // The headline comes right under the title, from headline(summary, comparison, { judge }).
+    assert.match(html, /<h1>[^<]*<\/h1>\n<section id="headline" aria-label="Headline"><p>Ranking by mean answer_correctness: atlas-pro 0\.\d\d \(95% CI [^)]+\), chatter-xl/);
+    assert.match(section(html, "headline"), /<p>Scored by the offline judge \(approximate, lexical\)/);
     assert.match(html, /<span class="judge">offline \(approximate\)<\/span>/);
-    assert.match(html, /<div class="banner offline" role="note"><strong>Offline judge — offline \(approximate\)\.<\/strong> 126 of 126 judgements/);
+    assert.match(html, /<div class="banner offline" role="note"><strong>Approximate scores\.<\/strong> 126 of 126 judgements came from evalframe's offline judge/);
     assert.match(html, /<p class="usage"[^>]*>126 rows · \d+ chat calls \(0 cached\) · .* · offline \(approximate\)<\/p>/);
-    for (const id of ["summary", "comparison", "charts", "worst"]) assert.match(html, new RegExp(`<section id="${id}">`), `section ${id}`);
-    assert.doesNotMatch(html, /<section id="failed">/, "no row failed");
-    // summarize per model and compareModels, as tables readable without JavaScript.
-    const summary = html.slice(html.indexOf('<section id="summary">'), html.indexOf('<section id="comparison">'));
-    for (const model of ["atlas-pro", "chatter-xl", "swift-mini"]) assert.ok(summary.includes(`<td>${model}</td>`));
-    assert.match(summary, /<th[^>]*>ci_low<\/th>/);
-    const comparison = html.slice(html.indexOf('<section id="comparison">'), html.indexOf('<section id="charts">'));
-    assert.equal((comparison.match(/<tr>/g) ?? []).length, 1 + 3, "header and three pairs");
-    assert.match(comparison, /<th[^>]*>p_holm<\/th>/);
-    // The charts that apply to answer correctness.
-    assert.deepEqual(chartIds(html), ["chart-box", "chart-mean", "chart-sweep", "chart-verdicts", "chart-scatter", "chart-heatmap", "chart-paired-1", "chart-paired-2", "chart-wtl"]);
-    // The ten worst rows, each with its statements and verdicts.
-    const worst = html.slice(html.indexOf('<section id="worst">'), html.indexOf("<footer>"));
-    assert.equal((worst.match(/<article class="row" id="row-\d+">/g) ?? []).length, 10);
-    assert.equal((worst.match(/<h4[^>]*>Answer statements<\/h4>/g) ?? []).length, 10);
+    const order = [...html.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(order, ["headline", "summary", "comparison", "charts", "worst", "answers"], "no row failed: no failed section");
+    assert.deepEqual([...html.matchAll(/<li><a href="#([a-z-]+)">/g)].map((m) => m[1]), order.slice(1), "the contents list every section after the headline");
+    // summarize per model: short, the mean with its interval in one cell, the full table on demand; no NaN anywhere.
+    const summary = section(html, "summary");
+    const short = summary.slice(0, summary.indexOf("<details"));
+    for (const model of ["atlas-pro", "chatter-xl", "swift-mini"]) assert.ok(short.includes(`<td>${model}</td>`));
+    assert.deepEqual(headers(short), ["model", "n", "mean (95% CI)", "median"], "no n_error (none failed), no pass_rate (not 0/1 scores)");
+    assert.match(short, /<td class="num">0\.\d\d <span class="ci">\(0\.\d\d–0\.\d\d\)<\/span><\/td>/);
+    assert.match(summary, /<details class="more"><summary>All columns<\/summary>/);
+    assert.ok(headers(summary.slice(summary.indexOf("<details"))).includes("ci_low"), "the full table has every column");
+    assert.ok(!headers(summary.slice(summary.indexOf("<details"))).includes("pass_rate"), "a column that is NaN throughout is left out");
+    assert.match(summary, /Left out, no value in any row: pass_rate\./);
+    assert.doesNotMatch(withoutLibraries(html), />\s*NaN\s*</, "no NaN cell");
+    // compareModels: short (pair, pairs, difference with CI, w/t/l, p_holm, verdict), the full table on demand.
+    const comparison = section(html, "comparison");
+    const shortComparison = comparison.slice(0, comparison.indexOf("<details"));
+    assert.deepEqual(headers(shortComparison), ["a − b", "pairs", "difference (95% CI)", "wins / ties / losses", "p_holm", "verdict"]);
+    assert.equal((shortComparison.match(/<tr>/g) ?? []).length, 1 + 3, "header and three pairs");
+    assert.match(shortComparison, /<td>atlas-pro − chatter-xl<\/td><td class="num">42<\/td><td class="num">\+0\.\d\d <span class="ci">\(\+0\.\d\d to \+0\.\d\d\)<\/span><\/td><td class="num">\d+ \/ \d+ \/ \d+<\/td>/);
+    assert.ok(headers(comparison.slice(comparison.indexOf("<details"))).includes("p_value"));
+    // Numbers right-aligned (class num), text left; the stylesheet wraps text and keeps numbers on one line.
+    assert.match(html, /th\.num, td\.num, td\.ef-num \{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap;/);
+    assert.match(html, /th, td \{[^}]*text-align: left; overflow-wrap: anywhere; \}/);
+    // The charts that apply to answer correctness; the per-question differences of every pair.
+    assert.deepEqual(chartIds(html), ["chart-box", "chart-mean", "chart-sweep", "chart-verdicts", "chart-scatter", "chart-heatmap", "chart-paired", "chart-wtl"]);
+    assert.deepEqual(pairsDrawn(html), ["atlas-pro − chatter-xl", "atlas-pro − swift-mini", "chatter-xl − swift-mini"]);
+  });
+
+  it("the lowest-scoring answers: three per model, under the model, each with its statements, verdicts and a link to the question", () => {
+    const worst = section(html, "worst");
+    assert.deepEqual([...worst.matchAll(/<h3 class="worst-model">([^<]+)<\/h3>/g)].map((m) => m[1]), ["atlas-pro", "chatter-xl", "swift-mini"]);
+    const articles = [...worst.matchAll(/<article class="row" id="row-(\d+)">([\s\S]*?)<\/article>/g)];
+    assert.equal(articles.length, 9);
+    const table = frameRecords(scored);
+    const byModel = new Map<string, number[]>();
+    for (const [, row] of articles) {
+      const r = table[Number(row)]!;
+      byModel.set(String(r["model"]), [...(byModel.get(String(r["model"])) ?? []), r["answer_correctness"] as number]);
+    }
+    for (const [model, scores] of byModel) {
+      assert.equal(scores.length, 3, model);
+      const all = table.filter((r) => r["model"] === model).map((r) => r["answer_correctness"] as number).sort((a, b) => a - b);
+      assert.deepEqual(scores, all.slice(0, 3), `${model}: its three lowest, lowest first`);
+    }
+    assert.equal((worst.match(/<h4[^>]*>Answer statements<\/h4>/g) ?? []).length, 9);
     assert.match(worst, /<span style="font-weight:600;color:#[0-9a-f]{6}">(TP|FP|FN|covered)<\/span>/);
     assert.match(worst, /precision = TP\/\(TP\+FP\)/);
+    for (const [, , body] of articles) {
+      const target = /<a href="#(question-\d+)">Every model's answer to this question<\/a>/.exec(body!)?.[1];
+      assert.ok(target && html.includes(`<article class="question" id="${target}"`), "links to its question");
+    }
+  });
+
+  it("answers by question: every answer as a card with its model, status, disagreement flag and statements; the filter bar hidden until its script runs", () => {
+    const answers = section(html, "answers");
+    const questions = [...answers.matchAll(/<article class="question" id="question-(\d+)" data-disagree="(true|false)">/g)];
+    assert.equal(questions.length, 42);
+    const cards = [...answers.matchAll(/<div class="answer" data-row="(\d+)" data-model="([^"]*)" data-status="(passed|failed|error)" data-disagree="(true|false)">/g)];
+    assert.equal(cards.length, 126);
+    assert.deepEqual([...new Set(cards.map((c) => c[2]))], ["atlas-pro", "chatter-xl", "swift-mini"]);
+    const records = frameRecords(scored);
+    for (const [, row, , status] of cards) {
+      const score = records[Number(row)]!["answer_correctness"] as number;
+      assert.equal(status, score >= 0.5 ? "passed" : "failed", `row ${row}`);
+    }
+    // "models disagree": the questions whose scores spread by 0.5 or more, all of a question's cards flagged alike.
+    const disputed = questions.filter((q) => q[2] === "true").length;
+    assert.ok(disputed > 0 && disputed < 42);
+    assert.equal(cards.filter((c) => c[4] === "true").length, disputed * 3);
+    assert.match(answers, new RegExp(`Models disagree on ${disputed} of 42 questions`));
+    // Each card: the answer text and the statements with their verdicts, collapsed.
+    assert.equal((answers.match(/<details><summary>Statements: \d+ TP · \d+ FP · \d+ FN<\/summary>/g) ?? []).length, 126);
+    assert.match(answers, /<li><span class="v v-(TP|FP)">(TP|FP)<\/span>/);
+    assert.match(answers, /<li><span class="v v-(covered|FN)">(covered|FN)<\/span>/);
+    // The filter bar: hidden in the HTML (no dead controls without JavaScript), one option per model, the statuses with counts.
+    assert.match(answers, /<div class="filters" id="answer-filters" role="search" aria-label="Filter the answers" hidden>/);
+    assert.match(answers, /<select id="filter-model"><option value="">all models<\/option><option value="atlas-pro">atlas-pro \(42\)<\/option><option value="chatter-xl">chatter-xl \(42\)<\/option><option value="swift-mini">swift-mini \(42\)<\/option><\/select>/);
+    for (const value of ["passed", "failed", "error", "disagree"]) assert.match(answers, new RegExp(`<option value="${value}">[^<]+\\(\\d+\\)</option>`), value);
+    assert.match(answers, /<input type="search" id="filter-text"/);
+    assert.match(answers, /<noscript><p class="note">The filters need JavaScript; every answer is listed below\.<\/p><\/noscript>/);
+    // Size: the whole page, libraries included, stays near a megabyte for 126 answers.
+    assert.ok(Buffer.byteLength(html) < 1_400_000, `${Buffer.byteLength(html)} bytes`);
+  });
+
+  it("a title that ends with the judge in parentheses: the heading drops it (the judge line says it), the tab names it once", () => {
+    const page = buildReport(scored, { title: "qa-models: answer correctness (offline (approximate))", headline: ["One <b>sentence</b>.", "Two."], generatedAt: null });
+    assert.match(page, /<h1>qa-models: answer correctness<\/h1>/);
+    assert.match(page, /<title>qa-models: answer correctness · offline \(approximate\)<\/title>/);
+    assert.doesNotMatch(page, /\(offline \(approximate\)\)/);
+    assert.match(page, /<section id="headline" aria-label="Headline"><p>One &lt;b&gt;sentence&lt;\/b&gt;\.<\/p><p>Two\.<\/p><\/section>/, "the headline option, escaped");
+    assert.ok(/<h1>evalframe report<\/h1>\n<p class="judges">/.test(buildReport(scored, { headline: [], generatedAt: null })), "an empty headline: no section");
+  });
+
+  it("failed rows are grouped by the kind of failure, with counts and every row's whole reason under its group", () => {
+    const records = frameRecords(scored);
+    const reasons = [
+      "classification of the statements failed: 429 Too Many Requests: Rate limit reached for gpt-4o-mini (TPM): Limit 200000, Used 199000",
+      "classification of the statements failed: 429 Too Many Requests: try again in 20s",
+      "embedding failed: request timed out after 60000 ms",
+      "classification of the statements failed: 429 Too Many Requests: Rate limit reached for gpt-4o-mini (RPM): Limit 500",
+    ];
+    reasons.forEach((reason, i) => {
+      records[i * 5]!["answer_correctness_error"] = reason;
+      records[i * 5]!["answer_correctness"] = Number.NaN;
+    });
+    const page = buildReport(toDataFrame(records), { generatedAt: null });
+    const failed = section(page, "failed");
+    const groups = [...failed.matchAll(/<details class="group" data-failure-group="([^"]+)"><summary><span class="count">(\d+) rows?<\/span> · answer_correctness · ([^<]+) <span class="note">\(([^)]+)\)<\/span><\/summary>([\s\S]*?)<\/details>/g)];
+    assert.deepEqual(groups.map((g) => [g[2], g[3], g[4]]), [
+      ["3", "classification of the statements failed: N Too Many Requests", "atlas-pro, swift-mini"],
+      ["1", "embedding failed: request timed out after N ms", "chatter-xl"],
+    ]);
+    for (const reason of reasons) assert.ok(failed.includes(`<td class="error">${reason.replace(/'/g, "&#39;")}</td>`), reason);
+    assert.equal((groups[0]![5]!.match(/<tr>/g) ?? []).length, 1 + 3);
+    // The summary now shows n_error; the failed answers are "error" cards.
+    assert.ok(headers(section(page, "summary").split("<details")[0]!).includes("n_error"));
+    assert.equal((section(page, "answers").match(/data-status="error"/g) ?? []).length, 4);
+    assert.match(section(page, "answers"), /<option value="error">error \(not scored\) \(4\)<\/option>/);
+    assert.equal(failureKind("the row has 5 images, more than maxImagesPerRow (4); raise it or split the contexts"), "the row has N images, more than maxImagesPerRow");
+    assert.equal(failureKind('embedding failed: connect ECONNREFUSED 127.0.0.1:8080 (see "https://x.test/a:b")'), "embedding failed: connect ECONNREFUSED N");
+    assert.equal(failureKind("  "), "(no reason given)");
+  });
+
+  it("pairs: the per-question differences of the pairs named, a note for a model that is not there", () => {
+    const page = buildReport(scored, { pairs: [["swift-mini", "atlas-pro"], ["chatter-xl", "atlas-pro"], ["atlas-pro", "nobody"]], generatedAt: null });
+    assert.deepEqual(pairsDrawn(page), ["swift-mini − atlas-pro", "chatter-xl − atlas-pro"]);
+    const charts = section(page, "charts");
+    assert.match(charts, /<h3>Per-question differences<\/h3>/);
+    assert.match(charts, /Per-question difference, atlas-pro − nobody: not drawn \(no model nobody; the models are atlas-pro, chatter-xl, swift-mini\)/);
+    const one = buildReport(scored, { pairs: [["chatter-xl", "swift-mini"]], generatedAt: null });
+    assert.match(section(one, "charts"), /<h3>Per-question difference, chatter-xl − swift-mini<\/h3>/);
+    assert.throws(() => buildReport(scored, { passAt: 2 }), /passAt must be a number from 0 to 1/);
   });
 
   it("references nothing outside the file, and nothing can close a script early", () => {
@@ -75,12 +224,19 @@ describe("HTML report", () => {
     assert.doesNotMatch(own, /\b(src|href|action)\s*=\s*["']?(https?:)?\/\//i);
     assert.doesNotMatch(own, /url\(/i, "no CSS url()");
     assert.doesNotMatch(own, /https?:\/\//, "no URL outside the libraries' own code (the specs' $schema is stripped)");
-    assert.match(own, /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;unsafe-inline&#39; &#39;unsafe-eval&#39;;[^"]*connect-src &#39;none&#39;/);
+    // Only the page's own scripts may run: each is allowed by its hash, never 'unsafe-inline'.
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!.replace(/&#39;/g, "'");
+    assert.match(policy, /^default-src 'none'; script-src ('sha256-[A-Za-z0-9+/]+=*' )+'unsafe-eval'; style-src 'unsafe-inline';[^"]*connect-src 'none'/);
+    assert.doesNotMatch(policy, /unsafe-inline'[^;]*;[^;]*style-src/, "no 'unsafe-inline' for scripts");
+    const inline = [...html.matchAll(/<script(?: data-library="[^"]+")?>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    assert.equal(inline.length, 1 + 3 + 1, "the filter script, three libraries, the drawing script");
+    for (const code of inline) assert.ok(policy.includes(scriptHash(code)), "each inline script's hash is in the policy");
+    assert.equal(policy.match(/'sha256-/g)!.length, inline.length, "and nothing else");
     // Three libraries inlined, and every </script in the page ends one of the page's scripts.
     assert.deepEqual([...html.matchAll(/<script data-library="([^"]+)">/g)].map((m) => m[1]), ["vega", "vega-lite", "vega-embed"]);
     const opened = (html.match(/<script\b/gi) ?? []).length;
     assert.equal((html.match(/<\/script/gi) ?? []).length, opened);
-    assert.equal(opened, 1 + 3 + 1, "the chart data, three libraries, the drawing script");
+    assert.equal(opened, 1 + 1 + 3 + 1, "the filter script, the chart data, three libraries, the drawing script");
     for (const lib of ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"]) {
       const code = readFileSync(path.join(ROOT, "node_modules", lib), "utf8");
       assert.ok(html.includes(scriptSafe(code)), `${lib} is inlined whole`);
@@ -158,7 +314,7 @@ describe("HTML report", () => {
     assert.match(page, /class="banner offline"/);
     assert.doesNotMatch(page, /<p class="usage"/, "no usage is known for a file");
     assert.doesNotMatch(page, /generated \d{4}/);
-    assert.equal((page.match(/<article class="row"/g) ?? []).length, 10);
+    assert.equal((page.match(/<article class="row"/g) ?? []).length, 9);
     assert.deepEqual(chartIds(page), chartIds(html));
     assert.throws(() => buildReport(back.drop({ columns: ["answer_correctness"] })), /no score column/);
   });
@@ -171,8 +327,11 @@ describe("HTML report", () => {
     });
     const page = buildReport(judged);
     assert.deepEqual(chartIds(page), ["chart-relevance"]);
-    for (const id of ["summary", "comparison", "charts", "not-relevant", "failed"]) assert.match(page, new RegExp(`<section id="${id}">`), id);
-    assert.match(page, /<section id="failed">[\s\S]*offline judge/i, "rows with images fail with the offline judge's reason");
+    assert.deepEqual([...page.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]), ["headline", "summary", "comparison", "charts", "failed", "not-relevant", "answers"]);
+    const failed = section(page, "failed");
+    assert.match(failed, /<summary><span class="count">\d+ rows<\/span> · multimodal_relevance · relevance judgement failed: the offline judge cannot see images, and this verdict depends on context N<\/summary>|<summary><span class="count">\d+ rows<\/span> · multimodal_relevance · relevance judgement failed: the offline judge cannot see images, and this verdict depends on context N <span/, "one group for the rows with images");
+    assert.match(section(page, "answers"), /An answer passes at a score of 1;/);
+    assert.doesNotMatch(section(page, "answers"), /Statements/);
     assert.doesNotMatch(withoutLibraries(page), /\b(src|href)\s*=\s*["']?https?:/i, "image URLs in the data are shown as text, never loaded");
     const file = path.join(dir, "multimodal.html");
     probedCopy(page, file);

@@ -9,9 +9,10 @@ import type { FrameInput } from "../analysis/summarize";
 import { changeWithCI } from "../charts/runs";
 import { getColumn } from "../dataset/table";
 import { escapeHtml } from "../display/html";
-import { readFrame, tableHTML } from "../display/table";
+import { readFrame } from "../display/table";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
 import { withoutSchema, type ReportChart } from "./charts";
+import { estimateCell, fullTable, numberAt, numberCell, onDemand, pValueCell, reportTable, textAt } from "./tables";
 
 /** The section's HTML and the charts it places (drawn with the report's other charts). */
 export interface ChangeSection {
@@ -33,11 +34,43 @@ function topChanges(changes: DataFrame, pairedBy: string, n: number): DataFrame 
   return tableToDataFrame({ columns, rowCount: Math.min(n, table.rowCount) });
 }
 
+/** The change per model, short: model, pairs, before, after, change with CI, improved/worsened, p_holm, verdict. */
+function changeTable(summary: DataFrame): string {
+  const t = tableFromDataFrame(summary);
+  const rows: string[][] = [];
+  for (let i = 0; i < t.rowCount; i++) {
+    const moved = ["improved", "worsened"].map((k) => numberAt(t, k, i));
+    rows.push([
+      escapeHtml(textAt(t, "model", i)),
+      numberCell(numberAt(t, "n_paired", i)),
+      numberCell(numberAt(t, "mean_before", i), 2),
+      numberCell(numberAt(t, "mean_after", i), 2),
+      estimateCell(numberAt(t, "change", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true),
+      moved.every(Number.isFinite) ? escapeHtml(moved.join(" / ")) : "–",
+      pValueCell(numberAt(t, "p_holm", i)),
+      escapeHtml(textAt(t, "verdict", i)),
+    ]);
+  }
+  return reportTable(
+    [
+      { label: "model" },
+      { label: "pairs", numeric: true, title: "answers scored validly in both runs" },
+      { label: "before", numeric: true },
+      { label: "after", numeric: true },
+      { label: "change (95% CI)", numeric: true, title: "mean after − mean before, paired bootstrap 95% interval" },
+      { label: "improved / worsened", numeric: true },
+      { label: "p_holm", numeric: true },
+      { label: "verdict" },
+    ],
+    rows,
+  );
+}
+
 function oneMetric(metric: string, runs: RunComparison, top: number, index: number): ChangeSection {
   const charts: ReportChart[] = [];
   const parts: string[] = [`<h3>${escapeHtml(metric)}</h3>`];
   for (const w of runs.warnings) parts.push(`<p class="note">${escapeHtml(w)}</p>`);
-  parts.push(`<div class="table-wrap">${tableHTML(runs.summary, { digits: 3, maxRows: Number.POSITIVE_INFINITY })}</div>`);
+  parts.push(changeTable(runs.summary), onDemand("All columns", fullTable(runs.summary)));
   try {
     const chart: ReportChart = {
       id: `chart-change-${index + 1}`,
@@ -59,7 +92,7 @@ function oneMetric(metric: string, runs: RunComparison, top: number, index: numb
     parts.push(
       `<p class="note">The ${Math.min(top, total)} largest of ${total.toLocaleString("en-US")} changed answers (scores that moved, largest first; then newly failed, no longer failing, dropped and added). ` +
         `<code>evalframe diff</code> writes them all, with both answers' texts, to CSV.</p>`,
-      `<div class="table-wrap">${tableHTML(topChanges(runs.changes, runs.pairedBy, top), { digits: 3, maxRows: Number.POSITIVE_INFINITY, maxChars: 160 })}</div>`,
+      fullTable(topChanges(runs.changes, runs.pairedBy, top), { maxChars: 160, className: "compact" }),
     );
   }
   return { html: parts.join("\n"), charts };

@@ -32,6 +32,37 @@ export interface ChartContext {
   summary: DataFrame | undefined;
   /** `compareModels` of answer correctness, when it could be computed. */
   comparison: DataFrame | undefined;
+  /** The pairs (a, b) in the per-question differences chart; default every pair (the first {@link MAX_DEFAULT_PAIRS}). */
+  pairs?: readonly (readonly [string, string])[];
+}
+
+/** How many pairs the per-question differences chart holds when no pairs are named. */
+export const MAX_DEFAULT_PAIRS = 10;
+
+/**
+ * The model pairs in the per-question differences chart: the ones named
+ * (each model checked), else every pair in order of first appearance, at
+ * most {@link MAX_DEFAULT_PAIRS}; with a note for what was left out.
+ */
+export function chartPairs(models: readonly string[], named: readonly (readonly [string, string])[] | undefined): { pairs: [string, string][]; notes: string[] } {
+  const notes: string[] = [];
+  if (named !== undefined) {
+    const known = new Set(models);
+    const pairs: [string, string][] = [];
+    for (const [a, b] of named) {
+      const missing = [a, b].filter((m) => !known.has(m));
+      if (missing.length > 0) notes.push(`Per-question difference, ${a} − ${b}: not drawn (no model ${missing.join(" or ")}; the models are ${models.join(", ")})`);
+      else if (a === b) notes.push(`Per-question difference, ${a} − ${b}: not drawn (a model against itself)`);
+      else pairs.push([a, b]);
+    }
+    return { pairs, notes };
+  }
+  const all: [string, string][] = [];
+  for (let i = 0; i < models.length; i++) for (let j = i + 1; j < models.length; j++) all.push([models[i]!, models[j]!]);
+  if (all.length > MAX_DEFAULT_PAIRS) {
+    notes.push(`Per-question differences: the first ${MAX_DEFAULT_PAIRS} of ${all.length} model pairs are drawn; name the pairs you want with buildReport's pairs option.`);
+  }
+  return { pairs: all.slice(0, MAX_DEFAULT_PAIRS), notes };
 }
 
 function finiteCount(table: Table, name: string): number {
@@ -94,16 +125,19 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
     questionHeatmap(scored),
   );
   if (ac && paired) {
-    const a = models[0]!;
-    models.slice(1, 4).forEach((b, k) => {
-      add(
-        `paired-${k + 1}`,
-        `Per-question difference, ${a} − ${b}`,
-        `One dot per question both answered: right of zero, ${a} scored higher; left, ${b} did.`,
-        true,
-        () => pairedDifferences(scored, { a, b }),
-      );
-    });
+    const chosen = chartPairs(models, context.pairs);
+    notes.push(...chosen.notes);
+    const pairs = chosen.pairs;
+    const one = pairs.length === 1 ? pairs[0] : undefined;
+    add(
+      "paired",
+      one ? `Per-question difference, ${one[0]} − ${one[1]}` : "Per-question differences",
+      one
+        ? `One dot per question both answered: right of zero, ${one[0]} scored higher; left, ${one[1]} did.`
+        : `One strip per pair of models (${pairs.map(([a, b]) => `${a} − ${b}`).join("; ")}), one dot per question both answered: right of zero, the first model scored higher; the black bar is the mean difference.`,
+      pairs.length > 0,
+      () => (one ? pairedDifferences(scored, { a: one[0], b: one[1] }) : pairedDifferences(scored, { pairs })),
+    );
   }
   add("wtl", "Wins, ties and losses", "For each pair of models, the questions each one scored higher on, and the ties.", ac && comparison !== undefined, () =>
     winTieLoss(comparison!),

@@ -1,19 +1,22 @@
 /**
- * The self-contained HTML report of a scored table: one file with the judge,
- * the usage, the summary and comparison tables, the charts (vega, vega-lite
- * and vega-embed inlined, drawn at load), and the lowest-scoring answers with
- * their statements. It loads nothing from anywhere; every text is escaped.
+ * The self-contained HTML report of a scored table: one file with the
+ * headline, the judge, the usage, the summary and comparison tables (short,
+ * the full tables on demand), the charts (vega, vega-lite and vega-embed
+ * inlined, drawn at load), the lowest-scoring answers of each model with
+ * their statements, the failed rows grouped by reason, and every answer by
+ * question with a filter bar. It loads nothing from anywhere; every text is
+ * escaped; only its own scripts may run.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
+import { headline } from "../analysis/headline";
 import { worst } from "../analysis/drilldown";
 import { keyText, metricScores, summarize, type FrameInput } from "../analysis/summarize";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
-import { tableHTML } from "../display/table";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
 import { scoreRun } from "../frame/score";
 import { explanation } from "../frame/statements";
@@ -23,29 +26,57 @@ import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { chartLibraries, jsonForScript } from "./assets";
 import { changeSection } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
-import { CLIENT_SCRIPT, CONTENT_SECURITY_POLICY, REPORT_CSS } from "./page";
+import { answersSection } from "./answers";
+import { failedRowsSection } from "./failures";
+import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
+import { definedColumns, estimateCell, fullTable, numberAt, numberCell, onDemand, pValueCell, reportTable, textAt, type ReportColumn } from "./tables";
 
 /** Options of {@link buildReport} and {@link writeReport}. */
 export interface ReportOptions {
-  /** Title of the page; default "evalframe report". */
+  /**
+   * Title of the page; default "evalframe report". A title that ends with
+   * the judge in parentheses ("… (hand-labelled)") is shown without it, since
+   * the judge has its own line under the title.
+   */
   title?: string;
+  /**
+   * The sentences at the top of the page, under the title (2–4 sentences that
+   * say what the run found). Default: computed from the summary and the
+   * model comparison.
+   */
+  headline?: readonly string[];
   /**
    * The run's usage for the usage line; default the usage `score` recorded
    * for this frame (`scoreRun(scored)?.usage`). A frame read from CSV has
    * none, and then no usage line is shown; `null` hides it always.
    */
   usage?: UsageSummary | null;
-  /** How many lowest-scoring answers to show with their statements (default 10). */
+  /** How many lowest-scoring answers of each model to show with their statements (default 3; 0 for none). */
   worst?: number;
   /** Time shown as "generated"; default now, `null` for none (a reproducible file). */
   generatedAt?: Date | null;
   /**
    * The previous scored run of the same data: adds a "Change since the
    * previous run" section (`compareRuns(previous, scored)` per metric: the
-   * change per model with its CI and verdict, a chart, and the `worst`
-   * answers that changed most).
+   * change per model with its CI and verdict, a chart, and the answers that
+   * changed most).
    */
   previous?: FrameInput;
+  /**
+   * The model pairs (a, b) in the per-question differences chart (a − b, one
+   * strip per pair). Default: every pair of models (the first 10 when there
+   * are more).
+   */
+  pairs?: readonly (readonly [string, string])[];
+  /** A score at or above this counts as "passed" in the answers section (default 0.5; 0/1 scores pass at 1). */
+  passAt?: number;
+  /**
+   * The models "disagree" on a question when their scores spread (max − min,
+   * from `disagreements()`) by at least this much (default 0.5).
+   */
+  disagreement?: number;
+  /** At most this many answers in "Answers by question" (default 2,000; whole questions are left out past it). */
+  maxAnswers?: number;
 }
 
 /** Score columns the report knows, and the judge column of each. */
@@ -83,52 +114,86 @@ function packageVersion(): string | undefined {
   }
 }
 
-function tableBlock(html: string): string {
-  return `<div class="table-wrap">${html}</div>`;
-}
-
-/** Row indices of the `n` lowest valid scores of `metric`, lowest first, through `worst()`. */
-function worstRows(table: Table, metric: string, n: number): number[] {
+/** Row indices of the `n` lowest valid scores of `metric` (of each model, with `by`), lowest first, through `worst()`. */
+function worstRows(table: Table, metric: string, n: number, by?: string): number[] {
   const indexed: Table = {
     rowCount: table.rowCount,
     columns: [...table.columns, { name: ROW_COLUMN, type: "number", values: Array.from({ length: table.rowCount }, (_, i) => i) }],
   };
-  const picked = tableFromDataFrame(worst(tableToDataFrame(indexed), { metric, n }));
+  const picked = tableFromDataFrame(worst(tableToDataFrame(indexed), by === undefined ? { metric, n } : { metric, n, by }));
   return (getColumn(picked, ROW_COLUMN)?.values ?? []).map(Number);
 }
 
-function judgeSection(table: Table, usage: UsageSummary | undefined, runJudges: readonly string[]): { html: string; offline: boolean } {
+function isOffline(label: string): boolean {
+  return label === OFFLINE_LABEL || label.startsWith("offline");
+}
+
+/** The judge labels of the run and of the table's judge columns, in order of appearance. */
+function judgeLabels(table: Table, runJudges: readonly string[]): string[] {
   const labels = new Set<string>(runJudges);
+  for (const { judge } of METRICS) {
+    const column = getColumn(table, judge);
+    if (column) for (const label of distinct(column.values)) labels.add(label);
+  }
+  return [...labels];
+}
+
+/**
+ * The page heading and the browser tab's title: a title ending with a judge
+ * in parentheses loses it in the heading (the judge line says it), and the
+ * tab reads "title · judge".
+ */
+function titles(title: string, judges: readonly string[]): { heading: string; tab: string } {
+  for (const judge of judges) {
+    const suffix = ` (${judge})`;
+    if (title.endsWith(suffix) && title.length > suffix.length) {
+      const heading = title.slice(0, -suffix.length).trim();
+      return { heading, tab: `${heading} · ${judge}` };
+    }
+  }
+  return { heading: title, tab: title };
+}
+
+function judgeSection(table: Table, usage: UsageSummary | undefined, labels: readonly string[]): string {
   let offlineRows = 0;
   let judgedRows = 0;
   for (const { judge } of METRICS) {
-    const column = getColumn(table, judge);
-    if (!column) continue;
-    for (const label of distinct(column.values)) labels.add(label);
-    column.values.forEach((v) => {
+    getColumn(table, judge)?.values.forEach((v) => {
       if (typeof v === "string" && v !== "") {
         judgedRows++;
-        if (v === OFFLINE_LABEL || v.startsWith("offline")) offlineRows++;
+        if (isOffline(v)) offlineRows++;
       }
     });
   }
-  const offline = [...labels].some((l) => l === OFFLINE_LABEL || l.startsWith("offline"));
   const parts: string[] = [];
   parts.push(
-    `<p class="judges">Judge${labels.size === 1 ? "" : "s"}: ${
-      labels.size === 0 ? "<i>unknown (no judge column)</i>" : [...labels].map((l) => `<span class="judge">${escapeHtml(l)}</span>`).join("")
+    `<p class="judges">Judge${labels.length === 1 ? "" : "s"}: ${
+      labels.length === 0 ? "<i>unknown (no judge column)</i>" : labels.map((l) => `<span class="judge">${escapeHtml(l)}</span>`).join("")
     }</p>`,
   );
-  if (offline) {
+  if (labels.some(isOffline)) {
     parts.push(
-      `<div class="banner offline" role="note"><strong>Offline judge — ${escapeHtml(OFFLINE_LABEL)}.</strong> ` +
+      `<div class="banner offline" role="note"><strong>Approximate scores.</strong> ` +
         `${judgedRows > 0 ? `${offlineRows.toLocaleString("en-US")} of ${judgedRows.toLocaleString("en-US")} judgements` : "These scores"} ` +
         `came from evalframe's offline judge: lexical statement matching and hashed bag-of-words embeddings, no language model. ` +
         `Use them to try the workflow and for regression checks, not to rank models; set OPENAI_API_KEY (or OPENAI_BASE_URL) for a real judge.</div>`,
     );
   }
   if (usage) parts.push(`<p class="usage" title="usage of the scoring run">${escapeHtml(formatUsage(usage))}</p>`);
-  return { html: parts.join("\n"), offline };
+  return parts.join("\n");
+}
+
+/**
+ * The headline sentences: the option's, else `headline()`'s from the summary
+ * and the comparison of the report's first metric (none when it cannot say).
+ */
+function headlineSentences(options: ReportOptions, summary: DataFrame, comparison: DataFrame | undefined, metric: string, judges: readonly string[]): string[] {
+  if (options.headline !== undefined) return [...options.headline];
+  try {
+    return headline(summary, comparison, { metric, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) });
+  } catch {
+    return [];
+  }
 }
 
 function contextsHtml(cell: string): string {
@@ -148,32 +213,63 @@ function contextsHtml(cell: string): string {
   return `<ol class="contexts">${shown.join("")}</ol>`;
 }
 
-function failedRowsSection(table: Table, limit: number): string | undefined {
-  const failures: { row: number; metric: string; reason: string }[] = [];
-  const counts: string[] = [];
-  for (const { metric, error } of METRICS) {
-    const column = getColumn(table, error);
-    if (!column || !getColumn(table, metric)) continue;
-    let n = 0;
-    column.values.forEach((v, row) => {
-      if (typeof v === "string" && v.trim() !== "") {
-        n++;
-        failures.push({ row, metric, reason: v });
-      }
-    });
-    if (n > 0) counts.push(`${n.toLocaleString("en-US")} for ${metric}`);
+/** The summary per model, short: model, (metric), n, mean with CI, median, and n_error / pass_rate when they say something. */
+function summaryTable(summary: DataFrame): string {
+  const t = tableFromDataFrame(summary);
+  const defined = new Set(definedColumns(t));
+  const metricsShown = distinct(getColumn(t, "metric")?.values ?? []).length > 1;
+  const errors = (getColumn(t, "n_error")?.values ?? []).some((v) => typeof v === "number" && v > 0);
+  const passRate = defined.has("pass_rate");
+  const columns: ReportColumn[] = [];
+  if (getColumn(t, "model")) columns.push({ label: "model" });
+  if (metricsShown) columns.push({ label: "metric" });
+  columns.push({ label: "n", numeric: true, title: "rows" });
+  if (errors) columns.push({ label: "n_error", numeric: true, title: "rows that could not be scored (never counted as 0)" });
+  columns.push({ label: "mean (95% CI)", numeric: true, title: "mean of the valid scores, seeded 95% bootstrap interval" });
+  columns.push({ label: "median", numeric: true });
+  if (passRate) columns.push({ label: "pass_rate", numeric: true, title: "share of 1s, for 0/1 scores" });
+  const rows: string[][] = [];
+  for (let i = 0; i < t.rowCount; i++) {
+    const row: string[] = [];
+    if (getColumn(t, "model")) row.push(escapeHtml(textAt(t, "model", i)));
+    if (metricsShown) row.push(escapeHtml(textAt(t, "metric", i)));
+    row.push(numberCell(numberAt(t, "n", i)));
+    if (errors) row.push(numberCell(numberAt(t, "n_error", i)));
+    row.push(estimateCell(numberAt(t, "mean", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)));
+    row.push(numberCell(numberAt(t, "median", i), 2));
+    if (passRate) row.push(numberCell(numberAt(t, "pass_rate", i), 2));
+    rows.push(row);
   }
-  if (failures.length === 0) return undefined;
-  const rows = failures.slice(0, limit).map(
-    (f) =>
-      `<tr><td class="ef-num">${f.row}</td><td>${escapeHtml(text(table, "id", f.row))}</td><td>${escapeHtml(text(table, "model", f.row))}</td>` +
-      `<td>${escapeHtml(f.metric)}</td><td class="error">${escapeHtml(f.reason)}</td></tr>`,
-  );
-  return [
-    `<p>Rows that could not be scored (${counts.join(", ")}). They count as errors in the summary (n_error) and are never averaged in as 0.` +
-      `${failures.length > limit ? ` The first ${limit} are listed.` : ""}</p>`,
-    tableBlock(`<table><thead><tr><th>row</th><th>id</th><th>model</th><th>metric</th><th style="text-align:left">reason</th></tr></thead><tbody>${rows.join("")}</tbody></table>`),
-  ].join("\n");
+  return reportTable(columns, rows);
+}
+
+/** One metric's model comparison, short: the pair, pairs, difference with CI, wins/ties/losses, p_holm, verdict. */
+function comparisonTable(comparison: DataFrame): string {
+  const t = tableFromDataFrame(comparison);
+  const unpaired = (getColumn(t, "unpaired_because")?.values ?? []).some((v) => typeof v === "string" && v !== "");
+  const columns: ReportColumn[] = [
+    { label: "a − b" },
+    { label: "pairs", numeric: true, title: "questions both models answered validly" },
+    { label: "difference (95% CI)", numeric: true, title: "mean of a − mean of b, paired bootstrap 95% interval" },
+    { label: "wins / ties / losses", numeric: true, title: "questions a scored higher / the same / lower" },
+    { label: "p_holm", numeric: true, title: "p-value after Holm's correction across the pairs" },
+    { label: "verdict" },
+  ];
+  if (unpaired) columns.push({ label: "unpaired because" });
+  const rows: string[][] = [];
+  for (let i = 0; i < t.rowCount; i++) {
+    const wtl = ["wins", "ties", "losses"].map((k) => numberAt(t, k, i));
+    rows.push([
+      `${escapeHtml(textAt(t, "model_a", i))} − ${escapeHtml(textAt(t, "model_b", i))}`,
+      numberCell(numberAt(t, "n_pairs", i)),
+      estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true),
+      wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
+      pValueCell(numberAt(t, "p_holm", i)),
+      escapeHtml(textAt(t, "verdict", i)),
+      ...(unpaired ? [escapeHtml(textAt(t, "unpaired_because", i))] : []),
+    ]);
+  }
+  return reportTable(columns, rows);
 }
 
 function chartSection(charts: readonly ReportChart[], notes: readonly string[]): string {
@@ -189,31 +285,50 @@ function chartSection(charts: readonly ReportChart[], notes: readonly string[]):
   ].join("\n");
 }
 
+function checkNumber(name: string, value: number, low: number, high: number): void {
+  if (!(Number.isFinite(value) && value >= low && value <= high)) throw new RangeError(`buildReport: ${name} must be a number from ${low} to ${high}, got ${value}`);
+}
+
 /**
- * Builds the HTML report of a scored table as one self-contained page: title;
- * the judge(s) with an "offline (approximate)" banner when the offline judge
- * produced scores; the usage line when known; `summarize` per model; the
- * `compareModels` table per metric when there are two models or more; the
- * charts that apply (score distribution, mean with CI, threshold sweep,
- * verdicts, factual vs semantic, question heatmap, per-question differences,
- * wins/ties/losses, relevance rate); the lowest-scoring answers with their
- * statements and verdicts; answers judged not relevant; and failed rows.
- * With `previous`, a "Change since the previous run" section follows the
- * summary.
- * Vega, Vega-Lite and vega-embed are inlined (about 0.8 MB), so the file
- * opens anywhere without a network; it references no URL, and every text
- * from the table is HTML-escaped.
+ * Builds the HTML report of a scored table as one self-contained page, in
+ * this order: the title; the headline (`options.headline`, else sentences
+ * computed from the summary and the comparison); the judge(s), with a
+ * banner when the offline judge produced scores; the usage line when known;
+ * the contents; `summarize` per model and, with `previous`, "Change since
+ * the previous run"; the `compareModels` table per metric when there are two
+ * models or more; the charts that apply (score distribution, mean with CI,
+ * threshold sweep, verdicts, factual vs semantic, question heatmap, the
+ * per-question differences of every pair or of the `pairs` named, wins/ties/
+ * losses, relevance rate); the `worst` lowest-scoring answers of each model
+ * with their statements and verdicts; the failed rows grouped by the kind of
+ * failure; answers judged not relevant; and "Answers by question": every
+ * answer, each question's answers side by side with their scores and
+ * statements, and a filter bar (model, passed / failed / error / models
+ * disagree, free text).
+ *
+ * The tables are short (a few columns, the full table under "All columns")
+ * so that none is wider than the page at 1,280 px. Vega, Vega-Lite and
+ * vega-embed are inlined (about 0.8 MB), so the file opens anywhere without
+ * a network; it references no URL, every text from the table is
+ * HTML-escaped, and its Content-Security-Policy lets only its own scripts
+ * run (by hash). Without JavaScript every answer and table is still there
+ * (the charts and the filter bar are not).
  *
  * @example
  * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
- * const html = buildReport(scored, { title: "Nightly eval" });
+ * const html = buildReport(scored, { title: "Nightly eval", worst: 5 });
  *
  * @throws {Error} when the table has no score column (answer_correctness or multimodal_relevance).
  */
 export function buildReport(scored: DataFrame, options: ReportOptions = {}): string {
-  const title = options.title ?? "evalframe report";
-  const limit = options.worst ?? 10;
+  const limit = options.worst ?? 3;
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`buildReport: worst must be a whole number ≥ 0, got ${limit}`);
+  const passAt = options.passAt ?? 0.5;
+  checkNumber("passAt", passAt, 0, 1);
+  const disagreeAt = options.disagreement ?? 0.5;
+  checkNumber("disagreement", disagreeAt, 0, 1);
+  const maxAnswers = options.maxAnswers ?? 2000;
+  if (!Number.isInteger(maxAnswers) || maxAnswers < 0) throw new RangeError(`buildReport: maxAnswers must be a whole number ≥ 0, got ${maxAnswers}`);
   const table = tableFromDataFrame(scored);
   const metrics = METRICS.map((m) => m.metric).filter((m) => getColumn(table, m) !== undefined);
   if (metrics.length === 0) {
@@ -225,6 +340,8 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
   const usage = options.usage === null ? undefined : (options.usage ?? run?.usage);
   const modelColumn = getColumn(table, "model");
   const models = modelColumn ? distinct(modelColumn.values) : [];
+  const labels = judgeLabels(table, run?.judges ?? []);
+  const { heading, tab } = titles(options.title ?? "evalframe report", labels);
 
   const summary = summarize(scored, modelColumn ? { by: "model" } : {});
   const comparisons: { metric: string; frame: DataFrame | undefined; problem: string | undefined }[] = [];
@@ -238,66 +355,86 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     }
   }
   const acComparison = comparisons.find((c) => c.metric === "answer_correctness")?.frame;
-  const { charts, notes } = reportCharts({ scored, table, models, summary: modelColumn ? summary : undefined, comparison: acComparison });
-  const judges = judgeSection(table, usage, run?.judges ?? []);
+  const { charts, notes } = reportCharts({
+    scored,
+    table,
+    models,
+    summary: modelColumn ? summary : undefined,
+    comparison: acComparison,
+    ...(options.pairs !== undefined ? { pairs: options.pairs } : {}),
+  });
+  const sentences = headlineSentences(options, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels);
 
   const sections: { id: string; title: string; html: string }[] = [];
   sections.push({
     id: "summary",
     title: modelColumn ? "Summary by model" : "Summary",
     html: [
-      `<p class="note">n: rows · n_valid: scored · n_error: failed (never counted as 0) · mean, std, median, quartiles, min and max over the valid scores · ci_low/ci_high: seeded 95% bootstrap interval of the mean · pass_rate: for 0/1 scores.</p>`,
-      tableBlock(tableHTML(summary, { digits: 3, maxRows: Number.POSITIVE_INFINITY })),
+      `<p class="note">n: rows · mean over the valid scores with its seeded 95% bootstrap interval${
+        (getColumn(tableFromDataFrame(summary), "n_error")?.values ?? []).some((v) => typeof v === "number" && v > 0) ? " · n_error: rows that could not be scored (never counted as 0)" : ""
+      }. Under "All columns": n_valid, std, quartiles, min and max.</p>`,
+      summaryTable(summary),
+      onDemand("All columns", fullTable(summary)),
     ].join("\n"),
   });
-  const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, limit);
+  const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, 10);
   if (change) sections.push({ id: "change", title: "Change since the previous run", html: change.html });
   if (comparisons.length > 0) {
     sections.push({
       id: "comparison",
       title: "Model comparison",
       html: [
-        `<p class="note">Answers paired by the column named in paired_by (the question id, else the question text); an unpaired row says why in unpaired_because and uses a two-sample bootstrap. mean_diff = mean_a − mean_b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of model_a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the rows (p_holm); verdict at α = 0.05.</p>`,
+        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses a two-sample bootstrap). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm); verdict at α = 0.05.</p>`,
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +
-            (c.frame ? tableBlock(tableHTML(c.frame, { digits: 3, maxRows: Number.POSITIVE_INFINITY })) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
+            (c.frame ? comparisonTable(c.frame) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
         ),
       ].join("\n"),
     });
   }
   if (charts.length > 0 || notes.length > 0) sections.push({ id: "charts", title: "Charts", html: chartSection(charts, notes) });
 
+  const answers = answersSection({ scored, table, metric: metrics[0]!, passAt, disagreeAt, maxAnswers });
+  const questionLink = (row: number) => {
+    const target = answers.questionOf.get(row);
+    return target === undefined ? "" : `<p class="note"><a href="#${target}">Every model's answer to this question</a></p>`;
+  };
   if (metrics.includes("answer_correctness") && getColumn(table, DETAILS_COLUMN) && limit > 0) {
     const metric = getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness";
-    const rows = worstRows(table, metric, limit);
-    const articles = rows.map((row) => {
-      let story: string;
+    const rows = worstRows(table, metric, limit, modelColumn ? "model" : undefined);
+    const story = (row: number) => {
       try {
-        story = explanation(scored, row).html;
+        return explanation(scored, row).html;
       } catch (error) {
-        story = `<p class="error">${escapeHtml(message(error))}</p>`;
+        return `<p class="error">${escapeHtml(message(error))}</p>`;
       }
-      return `<article class="row" id="row-${row}">${story}</article>`;
-    });
+    };
+    const article = (row: number) => `<article class="row" id="row-${row}">${story(row)}${questionLink(row)}</article>`;
+    const groups = modelColumn ? models.map((m) => ({ model: m, rows: rows.filter((r) => text(table, "model", r) === m) })) : [{ model: "", rows }];
     sections.push({
       id: "worst",
-      title: "Lowest-scoring answers",
+      title: modelColumn ? "Lowest-scoring answers per model" : "Lowest-scoring answers",
       html: [
-        `<p class="note">The ${rows.length} lowest ${escapeHtml(metric)} scores (failed rows are listed under "Failed rows"), each with the statements the judge found in the answer and in the reference, its verdicts and reasons, and the arithmetic of the score.</p>`,
-        ...articles,
+        `<p class="note">The ${limit} lowest ${escapeHtml(metric)} score${limit === 1 ? "" : "s"}${modelColumn ? " of each model" : ""} (failed rows are under "Failed rows"), each with the statements the judge found in the answer and in the reference, its verdicts and reasons, and the arithmetic of the score.</p>`,
+        ...groups.flatMap((g) =>
+          g.rows.length === 0 ? [] : [...(modelColumn ? [`<h3 class="worst-model">${escapeHtml(g.model)}</h3>`] : []), ...g.rows.map(article)],
+        ),
       ].join("\n"),
     });
   }
 
+  const failed = failedRowsSection(table, METRICS, 50);
+  if (failed) sections.push({ id: "failed", title: "Failed rows", html: failed });
+
   if (metrics.includes("multimodal_relevance") && limit > 0) {
     const scores = metricScores(table, "multimodal_relevance", "buildReport");
-    const rows = worstRows(table, "multimodal_relevance", limit).filter((row) => scores[row] === 0);
+    const rows = worstRows(table, "multimodal_relevance", Math.max(limit, 10)).filter((row) => scores[row] === 0);
     if (rows.length > 0) {
       const articles = rows.map((row) => {
-        const heading = [`row ${row}`, text(table, "id", row), text(table, "model", row)].filter((s) => s !== "").join(" · ");
+        const title = [`row ${row}`, text(table, "id", row), text(table, "model", row)].filter((s) => s !== "").join(" · ");
         return (
-          `<article class="row" id="relevance-row-${row}"><h3>${escapeHtml(heading)} <small>judge: ${escapeHtml(text(table, "multimodal_relevance_judge", row))}</small></h3>` +
+          `<article class="row" id="relevance-row-${row}"><h3>${escapeHtml(title)} <small>judge: ${escapeHtml(text(table, "multimodal_relevance_judge", row))}</small></h3>` +
           `<p><b>Question:</b> ${escapeHtml(text(table, "user_input", row))}<br><b>Answer:</b> ${escapeHtml(text(table, "response", row) || "(empty)")}</p>` +
           `<p><b>Retrieved contexts:</b></p>${contextsHtml(text(table, "retrieved_contexts", row))}` +
           `<p><b>multimodal_relevance = 0</b> — ${escapeHtml(text(table, "multimodal_relevance_reason", row))}</p></article>`
@@ -307,8 +444,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     }
   }
 
-  const failed = failedRowsSection(table, 50);
-  if (failed) sections.push({ id: "failed", title: "Failed rows", html: failed });
+  sections.push({ id: "answers", title: "Answers by question", html: answers.html });
 
   const version = packageVersion();
   const generated = options.generatedAt === null ? undefined : (options.generatedAt ?? new Date());
@@ -321,6 +457,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
   const drawn = [...charts, ...(change?.charts ?? [])];
   const chartData = drawn.map((c) => ({ id: c.id, spec: c.spec }));
   const libraries = drawn.length > 0 ? chartLibraries() : [];
+  const scripts = [FILTER_SCRIPT, ...libraries.map((l) => l.code), ...(drawn.length > 0 ? [CLIENT_SCRIPT] : [])];
 
   return [
     "<!doctype html>",
@@ -328,24 +465,26 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     "<head>",
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(scripts))}">`,
     '<meta name="referrer" content="no-referrer">',
     `<meta name="generator" content="evalframe${version ? ` ${escapeHtml(version)}` : ""}">`,
-    `<title>${escapeHtml(title)}</title>`,
+    `<title>${escapeHtml(tab)}</title>`,
     `<style>${REPORT_CSS}</style>`,
     "</head>",
     "<body>",
     "<main>",
     '<header id="top">',
-    `<h1>${escapeHtml(title)}</h1>`,
+    `<h1>${escapeHtml(heading)}</h1>`,
+    ...(sentences.length > 0 ? [`<section id="headline" aria-label="Headline">${sentences.map((h) => `<p>${escapeHtml(h)}</p>`).join("")}</section>`] : []),
+    judgeSection(table, usage, labels),
     `<p class="meta">${meta.map(escapeHtml).join(" · ")}</p>`,
-    judges.html,
     "</header>",
     `<nav class="toc" aria-label="Contents"><ol>${sections.map((s) => `<li><a href="#${s.id}">${escapeHtml(s.title)}</a></li>`).join("")}</ol></nav>`,
     ...sections.map((s) => `<section id="${s.id}">\n<h2>${escapeHtml(s.title)}</h2>\n${s.html}\n</section>`),
     `<footer>Made by evalframe${version ? ` ${escapeHtml(version)}` : ""}. This file is self-contained: it loads nothing from the network; the charts are drawn by the Vega, Vega-Lite and vega-embed code inside it.</footer>`,
     "</main>",
     drawn.length > 0 ? '<pre id="evalframe-status" hidden></pre>' : '<pre id="evalframe-status" hidden data-done="true">{"drawn":[],"failed":[]}</pre>',
+    `<script>${FILTER_SCRIPT}</script>`,
     ...(drawn.length > 0
       ? [
           `<script type="application/json" id="evalframe-charts">${jsonForScript(chartData)}</script>`,

@@ -17,21 +17,30 @@ const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", 
 
 /**
  * A script for the top of a test page: records uncaught errors, rejected
- * promises and console.error calls in `window.__errors`.
+ * promises, console.error calls and Content-Security-Policy violations in
+ * `window.__errors`.
  */
 export const ERROR_PROBE = `<script>
 window.__errors = [];
+document.addEventListener("securitypolicyviolation", (e) => window.__errors.push("csp: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline code")));
 window.addEventListener("error", (e) => window.__errors.push("error: " + (e.message || e.type)));
 window.addEventListener("unhandledrejection", (e) => window.__errors.push("rejection: " + (e.reason && e.reason.message || e.reason)));
 const __consoleError = console.error.bind(console);
 console.error = (...args) => { window.__errors.push("console.error: " + args.map(String).join(" ")); __consoleError(...args); };
 </script>`;
 
+/** How {@link dumpDom} opens the page. */
+export interface DumpOptions {
+  /** The window, "width,height" (default Chromium's own; its page area is smaller by the browser's bars). */
+  windowSize?: string;
+}
+
 /** Runs Chromium on a local HTML file and returns the DOM after its scripts ran. */
-export function dumpDom(file: string, budgetMs = 20_000): string {
+export function dumpDom(file: string, budgetMs = 20_000, options: DumpOptions = {}): string {
   const profile = mkdtempSync(path.join(tmpdir(), "evalframe-chromium-"));
+  const extra = options.windowSize ? [`--window-size=${options.windowSize}`] : [];
   try {
-    const result = spawnSync(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, `--virtual-time-budget=${budgetMs}`, "--dump-dom", pathToFileURL(file).toString()], {
+    const result = spawnSync(CHROMIUM, [...FLAGS, ...extra, `--user-data-dir=${profile}`, `--virtual-time-budget=${budgetMs}`, "--dump-dom", pathToFileURL(file).toString()], {
       encoding: "utf8",
       timeout: 120_000,
       maxBuffer: 64 * 1024 * 1024,
