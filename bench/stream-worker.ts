@@ -21,7 +21,7 @@ async function write(rows: number, file: string): Promise<void> {
   const columns = Object.keys(sample[0]!);
   // Each sample row as CSV once, without its id: the copies differ only in the id, which needs no quoting.
   const tails = sample.map((row) => {
-    const text = dist.formatCsv([{ ...row, id: "x" }], { columns });
+    const text = (require(path.join(root, "dist", "dataset", "index.js")) as typeof import("../src/dataset/index")).formatCsv([{ ...row, id: "x" }], { columns });
     return text.slice(text.indexOf("\n") + 1 + 1).replace(/\n$/, "");
   });
   const out = createWriteStream(file);

@@ -15,22 +15,7 @@
  */
 import * as path from "node:path";
 import { formatTable } from "../src/cli/table";
-import {
-  calibrate,
-  compareModels,
-  createJudge,
-  formatUsage,
-  frameRecords,
-  loadDataset,
-  resolveJudgeConfig,
-  scoreAnswerCorrectness,
-  scoreRun,
-  statements,
-  summarize,
-  toCSV,
-  writeReport,
-  type Judge,
-} from "../src/index";
+import { calibrate, compareModels, createJudge, formatUsage, frameRecords, loadDataset, resolveJudgeConfig, scoreAnswerCorrectness, scoreRun, statements, summarize, toCSV, writeReport, type Judge } from "../src/index";
 import type { DataFrame } from "danfojs-node";
 
 const fixed = (value: unknown, digits = 3): string => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "n/a");

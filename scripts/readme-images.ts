@@ -3,18 +3,7 @@
  * scored with its hand labels (the labels judge). Run: npx tsx scripts/readme-images.ts
  */
 import * as path from "node:path";
-import {
-  createJudge,
-  loadDataset,
-  meanWithCI,
-  pairedDifferences,
-  relevanceRate,
-  saveChart,
-  scoreAnswerCorrectness,
-  scoreMultimodalRelevance,
-  summarize,
-  thresholdSweep,
-} from "../src/index";
+import { createJudge, loadDataset, meanWithCI, pairedDifferences, relevanceRate, saveChart, scoreAnswerCorrectness, scoreMultimodalRelevance, summarize, thresholdSweep } from "../src/index";
 
 async function main(): Promise<void> {
   const root = path.join(__dirname, "..");

@@ -1,116 +1,81 @@
 /**
  * evalframe: judge LLM answers inside Jupyter notebooks.
  *
+ * The package root holds what the README teaches: load, score, estimate,
+ * analyse, chart, report, write CSV. The parts underneath are subpaths:
+ * `evalframe/dataset`, `evalframe/judge`, `evalframe/metrics`,
+ * `evalframe/images`, `evalframe/labels`, `evalframe/analysis`,
+ * `evalframe/stats`, `evalframe/charts`, `evalframe/display`,
+ * `evalframe/batch`, `evalframe/cli`.
+ *
  * @example
- * import { loadDataset, toCSV } from "evalframe";
- * const df = await loadDataset("data/qa-models.csv");
- * await toCSV(df, "out/copy.csv");
+ * import { loadDataset, scoreAnswerCorrectness, summarize, compareModels, headline, toCSV } from "evalframe";
+ * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
+ * console.log(headline(summarize(scored, { by: "model" }), compareModels(scored)).join("\n"));
+ * await toCSV(scored, "out/scored.csv");
  */
 import { installDataFrameDisplay } from "./display/frame-display";
 
 // A DataFrame printed, or left as a notebook cell's last value, shows as a table.
 installDataFrameDisplay();
 
+// Data in and out.
 export { loadDataset } from "./frame/load";
-export { checkDataset, loadTable, rowLabel } from "./dataset/load";
-export type { DatasetSource, DatasetFormat, LoadDatasetOptions, CheckedDataset } from "./dataset/load";
-export { toCSV, formatCsv } from "./dataset/export";
+export { loadTable } from "./dataset/load";
+export type { DatasetSource, DatasetFormat, LoadDatasetOptions } from "./dataset/load";
+export { toCSV } from "./dataset/export";
 export type { CsvSource, ToCsvOptions } from "./dataset/export";
-export { parseCsv, escapeFormula, unescapeFormula, MalformedFileError } from "./dataset/csv";
-export type { CsvRecord, ParseCsvOptions, CsvWriteOptions } from "./dataset/csv";
-export { parseJsonl } from "./dataset/jsonl";
-export {
-  CANONICAL_COLUMNS,
-  COLUMN_ALIASES,
-  KNOWN_COLUMN_TYPES,
-  INPUT_ERROR_COLUMN,
-  canonicalName,
-} from "./dataset/columns";
-export type { CanonicalColumn, ColumnType } from "./dataset/columns";
-export { MissingColumnError, parseContexts } from "./dataset/validate";
-export { toDataFrame, isDataFrame } from "./frame/dataframe";
+export { toDataFrame } from "./frame/dataframe";
 export type { ToDataFrameOptions } from "./frame/dataframe";
 export type { Records, ColumnData } from "./dataset/raw";
 export type { Cell, Table, TableColumn } from "./dataset/table";
+
+// The judge.
 export { createJudge } from "./judge/create";
 export type { Judge } from "./judge/judge";
-export { resolveJudgeConfig, redactSecrets, DEFAULT_MODELS, JUDGE_ENV_VARS, describeJudgeConfig, maskSecret } from "./judge/config";
-export type {
-  JudgeOptions,
-  JudgeKind,
-  ResolvedJudgeConfig,
-  EnvironmentVariables,
-  JudgeSettingName,
-  JudgeEnvVar,
-  JudgeSettingSource,
-  JudgeSettingRow,
-} from "./judge/config";
-export { UsageRecorder, formatUsage, DEFAULT_PRICES, priceOf } from "./judge/usage";
-export type { UsageSummary, ModelPrice, ModelUsage } from "./judge/usage";
-export { Scheduler, parseResetDuration, retryAfterMs, isRetryableStatus } from "./judge/scheduler";
-export type { SchedulerOptions, ScheduledJob, FailureInfo } from "./judge/scheduler";
-export { cacheKey, stableJson, DiskCache } from "./judge/cache";
-export { OfflineJudge, OFFLINE_LABEL } from "./judge/offline-judge";
-export type { OfflineJudgeOptions } from "./judge/offline-judge";
-export { OpenAIJudge } from "./judge/openai-judge";
-export { LabelsJudge, LABELS_JUDGE_LABEL } from "./judge/labels-judge";
-export type { LabelsJudgeOptions } from "./judge/labels-judge";
-export * from "./labels/index";
-export { labelCounts, labelFactual } from "./metrics/answer-correctness/label-score";
+export { resolveJudgeConfig, describeJudgeConfig } from "./judge/config";
+export type { JudgeOptions, JudgeKind, ResolvedJudgeConfig, JudgeSettingRow } from "./judge/config";
+export { formatUsage } from "./judge/usage";
+export type { UsageSummary, ModelPrice } from "./judge/usage";
 export { JudgeError } from "./judge/types";
-export type {
-  ChatMessage,
-  ChatRole,
-  ChatContentPart,
-  JudgeTask,
-  StructuredRequest,
-  ReplySchema,
-  SchemaCheck,
-  StatementsReply,
-  ClassificationReply,
-  ResponseVerdict,
-  ReferenceVerdict,
-  RelevanceReply,
-  RelevanceContext,
-} from "./judge/types";
-export { ProgressTracker, formatProgress, terminalProgress, notebookProgress, autoProgress } from "./judge/progress";
-export type { ProgressEvent, ProgressCallback, StageProgress, StagePlan } from "./judge/progress";
-export { tokenCounter, encodingForModel } from "./judge/tokens";
-export type { TokenCounter, EncodingName } from "./judge/tokens";
-export { inNotebook } from "./display/tslab";
-export { installDataFrameDisplay } from "./display/frame-display";
-export { formatTable } from "./display/text-table";
-export type { TextTableOptions } from "./display/text-table";
-export type { NotebookDisplay } from "./display/tslab";
-export { fbeta, cosineSimilarity, blendScores, assertWeights, assertBeta } from "./metrics/math";
-export type { Metric, MetricColumn, MetricRunContext, EvalRow, CallTracker, PlannedCall, PlannedRequest, PlanContext } from "./metrics/metric";
+export { notebookProgress, terminalProgress } from "./judge/progress";
+export type { ProgressEvent, ProgressCallback, StageProgress } from "./judge/progress";
+
+// Metrics and scoring.
 export { answerCorrectness } from "./metrics/answer-correctness/metric";
-export type { AnswerCorrectnessOptions, AnswerCorrectnessResult, Embedder } from "./metrics/answer-correctness/metric";
-export { parseDetails, DETAILS_COLUMN } from "./metrics/answer-correctness/details";
-export type { AnswerCorrectnessDetails, StatementVerdict, Verdict } from "./metrics/answer-correctness/details";
-export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION } from "./metrics/answer-correctness/prompts";
-export { score, scoreAnswerCorrectness, scoreRun } from "./frame/score";
+export type { AnswerCorrectnessOptions } from "./metrics/answer-correctness/metric";
+export { multimodalRelevance } from "./metrics/multimodal-relevance/metric";
+export type { MultimodalRelevanceOptions } from "./metrics/multimodal-relevance/metric";
+export type { Metric } from "./metrics/metric";
+export { score, scoreAnswerCorrectness, scoreMultimodalRelevance, scoreRun } from "./frame/score";
 export type { ScoreOptions, ScoreRun } from "./frame/score";
 export { estimate, formatEstimate } from "./frame/estimate";
 export type { CostEstimate, EstimateOptions, StageEstimate } from "./frame/estimate";
 export { statements, explanation, explain } from "./frame/statements";
 export type { Explanation } from "./frame/statements";
-export { escapeHtml } from "./display/html";
-export { multimodalRelevance } from "./metrics/multimodal-relevance/metric";
-export type { MultimodalRelevanceOptions, MultimodalRelevanceResult } from "./metrics/multimodal-relevance/metric";
-export { RELEVANCE_PROMPT_VERSION } from "./metrics/multimodal-relevance/prompts";
-export type { ImageDetail } from "./metrics/multimodal-relevance/prompts";
-export { scoreMultimodalRelevance } from "./frame/score";
-export { classifyContext, IMAGE_EXTENSIONS } from "./context/items";
-export type { ContextItem } from "./context/items";
-export { ImageLoader, DEFAULT_MAX_IMAGE_BYTES, DEFAULT_DOWNLOAD_TIMEOUT_MS } from "./context/loader";
-export type { ImageLoadOptions, LoadedImage } from "./context/loader";
-export { ImageRefusedError } from "./context/download";
-export type { ResolvedAddress } from "./context/download";
-export { refusedAddressReason } from "./context/address";
-export { sniffImageType } from "./context/image-type";
-export type { ImageType } from "./context/image-type";
-export { bmpToPng } from "./context/bmp";
+export { ImageLoader, classifyContext } from "./context/index";
+export type { ImageLoadOptions } from "./context/index";
+
+// Analysis.
+export { summarize } from "./analysis/summarize";
+export type { SummarizeOptions, FrameInput } from "./analysis/summarize";
+export { compareModels } from "./analysis/compare";
+export type { CompareModelsOptions } from "./analysis/compare";
+export { compareRuns } from "./analysis/compare-runs";
+export type { CompareRunsOptions, RunComparison } from "./analysis/compare-runs";
+export { headline } from "./analysis/headline";
+export type { HeadlineOptions } from "./analysis/headline";
+export { agreement } from "./analysis/agreement";
+export type { AgreementInput, AgreementResult } from "./analysis/agreement";
+export { calibrate } from "./analysis/calibrate";
+export type { CalibrateOptions, CalibrationReport, CalibrationLabels } from "./analysis/calibrate";
+export { disagreements, worst } from "./analysis/drilldown";
+export type { DisagreementsOptions, WorstOptions } from "./analysis/drilldown";
+export { readLabels } from "./labels/read";
+export type { LabelSource, LabelSet } from "./labels/types";
+export { labelFactual } from "./metrics/answer-correctness/label-score";
+
+// Charts.
 export {
   scoreHistogram,
   scoreBox,
@@ -122,42 +87,23 @@ export {
   factualVsSemantic,
   questionHeatmap,
   verdictBars,
+  changeWithCI,
+  show,
+  saveChart,
   toSVG,
   toPNG,
-  saveChart,
-  compileChart,
-  show,
-  VEGA_LITE_MIME,
-  modelColor,
-  setModelColors,
-  VEGA_LITE_SCHEMA,
-  MAX_INLINE_ROWS,
 } from "./charts/index";
-export type {
-  HistogramOptions,
-  BoxOptions,
-  MeanChartOptions,
-  PairedDifferencesOptions,
-  WinTieLossOptions,
-  ThresholdSweepOptions,
-  HeatmapOptions,
-  PngOptions,
-  CompiledChart,
-  ShowOptions,
-  VegaLiteSpec,
-  ChartInput,
-} from "./charts/index";
-export * from "./analysis/index";
-export { compareRuns, RUN_CHANGE_COLUMNS, ALL_MODELS } from "./analysis/compare-runs";
-export type { CompareRunsOptions, RunComparison, AnswerChange } from "./analysis/compare-runs";
-export { changeWithCI } from "./charts/runs";
-export type { ChangeChartOptions } from "./charts/runs";
-export { scoreBatch, exportBatchRequests, importBatchResults, batchStatus } from "./batch/run";
-export type { BatchOptions, SubmittedBatch, BatchState } from "./batch/run";
-export type { BatchRequestLine, BatchResultLine, BatchEndpoint } from "./batch/lines";
-export { BATCH_DISCOUNT } from "./judge/usage";
+export type { VegaLiteSpec, ChartInput } from "./charts/index";
+
+// Tables, the report.
+export { showTable } from "./display/table";
+export type { TableHTMLOptions } from "./display/table";
+export { formatTable } from "./display/text-table";
+export { frameRecords } from "./dataset/frame-like";
+export { escapeHtml } from "./display/html";
 export { buildReport, writeReport } from "./report/html";
 export type { ReportOptions } from "./report/html";
-export { frameRecords } from "./cli/table";
-export { runCli } from "./cli/main";
-export type { CliIO } from "./cli/main";
+
+// Batch API.
+export { scoreBatch, exportBatchRequests, importBatchResults, batchStatus } from "./batch/run";
+export type { BatchOptions } from "./batch/run";

@@ -2,16 +2,9 @@ import assert from "node:assert/strict";
 import { before, describe, it, mock } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import { createJudge, loadDataset, scoreAnswerCorrectness, toDataFrame } from "../src/index";
-import {
-  agreement,
-  compareModels,
-  disagreements,
-  holm,
-  showTable,
-  summarize,
-  tableHTML,
-  worst,
-} from "../src/analysis/index";
+import { agreement, compareModels, disagreements, summarize, worst } from "../src/analysis/index";
+import { holm } from "../src/stats";
+import { showTable, tableHTML } from "../src/display/table";
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
 

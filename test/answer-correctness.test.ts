@@ -1,19 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  answerCorrectness,
-  cosineSimilarity,
-  createJudge,
-  explanation,
-  score,
-  scoreAnswerCorrectness,
-  scoreRun,
-  statements,
-  toCSV,
-  loadDataset,
-  type Judge,
-  type JudgeOptions,
-} from "../src/index";
+import { answerCorrectness, createJudge, explanation, score, scoreAnswerCorrectness, scoreRun, statements, toCSV, loadDataset, type Judge, type JudgeOptions } from "../src/index";
+import { cosineSimilarity } from "../src/metrics/math";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { promptKind, requestData, scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";

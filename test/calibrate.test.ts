@@ -8,17 +8,10 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
-import {
-  alignStatements,
-  calibrate,
-  LabelFileError,
-  loadDataset,
-  toCSV,
-  toDataFrame,
-  wordOverlap,
-  type AnswerCorrectnessDetails,
-  type LabelLine,
-} from "../src/index";
+import { calibrate, loadDataset, toCSV, toDataFrame } from "../src/index";
+import { alignStatements, wordOverlap } from "../src/analysis/align";
+import { LabelFileError, type LabelLine } from "../src/labels/types";
+import { type AnswerCorrectnessDetails } from "../src/metrics/answer-correctness/details";
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
 import { tempDir, writeText } from "./support/files";

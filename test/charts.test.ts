@@ -11,31 +11,8 @@ import {
   wilsonInterval,
 } from "../src/charts/index";
 import { normalCdf } from "../src/analysis/stats";
-import {
-  compareModels,
-  compileChart,
-  createJudge,
-  factualVsSemantic,
-  loadDataset,
-  meanWithCI,
-  modelColor,
-  pairedDifferences,
-  questionHeatmap,
-  relevanceRate,
-  saveChart,
-  scoreAnswerCorrectness,
-  scoreBox,
-  scoreHistogram,
-  scoreMultimodalRelevance,
-  summarize,
-  thresholdSweep,
-  toDataFrame,
-  toPNG,
-  toSVG,
-  verdictBars,
-  winTieLoss,
-  type VegaLiteSpec,
-} from "../src/index";
+import { compareModels, createJudge, factualVsSemantic, loadDataset, meanWithCI, pairedDifferences, questionHeatmap, relevanceRate, saveChart, scoreAnswerCorrectness, scoreBox, scoreHistogram, scoreMultimodalRelevance, summarize, thresholdSweep, toDataFrame, toPNG, toSVG, verdictBars, winTieLoss, type VegaLiteSpec } from "../src/index";
+import { compileChart, modelColor } from "../src/charts/index";
 import { compareRuns, frameRecords } from "../src/index";
 import { tempDir } from "./support/files";
 import { chartGallery } from "./support/gallery";

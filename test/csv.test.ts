@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { escapeFormula, formatCsv, MalformedFileError, parseCsv, unescapeFormula } from "../src/index";
+import { escapeFormula, MalformedFileError, parseCsv, unescapeFormula } from "../src/dataset/csv";
+import { formatCsv } from "../src/dataset/export";
 
 describe("parseCsv (RFC 4180)", () => {
   it("reads quoted fields holding commas, doubled quotes and line breaks", () => {

@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { DataFrame } from "danfojs-node";
-import { loadDataset, MalformedFileError, MissingColumnError, toCSV, toDataFrame } from "../src/index";
+import { loadDataset, toCSV, toDataFrame } from "../src/index";
+import { MalformedFileError } from "../src/dataset/csv";
+import { MissingColumnError } from "../src/dataset/validate";
 import { tempDir, writeText } from "./support/files";
 import { records } from "./support/frames";
 

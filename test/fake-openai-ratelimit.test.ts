@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import OpenAI, { RateLimitError } from "openai";
-import { parseResetDuration } from "../src/index";
+import { parseResetDuration } from "../src/judge/scheduler";
 import { rejection, waitFor } from "./support/async";
 import { FakeOpenAI, formatResetDuration } from "./support/fake-openai";
 

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { formatCsv, frameRecords, loadDataset, toCSV } from "../src/index";
+import { frameRecords, loadDataset, toCSV } from "../src/index";
+import { formatCsv } from "../src/dataset/export";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 

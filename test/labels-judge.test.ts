@@ -7,21 +7,12 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import {
-  cosineSimilarity,
-  createJudge,
-  fbeta,
-  LabelFileError,
-  LABELS_JUDGE_LABEL,
-  loadDataset,
-  OfflineJudge,
-  parseDetails,
-  readLabels,
-  scoreAnswerCorrectness,
-  scoreMultimodalRelevance,
-  scoreRun,
-  type LabelLine,
-} from "../src/index";
+import { createJudge, loadDataset, readLabels, scoreAnswerCorrectness, scoreMultimodalRelevance, scoreRun } from "../src/index";
+import { LABELS_JUDGE_LABEL } from "../src/judge/labels-judge";
+import { OfflineJudge } from "../src/judge/offline-judge";
+import { LabelFileError, type LabelLine } from "../src/labels/types";
+import { parseDetails } from "../src/metrics/answer-correctness/details";
+import { cosineSimilarity, fbeta } from "../src/metrics/math";
 import { runCliCaptured } from "./support/cli";
 import { records } from "./support/frames";
 import { tempDir, writeText } from "./support/files";

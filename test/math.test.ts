@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../src/index";
+import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../src/metrics/math";
 
 const close = (actual: number, expected: number, tolerance = 1e-9) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);

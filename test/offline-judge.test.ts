@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { createJudge, JudgeError, OFFLINE_LABEL, type JudgeTask, type StructuredRequest } from "../src/index";
+import { createJudge, JudgeError } from "../src/index";
+import { OFFLINE_LABEL } from "../src/judge/offline-judge";
+import { type JudgeTask, type StructuredRequest } from "../src/judge/types";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { records } from "./support/frames";
 

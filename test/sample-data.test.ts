@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { formatCsv, loadDataset, toCSV } from "../src/index";
+import { loadDataset, toCSV } from "../src/index";
+import { formatCsv } from "../src/dataset/export";
 import { tempDir } from "./support/files";
 import { records } from "./support/frames";
 

@@ -22,7 +22,7 @@ import {
   spearman,
   twoSampleBootstrap,
   wilcoxonSignedRank,
-} from "../src/analysis/index";
+} from "../src/stats";
 
 const close = (actual: number, expected: number, tolerance = 1e-6) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);

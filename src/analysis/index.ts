@@ -1,6 +1,7 @@
 /**
- * The analysis layer: summaries, model comparisons, agreement, drill-down
- * tables, the statistics behind them, and HTML tables for notebooks.
+ * `evalframe/analysis`: summaries, model comparisons, run-to-run changes,
+ * headlines, agreement, calibration against hand labels, and drill-down
+ * tables (the statistics behind them: `evalframe/stats`).
  *
  * @example
  * import { loadDataset, scoreAnswerCorrectness, summarize, compareModels, showTable } from "evalframe";
@@ -21,44 +22,5 @@ export type { CalibrateOptions, CalibrationReport, CalibrationLabels } from "./c
 export { alignStatements, wordOverlap, statementWords, ALIGN_THRESHOLD } from "./align";
 export { disagreements, worst } from "./drilldown";
 export type { DisagreementsOptions, WorstOptions } from "./drilldown";
-export {
-  isValidNumber,
-  finiteValues,
-  countValid,
-  nanMean,
-  nanStd,
-  nanMin,
-  nanMax,
-  nanMedian,
-  sortedFinite,
-  quantile7,
-  quantileSorted7,
-  averageRanks,
-  erf,
-  erfc,
-  normalCdf,
-  bootstrapMeanCI,
-  pairedBootstrapCI,
-  twoSampleBootstrap,
-  wilcoxonSignedRank,
-  WILCOXON_EXACT_MAX_N,
-  binomialTwoSidedP,
-  signTest,
-  holm,
-  isMissingLabel,
-  cohenKappa,
-  spearman,
-} from "./stats";
-export type {
-  NumberArray,
-  Label,
-  BootstrapOptions,
-  BootstrapInterval,
-  TwoSampleBootstrap,
-  WilcoxonResult,
-  SignTestResult,
-} from "./stats";
-export { mulberry32, deriveSeed, seedToUint32, DEFAULT_SEED } from "./random";
-export type { Rng } from "./random";
-export { tableHTML, showTable } from "../display/table";
-export type { TableHTMLOptions } from "../display/table";
+export { compareRuns, RUN_CHANGE_COLUMNS, ALL_MODELS } from "./compare-runs";
+export type { CompareRunsOptions, RunComparison, AnswerChange } from "./compare-runs";

@@ -54,3 +54,22 @@ export function readFrame(data: DataFrame | Records | Table, caller: string): Ta
   if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
   throw new TypeError(`${caller}: expected a danfojs DataFrame, an array of row objects or a table from loadTable`);
 }
+
+/**
+ * The rows of a DataFrame (or row objects) as plain objects ready for
+ * `JSON.stringify`: NaN and ±Infinity become null.
+ *
+ * @example
+ * JSON.stringify(frameRecords(compareModels(scored)), null, 2)
+ */
+export function frameRecords(data: DataFrame | Records | Table): Record<string, string | number | boolean | null>[] {
+  const table = readFrame(data, "frameRecords");
+  return Array.from({ length: table.rowCount }, (_, i) =>
+    Object.fromEntries(
+      table.columns.map((c) => {
+        const v = c.values[i] ?? null;
+        return [c.name, typeof v === "number" && !Number.isFinite(v) ? null : v];
+      }),
+    ),
+  );
+}

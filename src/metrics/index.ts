@@ -1,0 +1,22 @@
+/**
+ * `evalframe/metrics`: what a metric is, the two metrics, their prompts'
+ * versions, their arithmetic (F-beta, cosine, the blend) and the statement
+ * details they keep.
+ *
+ * @example
+ * import { fbeta, blendScores } from "evalframe/metrics";
+ * fbeta(3, 1, 2); // 0.6667
+ */
+export { fbeta, cosineSimilarity, blendScores, assertWeights, assertBeta } from "./math";
+export type { Metric, MetricColumn, MetricRunContext, EvalRow, CallTracker, PlannedCall, PlannedRequest, PlanContext } from "./metric";
+export { answerCorrectness } from "./answer-correctness/metric";
+export type { AnswerCorrectnessOptions, AnswerCorrectnessResult } from "./answer-correctness/metric";
+export { parseDetails, DETAILS_COLUMN } from "./answer-correctness/details";
+export type { AnswerCorrectnessDetails, StatementVerdict, Verdict } from "./answer-correctness/details";
+export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION } from "./answer-correctness/prompts";
+export { labelCounts, labelFactual } from "./answer-correctness/label-score";
+export { predictStatements } from "./answer-correctness/plan";
+export { multimodalRelevance } from "./multimodal-relevance/metric";
+export type { MultimodalRelevanceOptions, MultimodalRelevanceResult } from "./multimodal-relevance/metric";
+export { RELEVANCE_PROMPT_VERSION } from "./multimodal-relevance/prompts";
+export type { ImageDetail } from "./multimodal-relevance/prompts";
