@@ -238,7 +238,7 @@ Kinds:
   mean       mean per model with its 95% bootstrap CI
   scatter    factual vs semantic part of answer correctness
   heatmap    score per question and model
-  paired     per-question difference between two models (--models A,B)
+  paired     per-question differences of every pair of models (or --models A,B)
   wtl        wins, ties and losses per model pair (--baseline M)
   verdicts   TP / FP / FN statements per model
   sweep      pass rate by threshold per model
@@ -249,7 +249,7 @@ Options:
   --metric M        score column (default per kind: answer_correctness, or multimodal_relevance)
   --by COLUMN       model column (default model)
   --pair-by COLUMN  question column for heatmap and paired (default id)
-  --models A,B      the two models of a paired chart (default the first two)
+  --models A,B      the two models of a paired chart (default every pair)
   --baseline M      compare every model with M (wtl)
   --format F        csv|tsv|jsonl|json when the extension does not tell
 `,
@@ -265,7 +265,7 @@ and verdicts, and the failed rows. Vega is inlined: it opens without a network.
 Options:
   --out FILE     the HTML file (required)
   --title T      page title (default "evalframe report")
-  --worst N      lowest-scoring answers shown (default 10)
+  --worst N      lowest-scoring answers shown per model (default 3)
   --usage-json F the usage line from the JSON that evalframe score --summary-json wrote
   --previous F   an earlier scored run of the same data: adds "Change since the previous run"
                  (the change per model with CI and verdict, a chart, the answers that changed most)
