@@ -3,7 +3,7 @@
  * answer-correctness rows whose statements are sentences (as the scripted
  * judge reads them), and large scored tables for the analysis benchmarks.
  */
-import { mulberry32, type Rng } from "../src/analysis/random";
+import { mulberry32, type Rng } from "../src/stats/random";
 
 /** One answer-correctness input row. */
 export interface QaRow {

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { mulberry32 } from "../src/analysis/random";
+import { mulberry32 } from "../src/stats/random";
 import type { ChatContext, Fault, FakeOpenAI, RecordedRequest } from "../test/support/fake-openai";
 import { scriptedAnswerCorrectness, sentences } from "../test/support/scripted-judge";
 import { qaRows, type QaRow } from "./data";

@@ -10,7 +10,7 @@ import {
   VERDICT_COLORS,
   wilsonInterval,
 } from "../src/charts/index";
-import { normalCdf } from "../src/analysis/stats";
+import { normalCdf } from "../src/stats/normal";
 import { compareModels, createJudge, factualVsSemantic, loadDataset, meanWithCI, pairedDifferences, questionHeatmap, relevanceRate, saveChart, scoreAnswerCorrectness, scoreBox, scoreHistogram, scoreMultimodalRelevance, summarize, thresholdSweep, toDataFrame, toPNG, toSVG, verdictBars, winTieLoss, type VegaLiteSpec } from "../src/index";
 import { compileChart, modelColor } from "../src/charts/index";
 import { compareRuns, frameRecords } from "../src/index";

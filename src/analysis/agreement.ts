@@ -3,7 +3,7 @@
  * judges, or a judge and human labels.
  */
 import type { Series } from "danfojs-node";
-import { cohenKappa, isMissingLabel, spearman, type Label } from "./stats";
+import { cohenKappa, isMissingLabel, spearman, type Label } from "../stats/agreement";
 
 /** Scores or labels for {@link agreement}: an array (numbers, text, booleans; NaN/null/"" missing) or a danfojs Series. */
 export type AgreementInput = ArrayLike<Label> | Series;

@@ -6,7 +6,8 @@
 import type { DataFrame } from "danfojs-node";
 import type { Cell } from "../dataset/table";
 import { agreement } from "./agreement";
-import { averageRanks, nanMean, spearman } from "./stats";
+import { spearman } from "../stats/agreement";
+import { averageRanks, nanMean } from "../stats/descriptive";
 import { column, frameOf } from "./summarize";
 
 /** One matched row: the judge's value and the label's. */

@@ -7,8 +7,8 @@ import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
-import { DEFAULT_SEED, deriveSeed } from "./random";
-import { holm } from "./stats";
+import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 
 /** Options of {@link compareRuns}. */

@@ -5,8 +5,10 @@
  */
 import type { DataFrame } from "danfojs-node";
 import type { Table } from "../dataset/table";
-import { DEFAULT_SEED, deriveSeed } from "./random";
-import { bootstrapMeanCI, holm, nanMean, signTest, twoSampleBootstrap, wilcoxonSignedRank } from "./stats";
+import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
+import { nanMean } from "../stats/descriptive";
+import { holm, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
 import { tableToDataFrame } from "../frame/dataframe";
 import { column, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { getColumn } from "../dataset/table";

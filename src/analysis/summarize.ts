@@ -11,8 +11,9 @@ import type { Records } from "../dataset/raw";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame } from "../dataset/frame-like";
-import { DEFAULT_SEED, deriveSeed } from "./random";
-import { bootstrapMeanCI, nanMean, nanStd, quantileSorted7 } from "./stats";
+import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { bootstrapMeanCI } from "../stats/bootstrap";
+import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
 
 /** What the analysis functions, charts and tables read: a danfojs DataFrame, an array of row objects, or a typed table from `loadTable`. */
 export type FrameInput = DataFrame | Records | Table;

@@ -1,5 +1,5 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
-import { DEFAULT_SEED, mulberry32 } from "../analysis/random";
+import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";

@@ -1,5 +1,5 @@
 /** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
-import { quantileSorted7 } from "../analysis/stats";
+import { quantileSorted7 } from "../stats/descriptive";
 import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";

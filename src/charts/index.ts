@@ -18,6 +18,7 @@ export { colourDistance, deltaE2000, simulateColourBlindness, toLab, parseColour
 export type { ColourBlindness, Rgb, Lab } from "./colour-vision";
 export { judgeLabels, judgeLine } from "./judge";
 export type { JudgeLabelOption, JudgeLabelOptions } from "./judge";
-export { wilsonInterval, normalQuantile } from "../analysis/intervals";
-export type { ProportionInterval } from "../analysis/intervals";
+export { wilsonInterval } from "../stats/intervals";
+export { normalQuantile } from "../stats/normal";
+export type { ProportionInterval } from "../stats/intervals";
 export type { ChartInput } from "./data";

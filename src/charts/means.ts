@@ -5,7 +5,7 @@
  */
 import { getColumn, type Table } from "../dataset/table";
 import { summarize } from "../analysis/summarize";
-import { wilsonInterval } from "../analysis/intervals";
+import { wilsonInterval } from "../stats/intervals";
 import { chartTable, excludedNote, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColorEncoding, type VegaLiteSpec } from "./spec";

@@ -4,7 +4,7 @@
  * models), one strip per pair. Outcomes differ by position (left or right of
  * zero), shape (▶ ● ◀) and colour (blue, grey, orange), and are counted in text.
  */
-import { DEFAULT_SEED, mulberry32 } from "../analysis/random";
+import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import { chartTable, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS, SEQUENTIAL_SCHEME } from "./palette";

@@ -1,50 +1,8 @@
 /**
- * Closed-form intervals: the normal quantile (the inverse of
- * {@link normalCdf}) and the Wilson score interval of a proportion, which
- * stays inside [0, 1] and keeps a sensible width at n = 1 and at 0 or n
- * successes, where the normal ("Wald") interval collapses to a point.
+ * The Wilson score interval of a proportion, which stays inside [0, 1] and
+ * keeps a sensible width at n = 1 and at 0 or n successes, where the normal ("Wald") interval collapses to a point.
  */
-import { normalCdf } from "./stats";
-
-const SQRT_2PI = Math.sqrt(2 * Math.PI);
-
-/**
- * The standard normal quantile Φ⁻¹(p): the z with `normalCdf(z) = p`, found
- * by Newton steps on {@link normalCdf} (kept inside a shrinking bracket), so
- * it is as accurate as `normalCdf` (about 1e-14). p = 0 and p = 1 give −∞ and
- * +∞; p outside [0, 1] or NaN throws.
- *
- * @example
- * normalQuantile(0.975) // ≈ 1.959963984540054
- * normalQuantile(0.5)   // 0
- */
-export function normalQuantile(p: number): number {
-  if (!(p >= 0 && p <= 1)) throw new RangeError(`normalQuantile: p must be between 0 and 1, got ${p}`);
-  if (p === 0) return Number.NEGATIVE_INFINITY;
-  if (p === 1) return Number.POSITIVE_INFINITY;
-  if (p === 0.5) return 0;
-  // A rough start (Abramowitz & Stegun 26.2.23, good to 4.5e-4), then Newton.
-  const q = Math.min(p, 1 - p);
-  const t = Math.sqrt(-2 * Math.log(q));
-  let z = (p < 0.5 ? -1 : 1) * (t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t));
-  let lo = -40;
-  let hi = 40;
-  for (let i = 0; i < 100; i++) {
-    const error = normalCdf(z) - p;
-    if (error === 0) break;
-    if (error > 0) hi = Math.min(hi, z);
-    else lo = Math.max(lo, z);
-    const density = Math.exp(-0.5 * z * z) / SQRT_2PI;
-    let next = z - error / density;
-    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
-    if (Math.abs(next - z) <= 1e-15 * Math.max(1, Math.abs(z))) {
-      z = next;
-      break;
-    }
-    z = next;
-  }
-  return z;
-}
+import { normalQuantile } from "./normal";
 
 /** A proportion with its interval, from {@link wilsonInterval}. */
 export interface ProportionInterval {
