@@ -1,8 +1,11 @@
 /**
- * The `evalframe` command line, run as a real child process (`node` with tsx
- * on src/cli.ts, the entry point that dist/cli.js is compiled from) on temp
- * copies of the sample data, with the offline judge and against the fake
- * OpenAI server.
+ * The `evalframe` command line on temp copies of the sample data, with the
+ * offline judge and against the fake OpenAI server. Most commands run
+ * in-process through runCli (with their own environment and working
+ * directory); a few run as a real child process where the process is what is
+ * tested: the built dist/cli.js (shebang, exit codes, stdout/stderr
+ * separation), and the API-key tests, whose key comes from the process
+ * environment that failures are scrubbed against.
  *
  * Exit-code rule under test: bad flags or arguments → 2; input that cannot
  * be read, parsed or used (missing file, malformed CSV, missing column) → 1;
@@ -17,6 +20,7 @@ import { before, describe, it } from "node:test";
 import { CliFailure, reportError, UsageError } from "../src/cli/errors";
 import { loadDataset } from "../src/index";
 import { parseCsv } from "../src/dataset/csv";
+import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { filesUnder, tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
@@ -40,8 +44,28 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Runs `evalframe …` in `cwd` (asynchronously, so a server in this process can answer it). */
-function evalframe(args: readonly string[], cwd: string, env: Record<string, string> = {}, entry: string[] = ["--import", TSX, ENTRY]): Promise<Result> {
+/** How many in-process runs are inside `cwd` now, and the directory to go back to after the last. */
+let inside = 0;
+let home = process.cwd();
+
+/**
+ * Runs `evalframe …` in this process, as if started in `cwd` with only `env`
+ * (and none of the machine's judge settings). Runs started together must
+ * share their `cwd`.
+ */
+async function evalframe(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
+  if (inside++ === 0) home = process.cwd();
+  process.chdir(cwd);
+  try {
+    const run = await runCliCaptured(args, cleanEnv(env));
+    return { code: run.code, stdout: run.out, stderr: run.err };
+  } finally {
+    if (--inside === 0) process.chdir(home);
+  }
+}
+
+/** Runs `evalframe …` as a child process in `cwd` (asynchronously, so a server in this process can answer it). */
+function evalframeProcess(args: readonly string[], cwd: string, env: Record<string, string> = {}, entry: string[] = ["--import", TSX, ENTRY]): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], { cwd, env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -287,7 +311,7 @@ describe("evalframe score --judge openai against an OpenAI-compatible server", (
   it("scores through the server; the API key is sent but appears in no output and no written file", async () => {
     const dir = tempDir();
     copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
-    const result = await evalframe(
+    const result = await evalframeProcess(
       ["score", "qa-models.csv", "--judge", "openai", "--out", "scored.csv", "--statements-out", "statements.csv", "--summary-json", "summary.json", "--cache-dir", "cache", "--concurrency", "8"],
       dir,
       { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: serverURL() },
@@ -315,7 +339,7 @@ describe("evalframe score --judge openai against an OpenAI-compatible server", (
     const dir = tempDir();
     copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
     server.options.fault = () => ({ kind: "status", status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}.`, type: "invalid_request_error", code: "invalid_api_key" } } });
-    const result = await evalframe(["score", "qa-models.csv", "--out", "scored.csv", "--summary-json", "summary.json", "--no-cache", "--no-progress"], dir, {
+    const result = await evalframeProcess(["score", "qa-models.csv", "--out", "scored.csv", "--summary-json", "summary.json", "--no-cache", "--no-progress"], dir, {
       OPENAI_API_KEY: KEY,
       OPENAI_BASE_URL: serverURL(),
     });
@@ -427,8 +451,21 @@ describe("the built command", () => {
     }
     assert.equal(readFileSync(built, "utf8").split("\n")[0], "#!/usr/bin/env node");
     const dir = tempDir();
-    const version = await evalframe(["--version"], dir, {}, [built]);
+    copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
+    const version = await evalframeProcess(["--version"], dir, {}, [built]);
     assert.equal(version.code, 0, version.stderr);
     assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+    // Exit codes and the two streams through the real executable: bad usage 2, unreadable input 1, one line on stderr and nothing on stdout.
+    const [usage, missing] = await Promise.all([
+      evalframeProcess(["score", "qa-models.csv", "--out", "s.csv", "--bogus"], dir, {}, [built]),
+      evalframeProcess(["score", "no-such-file.csv", "--out", "s.csv", "--judge", "offline"], dir, {}, [built]),
+    ]);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.equal(usage.stdout, "");
+    assert.deepEqual(lines(usage.stderr), ["evalframe: score: unknown option --bogus (see evalframe score --help)"]);
+    assert.equal(missing.code, 1, missing.stderr);
+    assert.equal(missing.stdout, "");
+    assert.equal(lines(missing.stderr).length, 1, missing.stderr);
+    assert.match(missing.stderr, /^evalframe: cannot read "no-such-file\.csv": no such file/);
   });
 });

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { classifyContext, ImageLoader, type ImageLoadOptions } from "../src/index";
+import { classifyContext, ImageLoader, type ImageLoadOptions } from "../src/context/index";
 import { refusedAddressReason } from "../src/context/address";
 import { bmpToPng } from "../src/context/bmp";
 import { ImageRefusedError } from "../src/context/download";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { createJudge, JudgeError } from "../src/index";
+import { createJudge } from "../src/judge/create";
+import { JudgeError } from "../src/judge/types";
 import { OFFLINE_LABEL } from "../src/judge/offline-judge";
 import { type JudgeTask, type StructuredRequest } from "../src/judge/types";
 import { scoreAnswerCorrectness } from "../src/frame/score";

@@ -8,10 +8,14 @@ export interface CliRun {
   err: string;
 }
 
-/** Runs `evalframe <args>` in this process and captures its output. */
-export async function runCliCaptured(args: readonly string[]): Promise<CliRun> {
+/**
+ * Runs `evalframe <args>` in this process and captures its output. `env` is
+ * where the command reads its judge settings (default `process.env`), so a
+ * test gives its own settings without touching the process environment.
+ */
+export async function runCliCaptured(args: readonly string[], env?: Readonly<Record<string, string | undefined>>): Promise<CliRun> {
   let out = "";
   let err = "";
-  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) }, env);
   return { code, out, err };
 }
