@@ -4,6 +4,7 @@
  * model with a paired interval and test, and the answers that changed.
  */
 import { FixableError } from "../dataset/fix-hint";
+import { DEFAULT_BY } from "../dataset/column-toolkit";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
@@ -232,7 +233,7 @@ function errorText(run: Run, row: number): string {
  */
 export function compareRuns(before: FrameInput, after: FrameInput, options: CompareRunsOptions = {}): RunComparison {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const replicates = options.bootstrap ?? 2000;
   const seed = options.seed ?? DEFAULT_SEED;
   const alpha = options.alpha ?? 0.05;

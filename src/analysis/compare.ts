@@ -4,6 +4,7 @@
  * sign test for 0/1 scores) and Holm's correction across the comparisons.
  */
 import type { DataFrame } from "danfojs-node";
+import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
 import type { Table } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
@@ -288,7 +289,7 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
 export function comparisonTable(data: FrameInput, options: CompareModelsOptions = {}): Table {
   const caller = "compareModels";
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const replicates = options.bootstrap ?? 2000;
   const seed = options.seed ?? DEFAULT_SEED;
   const alpha = options.alpha ?? 0.05;
@@ -369,7 +370,7 @@ function unpairedReason(table: Table, by: string, pairBy: string, named: boolean
  * else "id" (absent: unpaired).
  */
 function defaultPairing(table: Table, by: string): string {
-  return pairingColumn(table, by) ?? "id";
+  return pairingColumn(table, by) ?? DEFAULT_PAIR_BY;
 }
 
 /**

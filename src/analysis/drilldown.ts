@@ -3,6 +3,7 @@
  * lowest-scoring answers.
  */
 import type { DataFrame } from "danfojs-node";
+import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { asList, column, frameOf, groupRows, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 
@@ -50,8 +51,8 @@ interface Question {
 export function disagreements(scored: FrameInput, options: DisagreementsOptions = {}): DataFrame {
   const caller = "disagreements";
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
-  const pairBy = options.pairBy ?? "id";
+  const by = options.by ?? DEFAULT_BY;
+  const pairBy = options.pairBy ?? DEFAULT_PAIR_BY;
   const top = options.top ?? 10;
   checkCount(top, "top", caller);
   const table = readTable(scored, caller);

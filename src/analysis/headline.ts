@@ -4,7 +4,9 @@
  * words, the rows that failed, and the judge with its caveat.
  */
 import type { Cell, Table } from "../dataset/table";
+import { DEFAULT_BY } from "../dataset/column-toolkit";
 import { getColumn } from "../dataset/table";
+import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { readTable, type FrameInput } from "./summarize";
 
 /** Options of {@link headline}. */
@@ -29,14 +31,6 @@ interface ModelLine {
   mean: number;
   low: number;
   high: number;
-}
-
-function num(value: Cell | undefined): number {
-  return typeof value === "number" ? value : Number.NaN;
-}
-
-function text(value: Cell | undefined): string {
-  return value === null || value === undefined ? "" : String(value);
 }
 
 function rowsOf(table: Table): Record<string, Cell>[] {
@@ -102,22 +96,22 @@ function judgeSentence(judge: string): string {
 export function headline(summary: FrameInput, comparison?: FrameInput, options: HeadlineOptions = {}): string[] {
   const caller = "headline";
   const table = readTable(summary, caller);
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const rows = rowsOf(table);
-  const metrics = [...new Set(rows.map((r) => text(r["metric"])).filter((m) => m !== ""))];
+  const metrics = [...new Set(rows.map((r) => cellString(r["metric"])).filter((m) => m !== ""))];
   const metric = options.metric ?? (metrics.includes("answer_correctness") ? "answer_correctness" : metrics[0]);
   if (metric === undefined) throw new Error(`${caller}: the summary has no metric column; give the output of summarize(scored, { by: "model" })`);
   const hasModels = getColumn(table, by) !== undefined;
   const lines: ModelLine[] = rows
-    .filter((r) => text(r["metric"]) === metric)
+    .filter((r) => cellString(r["metric"]) === metric)
     .map((r) => ({
-      model: hasModels ? text(r[by]) : "all answers",
-      n: num(r["n"]),
-      valid: num(r["n_valid"]),
-      errors: num(r["n_error"]),
-      mean: num(r["mean"]),
-      low: num(r["ci_low"]),
-      high: num(r["ci_high"]),
+      model: hasModels ? cellString(r[by]) : "all answers",
+      n: cellNumber(r["n"]),
+      valid: cellNumber(r["n_valid"]),
+      errors: cellNumber(r["n_error"]),
+      mean: cellNumber(r["mean"]),
+      low: cellNumber(r["ci_low"]),
+      high: cellNumber(r["ci_high"]),
     }))
     .sort((a, b) => (Number.isNaN(a.mean) ? 1 : Number.isNaN(b.mean) ? -1 : b.mean - a.mean));
   if (lines.length === 0) throw new Error(`${caller}: the summary has no rows for ${metric}; the metrics are: ${metrics.join(", ") || "none"}`);
@@ -170,19 +164,19 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
   for (let k = 0; k + 1 < ranked.length; k++) {
     const higher = ranked[k]!.model;
     const lower = ranked[k + 1]!.model;
-    const row = rows.find((r) => (text(r["model_a"]) === higher && text(r["model_b"]) === lower) || (text(r["model_a"]) === lower && text(r["model_b"]) === higher));
+    const row = rows.find((r) => (cellString(r["model_a"]) === higher && cellString(r["model_b"]) === lower) || (cellString(r["model_a"]) === lower && cellString(r["model_b"]) === higher));
     if (!row) continue;
-    const flip = text(row["model_a"]) === lower;
-    const diff = flip ? -num(row["mean_diff"]) : num(row["mean_diff"]);
-    const low = flip ? -num(row["ci_high"]) : num(row["ci_low"]);
-    const high = flip ? -num(row["ci_low"]) : num(row["ci_high"]);
+    const flip = cellString(row["model_a"]) === lower;
+    const diff = flip ? -cellNumber(row["mean_diff"]) : cellNumber(row["mean_diff"]);
+    const low = flip ? -cellNumber(row["ci_high"]) : cellNumber(row["ci_low"]);
+    const high = flip ? -cellNumber(row["ci_low"]) : cellNumber(row["ci_high"]);
     if (Number.isNaN(diff)) {
       notes.push(`${higher} and ${lower} cannot be compared: no question has a scored answer from both.`);
       continue;
     }
-    const why = text(row["unpaired_because"]);
-    const clause = `${higher} scores ${fixed(diff)} higher than ${lower} (95% CI ${interval(low, high)}; ${testName(text(row["test"]))} p_holm ${pValue(num(row["p_holm"]))}${why !== "" ? `; unpaired because ${why}` : ""})`;
-    const verdict = text(row["verdict"]);
+    const why = cellString(row["unpaired_because"]);
+    const clause = `${higher} scores ${fixed(diff)} higher than ${lower} (95% CI ${interval(low, high)}; ${testName(cellString(row["test"]))} p_holm ${pValue(cellNumber(row["p_holm"]))}${why !== "" ? `; unpaired because ${why}` : ""})`;
+    const verdict = cellString(row["verdict"]);
     (verdict !== "" && verdict !== "no detectable difference" ? real : chance).push(clause);
   }
   const sentence = (clauses: string[], one: string, many: string) => `${clauses.join(", and ")}: ${clauses.length === 1 ? one : many}.`;

@@ -7,16 +7,16 @@
 import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import type { ColumnType } from "../dataset/columns";
-import type { Records } from "../dataset/raw";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
-import { readFrame } from "../dataset/frame-like";
+import { readFrame, type FrameInput } from "../dataset/frame-like";
+import { groupRows, keyText } from "../dataset/column-toolkit";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
 import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
 
-/** What the analysis functions, charts and tables read: a danfojs DataFrame, an array of row objects, or a typed table from `loadTable`. */
-export type FrameInput = DataFrame | Records | Table;
+/** What the analysis functions, charts and tables read (the dataset layer's {@link FrameInput}, re-exported). */
+export type { FrameInput };
 
 /** The score columns {@link summarize} looks for when no metric is named. */
 export const DEFAULT_METRICS: readonly string[] = ["answer_correctness", "answer_correctness_continuous", "multimodal_relevance"];
@@ -75,42 +75,7 @@ export function metricScores(table: Table, metric: string, caller: string): Floa
   return out;
 }
 
-/** @internal Text of a key cell (model, id), or undefined when it is missing. */
-export function keyText(value: Cell | undefined): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "number" && Number.isNaN(value)) return undefined;
-  const text = String(value);
-  return text === "" ? undefined : text;
-}
-
-/** @internal Rows grouped by the values of some columns, groups in order of first appearance. */
-export interface Groups {
-  /** The first row of each group (to read its key values). */
-  first: number[];
-  /** The rows of each group, ascending. */
-  rows: number[][];
-  /** Each group's key as text (for seeds and messages). */
-  keys: string[];
-}
-
-/** @internal Groups rows by the cells of `columns` (none: one group of every row). */
-export function groupRows(table: Table, columns: readonly TableColumn[]): Groups {
-  const index = new Map<string, number>();
-  const groups: Groups = { first: [], rows: [], keys: [] };
-  for (let i = 0; i < table.rowCount; i++) {
-    const key = columns.length === 0 ? "" : JSON.stringify(columns.map((c) => c.values[i] ?? null));
-    let g = index.get(key);
-    if (g === undefined) {
-      g = groups.rows.length;
-      index.set(key, g);
-      groups.first.push(i);
-      groups.rows.push([]);
-      groups.keys.push(key);
-    }
-    groups.rows[g]!.push(i);
-  }
-  return groups;
-}
+export { keyText, groupRows, type Groups } from "../dataset/column-toolkit";
 
 /** @internal A column name or several as a list. */
 export function asList(value: string | readonly string[] | undefined): string[] {

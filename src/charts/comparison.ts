@@ -5,8 +5,9 @@
  * random ci0/ci1.
  */
 import { getColumn } from "../dataset/table";
+import { DEFAULT_BY } from "../dataset/column-toolkit";
 import { compareModels } from "../analysis/compare";
-import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartTable, excludedNote, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
@@ -107,10 +108,10 @@ export interface ThresholdSweepOptions extends JudgeLabelOptions {
 export function thresholdSweep(scored: ChartInput, options: ThresholdSweepOptions = {}): VegaLiteSpec {
   const table = chartTable(scored, "thresholdSweep");
   const metric = options.metric ?? (getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness");
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const thresholds = options.thresholds ?? Array.from({ length: 21 }, (_, i) => i / 20);
   const scores = numberColumn(table, metric, "thresholdSweep");
-  const groups = groupRows(textColumn(table, by));
+  const groups = groupByKey(textColumn(table, by));
   const values: Record<string, unknown>[] = [];
   const sizes: [string, number][] = [];
   let failed = 0;

@@ -2,11 +2,15 @@
 import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
 import { readTable, type FrameInput } from "../analysis/summarize";
 
-/** What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table). */
+/**
+ * What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table).
+ *
+ * @deprecated The same as {@link FrameInput}; use that name.
+ */
 export type ChartInput = FrameInput;
 
 /** The typed table behind a chart's input. */
-export function chartTable(data: ChartInput, caller: string): Table {
+export function chartTable(data: FrameInput, caller: string): Table {
   return readTable(data, caller);
 }
 
@@ -43,16 +47,8 @@ export function textColumn(table: Table, name: string): string[] {
   });
 }
 
-/** Row indices per group, groups in order of first appearance. */
-export function groupRows(keys: readonly string[]): Map<string, number[]> {
-  const groups = new Map<string, number[]>();
-  keys.forEach((key, i) => {
-    const list = groups.get(key);
-    if (list) list.push(i);
-    else groups.set(key, [i]);
-  });
-  return groups;
-}
+/** Row indices per key (one key per row), groups in order of first appearance (from the column toolkit). */
+export { groupByKey } from "../dataset/column-toolkit";
 
 /** "12 failed rows left out" style note, or undefined when none failed. */
 export function excludedNote(failed: number): string | undefined {

@@ -1,6 +1,7 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
+import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { chartTable, excludedNote, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
@@ -34,7 +35,7 @@ const JITTER_SEMANTIC = 0.006;
  * await show(factualVsSemantic(scored, { jitter: false, judgeLabel: false }));
  */
 export function factualVsSemantic(scored: ChartInput, options: ScatterOptions = {}): VegaLiteSpec {
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "factualVsSemantic");
   const factual = numberColumn(table, "answer_correctness_factual", "factualVsSemantic");
   const semantic = numberColumn(table, "answer_correctness_semantic", "factualVsSemantic");
@@ -42,7 +43,7 @@ export function factualVsSemantic(scored: ChartInput, options: ScatterOptions = 
   const models = textColumn(table, by);
   const ids = textColumn(table, "id");
   const valid = models.flatMap((model, i) => (Number.isFinite(factual[i]!) && Number.isFinite(semantic[i]!) ? [i] : []));
-  const names = [...groupRows(models).keys()];
+  const names = [...groupByKey(models).keys()];
   const color = modelColorEncoding(names, "model", by);
   const shape = modelShapeEncoding(names, "model", by);
   const judge = judgeLine(options.judgeLabel, [table], ["answer_correctness"]);
@@ -140,15 +141,15 @@ export interface HeatmapOptions extends JudgeLabelOptions {
  */
 export function questionHeatmap(scored: ChartInput, options: HeatmapOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
-  const pairBy = options.pairBy ?? "id";
+  const by = options.by ?? DEFAULT_BY;
+  const pairBy = options.pairBy ?? DEFAULT_PAIR_BY;
   const table = chartTable(scored, "questionHeatmap");
   const scores = numberColumn(table, metric, "questionHeatmap");
   const models = textColumn(table, by);
   const ids = textColumn(table, pairBy);
   const questions = textColumn(table, "user_input");
-  const names = [...groupRows(models).keys()];
-  const byQuestion = groupRows(ids);
+  const names = [...groupByKey(models).keys()];
+  const byQuestion = groupByKey(ids);
   const spread = new Map<string, number>();
   for (const [id, rows] of byQuestion) {
     const valid = rows.map((i) => scores[i]!).filter((s) => Number.isFinite(s));
@@ -227,10 +228,10 @@ export interface VerdictOptions extends JudgeLabelOptions {
  * await show(verdictBars(scored));
  */
 export function verdictBars(scored: ChartInput, options: VerdictOptions = {}): VegaLiteSpec {
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "verdictBars");
   const counts = ["tp", "fp", "fn"].map((k) => numberColumn(table, `answer_correctness_${k}`, "verdictBars"));
-  const groups = groupRows(textColumn(table, by));
+  const groups = groupByKey(textColumn(table, by));
   const segments: { row: string; category: string; count: number; model: string }[] = [];
   const answers = new Map<string, number>();
   let failed = 0;

@@ -1,6 +1,7 @@
 /** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
 import { quantileSorted7 } from "../stats/descriptive";
-import { chartTable, excludedNote, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
+import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { chartTable, excludedNote, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
 
@@ -27,12 +28,12 @@ export interface HistogramOptions extends JudgeLabelOptions {
  */
 export function scoreHistogram(scored: ChartInput, options: HistogramOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const bins = options.bins ?? 10;
   if (!Number.isInteger(bins) || bins < 1 || bins > 200) throw new RangeError(`bins must be a whole number from 1 to 200, got ${bins}`);
   const table = chartTable(scored, "scoreHistogram");
   const scores = numberColumn(table, metric, "scoreHistogram");
-  const groups = groupRows(textColumn(table, by));
+  const groups = groupByKey(textColumn(table, by));
   const valid = scores.filter((s) => Number.isFinite(s));
   const lo = Math.min(0, ...valid);
   const hi = Math.max(1, ...valid);
@@ -96,10 +97,10 @@ export interface BoxOptions extends JudgeLabelOptions {
  */
 export function scoreBox(scored: ChartInput, options: BoxOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "scoreBox");
   const scores = numberColumn(table, metric, "scoreBox");
-  const groups = groupRows(textColumn(table, by));
+  const groups = groupByKey(textColumn(table, by));
   const stats: Record<string, unknown>[] = [];
   let failed = 0;
   for (const [model, rows] of groups) {

@@ -4,6 +4,7 @@
  * which stay honest at n = 1 and at rates of 0 or 1.
  */
 import { getColumn, type Table } from "../dataset/table";
+import { DEFAULT_BY } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
 import { chartTable, excludedNote, numberColumn, textColumn, type ChartInput } from "./data";
@@ -84,7 +85,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
  */
 export function meanWithCI(data: ChartInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const { rows, failed, input } = summaryRows(data, metric, by, options.seed, "meanWithCI");
   const axis = `mean ${metric}`;
   const values = rows.map((r) => {
@@ -138,7 +139,7 @@ export function meanWithCI(data: ChartInput, options: MeanChartOptions = {}): Ve
  */
 export function relevanceRate(data: ChartInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "multimodal_relevance";
-  const by = options.by ?? "model";
+  const by = options.by ?? DEFAULT_BY;
   const { rows, failed, input } = summaryRows(data, metric, by, options.seed, "relevanceRate");
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const values = rows.map((r) => {

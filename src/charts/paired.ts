@@ -5,7 +5,8 @@
  * zero), shape (▶ ● ◀) and colour (blue, grey, orange), and are counted in text.
  */
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { chartTable, groupRows, numberColumn, textColumn, type ChartInput } from "./data";
+import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { chartTable, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS, SEQUENTIAL_SCHEME } from "./palette";
 import { baseSpec, MAX_INLINE_ROWS, type VegaLiteSpec } from "./spec";
@@ -60,14 +61,14 @@ const SHAPES = { first: "triangle-right", tie: "circle", second: "triangle-left"
 export function pairedDifferences(scored: ChartInput, options: PairedDifferencesOptions = {}): VegaLiteSpec {
   const caller = "pairedDifferences";
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? "model";
-  const pairBy = options.pairBy ?? "id";
+  const by = options.by ?? DEFAULT_BY;
+  const pairBy = options.pairBy ?? DEFAULT_PAIR_BY;
   const table = chartTable(scored, caller);
   const scores = numberColumn(table, metric, caller);
   const models = textColumn(table, by);
   const ids = textColumn(table, pairBy);
   const questions = textColumn(table, "user_input");
-  const names = [...groupRows(models).keys()];
+  const names = [...groupByKey(models).keys()];
   const listed = names.map((n) => `"${n}"`).join(", ");
   let pairs: [string, string][];
   if (options.pairs !== undefined) {

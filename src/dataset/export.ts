@@ -1,13 +1,15 @@
 /** `toCSV`: tables out as RFC 4180 CSV that spreadsheets open safely. */
 import { writeFileAtomic } from "./atomic-write";
-import type { DataFrame } from "danfojs-node";
-import { readFrame } from "./frame-like";
+import { readFrame, type FrameInput } from "./frame-like";
 import { escapeFormula, quoteCsvField, type CsvWriteOptions } from "./csv";
-import type { Records } from "./raw";
 import { cellText, type Cell } from "./table";
 
-/** What `toCSV` writes: a DataFrame or row objects. */
-export type CsvSource = DataFrame | Records;
+/**
+ * What `toCSV` writes: a DataFrame, row objects or a typed table.
+ *
+ * @deprecated The same as {@link FrameInput}; use that name.
+ */
+export type CsvSource = FrameInput;
 
 /** Options for {@link formatCsv} and {@link toCSV}. */
 export interface ToCsvOptions extends CsvWriteOptions {
@@ -39,7 +41,7 @@ function csvText(text: string, escape: boolean, delimiter: string): string {
  * formatCsv([{ q: "Sum?", a: "=1+2" }, { q: "x, y", a: 3 }])
  * // 'q,a\nSum?,"\'=1+2"\n"x, y",3\n'
  */
-export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
+export function formatCsv(data: FrameInput, options: ToCsvOptions = {}): string {
   const table = readFrame(data, "toCSV");
   const eol = options.lineEnding ?? "\n";
   const delimiter = options.delimiter ?? ",";
@@ -70,6 +72,6 @@ export function formatCsv(data: CsvSource, options: ToCsvOptions = {}): string {
  * await toCSV(scored, "out/scored.csv");
  * await toCSV(scored, "out/for-excel.csv", { bom: true, lineEnding: "\r\n" });
  */
-export async function toCSV(data: CsvSource, file: string, options: ToCsvOptions = {}): Promise<void> {
+export async function toCSV(data: FrameInput, file: string, options: ToCsvOptions = {}): Promise<void> {
   await writeFileAtomic(file, formatCsv(data, options));
 }

@@ -8,6 +8,13 @@ import type { ColumnType } from "./columns";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { RowProblems, type Table } from "./table";
 
+/**
+ * What the analysis functions, charts, tables and `toCSV` read: a danfojs
+ * DataFrame, an array of row objects, or a typed table from `loadTable`.
+ * The one name for "a DataFrame or records" across the package.
+ */
+export type FrameInput = DataFrame | Records | Table;
+
 /** True for a danfojs DataFrame (from any copy of danfojs): it has columns, values, shape and dtypes. */
 export function isDataFrame(value: unknown): value is DataFrame {
   if (value === null || typeof value !== "object") return false;
@@ -48,7 +55,7 @@ export function isTable(value: unknown): value is Table {
  *
  * @throws {TypeError} naming `caller` for anything else.
  */
-export function readFrame(data: DataFrame | Records | Table, caller: string): Table {
+export function readFrame(data: FrameInput, caller: string): Table {
   if (isTable(data)) return data;
   if (isDataFrame(data)) return tableFromDataFrame(data);
   if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
@@ -62,7 +69,7 @@ export function readFrame(data: DataFrame | Records | Table, caller: string): Ta
  * @example
  * JSON.stringify(frameRecords(compareModels(scored)), null, 2)
  */
-export function frameRecords(data: DataFrame | Records | Table): Record<string, string | number | boolean | null>[] {
+export function frameRecords(data: FrameInput): Record<string, string | number | boolean | null>[] {
   const table = readFrame(data, "frameRecords");
   return Array.from({ length: table.rowCount }, (_, i) =>
     Object.fromEntries(

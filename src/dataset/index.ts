@@ -17,6 +17,7 @@ export { CANONICAL_COLUMNS, COLUMN_ALIASES, KNOWN_COLUMN_TYPES, INPUT_ERROR_COLU
 export type { CanonicalColumn, ColumnType } from "./columns";
 export { MissingColumnError, parseContexts } from "./validate";
 export { isDataFrame, isTable, readFrame, frameRecords } from "./frame-like";
+export type { FrameInput } from "./frame-like";
 export { FixableError } from "./fix-hint";
 export type { Records, ColumnData } from "./raw";
 export type { Cell, Table, TableColumn } from "./table";

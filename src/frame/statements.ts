@@ -4,6 +4,7 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Table } from "../dataset/table";
+import { numberAt, textAt } from "../dataset/column-toolkit";
 import { displayNumber, escapeHtml } from "../display/html";
 import { tslab } from "../display/tslab";
 import { DETAILS_COLUMN, parseDetails, type AnswerCorrectnessDetails, type StatementVerdict } from "../metrics/answer-correctness/details";
@@ -16,16 +17,6 @@ function requireDetails(table: Table): void {
         "(score it with scoreAnswerCorrectness, or load a CSV that scoreAnswerCorrectness wrote)",
     );
   }
-}
-
-function text(table: Table, column: string, row: number): string {
-  const v = getColumn(table, column)?.values[row];
-  return v === null || v === undefined ? "" : String(v);
-}
-
-function num(table: Table, column: string, row: number): number {
-  const v = getColumn(table, column)?.values[row];
-  return typeof v === "number" ? v : Number.NaN;
 }
 
 /**
@@ -51,8 +42,8 @@ export function statements(scored: DataFrame): DataFrame {
     const add = (side: string, list: StatementVerdict[]) =>
       list.forEach((v, i) => {
         out.row.push(row);
-        out.id.push(text(table, "id", row));
-        out.model.push(text(table, "model", row));
+        out.id.push(textAt(table, "id", row));
+        out.model.push(textAt(table, "model", row));
         out.side.push(side);
         out.n.push(i + 1);
         out.statement.push(v.statement);
@@ -116,19 +107,19 @@ export function explanation(scored: DataFrame, row: number): Explanation {
     throw new RangeError(`row ${row} does not exist; the frame has rows 0 to ${table.rowCount - 1}`);
   }
   const details = parseDetails(getColumn(table, DETAILS_COLUMN)?.values[row]);
-  const error = text(table, "answer_correctness_error", row);
-  const title = [`row ${row}`, text(table, "id", row), text(table, "model", row)].filter((s) => s !== "").join(" · ");
-  const judge = details?.judge ?? text(table, "answer_correctness_judge", row);
-  const scoreValue = num(table, "answer_correctness", row);
+  const error = textAt(table, "answer_correctness_error", row);
+  const title = [`row ${row}`, textAt(table, "id", row), textAt(table, "model", row)].filter((s) => s !== "").join(" · ");
+  const judge = details?.judge ?? textAt(table, "answer_correctness_judge", row);
+  const scoreValue = numberAt(table, "answer_correctness", row);
   const continuousColumn = getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness";
-  const continuous = num(table, continuousColumn, row);
-  const [tp, fp, fn] = ["tp", "fp", "fn"].map((k) => num(table, `answer_correctness_${k}`, row)) as [number, number, number];
-  const semantic = num(table, "answer_correctness_semantic", row);
+  const continuous = numberAt(table, continuousColumn, row);
+  const [tp, fp, fn] = ["tp", "fp", "fn"].map((k) => numberAt(table, `answer_correctness_${k}`, row)) as [number, number, number];
+  const semantic = numberAt(table, "answer_correctness_semantic", row);
 
   const lines: string[] = [`${title}  (judge: ${judge})`, ""];
-  lines.push(`Question:  ${text(table, "user_input", row)}`);
-  lines.push(`Answer:    ${text(table, "response", row) || "(empty)"}`);
-  lines.push(`Reference: ${text(table, "reference", row)}`, "");
+  lines.push(`Question:  ${textAt(table, "user_input", row)}`);
+  lines.push(`Answer:    ${textAt(table, "response", row) || "(empty)"}`);
+  lines.push(`Reference: ${textAt(table, "reference", row)}`, "");
   lines.push(`answer_correctness = ${displayNumber(scoreValue, 4)}`);
   if (error !== "") lines.push(`error: ${error}`);
   const section = (name: string, list: StatementVerdict[], prefix: string) => {
@@ -159,7 +150,7 @@ export function explanation(scored: DataFrame, row: number): Explanation {
   const html = [
     `<div class="evalframe-explain">`,
     `<h3 style="margin:0.2em 0">${escapeHtml(title)} <small style="font-weight:normal">judge: ${escapeHtml(judge)}</small></h3>`,
-    `<p><b>Question:</b> ${escapeHtml(text(table, "user_input", row))}<br><b>Answer:</b> ${escapeHtml(text(table, "response", row) || "(empty)")}<br><b>Reference:</b> ${escapeHtml(text(table, "reference", row))}</p>`,
+    `<p><b>Question:</b> ${escapeHtml(textAt(table, "user_input", row))}<br><b>Answer:</b> ${escapeHtml(textAt(table, "response", row) || "(empty)")}<br><b>Reference:</b> ${escapeHtml(textAt(table, "reference", row))}</p>`,
     `<p><b>answer_correctness = ${escapeHtml(displayNumber(scoreValue, 4))}</b>${error !== "" ? `<br><span style="color:#b3261e">error: ${escapeHtml(error)}</span>` : ""}</p>`,
     details ? tableHtml("Answer", details.response, "A") + tableHtml("Reference", details.reference, "R") : "",
     details ? `<pre>${escapeHtml(arithmetic(details, tp, fp, fn, semantic, continuous).join("\n"))}</pre>` : "",

@@ -91,11 +91,6 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function text(table: Table, name: string, row: number): string {
-  const v = getColumn(table, name)?.values[row];
-  return v === null || v === undefined ? "" : String(v);
-}
-
 function distinct(values: readonly (Cell | undefined)[]): string[] {
   const seen = new Set<string>();
   for (const v of values) {
@@ -411,7 +406,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
       }
     };
     const article = (row: number) => `<article class="row" id="row-${row}">${story(row)}${questionLink(row)}</article>`;
-    const groups = modelColumn ? models.map((m) => ({ model: m, rows: rows.filter((r) => text(table, "model", r) === m) })) : [{ model: "", rows }];
+    const groups = modelColumn ? models.map((m) => ({ model: m, rows: rows.filter((r) => textAt(table, "model", r) === m) })) : [{ model: "", rows }];
     sections.push({
       id: "worst",
       title: modelColumn ? "Lowest-scoring answers per model" : "Lowest-scoring answers",
@@ -432,12 +427,12 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     const rows = worstRows(table, "multimodal_relevance", Math.max(limit, 10)).filter((row) => scores[row] === 0);
     if (rows.length > 0) {
       const articles = rows.map((row) => {
-        const title = [`row ${row}`, text(table, "id", row), text(table, "model", row)].filter((s) => s !== "").join(" · ");
+        const title = [`row ${row}`, textAt(table, "id", row), textAt(table, "model", row)].filter((s) => s !== "").join(" · ");
         return (
-          `<article class="row" id="relevance-row-${row}"><h3>${escapeHtml(title)} <small>judge: ${escapeHtml(text(table, "multimodal_relevance_judge", row))}</small></h3>` +
-          `<p><b>Question:</b> ${escapeHtml(text(table, "user_input", row))}<br><b>Answer:</b> ${escapeHtml(text(table, "response", row) || "(empty)")}</p>` +
-          `<p><b>Retrieved contexts:</b></p>${contextsHtml(text(table, "retrieved_contexts", row))}` +
-          `<p><b>multimodal_relevance = 0</b> — ${escapeHtml(text(table, "multimodal_relevance_reason", row))}</p></article>`
+          `<article class="row" id="relevance-row-${row}"><h3>${escapeHtml(title)} <small>judge: ${escapeHtml(textAt(table, "multimodal_relevance_judge", row))}</small></h3>` +
+          `<p><b>Question:</b> ${escapeHtml(textAt(table, "user_input", row))}<br><b>Answer:</b> ${escapeHtml(textAt(table, "response", row) || "(empty)")}</p>` +
+          `<p><b>Retrieved contexts:</b></p>${contextsHtml(textAt(table, "retrieved_contexts", row))}` +
+          `<p><b>multimodal_relevance = 0</b> — ${escapeHtml(textAt(table, "multimodal_relevance_reason", row))}</p></article>`
         );
       });
       sections.push({ id: "not-relevant", title: "Answers judged not relevant", html: articles.join("\n") });

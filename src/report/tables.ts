@@ -104,14 +104,4 @@ export function onDemand(label: string, html: string): string {
   return `<details class="more"><summary>${escapeHtml(label)}</summary>${html}</details>`;
 }
 
-/** A column's value at a row as a number (NaN when it is not one). */
-export function numberAt(table: Table, name: string, row: number): number {
-  const v = getColumn(table, name)?.values[row];
-  return typeof v === "number" ? v : Number.NaN;
-}
-
-/** A column's value at a row as text ("" when missing). */
-export function textAt(table: Table, name: string, row: number): string {
-  const v = getColumn(table, name)?.values[row];
-  return v === null || v === undefined ? "" : String(v);
-}
+export { numberAt, textAt } from "../dataset/column-toolkit";

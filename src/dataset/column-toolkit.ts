@@ -1,0 +1,81 @@
+/**
+ * The column toolkit: reading a typed table's cells as text or numbers,
+ * grouping its rows, and the defaults of the options that pair rows (`by`,
+ * `pairBy`) shared by the analysis functions, the charts and the report.
+ * The default metric lives with the metric registry (`DEFAULT_METRICS`).
+ */
+import { getColumn, type Cell, type Table, type TableColumn } from "./table";
+
+/** The column that tells the models (or systems) apart when `by` is not given. */
+export const DEFAULT_BY = "model";
+
+/** The column that pairs the rows of different models or runs (the question's id) when `pairBy` is not given. */
+export const DEFAULT_PAIR_BY = "id";
+
+/** A cell as text: "" when missing (null or undefined), else `String(value)`. */
+export function cellString(value: Cell | undefined): string {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+/** A cell as a number: the number itself, NaN for anything else. */
+export function cellNumber(value: Cell | undefined): number {
+  return typeof value === "number" ? value : Number.NaN;
+}
+
+/** A column's value at a row as text ("" when missing, or when there is no such column). */
+export function textAt(table: Table, name: string, row: number): string {
+  return cellString(getColumn(table, name)?.values[row]);
+}
+
+/** A column's value at a row as a number (NaN when missing, not a number, or when there is no such column). */
+export function numberAt(table: Table, name: string, row: number): number {
+  return cellNumber(getColumn(table, name)?.values[row]);
+}
+
+/** @internal Text of a key cell (model, id), or undefined when it is missing. */
+export function keyText(value: Cell | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "number" && Number.isNaN(value)) return undefined;
+  const text = String(value);
+  return text === "" ? undefined : text;
+}
+
+/** @internal Rows grouped by the values of some columns, groups in order of first appearance. */
+export interface Groups {
+  /** The first row of each group (to read its key values). */
+  first: number[];
+  /** The rows of each group, ascending. */
+  rows: number[][];
+  /** Each group's key as text (for seeds and messages). */
+  keys: string[];
+}
+
+/** @internal Groups rows by the cells of `columns` (none: one group of every row). */
+export function groupRows(table: Table, columns: readonly TableColumn[]): Groups {
+  const index = new Map<string, number>();
+  const groups: Groups = { first: [], rows: [], keys: [] };
+  for (let i = 0; i < table.rowCount; i++) {
+    const key = columns.length === 0 ? "" : JSON.stringify(columns.map((c) => c.values[i] ?? null));
+    let g = index.get(key);
+    if (g === undefined) {
+      g = groups.rows.length;
+      index.set(key, g);
+      groups.first.push(i);
+      groups.rows.push([]);
+      groups.keys.push(key);
+    }
+    groups.rows[g]!.push(i);
+  }
+  return groups;
+}
+
+/** Row indices per key (one key per row), groups in order of first appearance. */
+export function groupByKey(keys: readonly string[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  keys.forEach((key, i) => {
+    const list = groups.get(key);
+    if (list) list.push(i);
+    else groups.set(key, [i]);
+  });
+  return groups;
+}
