@@ -7,7 +7,8 @@
 import { getColumn } from "../dataset/table";
 import { DEFAULT_BY } from "../dataset/column-toolkit";
 import { compareModels } from "../analysis/compare";
-import { chartTable, excludedNote, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
@@ -39,7 +40,7 @@ export interface WinTieLossOptions extends JudgeLabelOptions {
  * await show(winTieLoss(scored));
  * await show(winTieLoss(compareModels(scored), { judgeLabel: judge.label }));
  */
-export function winTieLoss(data: ChartInput, options: WinTieLossOptions = {}): VegaLiteSpec {
+export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): VegaLiteSpec {
   const input = chartTable(data, "winTieLoss");
   const metric = options.metric ?? "answer_correctness";
   let table = input;
@@ -105,7 +106,7 @@ export interface ThresholdSweepOptions extends JudgeLabelOptions {
  * @example
  * await show(thresholdSweep(scored));
  */
-export function thresholdSweep(scored: ChartInput, options: ThresholdSweepOptions = {}): VegaLiteSpec {
+export function thresholdSweep(scored: FrameInput, options: ThresholdSweepOptions = {}): VegaLiteSpec {
   const table = chartTable(scored, "thresholdSweep");
   const metric = options.metric ?? (getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness");
   const by = options.by ?? DEFAULT_BY;

@@ -1,6 +1,7 @@
 /** Reading scored and summarized frames for charts: typed columns, groups, counts. */
 import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
-import { readTable, type FrameInput } from "../analysis/summarize";
+import { readTable } from "../analysis/summarize";
+import type { FrameInput } from "../dataset/frame-like";
 
 /**
  * What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table).

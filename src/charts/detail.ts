@@ -1,7 +1,8 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
@@ -34,7 +35,7 @@ const JITTER_SEMANTIC = 0.006;
  * await show(factualVsSemantic(scored));
  * await show(factualVsSemantic(scored, { jitter: false, judgeLabel: false }));
  */
-export function factualVsSemantic(scored: ChartInput, options: ScatterOptions = {}): VegaLiteSpec {
+export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = {}): VegaLiteSpec {
   const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "factualVsSemantic");
   const factual = numberColumn(table, "answer_correctness_factual", "factualVsSemantic");
@@ -139,7 +140,7 @@ export interface HeatmapOptions extends JudgeLabelOptions {
  * @example
  * await show(questionHeatmap(scored, { maxQuestions: 30 }));
  */
-export function questionHeatmap(scored: ChartInput, options: HeatmapOptions = {}): VegaLiteSpec {
+export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;
   const pairBy = options.pairBy ?? DEFAULT_PAIR_BY;
@@ -227,7 +228,7 @@ export interface VerdictOptions extends JudgeLabelOptions {
  * @example
  * await show(verdictBars(scored));
  */
-export function verdictBars(scored: ChartInput, options: VerdictOptions = {}): VegaLiteSpec {
+export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): VegaLiteSpec {
   const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "verdictBars");
   const counts = ["tp", "fp", "fn"].map((k) => numberColumn(table, `answer_correctness_${k}`, "verdictBars"));

@@ -1,7 +1,8 @@
 /** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
 import { quantileSorted7 } from "../stats/descriptive";
 import { DEFAULT_BY } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
 
@@ -26,7 +27,7 @@ export interface HistogramOptions extends JudgeLabelOptions {
  * await show(scoreHistogram(scored));
  * await show(scoreHistogram(scored, { layout: "layer", bins: 20 }));
  */
-export function scoreHistogram(scored: ChartInput, options: HistogramOptions = {}): VegaLiteSpec {
+export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;
   const bins = options.bins ?? 10;
@@ -95,7 +96,7 @@ export interface BoxOptions extends JudgeLabelOptions {
  * @example
  * await show(scoreBox(scored));
  */
-export function scoreBox(scored: ChartInput, options: BoxOptions = {}): VegaLiteSpec {
+export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "scoreBox");

@@ -7,7 +7,8 @@ import { getColumn, type Table } from "../dataset/table";
 import { DEFAULT_BY } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartTable, excludedNote, numberColumn, textColumn } from "./data";
+import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColorEncoding, type VegaLiteSpec } from "./spec";
 
@@ -31,7 +32,7 @@ interface SummaryRow {
 }
 
 /** Rows of a summary for one metric: group, mean, CI, n; summarises a scored frame first if needed. */
-function summaryRows(data: ChartInput, metric: string, by: string, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; input: Table } {
+function summaryRows(data: FrameInput, metric: string, by: string, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; input: Table } {
   const input = chartTable(data, caller);
   let table = input;
   if (!getColumn(table, "ci_low")) {
@@ -83,7 +84,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
  * await show(meanWithCI(summarize(scored, { by: "model" }), { judgeLabel: judge.label }));
  * await show(meanWithCI(scored)); // judge read from answer_correctness_judge
  */
-export function meanWithCI(data: ChartInput, options: MeanChartOptions = {}): VegaLiteSpec {
+export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;
   const { rows, failed, input } = summaryRows(data, metric, by, options.seed, "meanWithCI");
@@ -137,7 +138,7 @@ export function meanWithCI(data: ChartInput, options: MeanChartOptions = {}): Ve
  * await show(relevanceRate(judged));
  * await show(relevanceRate(judged, { judgeLabel: false })); // no judge line
  */
-export function relevanceRate(data: ChartInput, options: MeanChartOptions = {}): VegaLiteSpec {
+export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "multimodal_relevance";
   const by = options.by ?? DEFAULT_BY;
   const { rows, failed, input } = summaryRows(data, metric, by, options.seed, "relevanceRate");

@@ -6,7 +6,8 @@
  */
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
-import { chartTable, groupByKey, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartTable, groupByKey, numberColumn, textColumn } from "./data";
+import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS, SEQUENTIAL_SCHEME } from "./palette";
 import { baseSpec, MAX_INLINE_ROWS, type VegaLiteSpec } from "./spec";
@@ -58,7 +59,7 @@ const SHAPES = { first: "triangle-right", tie: "circle", second: "triangle-left"
  * await show(pairedDifferences(scored, { a: "atlas-pro", b: "swift-mini" }));  // one pair
  * await show(pairedDifferences(scored, { pairs: [["atlas-pro", "swift-mini"], ["chatter-xl", "swift-mini"]] }));
  */
-export function pairedDifferences(scored: ChartInput, options: PairedDifferencesOptions = {}): VegaLiteSpec {
+export function pairedDifferences(scored: FrameInput, options: PairedDifferencesOptions = {}): VegaLiteSpec {
   const caller = "pairedDifferences";
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;

@@ -4,7 +4,8 @@
  */
 import { ALL_MODELS, type RunComparison } from "../analysis/compare-runs";
 import { isDataFrame } from "../frame/dataframe";
-import { chartCategory, chartTable, numberColumn, textColumn, type ChartInput } from "./data";
+import { chartCategory, chartTable, numberColumn, textColumn } from "./data";
+import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColor, type VegaLiteSpec } from "./spec";
 
@@ -14,7 +15,7 @@ export interface ChangeChartOptions extends JudgeLabelOptions {
   metric?: string;
 }
 
-function isRunComparison(data: RunComparison | ChartInput): data is RunComparison {
+function isRunComparison(data: RunComparison | FrameInput): data is RunComparison {
   return !Array.isArray(data) && !isDataFrame(data) && typeof data === "object" && data !== null && "summary" in data && "changes" in data;
 }
 
@@ -32,7 +33,7 @@ function isRunComparison(data: RunComparison | ChartInput): data is RunCompariso
  * await show(changeWithCI(compareRuns(before, after)));
  * await saveChart(changeWithCI(runs), "out/change.png");
  */
-export function changeWithCI(data: RunComparison | ChartInput, options: ChangeChartOptions = {}): VegaLiteSpec {
+export function changeWithCI(data: RunComparison | FrameInput, options: ChangeChartOptions = {}): VegaLiteSpec {
   const caller = "changeWithCI";
   const metric = isRunComparison(data) ? data.metric : (options.metric ?? "score");
   const table = chartTable(isRunComparison(data) ? data.summary : data, caller);
