@@ -4,7 +4,7 @@
  * model with a paired interval and test, and the answers that changed.
  */
 import { FixableError } from "../dataset/fix-hint";
-import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { comparisonSettings } from "./comparison-settings";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
@@ -232,17 +232,7 @@ function errorText(run: Run, row: number): string {
  *   answer is in a run twice, or when the runs share no answer to pair.
  */
 export function compareRuns(before: FrameInput, after: FrameInput, options: CompareRunsOptions = {}): RunComparison {
-  const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
-  const replicates = options.bootstrap ?? 2000;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const alpha = options.alpha ?? 0.05;
-  const confidence = options.confidence ?? 0.95;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`${caller}: alpha must be between 0 and 1, got ${alpha}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`${caller}: confidence must be between 0 and 1, got ${confidence}`);
-  if (!Number.isInteger(replicates) || replicates < 1) {
-    throw new RangeError(`${caller}: bootstrap must be a positive whole number of replicates, got ${replicates}`);
-  }
+  const { metric, by, replicates, seed, alpha, confidence } = comparisonSettings(options, caller);
 
   const beforeTable = readTable(before, `${caller} (before run)`);
   const afterTable = readTable(after, `${caller} (after run)`);

@@ -4,7 +4,8 @@
  * sign test for 0/1 scores) and Holm's correction across the comparisons.
  */
 import type { DataFrame } from "danfojs-node";
-import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { comparisonSettings } from "./comparison-settings";
 import type { Table } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
@@ -288,17 +289,7 @@ export function compareModels(data: FrameInput, options: CompareModelsOptions = 
 /** {@link compareModels} as a typed table, for callers that need no DataFrame (the command line). */
 export function comparisonTable(data: FrameInput, options: CompareModelsOptions = {}): Table {
   const caller = "compareModels";
-  const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
-  const replicates = options.bootstrap ?? 2000;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const alpha = options.alpha ?? 0.05;
-  const confidence = options.confidence ?? 0.95;
-  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`${caller}: alpha must be between 0 and 1, got ${alpha}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`${caller}: confidence must be between 0 and 1, got ${confidence}`);
-  if (!Number.isInteger(replicates) || replicates < 1) {
-    throw new RangeError(`${caller}: bootstrap must be a positive whole number of replicates, got ${replicates}`);
-  }
+  const { metric, by, replicates, seed, alpha, confidence } = comparisonSettings(options, caller);
 
   const table = readTable(data, caller);
   const scores = metricScores(table, metric, caller);
