@@ -11,6 +11,7 @@ import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/t
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
 import { groupRows, keyText } from "../dataset/column-toolkit";
+import { defaultScoreColumns } from "../metrics/registry";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
 import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
@@ -18,8 +19,12 @@ import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
 /** What the analysis functions, charts and tables read (the dataset layer's {@link FrameInput}, re-exported). */
 export type { FrameInput };
 
-/** The score columns {@link summarize} looks for when no metric is named. */
-export const DEFAULT_METRICS: readonly string[] = ["answer_correctness", "answer_correctness_continuous", "multimodal_relevance"];
+/**
+ * The score columns {@link summarize} looks for when no metric is named: the
+ * metric registry's (answer_correctness, answer_correctness_continuous,
+ * multimodal_relevance, then any metric registered since; a live array).
+ */
+export const DEFAULT_METRICS: readonly string[] = defaultScoreColumns();
 
 /** @internal The typed table of a DataFrame or of row objects. */
 export function readTable(data: FrameInput, caller: string): Table {

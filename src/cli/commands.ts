@@ -13,12 +13,11 @@ import type { CanonicalColumn } from "../dataset/columns";
 import type { Table } from "../dataset/table";
 import type { DatasetFormat } from "../dataset/load";
 import type { EnvironmentVariables } from "../judge/config";
-import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
+import { metricDefinitions, metricNames, type MetricFlags } from "../metrics/registry";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import type { InputSurvey } from "./score-stream";
 import type { ReportOptions } from "../report/html";
-import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
 import {
   choice,
   counted,
@@ -56,8 +55,6 @@ import type { CliIO, Command } from "./command";
 
 export type { CliIO, Command } from "./command";
 
-const METRIC_NAMES = ["answer_correctness", "multimodal_relevance"] as const;
-type MetricName = (typeof METRIC_NAMES)[number];
 
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
@@ -181,33 +178,35 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const format = inputFormat(c, input, stringOption(args, "format"));
   const statementsOut = stringOption(args, "statements-out");
   const summaryJson = stringOption(args, "summary-json");
-  const gate = failUnderGate(c, args, METRIC_NAMES);
+  // The metrics are the registry's (metrics/registry.ts), in its order.
+  const registered = metricNames();
+  const gate = failUnderGate(c, args, registered);
 
   const asked = list(stringOption(args, "metrics"));
-  if (asked !== undefined && asked.length === 0) throw new UsageError(`${c}: --metrics is empty; name ${METRIC_NAMES.join(" and/or ")}`, c);
-  const metricNames = asked?.map((m) => choice(c, "metrics", m, METRIC_NAMES)!);
-  if (statementsOut !== undefined && metricNames !== undefined && !metricNames.includes("answer_correctness")) {
+  if (asked !== undefined && asked.length === 0) throw new UsageError(`${c}: --metrics is empty; name ${registered.join(" and/or ")}`, c);
+  const askedNames = asked?.map((m) => choice(c, "metrics", m, registered)!);
+  if (statementsOut !== undefined && askedNames !== undefined && !askedNames.includes("answer_correctness")) {
     throw new UsageError(`${c}: --statements-out needs the answer_correctness metric`, c);
   }
 
-  // Answer correctness options.
-  const ac: AnswerCorrectnessOptions = {};
+  // Every metric's flags, in one bag each definition reads from: answer correctness's first.
+  const metricFlags: MetricFlags = {};
   const weights = list(stringOption(args, "weights"));
   if (weights !== undefined) {
     const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0 })!);
     if (w.length !== 2) throw new UsageError(`${c}: --weights takes two numbers, factual and semantic, e.g. 0.75,0.25; got ${JSON.stringify(stringOption(args, "weights"))}`, c);
-    ac.weights = [w[0]!, w[1]!];
+    metricFlags.weights = [w[0]!, w[1]!];
   }
   const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0 });
-  if (beta !== undefined) ac.beta = beta;
+  if (beta !== undefined) metricFlags.beta = beta;
   const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"), { min: 0, max: 1 });
-  if (threshold !== undefined) ac.threshold = threshold;
+  if (threshold !== undefined) metricFlags.threshold = threshold;
   const similarity = finiteNumber(c, "similarity-threshold", stringOption(args, "similarity-threshold"), { min: 0, max: 1 });
-  if (similarity !== undefined) ac.similarityThreshold = similarity;
+  if (similarity !== undefined) metricFlags.similarityThreshold = similarity;
 
   // Multimodal relevance options: local images are found next to the input file by default.
-  const mr: MultimodalRelevanceOptions = { imageRoot: path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input))) };
-  if (flag(args, "allow-private-network")) mr.allowPrivateNetwork = true;
+  metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));
+  if (flag(args, "allow-private-network")) metricFlags.allowPrivateNetwork = true;
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
   const { options: judgeOptions, labels, config: judgeConfig } = await judgeFlags(c, args, env);
@@ -218,7 +217,8 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
       c,
     );
   }
-  const metrics = await usageOnError(() => ({ answer_correctness: answerCorrectness(ac), multimodal_relevance: multimodalRelevance(mr) }), c);
+  // Every registered metric is built now, so that a bad option exits 2 before any file is read.
+  const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
 
   // Read the input (batch mode: whole; otherwise a first streamed pass that checks every row);
   // choose the metrics its columns allow when none were named.
@@ -234,18 +234,16 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   if ((df ? (df.shape[0] ?? 0) : survey!.rows) === 0) {
     throw new CliFailure(`${input}: no rows to score: the file has ${columns.length > 0 ? "a header and nothing under it" : "nothing in it"}`);
   }
-  let chosen: MetricName[];
-  if (metricNames !== undefined) {
-    chosen = [...new Set(metricNames)];
-    const required = [...new Set(chosen.flatMap((m) => metrics[m].requiredColumns))];
+  let chosen: string[];
+  if (askedNames !== undefined) {
+    chosen = [...new Set(askedNames)];
+    const required = [...new Set(chosen.flatMap((m) => metrics[m]!.requiredColumns))];
     await failOnError(() => requireColumns(columns, required, input));
   } else {
-    chosen = METRIC_NAMES.filter((m) => metrics[m].requiredColumns.every((col) => columns.includes(col)));
+    chosen = registered.filter((m) => metrics[m]!.requiredColumns.every((col) => columns.includes(col)));
     if (chosen.length === 0) {
-      throw new CliFailure(
-        `${input}: nothing to score: answer_correctness needs a "reference" column (or ground_truth, expected, reference_answer) ` +
-          `and multimodal_relevance a "retrieved_contexts" column (or contexts, context); the columns are ${columns.join(", ")}`,
-      );
+      const needs = metricDefinitions().map((d) => `${d.name} needs ${d.needs}`);
+      throw new CliFailure(`${input}: nothing to score: ${needs.slice(0, -1).join(", ")}${needs.length > 1 ? " and " : ""}${needs.at(-1) ?? ""}; the columns are ${columns.join(", ")}`);
     }
     if (statementsOut !== undefined && !chosen.includes("answer_correctness")) {
       throw new CliFailure(`${input}: --statements-out needs answer_correctness, and this table has no "reference" column to score it with`);
@@ -255,7 +253,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
 
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
   const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
-  const selected: Metric[] = chosen.map((m) => metrics[m]);
+  const selected: Metric[] = chosen.map((m) => metrics[m]!);
   if (dryRun) {
     // No chat or embedding call: the calls are planned, their prompts counted with the model's tokenizer, the cache read.
     const e = await failOnError(() =>
@@ -406,9 +404,11 @@ export const summarizeCommand: Command = async (argv, io) => {
   return 0;
 };
 
+/** The first registered metric whose score column the table has (else the first registered). */
 function defaultMetric(df: DataFrame | Table): string {
   const columns = columnsOf(df);
-  return columns.includes("answer_correctness") || !columns.includes("multimodal_relevance") ? "answer_correctness" : "multimodal_relevance";
+  const definitions = metricDefinitions();
+  return (definitions.find((d) => columns.includes(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
 }
 
 /** `evalframe compare`: paired model comparison of a scored file. */

@@ -7,6 +7,7 @@
  */
 import { counted, finiteNumber, flag, list, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { CliFailure, UsageError } from "./errors";
+import { metricNames } from "../metrics/registry";
 
 /** The gate's flags, for a command's option table. */
 export const FAIL_UNDER_OPTIONS: Readonly<Record<string, OptionSpec>> = {
@@ -20,7 +21,7 @@ export const FAIL_UNDER_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 export interface FailUnderGate {
   /** The lowest acceptable mean (or pass rate), 0 to 1. */
   threshold: number;
-  /** Score columns gated; undefined: answer_correctness and multimodal_relevance, those summarized. */
+  /** Score columns gated; undefined: the registered metrics' score columns (answer_correctness, multimodal_relevance, …) that were summarized. */
   metrics: string[] | undefined;
   /** Only these models are gated; undefined: every group of the summary. */
   models: string[] | undefined;
@@ -28,8 +29,8 @@ export interface FailUnderGate {
   overall: boolean;
 }
 
-/** Metrics gated when `--fail-under-metric` is not given (those in the summary). */
-const PRIMARY_METRICS = ["answer_correctness", "multimodal_relevance"];
+/** Metrics gated when `--fail-under-metric` is not given (those in the summary): the registry's, by name. */
+const primaryMetrics = (): string[] => metricNames();
 
 /** Columns of a summary that are statistics, not group keys. */
 const STATISTICS = new Set(["metric", "n", "n_valid", "n_error", "mean", "std", "median", "p25", "p75", "min", "max", "ci_low", "ci_high", "pass_rate"]);
@@ -115,7 +116,7 @@ function rowNote(g: Gated): string {
 /** The scores a gate looks at: per group of the summary, or pooled, for each gated metric. */
 function gatedScores(summary: readonly Readonly<Record<string, unknown>>[], gate: FailUnderGate): Gated[] {
   const available = [...new Set(summary.map((r) => String(r["metric"])))];
-  let metrics = gate.metrics ?? available.filter((m) => PRIMARY_METRICS.includes(m));
+  let metrics = gate.metrics ?? available.filter((m) => primaryMetrics().includes(m));
   if (metrics.length === 0) metrics = available;
   const missing = metrics.filter((m) => !available.includes(m));
   if (missing.length > 0) {

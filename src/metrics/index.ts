@@ -1,5 +1,5 @@
 /**
- * `evalframe/metrics`: what a metric is, the two metrics, their prompts'
+ * `evalframe/metrics`: what a metric is, the metric registry, the two metrics, their prompts'
  * versions, their arithmetic (F-beta, cosine, the blend) and the statement
  * details they keep.
  *
@@ -20,3 +20,9 @@ export { multimodalRelevance } from "./multimodal-relevance/metric";
 export type { MultimodalRelevanceOptions, MultimodalRelevanceResult } from "./multimodal-relevance/metric";
 export { RELEVANCE_PROMPT_VERSION } from "./multimodal-relevance/prompts";
 export type { ImageDetail } from "./multimodal-relevance/prompts";
+export { registerMetric, unregisterMetric, metricDefinition, metricDefinitions, metricNames, defaultScoreColumns, definitionOfColumn } from "./registry";
+export type { MetricDefinition, MetricFlags, PreferredChart } from "./registry";
+export { ANSWER_CORRECTNESS } from "./answer-correctness/definition";
+export { ANSWER_CORRECTNESS_COLUMNS } from "./answer-correctness/columns";
+export { MULTIMODAL_RELEVANCE } from "./multimodal-relevance/definition";
+export { MULTIMODAL_RELEVANCE_COLUMNS } from "./multimodal-relevance/columns";

@@ -23,6 +23,7 @@ import { explanation } from "../frame/statements";
 import { OFFLINE_LABEL } from "../judge/offline-judge";
 import { formatUsage, type UsageSummary } from "../judge/usage";
 import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
+import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
 import { changeSection } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
@@ -79,11 +80,10 @@ export interface ReportOptions {
   maxAnswers?: number;
 }
 
-/** Score columns the report knows, and the judge column of each. */
-const METRICS = [
-  { metric: "answer_correctness", judge: "answer_correctness_judge", error: "answer_correctness_error" },
-  { metric: "multimodal_relevance", judge: "multimodal_relevance_judge", error: "multimodal_relevance_error" },
-] as const;
+/** Score columns the report knows (the metric registry's, in its order), and the judge and error column of each. */
+function reportMetrics(): { metric: string; judge: string; error: string }[] {
+  return metricDefinitions().map((d) => ({ metric: d.scoreColumn, judge: d.judgeColumn, error: d.errorColumn }));
+}
 
 const ROW_COLUMN = "__evalframe_row__";
 
@@ -126,7 +126,7 @@ function isOffline(label: string): boolean {
 /** The judge labels of the run and of the table's judge columns, in order of appearance. */
 function judgeLabels(table: Table, runJudges: readonly string[]): string[] {
   const labels = new Set<string>(runJudges);
-  for (const { judge } of METRICS) {
+  for (const { judge } of reportMetrics()) {
     const column = getColumn(table, judge);
     if (column) for (const label of distinct(column.values)) labels.add(label);
   }
@@ -152,7 +152,7 @@ function titles(title: string, judges: readonly string[]): { heading: string; ta
 function judgeSection(table: Table, usage: UsageSummary | undefined, labels: readonly string[]): string {
   let offlineRows = 0;
   let judgedRows = 0;
-  for (const { judge } of METRICS) {
+  for (const { judge } of reportMetrics()) {
     getColumn(table, judge)?.values.forEach((v) => {
       if (typeof v === "string" && v !== "") {
         judgedRows++;
@@ -313,7 +313,7 @@ function checkNumber(name: string, value: number, low: number, high: number): vo
  * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
  * const html = buildReport(scored, { title: "Nightly eval", worst: 5 });
  *
- * @throws {Error} when the table has no score column (answer_correctness or multimodal_relevance).
+ * @throws {Error} when the table has no score column (none of the registered metrics', e.g. answer_correctness or multimodal_relevance).
  */
 export function buildReport(scored: DataFrame, options: ReportOptions = {}): string {
   const limit = options.worst ?? 3;
@@ -325,10 +325,10 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
   const maxAnswers = options.maxAnswers ?? 2000;
   if (!Number.isInteger(maxAnswers) || maxAnswers < 0) throw new RangeError(`buildReport: maxAnswers must be a whole number ≥ 0, got ${maxAnswers}`);
   const table = tableFromDataFrame(scored);
-  const metrics = METRICS.map((m) => m.metric).filter((m) => getColumn(table, m) !== undefined);
+  const metrics = reportMetrics().map((m) => m.metric).filter((m) => getColumn(table, m) !== undefined);
   if (metrics.length === 0) {
     throw new Error(
-      `buildReport: no score column (answer_correctness or multimodal_relevance); score the table first. The columns are: ${table.columns.map((c) => c.name).join(", ")}`,
+      `buildReport: no score column (${metricNames().join(" or ")}); score the table first. The columns are: ${table.columns.map((c) => c.name).join(", ")}`,
     );
   }
   const run = scoreRun(scored);
@@ -419,7 +419,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
     });
   }
 
-  const failed = failedRowsSection(table, METRICS, 50);
+  const failed = failedRowsSection(table, reportMetrics(), 50);
   if (failed) sections.push({ id: "failed", title: "Failed rows", html: failed });
 
   if (metrics.includes("multimodal_relevance") && limit > 0) {

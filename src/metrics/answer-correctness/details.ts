@@ -37,8 +37,8 @@ const DetailsSchema = z.object({
   reference: z.array(VerdictSchema),
 });
 
-/** Name of the column that holds the details. */
-export const DETAILS_COLUMN = "answer_correctness_statements";
+/** Name of the column that holds the details (spelt in `columns.ts`). */
+export { DETAILS_COLUMN } from "./columns";
 
 /** Reads a details cell; undefined when it is empty or not ours. */
 export function parseDetails(cell: unknown): AnswerCorrectnessDetails | undefined {

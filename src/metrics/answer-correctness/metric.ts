@@ -12,9 +12,10 @@ import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from 
 import type { StagePlan } from "../../judge/progress";
 import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
-import { DETAILS_COLUMN, type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
+import { type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, statementsRequest } from "./prompts";
+import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 
 export type { Embedder } from "../../judge/judge";
 
@@ -53,19 +54,6 @@ export interface AnswerCorrectnessResult {
   judge: string;
 }
 
-const COLUMNS = {
-  score: "answer_correctness",
-  continuous: "answer_correctness_continuous",
-  factual: "answer_correctness_factual",
-  semantic: "answer_correctness_semantic",
-  tp: "answer_correctness_tp",
-  fp: "answer_correctness_fp",
-  fn: "answer_correctness_fn",
-  error: "answer_correctness_error",
-  details: DETAILS_COLUMN,
-  judge: "answer_correctness_judge",
-} as const;
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -74,7 +62,7 @@ function message(error: unknown): string {
 const UNTRACKED: CallTracker = { track: (_stage, work) => work, skip: () => undefined };
 
 class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
-  readonly name = "answer_correctness";
+  readonly name = COLUMNS.score;
   readonly requiredColumns = ["user_input", "response", "reference"] as const;
   readonly judge: Judge | undefined;
   private readonly weights: [number, number];

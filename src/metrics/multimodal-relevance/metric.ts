@@ -13,6 +13,7 @@ import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
 import { relevanceRequest, type ImageDetail } from "./prompts";
+import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 
 /** Options of {@link multimodalRelevance}. */
 export interface MultimodalRelevanceOptions extends ImageLoadOptions {
@@ -38,15 +39,8 @@ export interface MultimodalRelevanceResult {
   judge: string;
 }
 
-const COLUMNS = {
-  score: "multimodal_relevance",
-  reason: "multimodal_relevance_reason",
-  error: "multimodal_relevance_error",
-  judge: "multimodal_relevance_judge",
-} as const;
-
 class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
-  readonly name = "multimodal_relevance";
+  readonly name = COLUMNS.score;
   readonly requiredColumns = ["user_input", "response", "retrieved_contexts"] as const;
   readonly judge: Judge | undefined;
   private readonly maxImagesPerRow: number;

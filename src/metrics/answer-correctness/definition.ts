@@ -1,0 +1,38 @@
+/**
+ * Answer correctness in the metric registry (`metrics/registry.ts`).
+ */
+import type { Metric } from "../metric";
+import type { MetricDefinition, MetricFlags } from "../definition";
+import type { AnswerCorrectnessOptions } from "./metric";
+import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
+
+/**
+ * Answer correctness's definition: the CLI's `--weights`, `--beta`,
+ * `--threshold` and `--similarity-threshold` build it.
+ *
+ * @example
+ * ANSWER_CORRECTNESS.create({ threshold: 0.7 }).columns()[1]?.name; // "answer_correctness_continuous"
+ */
+export const ANSWER_CORRECTNESS: MetricDefinition = {
+  name: COLUMNS.score,
+  label: "answer correctness",
+  scoreColumn: COLUMNS.score,
+  errorColumn: COLUMNS.error,
+  judgeColumn: COLUMNS.judge,
+  extraScoreColumns: [COLUMNS.continuous],
+  columns: Object.values(COLUMNS),
+  requiredColumns: ["user_input", "response", "reference"],
+  needs: `a "reference" column (or ground_truth, expected, reference_answer)`,
+  binary: false,
+  display: { chart: "meanWithCI" },
+  create(flags: MetricFlags): Metric {
+    const options: AnswerCorrectnessOptions = {};
+    if (flags.weights !== undefined) options.weights = flags.weights;
+    if (flags.beta !== undefined) options.beta = flags.beta;
+    if (flags.threshold !== undefined) options.threshold = flags.threshold;
+    if (flags.similarityThreshold !== undefined) options.similarityThreshold = flags.similarityThreshold;
+    // Loaded here, not at import: reading the registry must stay cheap.
+    const { answerCorrectness } = require("./metric") as typeof import("./metric");
+    return answerCorrectness(options) as Metric;
+  },
+};

@@ -1,0 +1,79 @@
+/**
+ * What a metric tells the rest of evalframe about itself (its entry in the
+ * registry, `metrics/registry.ts`), and the command line's flags its
+ * `create` reads. Types only, so that each metric's definition and the
+ * registry can share them without importing each other.
+ */
+import type { CanonicalColumn } from "../dataset/columns";
+import type { Metric } from "./metric";
+
+/**
+ * The chart a metric's scores read best in (see `charts/`).
+ *
+ * @example
+ * const chart: PreferredChart = "relevanceRate"; // 0/1 scores: a rate per model
+ */
+export type PreferredChart = "meanWithCI" | "relevanceRate" | "scoreDistribution";
+
+/**
+ * What the command line parsed for metrics: every metric's `create` gets the
+ * whole bag and reads the fields it cares about. Fields are undefined when
+ * their flag was not given.
+ *
+ * @example
+ * const flags: MetricFlags = { threshold: 0.7, imageRoot: "/data" }; // --threshold 0.7 --image-root /data
+ */
+export interface MetricFlags {
+  /** `--weights`: [factual, semantic]. */
+  weights?: [number, number];
+  /** `--beta`. */
+  beta?: number;
+  /** `--threshold` (0 to 1). */
+  threshold?: number;
+  /** `--similarity-threshold` (0 to 1). */
+  similarityThreshold?: number;
+  /** `--image-root`, resolved (the input file's folder by default). */
+  imageRoot?: string;
+  /** `--allow-private-network`. */
+  allowPrivateNetwork?: boolean;
+}
+
+/**
+ * One metric as the rest of evalframe sees it: what the CLI, `summarize`,
+ * the report and the charts read instead of spelling metric names.
+ *
+ * @example
+ * const answerLength: MetricDefinition = {
+ *   name: "answer_length", label: "answer length", scoreColumn: "answer_length",
+ *   errorColumn: "answer_length_error", judgeColumn: "answer_length_judge", extraScoreColumns: [],
+ *   columns: ["answer_length", "answer_length_error", "answer_length_judge"],
+ *   requiredColumns: ["user_input", "response"], needs: `a "response" column`, binary: false,
+ *   display: { chart: "scoreDistribution" }, create: () => new AnswerLength(),
+ * };
+ */
+export interface MetricDefinition {
+  /** The metric's name, also its score column's name and column prefix, e.g. `answer_correctness`. */
+  readonly name: string;
+  /** A short human label, e.g. "answer correctness". */
+  readonly label: string;
+  /** The score column. */
+  readonly scoreColumn: string;
+  /** The column holding each row's failure ("" when fine). */
+  readonly errorColumn: string;
+  /** The column holding each row's judge label. */
+  readonly judgeColumn: string;
+  /** Further score columns summarized by default, right after `scoreColumn` (e.g. the continuous score kept beside a thresholded one). */
+  readonly extraScoreColumns: readonly string[];
+  /** Every column the metric may write, in order (optional ones included). */
+  readonly columns: readonly string[];
+  /** Canonical input columns every row needs. */
+  readonly requiredColumns: readonly CanonicalColumn[];
+  /** How the missing input reads in a message, e.g. `a "reference" column (or ground_truth, …)`. */
+  readonly needs: string;
+  /** True when scores are 0 or 1 (shown as a pass rate). */
+  readonly binary: boolean;
+  /** Display defaults. */
+  readonly display: { readonly chart: PreferredChart };
+  /** Builds the metric from the command line's flags. */
+  create(flags: MetricFlags): Metric;
+}
