@@ -18,6 +18,7 @@ import { benchRateLimit } from "./ratelimit";
 import { benchScale } from "./scale";
 import { benchStream } from "./stream";
 import { benchSoak } from "./soak";
+import { benchStartup } from "./startup";
 import type { BenchFigure, BenchResult } from "./support";
 import { benchThroughput } from "./throughput";
 import { benchWork } from "./work";
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   stream: () => benchStream(),
   csv: async () => ({ name: "csv", figures: await benchCsv(), notes: [] }),
   offline: () => benchOffline(),
+  startup: () => benchStartup(),
 };
 
 interface Ran extends BenchResult {
