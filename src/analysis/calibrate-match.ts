@@ -5,7 +5,7 @@
  */
 import { getColumn, type Table, type TableColumn } from "../dataset/table";
 import { quote, textKey } from "../labels/text";
-import { keyText } from "./summarize";
+import { keyText } from "../dataset/column-toolkit";
 
 /** What matching needs to know of a label. */
 export interface LabelKeys {

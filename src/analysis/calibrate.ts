@@ -25,7 +25,8 @@ import {
   type ScorePair,
 } from "./calibrate-rows";
 import { compareStatements, differingStatements, statementAgreementTable, type StatementComparison } from "./calibrate-statements";
-import { column, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { keyText } from "../dataset/column-toolkit";
 
 /** Labels for {@link calibrate}: hand-label files or objects, or (with `labelScore`) a table with a human score column. */
 export type CalibrationLabels = LabelSource | FrameInput;

@@ -10,7 +10,8 @@ import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/t
 import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { holm } from "../stats/paired-tests";
-import { column, errorColumnFor, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { keyText } from "../dataset/column-toolkit";
 
 /** Options of {@link compareRuns}. */
 export interface CompareRunsOptions {

@@ -4,7 +4,7 @@
  * sign test for 0/1 scores) and Holm's correction across the comparisons.
  */
 import type { DataFrame } from "danfojs-node";
-import { DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { DEFAULT_PAIR_BY, keyText } from "../dataset/column-toolkit";
 import { comparisonSettings } from "./comparison-settings";
 import type { Table } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
@@ -12,7 +12,7 @@ import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
 import { nanMean } from "../stats/descriptive";
 import { holm, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
 import { tableToDataFrame } from "../frame/dataframe";
-import { column, frameOf, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { getColumn } from "../dataset/table";
 
 /** Options of {@link compareModels}. */
@@ -113,24 +113,12 @@ function modelRows(table: Table, scores: Float64Array, by: string, pairBy: strin
   return [...models.values()];
 }
 
-/** One comparison, before Holm's adjustment. */
-interface Comparison {
+/** One comparison, before Holm's adjustment: the paired statistics of two models, with their names and counts. */
+interface Comparison extends PairedStats {
   a: string;
   b: string;
   nPairs: number;
   nDropped: number;
-  meanA: number;
-  meanB: number;
-  meanDiff: number;
-  ciLow: number;
-  ciHigh: number;
-  wins: number;
-  ties: number;
-  losses: number;
-  test: ComparisonTest;
-  pValue: number;
-  /** +1 when the test leans towards a, −1 towards b, 0 neither. */
-  direction: number;
 }
 
 function isBinary(values: readonly number[]): boolean {

@@ -3,9 +3,9 @@
  * lowest-scoring answers.
  */
 import type { DataFrame } from "danfojs-node";
-import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText } from "../dataset/column-toolkit";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
-import { asList, column, frameOf, groupRows, keyText, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { asList, column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 
 /** Options of {@link disagreements}. */
 export interface DisagreementsOptions {

@@ -80,8 +80,6 @@ export function metricScores(table: Table, metric: string, caller: string): Floa
   return out;
 }
 
-export { keyText, groupRows, type Groups } from "../dataset/column-toolkit";
-
 /** @internal A column name or several as a list. */
 export function asList(value: string | readonly string[] | undefined): string[] {
   if (value === undefined) return [];

@@ -8,12 +8,12 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { disagreements } from "../analysis/drilldown";
-import { keyText, metricScores } from "../analysis/summarize";
+import { metricScores } from "../analysis/summarize";
+import { keyText, textAt } from "../dataset/column-toolkit";
 import { getColumn, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { tableFromDataFrame } from "../frame/dataframe";
 import { DETAILS_COLUMN, parseDetails, type StatementVerdict } from "../metrics/answer-correctness/details";
-import { textAt } from "./tables";
 
 /** What the section needs. */
 export interface AnswersInput {

@@ -12,7 +12,8 @@ import { escapeHtml } from "../display/html";
 import { readFrame } from "../display/table";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
 import { withoutSchema, type ReportChart } from "./charts";
-import { estimateCell, fullTable, numberAt, numberCell, onDemand, pValueCell, reportTable, textAt } from "./tables";
+import { estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable } from "./tables";
+import { numberAt, textAt } from "../dataset/column-toolkit";
 
 /** The section's HTML and the charts it places (drawn with the report's other charts). */
 export interface ChangeSection {

@@ -5,7 +5,8 @@
  */
 import { getColumn, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
-import { reportTable, textAt } from "./tables";
+import { reportTable } from "./tables";
+import { textAt } from "../dataset/column-toolkit";
 
 /** One failed row of one metric. */
 interface Failure {

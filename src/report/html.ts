@@ -14,7 +14,8 @@ import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
 import { worst } from "../analysis/drilldown";
-import { keyText, metricScores, summarize, type FrameInput } from "../analysis/summarize";
+import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
+import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
@@ -30,7 +31,7 @@ import { reportCharts, type ReportChart } from "./charts";
 import { answersSection } from "./answers";
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
-import { definedColumns, estimateCell, fullTable, numberAt, numberCell, onDemand, pValueCell, reportTable, textAt, type ReportColumn } from "./tables";
+import { definedColumns, estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable, type ReportColumn } from "./tables";
 
 /** Options of {@link buildReport} and {@link writeReport}. */
 export interface ReportOptions {

@@ -5,7 +5,7 @@
  * and wrapped, columns with no defined value left out (no "NaN" cells).
  */
 import type { DataFrame } from "danfojs-node";
-import { getColumn, type Cell, type Table } from "../dataset/table";
+import type { Cell, Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { tableFromDataFrame } from "../frame/dataframe";
 
@@ -104,4 +104,3 @@ export function onDemand(label: string, html: string): string {
   return `<details class="more"><summary>${escapeHtml(label)}</summary>${html}</details>`;
 }
 
-export { numberAt, textAt } from "../dataset/column-toolkit";
