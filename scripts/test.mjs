@@ -28,7 +28,7 @@ export const HEAVY = [
 ];
 
 /** Files that assert on elapsed time (pacing, latency, rate-limit windows): they run after the rest, one at a time. */
-export const TIMED = ["fake-openai.test.ts", "fake-openai-ratelimit.test.ts", "rate-limits.test.ts", "scheduler-pacing.test.ts"];
+export const TIMED = ["fake-openai.test.ts", "fake-openai-ratelimit.test.ts", "progress.test.ts", "rate-limits.test.ts", "scheduler-pacing.test.ts"];
 
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
