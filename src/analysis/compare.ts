@@ -4,15 +4,15 @@
  * sign test for 0/1 scores) and Holm's correction across the comparisons.
  */
 import type { DataFrame } from "danfojs-node";
-import { DEFAULT_PAIR_BY, keyText } from "../dataset/column-toolkit";
+import { DEFAULT_PAIR_BY, judgeText, keyText } from "../dataset/column-toolkit";
 import { comparisonSettings } from "./comparison-settings";
-import type { Table } from "../dataset/table";
+import type { Table, TableColumn } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
 import { nanMean } from "../stats/descriptive";
 import { holm, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
 import { tableToDataFrame } from "../frame/dataframe";
-import { column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { column, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { getColumn } from "../dataset/table";
 
 /** Options of {@link compareModels}. */
@@ -257,7 +257,8 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  *   "A better than B" when p_holm < alpha (the side the test leans to), else
  *   "no detectable difference";
  * - `paired_by`: the column the pairs came from, "" for an unpaired row, and
- *   `unpaired_because`: why a row is unpaired ("" when paired).
+ *   `unpaired_because`: why a row is unpaired ("" when paired);
+ * - `judge`, when the scored table names its judge: who scored the answers.
  *
  * Failed rows (NaN score or a non-empty `<metric>_error`) are never scores
  * of 0. Rows without a model are ignored.
@@ -311,29 +312,30 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
   });
 
   const num = (pick: (r: Comparison) => number) => rows.map(pick);
-  return {
-    columns: [
-      column("model_a", "string", rows.map((r) => r.a)),
-      column("model_b", "string", rows.map((r) => r.b)),
-      column("n_pairs", "number", num((r) => r.nPairs)),
-      column("n_dropped", "number", num((r) => r.nDropped)),
-      column("mean_a", "number", num((r) => r.meanA)),
-      column("mean_b", "number", num((r) => r.meanB)),
-      column("mean_diff", "number", num((r) => r.meanDiff)),
-      column("ci_low", "number", num((r) => r.ciLow)),
-      column("ci_high", "number", num((r) => r.ciHigh)),
-      column("wins", "number", num((r) => r.wins)),
-      column("ties", "number", num((r) => r.ties)),
-      column("losses", "number", num((r) => r.losses)),
-      column("test", "string", rows.map((r) => r.test)),
-      column("p_value", "number", num((r) => r.pValue)),
-      column("p_holm", "number", adjusted),
-      column("verdict", "string", verdicts),
-      column("paired_by", "string", rows.map((r) => (r.nPairs > 0 ? pairBy : ""))),
-      column("unpaired_because", "string", rows.map((r) => (r.nPairs > 0 ? "" : paired ? `no ${pairBy} was answered validly by both models` : unpairedReason(table, by, pairBy, options.pairBy !== undefined)))),
-    ],
-    rowCount: rows.length,
-  };
+  const columns: TableColumn[] = [
+    column("model_a", "string", rows.map((r) => r.a)),
+    column("model_b", "string", rows.map((r) => r.b)),
+    column("n_pairs", "number", num((r) => r.nPairs)),
+    column("n_dropped", "number", num((r) => r.nDropped)),
+    column("mean_a", "number", num((r) => r.meanA)),
+    column("mean_b", "number", num((r) => r.meanB)),
+    column("mean_diff", "number", num((r) => r.meanDiff)),
+    column("ci_low", "number", num((r) => r.ciLow)),
+    column("ci_high", "number", num((r) => r.ciHigh)),
+    column("wins", "number", num((r) => r.wins)),
+    column("ties", "number", num((r) => r.ties)),
+    column("losses", "number", num((r) => r.losses)),
+    column("test", "string", rows.map((r) => r.test)),
+    column("p_value", "number", num((r) => r.pValue)),
+    column("p_holm", "number", adjusted),
+    column("verdict", "string", verdicts),
+    column("paired_by", "string", rows.map((r) => (r.nPairs > 0 ? pairBy : ""))),
+    column("unpaired_because", "string", rows.map((r) => (r.nPairs > 0 ? "" : paired ? `no ${pairBy} was answered validly by both models` : unpairedReason(table, by, pairBy, options.pairBy !== undefined)))),
+  ];
+  // Who judged the scores compared, so that a chart of the comparison can say so.
+  const judge = judgeText(table, metric);
+  if (judge !== "") columns.push(column("judge", "string", rows.map(() => judge)));
+  return { columns, rowCount: rows.length };
 }
 
 /** Why a table's answers cannot be paired at all (its pairing column is absent). */

@@ -10,7 +10,7 @@ import type { ColumnType } from "../dataset/columns";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
-import { groupRows, keyText } from "../dataset/column-toolkit";
+import { groupRows, keyText, judgeColumnName, judgeText } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
@@ -136,7 +136,9 @@ export const SUMMARY_COLUMNS = [
  * `median`, `p25`, `p75` (type-7 quantiles), `min`, `max`, `ci_low`/`ci_high`
  * (percentile bootstrap interval of the mean, seeded; NaN with fewer than two
  * valid scores) and `pass_rate` (the mean when every valid score is 0 or 1,
- * e.g. a thresholded metric; else NaN).
+ * e.g. a thresholded metric; else NaN); and, when the scored table names its
+ * judge (`<metric>_judge`), `judge`: who scored the group, which a chart of
+ * the summary puts in its subtitle.
  *
  * @example
  * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
@@ -206,6 +208,10 @@ export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): 
   const rowCount = metrics.length * groups.rows.length;
   const columns: TableColumn[] = by.map((c, k) => column(c.name, c.type, groupValues[k]!));
   for (const name of SUMMARY_COLUMNS) columns.push(column(name, name === "metric" ? "string" : "number", cells[name]));
+  // Who judged each group's scores, so that a chart of the summary can say so.
+  if (!by.some((c) => c.name === "judge") && metrics.some((m) => judgeColumnName(table, m) !== undefined)) {
+    columns.push(column("judge", "string", metrics.flatMap((m) => groups.rows.map((rows) => judgeText(table, m, rows)))));
+  }
   return { columns, rowCount };
 }
 

@@ -2,6 +2,7 @@
  * The judge behind a chart's scores, named in its subtitle so that a PNG
  * pasted into a slide keeps the caveat ("judge: offline (approximate)").
  */
+import { judgeColumnName } from "../dataset/column-toolkit";
 import { getColumn, type Table } from "../dataset/table";
 
 /**
@@ -20,19 +21,6 @@ export interface JudgeLabelOptions {
   judgeLabel?: JudgeLabelOption;
 }
 
-/**
- * The judge column of a score column: `<metric>_judge`, else that of the
- * longest `_`-separated prefix that has one (`answer_correctness_continuous`
- * → `answer_correctness_judge`), else `judge`.
- */
-function judgeColumn(table: Table, metric: string): string | undefined {
-  const parts = metric.split("_");
-  for (let k = parts.length; k >= 1; k--) {
-    const name = `${parts.slice(0, k).join("_")}_judge`;
-    if (getColumn(table, name)) return name;
-  }
-  return getColumn(table, "judge") ? "judge" : undefined;
-}
 
 /**
  * The distinct judge labels of the given score columns, in order of first
@@ -44,7 +32,7 @@ function judgeColumn(table: Table, metric: string): string | undefined {
 export function judgeLabels(table: Table, metrics: readonly string[]): string[] {
   const labels = new Set<string>();
   for (const metric of metrics) {
-    const name = judgeColumn(table, metric);
+    const name = judgeColumnName(table, metric);
     if (!name) continue;
     for (const value of getColumn(table, name)!.values) {
       const text = value === null || value === undefined ? "" : String(value).trim();

@@ -79,3 +79,34 @@ export function groupByKey(keys: readonly string[]): Map<string, number[]> {
   });
   return groups;
 }
+
+/**
+ * The column that names the judge of a score column: `<metric>_judge` for the
+ * metric itself or for the metric it belongs to (`answer_correctness_continuous`
+ * → `answer_correctness_judge`), else a plain `judge` column (a summary's or a
+ * comparison's), else undefined.
+ *
+ * @example
+ * judgeColumnName(scored, "answer_correctness_continuous") // "answer_correctness_judge"
+ */
+export function judgeColumnName(table: Table, metric: string): string | undefined {
+  const parts = metric.split("_");
+  for (let k = parts.length; k >= 1; k--) {
+    const name = `${parts.slice(0, k).join("_")}_judge`;
+    if (getColumn(table, name)) return name;
+  }
+  return getColumn(table, "judge") ? "judge" : undefined;
+}
+
+/** The distinct judge labels of some rows (all rows when `rows` is left out), in order of first appearance, joined with "; ". */
+export function judgeText(table: Table, metric: string, rows?: readonly number[]): string {
+  const name = judgeColumnName(table, metric);
+  if (name === undefined) return "";
+  const values = getColumn(table, name)!.values;
+  const labels = new Set<string>();
+  for (const i of rows ?? values.keys()) {
+    const text = cellString(values[i]).trim();
+    if (text !== "") labels.add(text);
+  }
+  return [...labels].join("; ");
+}
