@@ -164,7 +164,7 @@ describe("evalframe score (offline judge) and the commands that read its output"
     ]);
     assert.equal(all.code, 0, all.stderr);
     const rows = lines(all.stdout);
-    assert.match(rows[0]!, /^model_a\s+model_b\s+n_pairs\s+n_dropped\s+mean_a\s+mean_b\s+mean_diff\s+ci_low\s+ci_high\s+wins\s+ties\s+losses\s+test\s+p_value\s+p_holm\s+verdict\s+paired_by\s+unpaired_because$/);
+    assert.match(rows[0]!, /^model_a\s+model_b\s+n_pairs\s+n_dropped\s+mean_a\s+mean_b\s+mean_diff\s+ci_low\s+ci_high\s+wins\s+ties\s+losses\s+test\s+p_value\s+p_holm\s+verdict\s+paired_by\s+unpaired_because\s+judge$/);
     // The table (a header, a rule, 3 pairs), then the same comparison in words.
     assert.equal(rows.findIndex((l) => l.startsWith("Ranking by mean")), 2 + 3);
     assert.match(rows[5]!, /^Ranking by mean answer_correctness: atlas-pro /);
