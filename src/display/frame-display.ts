@@ -5,7 +5,8 @@
  * the table is an HTML table; elsewhere aligned text.
  */
 import { inspect, type InspectOptionsStylized } from "node:util";
-import { DataFrame } from "danfojs-node";
+import type { DataFrame } from "danfojs-node";
+import { whenDanfoLoads } from "../frame/dataframe";
 import { tableHTML } from "./table";
 import { formatTable } from "./text-table";
 import { tslab } from "./tslab";
@@ -36,7 +37,8 @@ let installed = false;
  * Gives danfojs DataFrames a readable printed form (`console.log(df)`, and a
  * frame as a notebook cell's last value): an HTML table in a tslab notebook,
  * aligned text elsewhere, the first 20 rows and the shape. Importing evalframe
- * calls it; a frame's own `print()` is unchanged.
+ * calls it (it takes effect once danfojs is loaded, by the first frame
+ * evalframe builds); a frame's own `print()` is unchanged.
  *
  * @example
  * installDataFrameDisplay();
@@ -45,7 +47,11 @@ let installed = false;
 export function installDataFrameDisplay(): void {
   if (installed) return;
   installed = true;
-  const proto = DataFrame.prototype as unknown as Record<symbol, unknown>;
+  // Waits for danfojs to be loaded by the first frame built: importing evalframe does not load it.
+  whenDanfoLoads((danfo) => patch(danfo.DataFrame.prototype as unknown as Record<symbol, unknown>));
+}
+
+function patch(proto: Record<symbol, unknown>): void {
   if (proto[inspect.custom] !== undefined) return;
   Object.defineProperty(proto, inspect.custom, {
     value(this: DataFrame, depth: number, options: InspectOptionsStylized): string {

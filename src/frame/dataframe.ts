@@ -11,9 +11,28 @@ import { PROTOTYPE_NAMES, RowProblems, type Table } from "../dataset/table";
 
 export { isDataFrame, rawFromDataFrame, readFrame, tableFromDataFrame } from "../dataset/frame-like";
 
+type Danfo = typeof import("danfojs-node");
+
+let loaded: Danfo | undefined;
+const onLoad: ((danfo: Danfo) => void)[] = [];
+
 /** danfojs, loaded on the first frame built (it takes seconds to load: tfjs, mathjs): reading tables never needs it. */
-function danfo(): typeof import("danfojs-node") {
-  return require("danfojs-node") as typeof import("danfojs-node");
+function danfo(): Danfo {
+  if (loaded === undefined) {
+    loaded = require("danfojs-node") as Danfo;
+    for (const listener of onLoad.splice(0)) listener(loaded);
+  }
+  return loaded;
+}
+
+/**
+ * Calls `listener` with danfojs once it is loaded (at once if it is): what
+ * must happen to danfojs itself (the printed form of a frame) waits for it,
+ * instead of loading it.
+ */
+export function whenDanfoLoads(listener: (danfo: Danfo) => void): void {
+  if (loaded !== undefined) listener(loaded);
+  else onLoad.push(listener);
 }
 
 const DANFO_DTYPE: Readonly<Record<ColumnType, string>> = {
