@@ -22,25 +22,13 @@ function runtime(): typeof import("./runtime") & typeof import("../analysis/comp
   };
 }
 
-/** Columns of the per-model table on a terminal (`--json` and the library give them all). */
-const SUMMARY_SHOWN = [
-  "model",
-  "n_paired",
-  "mean_before",
-  "mean_after",
-  "change",
-  "ci_low",
-  "ci_high",
-  "p_holm",
-  "verdict",
-  "improved",
-  "worsened",
-  "unchanged",
-  "added",
-  "dropped",
-  "failed_before_only",
-  "failed_after_only",
-];
+/** Columns of the per-model table on a terminal: all but the raw p-value, the rows failed in both runs and the test's name (`--json` and the library give them all). */
+const SUMMARY_HIDDEN = new Set(["p_value", "failed_both", "test"]);
+
+function summaryShown(): string[] {
+  const { RUN_CHANGE_COLUMNS } = require("../analysis/compare-runs") as typeof import("../analysis/compare-runs");
+  return RUN_CHANGE_COLUMNS.filter((c) => !SUMMARY_HIDDEN.has(c));
+}
 
 /** Columns of the changed answers on a terminal (the CSV has the answers' texts too). */
 const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "status", "answer_changed"];
@@ -114,7 +102,7 @@ export const diffCommand: Command = async (argv, io) => {
   } else {
     const pairs = `(${runs.pairedBy}${runs.by !== undefined ? `, ${runs.by}` : ""})`;
     io.out(`${runs.metric}: before = ${beforeFile}, after = ${afterFile}; answers paired by ${pairs}\n\n`);
-    io.out(`${formatTable(summary, { columns: SUMMARY_SHOWN })}\n`);
+    io.out(`${formatTable(summary, { columns: summaryShown() })}\n`);
     if (total === 0) {
       io.out(`\nno answer changed\n`);
     } else if (top > 0) {
