@@ -27,6 +27,14 @@ describe("printing a DataFrame", () => {
     );
   });
 
+  it("a frame that a frame's own method returns (danfojs' parent class) prints the same way; a Series as danfojs left it", () => {
+    const head = df.head(1);
+    assert.notEqual(Object.getPrototypeOf(head), Object.getPrototypeOf(df), "head() returns danfojs' parent class");
+    assert.match(inspect(head), /^model\s+answer_correctness\s+note\n[\s\S]*DataFrame: 1 row × 3 columns$/);
+    const series = (df as unknown as Record<string, unknown>)["model"];
+    assert.doesNotMatch(inspect(series), /DataFrame:/);
+  });
+
   it("inside another value, only the shape", () => {
     assert.equal(inspect({ scored: df }), "{ scored: [DataFrame: 2 rows × 3 columns] }");
   });

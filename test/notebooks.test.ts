@@ -109,7 +109,9 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
 
   it("shows a run's progress as one line updated in place", () => {
     const source = [
-      `import { notebookProgress, ProgressTracker, inNotebook } from ${JSON.stringify(dist)};`,
+      `import { notebookProgress } from ${JSON.stringify(dist)};\n` +
+        `import { ProgressTracker } from ${JSON.stringify(path.join(ROOT, "dist", "judge"))};\n` +
+        `import { inNotebook } from ${JSON.stringify(path.join(ROOT, "dist", "display"))};`,
       "console.log(`in notebook: ${inNotebook()}`);",
       "const tracker = new ProgressTracker(5, notebookProgress(), 0);",
       "for (let i = 0; i < 5; i++) { await new Promise((r) => setTimeout(r, 20)); tracker.step(i === 2); }",

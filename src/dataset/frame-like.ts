@@ -15,11 +15,12 @@ import { RowProblems, type Table } from "./table";
  */
 export type FrameInput = DataFrame | Records | Table;
 
-/** True for a danfojs DataFrame (from any copy of danfojs): it has columns, values, shape and dtypes. */
+/** True for a danfojs DataFrame (from any copy of danfojs): it has columns, values, shape and dtypes, and is not a Series. */
 export function isDataFrame(value: unknown): value is DataFrame {
   if (value === null || typeof value !== "object") return false;
-  const v = value as { columns?: unknown; values?: unknown; shape?: unknown; dtypes?: unknown };
-  return Array.isArray(v.columns) && Array.isArray(v.values) && Array.isArray(v.shape) && Array.isArray(v.dtypes);
+  const v = value as { columns?: unknown; values?: unknown; shape?: unknown; dtypes?: unknown; $isSeries?: unknown };
+  // A Series has the same four arrays, and says what it is.
+  return v.$isSeries !== true && Array.isArray(v.columns) && Array.isArray(v.values) && Array.isArray(v.shape) && Array.isArray(v.dtypes);
 }
 
 /** The cells of a DataFrame, column by column, untouched. */

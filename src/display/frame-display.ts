@@ -6,6 +6,7 @@
  */
 import { inspect, type InspectOptionsStylized } from "node:util";
 import type { DataFrame } from "danfojs-node";
+import { isDataFrame } from "../dataset/frame-like";
 import { whenDanfoLoads } from "../frame/dataframe";
 import { tableHTML } from "./table";
 import { formatTable } from "./text-table";
@@ -48,13 +49,21 @@ export function installDataFrameDisplay(): void {
   if (installed) return;
   installed = true;
   // Waits for danfojs to be loaded by the first frame built: importing evalframe does not load it.
-  whenDanfoLoads((danfo) => patch(danfo.DataFrame.prototype as unknown as Record<symbol, unknown>));
+  // danfojs-node's DataFrame extends danfojs' own, and a frame's methods (head, loc, …) return
+  // the parent class: every class of the chain gets the printed form, and only frames use it.
+  whenDanfoLoads((danfo) => {
+    for (let proto: object | null = danfo.DataFrame.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+      patch(proto as Record<symbol, unknown>);
+    }
+  });
 }
 
 function patch(proto: Record<symbol, unknown>): void {
-  if (proto[inspect.custom] !== undefined) return;
+  if (Object.prototype.hasOwnProperty.call(proto, inspect.custom)) return;
   Object.defineProperty(proto, inspect.custom, {
     value(this: DataFrame, depth: number, options: InspectOptionsStylized): string {
+      // A Series (which shares a parent class with frames) prints as danfojs left it.
+      if (!isDataFrame(this)) return inspect(this, { ...options, customInspect: false });
       try {
         return printed(this, depth, options);
       } catch {
