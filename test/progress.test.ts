@@ -81,7 +81,9 @@ describe("progress of a real run", () => {
     for (const { at, event } of judged) {
       const truth = end - at;
       const eta = event.etaMs!;
-      assert.ok(eta <= 2 * truth && eta >= truth / 2, `at ${event.calls!.done}/${event.calls!.total} calls the ETA was ${eta} ms, the run ended ${truth} ms later`);
+      // Within 2x; in the last moments, when both are a few ms, within one call's time (the grain of the work) instead.
+      const close = (eta <= 2 * truth && eta >= truth / 2) || Math.abs(eta - truth) <= LATENCY_MS;
+      assert.ok(close, `at ${event.calls!.done}/${event.calls!.total} calls the ETA was ${eta} ms, the run ended ${truth} ms later`);
     }
   });
 });
