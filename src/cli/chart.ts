@@ -1,0 +1,64 @@
+/**
+ * `evalframe chart`: one chart of a scored file, as PNG, SVG or a Vega-Lite spec.
+ */
+import * as path from "node:path";
+import type { VegaLiteSpec } from "../charts/spec";
+import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
+import { failOnError, UsageError } from "./errors";
+import type { Command } from "./command";
+import { s, b, readScored } from "./command-support";
+
+/** The kinds of `evalframe chart`. */
+export const CHART_KINDS = ["box", "histogram", "mean", "scatter", "heatmap", "paired", "wtl", "verdicts", "sweep", "relevance"] as const;
+type ChartKind = (typeof CHART_KINDS)[number];
+
+/** `evalframe chart`: one chart of a scored file, as PNG, SVG or a Vega-Lite spec. */
+export const chartCommand: Command = async (argv, io) => {
+  const c = "chart";
+  const args = parseCommand(c, argv, { kind: s, out: s, metric: s, by: s, "pair-by": s, models: s, baseline: s, format: s });
+  const input = readScored(c, args);
+  const kindText = requiredOption(c, args, "kind", CHART_KINDS.join("|"));
+  const kind: ChartKind = choice(c, "kind", kindText, CHART_KINDS)!;
+  const out = requiredOption(c, args, "out", "chart.png");
+  if (![".png", ".svg", ".json"].includes(path.extname(out).toLowerCase())) {
+    throw new UsageError(`${c}: --out must end in .png, .svg or .json (the Vega-Lite spec), got "${out}"`, c);
+  }
+  const models = list(stringOption(args, "models"));
+  if (models !== undefined && models.length !== 2) throw new UsageError(`${c}: --models takes two model names, e.g. --models atlas-pro,swift-mini`, c);
+  const metric = stringOption(args, "metric");
+  const by = stringOption(args, "by");
+  const pairBy = stringOption(args, "pair-by");
+  const baseline = stringOption(args, "baseline");
+  const opt = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  // The chart modules only (no judge, no report, no danfojs): a chart of a table is drawn in about a second.
+  const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
+    require("../charts/index") as typeof import("../charts/index");
+  const df = await input.load();
+  const spec = await failOnError((): VegaLiteSpec => {
+    switch (kind) {
+      case "box":
+        return scoreBox(df, opt({ metric, by }));
+      case "histogram":
+        return scoreHistogram(df, opt({ metric, by }));
+      case "mean":
+        return meanWithCI(df, opt({ metric, by }));
+      case "scatter":
+        return factualVsSemantic(df, opt({ by }));
+      case "heatmap":
+        return questionHeatmap(df, opt({ metric, by, pairBy }));
+      case "paired":
+        return pairedDifferences(df, opt({ metric, by, pairBy, a: models?.[0], b: models?.[1] }));
+      case "wtl":
+        return winTieLoss(df, opt({ metric, baseline }));
+      case "verdicts":
+        return verdictBars(df, opt({ by }));
+      case "sweep":
+        return thresholdSweep(df, opt({ metric, by }));
+      case "relevance":
+        return relevanceRate(df, opt({ metric, by }));
+    }
+  }, `${input.file}: `);
+  await failOnError(() => saveChart(spec, out), `cannot write "${out}": `);
+  io.out(`wrote ${out}\n`);
+  return 0;
+};

@@ -1,0 +1,106 @@
+/**
+ * What the commands share: loading the heavy modules after the flags are checked, reading inputs (as DataFrames or as typed tables), writing files, and option specs.
+ */
+import { writeFileAtomic } from "../dataset/atomic-write";
+import type { DataFrame } from "danfojs-node";
+import type { CanonicalColumn } from "../dataset/columns";
+import type { Table } from "../dataset/table";
+import type { DatasetFormat } from "../dataset/load";
+import { metricDefinitions } from "../metrics/registry";
+import { flag, inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
+import { failOnError } from "./errors";
+import type { CliIO } from "./command";
+
+/** danfojs and everything built on it, loaded after the arguments are checked. */
+export function runtime(): typeof import("./runtime") {
+  return require("./runtime") as typeof import("./runtime");
+}
+
+/** Batch mode's functions, loaded only when a batch flag or command is used. */
+export function batchRuntime(): typeof import("../batch/run") {
+  return require("../batch/run") as typeof import("../batch/run");
+}
+
+
+
+/** A string option. */
+export const s: OptionSpec = { type: "string" };
+/** A boolean option. */
+export const b: OptionSpec = { type: "boolean" };
+
+export function columnsOf(df: DataFrame | Table): string[] {
+  return df.columns.map((c) => (typeof c === "string" ? c : c.name));
+}
+
+/** What the analysis commands need, loaded when one runs: tables, no DataFrames, so no danfojs. */
+export function tables(): {
+  loadTable: typeof import("../dataset/load").loadTable;
+  summaryTable: typeof import("../analysis/summarize").summaryTable;
+  comparisonTable: typeof import("../analysis/compare").comparisonTable;
+  headline: typeof import("../analysis/headline").headline;
+  formatTable: typeof import("./table").formatTable;
+  frameRecords: typeof import("./table").frameRecords;
+  judgeLabels: typeof import("./conclusion").judgeLabels;
+} {
+  const { loadTable } = require("../dataset/load") as typeof import("../dataset/load");
+  const { summaryTable } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const { comparisonTable } = require("../analysis/compare") as typeof import("../analysis/compare");
+  const { headline } = require("../analysis/headline") as typeof import("../analysis/headline");
+  const { formatTable, frameRecords } = require("./table") as typeof import("./table");
+  const { judgeLabels } = require("./conclusion") as typeof import("./conclusion");
+  return { loadTable, summaryTable, comparisonTable, headline, formatTable, frameRecords, judgeLabels };
+}
+
+/** Reads a data file, any problem as one line (exit 1). */
+export async function readInput(
+  file: string,
+  format: DatasetFormat,
+  options: { required?: readonly CanonicalColumn[]; io?: CliIO; strict?: boolean } = {},
+): Promise<DataFrame> {
+  const { required, io, strict } = options;
+  // Warnings (bad rows, bad bytes) go to the command's stderr, through its printable filter; none when reading a scored table.
+  const warn = io ? (message: string) => io.err(`${message}\n`) : false;
+  return failOnError(() => runtime().loadDataset(file, { format, warn, ...(required ? { required } : {}), ...(strict ? { strict } : {}) }));
+}
+
+/**
+ * Reads a scored table for analysis: no column is required beyond what the
+ * analysis asks for. `load` gives a typed table (no danfojs); `frame` a DataFrame.
+ */
+export function readScored(command: string, args: ParsedArgs): { file: string; load: () => Promise<Table>; frame: () => Promise<DataFrame> } {
+  const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
+  const format = inputFormat(command, file, stringOption(args, "format"));
+  return {
+    file,
+    load: () => failOnError(() => tables().loadTable(file, { format, warn: false, required: [] })),
+    frame: () => readInput(file, format, { required: [] }),
+  };
+}
+
+export async function writeText(file: string, text: string): Promise<void> {
+  await failOnError(async () => {
+    await writeFileAtomic(file, text);
+  }, `cannot write "${file}": `);
+}
+
+export function errorCount(df: DataFrame, metric: string): { failed: number; first: string | undefined } {
+  const j = columnsOf(df).indexOf(`${metric}_error`);
+  if (j < 0) return { failed: 0, first: undefined };
+  let failed = 0;
+  let first: string | undefined;
+  for (const row of df.values as unknown[][]) {
+    const v = row[j];
+    if (typeof v === "string" && v.trim() !== "") {
+      failed++;
+      first ??= v;
+    }
+  }
+  return { failed, first };
+}
+
+/** The first registered metric whose score column the table has (else the first registered). */
+export function defaultMetric(df: DataFrame | Table): string {
+  const columns = columnsOf(df);
+  const definitions = metricDefinitions();
+  return (definitions.find((d) => columns.includes(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
+}

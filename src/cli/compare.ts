@@ -1,0 +1,40 @@
+/**
+ * `evalframe compare`: the paired comparison of a scored file, as a table and in words.
+ */
+import { flag, parseCommand, stringOption, wholeNumber } from "./args";
+import { failOnError } from "./errors";
+import type { Command } from "./command";
+import { s, b, tables, readScored, defaultMetric } from "./command-support";
+
+/** `evalframe compare`: paired model comparison of a scored file. */
+export const compareCommand: Command = async (argv, io) => {
+  const c = "compare";
+  const args = parseCommand(c, argv, { metric: s, by: s, "pair-by": s, baseline: s, seed: s, json: b, format: s });
+  const input = readScored(c, args);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const { comparisonTable, formatTable, frameRecords } = tables();
+  const df = await input.load();
+  const options = {
+    metric: stringOption(args, "metric") ?? defaultMetric(df),
+    by: stringOption(args, "by") ?? "model",
+    ...(stringOption(args, "pair-by") !== undefined ? { pairBy: stringOption(args, "pair-by")! } : {}),
+    ...(stringOption(args, "baseline") !== undefined ? { baseline: stringOption(args, "baseline")! } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  };
+  const comparison = await failOnError(() => comparisonTable(df, options), `${input.file}: `);
+  if (flag(args, "json")) {
+    io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);
+    return 0;
+  }
+  io.out(`${formatTable(comparison, { maxWidth: 40 })}\n`);
+  // The same comparison in words; a summary it cannot make (no such metric rows) leaves the table alone.
+  const { summaryTable, headline, judgeLabels } = tables();
+  try {
+    const summary = summaryTable(df, { by: options.by, metrics: options.metric });
+    const judges = judgeLabels(df, [options.metric]);
+    io.out(`\n${headline(summary, comparison, { metric: options.metric, by: options.by, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) }).join("\n")}\n`);
+  } catch {
+    // The table above stands on its own.
+  }
+  return 0;
+};

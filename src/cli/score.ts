@@ -1,0 +1,271 @@
+/**
+ * `evalframe score`: judge every row and write the scored table (streamed, or through the Batch API), then the summary, the headline, the usage line and the gate.
+ */
+import * as path from "node:path";
+import type { DataFrame } from "danfojs-node";
+import { metricDefinitions, metricNames, type MetricFlags } from "../metrics/registry";
+import type { UsageSummary } from "../judge/usage";
+import type { Metric } from "../metrics/metric";
+import type { InputSurvey } from "./score-stream";
+import { choice, counted, finiteNumber, flag, inputFormat, list, onePositional, parseCommand, requiredOption, stringOption, wholeNumber, type OptionSpec } from "./args";
+import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, type FailUnderGate } from "./fail-under";
+import { readLabelFiles } from "./labels";
+import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
+import type { CliIO, Command } from "./command";
+import { runtime, batchRuntime, s, b, columnsOf, readInput, writeText, errorCount } from "./command-support";
+
+const SCORE_OPTIONS: Record<string, OptionSpec> = {
+  out: s,
+  metrics: s,
+  ...JUDGE_OPTIONS,
+  weights: s,
+  beta: s,
+  threshold: s,
+  "similarity-threshold": s,
+  "image-root": s,
+  "allow-private-network": b,
+  "statements-out": s,
+  "summary-json": s,
+  "no-progress": b,
+  format: s,
+  strict: b,
+  "chunk-rows": s,
+  batch: b,
+  "batch-dir": s,
+  "batch-export": s,
+  "batch-import": s,
+  "poll-interval": s,
+  "dry-run": b,
+  rpm: s,
+  tpm: s,
+  ...FAIL_UNDER_OPTIONS,
+};
+
+/** `evalframe score`: judge every row and write the scored table (and, on request, statements and a JSON summary). */
+export const scoreCommand: Command = async (argv, io, env = process.env) => {
+  const c = "score";
+  const args = parseCommand(c, argv, SCORE_OPTIONS);
+  const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
+  const batchExport = stringOption(args, "batch-export");
+  const batchImport = stringOption(args, "batch-import");
+  const batchMode = flag(args, "batch");
+  if ([batchMode, batchExport !== undefined, batchImport !== undefined].filter(Boolean).length > 1) {
+    throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
+  }
+  const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0 });
+  const dryRun = flag(args, "dry-run");
+  if (dryRun && (batchExport !== undefined || batchImport !== undefined)) {
+    throw new UsageError(`${c}: --dry-run estimates a run; it does not go with --batch-export or --batch-import`, c);
+  }
+  const requestsPerMinute = finiteNumber(c, "rpm", stringOption(args, "rpm"), { above: 0 });
+  const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0 });
+  const out = batchExport !== undefined || dryRun ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
+  const format = inputFormat(c, input, stringOption(args, "format"));
+  const statementsOut = stringOption(args, "statements-out");
+  const summaryJson = stringOption(args, "summary-json");
+  // The metrics are the registry's (metrics/registry.ts), in its order.
+  const registered = metricNames();
+  const gate = failUnderGate(c, args, registered);
+
+  const asked = list(stringOption(args, "metrics"));
+  if (asked !== undefined && asked.length === 0) throw new UsageError(`${c}: --metrics is empty; name ${registered.join(" and/or ")}`, c);
+  const askedNames = asked?.map((m) => choice(c, "metrics", m, registered)!);
+  if (statementsOut !== undefined && askedNames !== undefined && !askedNames.includes("answer_correctness")) {
+    throw new UsageError(`${c}: --statements-out needs the answer_correctness metric`, c);
+  }
+
+  // Every metric's flags, in one bag each definition reads from: answer correctness's first.
+  const metricFlags: MetricFlags = {};
+  const weights = list(stringOption(args, "weights"));
+  if (weights !== undefined) {
+    const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0 })!);
+    if (w.length !== 2) throw new UsageError(`${c}: --weights takes two numbers, factual and semantic, e.g. 0.75,0.25; got ${JSON.stringify(stringOption(args, "weights"))}`, c);
+    metricFlags.weights = [w[0]!, w[1]!];
+  }
+  const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0 });
+  if (beta !== undefined) metricFlags.beta = beta;
+  const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"), { min: 0, max: 1 });
+  if (threshold !== undefined) metricFlags.threshold = threshold;
+  const similarity = finiteNumber(c, "similarity-threshold", stringOption(args, "similarity-threshold"), { min: 0, max: 1 });
+  if (similarity !== undefined) metricFlags.similarityThreshold = similarity;
+
+  // Multimodal relevance options: local images are found next to the input file by default.
+  metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));
+  if (flag(args, "allow-private-network")) metricFlags.allowPrivateNetwork = true;
+
+  // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
+  const { options: judgeOptions, labels, config: judgeConfig } = await judgeFlags(c, args, env);
+  if (batchMode && judgeConfig.separateEmbeddings) {
+    throw new UsageError(
+      `${c}: --batch sends every request, embeddings too, through the chat server's Batch API, so it cannot use a separate embeddings server ` +
+        "(--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL); leave that out, or use --batch-export and run the embedding lines on that server",
+      c,
+    );
+  }
+  // Every registered metric is built now, so that a bad option exits 2 before any file is read.
+  const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
+
+  // Read the input (batch mode: whole; otherwise a first streamed pass that checks every row);
+  // choose the metrics its columns allow when none were named.
+  const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
+  const strict = flag(args, "strict");
+  const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1);
+  const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns, estimate, formatEstimate } = runtime();
+  let df: DataFrame | undefined;
+  let survey: InputSurvey | undefined;
+  if (batching) df = await readInput(input, format, { io, strict });
+  else survey = await failOnError(() => surveyInput(input, format, { strict, warn: (m: string) => io.err(`${m}\n`), ...(chunkRows ? { chunkRows } : {}) }));
+  const columns = df ? columnsOf(df) : survey!.columns;
+  if ((df ? (df.shape[0] ?? 0) : survey!.rows) === 0) {
+    throw new CliFailure(`${input}: no rows to score: the file has ${columns.length > 0 ? "a header and nothing under it" : "nothing in it"}`);
+  }
+  let chosen: string[];
+  if (askedNames !== undefined) {
+    chosen = [...new Set(askedNames)];
+    const required = [...new Set(chosen.flatMap((m) => metrics[m]!.requiredColumns))];
+    await failOnError(() => requireColumns(columns, required, input));
+  } else {
+    chosen = registered.filter((m) => metrics[m]!.requiredColumns.every((col) => columns.includes(col)));
+    if (chosen.length === 0) {
+      const needs = metricDefinitions().map((d) => `${d.name} needs ${d.needs}`);
+      throw new CliFailure(`${input}: nothing to score: ${needs.slice(0, -1).join(", ")}${needs.length > 1 ? " and " : ""}${needs.at(-1) ?? ""}; the columns are ${columns.join(", ")}`);
+    }
+    if (statementsOut !== undefined && !chosen.includes("answer_correctness")) {
+      throw new CliFailure(`${input}: --statements-out needs answer_correctness, and this table has no "reference" column to score it with`);
+    }
+  }
+  requireGateMetrics(gate, chosen, input);
+
+  if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
+  const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
+  const selected: Metric[] = chosen.map((m) => metrics[m]!);
+  if (dryRun) {
+    // No chat or embedding call: the calls are planned, their prompts counted with the model's tokenizer, the cache read.
+    const e = await failOnError(() =>
+      estimate(input, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
+    );
+    io.out(`${formatEstimate(e)}\n`);
+    return 0;
+  }
+  const progress = flag(args, "no-progress") ? false : terminalProgress();
+  if (!batching) {
+    const run = await failOnError(() =>
+      scoreFileInChunks({ input, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, ...(chunkRows ? { chunkRows } : {}) }),
+    );
+    const written = [`${out} (${counted(run.rows, "row")})`];
+    if (statementsOut !== undefined) written.push(`${statementsOut} (${counted(run.statements, "statement")})`);
+    return reportScored(io, { input, out, summaryJson, chosen, written, gate, ...run });
+  }
+  if (judge.kind !== "openai") {
+    throw new UsageError(`${c}: batch mode needs an OpenAI-compatible judge (the ${judge.kind} judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL (or EVALFRAME_API_KEY / EVALFRAME_BASE_URL)`, c);
+  }
+  const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
+  if (batchExport !== undefined) {
+    const exported = await exportBatchRequests(df!, selected, batchExport, { judge });
+    if (exported.lines > 0) {
+      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: evalframe score ${input} --out ${out || "scored.csv"} --batch-import RESULTS.jsonl\n`);
+      return 0;
+    }
+    if (out === "") {
+      io.out(`nothing to export: every request is in the cache; score with --out to write the table\n`);
+      return 0;
+    }
+  }
+  if (batchImport !== undefined) {
+    const imported = await failOnError(() => importBatchResults(df!, selected, batchImport, { judge }), `${batchImport}: `);
+    io.out(`read ${imported.applied.toLocaleString("en-US")} results from ${batchImport}${imported.failed.size > 0 ? ` (${imported.failed.size} failed lines)` : ""}\n`);
+    if (imported.remaining > 0) {
+      io.out(`the next stage needs ${imported.remaining.toLocaleString("en-US")} more requests: export them with --batch-export and run them too\n`);
+      return 0;
+    }
+  }
+  const scored = batchMode
+    ? await scoreBatch(df!, selected, {
+        judge,
+        batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
+        ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+        log: (line: string) => io.err(`${line}\n`),
+        quiet: true,
+      })
+    : await score(df!, selected, { judge, progress, quiet: true });
+  const run = scoreRun(scored);
+  const rows = scored.shape[0] ?? 0;
+
+  await failOnError(() => toCSV(scored, out), `cannot write "${out}": `);
+  const written = [`${out} (${counted(rows, "row")})`];
+  if (statementsOut !== undefined) {
+    const st = statements(scored);
+    await failOnError(() => toCSV(st, statementsOut), `cannot write "${statementsOut}": `);
+    written.push(`${statementsOut} (${counted(st.shape[0] ?? 0, "statement")})`);
+  }
+  const hasModel = columnsOf(scored).includes("model");
+  return reportScored(io, {
+    input,
+    out,
+    summaryJson,
+    chosen,
+    written,
+    gate,
+    rows,
+    failures: chosen.map((m) => ({ metric: m, ...errorCount(scored, m) })),
+    summary: summarize(scored, hasModel ? { by: "model" } : {}),
+    scores: scored,
+    usage: run?.usage,
+    judges: run?.judges ?? [judge.label],
+  });
+};
+
+/** What a finished score run prints and writes besides the table: the summary, failures, files, usage; exit 1 when every row failed. */
+async function reportScored(
+  io: CliIO,
+  r: {
+    input: string;
+    out: string;
+    summaryJson: string | undefined;
+    chosen: readonly string[];
+    written: string[];
+    rows: number;
+    failures: { metric: string; failed: number; first: string | undefined }[];
+    summary: DataFrame;
+    /** The scored rows (or what the comparison needs of them), for the headline. */
+    scores: Record<string, unknown>[] | DataFrame;
+    usage: UsageSummary | undefined;
+    judges: string[];
+    /** `--fail-under`: checked last, once everything is written. */
+    gate: FailUnderGate | undefined;
+  },
+): Promise<number> {
+  const { formatUsage, frameRecords, formatTable } = runtime();
+  const { rows, failures, summary, written } = r;
+  if (r.summaryJson !== undefined) {
+    const body = {
+      input: r.input,
+      output: r.out,
+      rows,
+      metrics: r.chosen,
+      judges: r.judges,
+      failed: Object.fromEntries(failures.map((f) => [f.metric, f.failed])),
+      usage: r.usage ?? null,
+      usageLine: r.usage ? formatUsage(r.usage) : null,
+      summary: frameRecords(summary),
+    };
+    await writeText(r.summaryJson, `${JSON.stringify(body, null, 2)}\n`);
+    written.push(r.summaryJson);
+  }
+
+  io.out(`${formatTable(summary)}\n\n`);
+  const { conclusion } = runtime();
+  const sentences = conclusion(r.scores, summary, r.chosen, r.judges);
+  if (sentences.length > 0) io.out(`${sentences.join("\n")}\n\n`);
+  io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${counted(rows, "row")} failed`).join(" · ")}\n`);
+  io.out(`wrote ${written.join(", ")}\n`);
+  if (r.usage) io.out(`${formatUsage(r.usage)}\n`);
+
+  if (rows > 0 && failures.every((f) => f.failed === rows)) {
+    const first = failures.find((f) => f.first !== undefined)?.first ?? "unknown";
+    throw new CliFailure(`every row failed to score (the scored table was written with the reasons); first reason: ${first}`);
+  }
+  if (r.gate) io.err(`${checkFailUnder(frameRecords(summary), r.gate)}\n`);
+  return 0;
+}
