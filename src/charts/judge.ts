@@ -2,8 +2,10 @@
  * The judge behind a chart's scores, named in its subtitle so that a PNG
  * pasted into a slide keeps the caveat ("judge: offline (approximate)").
  */
-import { judgeColumnName } from "../dataset/column-toolkit";
-import { getColumn, type Table } from "../dataset/table";
+import { judgeLabels } from "../dataset/column-toolkit";
+import type { Table } from "../dataset/table";
+
+export { judgeLabels };
 
 /**
  * The `judgeLabel` option every chart builder takes:
@@ -22,25 +24,6 @@ export interface JudgeLabelOptions {
 }
 
 
-/**
- * The distinct judge labels of the given score columns, in order of first
- * appearance (empty cells skipped).
- *
- * @example
- * judgeLabels(table, ["answer_correctness"]) // ["offline (approximate)"]
- */
-export function judgeLabels(table: Table, metrics: readonly string[]): string[] {
-  const labels = new Set<string>();
-  for (const metric of metrics) {
-    const name = judgeColumnName(table, metric);
-    if (!name) continue;
-    for (const value of getColumn(table, name)!.values) {
-      const text = value === null || value === undefined ? "" : String(value).trim();
-      if (text !== "") labels.add(text);
-    }
-  }
-  return [...labels];
-}
 
 /**
  * The subtitle line naming the judge ("judge: gpt-4o-mini @ api.openai.com"),

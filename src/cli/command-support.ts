@@ -40,14 +40,14 @@ export function tables(): {
   headline: typeof import("../analysis/headline").headline;
   formatTable: typeof import("./table").formatTable;
   frameRecords: typeof import("./table").frameRecords;
-  judgeLabels: typeof import("./conclusion").judgeLabels;
+  judgeLabels: typeof import("../dataset/column-toolkit").judgeLabels;
 } {
   const { loadTable } = require("../dataset/load") as typeof import("../dataset/load");
   const { summaryTable } = require("../analysis/summarize") as typeof import("../analysis/summarize");
   const { comparisonTable } = require("../analysis/compare") as typeof import("../analysis/compare");
   const { headline } = require("../analysis/headline") as typeof import("../analysis/headline");
   const { formatTable, frameRecords } = require("./table") as typeof import("./table");
-  const { judgeLabels } = require("./conclusion") as typeof import("./conclusion");
+  const { judgeLabels } = require("../dataset/column-toolkit") as typeof import("../dataset/column-toolkit");
   return { loadTable, summaryTable, comparisonTable, headline, formatTable, frameRecords, judgeLabels };
 }
 

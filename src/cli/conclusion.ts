@@ -10,16 +10,6 @@ import { compareModels } from "../analysis/compare";
 import { readTable } from "../analysis/summarize";
 import { getColumn } from "../dataset/table";
 
-/** The distinct judge labels of a scored table's `<metric>_judge` columns. */
-export function judgeLabels(scored: FrameInput, metrics: readonly string[]): string[] {
-  const table = readTable(scored, "judge labels");
-  const labels = new Set<string>();
-  for (const metric of metrics) {
-    for (const v of getColumn(table, `${metric}_judge`)?.values ?? []) if (typeof v === "string" && v.trim() !== "") labels.add(v.trim());
-  }
-  return [...labels];
-}
-
 /**
  * The conclusion of a scored run as lines: per metric, `headline`'s
  * sentences from the summary and (with two or more models) a comparison of

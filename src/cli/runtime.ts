@@ -22,4 +22,4 @@ export { buildReport } from "../report/html";
 export { formatTable, frameRecords } from "./table";
 export { requireColumns } from "../dataset/validate";
 export { scoreFileInChunks, surveyInput } from "./score-stream";
-export { conclusion, judgeLabels } from "./conclusion";
+export { conclusion } from "./conclusion";

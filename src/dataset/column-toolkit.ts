@@ -98,15 +98,29 @@ export function judgeColumnName(table: Table, metric: string): string | undefine
   return getColumn(table, "judge") ? "judge" : undefined;
 }
 
-/** The distinct judge labels of some rows (all rows when `rows` is left out), in order of first appearance, joined with "; ". */
-export function judgeText(table: Table, metric: string, rows?: readonly number[]): string {
-  const name = judgeColumnName(table, metric);
-  if (name === undefined) return "";
-  const values = getColumn(table, name)!.values;
+/**
+ * The distinct judge labels of some metrics' scores (of some rows; all rows
+ * when `rows` is left out), in order of first appearance, read from each
+ * metric's judge column (see {@link judgeColumnName}).
+ *
+ * @example
+ * judgeLabels(scored, ["answer_correctness"]) // ["offline (approximate)"]
+ */
+export function judgeLabels(table: Table, metrics: readonly string[], rows?: readonly number[]): string[] {
   const labels = new Set<string>();
-  for (const i of rows ?? values.keys()) {
-    const text = cellString(values[i]).trim();
-    if (text !== "") labels.add(text);
+  for (const metric of metrics) {
+    const name = judgeColumnName(table, metric);
+    if (name === undefined) continue;
+    const values = getColumn(table, name)!.values;
+    for (const i of rows ?? values.keys()) {
+      const text = cellString(values[i]).trim();
+      if (text !== "") labels.add(text);
+    }
   }
-  return [...labels].join("; ");
+  return [...labels];
+}
+
+/** The judge labels of one metric's scores (of some rows), joined with "; ": a summary's or a comparison's `judge` cell. */
+export function judgeText(table: Table, metric: string, rows?: readonly number[]): string {
+  return judgeLabels(table, [metric], rows).join("; ");
 }
