@@ -7,6 +7,7 @@ import type { Cell, Table } from "../dataset/table";
 import { DEFAULT_BY } from "../dataset/column-toolkit";
 import { getColumn } from "../dataset/table";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
+import { counted } from "../display/words";
 import { readTable, type FrameInput } from "./summarize";
 
 /** Options of {@link headline}. */
@@ -63,10 +64,6 @@ function testName(test: string): string {
   return test;
 }
 
-function plural(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 /** What the judge's label says about the numbers. */
 function judgeSentence(judge: string): string {
   if (/offline/i.test(judge)) {
@@ -119,16 +116,16 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
   const sentences: string[] = [];
   const scored = lines.filter((l) => !Number.isNaN(l.mean));
   const sameN = scored.every((l) => l.valid === scored[0]!.valid);
-  const answers = (l: ModelLine) => (sameN ? "" : `, ${plural(l.valid, "answer")}`);
+  const answers = (l: ModelLine) => (sameN ? "" : `, ${counted(l.valid, "answer")}`);
   if (scored.length === 0) {
     sentences.push(`No answer could be scored on ${metric}.`);
   } else if (scored.length === 1) {
     const l = scored[0]!;
-    sentences.push(`${hasModels ? `${l.model} scores` : "The answers score"} a mean ${metric} of ${fixed(l.mean)} (95% CI ${interval(l.low, l.high)}; ${plural(l.valid, "answer")}).`);
+    sentences.push(`${hasModels ? `${l.model} scores` : "The answers score"} a mean ${metric} of ${fixed(l.mean)} (95% CI ${interval(l.low, l.high)}; ${counted(l.valid, "answer")}).`);
   } else {
     const [first, ...rest] = scored;
     const ranked = [`${first!.model} ${fixed(first!.mean)} (95% CI ${interval(first!.low, first!.high)}${answers(first!)})`, ...rest.map((l) => `${l.model} ${fixed(l.mean)} (${interval(l.low, l.high)}${answers(l)})`)];
-    sentences.push(`Ranking by mean ${metric}: ${ranked.join(", ")}${sameN ? `; ${plural(scored[0]!.valid, "answer")} each` : ""}.`);
+    sentences.push(`Ranking by mean ${metric}: ${ranked.join(", ")}${sameN ? `; ${counted(scored[0]!.valid, "answer")} each` : ""}.`);
   }
   const unscored = lines.filter((l) => Number.isNaN(l.mean)).map((l) => l.model);
   if (unscored.length > 0 && scored.length > 0) sentences.push(`${unscored.join(", ")} ${unscored.length === 1 ? "has" : "have"} no scored answer.`);
@@ -145,7 +142,7 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
           .map((l) => `${l.errors} of ${l.model}'s`)
           .join(", ")})`
       : "";
-    sentences.push(`${errors.toLocaleString("en-US")} of ${plural(total, "answer")} failed to score${whose}: they are left out of the means, not counted as 0.`);
+    sentences.push(`${errors.toLocaleString("en-US")} of ${counted(total, "answer")} failed to score${whose}: they are left out of the means, not counted as 0.`);
   }
   if (options.judge !== undefined && options.judge.trim() !== "") sentences.push(judgeSentence(options.judge.trim()));
   return sentences;

@@ -78,16 +78,7 @@ function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/**
- * A count and its noun, singular for one.
- *
- * @example
- * counted(1, "row") // "1 row"
- * counted(12000, "row") // "12,000 rows"
- */
-export function counted(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-}
+export { counted } from "../display/words";
 
 /** A string option's value, or undefined. */
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

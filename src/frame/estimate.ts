@@ -14,6 +14,7 @@ import { tokenCounter, type EncodingName, type TokenCounter } from "../judge/tok
 import type { StructuredRequest } from "../judge/types";
 import { BATCH_DISCOUNT, DEFAULT_PRICES, priceOf, type ModelPrice } from "../judge/usage";
 import type { Metric, PlannedCall, PlanContext } from "../metrics/metric";
+import { counted } from "../display/words";
 import { evalRows, isJudge } from "./score";
 
 /** Options of {@link estimate}. */
@@ -177,6 +178,9 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
   let cachedEmbeddingTexts = 0;
   let embeddingRequests = 0;
   let embeddingTokens = 0;
+  // Chat tokens (the embedding stage's are embeddingTokens).
+  let promptTokens = 0;
+  let completionTokens = 0;
   let latencyMs = 0;
   const firstTokenMs = options.firstTokenMs ?? 500;
   const tokensPerSecond = options.tokensPerSecond ?? 80;
@@ -228,6 +232,8 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
       if (call.predicted) t.predicted++;
       t.promptTokens += prompt;
       t.completionTokens += completion;
+      promptTokens += prompt;
+      completionTokens += completion;
       charge(model, prompt, completion);
       latencyMs += firstTokenMs + (completion / tokensPerSecond) * 1000;
     }
@@ -235,18 +241,11 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
 
   let cost = 0;
   const unpriced: string[] = [];
-  let promptTokens = 0;
-  let completionTokens = 0;
   for (const [model, m] of byModel) {
     const price = priceOf(model, prices);
     if (price) cost += (m.prompt * price.input + m.completion * price.output) / 1e6;
     else if (m.prompt + m.completion > 0) unpriced.push(model);
   }
-  for (const t of stages.values()) {
-    promptTokens += t.promptTokens;
-    completionTokens += t.completionTokens;
-  }
-  promptTokens -= embeddingTokens;
   const paidRequests = chatCalls - cachedChatCalls + embeddingRequests;
   const bounds: [CostEstimate["timeBoundBy"], number][] = [["calls in flight", latencyMs / concurrency]];
   if (options.requestsPerMinute) bounds.push(["requests per minute", (paidRequests / options.requestsPerMinute) * 60_000]);
@@ -303,11 +302,12 @@ function duration(ms: number): string {
  */
 export function formatEstimate(e: CostEstimate): string {
   const lines: string[] = [];
-  lines.push(`Estimate for ${n(e.rows)} row${e.rows === 1 ? "" : "s"} (${e.metrics.join(", ")}) with ${e.judge}; nothing was sent.`);
+  lines.push(`Estimate for ${counted(e.rows, "row")} (${e.metrics.join(", ")}) with ${e.judge}; nothing was sent.`);
   if (e.badRows > 0) lines.push(`${n(e.badRows)} row${e.badRows === 1 ? " has" : "s have"} bad input and will not be scored.`);
   const header = ["stage", "calls", "cached", "prompt tokens", "reply tokens"];
   const body = e.stages.map((s) => [s.stage, n(s.calls), n(s.cached), n(s.promptTokens), s.stage === "embedding" ? "-" : n(s.completionTokens)]);
-  body.push(["total", n(e.chatCalls + e.stages.filter((s) => s.stage === "embedding").reduce((a, s) => a + s.calls, 0)), n(e.cachedChatCalls + e.stages.filter((s) => s.stage === "embedding").reduce((a, s) => a + s.cached, 0)), n(e.promptTokens + e.embeddingTokens), n(e.completionTokens)]);
+  const sum = (pick: (s: StageEstimate) => number) => e.stages.reduce((a, s) => a + pick(s), 0);
+  body.push(["total", n(sum((s) => s.calls)), n(sum((s) => s.cached)), n(e.promptTokens + e.embeddingTokens), n(e.completionTokens)]);
   const widths = header.map((h, j) => Math.max(h.length, ...body.map((r) => r[j]!.length)));
   const row = (cells: string[]) => cells.map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!))).join("  ");
   lines.push(row(header), ...body.map(row));
@@ -320,6 +320,6 @@ export function formatEstimate(e: CostEstimate): string {
   lines.push(`Time: ~${duration(e.timeMs)} (bound by ${e.timeBoundBy}; ${e.concurrency} in flight).`);
   const predicted = e.stages.reduce((a, s) => a + s.predicted, 0);
   const tokenizers = e.tokenizers.map((t) => `${t.model} ${t.encoding}${t.exact ? "" : " (approximate: not an OpenAI model)"}`).join(", ");
-  lines.push(`Tokens: ${tokenizers}${predicted > 0 ? `; ${n(predicted)} prompt${predicted === 1 ? "" : "s"} predicted (they hold statements not extracted yet)` : ""}; reply tokens predicted from the reply schemas.`);
+  lines.push(`Tokens: ${tokenizers}${predicted > 0 ? `; ${counted(predicted, "prompt")} predicted (they hold statements not extracted yet)` : ""}; reply tokens predicted from the reply schemas.`);
   return lines.join("\n");
 }
