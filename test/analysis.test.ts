@@ -345,6 +345,18 @@ describe("disagreements and worst", () => {
     assert.equal(disagreements(data).shape[0], 6, "top defaults to 10");
   });
 
+  it("disagreements: a missing question or answer text stays missing (null), an empty answer stays empty", () => {
+    const c = columns(
+      disagreements([
+        { id: "q1", model: "a", user_input: null, response: null, answer_correctness: 1 },
+        { id: "q1", model: "b", user_input: null, response: "", answer_correctness: 0 },
+      ]),
+    );
+    assert.deepEqual(c.user_input, [null]);
+    assert.deepEqual(c.a_response, [null]);
+    assert.deepEqual(c.b_response, [""]);
+  });
+
   it("worst: the lowest valid scores with every column, failed rows left out", () => {
     const df = worst(data, { n: 3 });
     assert.deepEqual(df.columns, Object.keys(data[0]!));

@@ -374,6 +374,16 @@ describe("calibrate: stale labels, unlabelled rows and matching by question", ()
     assert.equal(rows(report.statements)[0]!.n_rows, 4);
   });
 
+  it("compares a label's texts only with texts the table has: a missing reference column or response is no change, an empty response is", () => {
+    const labels = exampleLabels().slice(0, 6);
+    const noReference = scoredRecords().map(({ reference: _reference, ...rest }, i) => (i === 0 ? { ...rest, response: null } : rest));
+    assert.deepEqual(rows(calibrate(noReference, labels).coverage), [{ kind: "answer_correctness", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0 }]);
+    const emptied = scoredRecords().map((r, i) => (i === 0 ? { ...r, response: "" } : r));
+    const report = calibrate(emptied, labels);
+    assert.deepEqual(rows(report.coverage), [{ kind: "answer_correctness", labels: 6, matched: 5, stale: 1, unlabelled_rows: 0, unused_labels: 0 }]);
+    assert.equal(rows(report.stale)[0]!.field, "response");
+  });
+
   it("says so when no label matches any row, and names bad label files", () => {
     const labels = exampleLabels().map((l) => ({ ...l, model: `${l.model!}-v2` }));
     assert.throws(() => calibrate(scoredRecords(), labels), /calibrate: none of the 6 scored rows matched any of the 6 labels by \(id, model\); check that the ids/);

@@ -262,6 +262,14 @@ describe("honest small-n charts", () => {
     assert.ok(subtitle(spec)[0]!.includes("bootstrap CI of the mean (scores are not all 0 or 1)"));
   });
 
+  it("reads a true/false score column as 1/0", () => {
+    const rows = [true, false, true, true, false, true, true, true].map((passed) => ({ model: "m", passed }));
+    const mean = meanWithCI(rows, { metric: "passed" }) as unknown as { data: { values: { mean: number; n: number }[] } };
+    assert.deepEqual(mean.data.values.map((v) => [v.mean, v.n]), [[0.75, 8]]);
+    const box = scoreBox(rows, { metric: "passed", strip: false }) as unknown as { data: { values: { min: number; median: number; max: number; n: number }[] } };
+    assert.deepEqual(box.data.values.map((v) => [v.min, v.median, v.max, v.n]), [[0, 1, 1, 8]]);
+  });
+
   it("meanWithCI writes n beside every mean and says when there is no interval", () => {
     const rows = [
       { model: "alone", answer_correctness: 0.4 },

@@ -3,9 +3,9 @@
  * have ids, else by (user_input, model); a label whose texts differ from its
  * row's is stale.
  */
-import { getColumn, type Table, type TableColumn } from "../dataset/table";
+import { getColumn, type Table } from "../dataset/table";
 import { quote, textKey } from "../labels/text";
-import { keyText } from "../dataset/column-toolkit";
+import { keyText, textAt } from "../dataset/column-toolkit";
 
 /** What matching needs to know of a label. */
 export interface LabelKeys {
@@ -44,9 +44,9 @@ export interface MatchResult<L> {
   unusedLabels: number;
 }
 
-function textCell(column: TableColumn | undefined, row: number): string | undefined {
-  const v = column?.values[row];
-  return typeof v === "string" ? v : undefined;
+/** A text cell, or undefined when it (or its column) is missing: a missing text is neither matched nor compared. */
+function textOrMissing(table: Table, name: string, row: number): string | undefined {
+  return textAt(table, name, row, { missing: null }) ?? undefined;
 }
 
 /**
@@ -75,7 +75,7 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
 
   const rows = new Map<string, number>();
   for (let i = 0; i < table.rowCount; i++) {
-    const first = byId ? keyText(idColumn!.values[i] ?? null) : textCell(questionColumn, i);
+    const first = byId ? keyText(idColumn!.values[i] ?? null) : textOrMissing(table, "user_input", i);
     if (first === undefined) continue;
     const model = modelColumn ? (keyText(modelColumn.values[i] ?? null) ?? "") : "";
     const key = JSON.stringify([byId ? first : textKey(first), model]);
@@ -99,8 +99,6 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     seenLabels.set(key, l);
   }
 
-  const responseColumn = getColumn(table, "response");
-  const referenceColumn = getColumn(table, "reference");
   const matched: Matched<L>[] = [];
   const stale: StaleLabel<L>[] = [];
   const used = new Set<number>();
@@ -108,12 +106,12 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     const row = rows.get(labelKey(label));
     if (row === undefined) continue;
     used.add(row);
-    const differs = (column: TableColumn | undefined, text: string | undefined) => {
-      const cell = textCell(column, row);
+    const differs = (name: string, text: string | undefined) => {
+      const cell = textOrMissing(table, name, row);
       return text !== undefined && cell !== undefined && textKey(cell) !== textKey(text);
     };
-    if (differs(responseColumn, label.response)) stale.push({ label, row, field: "response" });
-    else if (differs(referenceColumn, label.reference)) stale.push({ label, row, field: "reference" });
+    if (differs("response", label.response)) stale.push({ label, row, field: "response" });
+    else if (differs("reference", label.reference)) stale.push({ label, row, field: "reference" });
     else matched.push({ label, row });
   }
   matched.sort((a, b) => a.row - b.row);

@@ -26,7 +26,7 @@ import {
 } from "./calibrate-rows";
 import { compareStatements, differingStatements, statementAgreementTable, type StatementComparison } from "./calibrate-statements";
 import { column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
-import { keyText } from "../dataset/column-toolkit";
+import { keyText, textAt } from "../dataset/column-toolkit";
 
 /** Labels for {@link calibrate}: hand-label files or objects, or (with `labelScore`) a table with a human score column. */
 export type CalibrationLabels = LabelSource | FrameInput;
@@ -138,11 +138,6 @@ function keysOf(label: AnswerCorrectnessLabel | MultimodalLabel): LabelKeys {
     reference: label.kind === "answer_correctness" ? label.reference : undefined,
     where: label.origin.where,
   };
-}
-
-function textAt(table: Table, name: string, row: number): string {
-  const v = getColumn(table, name)?.values[row];
-  return typeof v === "string" ? v : "";
 }
 
 function pairBase(table: Table, row: number): Omit<ScorePair, "judge" | "label" | "statements"> {

@@ -11,7 +11,7 @@ import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } f
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
-import { keyText } from "../dataset/column-toolkit";
+import { cellString, keyText, textAt } from "../dataset/column-toolkit";
 
 /** Options of {@link compareRuns}. */
 export interface CompareRunsOptions {
@@ -135,11 +135,6 @@ interface ChangedAnswer {
 
 const caller = "compareRuns";
 
-function cellText(table: Table, name: string, row: number): string {
-  const v = getColumn(table, name)?.values[row];
-  return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) ? "" : String(v);
-}
-
 function quoted(values: Iterable<string>, limit = 3): string {
   const list = [...values];
   const shown = list.slice(0, limit).map((v) => JSON.stringify(v));
@@ -196,8 +191,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
 }
 
 function errorText(run: Run, row: number): string {
-  const v = run.errors?.values[row];
-  return typeof v === "string" ? v.trim() : "";
+  return cellString(run.errors?.values[row]).trim();
 }
 
 /**
@@ -292,12 +286,12 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       matched++;
       const x = b.scores[i]!;
       const y = a.scores[j]!;
-      if (compareQuestions && cellText(beforeTable, "user_input", i) !== cellText(afterTable, "user_input", j)) {
+      if (compareQuestions && textAt(beforeTable, "user_input", i) !== textAt(afterTable, "user_input", j)) {
         questionChanged++;
         firstQuestionChanged ??= `${pairBy} ${JSON.stringify(key)}${hasModels ? `, model ${JSON.stringify(model)}` : ""}`;
       }
-      const responseBefore = cellText(beforeTable, "response", i);
-      const responseAfter = cellText(afterTable, "response", j);
+      const responseBefore = textAt(beforeTable, "response", i);
+      const responseAfter = textAt(afterTable, "response", j);
       const answerChanged = responseBefore !== responseAfter;
       const entry = (status: AnswerChange, error: string): ChangedAnswer => ({
         key,
@@ -377,7 +371,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
 
 function oneSided(status: "added" | "dropped", key: string, model: string, run: Run, row: number): ChangedAnswer {
   const score = run.scores[row]!;
-  const response = cellText(run.table, "response", row);
+  const response = textAt(run.table, "response", row);
   return {
     key,
     model,

@@ -3,8 +3,8 @@
  * lowest-scoring answers.
  */
 import type { DataFrame } from "danfojs-node";
-import { DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText } from "../dataset/column-toolkit";
-import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { cellString, DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText } from "../dataset/column-toolkit";
+import { getColumn, type Table, type TableColumn } from "../dataset/table";
 import { asList, column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 
 /** Options of {@link disagreements}. */
@@ -121,7 +121,7 @@ export function disagreements(scored: FrameInput, options: DisagreementsOptions 
   const chosen = ranked.slice(0, Math.min(ranked.length, top));
 
   const columns: TableColumn[] = [column(pairBy, "string", chosen.map((r) => r.q.id))];
-  if (questionColumn) columns.push(column("user_input", "string", chosen.map((r) => textCell(questionColumn.values[r.q.first]))));
+  if (questionColumn) columns.push(column("user_input", "string", chosen.map((r) => cellString(questionColumn.values[r.q.first], { missing: null }))));
   columns.push(column("spread", "number", chosen.map((r) => r.spread)));
   for (const m of models) {
     columns.push(
@@ -141,17 +141,13 @@ export function disagreements(scored: FrameInput, options: DisagreementsOptions 
           "string",
           chosen.map((r) => {
             const row = r.q.rows.get(m);
-            return row === undefined ? null : textCell(responseColumn.values[row]);
+            return row === undefined ? null : cellString(responseColumn.values[row], { missing: null });
           }),
         ),
       );
     }
   }
   return frameOf(columns, chosen.length);
-}
-
-function textCell(value: Cell | undefined): string | null {
-  return value === null || value === undefined ? null : String(value);
 }
 
 /** Options of {@link worst}. */

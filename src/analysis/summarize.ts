@@ -10,7 +10,7 @@ import type { ColumnType } from "../dataset/columns";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
-import { groupRows, keyText, judgeColumnName, judgeText } from "../dataset/column-toolkit";
+import { cellNumber, cellString, groupRows, keyText, judgeColumnName, judgeText } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
@@ -72,10 +72,8 @@ export function metricScores(table: Table, metric: string, caller: string): Floa
   const errors = errorColumnFor(table, metric);
   const out = new Float64Array(table.rowCount);
   for (let i = 0; i < table.rowCount; i++) {
-    const v = column.values[i];
-    const score = typeof v === "number" ? v : typeof v === "boolean" ? (v ? 1 : 0) : Number.NaN;
-    const error = errors?.values[i];
-    out[i] = Number.isFinite(score) && !(typeof error === "string" && error.trim() !== "") ? score : Number.NaN;
+    const score = cellNumber(column.values[i]);
+    out[i] = Number.isFinite(score) && cellString(errors?.values[i]).trim() === "" ? score : Number.NaN;
   }
   return out;
 }

@@ -2,6 +2,7 @@
 import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
 import { readTable } from "../analysis/summarize";
 import type { FrameInput } from "../dataset/frame-like";
+import { cellNumber, cellString } from "../dataset/column-toolkit";
 
 /**
  * What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table).
@@ -15,13 +16,13 @@ export function chartTable(data: FrameInput, caller: string): Table {
   return readTable(data, caller);
 }
 
-/** A number column (NaN where missing), or an error naming the columns there are. */
+/** A number column read as the column toolkit's `cellNumber` reads cells (true/false as 1/0, NaN where missing), or an error naming the columns there are. */
 export function numberColumn(table: Table, name: string, caller: string): number[] {
   const column = getColumn(table, name);
   if (!column) {
     throw new Error(`${caller}: no column "${name}"; the columns are ${table.columns.map((c) => `"${c.name}"`).join(", ")}`);
   }
-  return column.values.map((v) => (typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : Number.NaN));
+  return column.values.map((v) => cellNumber(v));
 }
 
 
@@ -42,10 +43,7 @@ export function chartCategory(value: string): string {
 /** A text column of categories ("" where missing; see {@link chartCategory}); absent columns give "" for every row. */
 export function textColumn(table: Table, name: string): string[] {
   const column = getColumn(table, name);
-  return Array.from({ length: table.rowCount }, (_, i) => {
-    const v = column?.values[i];
-    return v === null || v === undefined ? "" : chartCategory(String(v));
-  });
+  return Array.from({ length: table.rowCount }, (_, i) => chartCategory(cellString(column?.values[i])));
 }
 
 /** Row indices per key (one key per row), groups in order of first appearance (from the column toolkit). */

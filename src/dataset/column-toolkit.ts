@@ -12,22 +12,61 @@ export const DEFAULT_BY = "model";
 /** The column that pairs the rows of different models or runs (the question's id) when `pairBy` is not given. */
 export const DEFAULT_PAIR_BY = "id";
 
-/** A cell as text: "" when missing (null or undefined), else `String(value)`. */
-export function cellString(value: Cell | undefined): string {
-  return value === null || value === undefined ? "" : String(value);
+/**
+ * How {@link cellString} and {@link textAt} read a missing cell (null,
+ * undefined, or no such column).
+ */
+export interface TextReadOptions {
+  /**
+   * What a missing cell reads as: "" (the default: missing and empty read
+   * the same), or null, to tell a missing cell from an empty one (to copy
+   * it into a new text column, or to skip it rather than compare it).
+   */
+  missing?: "" | null;
 }
 
-/** A cell as a number: the number itself, NaN for anything else. */
+/**
+ * A cell as text: `String(value)` (a number's NaN reads "NaN"), a missing
+ * cell (null or undefined) as "" or, with `{ missing: null }`, as null.
+ *
+ * @example
+ * cellString(null)                      // ""
+ * cellString(null, { missing: null })   // null
+ * cellString(0.5)                       // "0.5"
+ */
+export function cellString(value: Cell | undefined, options?: TextReadOptions & { missing?: "" }): string;
+export function cellString(value: Cell | undefined, options: TextReadOptions): string | null;
+export function cellString(value: Cell | undefined, options: TextReadOptions = {}): string | null {
+  return value === null || value === undefined ? (options.missing === null ? null : "") : String(value);
+}
+
+/**
+ * A cell as a number: the number itself, 1 or 0 for true or false (as a
+ * number column types them), NaN for anything else (text, missing).
+ *
+ * @example
+ * cellNumber(true) // 1
+ * cellNumber("3")  // NaN: text is not read as a number
+ */
 export function cellNumber(value: Cell | undefined): number {
-  return typeof value === "number" ? value : Number.NaN;
+  return typeof value === "number" ? value : typeof value === "boolean" ? (value ? 1 : 0) : Number.NaN;
 }
 
-/** A column's value at a row as text ("" when missing, or when there is no such column). */
-export function textAt(table: Table, name: string, row: number): string {
-  return cellString(getColumn(table, name)?.values[row]);
+/**
+ * A column's value at a row as text, read as {@link cellString} reads it; no
+ * such column reads as a missing cell ("", or null with `{ missing: null }`).
+ *
+ * @example
+ * textAt(table, "response", 3)                      // "" when the cell or the column is missing
+ * textAt(table, "response", 3, { missing: null })   // null then
+ */
+export function textAt(table: Table, name: string, row: number, options?: TextReadOptions & { missing?: "" }): string;
+export function textAt(table: Table, name: string, row: number, options: TextReadOptions): string | null;
+export function textAt(table: Table, name: string, row: number, options: TextReadOptions = {}): string | null {
+  return cellString(getColumn(table, name)?.values[row], options);
 }
 
-/** A column's value at a row as a number (NaN when missing, not a number, or when there is no such column). */
+/** A column's value at a row as a number, read as {@link cellNumber} reads it (NaN when there is no such column). */
 export function numberAt(table: Table, name: string, row: number): number {
   return cellNumber(getColumn(table, name)?.values[row]);
 }
