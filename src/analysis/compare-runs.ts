@@ -11,21 +11,12 @@ import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } f
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
-import { cellString, keyText, textAt } from "../dataset/column-toolkit";
+import { cellString, keyText, textAt, type PairOptions } from "../dataset/column-toolkit";
 
 /** Options of {@link compareRuns}. */
-export interface CompareRunsOptions {
+export interface CompareRunsOptions extends PairOptions {
   /** Score column to compare (default "answer_correctness"); both runs must have it. */
   metric?: string;
-  /** Column naming the model (default "model"); runs without it are compared as one system. */
-  by?: string;
-  /**
-   * Column pairing an answer in one run with the same answer in the other,
-   * together with the model. Default: "id" when both runs have it, else the
-   * question text (`user_input`) when each model answers each question once
-   * in each run.
-   */
-  pairBy?: string;
   /** Bootstrap replicates for the interval of the change (default 2,000). */
   bootstrap?: number;
   /** Seed of the bootstrap (default {@link DEFAULT_SEED}): the same runs and seed give the same interval. */
@@ -197,7 +188,9 @@ function errorText(run: Run, row: number): string {
 /**
  * Compares two scored runs of the same data: each answer of the `before`
  * run is paired with the same answer of the `after` run, by (`pairBy`,
- * model): by `id` when both runs have it, else by the question text.
+ * model): by `id` when both runs have it, else by the question text (when
+ * each model answers each question once in each run). Runs without the
+ * model column (`by`) are compared as one system.
  * Answers scored validly in both runs are the pairs; failed rows (NaN, or a
  * non-empty `<metric>_error`) are never scores of 0 and are counted apart.
  *

@@ -4,7 +4,7 @@
  * sign test for 0/1 scores) and Holm's correction across the comparisons.
  */
 import type { DataFrame } from "danfojs-node";
-import { DEFAULT_PAIR_BY, judgeText, keyText } from "../dataset/column-toolkit";
+import { DEFAULT_PAIR_BY, judgeText, keyText, type PairOptions } from "../dataset/column-toolkit";
 import { comparisonSettings } from "./comparison-settings";
 import type { Table, TableColumn } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
@@ -16,17 +16,9 @@ import { column, metricScores, readTable, requireColumn, type FrameInput } from 
 import { getColumn } from "../dataset/table";
 
 /** Options of {@link compareModels}. */
-export interface CompareModelsOptions {
+export interface CompareModelsOptions extends PairOptions {
   /** Score column to compare (default "answer_correctness"). */
   metric?: string;
-  /** Column naming the model (default "model"). */
-  by?: string;
-  /**
-   * Column pairing answers to the same question. Default: "id"; with no `id`
-   * column, the question text (`user_input`) when each model answers each
-   * question once; else the comparison is unpaired (`paired_by` says which).
-   */
-  pairBy?: string;
   /** Compare every other model with this one (model_b); default: all pairs in order of first appearance. */
   baseline?: string;
   /** Bootstrap replicates for the interval (default 2,000). */
@@ -240,7 +232,8 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  * Compares models on one score column, one row per pair of models: each model
  * against `baseline` (model_b) when given, else every pair in order of first
  * appearance. Answers are paired by question (`pairBy`, default "id", or the
- * question text when there is no id column): only questions both models
+ * question text when there is no id column and each model answers each
+ * question once; else the comparison is unpaired): only questions both models
  * answered validly count (`n_pairs`); the others, and rows without an id, are
  * `n_dropped`. Columns:
  *

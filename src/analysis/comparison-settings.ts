@@ -4,13 +4,12 @@
  * the significance level and the coverage — their defaults and their checks,
  * written once.
  */
-import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { DEFAULT_SEED } from "../stats/random";
 
-/** The options a comparison reads its settings from (each comparison's own options type documents them). */
-export interface ComparisonOptions {
+/** The options a comparison reads its settings from (each comparison's own options type documents them; `by` and `pairBy` are {@link PairOptions}). */
+export interface ComparisonOptions extends PairOptions {
   metric?: string;
-  by?: string;
   bootstrap?: number;
   seed?: number;
   alpha?: number;

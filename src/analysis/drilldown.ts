@@ -3,18 +3,14 @@
  * lowest-scoring answers.
  */
 import type { DataFrame } from "danfojs-node";
-import { cellString, DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText } from "../dataset/column-toolkit";
+import { cellString, DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn, type Table, type TableColumn } from "../dataset/table";
 import { asList, column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 
 /** Options of {@link disagreements}. */
-export interface DisagreementsOptions {
+export interface DisagreementsOptions extends PairOptions {
   /** Score column (default "answer_correctness"). */
   metric?: string;
-  /** Column naming the model (default "model"). */
-  by?: string;
-  /** Column naming the question (default "id"). */
-  pairBy?: string;
   /** How many questions to return (default 10; Infinity for all). */
   top?: number;
 }

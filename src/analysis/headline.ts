@@ -4,14 +4,14 @@
  * words, the rows that failed, and the judge with its caveat.
  */
 import type { Cell, Table } from "../dataset/table";
-import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn } from "../dataset/table";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
 import { readTable, type FrameInput } from "./summarize";
 
 /** Options of {@link headline}. */
-export interface HeadlineOptions {
+export interface HeadlineOptions extends Pick<PairOptions, "by"> {
   /** The score column to speak of; default the first of the summary's metrics (answer_correctness first). */
   metric?: string;
   /**
@@ -20,8 +20,6 @@ export interface HeadlineOptions {
    * the sentences when not given.
    */
   judge?: string;
-  /** Model column of the summary; default "model". */
-  by?: string;
 }
 
 interface ModelLine {

@@ -5,7 +5,7 @@
  * random ci0/ci1.
  */
 import { getColumn } from "../dataset/table";
-import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { compareModels } from "../analysis/compare";
 import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
@@ -88,11 +88,9 @@ export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): V
 }
 
 /** Options of {@link thresholdSweep}. */
-export interface ThresholdSweepOptions extends JudgeLabelOptions {
+export interface ThresholdSweepOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   /** Score column; default `answer_correctness_continuous` when present, else `answer_correctness`. */
   metric?: string;
-  /** Group column; default `model`. */
-  by?: string;
   /** Thresholds to try; default 0, 0.05, …, 1. */
   thresholds?: readonly number[];
 }

@@ -1,6 +1,6 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, DEFAULT_PAIR_BY, type PairOptions } from "../dataset/column-toolkit";
 import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -9,9 +9,7 @@ import { stackedSegmentLayers } from "./segments";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, modelShapeEncoding, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link factualVsSemantic}. */
-export interface ScatterOptions extends JudgeLabelOptions {
-  /** Group column; default `model`. */
-  by?: string;
+export interface ScatterOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   /** Spread dots that share a value a little (seeded), so that piles at 0 and 1 show their size; default true. */
   jitter?: boolean;
   /** Seed of the jitter; default the analysis seed. */
@@ -116,13 +114,9 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
 }
 
 /** Options of {@link questionHeatmap}. */
-export interface HeatmapOptions extends JudgeLabelOptions {
+export interface HeatmapOptions extends JudgeLabelOptions, PairOptions {
   /** Score column; default `answer_correctness`. */
   metric?: string;
-  /** Model column; default `model`. */
-  by?: string;
-  /** Question column; default `id`. */
-  pairBy?: string;
   /** Most questions shown (those with the largest spread); default as many as fit in 5,000 cells. */
   maxQuestions?: number;
   /** Write each score in its cell (two decimals); default true when the scores lie in [0, 1]. */
@@ -213,9 +207,7 @@ export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}
 }
 
 /** Options of {@link verdictBars}. */
-export interface VerdictOptions extends JudgeLabelOptions {
-  /** Group column; default `model`. */
-  by?: string;
+export interface VerdictOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
 }
 
 /**

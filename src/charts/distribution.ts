@@ -1,17 +1,15 @@
 /** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
 import { quantileSorted7 } from "../stats/descriptive";
-import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link scoreHistogram}. */
-export interface HistogramOptions extends JudgeLabelOptions {
+export interface HistogramOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   /** Score column; default `answer_correctness`. */
   metric?: string;
-  /** Group column; default `model`. */
-  by?: string;
   /** Number of bins over [0, 1] (widened to the data); default 10. */
   bins?: number;
   /** One panel per model (`facet`, default) or overlaid bars (`layer`). */
@@ -78,11 +76,9 @@ export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {
 }
 
 /** Options of {@link scoreBox}. */
-export interface BoxOptions extends JudgeLabelOptions {
+export interface BoxOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   /** Score column; default `answer_correctness`. */
   metric?: string;
-  /** Group column; default `model`. */
-  by?: string;
   /** Draw every score as a tick next to the box when the table has at most 5,000 rows; default true. */
   strip?: boolean;
 }

@@ -4,7 +4,7 @@
  * which stay honest at n = 1 and at rates of 0 or 1.
  */
 import { getColumn, type Table } from "../dataset/table";
-import { DEFAULT_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
 import { chartTable, excludedNote, numberColumn, textColumn } from "./data";
@@ -13,11 +13,9 @@ import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColorEncoding, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link meanWithCI} and {@link relevanceRate}. */
-export interface MeanChartOptions extends JudgeLabelOptions {
+export interface MeanChartOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   /** Score column; default `answer_correctness` (`multimodal_relevance` for relevanceRate). */
   metric?: string;
-  /** Group column; default `model`. */
-  by?: string;
   /** Bootstrap seed, when the chart summarises a scored frame itself. */
   seed?: number;
 }

@@ -5,7 +5,7 @@
  * zero), shape (▶ ● ◀) and colour (blue, grey, orange), and are counted in text.
  */
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { DEFAULT_BY, DEFAULT_PAIR_BY } from "../dataset/column-toolkit";
+import { DEFAULT_BY, DEFAULT_PAIR_BY, type PairOptions } from "../dataset/column-toolkit";
 import { chartTable, groupByKey, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -13,7 +13,7 @@ import { OUTCOME_COLORS, SEQUENTIAL_SCHEME } from "./palette";
 import { baseSpec, MAX_INLINE_ROWS, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link pairedDifferences}. */
-export interface PairedDifferencesOptions extends JudgeLabelOptions {
+export interface PairedDifferencesOptions extends JudgeLabelOptions, PairOptions {
   /** First model (A) of a single pair; default the first model in the table. Giving `a` or `b` draws that one pair. */
   a?: string;
   /** Second model (B) of a single pair; default the first other model. */
@@ -22,10 +22,6 @@ export interface PairedDifferencesOptions extends JudgeLabelOptions {
   pairs?: readonly (readonly [string, string])[];
   /** Score column; default `answer_correctness`. */
   metric?: string;
-  /** Model column; default `model`. */
-  by?: string;
-  /** Question column that pairs answers; default `id`. */
-  pairBy?: string;
   /** Seed of the vertical jitter of the dots when several pairs are drawn; default the analysis seed. */
   seed?: number;
 }

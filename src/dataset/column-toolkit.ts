@@ -1,7 +1,8 @@
 /**
  * The column toolkit: reading a typed table's cells as text or numbers,
- * grouping its rows, and the defaults of the options that pair rows (`by`,
- * `pairBy`) shared by the analysis functions, the charts and the report.
+ * grouping its rows, and the options that pair rows (`PairOptions`: `by`,
+ * `pairBy`, and their defaults) shared by the analysis functions, the charts
+ * and the report.
  * The default metric lives with the metric registry (`DEFAULT_METRICS`).
  */
 import { getColumn, type Cell, type Table, type TableColumn } from "./table";
@@ -11,6 +12,27 @@ export const DEFAULT_BY = "model";
 
 /** The column that pairs the rows of different models or runs (the question's id) when `pairBy` is not given. */
 export const DEFAULT_PAIR_BY = "id";
+
+/**
+ * The options that say which column tells the models apart and which pairs
+ * their rows: shared by the comparisons (compareModels, compareRuns), the
+ * drill-down tables and the charts, whose options extend this type (or its
+ * `by` alone).
+ *
+ * @example
+ * compareModels(scored, { by: "system", pairBy: "question_id" });
+ */
+export interface PairOptions {
+  /** The column that tells the models (or systems, or other groups) apart; default {@link DEFAULT_BY} (`model`). */
+  by?: string;
+  /**
+   * The column that pairs the rows of different models (or runs) that answer
+   * the same question; default {@link DEFAULT_PAIR_BY} (`id`). The
+   * comparisons (compareModels, compareRuns) fall back to the question text
+   * (`user_input`) when there is no `id` column.
+   */
+  pairBy?: string;
+}
 
 /**
  * How {@link cellString} and {@link textAt} read a missing cell (null,
