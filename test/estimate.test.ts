@@ -27,13 +27,13 @@ const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
 
 /** A model's answers: the offline judge's statements and verdicts for the request's data. */
 function modelLike(ctx: ChatContext): object {
-  const data = requestData(ctx) as { question: string; text?: string; answer_statements?: { statement: string }[]; reference_statements?: { statement: string }[] };
+  const data = requestData(ctx) as { question: string; text?: string; answer?: string[]; reference?: string[] };
   if (typeof data.text === "string") return answerTask({ kind: "extract_statements", question: data.question, text: data.text }) as object;
   return answerTask({
     kind: "classify_statements",
     question: data.question,
-    response: data.answer_statements!.map((s) => s.statement),
-    reference: data.reference_statements!.map((s) => s.statement),
+    response: data.answer!,
+    reference: data.reference!,
   }) as object;
 }
 

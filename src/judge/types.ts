@@ -36,21 +36,19 @@ export interface StatementsReply {
   statements: string[];
 }
 
-/** Verdict on one response statement (1-based `statement` index). */
+/** Verdict on one response statement; the n-th verdict of a reply judges the n-th statement. */
 export interface ResponseVerdict {
-  statement: number;
+  reason: string;
   verdict: "TP" | "FP";
-  reason: string;
 }
 
-/** Verdict on one reference statement (1-based `statement` index): covered by the response, or missed (FN). */
+/** Verdict on one reference statement: covered by the response, or missed (FN); in statement order. */
 export interface ReferenceVerdict {
-  statement: number;
-  verdict: "covered" | "FN";
   reason: string;
+  verdict: "covered" | "FN";
 }
 
-/** Reply of `classify_statements`: one verdict per statement on each side. */
+/** Reply of `classify_statements`: one verdict per statement on each side, in statement order. */
 export interface ClassificationReply {
   response: ResponseVerdict[];
   reference: ReferenceVerdict[];

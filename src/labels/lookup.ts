@@ -10,8 +10,8 @@ import type { AnswerCorrectnessLabel, LabelProblem, LabelSet, MultimodalLabel } 
 
 /** The labelled verdicts of one (question, response statements, reference statements). */
 export interface LabelledVerdicts {
-  response: { statement: number; verdict: "TP" | "FP"; reason: string }[];
-  reference: { statement: number; verdict: "covered" | "FN"; reason: string }[];
+  response: { reason: string; verdict: "TP" | "FP" }[];
+  reference: { reason: string; verdict: "covered" | "FN" }[];
 }
 
 interface Entry<T> {
@@ -86,8 +86,8 @@ function addAnswerCorrectness(label: AnswerCorrectnessLabel, maps: Maps, problem
     `the same text (question ${quote(label.user_input, 50)}, text ${quote(label.reference, 50)}) is split into other statements`);
   if (responseStatements.length > 0 && referenceStatements.length > 0) {
     const verdicts: LabelledVerdicts = {
-      response: label.response_statements.map((s, i) => ({ statement: i + 1, verdict: s.verdict, reason: s.reason })),
-      reference: label.reference_statements.map((s, i) => ({ statement: i + 1, verdict: s.verdict, reason: s.reason })),
+      response: label.response_statements.map((s) => ({ reason: s.reason, verdict: s.verdict })),
+      reference: label.reference_statements.map((s) => ({ reason: s.reason, verdict: s.verdict })),
     };
     put(maps.verdicts, statementsKey(label.user_input, responseStatements, referenceStatements), { value: verdicts, where, field: "response_statements" }, sameVerdicts, problems,
       "the same statements get other verdicts");

@@ -5,6 +5,7 @@
  * has it, else FN. So a test writes rows whose counts it knows.
  */
 import type { ChatContext } from "./fake-openai";
+import { conformToSchema, requestSchema } from "./schema-conform";
 
 /** The JSON data of a request's last user message. */
 export function requestData(ctx: { messages: { role: string; content: unknown }[] }): Record<string, unknown> {
@@ -25,22 +26,26 @@ export function promptKind(body: { response_format?: { json_schema?: { name?: st
   return body.response_format?.json_schema?.name;
 }
 
-/** The fake server's chat script for answer correctness. */
+/**
+ * The fake server's chat script for answer correctness, shaped to the
+ * request's schema as an enforcing server would (key order, maxLength).
+ */
 export function scriptedAnswerCorrectness(ctx: ChatContext): object {
-  const data = requestData(ctx);
+  return conformToSchema(scriptedReply(requestData(ctx)), requestSchema(ctx.body)) as object;
+}
+
+function scriptedReply(data: Record<string, unknown>): object {
   if (typeof data["text"] === "string") return { statements: sentences(data["text"]) };
-  const answer = (data["answer_statements"] as { n: number; statement: string }[]).map((s) => s.statement);
-  const reference = (data["reference_statements"] as { n: number; statement: string }[]).map((s) => s.statement);
+  const answer = data["answer"] as string[];
+  const reference = data["reference"] as string[];
   return {
     response: answer.map((s, i) => ({
-      statement: i + 1,
-      verdict: reference.includes(s) ? "TP" : "FP",
       reason: reference.includes(s) ? `A${i + 1} is R${reference.indexOf(s) + 1}` : `no reference statement says "${s}"`,
+      verdict: reference.includes(s) ? "TP" : "FP",
     })),
     reference: reference.map((s, i) => ({
-      statement: i + 1,
-      verdict: answer.includes(s) ? "covered" : "FN",
       reason: answer.includes(s) ? `R${i + 1} is A${answer.indexOf(s) + 1}` : `the answer never says "${s}"`,
+      verdict: answer.includes(s) ? "covered" : "FN",
     })),
   };
 }

@@ -428,9 +428,9 @@ export function classifyStatements(question: string, response: readonly string[]
 
   const referencePool = buildPool(references);
   const responseVerdicts: ResponseVerdict[] = responses.map((r, i) => {
-    if (references.length === 0) return { statement: i + 1, verdict: "FP", reason: "there are no reference statements to match" };
+    if (references.length === 0) return { verdict: "FP", reason: "there are no reference statements to match" };
     const s = stand(r, references, referencePool, asked, "reference");
-    return { statement: i + 1, verdict: s.verdict === "supported" ? "TP" : "FP", reason: s.reason };
+    return { verdict: s.verdict === "supported" ? "TP" : "FP", reason: s.reason };
   });
 
   // A refusal covers nothing: it stays in place (so indices hold) with no content.
@@ -439,11 +439,11 @@ export function classifyStatements(question: string, response: readonly string[]
   const responsePool = buildPool(answering);
   const referenceVerdicts: ReferenceVerdict[] = references.map((r, i) => {
     if (!answers) {
-      return { statement: i + 1, verdict: "FN", reason: responses.length === 0 ? "not covered: the response has no statements" : "not covered: the response does not answer" };
+      return { verdict: "FN", reason: responses.length === 0 ? "not covered: the response has no statements" : "not covered: the response does not answer" };
     }
     const s = stand(r, answering, responsePool, asked, "response");
-    if (s.verdict === "supported") return { statement: i + 1, verdict: "covered", reason: `covered: ${s.reason}` };
-    return { statement: i + 1, verdict: "FN", reason: `not covered: ${s.reason}` };
+    if (s.verdict === "supported") return { verdict: "covered", reason: `covered: ${s.reason}` };
+    return { verdict: "FN", reason: `not covered: ${s.reason}` };
   });
 
   return { response: responseVerdicts, reference: referenceVerdicts };

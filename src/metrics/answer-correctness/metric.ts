@@ -216,11 +216,8 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     } else {
       try {
         const reply = await calls.track(STAGES.classification, judge.complete(classifyRequest(row.user_input, response, refs), usage));
-        const byIndex = <V extends { statement: number }>(list: V[]) => new Map(list.map((v) => [v.statement, v]));
-        const r = byIndex(reply.response);
-        const f = byIndex(reply.reference);
-        responseVerdicts = response.map((statement, i) => ({ statement, verdict: r.get(i + 1)!.verdict, reason: r.get(i + 1)!.reason }));
-        referenceVerdicts = refs.map((statement, i) => ({ statement, verdict: f.get(i + 1)!.verdict, reason: f.get(i + 1)!.reason }));
+        responseVerdicts = response.map((statement, i) => ({ statement, verdict: reply.response[i]!.verdict, reason: reply.response[i]!.reason }));
+        referenceVerdicts = refs.map((statement, i) => ({ statement, verdict: reply.reference[i]!.verdict, reason: reply.reference[i]!.reason }));
       } catch (error) {
         return this.failed(row.index, `classification of the statements failed: ${message(error)}`, label);
       }

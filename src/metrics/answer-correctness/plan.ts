@@ -16,8 +16,8 @@ export const ANSWER_CORRECTNESS_STAGES = {
   embedding: "embedding",
 } as const;
 
-/** A reason of the length the classification prompt asks for ("short, naming the statements compared"). */
-const TYPICAL_REASON = "A2 gives 1929 where R1 says 1928.";
+/** A reason of the length the classification prompt asks for (at most 8 words, naming what was compared). */
+const TYPICAL_REASON = "R1 says 1928";
 
 /** Extra tokens per extracted statement: statements restate their subject ("it" becomes a name). */
 const RESTATED_SUBJECT_TOKENS = 2;
@@ -88,8 +88,8 @@ function classificationReplyTokens(answer: number, reference: number): (tokens: 
   return (tokens) =>
     tokens(
       JSON.stringify({
-        response: Array.from({ length: answer }, (_, i) => ({ statement: i + 1, verdict: "TP", reason: TYPICAL_REASON })),
-        reference: Array.from({ length: reference }, (_, i) => ({ statement: i + 1, verdict: "covered", reason: TYPICAL_REASON })),
+        response: Array.from({ length: answer }, () => ({ reason: TYPICAL_REASON, verdict: "TP" })),
+        reference: Array.from({ length: reference }, () => ({ reason: TYPICAL_REASON, verdict: "covered" })),
       }),
     );
 }
