@@ -2,7 +2,8 @@
  * The metric registry ([D] 3): a test-only metric, answer_length (no judge
  * call: min(1, words / 50)), registered with one registerMetric line, shows up
  * in summarize, the command line (score, its summary and headline,
- * summarize, --metrics' choices) and the report, with no other change.
+ * summarize, diff, --metrics' choices, the help) and the report (its summary
+ * and its charts), with no other change.
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -21,7 +22,9 @@ import {
 } from "../src/metrics/registry";
 import { DEFAULT_METRICS } from "../src/analysis/summarize";
 import { buildReport, createJudge, frameRecords, loadDataset, score, summarize } from "../src/index";
+import { mainHelp } from "../src/cli/help";
 import { runCliCaptured } from "./support/cli";
+import { chartIds } from "./support/report-page";
 import { tempDir } from "./support/files";
 
 const NAME = "answer_length";
@@ -83,6 +86,16 @@ const ROWS = [
   { id: "q2", model: "chatty", user_input: "Who wrote Hamlet?", response: "Hamlet was written by William Shakespeare around 1600, and it is one of his best-known tragedies.", reference: "William Shakespeare wrote Hamlet." },
   { id: "q3", model: "chatty", user_input: "What is water made of?", response: "Water is made of two hydrogen atoms bonded to one oxygen atom, which is why its formula is H2O.", reference: "Water is made of hydrogen and oxygen." },
 ];
+
+/** The Vega-Lite specs a report inlines, by chart id. */
+function reportSpecs(html: string): Map<string, Record<string, unknown>> {
+  const data = /<script type="application\/json" id="evalframe-charts">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(data, "the report inlines its charts");
+  return new Map((JSON.parse(data[1]!) as { id: string; spec: Record<string, unknown> }[]).map((c) => [c.id, c.spec]));
+}
+
+/** Help text with its line breaks and padding as single spaces. */
+const flat = (text: string): string => text.replace(/\s+/g, " ");
 
 function csv(rows: readonly Record<string, string>[]): string {
   const head = Object.keys(rows[0]!);
@@ -162,6 +175,25 @@ describe("a test-only metric plugs in through the registry", () => {
     const unknown = await runCliCaptured(["score", input, "--metrics", "nope", "--out", path.join(dir, "x.csv")]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.err, /answer_correctness, multimodal_relevance, answer_length/);
+
+    // diff's default metric is the first registered one both runs scored.
+    const diff = await runCliCaptured(["diff", out, out]);
+    assert.equal(diff.code, 0, diff.err);
+    assert.match(diff.out, /^answer_length: before = /);
+  });
+
+  it("is in the help: its name where metrics are listed, its label where they are described", async () => {
+    const score = await runCliCaptured(["score", "--help"]);
+    assert.equal(score.code, 0);
+    assert.ok(flat(score.out).includes("--metrics LIST answer_correctness, multimodal_relevance, answer_length (comma-separated);"), score.out);
+    assert.ok(flat(score.out).includes("--fail-under-metric LIST the score column(s) gated (default answer_correctness, multimodal_relevance and answer_length, those present)"), score.out);
+    const summarizeHelp = flat((await runCliCaptured(["summarize", "--help"])).out);
+    assert.ok(summarizeHelp.includes("score columns (default: answer_correctness, answer_correctness_continuous, multimodal_relevance, answer_length, those present)"), summarizeHelp);
+    for (const command of ["diff", "compare"]) {
+      const help = flat((await runCliCaptured([command, "--help"])).out);
+      assert.ok(help.includes("--metric M score column (default answer_correctness, else multimodal_relevance, else answer_length)"), help);
+    }
+    assert.ok(flat(mainHelp()).includes("score judge every row (answer correctness, multimodal relevance, answer length) and write the scored table"), mainHelp());
   });
 
   it("is in the report's summary table", async () => {
@@ -169,6 +201,27 @@ describe("a test-only metric plugs in through the registry", () => {
     const html = buildReport(scored, { generatedAt: null });
     assert.match(html, /metrics: answer_length/);
     assert.match(html, /<td[^>]*>answer_length<\/td>/);
+  });
+
+  it("gets the report's charts: the full set when it is the only metric, its preferred chart beside answer correctness", async () => {
+    const alone = await score(await loadDataset(input), [new AnswerLength()], { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
+    const html = buildReport(alone, { generatedAt: null });
+    assert.deepEqual(chartIds(html), ["chart-box", "chart-mean", "chart-sweep", "chart-heatmap", "chart-paired", "chart-wtl"]);
+    assert.match(html, /<figcaption>Mean answer length per model with its seeded 95% bootstrap confidence interval\.<\/figcaption>/);
+    assert.match(html, /<figcaption>Answer length per question and model,/);
+    const specs = reportSpecs(html);
+    assert.ok(JSON.stringify(specs.get("chart-box")).includes("answer_length by model"));
+    assert.ok(JSON.stringify(specs.get("chart-mean")).includes("mean answer_length"));
+
+    const ac = metricDefinition("answer_correctness")!.create({});
+    const both = await score(await loadDataset(input), [ac, new AnswerLength()], { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
+    const page = buildReport(both, { generatedAt: null });
+    assert.deepEqual(chartIds(page), ["chart-box", "chart-mean", "chart-sweep", "chart-verdicts", "chart-scatter", "chart-heatmap", "chart-paired", "chart-wtl", "chart-box-answer_length"]);
+    assert.match(page, /<h3>Score distribution: answer length<\/h3>/);
+    assert.match(page, /<figcaption>Box: quartiles and median of each model&#39;s answer length scores;/);
+    const lengthBox = JSON.stringify(reportSpecs(page).get("chart-box-answer_length"));
+    assert.ok(lengthBox.includes("answer_length by model") && lengthBox.includes("chatty") && lengthBox.includes("terse"), lengthBox);
+    assert.ok(JSON.stringify(reportSpecs(page).get("chart-box")).includes("answer_correctness by model"));
   });
 
   it("is gone once unregistered", () => {

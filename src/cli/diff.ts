@@ -9,6 +9,7 @@ import type { CompareRunsOptions } from "../analysis/compare-runs";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
+import { metricDefinitions } from "../metrics/registry";
 
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
@@ -77,8 +78,10 @@ export const diffCommand: Command = async (argv, io) => {
     [beforeFile, afterFile].map((file, i) => failOnError(() => loadDataset(file, { format: formats[i]!, required: [], warn: false }), `${file}: `)),
   );
   if (options.metric === undefined) {
+    // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).
     const has = (name: string) => before!.columns.includes(name) && after!.columns.includes(name);
-    options.metric = has("answer_correctness") || !has("multimodal_relevance") ? "answer_correctness" : "multimodal_relevance";
+    const definitions = metricDefinitions();
+    options.metric = (definitions.find((d) => has(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
   }
   const runs = await failOnError(() => compareRuns(before!, after!, options), `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);

@@ -1,12 +1,50 @@
-/** The `--help` texts of the `evalframe` command and its subcommands. */
+/**
+ * The `--help` texts of the `evalframe` command and its subcommands. Metric
+ * names and labels come from the metric registry when a text is read, so a
+ * metric added with `registerMetric` is listed too.
+ */
+import { defaultScoreColumns, metricDefinitions, metricNames } from "../metrics/registry";
+
+/** The help's right margin: text is wrapped at this column. */
+const WIDTH = 100;
+
+/**
+ * `text` after `lead` (an option's name and its padding), wrapped at
+ * {@link WIDTH} with the lines after the first indented as far as `lead`.
+ */
+function wrap(lead: string, text: string): string {
+  const lines: string[] = [];
+  let line = lead;
+  let empty = true;
+  for (const word of text.split(" ")) {
+    if (!empty && line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = " ".repeat(lead.length);
+      empty = true;
+    }
+    line += empty ? word : ` ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines.join("\n");
+}
+
+/** "a", "a and b", "a, b and c". */
+function and(items: readonly string[]): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]!}`;
+}
+
+/** The default metric of compare and diff, as help says it: "a, else b, else c" (the first registered metric the table has). */
+function defaultMetricText(): string {
+  return metricNames().join(", else ");
+}
 
 /** The --fail-under options of score and summarize. */
-const FAIL_UNDER_HELP = `CI gate (exit 1 with one line saying which score fell short):
+const failUnderHelp = (): string => `CI gate (exit 1 with one line saying which score fell short):
   --fail-under X             fail when a model's mean score (the pass rate, for 0/1 scores) is under X
                              (0 to 1); failed rows are left out of the mean, and a model with no
                              scored row fails. Default: every model must reach X
-  --fail-under-metric LIST   the score column(s) gated (default answer_correctness and
-                             multimodal_relevance, those present)
+${wrap("  --fail-under-metric LIST   ", `the score column(s) gated (default ${and(metricNames())}, those present)`)}
   --fail-under-model LIST    gate only these models (e.g. yours, not the baselines)
   --fail-under-overall       gate the mean of all rows together instead of each model`;
 
@@ -30,13 +68,19 @@ const JUDGE_FLAGS_HELP = `Judge (each flag wins over its variable; then OPENAI_*
   --no-cache                 do not read or write the cache
 `;
 
-/** Help of the command itself. */
-export const MAIN_HELP = `evalframe — score LLM answers and compare models
+/**
+ * Help of the command itself, with the metrics registered now.
+ *
+ * @example
+ * mainHelp().startsWith("evalframe — score LLM answers"); // true
+ */
+export function mainHelp(): string {
+  return `evalframe — score LLM answers and compare models
 
 Usage:
   evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
   evalframe summarize <scored.csv> [--by model] [--metrics m1,m2] [--json] [--fail-under X]
-  evalframe compare <scored.csv> [--metric answer_correctness] [--by model] [--pair-by id] [--baseline M] [--json]
+  evalframe compare <scored.csv> [--metric ${metricNames()[0] ?? "M"}] [--by model] [--pair-by id] [--baseline M] [--json]
   evalframe diff <old.csv> <new.csv> [--metric M] [--top N] [--out changes.csv] [--chart change.png] [--json]
   evalframe chart <scored.csv> --kind <kind> --out chart.png|.svg|.json [--metric M] [--by model]
   evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json] [--previous old.csv]
@@ -46,7 +90,7 @@ Usage:
   evalframe config [judge flags] [--json]
 
 Commands:
-  score      judge every row (answer correctness, multimodal relevance) and write the scored table
+${wrap("  score      ", `judge every row (${metricDefinitions().map((d) => d.label).join(", ")}) and write the scored table`)}
   summarize  count, errors, mean, spread and a 95% bootstrap CI of each score, per model
   compare    paired comparison of models: mean difference with CI, wins/ties/losses, tests
   diff       two runs of the same data: change per model with CI and test, answers that changed
@@ -70,10 +114,14 @@ gate was not met (--fail-under, diff --fail-under-change / --fail-on-worse);
 2 bad usage (unknown command or option, missing or malformed value).
 Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
 `;
+}
 
-/** Help of each subcommand. */
-export const COMMAND_HELP: Readonly<Record<string, string>> = {
-  score: `evalframe score — judge every row and write the scored table
+/** Help of the command itself, with the metrics registered when the command line loaded ({@link mainHelp} reads the registry when called). */
+export const MAIN_HELP: string = mainHelp();
+
+/** Help of each subcommand, made when read. */
+const SUBCOMMAND_HELP: Readonly<Record<string, () => string>> = {
+  score: () => `evalframe score — judge every row and write the scored table
 
 Usage:
   evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
@@ -90,10 +138,10 @@ Cost before you pay:
                              call (--out optional)
   --rpm N, --tpm N           the server's requests / tokens per minute, for the time estimate
 
-${FAIL_UNDER_HELP}
+${failUnderHelp()}
 
 Metrics:
-  --metrics LIST             answer_correctness, multimodal_relevance (comma-separated);
+${wrap("  --metrics LIST             ", `${metricNames().join(", ")} (comma-separated);`)}
                              default: every metric whose columns the input has
   --weights W0,W1            answer correctness: factual and semantic weights (default 0.75,0.25)
   --beta B                   F-beta's beta (default 1)
@@ -122,7 +170,7 @@ Column aliases work (question, answer,
 ground_truth, contexts, ...). A row that cannot be scored gets NaN and a reason in
 <metric>_error; the run still exits 0 unless every row failed.
 `,
-  batch: `evalframe batch — batch mode bookkeeping
+  batch: () => `evalframe batch — batch mode bookkeeping
 
 Usage:
   evalframe batch status [--batch-dir DIR] [--live]
@@ -131,7 +179,7 @@ Lists each batch the batch folder recorded: its stage, endpoint, id, lines, stat
 its results were read back. --live asks the Batches API for the current status (needs
 OPENAI_API_KEY / OPENAI_BASE_URL).
 `,
-  config: `evalframe config — the judge settings, and where each comes from
+  config: () => `evalframe config — the judge settings, and where each comes from
 
 Usage:
   evalframe config [judge flags] [--json]
@@ -145,7 +193,7 @@ ${JUDGE_FLAGS_HELP}
 Options:
   --json                     print a JSON object instead: { "model": { "value": ..., "from": ... }, ... }
 `,
-  calibrate: `evalframe calibrate — how well the judge of a scored table agrees with hand labels
+  calibrate: () => `evalframe calibrate — how well the judge of a scored table agrees with hand labels
 
 Usage:
   evalframe calibrate <scored.csv> --labels labels.jsonl [--labels more.jsonl] [--top N] [--json]
@@ -170,22 +218,21 @@ Options:
   --json               print JSON records instead of tables
   --format F           csv|tsv|jsonl|json for the scored table when the extension does not tell
 `,
-  summarize: `evalframe summarize — summary statistics of the scores
+  summarize: () => `evalframe summarize — summary statistics of the scores
 
 Usage:
   evalframe summarize <scored.csv> [--by model] [--metrics m1,m2] [--json]
 
 Options:
   --by COLUMNS      group by these columns (comma-separated; default model when present)
-  --metrics LIST    score columns (default: answer_correctness, answer_correctness_continuous,
-                    multimodal_relevance, those present)
+${wrap("  --metrics LIST    ", `score columns (default: ${defaultScoreColumns().join(", ")}, those present)`)}
   --seed N          bootstrap seed (default fixed: a rerun gives the same interval)
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
 
-${FAIL_UNDER_HELP}
+${failUnderHelp()}
 `,
-  diff: `evalframe diff — what changed between two scored runs of the same data
+  diff: () => `evalframe diff — what changed between two scored runs of the same data
 
 Usage:
   evalframe diff <old.csv> <new.csv> [options]
@@ -198,7 +245,7 @@ models, a verdict, answers improved / worsened / unchanged, added, dropped and f
 run only (failed rows are never counted as 0). Then the answers that changed most.
 
 Options:
-  --metric M              score column (default answer_correctness, else multimodal_relevance)
+${wrap("  --metric M              ", `score column (default ${defaultMetricText()})`)}
   --by COLUMN             model column (default model; runs without one are one system)
   --pair-by COLUMN        column that pairs answers (default id, else user_input)
   --top N                 changed answers printed (default 10; 0 for none)
@@ -212,13 +259,13 @@ CI gates (exit 1 with one line, after everything is printed and written):
   --fail-under-change X   fail when a model's mean change is under X (-1 to 1), e.g. -0.05
   --fail-on-worse         fail when a model is significantly worse (verdict "before better than after")
 `,
-  compare: `evalframe compare — compare models question by question
+  compare: () => `evalframe compare — compare models question by question
 
 Usage:
-  evalframe compare <scored.csv> [--metric answer_correctness] [--by model] [--pair-by id] [--baseline M] [--json]
+  evalframe compare <scored.csv> [--metric ${metricNames()[0] ?? "M"}] [--by model] [--pair-by id] [--baseline M] [--json]
 
 Options:
-  --metric M        score column (default answer_correctness, else multimodal_relevance)
+${wrap("  --metric M        ", `score column (default ${defaultMetricText()})`)}
   --by COLUMN       model column (default model)
   --pair-by COLUMN  question column that pairs answers (default id; without an id
                     column, the question text user_input)
@@ -227,7 +274,7 @@ Options:
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
 `,
-  chart: `evalframe chart — draw one chart
+  chart: () => `evalframe chart — draw one chart
 
 Usage:
   evalframe chart <scored.csv> --kind KIND --out chart.png|.svg|.json [options]
@@ -253,7 +300,7 @@ Options:
   --baseline M      compare every model with M (wtl)
   --format F        csv|tsv|jsonl|json when the extension does not tell
 `,
-  report: `evalframe report — one self-contained HTML report
+  report: () => `evalframe report — one self-contained HTML report
 
 Usage:
   evalframe report <scored.csv> --out report.html [--title T] [--usage-json summary.json] [--previous old.csv]
@@ -272,3 +319,15 @@ Options:
   --format F     csv|tsv|jsonl|json when the extension does not tell
 `,
 };
+
+/**
+ * Help of each subcommand by name, each text made from the metric registry
+ * when it is read; undefined for a name that is no subcommand.
+ *
+ * @example
+ * COMMAND_HELP["diff"]?.startsWith("evalframe diff"); // true
+ */
+export const COMMAND_HELP: Readonly<Record<string, string>> = Object.defineProperties(
+  Object.create(null) as Record<string, string>,
+  Object.fromEntries(Object.entries(SUBCOMMAND_HELP).map(([name, text]) => [name, { get: text, enumerable: true }])),
+);

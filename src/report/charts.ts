@@ -1,6 +1,7 @@
 /**
  * The charts of the HTML report: which apply to a scored table (each only
- * when its columns exist), built with the chart builders, specs stripped of
+ * when its columns exist; one set per registered metric with scores, see
+ * {@link reportCharts}), built with the chart builders, specs stripped of
  * their `$schema` URL so the report references nothing outside itself.
  */
 import type { DataFrame } from "danfojs-node";
@@ -9,6 +10,7 @@ import { meanWithCI, pairedDifferences, relevanceRate, thresholdSweep, winTieLos
 import { scoreBox } from "../charts/distribution";
 import type { VegaLiteSpec } from "../charts/spec";
 import { getColumn, type Table } from "../dataset/table";
+import { metricDefinitions, type MetricDefinition, type PreferredChart } from "../metrics/registry";
 
 /** One chart of the report. */
 export interface ReportChart {
@@ -30,8 +32,8 @@ export interface ChartContext {
   models: string[];
   /** `summarize(scored, { by: "model" })`, when there is a model column. */
   summary: DataFrame | undefined;
-  /** `compareModels` of answer correctness, when it could be computed. */
-  comparison: DataFrame | undefined;
+  /** `compareModels` of each metric whose comparison could be computed, by score column. */
+  comparisons: ReadonlyMap<string, DataFrame>;
   /** The pairs (a, b) in the per-question differences chart; default every pair (the first {@link MAX_DEFAULT_PAIRS}). */
   pairs?: readonly (readonly [string, string])[];
 }
@@ -77,12 +79,62 @@ export function withoutSchema(spec: VegaLiteSpec): Record<string, unknown> {
   return rest;
 }
 
+/** A chart kind a metric may prefer, as the report draws it when it is not part of the lead metric's set. */
+const PREFERRED_ID: Readonly<Record<PreferredChart, string>> = { meanWithCI: "mean", relevanceRate: "relevance", scoreDistribution: "box" };
+
+/**
+ * Wording of a metric's preferred chart where the label alone would say less:
+ * the built-in metrics' (multimodal relevance's rate is "in line with the
+ * retrieved contexts"). Other metrics' titles and captions are made from
+ * their label.
+ */
+const PREFERRED_WORDING: Readonly<Record<string, { title: string; caption: string }>> = {
+  multimodal_relevance: {
+    title: "Relevance rate",
+    caption: "Share of answers the judge found in line with the retrieved contexts, with a 95% bootstrap confidence interval.",
+  },
+};
+
+/** A label with its first letter in upper case ("answer correctness" → "Answer correctness"). */
+function capitalized(label: string): string {
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+/**
+ * The metric whose scores get the report's full set of charts: the first
+ * registered metric with scores that are not 0/1 (answer correctness when
+ * there), or undefined when every charted metric is 0/1.
+ *
+ * @example
+ * leadMetric(charted)?.name // "answer_correctness"
+ */
+export function leadMetric(charted: readonly MetricDefinition[]): MetricDefinition | undefined {
+  return charted.find((d) => !d.binary);
+}
+
 /**
  * The report's charts for a scored table, and a note for each chart that
  * applied but could not be built (so one odd column never sinks the report).
+ * Every registered metric with at least one finite score is charted, in
+ * registry order, when the table has a model column:
+ *
+ * - the lead metric ({@link leadMetric}: the first whose scores are not 0/1)
+ *   gets the full set: score distribution, mean with CI, pass rate by
+ *   threshold (of its first extra score column when the table has it, e.g.
+ *   the continuous score), the views of that metric alone (answer
+ *   correctness: statement verdicts, factual vs semantic), questions ×
+ *   models, the per-question differences, and wins/ties/losses;
+ * - every metric gets its preferred chart (`display.chart` of its
+ *   definition: mean with CI, rate, or score distribution), titled and
+ *   captioned from its label (and its `binary` flag), unless the lead's set
+ *   already holds it.
+ *
+ * The lead's charts and the first chart of each other kind have the ids
+ * `chart-<kind>` (`chart-box`, `chart-relevance`, …); a further chart of a
+ * kind already drawn is `chart-<kind>-<metric>`.
  */
 export function reportCharts(context: ChartContext): { charts: ReportChart[]; notes: string[] } {
-  const { scored, table, models, summary, comparison } = context;
+  const { scored, table, models, summary, comparisons } = context;
   const has = (name: string) => getColumn(table, name) !== undefined;
   const charts: ReportChart[] = [];
   const notes: string[] = [];
@@ -94,60 +146,104 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
       notes.push(`${title}: not drawn (${error instanceof Error ? error.message : String(error)})`);
     }
   };
-  const byModel = models.length > 0;
-  const ac = has("answer_correctness") && finiteCount(table, "answer_correctness") > 0;
-  const paired = byModel && models.length >= 2 && has("id");
+  if (models.length === 0) return { charts, notes };
+  const charted = metricDefinitions().filter((d) => finiteCount(table, d.scoreColumn) > 0);
+  const lead = leadMetric(charted);
+  const drawnKinds = new Set<string>();
 
-  add("box", "Score distribution", "Box: quartiles and median of each model's scores; whiskers: min to max; ticks: every score.", ac && byModel, () =>
-    scoreBox(scored),
-  );
-  add("mean", "Mean with 95% CI", "Mean answer correctness per model with its seeded 95% bootstrap confidence interval.", ac && byModel && summary !== undefined, () =>
-    meanWithCI(summary!),
-  );
-  add("sweep", "Pass rate by threshold", "Share of answers at or above each threshold: where lines cross, the ranking depends on the bar you set.", ac && byModel, () =>
-    thresholdSweep(scored),
-  );
-  add(
-    "verdicts",
-    "Statement verdicts",
-    "TP: answer statements the reference supports; FP: unsupported ones; FN: reference statements the answer missed.",
-    ac && byModel && ["tp", "fp", "fn"].every((k) => has(`answer_correctness_${k}`)),
-    () => verdictBars(scored),
-  );
-  add(
-    "scatter",
-    "Factual vs semantic",
-    "Each dot is one answer: the F-score of its statements against the cosine similarity of its embedding to the reference's.",
-    ac && byModel && finiteCount(table, "answer_correctness_factual") > 0 && finiteCount(table, "answer_correctness_semantic") > 0,
-    () => factualVsSemantic(scored),
-  );
-  add("heatmap", "Questions × models", "Answer correctness per question and model, the questions where models disagree most on top.", ac && byModel && has("id"), () =>
-    questionHeatmap(scored),
-  );
-  if (ac && paired) {
-    const chosen = chartPairs(models, context.pairs);
-    notes.push(...chosen.notes);
-    const pairs = chosen.pairs;
-    const one = pairs.length === 1 ? pairs[0] : undefined;
-    add(
-      "paired",
-      one ? `Per-question difference, ${one[0]} − ${one[1]}` : "Per-question differences",
-      one
-        ? `One dot per question both answered: right of zero, ${one[0]} scored higher; left, ${one[1]} did.`
-        : `One strip per pair of models (${pairs.map(([a, b]) => `${a} − ${b}`).join("; ")}), one dot per question both answered: right of zero, the first model scored higher; the black bar is the mean difference.`,
-      pairs.length > 0,
-      () => (one ? pairedDifferences(scored, { a: one[0], b: one[1] }) : pairedDifferences(scored, { pairs })),
+  const leadCharts = (d: MetricDefinition) => {
+    const metric = d.scoreColumn;
+    const heading = capitalized(d.label);
+    add("box", "Score distribution", "Box: quartiles and median of each model's scores; whiskers: min to max; ticks: every score.", true, () => scoreBox(scored, { metric }));
+    add("mean", "Mean with 95% CI", `Mean ${d.label} per model with its seeded 95% bootstrap confidence interval.`, summary !== undefined, () => meanWithCI(summary!, { metric }));
+    const sweepMetric = d.extraScoreColumns.find(has) ?? metric;
+    add("sweep", "Pass rate by threshold", "Share of answers at or above each threshold: where lines cross, the ranking depends on the bar you set.", true, () =>
+      thresholdSweep(scored, { metric: sweepMetric }),
     );
+    for (const view of OWN_VIEWS[d.name] ?? []) add(view.id, view.title, view.caption, view.applies(has, table), () => view.build(scored));
+    add("heatmap", "Questions × models", `${heading} per question and model, the questions where models disagree most on top.`, has("id"), () =>
+      questionHeatmap(scored, { metric }),
+    );
+    if (models.length >= 2 && has("id")) {
+      const chosen = chartPairs(models, context.pairs);
+      notes.push(...chosen.notes);
+      const pairs = chosen.pairs;
+      const one = pairs.length === 1 ? pairs[0] : undefined;
+      add(
+        "paired",
+        one ? `Per-question difference, ${one[0]} − ${one[1]}` : "Per-question differences",
+        one
+          ? `One dot per question both answered: right of zero, ${one[0]} scored higher; left, ${one[1]} did.`
+          : `One strip per pair of models (${pairs.map(([a, b]) => `${a} − ${b}`).join("; ")}), one dot per question both answered: right of zero, the first model scored higher; the black bar is the mean difference.`,
+        pairs.length > 0,
+        () => (one ? pairedDifferences(scored, { metric, a: one[0], b: one[1] }) : pairedDifferences(scored, { metric, pairs })),
+      );
+    }
+    const comparison = comparisons.get(metric);
+    add("wtl", "Wins, ties and losses", "For each pair of models, the questions each one scored higher on, and the ties.", comparison !== undefined, () => winTieLoss(comparison!));
+    drawnKinds.add("box").add("mean");
+  };
+
+  const preferredChart = (d: MetricDefinition) => {
+    const metric = d.scoreColumn;
+    const kind = PREFERRED_ID[d.display.chart];
+    const id = drawnKinds.has(kind) ? `${kind}-${d.name}` : kind;
+    drawnKinds.add(kind);
+    const own = PREFERRED_WORDING[d.name];
+    const rate = d.binary ? "Share of answers scored 1" : "Mean score";
+    switch (d.display.chart) {
+      case "relevanceRate":
+        add(id, own?.title ?? `Rate: ${d.label}`, own?.caption ?? `${rate} (${d.label}) per model, with a 95% confidence interval.`, true, () => relevanceRate(scored, { metric }));
+        return;
+      case "meanWithCI":
+        add(id, own?.title ?? `Mean with 95% CI: ${d.label}`, own?.caption ?? `${d.binary ? `Pass rate (${d.label})` : `Mean ${d.label}`} per model with its seeded 95% bootstrap confidence interval.`, summary !== undefined, () =>
+          meanWithCI(summary!, { metric }),
+        );
+        return;
+      case "scoreDistribution":
+        add(id, own?.title ?? `Score distribution: ${d.label}`, own?.caption ?? `Box: quartiles and median of each model's ${d.label} scores; whiskers: min to max; ticks: every score.`, true, () =>
+          scoreBox(scored, { metric }),
+        );
+        return;
+    }
+  };
+
+  for (const d of charted) {
+    if (d === lead) {
+      leadCharts(d);
+      if (d.display.chart === "relevanceRate") preferredChart(d);
+    } else {
+      preferredChart(d);
+    }
   }
-  add("wtl", "Wins, ties and losses", "For each pair of models, the questions each one scored higher on, and the ties.", ac && comparison !== undefined, () =>
-    winTieLoss(comparison!),
-  );
-  add(
-    "relevance",
-    "Relevance rate",
-    "Share of answers the judge found in line with the retrieved contexts, with a 95% bootstrap confidence interval.",
-    has("multimodal_relevance") && finiteCount(table, "multimodal_relevance") > 0 && byModel,
-    () => relevanceRate(scored),
-  );
   return { charts, notes };
 }
+
+/** A chart of one metric alone (its own columns), drawn in the lead metric's set after the threshold sweep. */
+interface OwnView {
+  id: string;
+  title: string;
+  caption: string;
+  applies(has: (name: string) => boolean, table: Table): boolean;
+  build(scored: DataFrame): VegaLiteSpec;
+}
+
+/** The views that read one metric's own columns, by metric name. */
+const OWN_VIEWS: Readonly<Record<string, readonly OwnView[]>> = {
+  answer_correctness: [
+    {
+      id: "verdicts",
+      title: "Statement verdicts",
+      caption: "TP: answer statements the reference supports; FP: unsupported ones; FN: reference statements the answer missed.",
+      applies: (has) => ["tp", "fp", "fn"].every((k) => has(`answer_correctness_${k}`)),
+      build: (scored) => verdictBars(scored),
+    },
+    {
+      id: "scatter",
+      title: "Factual vs semantic",
+      caption: "Each dot is one answer: the F-score of its statements against the cosine similarity of its embedding to the reference's.",
+      applies: (_has, table) => finiteCount(table, "answer_correctness_factual") > 0 && finiteCount(table, "answer_correctness_semantic") > 0,
+      build: (scored) => factualVsSemantic(scored),
+    },
+  ],
+};

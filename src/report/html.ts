@@ -292,10 +292,13 @@ function checkNumber(name: string, value: number, low: number, high: number): vo
  * banner when the offline judge produced scores; the usage line when known;
  * the contents; `summarize` per model and, with `previous`, "Change since
  * the previous run"; the `compareModels` table per metric when there are two
- * models or more; the charts that apply (score distribution, mean with CI,
- * threshold sweep, verdicts, factual vs semantic, question heatmap, the
- * per-question differences of every pair or of the `pairs` named, wins/ties/
- * losses, relevance rate); the `worst` lowest-scoring answers of each model
+ * models or more; the charts that apply, for every registered metric with
+ * scores (see `reportCharts`): for the first whose scores are not 0/1
+ * (answer correctness when there) score distribution, mean with CI,
+ * threshold sweep, its own views (answer correctness: verdicts, factual vs
+ * semantic), question heatmap, the per-question differences of every pair or
+ * of the `pairs` named, and wins/ties/losses; for every other metric its
+ * preferred chart (relevance rate for multimodal relevance); the `worst` lowest-scoring answers of each model
  * with their statements and verdicts; the failed rows grouped by the kind of
  * failure; answers judged not relevant; and "Answers by question": every
  * answer, each question's answers side by side with their scores and
@@ -350,13 +353,12 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
       }
     }
   }
-  const acComparison = comparisons.find((c) => c.metric === "answer_correctness")?.frame;
   const { charts, notes } = reportCharts({
     scored,
     table,
     models,
     summary: modelColumn ? summary : undefined,
-    comparison: acComparison,
+    comparisons: new Map(comparisons.flatMap((c) => (c.frame ? [[c.metric, c.frame] as const] : []))),
     ...(options.pairs !== undefined ? { pairs: options.pairs } : {}),
   });
   const sentences = headlineSentences(options, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels);
