@@ -3,8 +3,10 @@
  * Runs the test files: `node scripts/test.mjs` runs every file (what `npm test`
  * runs after building and type-checking); `--fast` leaves out the files that
  * need Jupyter, Chromium or an `npm install` of the packed package (HEAVY
- * below). Files run in parallel, several at a time even on 2 cores: most of
- * a file's time is spent waiting on child processes, servers and timers.
+ * below) and the scale checks (SCALE below), whose behaviour a smaller run
+ * in another file checks too. Files run in parallel, several at a time even
+ * on 2 cores: most of a file's time is spent waiting on child processes,
+ * servers and timers.
  * Files that assert on elapsed time (TIMED) run afterwards, one at a time.
  * Extra arguments go to `node --test` (e.g. `--test-name-pattern=summary`).
  */
@@ -27,6 +29,15 @@ export const HEAVY = [
   "packed-install.test.ts", // npm pack + npm install into a temp project
 ];
 
+/**
+ * Scale checks: files whose point is the size of the run (each has a smaller
+ * twin in test:fast that checks the same behaviour). `npm test` runs them;
+ * `--fast` leaves them out.
+ */
+export const SCALE = [
+  "batch-scale.test.ts", // 500 rows × 3 models interactive and through the Batch API; batch.test.ts checks 30 rows
+];
+
 /** Files that assert on elapsed time (pacing, latency, rate-limit windows): they run after the rest, one at a time. */
 export const TIMED = ["fake-openai.test.ts", "fake-openai-ratelimit.test.ts", "progress.test.ts", "rate-limits.test.ts", "scheduler-pacing.test.ts"];
 
@@ -34,7 +45,7 @@ const args = process.argv.slice(2);
 const fast = args.includes("--fast");
 const passOn = args.filter((a) => a !== "--fast");
 const files = readdirSync(path.join(ROOT, "test"))
-  .filter((f) => f.endsWith(".test.ts") && !(fast && HEAVY.includes(f)))
+  .filter((f) => f.endsWith(".test.ts") && !(fast && (HEAVY.includes(f) || SCALE.includes(f))))
   .sort();
 const concurrency = Number(process.env["EVALFRAME_TEST_CONCURRENCY"] ?? Math.max(4, 2 * availableParallelism()));
 

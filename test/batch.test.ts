@@ -3,8 +3,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import type { DataFrame } from "danfojs-node";
 import { answerCorrectness, batchStatus, createJudge, exportBatchRequests, importBatchResults, score, scoreBatch, type Judge, type JudgeOptions } from "../src/index";
+import { assertBatchLikeInteractive, batchJudge, batchRows as rows, batchScores as scores, submittedLines as linesOf } from "./support/batch-rows";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
@@ -13,55 +13,22 @@ import { records } from "./support/frames";
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
 
 function judgeFor(cacheDir: string, options: JudgeOptions = {}): Judge {
-  return createJudge({ judge: "openai", apiKey: "sk-test-batch-key-1234", baseURL: url(), cacheDir, retryBaseDelayMs: 1, ...options });
-}
-
-/** 500 rows: 167 questions answered by 3 models (the last question by two). */
-function rows(n = 500): Record<string, unknown>[] {
-  return Array.from({ length: n }, (_, i) => {
-    const q = Math.floor(i / 3);
-    const model = ["good", "verbose", "wrong"][i % 3]!;
-    const reference = `Fact ${q} one. Fact ${q} two.`;
-    const response = model === "good" ? `Fact ${q} two. Fact ${q} one.` : model === "verbose" ? `Fact ${q} one. Extra ${q} claim.` : `Wrong ${q} claim.`;
-    return { id: `q${q}`, model, user_input: `Question ${q}?`, response, reference };
-  });
-}
-
-/** Scores that must agree between interactive and batch runs. */
-function scores(df: DataFrame): unknown[] {
-  return records(df).map((r) => [r["id"], r["model"], r["answer_correctness"], r["answer_correctness_tp"], r["answer_correctness_fp"], r["answer_correctness_fn"], r["answer_correctness_error"]]);
+  return batchJudge(url(), cacheDir, options);
 }
 
 /** Every request line of every batch input file the server received. */
 function submittedLines(): { custom_id: string; url: string }[] {
-  const api = server.batchApi;
-  return api.created.flatMap((id) =>
-    api.files
-      .get(api.batches.get(id)!.input_file_id)!
-      .content.split("\n")
-      .filter((l) => l.trim() !== "")
-      .map((l) => JSON.parse(l) as { custom_id: string; url: string }),
-  );
+  return linesOf(server);
 }
 
 const quiet = { progress: false as const, quiet: true };
 
 describe("batch mode", () => {
-  it("scores 500 rows × 3 models like the interactive run, with one batch line per interactive call", async () => {
-    const data = rows();
-    const interactive = await score(data, [answerCorrectness()], { judge: judgeFor(tempDir()), ...quiet });
-    const calls = server.chatRequests().length + server.embeddingRequests().length;
-    server.reset();
-
-    const logs: string[] = [];
-    const batched = await scoreBatch(data, [answerCorrectness()], { judge: judgeFor(tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
-    assert.deepEqual(scores(batched), scores(interactive));
-    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "no interactive call in batch mode");
-    const lines = submittedLines();
-    assert.equal(lines.length, calls, "batch lines = interactive calls");
-    assert.equal(new Set(lines.map((l) => l.custom_id)).size, lines.length, "no duplicate custom_id");
-    assert.deepEqual(server.batchApi.created.length, 3, "stage 1 chat, stage 1 embeddings, stage 2 chat");
-    assert.ok(logs.some((l) => /batch stage 2: submitted/.test(l)));
+  it("scores rows of 3 models like the interactive run, with one batch line per interactive call", async () => {
+    // 10 questions × 3 models, and 8 texts per embeddings request so that the embeddings span
+    // several requests and lines, as a large run's do: what is checked does not need more rows.
+    // The same check on 500 rows with the default request size is batch-scale.test.ts (full `npm test`).
+    await assertBatchLikeInteractive(server, url(), rows(30), { embeddingBatchSize: 8 });
   });
 
   it("never sends again what the cache holds", async () => {
