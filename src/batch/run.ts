@@ -154,12 +154,12 @@ async function applyResults(
       model?: string;
       choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
       data?: { index: number; embedding: number[] }[];
-      usage?: { prompt_tokens?: number; completion_tokens?: number };
+      usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
     };
     const model = String(request.body["model"] ?? body.model ?? "");
     usage.batchLine();
     judge.usage.batchLine();
-    for (const u of [usage, judge.usage]) u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch");
+    for (const u of [usage, judge.usage]) u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
     if (request.url === "/v1/chat/completions") {
       const pending = collector.pendingChats.get(result.custom_id);
       if (!pending) continue;

@@ -44,6 +44,8 @@ interface ChatAttemptResult {
 }
 
 const SCHEMA_UNSUPPORTED = /response_format|json_schema|structured output/i;
+/** A refusal of string-length limits in a schema (e.g. "'maxLength' is not permitted"). */
+const LENGTH_LIMIT_UNSUPPORTED = /max_?length|min_?length/i;
 
 /** Whether a value is an embedding: a non-empty list of finite numbers. */
 function isVector(value: unknown): value is number[] {
@@ -144,7 +146,7 @@ export class OpenAIJudge implements Judge {
     return this.config.prices;
   }
 
-  /** How replies are requested now: json_schema until the server refuses it. */
+  /** How replies are requested now: json_schema until the server refuses its length limits, then the schema itself. */
   get structuredMode(): StructuredMode {
     return this.mode;
   }
@@ -183,7 +185,8 @@ export class OpenAIJudge implements Judge {
     return new JudgeError(redactSecrets(message, this.secrets()), options);
   }
 
-  private classify(error: unknown, server: Endpoint): FailureInfo {
+  /** How to go on after a failed attempt; `sent` is how a chat attempt asked for JSON (the mode may have changed since). */
+  private classify(error: unknown, server: Endpoint, sent?: StructuredMode): FailureInfo {
     if (error instanceof APIUserAbortError) return { retryable: false };
     if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
       const cause = rootCause(error);
@@ -197,9 +200,17 @@ export class OpenAIJudge implements Judge {
     if (error instanceof APIConnectionError) return { retryable: true };
     if (error instanceof APIError) server.answered = true;
     if (error instanceof APIError && error.status !== undefined) {
-      if ((error.status === 400 || error.status === 422) && this.mode === "json_schema" && SCHEMA_UNSUPPORTED.test(error.message)) {
-        this.mode = "json_object";
-        return { retryable: true, retryAfterMs: 0 };
+      if ((error.status === 400 || error.status === 422) && sent !== undefined && sent !== "json_object") {
+        // First drop what the server refuses in the schema (length limits), then the schema itself.
+        // Judged by what this attempt sent: requests in flight when the mode changed are refused too.
+        if (sent === "json_schema" && LENGTH_LIMIT_UNSUPPORTED.test(error.message)) {
+          if (this.mode === "json_schema") this.mode = "json_schema_no_length";
+          return { retryable: true, retryAfterMs: 0 };
+        }
+        if (SCHEMA_UNSUPPORTED.test(error.message)) {
+          this.mode = "json_object";
+          return { retryable: true, retryAfterMs: 0 };
+        }
       }
       if (!isRetryableStatus(error.status)) return { retryable: false };
       const asked = retryAfterMs(error.headers);
@@ -214,16 +225,18 @@ export class OpenAIJudge implements Judge {
     model: string,
     extra: ChatMessage[],
     usage: UsageFanout,
+    mode: StructuredMode,
   ): Promise<ChatAttemptResult> {
     if (this.chat.unreachable) throw new JudgeError(this.chat.unreachable);
-    const body = this.chatBody(request, model, this.mode, extra);
+    const body = this.chatBody(request, model, mode, extra);
     usage.each((u) => u.httpRequest("chat"));
     const { data, response } = await this.chat.client.chat.completions
       .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { maxRetries: 0, timeout: this.config.timeoutMs })
       .withResponse();
     const prompt = data.usage?.prompt_tokens ?? 0;
     const completion = data.usage?.completion_tokens ?? 0;
-    usage.each((u) => u.tokens(model, "chat", prompt, completion));
+    const cached = data.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    usage.each((u) => u.tokens(model, "chat", prompt, completion, "interactive", cached));
     this.chat.answered = true;
     this.scheduler.observe(response.headers, prompt + completion);
     const choice = data.choices[0];
@@ -348,10 +361,11 @@ export class OpenAIJudge implements Judge {
     let extra: ChatMessage[] = [];
     for (let attempt = 0; ; attempt++) {
       let reply: ChatAttemptResult;
+      let sent: StructuredMode = this.mode;
       try {
         reply = await this.scheduler.run({
-          attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks),
-          classify: (error) => this.classify(error, this.chat),
+          attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks, (sent = this.mode)),
+          classify: (error) => this.classify(error, this.chat, sent),
           tokens: estimateTokens([...request.messages, ...extra]),
           onRetry: () => sinks.each((u) => u.retry()),
         });

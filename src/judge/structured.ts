@@ -4,14 +4,29 @@
  */
 import type { ChatMessage, StructuredRequest } from "./types";
 
-/** How the server is asked for JSON: strict json_schema, or json_object with the schema in the prompt. */
-export type StructuredMode = "json_schema" | "json_object";
+/**
+ * How the server is asked for JSON: strict json_schema; strict json_schema
+ * without string-length limits (for servers that refuse `maxLength`); or
+ * json_object with the schema in the prompt.
+ */
+export type StructuredMode = "json_schema" | "json_schema_no_length" | "json_object";
+
+/** A copy of a JSON Schema without `maxLength` and `minLength` anywhere. */
+export function withoutLengthLimits(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutLengthLimits);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (key !== "maxLength" && key !== "minLength") out[key] = withoutLengthLimits(value);
+  }
+  return out;
+}
 
 /** The `response_format` body field for a request. */
 export function responseFormat<T>(request: StructuredRequest<T>, mode: StructuredMode): Record<string, unknown> {
   if (mode === "json_object") return { type: "json_object" };
   const { $schema: _ignored, ...schema } = request.jsonSchema;
-  return { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema } };
+  return { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: mode === "json_schema" ? schema : withoutLengthLimits(schema) } };
 }
 
 /**
@@ -19,7 +34,7 @@ export function responseFormat<T>(request: StructuredRequest<T>, mode: Structure
  * prompt, since the server will not enforce it.
  */
 export function messagesFor<T>(request: StructuredRequest<T>, mode: StructuredMode): ChatMessage[] {
-  if (mode === "json_schema") return request.messages;
+  if (mode !== "json_object") return request.messages;
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   const instruction = `Reply with one JSON object and nothing else. It must match this JSON Schema:\n${JSON.stringify(schema)}`;
   const [first, ...rest] = request.messages;

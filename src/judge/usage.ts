@@ -10,6 +10,12 @@ export interface ModelPrice {
   input: number;
   /** Completion (output) tokens. */
   output: number;
+  /**
+   * Prompt tokens the provider read from its prompt cache (a repeated prefix,
+   * reported as `usage.prompt_tokens_details.cached_tokens`); when not set,
+   * they cost as much as other prompt tokens.
+   */
+  cachedInput?: number;
 }
 
 /**
@@ -19,11 +25,11 @@ export interface ModelPrice {
  * model with no price makes the cost unknown rather than zero.
  */
 export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
-  "gpt-4o-mini": { input: 0.15, output: 0.6 },
-  "gpt-4o": { input: 2.5, output: 10 },
-  "gpt-4.1": { input: 2, output: 8 },
-  "gpt-4.1-mini": { input: 0.4, output: 1.6 },
-  "gpt-4.1-nano": { input: 0.1, output: 0.4 },
+  "gpt-4o-mini": { input: 0.15, output: 0.6, cachedInput: 0.075 },
+  "gpt-4o": { input: 2.5, output: 10, cachedInput: 1.25 },
+  "gpt-4.1": { input: 2, output: 8, cachedInput: 0.5 },
+  "gpt-4.1-mini": { input: 0.4, output: 1.6, cachedInput: 0.1 },
+  "gpt-4.1-nano": { input: 0.1, output: 0.4, cachedInput: 0.025 },
   "text-embedding-3-small": { input: 0.02, output: 0 },
   "text-embedding-3-large": { input: 0.13, output: 0 },
   "text-embedding-ada-002": { input: 0.1, output: 0 },
@@ -52,6 +58,8 @@ export interface ModelUsage {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those the provider answered from its prompt cache (0 when it does not say). */
+  cachedPromptTokens: number;
 }
 
 /** A run's (or a judge's) usage. */
@@ -80,6 +88,8 @@ export interface UsageSummary {
   failures: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of the chat prompt tokens, those the provider read from its prompt cache (when its replies say so). */
+  cachedPromptTokens: number;
   embeddingTokens: number;
   /** Estimated cost in USD; null when a model used has no known price. */
   costUSD: number | null;
@@ -144,13 +154,23 @@ export class UsageRecorder {
   /**
    * The server answered a request with these token counts. Batch API tokens
    * (`pricing: "batch"`) are kept apart, as `model (batch)`, and cost half.
+   * `cachedPromptTokens` are the prompt tokens the provider says it read
+   * from its prompt cache (part of `promptTokens`).
    */
-  tokens(model: string, kind: "chat" | "embedding", promptTokens: number, completionTokens: number, pricing: "interactive" | "batch" = "interactive"): void {
+  tokens(
+    model: string,
+    kind: "chat" | "embedding",
+    promptTokens: number,
+    completionTokens: number,
+    pricing: "interactive" | "batch" = "interactive",
+    cachedPromptTokens = 0,
+  ): void {
     const name = pricing === "batch" ? `${model}${BATCH_SUFFIX}` : model;
-    const entry = this.models.get(name) ?? { requests: 0, promptTokens: 0, completionTokens: 0, embedding: kind === "embedding" };
+    const entry = this.models.get(name) ?? { requests: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, embedding: kind === "embedding" };
     entry.requests++;
     entry.promptTokens += promptTokens;
     entry.completionTokens += completionTokens;
+    entry.cachedPromptTokens += Math.min(Math.max(0, cachedPromptTokens), promptTokens);
     this.models.set(name, entry);
   }
 
@@ -178,20 +198,25 @@ export class UsageRecorder {
   summary(): UsageSummary {
     let promptTokens = 0;
     let completionTokens = 0;
+    let cachedPromptTokens = 0;
     let embeddingTokens = 0;
     let cost = 0;
     const unpriced: string[] = [];
     const byModel: Record<string, ModelUsage> = {};
     for (const [model, u] of this.models) {
-      setField(byModel, model, { requests: u.requests, promptTokens: u.promptTokens, completionTokens: u.completionTokens });
+      setField(byModel, model, { requests: u.requests, promptTokens: u.promptTokens, completionTokens: u.completionTokens, cachedPromptTokens: u.cachedPromptTokens });
       if (u.embedding) embeddingTokens += u.promptTokens;
       else {
         promptTokens += u.promptTokens;
         completionTokens += u.completionTokens;
+        cachedPromptTokens += u.cachedPromptTokens;
       }
       const batch = model.endsWith(BATCH_SUFFIX);
       const price = priceOf(batch ? model.slice(0, -BATCH_SUFFIX.length) : model, this.prices);
-      if (price) cost += ((u.promptTokens * price.input + u.completionTokens * price.output) / 1e6) * (batch ? BATCH_DISCOUNT : 1);
+      if (price) {
+        const input = (u.promptTokens - u.cachedPromptTokens) * price.input + u.cachedPromptTokens * (price.cachedInput ?? price.input);
+        cost += ((input + u.completionTokens * price.output) / 1e6) * (batch ? BATCH_DISCOUNT : 1);
+      }
       else if (u.promptTokens + u.completionTokens > 0) unpriced.push(model);
     }
     return {
@@ -200,6 +225,7 @@ export class UsageRecorder {
       ...this.counts,
       promptTokens,
       completionTokens,
+      cachedPromptTokens,
       embeddingTokens,
       costUSD: unpriced.length > 0 ? null : cost,
       unpricedModels: unpriced.sort(),
@@ -236,7 +262,8 @@ export function formatUsage(summary: UsageSummary): string {
   parts.push(`${summary.chatCalls.toLocaleString("en-US")} chat calls (${summary.chatCacheHits.toLocaleString("en-US")} cached)`);
   parts.push(`${summary.embeddingHttpRequests.toLocaleString("en-US")} embedding requests`);
   if (summary.batchLines > 0) parts.push(`${summary.batchLines.toLocaleString("en-US")} batch lines (half price)`);
-  parts.push(`${compact(summary.promptTokens + summary.completionTokens + summary.embeddingTokens)} tokens`);
+  const cached = summary.cachedPromptTokens > 0 ? ` (${compact(summary.cachedPromptTokens)} prompt tokens from the provider's cache)` : "";
+  parts.push(`${compact(summary.promptTokens + summary.completionTokens + summary.embeddingTokens)} tokens${cached}`);
   if (summary.retries > 0) parts.push(`${summary.retries.toLocaleString("en-US")} retries`);
   if (summary.failures > 0) parts.push(`${summary.failures.toLocaleString("en-US")} failed`);
   if (summary.costUSD === null) parts.push(`cost unknown (no price for ${summary.unpricedModels.join(", ")})`);

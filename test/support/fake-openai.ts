@@ -72,6 +72,8 @@ export interface FakeOpenAIOptions {
   fault?: (req: RecordedRequest) => Fault | undefined;
   /** When true, chat requests with response_format.type "json_schema" get a 400 invalid_request_error. */
   rejectJsonSchema?: boolean;
+  /** When true, a json_schema whose schema has `maxLength` or `minLength` anywhere gets a 400, worded as OpenAI words it. */
+  rejectLengthLimits?: boolean;
   /** Extra headers on every non-fault response, e.g. x-ratelimit-*. */
   headers?: (req: RecordedRequest) => Record<string, string> | undefined;
   /**
@@ -86,6 +88,13 @@ export interface FakeOpenAIOptions {
    * `text` counts one text; `chat` a whole chat request's prompt.
    */
   tokenizer?: { text(text: string): number; chat(messages: any[]): number };
+  /**
+   * A provider's prompt cache (off by default): a chat request whose leading
+   * messages equal those of an earlier request reports their tokens as
+   * `usage.prompt_tokens_details.cached_tokens`, rounded down to
+   * `incrementTokens` and only from `minTokens` on (OpenAI: 1,024 and 128).
+   */
+  promptCache?: { minTokens: number; incrementTokens: number };
 }
 
 /**
@@ -140,6 +149,8 @@ export interface RateLimitStats {
 /** Usage totals as returned by FakeOpenAI.totalUsage(). */
 interface UsageTotals {
   chatPromptTokens: number;
+  /** Of those, reported as read from the prompt cache (with the promptCache option). */
+  chatCachedPromptTokens: number;
   chatCompletionTokens: number;
   embeddingTokens: number;
   chatResponses: number;
@@ -165,7 +176,7 @@ const FAULT_CONTENT = {
 } as const;
 
 function emptyUsage(): UsageTotals {
-  return { chatPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
+  return { chatPromptTokens: 0, chatCachedPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
 }
 
 /** Default embedding: 8 values in (-1, 1), never zero, exactly representable as float32. */
@@ -262,6 +273,8 @@ export class FakeOpenAI {
   private inFlightCount = 0;
   private maxInFlightCount = 0;
   private usage: UsageTotals = emptyUsage();
+  /** Leading-message lists seen so far (JSON), for the promptCache option. */
+  private readonly seenPrefixes = new Set<string>();
   private bucket: Bucket | undefined;
   private limitStats: RateLimitStats = { admitted: 0, limited: 0, tokens: 0 };
 
@@ -340,9 +353,10 @@ export class FakeOpenAI {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Clears the recorded requests, the usage totals, the rate-limit counters, and maxInFlight (to the current in-flight count). */
+  /** Clears the recorded requests, the usage totals, the prompt cache, the rate-limit counters, and maxInFlight (to the current in-flight count). */
   reset(): void {
     this.batchApi.clear();
+    this.seenPrefixes.clear();
     this.requests.length = 0;
     this.usage = emptyUsage();
     this.limitStats = { admitted: 0, limited: 0, tokens: 0 };
@@ -587,6 +601,16 @@ export class FakeOpenAI {
       this.sendJson(exchange, 400, { error }, extra);
       return;
     }
+    if (this.options.rejectLengthLimits && body.response_format?.type === "json_schema" && /"(?:max|min)Length"/.test(JSON.stringify(body.response_format.json_schema?.schema ?? {}))) {
+      const name = String(body.response_format.json_schema?.name ?? "");
+      const error = {
+        message: `Invalid schema for response_format '${name}': In context=('properties', 'reason'), 'maxLength' is not permitted.`,
+        type: "invalid_request_error",
+        param: "response_format",
+      };
+      this.sendJson(exchange, 400, { error }, extra);
+      return;
+    }
     const scripted = this.options.chat
       ? this.options.chat({ model: body.model, messages: body.messages, body, seq: record.seq })
       : '{"ok": true}';
@@ -604,6 +628,7 @@ export class FakeOpenAI {
     const messages: any[] = Array.isArray(record.body?.messages) ? record.body.messages : [];
     const prompt = this.options.tokenizer ? this.options.tokenizer.chat(messages) : promptTokens(messages);
     const completion = this.options.tokenizer ? this.options.tokenizer.text(content) : completionTokens(content);
+    const cached = this.cachedPrefixTokens(messages);
     this.chargeCompletion(completion);
     const payload = {
       id: `chatcmpl-${record.seq}`,
@@ -611,13 +636,37 @@ export class FakeOpenAI {
       created: Math.floor(Date.now() / 1000),
       model: typeof record.body?.model === "string" ? record.body.model : "fake-model",
       choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }],
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      usage: {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+        ...(cached === undefined ? {} : { prompt_tokens_details: { cached_tokens: cached } }),
+      },
     };
     if (this.sendJson(exchange, 200, payload, extra)) {
       this.usage.chatPromptTokens += prompt;
+      this.usage.chatCachedPromptTokens += cached ?? 0;
       this.usage.chatCompletionTokens += completion;
       this.usage.chatResponses += 1;
     }
+  }
+
+  /** With the promptCache option: tokens of the longest run of leading messages seen before (then remembered); else undefined. */
+  private cachedPrefixTokens(messages: any[]): number | undefined {
+    const cache = this.options.promptCache;
+    if (!cache) return undefined;
+    let longest = 0;
+    for (let k = 1; k < messages.length; k++) {
+      const key = JSON.stringify(messages.slice(0, k));
+      if (this.seenPrefixes.has(key)) longest = k;
+      else this.seenPrefixes.add(key);
+    }
+    if (longest === 0) return 0;
+    const prefix = messages.slice(0, longest);
+    // The prefix's own tokens: its messages without the 3 that prime the reply.
+    const tokens = (this.options.tokenizer ? this.options.tokenizer.chat(prefix) : promptTokens(prefix)) - 3;
+    const rounded = Math.floor(tokens / cache.incrementTokens) * cache.incrementTokens;
+    return rounded >= cache.minTokens ? rounded : 0;
   }
 
   private embeddings(exchange: Exchange, record: RecordedRequest, extra: Record<string, string>): void {

@@ -5,18 +5,22 @@
  */
 import { z } from "zod";
 import { describeSource } from "../../context/items";
+import { withReasonLimit } from "../reasons";
 import type { ChatContentPart, RelevanceContext, RelevanceReply, StructuredRequest } from "../../judge/types";
 
 /** Version of the relevance prompt; part of every cache key. */
-export const RELEVANCE_PROMPT_VERSION = "mm-relevance-v1";
+export const RELEVANCE_PROMPT_VERSION = "mm-relevance-v2";
+
+/** The longest reason, in characters, the reply schema allows (see metrics/reasons.ts). */
+export const RELEVANCE_REASON_MAX_LENGTH = 200;
 
 /** Reply schema of the relevance judgement. */
 export const RelevanceSchema = z.object({
-  relevant: z.boolean(),
   reason: z.string(),
+  relevant: z.boolean(),
 });
 
-const RELEVANCE_JSON_SCHEMA = z.toJSONSchema(RelevanceSchema) as Record<string, unknown>;
+const RELEVANCE_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(RelevanceSchema) as Record<string, unknown>, RELEVANCE_REASON_MAX_LENGTH);
 
 const SYSTEM = `You decide whether an answer to a question is in line with the retrieved context that came with it: text passages and images.
 
@@ -24,11 +28,11 @@ The question, the answer and each text passage arrive as JSON data; images arriv
 
 "relevant": true when what the answer says is supported by, or consistent with, what the contexts say and show — read charts, labels, colours, shapes and text in the images. "relevant": false when the answer contradicts the contexts, or rests on things the contexts do not show. An empty answer or a refusal is not relevant. Judge only against the contexts, not your own knowledge.
 
-Give a one- or two-sentence reason that points at the context you used (e.g. "Context 2, the bar chart, shows Q3 highest, as the answer says").
+First give a reason of one short sentence that points at the context you used, then the verdict.
 
-Example: question "Which quarter had the highest sales?", answer "Q2", context 1 a bar chart whose tallest bar is labelled Q3 → {"relevant": false, "reason": "Context 1 shows Q3 as the tallest bar, not Q2."}
+Example: question "Which quarter had the highest sales?", answer "Q2", context 1 a bar chart whose tallest bar is labelled Q3 → {"reason": "Context 1 shows Q3 as the tallest bar, not Q2.", "relevant": false}
 
-Reply with JSON: {"relevant": true or false, "reason": "…"}.`;
+Reply with JSON: {"reason": "…", "relevant": true or false}.`;
 
 /** Detail level requested for images. */
 export type ImageDetail = "low" | "high" | "auto";
