@@ -163,8 +163,10 @@ describe("every chart kind under a simulated deuteranopia render", () => {
     const out = process.env["EVALFRAME_CVD_DIR"];
     if (out) mkdirSync(out, { recursive: true });
     let legends = 0;
+    const simulated: Record<string, string> = {};
     for (const [name, spec] of Object.entries(specs)) {
       const svg = simulateSvg(await toSVG(spec), "deuteranopia");
+      simulated[name] = svg;
       const png = new Resvg(svg, { background: "white", font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" } }).render().asPng();
       assert.ok(png.length > 5_000, `${name}: the simulated render is empty`);
       if (out) writeFileSync(path.join(out, `${name}.deuteranopia.png`), png);
@@ -181,7 +183,7 @@ describe("every chart kind under a simulated deuteranopia render", () => {
       }
     }
     assert.ok(legends >= 7, `${legends} charts had a categorical legend to check`);
-    const eight = legendSymbolFills(simulateSvg(await toSVG(specs["thresholdSweepEightModels"]!)));
+    const eight = legendSymbolFills(simulated["thresholdSweepEightModels"]!);
     assert.equal(new Set(eight).size, 8, "eight models, eight colours");
   });
 });
