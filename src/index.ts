@@ -43,7 +43,7 @@ export type { ProgressEvent, ProgressCallback, StageProgress } from "./judge/pro
 
 // Metrics and scoring.
 export { answerCorrectness } from "./metrics/answer-correctness/metric";
-export type { AnswerCorrectnessOptions } from "./metrics/answer-correctness/metric";
+export type { AnswerCorrectnessLayout, AnswerCorrectnessOptions } from "./metrics/answer-correctness/metric";
 export { multimodalRelevance } from "./metrics/multimodal-relevance/metric";
 export type { MultimodalRelevanceOptions } from "./metrics/multimodal-relevance/metric";
 export type { Metric } from "./metrics/metric";

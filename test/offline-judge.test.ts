@@ -10,8 +10,8 @@ import { records } from "./support/frames";
 
 const Statements = z.object({ statements: z.array(z.string()) });
 const Verdicts = z.object({
-  response: z.array(z.object({ statement: z.number().int(), verdict: z.enum(["TP", "FP"]), reason: z.string() })),
-  reference: z.array(z.object({ statement: z.number().int(), verdict: z.enum(["covered", "FN"]), reason: z.string() })),
+  response: z.array(z.object({ reason: z.string(), verdict: z.enum(["TP", "FP"]) })),
+  reference: z.array(z.object({ reason: z.string(), verdict: z.enum(["covered", "FN"]) })),
 });
 const Relevance = z.object({ relevant: z.boolean(), reason: z.string() });
 

@@ -147,6 +147,9 @@ ${wrap("  --metrics LIST             ", `${metricNames().join(", ")} (comma-sepa
   --beta B                   F-beta's beta (default 1)
   --threshold T              answer_correctness becomes 1 when the score >= T, else 0
   --similarity-threshold T   the semantic part becomes 1 when the cosine >= T, else 0
+  --layout ragas|fused       answer correctness's calls: ragas (default; as Ragas asks) or
+                             fused (one call per answer, references 8 to a call: about
+                             half the calls and tokens; see docs/architecture.md)
   --image-root DIR           folder local images must be in (default: the input file's folder)
   --allow-private-network    allow image URLs on private and loopback addresses
 

@@ -23,6 +23,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   beta: s,
   threshold: s,
   "similarity-threshold": s,
+  layout: s,
   "image-root": s,
   "allow-private-network": b,
   "statements-out": s,
@@ -89,6 +90,11 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   if (threshold !== undefined) metricFlags.threshold = threshold;
   const similarity = finiteNumber(c, "similarity-threshold", stringOption(args, "similarity-threshold"), { min: 0, max: 1 });
   if (similarity !== undefined) metricFlags.similarityThreshold = similarity;
+  const layout = stringOption(args, "layout");
+  if (layout !== undefined) {
+    if (layout !== "ragas" && layout !== "fused") throw new UsageError(`${c}: --layout takes ragas (the default: Ragas' calls) or fused (one call per answer); got ${JSON.stringify(layout)}`, c);
+    metricFlags.layout = layout;
+  }
 
   // Multimodal relevance options: local images are found next to the input file by default.
   metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));

@@ -4,7 +4,7 @@
  * the run's, and their answer is checked against the request like any reply.
  */
 import { checkReply } from "./structured";
-import { JudgeError, type StructuredRequest } from "./types";
+import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
 import type { UsageRecorder } from "./usage";
 
 /** The judge's own recorder, and the run's when it is another one. */
@@ -32,4 +32,18 @@ export async function completeWithData<T>(
     for (const r of recorders) r.failure();
     throw error;
   }
+}
+
+/**
+ * The answer of a judge that answers tasks from data: its own answer to the
+ * request's task, or, for a metric's own (custom) task with a `compose`,
+ * the reply composed from the requests it knows, each checked as any reply.
+ */
+export async function answerOrCompose<T>(request: StructuredRequest<T>, answerTask: (task: JudgeTask) => unknown, who: string): Promise<unknown> {
+  if (request.task.kind !== "custom" || !request.compose) return answerTask(request.task);
+  return request.compose(async <R>(sub: StructuredRequest<R>): Promise<R> => {
+    const read = checkReply(sub, await answerOrCompose(sub, answerTask, who));
+    if (!read.ok) throw new JudgeError(`${who}: ${read.problem}`);
+    return read.value;
+  });
 }

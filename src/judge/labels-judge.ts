@@ -10,7 +10,7 @@ import { quote } from "../labels/text";
 import type { LabelSource } from "../labels/types";
 import type { Embedder, Judge } from "./judge";
 import { OfflineJudge } from "./offline-judge";
-import { completeWithData, recordersOf } from "./answer-with-data";
+import { answerOrCompose, completeWithData, recordersOf } from "./answer-with-data";
 import { JudgeError, type JudgeTask, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
@@ -94,13 +94,14 @@ export class LabelsJudge implements Judge {
         return relevance;
       }
       case "custom":
-        throw new JudgeError(`the labels judge replays only evalframe's own tasks, not "${task.name}"`);
+        throw new JudgeError(`the labels judge replays only evalframe's own tasks (and requests composed of them), not "${task.name}"`);
     }
   }
 
   /** The labelled reply to the request's task, checked like any judge's reply; a JudgeError when no label has it. */
   async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
-    return completeWithData(request, recordersOf(this.usage, usage), () => this.answer(request.task), "labels judge: the labelled reply does not fit the request");
+    const who = "labels judge: the labelled reply does not fit the request";
+    return completeWithData(request, recordersOf(this.usage, usage), () => answerOrCompose(request, (task) => this.answer(task), who), who);
   }
 
   /** Embeds with the offline judge (a reader gives no embedding), or with `options.embeddings`. */

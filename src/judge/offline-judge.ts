@@ -12,7 +12,7 @@ import { answerTask } from "./offline/answer";
 import { hashedEmbedding } from "./offline/embed";
 import { OfflineWorkers } from "./offline/workers";
 import type { Judge } from "./judge";
-import { completeWithData, recordersOf } from "./answer-with-data";
+import { answerOrCompose, completeWithData, recordersOf } from "./answer-with-data";
 import type { JudgeTask, StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
@@ -78,7 +78,7 @@ export class OfflineJudge implements Judge {
   }
 
   async complete<T>(request: StructuredRequest<T>, usage?: UsageRecorder): Promise<T> {
-    return completeWithData(request, recordersOf(this.usage, usage), () => this.answer(request.task), "offline judge");
+    return completeWithData(request, recordersOf(this.usage, usage), () => answerOrCompose(request, (task) => this.answer(task), "offline judge"), "offline judge");
   }
 
   /**

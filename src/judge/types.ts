@@ -86,6 +86,13 @@ export interface StructuredRequest<T> {
   check?: (value: T) => string | undefined;
   /** Chat model for this request instead of the judge's default (e.g. a vision model). */
   model?: string;
+  /**
+   * How judges that answer from data instead of a model (the offline judge,
+   * the labels judge) build this request's reply from simpler requests they
+   * know: `answer` answers and checks one of them as they answer any request.
+   * A metric's own task kinds need it to run offline.
+   */
+  compose?: (answer: <R>(request: StructuredRequest<R>) => Promise<R>) => Promise<T>;
 }
 
 /** Raised when a request fails for good (after retries): its row fails with this message. */

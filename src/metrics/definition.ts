@@ -32,6 +32,8 @@ export interface MetricFlags {
   threshold?: number;
   /** `--similarity-threshold` (0 to 1). */
   similarityThreshold?: number;
+  /** `--layout`: how answer correctness asks the judge ("ragas" or "fused"). */
+  layout?: "ragas" | "fused";
   /** `--image-root`, resolved (the input file's folder by default). */
   imageRoot?: string;
   /** `--allow-private-network`. */

@@ -35,9 +35,18 @@ export function scriptedAnswerCorrectness(ctx: ChatContext): object {
 }
 
 function scriptedReply(data: Record<string, unknown>): object {
+  if (Array.isArray(data["texts"])) return { texts: (data["texts"] as { text: string }[]).map((t) => ({ statements: sentences(t.text) })) };
+  if (typeof data["text"] === "string" && Array.isArray(data["reference"])) {
+    // The fused layout: the text's statements with their verdicts, then the reference's.
+    const answer = sentences(data["text"]);
+    const verdicts = classified(answer, data["reference"] as string[]);
+    return { statements: answer, ...verdicts };
+  }
   if (typeof data["text"] === "string") return { statements: sentences(data["text"]) };
-  const answer = data["answer"] as string[];
-  const reference = data["reference"] as string[];
+  return classified(data["answer"] as string[], data["reference"] as string[]);
+}
+
+function classified(answer: readonly string[], reference: readonly string[]): { response: object[]; reference: object[] } {
   return {
     response: answer.map((s, i) => ({
       reason: reference.includes(s) ? `A${i + 1} is R${reference.indexOf(s) + 1}` : `no reference statement says "${s}"`,

@@ -15,6 +15,7 @@ import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, statementsRequest } from "./prompts";
+import { extractReferencesInBatches, fusedCallCounts, judgeFused, planFused } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 
 export type { Embedder } from "../../judge/judge";
@@ -33,7 +34,21 @@ export interface AnswerCorrectnessOptions {
   judge?: Judge;
   /** Embeddings (default: the judge's); only used when weights[1] > 0. */
   embeddings?: Embedder;
+  /**
+   * How the judge is asked (docs/architecture.md, "Layouts"):
+   * - `"ragas"` (default): as Ragas asks — one call splits each answer, one
+   *   each distinct reference, one classifies each row's statements.
+   * - `"fused"`: one call per answer splits it and classifies its statements
+   *   against its reference's statements, which are split 8 references to a
+   *   call: about 1 + 1/(8·M) chat calls per row with M models instead of
+   *   2 + 1/M, and fewer tokens. Same rules and arithmetic; a model may
+   *   split a little differently when it also judges in the same reply.
+   */
+  layout?: AnswerCorrectnessLayout;
 }
+
+/** The call layouts of answer correctness; see {@link AnswerCorrectnessOptions.layout}. */
+export type AnswerCorrectnessLayout = "ragas" | "fused";
 
 /** One row's answer correctness. */
 export interface AnswerCorrectnessResult {
@@ -70,8 +85,13 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   private readonly threshold: number | undefined;
   private readonly similarityThreshold: number | undefined;
   private readonly embeddings: Embedder | undefined;
+  private readonly layout: AnswerCorrectnessLayout;
 
   constructor(options: AnswerCorrectnessOptions) {
+    this.layout = options.layout ?? "ragas";
+    if (this.layout !== "ragas" && this.layout !== "fused") {
+      throw new RangeError(`answer correctness layout must be "ragas" or "fused"; got ${JSON.stringify(options.layout)}`);
+    }
     const weights = options.weights ?? [0.75, 0.25];
     assertWeights(weights);
     this.weights = [weights[0], weights[1]];
@@ -143,19 +163,22 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   }
 
   planCalls(rows: readonly EvalRow[]): StagePlan[] {
-    return answerCorrectnessCallCounts(rows, this.weights[1] > 0);
+    return this.layout === "fused" ? fusedCallCounts(rows, this.weights[1] > 0) : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
   }
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
-    return planAnswerCorrectness(rows, { ...context, judge: this.judge ?? context.judge }, this.weights[1] > 0);
+    const planned = { ...context, judge: this.judge ?? context.judge };
+    return this.layout === "fused" ? planFused(rows, planned, this.weights[1] > 0) : planAnswerCorrectness(rows, planned, this.weights[1] > 0);
   }
 
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<AnswerCorrectnessResult[]> {
     const judge = this.judge ?? context.judge;
     const embedder = this.embeddings ?? judge;
     const calls = context.calls ?? UNTRACKED;
-    // A reference's statements, by question and reference: extracted once for all the answers to it.
+    // A reference's statements, by question and reference: extracted once for all the answers to it
+    // (in the fused layout, several references to a call, all asked for at the start).
     const referenceStatements = new Map<string, Map<string, Promise<string[]>>>();
+    if (this.layout === "fused") extractReferencesInBatches(rows, judge, context.usage, calls, referenceStatements);
     const vectors = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, this.embedAll(rows, embedder, context.usage)) : undefined;
     // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
     vectors?.catch(() => undefined);
@@ -196,6 +219,11 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       refPromise = this.statements(judge, usage, row.user_input, reference, calls);
       byReference.set(reference, refPromise);
     }
+    if (this.layout === "fused") {
+      const judged = await judgeFused(row, judge, usage, refPromise, calls);
+      if ("error" in judged) return this.failed(row.index, judged.error, label);
+      return this.finish(row, label, judged.response, judged.reference, embedder, usage, vectors);
+    }
     const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response, calls), refPromise]);
     // The classification planned for a row with both texts is not made when a side failed or has no statements.
     const classificationPlanned = row.response.trim() !== "" && reference.trim() !== "";
@@ -222,6 +250,22 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         return this.failed(row.index, `classification of the statements failed: ${message(error)}`, label);
       }
     }
+    return this.finish(row, label, responseVerdicts, referenceVerdicts, embedder, usage, vectors);
+  }
+
+  /** A row's score from its verdicts: F-beta of the counts, blended with the embeddings' cosine. */
+  private async finish(
+    row: EvalRow,
+    label: string,
+    responseVerdicts: StatementVerdict[],
+    referenceVerdicts: StatementVerdict[],
+    embedder: Embedder,
+    usage: UsageRecorder,
+    vectors: Promise<Map<string, number[]>> | undefined,
+  ): Promise<AnswerCorrectnessResult> {
+    const reference = row.reference ?? "";
+    const response = responseVerdicts;
+    const refs = referenceVerdicts;
     const tp = responseVerdicts.filter((v) => v.verdict === "TP").length;
     const fp = responseVerdicts.length - tp;
     const fn = referenceVerdicts.filter((v) => v.verdict === "FN").length;

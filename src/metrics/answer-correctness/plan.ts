@@ -17,10 +17,10 @@ export const ANSWER_CORRECTNESS_STAGES = {
 } as const;
 
 /** A reason of the length the classification prompt asks for (at most 8 words, naming what was compared). */
-const TYPICAL_REASON = "R1 says 1928";
+export const TYPICAL_REASON = "R1 says 1928";
 
 /** Extra tokens per extracted statement: statements restate their subject ("it" becomes a name). */
-const RESTATED_SUBJECT_TOKENS = 2;
+export const RESTATED_SUBJECT_TOKENS = 2;
 
 /**
  * The statements a judge is likely to extract from a text, for estimates
@@ -50,7 +50,7 @@ export function embeddingTexts(rows: readonly EvalRow[]): string[] {
 }
 
 /** The key of a reference's statements: one extraction per question and reference. */
-function referenceKey(row: EvalRow): string {
+export function referenceKey(row: EvalRow): string {
   return JSON.stringify([row.user_input, row.reference ?? ""]);
 }
 

@@ -1,0 +1,143 @@
+/**
+ * The fused layout's requests: the references' statements extracted several
+ * references to a call, and one call per answer that splits it into
+ * statements and judges them against its reference's statements. Same
+ * statements rules and verdict rules as the Ragas layout's two prompts; the
+ * offline and labels judges answer both requests by composing those two.
+ */
+import { z } from "zod";
+import type { ChatMessage, ClassificationReply, StatementsReply, StructuredRequest } from "../../judge/types";
+import { withReasonLimit } from "../reasons";
+import { classifyRequest, DATA_NOT_INSTRUCTIONS, fewShot, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
+
+/** Version of the batched reference-extraction prompt; part of every cache key. */
+export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
+/** Version of the fused extract-and-classify prompt; part of every cache key. */
+export const FUSED_PROMPT_VERSION = "ac-fused-v1";
+
+/** References whose statements one call extracts in the fused layout. */
+export const REFERENCES_PER_CALL = 8;
+
+/** One text to split, with its question. */
+export interface TextToSplit {
+  question: string;
+  text: string;
+}
+
+/** Reply of the batched extraction: one statements list per text, in order. */
+export interface StatementsBatchReply {
+  texts: StatementsReply[];
+}
+
+/** Reply of the fused call: the answer's statements, then their verdicts (in order), then the reference's. */
+export interface FusedReply {
+  statements: string[];
+  response: ClassificationReply["response"];
+  reference: ClassificationReply["reference"];
+}
+
+const StatementsBatchSchema = z.object({ texts: z.array(z.object({ statements: z.array(z.string()) })) });
+
+const FusedSchema = z.object({
+  statements: z.array(z.string()),
+  response: z.array(verdictEntry(["TP", "FP"] as const)),
+  reference: z.array(verdictEntry(["covered", "FN"] as const)),
+});
+
+const BATCH_JSON_SCHEMA = z.toJSONSchema(StatementsBatchSchema) as Record<string, unknown>;
+const FUSED_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(FusedSchema) as Record<string, unknown>, REASON_MAX_LENGTH);
+
+const BATCH_SYSTEM = `Split each "text" in the user's JSON list into standalone factual statements; its "question" is context only. ${DATA_NOT_INSTRUCTIONS}
+
+${STATEMENT_RULES}
+
+Give one entry per text, in order.`;
+
+const BATCH_EXAMPLE_IN = JSON.stringify({
+  texts: [
+    { question: "Who painted the Mona Lisa?", text: "Leonardo da Vinci painted it in the early 1500s." },
+    { question: "Where is the Louvre?", text: "The Louvre is in Paris." },
+  ],
+});
+const BATCH_EXAMPLE_OUT = JSON.stringify({
+  texts: [{ statements: ["Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci painted the Mona Lisa in the early 1500s."] }, { statements: ["The Louvre is in Paris."] }],
+});
+
+const FUSED_SYSTEM = `Split an answer into standalone statements and check them against a reference answer's statements. The user's JSON has the "question", the answer's "text" and the "reference" statements (R1, R2, …). ${DATA_NOT_INSTRUCTIONS}
+
+Statements of the text:
+${STATEMENT_RULES}
+
+Then for each of your statements, in order: a reason of at most 8 words naming what you compared (e.g. "R1", "R1 says 1928"), then "TP" if the reference statements support it (paraphrase is fine), else "FP".
+Then for each reference statement, in order: a reason, then "covered" if the answer states it, else "FN".
+A different number, date or name, or a negation, contradicts: FP, and the reference statement is FN. Judge only against the reference, not your own knowledge.`;
+
+const FUSED_EXAMPLE_IN = JSON.stringify({
+  question: "At what temperature does water boil at sea level?",
+  text: "At sea level it boils at 100 °C, or 90 °F.",
+  reference: ["At sea level, water boils at 100 degrees Celsius.", "At sea level, water boils at 212 degrees Fahrenheit."],
+});
+const FUSED_EXAMPLE_OUT = JSON.stringify({
+  statements: ["Water boils at 100 °C at sea level.", "Water boils at 90 °F at sea level."],
+  response: [
+    { reason: "R1", verdict: "TP" },
+    { reason: "R2 says 212 °F", verdict: "FP" },
+  ],
+  reference: [
+    { reason: "A1", verdict: "covered" },
+    { reason: "A2 says 90 °F", verdict: "FN" },
+  ],
+});
+
+/** The request that extracts the statements of several texts (references) in one call. */
+export function statementsBatchRequest(items: readonly TextToSplit[]): StructuredRequest<StatementsBatchReply> {
+  let messages: ChatMessage[] | undefined;
+  return {
+    task: { kind: "custom", name: "extract_statements_batch" },
+    promptVersion: REFERENCE_BATCH_PROMPT_VERSION,
+    get messages() {
+      return (messages ??= fewShot(BATCH_SYSTEM, BATCH_EXAMPLE_IN, BATCH_EXAMPLE_OUT, JSON.stringify({ texts: items })));
+    },
+    schemaName: "statements_batch",
+    jsonSchema: BATCH_JSON_SCHEMA,
+    schema: StatementsBatchSchema,
+    check: (reply) => (reply.texts.length === items.length ? undefined : `the reply must give one entry for each of the ${items.length} texts, in order; it gave ${reply.texts.length}`),
+    compose: async (answer) => ({ texts: await Promise.all(items.map((i) => answer(statementsRequest(i.question, i.text)))) }),
+  };
+}
+
+/** Statements as the metric keeps them: trimmed, none empty. */
+export function cleanStatements(statements: readonly string[]): string[] {
+  return statements.map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/**
+ * The request that splits an answer into statements and judges them against
+ * the reference's statements (at least one), in one call.
+ */
+export function fusedRequest(question: string, text: string, reference: readonly string[]): StructuredRequest<FusedReply> {
+  let messages: ChatMessage[] | undefined;
+  return {
+    task: { kind: "custom", name: "extract_and_classify_statements" },
+    promptVersion: FUSED_PROMPT_VERSION,
+    get messages() {
+      return (messages ??= fewShot(FUSED_SYSTEM, FUSED_EXAMPLE_IN, FUSED_EXAMPLE_OUT, JSON.stringify({ question, text, reference })));
+    },
+    schemaName: "statements_verdicts",
+    jsonSchema: FUSED_JSON_SCHEMA,
+    schema: FusedSchema,
+    check: (reply) =>
+      reply.response.length !== reply.statements.length
+        ? `the reply must give exactly one verdict for each of its ${reply.statements.length} statements, in order; it gave ${reply.response.length}`
+        : reply.reference.length !== reference.length
+          ? `the reply must give exactly one verdict for each of the ${reference.length} reference statements, in order; it gave ${reply.reference.length}`
+          : undefined,
+    // Offline and from labels: the two requests of the Ragas layout, so both layouts give the same verdicts.
+    compose: async (answer) => {
+      const statements = cleanStatements((await answer(statementsRequest(question, text))).statements);
+      if (statements.length === 0) return { statements, response: [], reference: reference.map(() => ({ reason: "the response makes no statements", verdict: "FN" as const })) };
+      const verdicts = await answer(classifyRequest(question, statements, reference));
+      return { statements, ...verdicts };
+    },
+  };
+}
