@@ -12,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { benchCost } from "./cost";
 import { benchCsv } from "./csv";
 import { benchOffline } from "./offline";
 import { benchRateLimit } from "./ratelimit";
@@ -25,6 +26,7 @@ import { benchWork } from "./work";
 
 const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   work: benchWork,
+  cost: () => benchCost(),
   throughput: () => benchThroughput(),
   ratelimit: () => benchRateLimit(),
   soak: () => benchSoak(),

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { DataFrame } from "danfojs-node";
-import { createJudge, scoreAnswerCorrectness, scoreRun, type Judge, type JudgeOptions, type UsageSummary } from "../src/index";
+import { createJudge, scoreAnswerCorrectness, scoreRun, type AnswerCorrectnessOptions, type Judge, type JudgeOptions, type UsageSummary } from "../src/index";
 import { FakeOpenAI, type FakeOpenAIOptions } from "../test/support/fake-openai";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "../test/support/scripted-judge";
 import type { BenchFigure } from "./csv";
@@ -80,10 +80,10 @@ export interface ScoredRun {
   ms: number;
 }
 
-/** Scores `rows` with answer correctness (default weights) and times it. */
-export async function scoreRows(rows: readonly QaRow[], judge: Judge): Promise<ScoredRun> {
+/** Scores `rows` with answer correctness (default weights unless `metric` says otherwise) and times it. */
+export async function scoreRows(rows: readonly QaRow[], judge: Judge, metric: AnswerCorrectnessOptions = {}): Promise<ScoredRun> {
   const t = performance.now();
-  const scored = await scoreAnswerCorrectness(rows as unknown as Record<string, unknown>[], { judge, progress: false, quiet: true });
+  const scored = await scoreAnswerCorrectness(rows as unknown as Record<string, unknown>[], { judge, progress: false, quiet: true, ...metric });
   const ms = performance.now() - t;
   const run = scoreRun(scored);
   if (!run) throw new Error("scoreRun returned nothing for a frame score() made");

@@ -1,0 +1,131 @@
+/**
+ * Cost per answer: N questions × M models of answer-correctness rows judged
+ * against the same fake server in each layout, which counts tokens as OpenAI
+ * does (o200k_base, its per-message rule) and shapes the scripted judge's
+ * replies to each request's JSON Schema as an enforcing server does (key
+ * order, `maxLength`). Prints, per layout: chat calls, prompt and completion
+ * tokens per row, embedding tokens per row, and the cost of 1,000 rows at
+ * gpt-4o-mini and text-embedding-3-small list prices.
+ *
+ * Layouts: ours (the default), the Ragas layout (3 chat + 2 embedding calls
+ * per row, our prompts) and a one-call peer layout (bench/peer-layout.ts).
+ */
+import { DEFAULT_PRICES } from "../src/judge/usage";
+import type { AnswerCorrectnessLayout } from "../src/metrics/answer-correctness/metric";
+import { classifyRequest, statementsRequest } from "../src/metrics/answer-correctness/prompts";
+import { openAITokens } from "../test/support/openai-tokens";
+import type { ChatContext, FakeOpenAI } from "../test/support/fake-openai";
+import { promptKind, requestData, scriptedAnswerCorrectness, scriptedEmbedding } from "../test/support/scripted-judge";
+import { conformToSchema, requestSchema } from "../test/support/schema-conform";
+import { qaRows, type QaRow } from "./data";
+import { peerRequest, scriptedPeerReply } from "./peer-layout";
+import { benchJudge, figure, round, scoreRows, withServer, withTempDir, type BenchResult } from "./support";
+
+/** What the server saw of one layout's run, per row. */
+interface LayoutCost {
+  layout: string;
+  chatPerRow: number;
+  embeddingRequests: number;
+  promptPerRow: number;
+  completionPerRow: number;
+  embeddingPerRow: number;
+  /** USD per 1,000 rows: chat at gpt-4o-mini, embeddings at text-embedding-3-small list prices. */
+  usdPer1000: number;
+}
+
+function chat(ctx: ChatContext): object {
+  if (promptKind(ctx.body) === "peer_choice") return conformToSchema(scriptedPeerReply(requestData(ctx)), requestSchema(ctx.body)) as object;
+  return scriptedAnswerCorrectness(ctx);
+}
+
+function costOf(layout: string, server: FakeOpenAI, rows: number): LayoutCost {
+  const u = server.totalUsage();
+  const chatPrice = DEFAULT_PRICES["gpt-4o-mini"]!;
+  const embeddingPrice = DEFAULT_PRICES["text-embedding-3-small"]!;
+  const usd = (u.chatPromptTokens * chatPrice.input + u.chatCompletionTokens * chatPrice.output + u.embeddingTokens * embeddingPrice.input) / 1e6;
+  return {
+    layout,
+    chatPerRow: server.chatRequests().length / rows,
+    embeddingRequests: server.embeddingRequests().length,
+    promptPerRow: u.chatPromptTokens / rows,
+    completionPerRow: u.chatCompletionTokens / rows,
+    embeddingPerRow: u.embeddingTokens / rows,
+    usdPer1000: (usd / rows) * 1000,
+  };
+}
+
+/**
+ * Ragas' layout: per row two extractions, one classification, two embedding
+ * calls; nothing shared (a judge per row, so that no two rows' identical
+ * requests are merged in flight).
+ */
+async function ragasLayout(url: string, rows: readonly QaRow[]): Promise<void> {
+  await Promise.all(
+    rows.map(async (r) => {
+      const judge = benchJudge(url, { cache: false });
+      const [answer, reference] = await Promise.all([judge.complete(statementsRequest(r.user_input, r.response)), judge.complete(statementsRequest(r.user_input, r.reference))]);
+      if (answer.statements.length > 0 && reference.statements.length > 0) {
+        await judge.complete(classifyRequest(r.user_input, answer.statements, reference.statements));
+      }
+      await judge.embed([r.reference === "" ? " " : r.reference]);
+      await judge.embed([r.response === "" ? " " : r.response]);
+    }),
+  );
+}
+
+/** The one-call peer layout: one request per row (a judge per row, nothing merged), no embeddings. */
+async function peerLayout(url: string, rows: readonly QaRow[]): Promise<void> {
+  await Promise.all(rows.map((r) => benchJudge(url, { cache: false }).complete(peerRequest(r.user_input, r.reference, r.response))));
+}
+
+/** Our layouts: scoreRows with a fresh cache, which must fail no row. */
+function ours(layout: AnswerCorrectnessLayout): (url: string, rows: readonly QaRow[]) => Promise<void> {
+  return async (url, rows) => {
+    await withTempDir(async (dir) => {
+      const run = await scoreRows(rows, benchJudge(url, { cacheDir: dir }), { layout });
+      const failed = (run.scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
+      if (failed > 0) throw new Error(`cost: ${failed} rows failed in the ${layout} layout`);
+    });
+  };
+}
+
+const LAYOUTS: Record<string, (url: string, rows: readonly QaRow[]) => Promise<void>> = {
+  "evalframe default": ours("ragas"),
+  "evalframe fused": ours("fused"),
+  "Ragas layout": ragasLayout,
+  "one-call peer": peerLayout,
+};
+
+/** Cost per row of each layout on `questions` × `models` bench rows. */
+export async function benchCost(questions = 120, models = 3): Promise<BenchResult> {
+  const rows = qaRows(questions, models, 100 + models);
+  const costs: LayoutCost[] = [];
+  for (const [layout, run] of Object.entries(LAYOUTS)) {
+    costs.push(
+      await withServer({ chat, embed: scriptedEmbedding, tokenizer: openAITokens }, async (server, url) => {
+        await run(url, rows);
+        return costOf(layout, server, rows.length);
+      }),
+    );
+  }
+  const tag = `N=${questions} M=${models}`;
+  const figures = costs.flatMap((c) => [
+    figure(`${tag} ${c.layout}: chat calls/row`, round(c.chatPerRow, 3), "calls"),
+    figure(`${tag} ${c.layout}: prompt tokens/row`, round(c.promptPerRow, 1), "tokens"),
+    figure(`${tag} ${c.layout}: completion tokens/row`, round(c.completionPerRow, 1), "tokens"),
+    figure(`${tag} ${c.layout}: embedding tokens/row`, round(c.embeddingPerRow, 1), "tokens"),
+    figure(`${tag} ${c.layout}: USD per 1,000 rows`, round(c.usdPer1000, 4), "USD"),
+  ]);
+  const notes = [
+    `cost: ${rows.length} rows (bench/data.ts qaRows(${questions}, ${models})); tokens counted by the fake server as OpenAI counts them (o200k_base); ` +
+      "replies are the scripted judge's, shaped to each request's JSON Schema (key order, maxLength) as an enforcing server shapes them. " +
+      "Prices: gpt-4o-mini $0.15/$0.60 per 1M prompt/completion tokens, text-embedding-3-small $0.02 per 1M.",
+    "cost: the schemas in response_format are not counted as prompt tokens (for no layout).",
+    ...costs.map(
+      (c) =>
+        `cost ${c.layout.padEnd(18)} ${c.chatPerRow.toFixed(3)} chat calls/row, ${c.embeddingRequests} embedding requests, ` +
+        `${c.promptPerRow.toFixed(1)} prompt + ${c.completionPerRow.toFixed(1)} completion + ${c.embeddingPerRow.toFixed(1)} embedding tokens/row, $${c.usdPer1000.toFixed(4)} per 1,000 rows`,
+    ),
+  ];
+  return { name: "cost", figures, notes };
+}
