@@ -116,9 +116,6 @@ Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
 `;
 }
 
-/** Help of the command itself, with the metrics registered when the command line loaded ({@link mainHelp} reads the registry when called). */
-export const MAIN_HELP: string = mainHelp();
-
 /** Help of each subcommand, made when read. */
 const SUBCOMMAND_HELP: Readonly<Record<string, () => string>> = {
   score: () => `evalframe score — judge every row and write the scored table

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { CliIO } from "./command";
 import { reportError, UsageError } from "./errors";
-import { COMMAND_HELP, MAIN_HELP } from "./help";
+import { COMMAND_HELP, mainHelp } from "./help";
 import { printable } from "./printable";
 
 export type { CliIO } from "./command";
@@ -54,12 +54,12 @@ export async function runCli(argv: readonly string[], output: CliIO = STDIO, env
   try {
     const [first, ...rest] = argv;
     if (first === undefined) {
-      io.err(MAIN_HELP);
+      io.err(mainHelp());
       return 2;
     }
     if (HELP_FLAGS.has(first) || first === "help") {
       const topic = rest[0];
-      io.out(topic !== undefined && COMMAND_HELP[topic] !== undefined ? COMMAND_HELP[topic]! : MAIN_HELP);
+      io.out(topic !== undefined && COMMAND_HELP[topic] !== undefined ? COMMAND_HELP[topic]! : mainHelp());
       return 0;
     }
     if (first === "--version" || first === "-V") {
@@ -69,7 +69,7 @@ export async function runCli(argv: readonly string[], output: CliIO = STDIO, env
     if (first.startsWith("-")) throw new UsageError(`unknown option ${first}; give a command first: ${COMMAND_NAMES.join(", ")}`);
     if (!(COMMAND_NAMES as readonly string[]).includes(first)) throw new UsageError(`unknown command "${first}"; the commands are ${COMMAND_NAMES.join(", ")}`);
     if (rest.some((a) => HELP_FLAGS.has(a))) {
-      io.out(COMMAND_HELP[first] ?? MAIN_HELP);
+      io.out(COMMAND_HELP[first] ?? mainHelp());
       return 0;
     }
     const command = loadCommands().COMMANDS[first]!;
