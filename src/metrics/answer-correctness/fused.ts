@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { ChatMessage, ClassificationReply, StatementsReply, StructuredRequest } from "../../judge/types";
 import { withReasonLimit } from "../reasons";
-import { classifyRequest, DATA_NOT_INSTRUCTIONS, fewShot, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
+import { CLASSIFY_EXAMPLE, classifyRequest, DATA_NOT_INSTRUCTIONS, fewShot, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
 
 /** Version of the batched reference-extraction prompt; part of every cache key. */
 export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
@@ -72,22 +72,9 @@ Then for each of your statements, in order: a reason of at most 8 words naming w
 Then for each reference statement, in order: a reason, then "covered" if the answer states it, else "FN".
 A different number, date or name, or a negation, contradicts: FP, and the reference statement is FN. Judge only against the reference, not your own knowledge.`;
 
-const FUSED_EXAMPLE_IN = JSON.stringify({
-  question: "At what temperature does water boil at sea level?",
-  text: "At sea level it boils at 100 °C, or 90 °F.",
-  reference: ["At sea level, water boils at 100 degrees Celsius.", "At sea level, water boils at 212 degrees Fahrenheit."],
-});
-const FUSED_EXAMPLE_OUT = JSON.stringify({
-  statements: ["Water boils at 100 °C at sea level.", "Water boils at 90 °F at sea level."],
-  response: [
-    { reason: "R1", verdict: "TP" },
-    { reason: "R2 says 212 °F", verdict: "FP" },
-  ],
-  reference: [
-    { reason: "A1", verdict: "covered" },
-    { reason: "A2 says 90 °F", verdict: "FN" },
-  ],
-});
+// The classification prompt's example, with the answer as text to split first.
+const FUSED_EXAMPLE_IN = JSON.stringify({ question: CLASSIFY_EXAMPLE.question, text: "At sea level it boils at 100 °C, or 90 °F.", reference: CLASSIFY_EXAMPLE.reference });
+const FUSED_EXAMPLE_OUT = JSON.stringify({ statements: CLASSIFY_EXAMPLE.answer, ...CLASSIFY_EXAMPLE.verdicts });
 
 /** The request that extracts the statements of several texts (references) in one call. */
 export function statementsBatchRequest(items: readonly TextToSplit[]): StructuredRequest<StatementsBatchReply> {

@@ -79,21 +79,25 @@ A different number, date or name, or a negation, contradicts: FP, and the refere
 
 Reply with one entry per statement on each side, in order. Before each verdict give a reason of at most 8 words naming what you compared, e.g. "R1" or "R1 says 1928".`;
 
-const CLASSIFY_EXAMPLE_IN = JSON.stringify({
+/** The worked example of classification (also the fused prompt's): one paraphrase, one wrong value. */
+export const CLASSIFY_EXAMPLE = {
   question: "At what temperature does water boil at sea level?",
   answer: ["Water boils at 100 °C at sea level.", "Water boils at 90 °F at sea level."],
   reference: ["At sea level, water boils at 100 degrees Celsius.", "At sea level, water boils at 212 degrees Fahrenheit."],
-});
-const CLASSIFY_EXAMPLE_OUT = JSON.stringify({
-  response: [
-    { reason: "R1", verdict: "TP" },
-    { reason: "R2 says 212 °F", verdict: "FP" },
-  ],
-  reference: [
-    { reason: "A1", verdict: "covered" },
-    { reason: "A2 says 90 °F", verdict: "FN" },
-  ],
-});
+  verdicts: {
+    response: [
+      { reason: "R1", verdict: "TP" },
+      { reason: "R2 says 212 °F", verdict: "FP" },
+    ],
+    reference: [
+      { reason: "A1", verdict: "covered" },
+      { reason: "A2 says 90 °F", verdict: "FN" },
+    ],
+  },
+} as const;
+
+const CLASSIFY_EXAMPLE_IN = JSON.stringify({ question: CLASSIFY_EXAMPLE.question, answer: CLASSIFY_EXAMPLE.answer, reference: CLASSIFY_EXAMPLE.reference });
+const CLASSIFY_EXAMPLE_OUT = JSON.stringify(CLASSIFY_EXAMPLE.verdicts);
 
 /** System prompt, one example exchange, then the input: the fixed part first, so that providers can cache it. */
 export function fewShot(system: string, exampleIn: string, exampleOut: string, input: string): ChatMessage[] {
