@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, loadDataset, score, scoreRun, type Judge, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, loadDataset, score, scoreBatch, scoreRun, type Judge, type JudgeOptions } from "../src/index";
+import { tempDir } from "./support/files";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { records } from "./support/frames";
 import { promptKind, scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
@@ -119,5 +120,30 @@ describe("answer correctness, fused layout", () => {
 
   it("refuses an unknown layout when the metric is built", () => {
     assert.throws(() => answerCorrectness({ layout: "fast" as never }), /layout must be "ragas" or "fused"; got "fast"/);
+  });
+});
+
+describe("answer correctness, fused layout, in batch mode", () => {
+  it("scores through the Batch API in two stages (references, then answers) like an interactive run, with no single-reference split", async () => {
+    server.options.batches = { pollsToComplete: 1 };
+    const rows = threeModels(12);
+    const interactive = records(await score(rows, [answerCorrectness({ layout: "fused" })], { judge: judgeFor(), ...quiet }));
+    server.reset();
+    const batched = records(
+      await scoreBatch(rows, [answerCorrectness({ layout: "fused" })], { judge: judgeFor({ cache: true, cacheDir: tempDir() }), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true }),
+    );
+    assert.deepEqual(verdicts(batched), verdicts(interactive));
+    assert.equal(server.chatRequests().length, 0, "no interactive chat call");
+    const bodies = server.batchApi.created.flatMap((id) =>
+      server.batchApi.files
+        .get(server.batchApi.batches.get(id)!.input_file_id)!
+        .content.split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as { url: string; body: { response_format?: { json_schema?: { name?: string } } } }),
+    );
+    const kinds = bodies.filter((b) => b.url === "/v1/chat/completions").map((b) => promptKind(b.body));
+    assert.deepEqual(kinds.filter((k) => k === "statements_batch").length, Math.ceil(12 / 8));
+    assert.equal(kinds.filter((k) => k === "statements").length, 0, "a reference waiting for its batch is not split alone");
+    assert.equal(kinds.filter((k) => k === "statements_verdicts").length, rows.filter((r) => r.response !== "").length);
   });
 });

@@ -61,7 +61,8 @@ export function extractReferencesInBatches(
       const statements = reply.then(
         (r) => cleanStatements(r.texts[i]!.statements),
         async (error: unknown) => {
-          if (error instanceof JudgeError && (error.status === 429 || error.status === 503)) throw error;
+          // Only a batch that failed for good is split; not a rate limit, nor a request still waiting (batch mode).
+          if (!(error instanceof JudgeError) || error.status === 429 || error.status === 503) throw error;
           return cleanStatements((await judge.complete(statementsRequest(item.question, item.text), usage)).statements);
         },
       );
