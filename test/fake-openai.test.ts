@@ -361,7 +361,7 @@ describe("FakeOpenAI usage totals", () => {
     const fake = new FakeOpenAI({ chat: (ctx) => ({ echo: ctx.messages.map((m) => m.content).join(" ") }) });
     const client = new OpenAI({ apiKey: "sk-test", baseURL: await fake.start(), maxRetries: 0 });
     try {
-      const seen = { chatPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
+      const seen = { chatPromptTokens: 0, chatCachedPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
       for (const content of ["short", "a somewhat longer question about the sky", "ß∂ƒ"]) {
         const c = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content }] });
         seen.chatPromptTokens += c.usage?.prompt_tokens ?? 0;
@@ -383,6 +383,24 @@ describe("FakeOpenAI usage totals", () => {
 
       assert.deepEqual(fake.totalUsage(), seen);
       assert.ok(seen.chatPromptTokens > 0 && seen.embeddingTokens > 0);
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it("reports a repeated prefix of messages as cached prompt tokens (promptCache), rounded down and from the minimum on", async () => {
+    const fake = new FakeOpenAI({ chat: () => ({ ok: true }), promptCache: { minTokens: 8, incrementTokens: 4 } });
+    const client = new OpenAI({ apiKey: "sk-test", baseURL: await fake.start(), maxRetries: 0 });
+    try {
+      const system = { role: "system" as const, content: "You judge answers. ".repeat(10) };
+      const cachedOf = async (messages: { role: "system" | "user"; content: string }[]) =>
+        (await client.chat.completions.create({ model: MODEL, messages })).usage?.prompt_tokens_details?.cached_tokens;
+      assert.equal(await cachedOf([system, { role: "user", content: "first" }]), 0, "nothing seen before");
+      const second = await cachedOf([system, { role: "user", content: "second" }]);
+      // The system message's 190 characters are about 48 tokens by the default counter: cached, in steps of 4.
+      assert.ok(second !== undefined && second >= 8 && second % 4 === 0, String(second));
+      assert.equal(await cachedOf([{ role: "system", content: "Another system prompt." }, { role: "user", content: "x" }]), 0, "another prefix");
+      assert.equal(fake.totalUsage().chatCachedPromptTokens, second);
     } finally {
       await fake.stop();
     }

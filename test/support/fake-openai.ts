@@ -663,8 +663,8 @@ export class FakeOpenAI {
     }
     if (longest === 0) return 0;
     const prefix = messages.slice(0, longest);
-    // The prefix's own tokens: its messages without the 3 that prime the reply.
-    const tokens = (this.options.tokenizer ? this.options.tokenizer.chat(prefix) : promptTokens(prefix)) - 3;
+    // The prefix's own tokens (OpenAI's rule adds 3 per request that prime the reply: not the prefix's).
+    const tokens = this.options.tokenizer ? this.options.tokenizer.chat(prefix) - 3 : promptTokens(prefix);
     const rounded = Math.floor(tokens / cache.incrementTokens) * cache.incrementTokens;
     return rounded >= cache.minTokens ? rounded : 0;
   }
