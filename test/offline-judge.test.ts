@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { createJudge } from "../src/judge/create";
 import { JudgeError } from "../src/judge/types";
-import { OFFLINE_LABEL } from "../src/judge/offline-judge";
+import { OFFLINE_LABEL, OfflineJudge } from "../src/judge/offline-judge";
 import { type JudgeTask, type StructuredRequest } from "../src/judge/types";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { records } from "./support/frames";
@@ -134,14 +134,16 @@ describe("offline judge answers depend on the task alone", () => {
     assert.deepEqual(again.out, first.out);
   });
 
-  it("gives the same scores with worker threads as without, on a run large enough to start them", async () => {
+  it("gives the same scores with worker threads as without, on a run that starts them", async () => {
     const { qaRows } = await import("../bench/data.js");
-    const rows = qaRows(300, 5) as unknown as Record<string, unknown>[];
-    const run = async (threads: number) =>
-      records(await scoreAnswerCorrectness(rows, { judge: createJudge({ judge: "offline", threads: threads }), progress: false, quiet: true }));
-    const inProcess = await run(0);
-    const threaded = await run(2);
-    assert.equal(threaded.length, 1500);
+    // 60 questions × 5 models; the threads start after 40 statement tasks instead of 2,000, so most of the run is threaded.
+    const rows = qaRows(60, 5) as unknown as Record<string, unknown>[];
+    const run = async (judge: OfflineJudge) => records(await scoreAnswerCorrectness(rows, { judge, progress: false, quiet: true }));
+    const inProcess = await run(new OfflineJudge({ threads: 0 }));
+    const threadedJudge = new OfflineJudge({ threads: 2, threadsAfter: 40 });
+    const threaded = await run(threadedJudge);
+    assert.ok(threadedJudge.threadsStarted, "the worker threads started");
+    assert.equal(threaded.length, 300);
     assert.deepEqual(threaded, inProcess);
   });
 });

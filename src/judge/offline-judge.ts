@@ -25,7 +25,7 @@ export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
 /** Texts embedded between two yields to the event loop. */
 const EMBED_SLICE = 500;
 
-/** Tasks answered in the main thread before worker threads start: small runs never start them. */
+/** Tasks answered in the main thread before worker threads start, by default: small runs never start them. */
 const TASKS_BEFORE_THREADS = 2_000;
 
 /** Options of the offline judge. */
@@ -38,6 +38,8 @@ export interface OfflineJudgeOptions {
    * processors, else 0. Answers are the same with or without them.
    */
   threads?: number;
+  /** Statement tasks answered in the main thread before the worker threads start (default 2,000). */
+  threadsAfter?: number;
 }
 
 /** A deterministic lexical judge that needs no model and no network. */
@@ -52,6 +54,7 @@ export class OfflineJudge implements Judge {
 
   private readonly prices: Readonly<Record<string, ModelPrice>>;
   private readonly threads: number;
+  private readonly threadsAfter: number;
   private answered = 0;
   private workers: OfflineWorkers | undefined;
 
@@ -61,12 +64,19 @@ export class OfflineJudge implements Judge {
     const threads = options.threads ?? (availableParallelism() >= 2 ? 2 : 0);
     if (!Number.isInteger(threads) || threads < 0) throw new RangeError(`threads must be a whole number ≥ 0, got ${threads}`);
     this.threads = threads;
+    this.threadsAfter = options.threadsAfter ?? TASKS_BEFORE_THREADS;
+    if (!Number.isInteger(this.threadsAfter) || this.threadsAfter < 0) throw new RangeError(`threadsAfter must be a whole number ≥ 0, got ${this.threadsAfter}`);
+  }
+
+  /** Whether the worker threads have started (after `threadsAfter` statement tasks, when `threads` > 0). */
+  get threadsStarted(): boolean {
+    return this.workers !== undefined;
   }
 
   /** The answer to a task: in the main thread, or in a worker thread once the run is large. */
   private answer(task: JudgeTask): unknown {
     const heavy = task.kind === "extract_statements" || task.kind === "classify_statements";
-    if (heavy && this.threads > 0 && ++this.answered > TASKS_BEFORE_THREADS) {
+    if (heavy && this.threads > 0 && ++this.answered > this.threadsAfter) {
       this.workers ??= new OfflineWorkers(this.threads);
       return this.workers.run(task);
     }
