@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { answerCorrectness, batchStatus, createJudge, exportBatchRequests, importBatchResults, score, scoreBatch, type Judge, type JudgeOptions } from "../src/index";
 import { assertBatchLikeInteractive, batchJudge, batchRows as rows, batchScores as scores, submittedLines as linesOf } from "./support/batch-rows";
-import { useFakeOpenAI } from "./support/fake-openai";
+import { FakeOpenAI, useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 import { records } from "./support/frames";
@@ -195,5 +195,24 @@ describe("batch mode", () => {
 
   it("refuses the offline judge", async () => {
     await assert.rejects(scoreBatch(rows(3), [answerCorrectness()], { judge: createJudge({ judge: "offline" }), batchDir: tempDir() }), /batch mode needs an OpenAI-compatible judge/);
+  });
+
+  it("sends the embeddings to a separate embeddings server at once, and only the chat requests to the Batch API", async () => {
+    const embeddings = new FakeOpenAI({ embed: scriptedEmbedding });
+    const embeddingURL = await embeddings.start();
+    try {
+      const data = rows(12);
+      const interactive = await score(data, [answerCorrectness()], { judge: judgeFor(tempDir()), ...quiet });
+      server.reset();
+      const judge = judgeFor(tempDir(), { embeddingBaseURL: embeddingURL });
+      const batched = await scoreBatch(data, [answerCorrectness()], { judge, batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true });
+      assert.deepEqual(scores(batched), scores(interactive));
+      assert.ok(submittedLines().length > 0 && submittedLines().every((l) => l.url === "/v1/chat/completions"), "no embedding line in a batch");
+      assert.equal(server.embeddingRequests().length, 0, "the chat server embeds nothing");
+      assert.ok(embeddings.embeddingRequests().length > 0);
+      assert.equal(server.chatRequests().length, 0, "every chat request went through the Batch API");
+    } finally {
+      await embeddings.stop();
+    }
   });
 });

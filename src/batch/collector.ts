@@ -95,8 +95,13 @@ export class CollectingJudge implements Judge {
     await Promise.allSettled(this.lookups);
   }
 
+  /**
+   * Embeddings from the cache, the others noted for the batch; with a
+   * separate embeddings server (which the chat server's Batch API cannot
+   * reach), asked of that server at once instead.
+   */
   embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
-    const work = this.lookUpTexts(texts, usage);
+    const work = this.inner.separateEmbeddings ? this.inner.embed(texts, usage) : this.lookUpTexts(texts, usage);
     this.lookups.push(work);
     return work;
   }

@@ -102,13 +102,6 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
   const { options: judgeOptions, labels, config: judgeConfig } = await judgeFlags(c, args, env);
-  if (batchMode && judgeConfig.separateEmbeddings) {
-    throw new UsageError(
-      `${c}: --batch sends every request, embeddings too, through the chat server's Batch API, so it cannot use a separate embeddings server ` +
-        "(--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL); leave that out, or use --batch-export and run the embedding lines on that server",
-      c,
-    );
-  }
   // Every registered metric is built now, so that a bad option exits 2 before any file is read.
   const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
 

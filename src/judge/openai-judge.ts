@@ -151,6 +151,11 @@ export class OpenAIJudge implements Judge {
     return this.mode;
   }
 
+  /** Whether embeddings go to a server of their own (`embeddingBaseURL` another than the chat server's). */
+  get separateEmbeddings(): boolean {
+    return this.config.separateEmbeddings;
+  }
+
   newUsage(): UsageRecorder {
     return new UsageRecorder(this.label, this.config.prices);
   }
