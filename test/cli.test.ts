@@ -399,6 +399,11 @@ describe("evalframe score in batch mode", () => {
     const status = await evalframe(["batch", "status", "--batch-dir", "batches"], dir, env);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /stage\s+endpoint[\s\S]*\/v1\/chat\/completions[\s\S]*completed\s+yes/);
+    // --live asks the server given in this environment (not the process's), which still says completed.
+    const live = await evalframe(["batch", "status", "--batch-dir", "batches", "--live"], dir, env);
+    assert.equal(live.code, 0, live.stderr);
+    assert.match(live.stdout, /completed\s+yes/);
+    assert.ok(server.requests.some((r) => r.method === "GET" && r.path.startsWith("/v1/batches/")), "the status was asked of the server");
     assert.ok(!batch.stdout.includes(KEY) && !batch.stderr.includes(KEY));
   });
 

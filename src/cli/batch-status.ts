@@ -5,17 +5,20 @@ import { flag, parseCommand, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
 import { runtime, batchRuntime, s, b } from "./command-support";
+import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 
 /** `evalframe batch status`: where each batch of a batch folder stands. */
-export const batchCommand: Command = async (argv, io) => {
+export const batchCommand: Command = async (argv, io, env) => {
   const c = "batch";
   const [sub, ...rest] = argv;
   if (sub !== "status") throw new UsageError(`${c}: the only subcommand is "status" (evalframe batch status --batch-dir DIR)`, c);
-  const args = parseCommand(c, rest, { "batch-dir": s, live: b });
+  const args = parseCommand(c, rest, { "batch-dir": s, live: b, ...JUDGE_OPTIONS });
   const dir = stringOption(args, "batch-dir") ?? ".evalframe-batch";
   const { batchStatus } = batchRuntime();
-  const { formatTable } = runtime();
-  const batches = await failOnError(() => batchStatus(dir, flag(args, "live") ? { judge: { judge: "openai" } } : {}), `${dir}: `);
+  const { formatTable, createJudge } = runtime();
+  // --live asks the Batches API: the server and key come from the judge flags and the given environment.
+  const live = flag(args, "live") ? { judge: createJudge({ ...(await judgeFlags(c, args, env)).options, judge: "openai", quiet: true }, env) } : {};
+  const batches = await failOnError(() => batchStatus(dir, live), `${dir}: `);
   if (batches.length === 0) {
     io.out(`${dir}: no batch submitted yet\n`);
     return 0;

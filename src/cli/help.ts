@@ -173,11 +173,11 @@ ground_truth, contexts, ...). A row that cannot be scored gets NaN and a reason 
   batch: () => `evalframe batch — batch mode bookkeeping
 
 Usage:
-  evalframe batch status [--batch-dir DIR] [--live]
+  evalframe batch status [--batch-dir DIR] [--live [--base-url URL] ...]
 
 Lists each batch the batch folder recorded: its stage, endpoint, id, lines, status and whether
-its results were read back. --live asks the Batches API for the current status (needs
-OPENAI_API_KEY / OPENAI_BASE_URL).
+its results were read back. --live asks the Batches API for the current status: the server and
+key are found as for score (judge flags, EVALFRAME_*, then OPENAI_*).
 `,
   config: () => `evalframe config — the judge settings, and where each comes from
 
