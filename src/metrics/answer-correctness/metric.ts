@@ -264,12 +264,11 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     vectors: Promise<Map<string, number[]>> | undefined,
   ): Promise<AnswerCorrectnessResult> {
     const reference = row.reference ?? "";
-    const response = responseVerdicts;
-    const refs = referenceVerdicts;
     const tp = responseVerdicts.filter((v) => v.verdict === "TP").length;
     const fp = responseVerdicts.length - tp;
     const fn = referenceVerdicts.filter((v) => v.verdict === "FN").length;
-    const factual = response.length === 0 && refs.length === 0 ? 1 : fbeta(tp, fp, fn, this.beta);
+    // Neither side makes a statement: nothing to get wrong.
+    const factual = responseVerdicts.length === 0 && referenceVerdicts.length === 0 ? 1 : fbeta(tp, fp, fn, this.beta);
     const details: AnswerCorrectnessDetails = {
       judge: label,
       weights: this.weights,
