@@ -8,6 +8,7 @@ import type { DataFrame } from "danfojs-node";
 import type { ColumnType } from "../dataset/columns";
 import { rawFromColumns, rawFromRecords, typeRawTable, type ColumnData, type Records } from "../dataset/raw";
 import { PROTOTYPE_NAMES, RowProblems, type Table } from "../dataset/table";
+import { deferModule } from "./defer-module";
 
 export { isDataFrame, rawFromDataFrame, readFrame, tableFromDataFrame } from "../dataset/frame-like";
 
@@ -16,9 +17,14 @@ type Danfo = typeof import("danfojs-node");
 let loaded: Danfo | undefined;
 const onLoad: ((danfo: Danfo) => void)[] = [];
 
-/** danfojs, loaded on the first frame built (it takes seconds to load: tfjs, mathjs): reading tables never needs it. */
+/**
+ * danfojs, loaded on the first frame built (it takes seconds to load: tfjs,
+ * mathjs): reading tables never needs it. mathjs itself waits until a frame
+ * asks for a mean, median, mode, std or variance.
+ */
 function danfo(): Danfo {
   if (loaded === undefined) {
+    deferModule("mathjs", require.resolve("danfojs-node"));
     loaded = require("danfojs-node") as Danfo;
     for (const listener of onLoad.splice(0)) listener(loaded);
   }
