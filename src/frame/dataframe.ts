@@ -19,12 +19,15 @@ const onLoad: ((danfo: Danfo) => void)[] = [];
 
 /**
  * danfojs, loaded on the first frame built (it takes seconds to load: tfjs,
- * mathjs): reading tables never needs it. mathjs itself waits until a frame
- * asks for a mean, median, mode, std or variance.
+ * mathjs): reading tables never needs it. mathjs, xlsx and request wait
+ * until danfojs uses them (defer-module.ts).
  */
 function danfo(): Danfo {
   if (loaded === undefined) {
-    deferModule("mathjs", require.resolve("danfojs-node"));
+    const from = require.resolve("danfojs-node");
+    deferModule("mathjs", from);
+    deferModule("xlsx", from);
+    deferModule("request", from, { callable: true, commonJs: true });
     loaded = require("danfojs-node") as Danfo;
     for (const listener of onLoad.splice(0)) listener(loaded);
   }
