@@ -404,6 +404,24 @@ describe("chat and embeddings on two servers, for real over HTTP", () => {
     });
   });
 
+  it("keeps asking the chat server while the embeddings server says to wait: each server has its own pace", async () => {
+    // The embeddings server refuses its first request with "come back in 3 s"; chat requests meanwhile go out at once.
+    let refused = false;
+    embeddings.server.options.fault = () => (refused ? undefined : ((refused = true), { kind: "status", status: 429, headers: { "retry-after-ms": "3000" } }));
+    const judge = createJudge({ judge: "openai", baseURL: chat.url(), embeddingBaseURL: embeddings.url(), cache: false, retryBaseDelayMs: 1 }, {});
+    const embedded = judge.embed(["waits"]);
+    while (embeddings.server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const refusal = embeddings.server.requests[0]!.receivedAt;
+    // Time for the client to read the 429 (a shared scheduler would now hold every new request for 3 s).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let i = 0; i < 4; i++) assert.equal((await judge.complete(echoRequest(`c${i}`))).answer, `echo: c${i}`);
+    assert.equal((await embedded).length, 1);
+    const retried = embeddings.server.requests[1]!.receivedAt;
+    assert.ok(retried - refusal >= 2900, "the embeddings server was given the time it asked for");
+    const late = chat.server.requests.filter((r) => r.receivedAt - refusal >= 2000);
+    assert.equal(late.length, 0, "no chat request waited for the embeddings server's pause");
+  });
+
   it("keys cached embeddings by the server that made them", async () => {
     const dir = tempDir();
     const viaChat = createJudge({ judge: "openai", baseURL: chat.url(), cacheDir: dir }, {});

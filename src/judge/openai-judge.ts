@@ -96,8 +96,10 @@ export class OpenAIJudge implements Judge {
   private readonly chat: Endpoint;
   /** Where embeddings go: `chat`, or a server of their own. */
   private readonly embeddings: Endpoint;
-  /** One scheduler for both servers: one concurrency limit and one retry policy over the run. */
+  /** The chat server's scheduler: its concurrency limit, retries and rate-limit pace. */
   private readonly scheduler: Scheduler;
+  /** The embeddings server's: the chat server's own when they are one server, else its own, so that one server's 429s do not slow the other. */
+  private readonly embeddingScheduler: Scheduler;
   private readonly cache: ReplyCache;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private mode: StructuredMode = "json_schema";
@@ -120,14 +122,17 @@ export class OpenAIJudge implements Judge {
           "is the embeddings server running, and is its base URL (--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL) right?",
         )
       : this.chat;
-    this.scheduler = new Scheduler({
-      concurrency: config.concurrency,
-      maxRetries: config.maxRetries,
-      rateLimitWaitMs: config.rateLimitWaitMs,
-      rateLimitWindowMs: config.rateLimitWindowMs,
-      baseDelayMs: config.retryBaseDelayMs,
-      maxDelayMs: config.retryMaxDelayMs,
-    });
+    const scheduler = (): Scheduler =>
+      new Scheduler({
+        concurrency: config.concurrency,
+        maxRetries: config.maxRetries,
+        rateLimitWaitMs: config.rateLimitWaitMs,
+        rateLimitWindowMs: config.rateLimitWindowMs,
+        baseDelayMs: config.retryBaseDelayMs,
+        maxDelayMs: config.retryMaxDelayMs,
+      });
+    this.scheduler = scheduler();
+    this.embeddingScheduler = config.separateEmbeddings ? scheduler() : this.scheduler;
     this.cache = config.cacheDir === false ? new NoCache() : new DiskCache(config.cacheDir);
   }
 
@@ -415,7 +420,7 @@ export class OpenAIJudge implements Judge {
       batches.map(async (batch) => {
         let result: number[][];
         try {
-          result = await this.scheduler.run({
+          result = await this.embeddingScheduler.run({
             attempt: () => this.sendEmbeddings(batch, sinks),
             classify: (error) => this.classify(error, this.embeddings),
             tokens: estimateTokens(batch),
@@ -448,7 +453,7 @@ export class OpenAIJudge implements Judge {
     const tokens = data.usage?.prompt_tokens ?? 0;
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
     server.answered = true;
-    this.scheduler.observe(response.headers, tokens);
+    this.embeddingScheduler.observe(response.headers, tokens);
     const rows = [...data.data].sort((a, b) => a.index - b.index);
     if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
       throw new JudgeError(`embeddings reply from ${server.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${rows.length} entries)`);
