@@ -1,5 +1,5 @@
 /**
- * One scheduler per judge: a global concurrency limit, retries with
+ * One scheduler per server a judge talks to: a concurrency limit, retries with
  * exponential backoff and full jitter for transient failures only, and pacing
  * from `Retry-After` and the `x-ratelimit-*` headers so that we slow down
  * before the server has to say 429. A rate limit is never a reason to give up
