@@ -406,6 +406,14 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     }
   }
 
+  // An answer's statement must have something of what it says of its first term (its subject, as
+  // a rule) found in the reference too: "Cats can fly" is not supported by "Cats have four legs",
+  // though "cats" is most of its weight. (Coverage of a reference statement stays lenient: an
+  // answer that names "Apollo 11" covers "during the Apollo 11 mission".)
+  const said = statement.terms.slice(1).filter((t) => !holds(question, t));
+  if (side === "reference" && matched.length === 0 && said.length > 0 && !said.some((t) => holds(other, t))) {
+    return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
+  }
   return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}` };
 }
 
