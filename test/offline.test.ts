@@ -195,6 +195,16 @@ describe("classifyStatements", () => {
     assert.deepEqual(verdicts("What happened to sales?", "Sales fell sharply in spring.", "Sales rose sharply in spring.").response, ["FP"]);
   });
 
+  it("does not support an answer's statement on its subject alone, but still lets a reference statement be covered by it", () => {
+    const flying = verdicts("What can cats do?", "Cats can fly.", "Cats can climb trees. Cats have four legs.");
+    assert.deepEqual(flying.response, ["FP"]);
+    assert.match(flying.reasons[0]!, /never says "fly" of Cats/);
+    // What it says of the subject found (four legs), in other words: supported.
+    assert.deepEqual(verdicts("What can cats do?", "A cat has four legs.", "Cats have four legs.").response, ["TP"]);
+    // The reference's side stays lenient: an answer naming Apollo 11 covers "the Apollo 11 mission".
+    assert.deepEqual(verdicts("Who first walked on the Moon?", "Neil Armstrong walked on the Moon on Apollo 11.", "Neil Armstrong walked on the Moon during the Apollo 11 mission.").reference, ["covered"]);
+  });
+
   it("counts extra claims as FP and missing ones as FN", () => {
     const v = verdicts(
       "What is the capital of Canada?",
