@@ -32,6 +32,24 @@ before(async () => {
 
 const frameRecordsOf = (frame: DataFrame): Record<string, unknown>[] => frameRecords(frame) as Record<string, unknown>[];
 
+/** Counted from the scored rows, apart from the charts: questions where model a scores higher, the same, lower than b. */
+function headToHead(a: string, b: string): { higher: number; tie: number; lower: number } {
+  const rows = frameRecordsOf(scored);
+  const score = (model: string, id: unknown) => rows.find((r) => r["model"] === model && r["id"] === id)!["answer_correctness"] as number;
+  const ids = [...new Set(rows.map((r) => r["id"]))];
+  const out = { higher: 0, tie: 0, lower: 0 };
+  for (const id of ids) {
+    const d = score(a, id) - score(b, id);
+    if (d > 0) out.higher++;
+    else if (d < 0) out.lower++;
+    else out.tie++;
+  }
+  return out;
+}
+
+/** Total of a count column over one model's scored rows. */
+const modelTotal = (model: string, column: string): number => frameRecordsOf(scored).filter((r) => r["model"] === model).reduce((sum, r) => sum + (r[column] as number), 0);
+
 /** Every data row a spec inlines, across layers and facets. */
 function inlineRows(spec: unknown): number {
   if (Array.isArray(spec)) return spec.reduce((n: number, s) => n + inlineRows(s), 0);
@@ -336,12 +354,13 @@ describe("honest small-n charts", () => {
     const pairsOf = (spec: VegaLiteSpec) => [...new Set(layers(spec).flatMap((l) => ((l["data"] as { values?: Record<string, unknown>[] } | undefined)?.values ?? []).map((r) => r["pair"]).filter(Boolean)))];
     assert.deepEqual(pairsOf(all), ["atlas-pro − chatter-xl", "atlas-pro − swift-mini", "chatter-xl − swift-mini"]);
     const svg = await toSVG(all);
-    for (const text of ["chatter-xl − swift-mini", "n = 42", "▶ 36"]) assert.ok(svg.includes(text), text);
+    for (const text of ["chatter-xl − swift-mini", "n = 42", `▶ ${headToHead("atlas-pro", "chatter-xl").higher}`]) assert.ok(svg.includes(text), text);
     const chosen = pairedDifferences(scored, { pairs: [["swift-mini", "atlas-pro"], ["chatter-xl", "atlas-pro"]] });
     assert.deepEqual(pairsOf(chosen), ["swift-mini − atlas-pro", "chatter-xl − atlas-pro"]);
     const one = pairedDifferences(scored, { a: "atlas-pro", b: "swift-mini" });
     assert.equal((one["title"] as { text: string }).text, "Per-question difference, atlas-pro − swift-mini");
-    assert.ok(subtitle(one)[0]!.startsWith("atlas-pro higher on 32, tie on 0, swift-mini higher on 10 of 42 questions"));
+    const h = headToHead("atlas-pro", "swift-mini");
+    assert.ok(subtitle(one)[0]!.startsWith(`atlas-pro higher on ${h.higher}, tie on ${h.tie}, swift-mini higher on ${h.lower} of 42 questions`), subtitle(one)[0]);
     assert.throws(() => pairedDifferences(scored, { pairs: [["atlas-pro", "nobody"]] }), /need two different models among "atlas-pro", "chatter-xl", "swift-mini"; got a = atlas-pro, b = nobody/);
     assert.throws(() => pairedDifferences(scored, { pairs: [] }), /pairs is empty/);
     // The jitter is seeded too.
@@ -355,7 +374,12 @@ describe("honest small-n charts", () => {
   it("win/tie/loss and TP/FP/FN bars carry their names and counts as text, in a fixed order, n at the end", async () => {
     const wtl = gallery["winTieLoss"]!;
     const texts = values(wtl).map((r) => r["label"] ?? r["total_label"]).filter(Boolean);
-    assert.deepEqual(texts, ["win 36", "loss 6", "win 32", "loss 10", "win 24", "loss 18", "n = 42", "n = 42", "n = 42"]);
+    // Each pair's counts as the rows give them (no ties on this data: a tie would add "tie n"), then n per pair.
+    const expected = [["atlas-pro", "chatter-xl"], ["atlas-pro", "swift-mini"], ["chatter-xl", "swift-mini"]].flatMap(([a, b]) => {
+      const h = headToHead(a!, b!);
+      return [`win ${h.higher}`, ...(h.tie > 0 ? [`tie ${h.tie}`] : []), `loss ${h.lower}`];
+    });
+    assert.deepEqual(texts, [...expected, "n = 42", "n = 42", "n = 42"]);
     const wtlColours = (layers(wtl)[0]!["encoding"] as { color: { scale: { range: string[] } } }).color.scale.range;
     assert.deepEqual(wtlColours, [OUTCOME_COLORS.first, OUTCOME_COLORS.tie, OUTCOME_COLORS.second]);
     const verdicts = gallery["verdictBars"]!;
@@ -363,7 +387,12 @@ describe("honest small-n charts", () => {
     assert.deepEqual(vColours.domain, ["TP", "FP", "FN"]);
     assert.deepEqual(vColours.range, [VERDICT_COLORS.TP, VERDICT_COLORS.FP, VERDICT_COLORS.FN]);
     const svg = await toSVG(verdicts);
-    for (const text of ["TP 72", "FP 185", "FN 57", "n = 42 answers"]) assert.ok(svg.includes(text), text);
+    // Every count written on a segment is that verdict's count for one model, counted from the rows.
+    const perModel = MODELS.flatMap((m) => ["TP", "FP", "FN"].map((v) => `${v} ${modelTotal(m, `answer_correctness_${v.toLowerCase()}`)}`));
+    const written = [...new Set(svg.match(/\b(?:TP|FP|FN) \d+/g) ?? [])];
+    assert.ok(written.length >= 5, written.join(", "));
+    for (const text of written) assert.ok(perModel.includes(text), `${text} is not one of ${perModel.join(", ")}`);
+    assert.ok(svg.includes("n = 42 answers"));
     const tied = winTieLoss([
       { id: "q1", model: "a", answer_correctness: 1 },
       { id: "q1", model: "b", answer_correctness: 1 },
