@@ -57,7 +57,9 @@ const concurrency = Number(process.env["EVALFRAME_TEST_CONCURRENCY"] ?? Math.max
 function runFiles(list, concurrency) {
   if (list.length === 0) return 0;
   const paths = list.map((f) => path.join("test", f));
-  const run = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...passOn, ...paths], { cwd: ROOT, stdio: "inherit" });
+  // tsx's CommonJS hook only: the tests and the package are CommonJS, and it starts in a third of
+  // the time of `--import tsx` (which also registers its ES-module loader), in each of ~50 processes.
+  const run = spawnSync(process.execPath, ["--require", "tsx/cjs", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...passOn, ...paths], { cwd: ROOT, stdio: "inherit" });
   return run.status ?? 1;
 }
 

@@ -7,6 +7,8 @@ import { OFFLINE_LABEL, OfflineJudge } from "../src/judge/offline-judge";
 import { type JudgeTask, type StructuredRequest } from "../src/judge/types";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { records } from "./support/frames";
+import { clearMemos } from "../src/judge/offline/memo";
+import { qaRows } from "../bench/data";
 
 const Statements = z.object({ statements: z.array(z.string()) });
 const Verdicts = z.object({
@@ -124,7 +126,6 @@ describe("offline judge on Ragas' documentation examples, through the scoring AP
 
 describe("offline judge answers depend on the task alone", () => {
   it("gives the same verdicts after its memos are cleared and in another order", async () => {
-    const { clearMemos } = await import("../src/judge/offline/memo.js");
     const judge = createJudge({ judge: "offline", threads: 0 });
     const first = await judgeAll();
     clearMemos();
@@ -135,7 +136,6 @@ describe("offline judge answers depend on the task alone", () => {
   });
 
   it("gives the same scores with worker threads as without, on a run that starts them", async () => {
-    const { qaRows } = await import("../bench/data.js");
     // 60 questions × 5 models; the threads start after 40 statement tasks instead of 2,000, so most of the run is threaded.
     const rows = qaRows(60, 5) as unknown as Record<string, unknown>[];
     const run = async (judge: OfflineJudge) => records(await scoreAnswerCorrectness(rows, { judge, progress: false, quiet: true }));
