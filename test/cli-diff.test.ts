@@ -88,6 +88,8 @@ describe("--fail-under on summarize", () => {
     for (const [args, message] of [
       [["--fail-under", "1.5"], /summarize: --fail-under must be a number at least 0 and at most 1, got "1\.5"/],
       [["--fail-under=-0.1"], /--fail-under must be a number at least 0/],
+      // Written with a space too: the negative number is read as the value, not as an option.
+      [["--fail-under", "-0.1"], /--fail-under must be a number at least 0 and at most 1, got "-0\.1"/],
       [["--fail-under", "70%"], /--fail-under must be a number/],
       [["--fail-under-metric", "answer_correctness"], /--fail-under-metric goes with --fail-under X/],
       [["--fail-under", "0.5", "--fail-under-model", "A", "--fail-under-overall"], /use --fail-under-model or --fail-under-overall, not both/],

@@ -33,7 +33,8 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
  */
 export function parseCommand(command: string, argv: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true });
+    const args = negativeValues(argv, options);
+    const { values, positionals } = parseArgs({ args, options: { ...COMMON_OPTIONS, ...options }, strict: true, allowPositionals: true });
     return { positionals, values: values as ParsedArgs["values"] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
@@ -51,6 +52,27 @@ export function parseCommand(command: string, argv: readonly string[], options: 
     }
     throw error;
   }
+}
+
+/**
+ * `--option -0.05` read as `--option=-0.05` for an option that takes a
+ * value: node's parser takes a value that starts with "-" for another
+ * option, and a negative number is a usual value of some (a change, a gate).
+ */
+function negativeValues(argv: readonly string[], options: Record<string, OptionSpec>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const takesValue = arg.startsWith("--") && options[arg.slice(2)]?.type === "string";
+    if (takesValue && next !== undefined && /^-(?:\d|\.\d)/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** The known option nearest to a mistyped one (at most 2 edits, or a prefix of it), if any. */

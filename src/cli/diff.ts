@@ -37,7 +37,7 @@ const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "stat
 /** `evalframe diff`: what changed between two scored runs of the same data. */
 export const diffCommand: Command = async (argv, io) => {
   const c = "diff";
-  const args = parseCommand(c, negativeValues(argv, ["--fail-under-change"]), {
+  const args = parseCommand(c, argv, {
     metric: s,
     by: s,
     "pair-by": s,
@@ -143,26 +143,6 @@ export const diffCommand: Command = async (argv, io) => {
   }
   return 0;
 };
-
-/**
- * `--option -0.05` as `--option=-0.05`: node's parser takes a value that
- * starts with "-" for another option, and a change below zero is the usual
- * value of these.
- */
-function negativeValues(argv: readonly string[], options: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const next = argv[i + 1];
-    if (options.includes(arg) && next !== undefined && /^-\d|^-\.\d/.test(next)) {
-      out.push(`${arg}=${next}`);
-      i++;
-    } else {
-      out.push(arg);
-    }
-  }
-  return out;
-}
 
 function signed(x: number): string {
   return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
