@@ -9,11 +9,12 @@ import type { Judge } from "../../judge/judge";
 import type { StagePlan } from "../../judge/progress";
 import { JudgeError } from "../../judge/types";
 import type { UsageRecorder } from "../../judge/usage";
-import type { CallTracker, EvalRow, PlanContext, PlannedCall } from "../metric";
+import type { CallTracker, EvalRow, PlanContext, PlannedCall, PlannedRequest } from "../metric";
+import { errorText } from "../rows";
 import type { StatementVerdict } from "./details";
-import { cleanStatements, fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type TextToSplit } from "./fused";
+import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, TYPICAL_REASON } from "./plan";
-import { statementsRequest } from "./prompts";
+import { cleanStatements, statementsRequest } from "./prompts";
 
 /** The stages of the fused layout, as progress shows them. */
 export const FUSED_STAGES = {
@@ -21,10 +22,6 @@ export const FUSED_STAGES = {
   answers: "splitting and classifying answers",
   embedding: "embedding",
 } as const;
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** The distinct (question, reference) pairs with a reference to split, in row order. */
 function referencesToSplit(rows: readonly EvalRow[]): TextToSplit[] {
@@ -86,7 +83,7 @@ export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorde
     refs = await referenceStatements;
   } catch (error) {
     if (answered) calls.skip(FUSED_STAGES.answers);
-    return { error: `statement extraction of the reference failed: ${message(error)}` };
+    return { error: `statement extraction of the reference failed: ${errorText(error)}` };
   }
   const noStatements = (reason: string) => refs.map((statement) => ({ statement, verdict: "FN" as const, reason }));
   if (!answered) return { response: [], reference: noStatements("the response makes no statements") };
@@ -96,7 +93,7 @@ export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorde
       const response = cleanStatements(reply.statements).map((statement) => ({ statement, verdict: "FP" as const, reason: "the reference has no statements to support it" }));
       return { response, reference: [] };
     } catch (error) {
-      return { error: `statement extraction of the response failed: ${message(error)}` };
+      return { error: `statement extraction of the response failed: ${errorText(error)}` };
     }
   }
   try {
@@ -108,7 +105,7 @@ export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorde
       reference: refs.map((statement, i) => ({ statement, verdict: reply.reference[i]!.verdict, reason: reply.reference[i]!.reason })),
     };
   } catch (error) {
-    return { error: `splitting and classifying the response failed: ${message(error)}` };
+    return { error: `splitting and classifying the response failed: ${errorText(error)}` };
   }
 }
 
@@ -149,9 +146,19 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
     if (row.response.trim() === "") continue;
     const reference = known.get(referenceKey(row)) ?? { statements: [], known: true };
     const answer = predictStatements(row.response);
-    const fused = reference.statements.length > 0;
-    const request = fused ? fusedRequest(row.user_input, row.response, reference.statements) : statementsRequest(row.user_input, row.response);
-    const cached = reference.known && (await (fused ? context.cachedReply(fusedRequest(row.user_input, row.response, reference.statements)) : context.cachedReply(statementsRequest(row.user_input, row.response)))) !== undefined;
+    // A reference with no statements: the answer is only split (judgeFused does the same).
+    let request: PlannedRequest;
+    let hit: unknown;
+    if (reference.statements.length > 0) {
+      const fused = fusedRequest(row.user_input, row.response, reference.statements);
+      request = fused;
+      hit = reference.known ? await context.cachedReply(fused) : undefined;
+    } else {
+      const split = statementsRequest(row.user_input, row.response);
+      request = split;
+      hit = reference.known ? await context.cachedReply(split) : undefined;
+    }
+    const cached = hit !== undefined;
     calls.push({
       kind: "chat",
       stage: FUSED_STAGES.answers,

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { ChatMessage, ClassificationReply, StatementsReply, StructuredRequest } from "../../judge/types";
 import { withReasonLimit } from "../reasons";
-import { CLASSIFY_EXAMPLE, classifyRequest, DATA_NOT_INSTRUCTIONS, fewShot, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
+import { CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
 
 /** Version of the batched reference-extraction prompt; part of every cache key. */
 export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
@@ -91,11 +91,6 @@ export function statementsBatchRequest(items: readonly TextToSplit[]): Structure
     check: (reply) => (reply.texts.length === items.length ? undefined : `the reply must give one entry for each of the ${items.length} texts, in order; it gave ${reply.texts.length}`),
     compose: async (answer) => ({ texts: await Promise.all(items.map((i) => answer(statementsRequest(i.question, i.text)))) }),
   };
-}
-
-/** Statements as the metric keeps them: trimmed, none empty. */
-export function cleanStatements(statements: readonly string[]): string[] {
-  return statements.map((s) => s.trim()).filter((s) => s !== "");
 }
 
 /**

@@ -11,10 +11,10 @@ import { JudgeError } from "../../judge/types";
 import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
 import type { StagePlan } from "../../judge/progress";
 import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
-import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
+import { errorText, mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
-import { classifyRequest, statementsRequest } from "./prompts";
+import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 import { extractReferencesInBatches, fusedCallCounts, judgeFused, planFused } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 
@@ -67,10 +67,6 @@ export interface AnswerCorrectnessResult {
   /** "" when fine, else why the score is NaN. */
   error: string;
   judge: string;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Counts nothing: a run nobody watches. */
@@ -198,7 +194,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   private async statements(judge: Judge, usage: UsageRecorder, question: string, text: string, calls: CallTracker): Promise<string[]> {
     if (text.trim() === "") return [];
     const reply = await calls.track(STAGES.statements, judge.complete(statementsRequest(question, text), usage));
-    return reply.statements.map((s) => s.trim()).filter((s) => s !== "");
+    return cleanStatements(reply.statements);
   }
 
   private async scoreRow(
@@ -229,8 +225,8 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     const classificationPlanned = row.response.trim() !== "" && reference.trim() !== "";
     if (a.status === "rejected" || b.status === "rejected") {
       if (classificationPlanned) calls.skip(STAGES.classification);
-      if (a.status === "rejected") return this.failed(row.index, `statement extraction of the response failed: ${message(a.reason)}`, label);
-      return this.failed(row.index, `statement extraction of the reference failed: ${message((b as PromiseRejectedResult).reason)}`, label);
+      if (a.status === "rejected") return this.failed(row.index, `statement extraction of the response failed: ${errorText(a.reason)}`, label);
+      return this.failed(row.index, `statement extraction of the reference failed: ${errorText((b as PromiseRejectedResult).reason)}`, label);
     }
     const response = a.value;
     const refs = b.value;
@@ -247,7 +243,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         responseVerdicts = response.map((statement, i) => ({ statement, verdict: reply.response[i]!.verdict, reason: reply.response[i]!.reason }));
         referenceVerdicts = refs.map((statement, i) => ({ statement, verdict: reply.reference[i]!.verdict, reason: reply.reference[i]!.reason }));
       } catch (error) {
-        return this.failed(row.index, `classification of the statements failed: ${message(error)}`, label);
+        return this.failed(row.index, `classification of the statements failed: ${errorText(error)}`, label);
       }
     }
     return this.finish(row, label, responseVerdicts, referenceVerdicts, embedder, usage, vectors);
@@ -294,12 +290,12 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         // (429 or 503 until the rate-limit deadline): rows asking one by one
         // would only add to the load it refused.
         if (batchError instanceof JudgeError && (batchError.status === 429 || batchError.status === 503)) {
-          return this.failed(row.index, `embedding failed: ${message(batchError)}`, label, counted);
+          return this.failed(row.index, `embedding failed: ${errorText(batchError)}`, label, counted);
         }
         try {
           pair = await embedder.embed(texts, usage);
         } catch (error) {
-          return this.failed(row.index, `embedding failed: ${message(error)}`, label, counted);
+          return this.failed(row.index, `embedding failed: ${errorText(error)}`, label, counted);
         }
       }
       let cosine: number;
@@ -307,7 +303,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         cosine = cosineSimilarity(pair[0]!, pair[1]!);
       } catch (error) {
         // Vectors of different lengths (a damaged cache entry, another model's vectors): this row fails, not the run.
-        return this.failed(row.index, `semantic similarity failed: ${message(error)}`, label, counted);
+        return this.failed(row.index, `semantic similarity failed: ${errorText(error)}`, label, counted);
       }
       if (Number.isNaN(cosine)) {
         return this.failed(row.index, "semantic similarity is undefined: an embedding of the response or the reference has zero length", label, counted);

@@ -7,7 +7,7 @@
  */
 import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, PlanContext, PlannedCall } from "../metric";
-import { classifyRequest, statementsRequest } from "./prompts";
+import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 
 /** The stages of answer correctness, as progress shows them. */
 export const ANSWER_CORRECTNESS_STAGES = {
@@ -106,7 +106,7 @@ export async function planAnswerCorrectness(rows: readonly EvalRow[], context: P
     if (text.trim() === "") return { statements: [], known: true };
     const request = statementsRequest(question, text);
     const cached = await context.cachedReply(request);
-    const statements = cached ? cached.statements.map((s) => s.trim()).filter((s) => s !== "") : predictStatements(text);
+    const statements = cached ? cleanStatements(cached.statements) : predictStatements(text);
     calls.push({ kind: "chat", stage: S.statements, request, predicted: false, cached: cached !== undefined, replyTokens: statementsReplyTokens(cached ? cached.statements : statements) });
     return { statements, known: cached !== undefined };
   };

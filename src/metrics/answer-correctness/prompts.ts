@@ -109,6 +109,16 @@ export function fewShot(system: string, exampleIn: string, exampleOut: string, i
   ];
 }
 
+/**
+ * Statements as the metric keeps them from a reply: trimmed, none empty.
+ *
+ * @example
+ * cleanStatements([" Paris is in France. ", ""]); // ["Paris is in France."]
+ */
+export function cleanStatements(statements: readonly string[]): string[] {
+  return statements.map((s) => s.trim()).filter((s) => s !== "");
+}
+
 /** The request that splits `text` (an answer or a reference) into statements. */
 export function statementsRequest(question: string, text: string, model?: string): StructuredRequest<StatementsReply> {
   let messages: ChatMessage[] | undefined;

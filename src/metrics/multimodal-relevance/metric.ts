@@ -11,6 +11,7 @@ import type { Judge } from "../../judge/judge";
 import type { RelevanceContext } from "../../judge/types";
 import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
+import { errorText } from "../rows";
 import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
 import { relevanceRequest, type ImageDetail } from "./prompts";
 import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
@@ -126,7 +127,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
       const reply = await (context.calls ? context.calls.track(RELEVANCE_STAGE, asked) : asked);
       return { index: row.index, score: reply.relevant ? 1 : 0, reason: reply.reason, error: "", judge: judge.label };
     } catch (error) {
-      return failed(`relevance judgement failed: ${error instanceof Error ? error.message : String(error)}`);
+      return failed(`relevance judgement failed: ${errorText(error)}`);
     }
   }
 }
