@@ -410,9 +410,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // a rule) found in the reference too: "Cats can fly" is not supported by "Cats have four legs",
   // though "cats" is most of its weight. (Coverage of a reference statement stays lenient: an
   // answer that names "Apollo 11" covers "during the Apollo 11 mission".)
-  const said = statement.terms.slice(1).filter((t) => !holds(question, t));
-  if (side === "reference" && matched.length === 0 && said.length > 0 && !said.some((t) => holds(other, t))) {
-    return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
+  if (side === "reference" && matched.length === 0) {
+    const said = statement.terms.slice(1).filter((t) => !holds(question, t));
+    if (said.length > 0 && !said.some((t) => holds(other, t))) {
+      return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
+    }
   }
   return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}` };
 }
