@@ -154,6 +154,28 @@ describe("chart data", () => {
     assert.equal(new Set(Object.values(expected)).size, 3);
   });
 
+  it("gives the models of one chart different colours, however many models earlier charts drew", () => {
+    // Names no other test uses: this process may have drawn other charts before.
+    const fresh = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${process.pid}-${i}`);
+    const rowsOf = (models: string[]) => models.flatMap((model, m) => Array.from({ length: 4 }, (_, q) => ({ id: `q${q}`, model, answer_correctness: ((q + m) % 5) / 4 })));
+    const legend = (spec: VegaLiteSpec): string[] => {
+      const json = JSON.stringify(spec);
+      const match = /"color":\{"field":"model"[^}]*?"scale":\{"domain":\[[^\]]*\],"range":(\[[^\]]*\])/.exec(json);
+      assert.ok(match, "the chart colours by model");
+      return JSON.parse(match[1]!) as string[];
+    };
+    const earlier = fresh("earlier", 8);
+    const before = legend(scoreHistogram(toDataFrame(rowsOf(earlier))));
+    // One model of that chart and seven new ones: every palette colour has been used by now.
+    const later = [earlier[0]!, ...fresh("later", 7)];
+    const eight = legend(scoreBox(toDataFrame(rowsOf(later))));
+    assert.equal(eight.length, 8);
+    assert.equal(new Set(eight).size, 8, `colours: ${eight.join(", ")}`);
+    // A model keeps its colour.
+    assert.equal(eight[0], before[0]);
+    assert.deepEqual(earlier.map(modelColor), before);
+  });
+
   it("takes its intervals from our seeded bootstrap, not from Vega", () => {
     const summary = summarize(scored, { by: "model", metrics: ["answer_correctness"] });
     const rows = ((gallery["meanWithCI"]!["data"] as { values: Record<string, number>[] }).values);

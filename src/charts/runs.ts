@@ -7,7 +7,7 @@ import { isDataFrame } from "../frame/dataframe";
 import { chartCategory, chartTable, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
-import { baseSpec, modelColor, type VegaLiteSpec } from "./spec";
+import { baseSpec, modelColors, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link changeWithCI}. */
 export interface ChangeChartOptions extends JudgeLabelOptions {
@@ -66,7 +66,9 @@ export function changeWithCI(data: RunComparison | FrameInput, options: ChangeCh
   });
   if (rows.length === 0) throw new Error(`${caller}: no model has answers scored in both runs, so there is no change to draw`);
   const order = rows.map((r) => String(r["model"]));
-  const colours = order.map((m) => (m === all ? "#555555" : modelColor(m)));
+  const drawn = order.filter((m) => m !== all);
+  const drawnColours = modelColors(drawn);
+  const colours = order.map((m) => (m === all ? "#555555" : drawnColours[drawn.indexOf(m)]!));
   const subtitle = [
     "after − before, answers paired · bars: 95% paired bootstrap CI",
     unpaired.length > 0 ? `no pairs: ${unpaired.join(", ")}` : undefined,

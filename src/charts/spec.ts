@@ -34,21 +34,48 @@ function indexOf(model: string): number {
  * {@link MODEL_PALETTE} (Okabe–Ito): the first model seen gets the first
  * colour (blue), then orange, bluish green, sky blue, vermillion, reddish
  * purple, yellow, black; a model keeps its colour for good. Past eight models
- * the colours repeat (charts that overlay models tell them apart by shape as
+ * the colours repeat, but never within one chart of up to eight models (see
+ * {@link modelColors}; charts that overlay models tell them apart by shape as
  * well: {@link modelShape}). `setModelColors` fixes colours by hand.
  *
  * @example
  * modelColor("atlas-pro") // "#0072B2", in every chart
  */
 export function modelColor(model: string): string {
-  indexOf(model);
-  let colour = assigned.get(model);
-  if (colour === undefined) {
-    const used = new Set(assigned.values());
-    colour = MODEL_PALETTE.find((c) => !used.has(c)) ?? MODEL_PALETTE[assigned.size % MODEL_PALETTE.length]!;
-    assigned.set(model, colour);
+  return modelColors([model])[0]!;
+}
+
+/**
+ * The colours of the models one chart shows, in their order (see
+ * {@link modelColor}). A model seen before keeps its colour; a new one gets a
+ * colour that no other model of this chart has, and of those one that no
+ * model has had yet if any is left. So up to eight models in one chart
+ * always have eight colours, whatever other charts of the session showed
+ * before (unless two of them got the same colour in charts before, when more
+ * than eight models had been drawn).
+ *
+ * @example
+ * modelColors(["atlas-pro", "swift-mini"]) // ["#0072B2", "#E69F00"]
+ */
+export function modelColors(models: readonly string[]): string[] {
+  const inChart = new Set<string>();
+  for (const model of models) {
+    indexOf(model);
+    const colour = assigned.get(model);
+    if (colour !== undefined) inChart.add(colour);
   }
-  return colour;
+  return models.map((model) => {
+    let colour = assigned.get(model);
+    if (colour === undefined) {
+      const used = new Set(assigned.values());
+      // Past eight models, the palette over again from where it left off, skipping this chart's colours.
+      const next = Array.from({ length: MODEL_PALETTE.length }, (_, k) => MODEL_PALETTE[(assigned.size + k) % MODEL_PALETTE.length]!);
+      colour = MODEL_PALETTE.find((c) => !used.has(c)) ?? next.find((c) => !inChart.has(c)) ?? next[0]!;
+      assigned.set(model, colour);
+      inChart.add(colour);
+    }
+    return colour;
+  });
 }
 
 /**
@@ -89,7 +116,7 @@ export function modelColorEncoding(models: readonly string[], field = "model", t
     field,
     type: "nominal",
     title,
-    scale: { domain: [...models], range: models.map(modelColor) },
+    scale: { domain: [...models], range: modelColors(models) },
   };
 }
 
@@ -101,7 +128,7 @@ export function modelColorEncoding(models: readonly string[], field = "model", t
  * modelShapeEncoding(["a", "b"]) // { field: "model", …, scale: { domain: ["a", "b"], range: ["circle", "square"] } }
  */
 export function modelShapeEncoding(models: readonly string[], field = "model", title = "Model"): Record<string, unknown> {
-  models.forEach(modelColor);
+  modelColors(models);
   return { field, type: "nominal", title, scale: { domain: [...models], range: models.map(modelShape) } };
 }
 
