@@ -9,6 +9,7 @@ import { FakeOpenAI, useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 import { records } from "./support/frames";
+import { RUN_TS } from "./support/run-ts";
 
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
 
@@ -52,7 +53,7 @@ describe("batch mode", () => {
     writeFileSync(rowsFile, JSON.stringify(rows(12)));
     server.options.batches = { pollsToComplete: 1_000_000 };
     const worker = path.join(__dirname, "support", "batch-worker.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
+    const child = spawn(process.execPath, [...RUN_TS, worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 30_000;
@@ -96,7 +97,7 @@ describe("batch mode", () => {
     writeFileSync(rowsFile, JSON.stringify(rows(6)));
     server.options.batches = { pollsToComplete: 2, hangAfterCreate: true };
     const worker = path.join(__dirname, "support", "batch-worker.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
+    const child = spawn(process.execPath, [...RUN_TS, worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 30_000;
@@ -181,7 +182,7 @@ describe("batch mode", () => {
       if (exported.lines === 0) break;
       assert.ok(stage <= 2, "two stages at most");
       const results = path.join(dir, `results-${stage}.jsonl`);
-      const run = spawnSync(process.execPath, ["--import", "tsx", runner, requests, results], { encoding: "utf8" });
+      const run = spawnSync(process.execPath, [...RUN_TS, runner, requests, results], { encoding: "utf8" });
       assert.equal(run.status, 0, run.stderr);
       const imported = await importBatchResults(data, [answerCorrectness()], results, offline);
       assert.equal(imported.failed.size, 0);

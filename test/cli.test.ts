@@ -15,7 +15,6 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import { before, describe, it } from "node:test";
 import { CliFailure, reportError, UsageError } from "../src/cli/errors";
 import { loadDataset } from "../src/index";
@@ -25,10 +24,10 @@ import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { filesUnder, tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
+import { RUN_TS } from "./support/run-ts";
 
 const ROOT = path.join(__dirname, "..");
 const ENTRY = path.join(ROOT, "src", "cli.ts");
-const TSX = pathToFileURL(path.join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).toString();
 const SAMPLE = path.join(ROOT, "data", "qa-models.csv");
 const KEY = "sk-evalframe-cli-test-SECRET-7f3a9c2e51";
 
@@ -87,7 +86,7 @@ async function evalframe(args: readonly string[], cwd: string, env: Record<strin
 }
 
 /** Runs `evalframe …` as a child process in `cwd` (asynchronously, so a server in this process can answer it). */
-function evalframeProcess(args: readonly string[], cwd: string, env: Record<string, string> = {}, entry: string[] = ["--import", TSX, ENTRY]): Promise<Result> {
+function evalframeProcess(args: readonly string[], cwd: string, env: Record<string, string> = {}, entry: readonly string[] = [...RUN_TS, ENTRY]): Promise<Result> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...entry, ...args], { cwd, env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -416,7 +415,7 @@ describe("evalframe score in batch mode", () => {
       const exported = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--cache-dir", "cache", "--batch-export", `requests-${stage}.jsonl`], dir, env);
       assert.equal(exported.code, 0, exported.stderr);
       assert.match(exported.stdout, /wrote \d+ batch request lines/);
-      const ran = spawnSync(process.execPath, ["--import", TSX, runner, path.join(dir, `requests-${stage}.jsonl`), path.join(dir, `results-${stage}.jsonl`)], { encoding: "utf8" });
+      const ran = spawnSync(process.execPath, [...RUN_TS, runner, path.join(dir, `requests-${stage}.jsonl`), path.join(dir, `results-${stage}.jsonl`)], { encoding: "utf8" });
       assert.equal(ran.status, 0, ran.stderr);
       const imported = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--cache-dir", "cache", "--out", "scored.csv", "--batch-import", `results-${stage}.jsonl`, "--no-progress"], dir, env);
       assert.equal(imported.code, 0, imported.stderr);

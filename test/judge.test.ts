@@ -8,6 +8,7 @@ import { Scheduler } from "../src/judge/scheduler";
 import { FakeOpenAI, useFakeOpenAI, type Fault } from "./support/fake-openai";
 import { filesUnder, tempDir } from "./support/files";
 import { askedText, echoChat, echoRequest } from "./support/requests";
+import { RUN_TS } from "./support/run-ts";
 
 const API_KEY = "sk-test-SECRET-0123456789abcdef";
 const HEADER_SECRET = "azure-header-secret-42";
@@ -272,7 +273,7 @@ describe("cache", () => {
     const n = 40;
     server.options.latencyMs = 60;
     const worker = path.join(__dirname, "support", "judge-worker.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", worker, serverURL(), dir, String(n)], { stdio: "ignore" });
+    const child = spawn(process.execPath, [...RUN_TS, worker, serverURL(), dir, String(n)], { stdio: "ignore" });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 20_000;
@@ -289,7 +290,7 @@ describe("cache", () => {
     const firstRun = server.chatRequests().map((r) => askedText(r.body));
     server.reset();
 
-    const rerun = spawn(process.execPath, ["--import", "tsx", worker, serverURL(), dir, String(n)], { stdio: ["ignore", "pipe", "inherit"] });
+    const rerun = spawn(process.execPath, [...RUN_TS, worker, serverURL(), dir, String(n)], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     rerun.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const code = await new Promise((resolve) => rerun.on("exit", resolve));

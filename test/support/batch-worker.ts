@@ -1,7 +1,7 @@
 /**
  * A separate process for the batch resume test: scores rows from a JSON file
  * in batch mode. Usage:
- *   node --import tsx test/support/batch-worker.ts BASE_URL CACHE_DIR BATCH_DIR ROWS_JSON
+ *   node --require tsx/cjs test/support/batch-worker.ts BASE_URL CACHE_DIR BATCH_DIR ROWS_JSON
  */
 import { readFileSync } from "node:fs";
 import { answerCorrectness, createJudge, scoreBatch } from "../../src/index";

@@ -1,7 +1,7 @@
 /**
  * A separate process for the kill-and-resume test: asks the judge for N echo
  * replies with the disk cache on. Usage:
- *   node --import tsx test/support/judge-worker.ts BASE_URL CACHE_DIR N
+ *   node --require tsx/cjs test/support/judge-worker.ts BASE_URL CACHE_DIR N
  */
 import { createJudge } from "../../src/judge/create";
 import { echoRequest } from "./requests";

@@ -3,7 +3,7 @@
  * reads Batch API request JSONL and writes output JSONL in OpenAI's format,
  * answering with the scripted answer-correctness judge. A separate program
  * on purpose: it shares nothing with evalframe but the file format.
- *   node --import tsx test/support/offline-runner.ts requests.jsonl results.jsonl
+ *   node --require tsx/cjs test/support/offline-runner.ts requests.jsonl results.jsonl
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./scripted-judge";
