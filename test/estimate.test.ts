@@ -9,6 +9,9 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { formatCsv } from "../src/dataset/export";
+import { loadTable } from "../src/dataset/load";
+import { tableRecord } from "../src/dataset/table";
 import { estimate, formatEstimate } from "../src/frame/estimate";
 import { score } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
@@ -75,14 +78,25 @@ describe("token counting", () => {
   });
 });
 
+/** The sample's rows of its first `questions` questions (every model's answer to each), as a CSV file. */
+async function sampleHead(questions: number): Promise<string> {
+  const table = await loadTable(SAMPLE);
+  const rows = Array.from({ length: table.rowCount }, (_, i) => tableRecord(table, i));
+  const ids = new Set([...new Set(rows.map((r) => r["id"]))].slice(0, questions));
+  return writeText(tempDir(), "sample-head.csv", formatCsv(rows.filter((r) => ids.has(r["id"]))));
+}
+
 describe("estimate", () => {
   it("makes no call, and comes within 15% of the tokens a real run then reports; a rerun is estimated free", async () => {
     const cacheDir = tempDir();
     const judge = createJudge({ judge: "openai", apiKey: "sk-estimate-test-0000", baseURL: fake.url(), cacheDir, concurrency: 8 });
-    const before = await estimate(SAMPLE, [answerCorrectness()], { judge });
+    // 15 of the sample's 42 questions, each answered by its 3 models: enough for the estimate's averages, a third of the time.
+    const input = await sampleHead(15);
+    const before = await estimate(input, [answerCorrectness()], { judge });
+    assert.equal(before.rows, 45);
     assert.equal(fake.server.requests.length, 0, "an estimate sends nothing");
 
-    await score(SAMPLE, [answerCorrectness()], { judge, quiet: true, progress: false });
+    await score(input, [answerCorrectness()], { judge, quiet: true, progress: false });
     const measured = fake.server.totalUsage();
     assert.equal(before.chatCalls, measured.chatResponses, "the planned chat calls are the calls made");
     assert.equal(before.embeddingRequests, measured.embeddingResponses);
@@ -98,7 +112,7 @@ describe("estimate", () => {
     assert.ok(before.stages.find((s) => s.stage === "classifying")!.predicted > 0, "classification prompts are predicted before statements exist");
 
     fake.server.reset();
-    const rerun = await estimate(SAMPLE, [answerCorrectness()], { judge });
+    const rerun = await estimate(input, [answerCorrectness()], { judge });
     assert.equal(fake.server.requests.length, 0);
     assert.equal(rerun.cachedChatCalls, rerun.chatCalls, "every call of a rerun is in the cache");
     assert.equal(rerun.cachedEmbeddingTexts, rerun.embeddingTexts);

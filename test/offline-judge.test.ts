@@ -136,14 +136,14 @@ describe("offline judge answers depend on the task alone", () => {
   });
 
   it("gives the same scores with worker threads as without, on a run that starts them", async () => {
-    // 60 questions × 5 models; the threads start after 40 statement tasks instead of 2,000, so most of the run is threaded.
-    const rows = qaRows(60, 5) as unknown as Record<string, unknown>[];
+    // 24 questions × 5 models; the threads start after 20 statement tasks instead of 2,000, so most of the run is threaded.
+    const rows = qaRows(24, 5) as unknown as Record<string, unknown>[];
     const run = async (judge: OfflineJudge) => records(await scoreAnswerCorrectness(rows, { judge, progress: false, quiet: true }));
     const inProcess = await run(new OfflineJudge({ threads: 0 }));
-    const threadedJudge = new OfflineJudge({ threads: 2, threadsAfter: 40 });
+    const threadedJudge = new OfflineJudge({ threads: 2, threadsAfter: 20 });
     const threaded = await run(threadedJudge);
     assert.ok(threadedJudge.threadsStarted, "the worker threads started");
-    assert.equal(threaded.length, 300);
+    assert.equal(threaded.length, 120);
     assert.deepEqual(threaded, inProcess);
   });
 });

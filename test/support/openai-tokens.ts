@@ -3,16 +3,19 @@
  * fields: o200k_base (the gpt-4o family's encoding) for text; for a chat
  * prompt, each message's role and content plus 3 tokens per message and 3
  * that prime the reply (OpenAI's published counting rule); an image part
- * costs 85 tokens at detail "low", else 765 (a 1024-px square image). Written
- * apart from evalframe's own counter, so that a test compares two counts.
+ * costs 85 tokens at detail "low", else 765 (a 1024-px square image). The
+ * chat rule is written apart from evalframe's own counter, so that a test
+ * compares two counts. Text goes through the same o200k table evalframe
+ * loads (js-tiktoken's, special-token text as ordinary text): a second copy
+ * would give the same numbers and cost 1.3 s of CPU to build.
  */
-// js-tiktoken's types are ECMAScript-module types; its CommonJS build is what require() loads here.
-const { Tiktoken } = require("js-tiktoken/lite") as { Tiktoken: new (ranks: unknown) => { encode(text: string, allowed: string[], disallowed: string[]): number[] } };
-const ranks = require("js-tiktoken/ranks/o200k_base") as { default?: unknown };
-const encoding = new Tiktoken(ranks.default ?? ranks);
+import { tokenCounter } from "../../src/judge/tokens";
 
-function textTokens(text: string): number {
-  return encoding.encode(text, [], []).length;
+let text: ((s: string) => number) | undefined;
+
+function textTokens(s: string): number {
+  text ??= tokenCounter("gpt-4o").text;
+  return text(s);
 }
 
 function chatTokens(messages: any[]): number {
