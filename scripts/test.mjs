@@ -7,12 +7,22 @@
  * in another file checks too. Files run in parallel, several at a time even
  * on 2 cores: most of a file's time is spent waiting on child processes,
  * servers and timers.
- * Files that assert on elapsed time (TIMED) run afterwards, one at a time.
+ * Files that assert on elapsed time (TIMED) run afterwards, one at a time,
+ * in a process of their own.
  * Extra arguments go to `node --test` (e.g. `--test-name-pattern=summary`).
+ *
+ * The files (but the heavy, scale and timed ones) share a few processes
+ * (GROUPS), each running its files one after the other: a process costs
+ * 0.5–2.5 s of CPU to start, load TypeScript, the library and danfojs-node,
+ * which was most of the time on 2 cores. Each file still runs as its own
+ * suite, named by its path, so its top-level hooks (a fake server's start,
+ * reset and stop) stay its own; a test that changes the process (its
+ * working directory, an environment variable) puts it back before it ends.
+ * Any file runs on its own with `node --require tsx/cjs --test test/<file>`.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -45,6 +55,26 @@ export const SCALE = [
  */
 export const TIMED = ["fake-openai.test.ts", "fake-openai-ratelimit.test.ts", "progress.test.ts", "rate-limits.test.ts"];
 
+/**
+ * Roughly how many seconds each file takes on its own (the larger of wall and
+ * CPU time, measured on 2 cores), only to spread the files evenly over the
+ * groups; a file not listed counts as 2 s. A wrong figure costs balance, not
+ * correctness.
+ */
+const SECONDS = {
+  "batch.test.ts": 15, "cli.test.ts": 14, "estimate.test.ts": 13, "judge.test.ts": 10, "charts.test.ts": 9,
+  "score-stream.test.ts": 8, "offline-judge.test.ts": 8, "answer-correctness.test.ts": 7, "colour-vision.test.ts": 6.5,
+  "config.test.ts": 6, "prototype-names.test.ts": 6, "fused.test.ts": 5.5, "lean-replies.test.ts": 5, "analysis.test.ts": 4.5,
+  "dataset.test.ts": 4.5, "headline.test.ts": 4, "sample-labels.test.ts": 4, "dataframe-load.test.ts": 3.5, "cli-diff.test.ts": 3,
+  "input-integrity.test.ts": 3, "metric-registry.test.ts": 3, "labels-judge.test.ts": 2.5, "multimodal.test.ts": 3,
+  "calibrate.test.ts": 2.5, "base-url.test.ts": 2.5, "sample-data.test.ts": 2.5, "frame-display.test.ts": 2, "offline.test.ts": 1.5,
+  "context.test.ts": 1.5, "cli-words.test.ts": 1.5, "scheduler-pacing.test.ts": 1, "stats.test.ts": 1, "cli-printable.test.ts": 1,
+  "csv.test.ts": 0.5, "atomic-write.test.ts": 0.5, "layers.test.ts": 0.5, "math.test.ts": 0.5, "cache.test.ts": 0.5,
+};
+
+/** How many processes the files share: two per core, so that one waiting on a timer or a server leaves the core to another. */
+const GROUPS = Math.max(4, 2 * availableParallelism());
+
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
 const passOn = args.filter((a) => a !== "--fast");
@@ -53,16 +83,51 @@ const files = readdirSync(path.join(ROOT, "test"))
   .sort();
 const concurrency = Number(process.env["EVALFRAME_TEST_CONCURRENCY"] ?? Math.max(4, 2 * availableParallelism()));
 
-/** Runs `files` under `node --test`, `concurrency` files at a time; its exit status. */
+/**
+ * Splits `list` into `count` groups of about equal time (by {@link SECONDS},
+ * longest first, each to the group with the least so far), and writes for
+ * each a file that runs its members one after the other, each inside a suite
+ * named by its path. Returns the group files' paths.
+ */
+function groupFiles(list, count, dir) {
+  const groups = Array.from({ length: Math.min(count, list.length) }, () => ({ seconds: 0, files: [] }));
+  const timed = list.map((f) => ({ f, seconds: SECONDS[f] ?? 2 })).sort((a, b) => b.seconds - a.seconds || a.f.localeCompare(b.f));
+  for (const { f, seconds } of timed) {
+    const least = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    least.seconds += seconds;
+    least.files.push(f);
+  }
+  mkdirSync(dir, { recursive: true });
+  return groups.map((group, i) => {
+    const file = path.join(dir, `group-${i + 1}.cjs`);
+    const members = group.files.sort().map((f) => `describe(${JSON.stringify(`test/${f}`)}, () => {\n  require(${JSON.stringify(path.join(ROOT, "test", f))});\n});\n`);
+    writeFileSync(file, `"use strict";\nconst { describe } = require("node:test");\n${members.join("")}`);
+    return file;
+  });
+}
+
+/** Runs `list` (test files, or group files by path) under `node --test`, `concurrency` files at a time; its exit status. */
 function runFiles(list, concurrency) {
   if (list.length === 0) return 0;
-  const paths = list.map((f) => path.join("test", f));
+  const paths = list.map((f) => (path.isAbsolute(f) ? f : path.join("test", f)));
   // tsx's CommonJS hook only: the tests and the package are CommonJS, and it starts in a third of
   // the time of `--import tsx` (which also registers its ES-module loader), in each of ~50 processes.
   const run = spawnSync(process.execPath, ["--require", "tsx/cjs", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...passOn, ...paths], { cwd: ROOT, stdio: "inherit" });
   return run.status ?? 1;
 }
 
-const parallel = runFiles(files.filter((f) => !TIMED.includes(f)), concurrency);
-const timed = runFiles(files.filter((f) => TIMED.includes(f)), 1);
-process.exit(parallel || timed);
+const groupDir = mkdtempSync(path.join(tmpdir(), "evalframe-test-groups-"));
+let status;
+try {
+  const untimed = files.filter((f) => !TIMED.includes(f));
+  // The heavy and scale files are long on their own: in a group they would hold the others up.
+  const shared = untimed.filter((f) => !HEAVY.includes(f) && !SCALE.includes(f));
+  const own = untimed.filter((f) => !shared.includes(f));
+  const parallel = runFiles([...own, ...groupFiles(shared, GROUPS, path.join(groupDir, "parallel"))], concurrency);
+  // The timed files one after the other, in one process.
+  const timed = runFiles(groupFiles(files.filter((f) => TIMED.includes(f)), 1, path.join(groupDir, "timed")), 1);
+  status = parallel || timed;
+} finally {
+  rmSync(groupDir, { recursive: true, force: true });
+}
+process.exit(status);

@@ -66,7 +66,7 @@ describe("progress", () => {
 describe("progress of a real run", () => {
   it("draws at once, shows each stage, and its time left is within 2x of the truth after the first 10% of calls", async () => {
     const events: { at: number; event: ProgressEvent }[] = [];
-    const judge = createJudge({ judge: "openai", apiKey: "sk-progress-test-0000", baseURL: fake.url(), cache: false, concurrency: 8 });
+    const judge = createJudge({ judge: "openai", apiKey: "sk-progress-test-0000", baseURL: fake.url(), cache: false, concurrency: 16 });
     await score(SAMPLE, [answerCorrectness()], { judge, quiet: true, progress: (event) => events.push({ at: Date.now(), event }) });
     // The run's work ends with its last row (the bar's last event); building the scored frame after it is not the ETA's to foresee.
     const end = events.at(-1)!.at;

@@ -57,7 +57,8 @@ async function scoreUnder(rateLimit: RateLimitOptions | undefined, rows: number,
   }
 }
 
-describe("rate limits", () => {
+// The cases run side by side: each has its own server and judge, and most of their time is waiting out the limits.
+describe("rate limits", { concurrency: true }, () => {
   it("with Retry-After only (no x-ratelimit-* headers), a sustained limit fails no row and few requests get 429", async () => {
     // 40 requests per 3 s, refilled continuously; the run needs about 3 times that.
     const out = await scoreUnder({ requestsPerWindow: 40, tokensPerWindow: 100_000_000, windowMs: WINDOW_MS, headers: false }, 45);
