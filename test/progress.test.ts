@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { score } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
+import { duration } from "../src/display/words";
 import { formatProgress, ProgressTracker, terminalProgress, type ProgressEvent } from "../src/judge/progress";
 import { answerCorrectness } from "../src/metrics/answer-correctness/metric";
 import { useFakeOpenAI } from "./support/fake-openai";
@@ -11,6 +12,20 @@ import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted
 const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
 const LATENCY_MS = 150;
 const fake = useFakeOpenAI(() => ({ latencyMs: LATENCY_MS, chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
+
+describe("durations in words", () => {
+  it("tenths under 10 s, then seconds, minutes and seconds, hours and minutes; whole seconds when asked", () => {
+    assert.equal(duration(420), "0.4 s");
+    assert.equal(duration(3240), "3.2 s");
+    assert.equal(duration(9960), "10 s");
+    assert.equal(duration(3240, { wholeSeconds: true }), "3 s");
+    assert.equal(duration(95_000), "1 min 35 s");
+    assert.equal(duration(179_600), "3 min 0 s", "never '2 min 60 s'");
+    assert.equal(duration(3_599_400), "59 min 59 s");
+    assert.equal(duration(7_530_000), "2 h 6 min");
+    assert.equal(duration(Number.NaN), "? s");
+  });
+});
 
 describe("progress", () => {
   it("reports done, errors and an ETA, throttled, and always at the end", () => {
@@ -31,6 +46,8 @@ describe("progress", () => {
     const line = formatProgress({ done: 30, total: 120, errors: 1, elapsedMs: 9000, etaMs: 27000 });
     assert.equal(line, "[██████░░░░░░░░░░░░░░░░░░] 30/120 rows · 1 error · 9 s · about 27 s left");
     assert.equal(formatProgress({ done: 4, total: 4, errors: 0, elapsedMs: 125_000, etaMs: 0 }), "[████████████████████████] 4/4 rows · 2 min 5 s");
+    // A long batch run says hours, not hundreds of minutes.
+    assert.match(formatProgress({ done: 1, total: 4, errors: 0, elapsedMs: 1_800_000, etaMs: 5_430_000 }), /30 min 0 s · about 1 h 31 min left$/);
   });
 
   it("writes a line per tenth when the terminal is a log, and redraws in place on a TTY", () => {

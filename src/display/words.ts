@@ -10,3 +10,24 @@
 export function counted(n: number, noun: string): string {
   return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
 }
+
+/**
+ * A length of time for people: tenths of a second under 10 s, then whole
+ * seconds, minutes and seconds, hours and minutes. `wholeSeconds` rounds
+ * short times to the second too (an estimate, or a line redrawn as it runs).
+ *
+ * @example
+ * duration(3240) // "3.2 s"
+ * duration(3240, { wholeSeconds: true }) // "3 s"
+ * duration(95_000) // "1 min 35 s"
+ * duration(7_530_000) // "2 h 6 min"
+ */
+export function duration(ms: number, options: { wholeSeconds?: boolean } = {}): string {
+  if (!Number.isFinite(ms) || ms < 0) return "? s";
+  if (ms < 9_950 && !options.wholeSeconds) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  const minutes = Math.round(s / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

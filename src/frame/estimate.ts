@@ -14,7 +14,7 @@ import { tokenCounter, type EncodingName, type TokenCounter } from "../judge/tok
 import type { StructuredRequest } from "../judge/types";
 import { BATCH_DISCOUNT, DEFAULT_PRICES, priceOf, type ModelPrice } from "../judge/usage";
 import type { Metric, PlannedCall, PlanContext } from "../metrics/metric";
-import { counted } from "../display/words";
+import { counted, duration } from "../display/words";
 import { evalRows, isJudge } from "./score";
 
 /** Options of {@link estimate}. */
@@ -286,13 +286,6 @@ function usd(value: number | null): string {
   return `$${value > 0 && value < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
 }
 
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-}
-
 /**
  * The estimate as a few lines for a terminal or a notebook: a table of
  * stages, then cost, time and how the tokens were counted.
@@ -317,7 +310,7 @@ export function formatEstimate(e: CostEstimate): string {
   }
   const cost = e.costUSD === null ? `unknown (no price for ${e.unpricedModels.join(", ")}; give prices)` : `~${usd(e.costUSD)} at list price, ~${usd(e.batchCostUSD)} with --batch (half price)`;
   lines.push(`Cost: ${cost}.`);
-  lines.push(`Time: ~${duration(e.timeMs)} (bound by ${e.timeBoundBy}; ${e.concurrency} in flight).`);
+  lines.push(`Time: ~${duration(e.timeMs, { wholeSeconds: true })} (bound by ${e.timeBoundBy}; ${e.concurrency} in flight).`);
   const predicted = e.stages.reduce((a, s) => a + s.predicted, 0);
   const tokenizers = e.tokenizers.map((t) => `${t.model} ${t.encoding}${t.exact ? "" : " (approximate: not an OpenAI model)"}`).join(", ");
   lines.push(`Tokens: ${tokenizers}${predicted > 0 ? `; ${counted(predicted, "prompt")} predicted (they hold statements not extracted yet)` : ""}; reply tokens predicted from the reply schemas.`);

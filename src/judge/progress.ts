@@ -4,6 +4,7 @@
  * notebook.
  */
 import { tslab } from "../display/tslab";
+import { duration } from "../display/words";
 
 /** Calls of one stage of a run (e.g. "extracting statements"): done and planned. */
 export interface StageProgress {
@@ -179,11 +180,6 @@ export class ProgressTracker {
   }
 }
 
-function seconds(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
 /** The share of the work done, by calls when they are counted, else by rows. */
 function shareDone(e: ProgressEvent): number {
   if (e.calls && e.calls.total > 0) return e.done >= e.total ? 1 : Math.min(1, e.calls.done / e.calls.total);
@@ -214,8 +210,8 @@ export function formatProgress(e: ProgressEvent, width = 24): string {
     parts.push(`${bar} ${e.done}/${e.total} rows`);
   }
   if (e.errors > 0) parts.push(`${e.errors} error${e.errors === 1 ? "" : "s"}`);
-  parts.push(seconds(e.elapsedMs));
-  if (e.done < e.total && e.etaMs !== undefined) parts.push(`about ${seconds(e.etaMs)} left`);
+  parts.push(duration(e.elapsedMs, { wholeSeconds: true }));
+  if (e.done < e.total && e.etaMs !== undefined) parts.push(`about ${duration(e.etaMs, { wholeSeconds: true })} left`);
   else if (e.done < e.total && e.calls) parts.push("waiting for the first reply");
   return parts.join(" · ");
 }

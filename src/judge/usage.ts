@@ -3,6 +3,7 @@
  * estimated cost, per run and over a judge's life.
  */
 import { setField } from "../dataset/table";
+import { duration } from "../display/words";
 
 /** Price of a model in US dollars per million tokens. */
 export interface ModelPrice {
@@ -240,13 +241,6 @@ function compact(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
   return n.toLocaleString("en-US");
-}
-
-function duration(ms: number): string {
-  const s = ms / 1000;
-  if (s < 10) return `${s.toFixed(1)} s`;
-  if (s < 120) return `${Math.round(s)} s`;
-  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
 /**
