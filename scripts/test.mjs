@@ -56,20 +56,21 @@ export const SCALE = [
 export const TIMED = ["fake-openai.test.ts", "fake-openai-ratelimit.test.ts", "progress.test.ts", "rate-limits.test.ts"];
 
 /**
- * Roughly how many seconds each file takes on its own (the larger of wall and
- * CPU time, measured on 2 cores), only to spread the files evenly over the
- * groups; a file not listed counts as 2 s. A wrong figure costs balance, not
- * correctness.
+ * Roughly how many seconds each file takes in a shared process on 2 cores
+ * (measured; the loading a group does once is not in them), only to spread
+ * the files evenly over the groups; a file not listed counts as 1 s. A wrong
+ * figure costs balance, not correctness.
  */
 const SECONDS = {
-  "batch.test.ts": 15, "cli.test.ts": 14, "estimate.test.ts": 13, "judge.test.ts": 10, "charts.test.ts": 9,
-  "score-stream.test.ts": 8, "offline-judge.test.ts": 8, "answer-correctness.test.ts": 7, "colour-vision.test.ts": 6.5,
-  "config.test.ts": 6, "prototype-names.test.ts": 6, "fused.test.ts": 5.5, "lean-replies.test.ts": 5, "analysis.test.ts": 4.5,
-  "dataset.test.ts": 4.5, "headline.test.ts": 4, "sample-labels.test.ts": 4, "dataframe-load.test.ts": 3.5, "cli-diff.test.ts": 3,
-  "input-integrity.test.ts": 3, "metric-registry.test.ts": 3, "labels-judge.test.ts": 2.5, "multimodal.test.ts": 3,
-  "calibrate.test.ts": 2.5, "base-url.test.ts": 2.5, "sample-data.test.ts": 2.5, "frame-display.test.ts": 2, "offline.test.ts": 1.5,
-  "context.test.ts": 1.5, "cli-words.test.ts": 1.5, "scheduler-pacing.test.ts": 1, "stats.test.ts": 1, "cli-printable.test.ts": 1,
-  "csv.test.ts": 0.5, "atomic-write.test.ts": 0.5, "layers.test.ts": 0.5, "math.test.ts": 0.5, "cache.test.ts": 0.5,
+  "batch.test.ts": 16, "cli.test.ts": 12.5, "judge.test.ts": 12.5, "estimate.test.ts": 9.5, "charts.test.ts": 8.5,
+  "answer-correctness.test.ts": 6.5, "colour-vision.test.ts": 6, "config.test.ts": 4, "offline-judge.test.ts": 3.3,
+  "analysis.test.ts": 3, "fused.test.ts": 3, "prototype-names.test.ts": 2.4, "score-stream.test.ts": 2.3,
+  "lean-replies.test.ts": 1.5, "cli-diff.test.ts": 1.2, "context.test.ts": 0.9, "base-url.test.ts": 0.6,
+  "scheduler-pacing.test.ts": 0.5, "offline.test.ts": 0.5, "labels-judge.test.ts": 0.5, "sample-labels.test.ts": 0.4,
+  "multimodal.test.ts": 0.4, "headline.test.ts": 0.4, "sample-data.test.ts": 0.3, "cli-words.test.ts": 0.3,
+  "metric-registry.test.ts": 0.2, "dataset.test.ts": 0.2, "calibrate.test.ts": 0.2, "stats.test.ts": 0.1,
+  "input-integrity.test.ts": 0.1, "cli-printable.test.ts": 0.1, "cache.test.ts": 0.1, "atomic-write.test.ts": 0.1,
+  "math.test.ts": 0.1, "layers.test.ts": 0.1, "frame-display.test.ts": 0.1, "csv.test.ts": 0.1,
 };
 
 /**
@@ -104,7 +105,7 @@ const concurrency = Number(process.env["EVALFRAME_TEST_CONCURRENCY"] ?? Math.max
  */
 function groupFiles(list, count, dir) {
   const groups = Array.from({ length: Math.min(count, list.length) }, () => ({ seconds: 0, files: [] }));
-  const timed = list.map((f) => ({ f, seconds: SECONDS[f] ?? 2 })).sort((a, b) => b.seconds - a.seconds || a.f.localeCompare(b.f));
+  const timed = list.map((f) => ({ f, seconds: SECONDS[f] ?? 1 })).sort((a, b) => b.seconds - a.seconds || a.f.localeCompare(b.f));
   for (const { f, seconds } of timed) {
     const least = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     least.seconds += seconds;
