@@ -4,9 +4,9 @@
  * runs after building and type-checking); `--fast` leaves out the files that
  * need Jupyter, Chromium or an `npm install` of the packed package (HEAVY
  * below) and the scale checks (SCALE below), whose behaviour a smaller run
- * in another file checks too. Files run in parallel, several at a time even
- * on 2 cores: most of a file's time is spent waiting on child processes,
- * servers and timers.
+ * in another file checks too. Processes run in parallel, more of them than
+ * cores: part of a file's time is spent waiting on child processes, servers
+ * and timers.
  * Files that assert on elapsed time (TIMED) run afterwards, one at a time,
  * in a process of their own.
  * Extra arguments go to `node --test` (e.g. `--test-name-pattern=summary`).
@@ -88,6 +88,10 @@ export const OWN_PROCESS = ["dataframe-load.test.ts"];
  * shows a test that leaves something behind for the next).
  */
 const GROUPS = Number(process.env["EVALFRAME_TEST_GROUPS"] ?? availableParallelism() + 1);
+if (!Number.isInteger(GROUPS) || GROUPS < 1) {
+  console.error(`EVALFRAME_TEST_GROUPS must be a whole number of at least 1, got ${process.env["EVALFRAME_TEST_GROUPS"]}`);
+  process.exit(2);
+}
 
 const args = process.argv.slice(2);
 const fast = args.includes("--fast");
@@ -125,7 +129,7 @@ function runFiles(list, concurrency) {
   if (list.length === 0) return 0;
   const paths = list.map((f) => (path.isAbsolute(f) ? f : path.join("test", f)));
   // tsx's CommonJS hook only: the tests and the package are CommonJS, and it starts in a third of
-  // the time of `--import tsx` (which also registers its ES-module loader), in each of ~50 processes.
+  // the time of `--import tsx` (which also registers its ES-module loader).
   const run = spawnSync(process.execPath, ["--require", "tsx/cjs", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...passOn, ...paths], { cwd: ROOT, stdio: "inherit" });
   return run.status ?? 1;
 }
