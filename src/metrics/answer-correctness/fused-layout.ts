@@ -23,14 +23,15 @@ export const FUSED_STAGES = {
   embedding: "embedding",
 } as const;
 
-/** The distinct (question, reference) pairs with a reference to split, in row order. */
-function referencesToSplit(rows: readonly EvalRow[]): TextToSplit[] {
+/** The distinct (question, reference) pairs with a reference to split, in row order, by their {@link referenceKey}. */
+function referencesToSplit(rows: readonly EvalRow[]): Map<string, TextToSplit> {
   const seen = new Map<string, TextToSplit>();
   for (const row of rows) {
     const text = row.reference ?? "";
-    if (text.trim() !== "" && !seen.has(referenceKey(row))) seen.set(referenceKey(row), { question: row.user_input, text });
+    const key = referenceKey(row);
+    if (text.trim() !== "" && !seen.has(key)) seen.set(key, { question: row.user_input, text });
   }
-  return [...seen.values()];
+  return seen;
 }
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -52,7 +53,7 @@ export function extractReferencesInBatches(
   calls: CallTracker,
   into: Map<string, Map<string, Promise<string[]>>>,
 ): void {
-  for (const batch of chunks(referencesToSplit(rows), REFERENCES_PER_CALL)) {
+  for (const batch of chunks([...referencesToSplit(rows).values()], REFERENCES_PER_CALL)) {
     const reply = calls.track(FUSED_STAGES.references, judge.complete(statementsBatchRequest(batch), usage));
     batch.forEach((item, i) => {
       const statements = reply.then(
@@ -113,7 +114,7 @@ export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorde
 export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean): StagePlan[] {
   const answers = rows.filter((r) => r.response.trim() !== "").length;
   const plan: StagePlan[] = [
-    { stage: FUSED_STAGES.references, calls: Math.ceil(referencesToSplit(rows).length / REFERENCES_PER_CALL) },
+    { stage: FUSED_STAGES.references, calls: Math.ceil(referencesToSplit(rows).size / REFERENCES_PER_CALL) },
     { stage: FUSED_STAGES.answers, calls: answers, after: FUSED_STAGES.references },
   ];
   if (semantic && rows.length > 0) plan.push({ stage: FUSED_STAGES.embedding, calls: 1 });
@@ -128,11 +129,11 @@ export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean): St
 export async function planFused(rows: readonly EvalRow[], context: PlanContext, semantic: boolean): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
   const known = new Map<string, { statements: string[]; known: boolean }>();
-  for (const batch of chunks(referencesToSplit(rows), REFERENCES_PER_CALL)) {
-    const request = statementsBatchRequest(batch);
+  for (const batch of chunks([...referencesToSplit(rows)], REFERENCES_PER_CALL)) {
+    const request = statementsBatchRequest(batch.map(([, item]) => item));
     const cached = await context.cachedReply(request);
-    const lists = batch.map((item, i) => (cached ? cleanStatements(cached.texts[i]!.statements) : predictStatements(item.text)));
-    batch.forEach((item, i) => known.set(JSON.stringify([item.question, item.text]), { statements: lists[i]!, known: cached !== undefined }));
+    const lists = batch.map(([, item], i) => (cached ? cleanStatements(cached.texts[i]!.statements) : predictStatements(item.text)));
+    batch.forEach(([key], i) => known.set(key, { statements: lists[i]!, known: cached !== undefined }));
     calls.push({
       kind: "chat",
       stage: FUSED_STAGES.references,
