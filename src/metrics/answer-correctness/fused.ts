@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { ChatMessage, ClassificationReply, StatementsReply, StructuredRequest } from "../../judge/types";
 import { withReasonLimit } from "../reasons";
-import { CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
+import { CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
 
 /** Version of the batched reference-extraction prompt; part of every cache key. */
 export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
@@ -108,12 +108,8 @@ export function fusedRequest(question: string, text: string, reference: readonly
     schemaName: "statements_verdicts",
     jsonSchema: FUSED_JSON_SCHEMA,
     schema: FusedSchema,
-    check: (reply) =>
-      reply.response.length !== reply.statements.length
-        ? `the reply must give exactly one verdict for each of its ${reply.statements.length} statements, in order; it gave ${reply.response.length}`
-        : reply.reference.length !== reference.length
-          ? `the reply must give exactly one verdict for each of the ${reference.length} reference statements, in order; it gave ${reply.reference.length}`
-          : undefined,
+    // The answer's side has one verdict per statement the reply itself wrote.
+    check: (reply) => oneEntryEach("answer", reply.response, reply.statements.length) ?? oneEntryEach("reference", reply.reference, reference.length),
     // Offline and from labels: the two requests of the Ragas layout, so both layouts give the same verdicts.
     compose: async (answer) => {
       const statements = cleanStatements((await answer(statementsRequest(question, text))).statements);

@@ -137,8 +137,8 @@ export function statementsRequest(question: string, text: string, model?: string
   return request;
 }
 
-/** One entry per statement on a side; else a problem. */
-function oneEntryEach(side: string, entries: readonly unknown[], n: number): string | undefined {
+/** One entry per statement on a side; else a problem (a request's `check`). */
+export function oneEntryEach(side: string, entries: readonly unknown[], n: number): string | undefined {
   if (entries.length === n) return undefined;
   return `the reply must give exactly one verdict for each of the ${n} ${side} statements, in order; it gave ${entries.length}`;
 }
