@@ -27,6 +27,7 @@ import { formatUsage, type UsageRecorder } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { CollectingJudge } from "./collector";
 import { parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
+import { errorText } from "../display/words";
 
 /** What the Batches API says about a batch, as far as we use it. */
 interface BatchObject {
@@ -204,7 +205,7 @@ async function retryInteractively(failures: ReadonlyMap<string, string>, request
         if (request.url === "/v1/embeddings") await judge.embed(request.body["input"] as string[], usage);
         else await judge.complete(collector.pendingChats.get(id)!.request, usage);
       } catch (error) {
-        recordFailures(new Map([[id, error instanceof Error ? error.message : String(error)]]), requests, judge, failed);
+        recordFailures(new Map([[id, errorText(error)]]), requests, judge, failed);
       }
     }),
   );

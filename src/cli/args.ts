@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { DatasetFormat } from "../dataset/load";
 import { UsageError } from "./errors";
+import { errorText } from "../display/words";
 
 /** An option of a subcommand. */
 export interface OptionSpec {
@@ -38,7 +39,7 @@ export function parseCommand(command: string, argv: readonly string[], options: 
     return { positionals, values: values as ParsedArgs["values"] };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    const raw = error instanceof Error ? error.message : String(error);
+    const raw = errorText(error);
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const option = /'([^']+)'/.exec(raw)?.[1] ?? raw;
       const near = closestOption(option, Object.keys({ ...COMMON_OPTIONS, ...options }));

@@ -31,3 +31,15 @@ export function duration(ms: number, options: { wholeSeconds?: boolean } = {}): 
   const minutes = Math.round(s / 60);
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/**
+ * What an error says, for a person: its message, or the thrown value as text
+ * (a row's `<metric>_error` cell, a report's note, a CLI line).
+ *
+ * @example
+ * errorText(new Error("HTTP 500")) // "HTTP 500"
+ * errorText("timeout")             // "timeout"
+ */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -10,6 +10,7 @@ import { estimateTokens, isRetryableStatus, retryAfterMs, Scheduler, type Failur
 import { correctionMessages, messagesFor, readReply, responseFormat, type StructuredMode } from "./structured";
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
+import { errorText } from "../display/words";
 
 /** Connections refused, or a host not found, before a server ever answers: then it is taken for absent. */
 const REFUSALS_BEFORE_GIVING_UP = 3;
@@ -188,7 +189,7 @@ export class OpenAIJudge implements Judge {
       status = error.status;
       message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}`;
     } else {
-      message = `${what}: ${error instanceof Error ? error.message : String(error)}`;
+      message = `${what}: ${errorText(error)}`;
     }
     const options: { status?: number; retryable?: boolean } = { retryable: status === undefined || isRetryableStatus(status) };
     if (status !== undefined) options.status = status;

@@ -8,6 +8,7 @@ import { buildLabelIndex, type LabelIndex } from "./lookup";
 import { parseLabelLine } from "./parse";
 import { duplicateProblems, referenceProblems } from "./validate";
 import { LabelFileError, type HandLabel, type LabelOrigin, type LabelProblem, type LabelSet, type LabelSource } from "./types";
+import { errorText } from "../display/words";
 
 /** True for a {@link LabelSet} (what `readLabels` returns). */
 export function isLabelSet(value: unknown): value is LabelSet {
@@ -22,7 +23,7 @@ function readFileLines(file: string, labels: HandLabel[], problems: LabelProblem
     text = readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : error instanceof Error ? error.message : String(error);
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : errorText(error);
     problems.push({ where: file, field: "", message: `cannot read the label file (${why}); give the path of a .jsonl label file` });
     return;
   }

@@ -6,16 +6,6 @@
  * the table.
  */
 
-/**
- * The text of what made a row fail, for its `<metric>_error` cell.
- *
- * @example
- * errorText(new Error("HTTP 500")); // "HTTP 500"
- */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Rows a metric scores at once. */
 export const ROWS_IN_FLIGHT = 256;
 

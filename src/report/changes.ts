@@ -14,6 +14,7 @@ import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
 import { withoutSchema, type ReportChart } from "./charts";
 import { estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable } from "./tables";
 import { numberAt, textAt } from "../dataset/column-toolkit";
+import { errorText } from "../display/words";
 
 /** The section's HTML and the charts it places (drawn with the report's other charts). */
 export interface ChangeSection {
@@ -84,7 +85,7 @@ function oneMetric(metric: string, runs: RunComparison, top: number, index: numb
       `<figure><div class="chart" id="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><figcaption>${escapeHtml(chart.caption)}</figcaption></figure>`,
     );
   } catch (error) {
-    parts.push(`<p class="note">Chart not drawn: ${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`);
+    parts.push(`<p class="note">Chart not drawn: ${escapeHtml(errorText(error))}</p>`);
   }
   const total = runs.changes.shape[0] ?? 0;
   if (total === 0) {
@@ -120,7 +121,7 @@ export function changeSection(scored: DataFrame, previous: FrameInput, metrics: 
       parts.push(section.html);
       charts.push(...section.charts);
     } catch (error) {
-      parts.push(`<h3>${escapeHtml(metric)}</h3><p class="note">Not computed: ${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`);
+      parts.push(`<h3>${escapeHtml(metric)}</h3><p class="note">Not computed: ${escapeHtml(errorText(error))}</p>`);
     }
   });
   return { html: parts.join("\n"), charts };

@@ -11,6 +11,7 @@ import { scoreBox } from "../charts/distribution";
 import type { VegaLiteSpec } from "../charts/spec";
 import { getColumn, type Table } from "../dataset/table";
 import { metricDefinitions, type MetricDefinition, type PreferredChart } from "../metrics/registry";
+import { errorText } from "../display/words";
 
 /** One chart of the report. */
 export interface ReportChart {
@@ -143,7 +144,7 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
     try {
       charts.push({ id: `chart-${id}`, title, caption, spec: withoutSchema(build()) });
     } catch (error) {
-      notes.push(`${title}: not drawn (${error instanceof Error ? error.message : String(error)})`);
+      notes.push(`${title}: not drawn (${errorText(error)})`);
     }
   };
   if (models.length === 0) return { charts, notes };

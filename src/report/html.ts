@@ -32,6 +32,7 @@ import { answersSection } from "./answers";
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
 import { definedColumns, estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable, type ReportColumn } from "./tables";
+import { errorText } from "../display/words";
 
 /** Options of {@link buildReport} and {@link writeReport}. */
 export interface ReportOptions {
@@ -87,10 +88,6 @@ function reportMetrics(): { metric: string; judge: string; error: string }[] {
 }
 
 const ROW_COLUMN = "__evalframe_row__";
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function distinct(values: readonly (Cell | undefined)[]): string[] {
   const seen = new Set<string>();
@@ -349,7 +346,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
       try {
         comparisons.push({ metric, frame: compareModels(scored, { metric }), problem: undefined });
       } catch (error) {
-        comparisons.push({ metric, frame: undefined, problem: message(error) });
+        comparisons.push({ metric, frame: undefined, problem: errorText(error) });
       }
     }
   }
@@ -405,7 +402,7 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
       try {
         return explanation(scored, row).html;
       } catch (error) {
-        return `<p class="error">${escapeHtml(message(error))}</p>`;
+        return `<p class="error">${escapeHtml(errorText(error))}</p>`;
       }
     };
     const article = (row: number) => `<article class="row" id="row-${row}">${story(row)}${questionLink(row)}</article>`;

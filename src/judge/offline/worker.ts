@@ -5,6 +5,7 @@
 import { parentPort } from "node:worker_threads";
 import type { JudgeTask } from "../types";
 import { answerTask } from "./answer";
+import { errorText } from "../../display/words";
 
 /** A task posted to a worker. */
 export interface WorkerRequest {
@@ -25,7 +26,7 @@ parentPort?.on("message", (requests: WorkerRequest[]) => {
     try {
       return { id: request.id, value: answerTask(request.task) };
     } catch (error) {
-      return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+      return { id: request.id, error: errorText(error) };
     }
   });
   parentPort?.postMessage({ json: JSON.stringify(answers) } satisfies WorkerReply);

@@ -10,11 +10,11 @@ import type { StagePlan } from "../../judge/progress";
 import { JudgeError } from "../../judge/types";
 import type { UsageRecorder } from "../../judge/usage";
 import type { CallTracker, EvalRow, PlanContext, PlannedCall, PlannedRequest } from "../metric";
-import { errorText } from "../rows";
 import type { StatementVerdict } from "./details";
 import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, TYPICAL_REASON } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
+import { errorText } from "../../display/words";
 
 /** The stages of the fused layout, as progress shows them. */
 export const FUSED_STAGES = {

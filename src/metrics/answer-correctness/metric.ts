@@ -11,12 +11,13 @@ import { JudgeError } from "../../judge/types";
 import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
 import type { StagePlan } from "../../judge/progress";
 import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
-import { errorText, mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
+import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 import { extractReferencesInBatches, fusedCallCounts, judgeFused, planFused } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
+import { errorText } from "../../display/words";
 
 export type { Embedder } from "../../judge/judge";
 

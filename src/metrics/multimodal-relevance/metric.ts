@@ -11,10 +11,10 @@ import type { Judge } from "../../judge/judge";
 import type { RelevanceContext } from "../../judge/types";
 import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
-import { errorText } from "../rows";
 import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
 import { relevanceRequest, type ImageDetail } from "./prompts";
 import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
+import { errorText } from "../../display/words";
 
 /** Options of {@link multimodalRelevance}. */
 export interface MultimodalRelevanceOptions extends ImageLoadOptions {
