@@ -9,10 +9,10 @@ import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import { loadDataset, toCSV } from "../src/index";
 import { runCliCaptured as run } from "./support/cli";
-import { tempDir, writeText } from "./support/files";
+import { tempDir } from "./support/files";
 import { AFTER, BEFORE, shiftedRuns } from "./support/runs";
+import { writeSampleHead } from "./support/sample";
 
-const ROOT = path.join(__dirname, "..");
 
 /** The lines of a stream's text, without blank ones. */
 function lines(text: string): string[] {
@@ -107,10 +107,7 @@ describe("--fail-under on score (offline judge)", () => {
   let input = "";
   before(() => {
     // The first 6 questions of the sample, 3 models each.
-    const text = readFileSync(path.join(ROOT, "data", "qa-models.csv"), "utf8");
-    const ids = new Set(["q01", "q02", "q03", "q04", "q05", "q06"]);
-    const [header, ...body] = text.split(/\r?\n/);
-    input = writeText(dir, "small.csv", [header, ...body.filter((l) => ids.has(l.split(",")[0]!))].join("\n") + "\n");
+    input = writeSampleHead(dir, 6, "small.csv");
   });
 
   it("exits 0 when the gate is met and 1 when it is not, after writing the scored table and the summary JSON", async () => {

@@ -19,12 +19,12 @@ import { before, describe, it } from "node:test";
 import { CliFailure, reportError, UsageError } from "../src/cli/errors";
 import { loadDataset } from "../src/index";
 import { parseCsv } from "../src/dataset/csv";
-import { formatCsv } from "../src/dataset/export";
 import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { filesUnder, tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 import { RUN_TS } from "./support/run-ts";
+import { sampleHeadRows, writeSampleHead } from "./support/sample";
 
 const ROOT = path.join(__dirname, "..");
 const ENTRY = path.join(ROOT, "src", "cli.ts");
@@ -43,13 +43,8 @@ const HEAD_ROWS = 3 * HEAD_QUESTIONS;
  * exercise what 126 do. The offline run above scores the whole sample.
  */
 function copySampleHead(dir: string): void {
-  const rows = readFileSync(path.join(ROOT, "data", "qa-models.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .slice(0, HEAD_ROWS)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.equal(new Set(rows.map((r) => r["id"])).size, HEAD_QUESTIONS);
-  writeFileSync(path.join(dir, "qa-models.csv"), formatCsv(rows));
+  assert.equal(sampleHeadRows(HEAD_QUESTIONS).length, HEAD_ROWS);
+  writeSampleHead(dir, HEAD_QUESTIONS);
 }
 
 interface Result {

@@ -9,9 +9,6 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { formatCsv } from "../src/dataset/export";
-import { loadTable } from "../src/dataset/load";
-import { tableRecord } from "../src/dataset/table";
 import { estimate, formatEstimate } from "../src/frame/estimate";
 import { score } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
@@ -25,6 +22,7 @@ import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
 import { tempDir, writeText } from "./support/files";
 import { openAITokens } from "./support/openai-tokens";
 import { requestData } from "./support/scripted-judge";
+import { writeSampleHead } from "./support/sample";
 
 const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
 
@@ -78,20 +76,12 @@ describe("token counting", () => {
   });
 });
 
-/** The sample's rows of its first `questions` questions (every model's answer to each), as a CSV file. */
-async function sampleHead(questions: number): Promise<string> {
-  const table = await loadTable(SAMPLE);
-  const rows = Array.from({ length: table.rowCount }, (_, i) => tableRecord(table, i));
-  const ids = new Set([...new Set(rows.map((r) => r["id"]))].slice(0, questions));
-  return writeText(tempDir(), "sample-head.csv", formatCsv(rows.filter((r) => ids.has(r["id"]))));
-}
-
 describe("estimate", () => {
   it("makes no call, and comes within 15% of the tokens a real run then reports; a rerun is estimated free", async () => {
     const cacheDir = tempDir();
     const judge = createJudge({ judge: "openai", apiKey: "sk-estimate-test-0000", baseURL: fake.url(), cacheDir, concurrency: 8 });
     // 15 of the sample's 42 questions, each answered by its 3 models: enough for the estimate's averages, a third of the time.
-    const input = await sampleHead(15);
+    const input = writeSampleHead(tempDir(), 15);
     const before = await estimate(input, [answerCorrectness()], { judge });
     assert.equal(before.rows, 45);
     assert.equal(fake.server.requests.length, 0, "an estimate sends nothing");
