@@ -109,8 +109,8 @@ const concurrency = Number(process.env["EVALFRAME_TEST_CONCURRENCY"] ?? Math.max
  */
 function groupFiles(list, count, dir) {
   const groups = Array.from({ length: Math.min(count, list.length) }, () => ({ seconds: 0, files: [] }));
-  const timed = list.map((f) => ({ f, seconds: SECONDS[f] ?? 1 })).sort((a, b) => b.seconds - a.seconds || a.f.localeCompare(b.f));
-  for (const { f, seconds } of timed) {
+  const weighted = list.map((f) => ({ f, seconds: SECONDS[f] ?? 1 })).sort((a, b) => b.seconds - a.seconds || a.f.localeCompare(b.f));
+  for (const { f, seconds } of weighted) {
     const least = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     least.seconds += seconds;
     least.files.push(f);
