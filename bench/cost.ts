@@ -7,9 +7,14 @@
  * tokens per row, embedding tokens per row, and the cost of 1,000 rows at
  * gpt-4o-mini and text-embedding-3-small list prices.
  *
+ * Two shapes of data: bench/data.ts's synthetic rows (long references) and
+ * the bundled sample data/qa-models.csv (short answers).
+ *
  * Layouts: ours (the default), the Ragas layout (3 chat + 2 embedding calls
  * per row, our prompts) and a one-call peer layout (bench/peer-layout.ts).
  */
+import * as path from "node:path";
+import { frameRecords, loadDataset } from "../src/index";
 import { DEFAULT_PRICES } from "../src/judge/usage";
 import type { AnswerCorrectnessLayout } from "../src/metrics/answer-correctness/metric";
 import { classifyRequest, statementsRequest } from "../src/metrics/answer-correctness/prompts";
@@ -31,11 +36,26 @@ interface LayoutCost {
   embeddingPerRow: number;
   /** USD per 1,000 rows: chat at gpt-4o-mini, embeddings at text-embedding-3-small list prices. */
   usdPer1000: number;
+  /** Completion tokens per row by reply schema: what the judge had to write, and for what. */
+  completionByKind: Record<string, number>;
 }
 
+/** Completion tokens of the current layout's replies, by reply schema (statements, verdicts, …). */
+let completionByKind = new Map<string, number>();
+
 function chat(ctx: ChatContext): object {
-  if (promptKind(ctx.body) === "peer_choice") return conformToSchema(scriptedPeerReply(requestData(ctx)), requestSchema(ctx.body)) as object;
-  return scriptedAnswerCorrectness(ctx);
+  const kind = promptKind(ctx.body) ?? "other";
+  const reply = kind === "peer_choice" ? (conformToSchema(scriptedPeerReply(requestData(ctx)), requestSchema(ctx.body)) as object) : scriptedAnswerCorrectness(ctx);
+  completionByKind.set(kind, (completionByKind.get(kind) ?? 0) + openAITokens.text(JSON.stringify(reply)));
+  if (kind === "verdicts") {
+    // What the same verdicts would cost with the shortest reason a model could write ("R1"), and with none.
+    const { response, reference } = reply as { response: Array<{ verdict: string }>; reference: Array<{ verdict: string }> };
+    const pointers = { response: response.map((v, i) => ({ reason: `R${i + 1}`, verdict: v.verdict })), reference: reference.map((v, i) => ({ reason: `A${i + 1}`, verdict: v.verdict })) };
+    const bare = { response: response.map((v) => v.verdict), reference: reference.map((v) => v.verdict) };
+    completionByKind.set("verdicts, reasons 'R1'", (completionByKind.get("verdicts, reasons 'R1'") ?? 0) + openAITokens.text(JSON.stringify(pointers)));
+    completionByKind.set("verdicts, no reasons", (completionByKind.get("verdicts, no reasons") ?? 0) + openAITokens.text(JSON.stringify(bare)));
+  }
+  return reply;
 }
 
 function costOf(layout: string, server: FakeOpenAI, rows: number): LayoutCost {
@@ -51,6 +71,7 @@ function costOf(layout: string, server: FakeOpenAI, rows: number): LayoutCost {
     completionPerRow: u.chatCompletionTokens / rows,
     embeddingPerRow: u.embeddingTokens / rows,
     usdPer1000: (usd / rows) * 1000,
+    completionByKind: Object.fromEntries([...completionByKind].map(([kind, tokens]) => [kind, tokens / rows])),
   };
 }
 
@@ -96,36 +117,64 @@ const LAYOUTS: Record<string, (url: string, rows: readonly QaRow[]) => Promise<v
   "one-call peer": peerLayout,
 };
 
-/** Cost per row of each layout on `questions` × `models` bench rows. */
-export async function benchCost(questions = 120, models = 3): Promise<BenchResult> {
-  const rows = qaRows(questions, models, 100 + models);
+/** The bundled sample (data/qa-models.csv): short real-world-like answers, 42 questions × 3 models. */
+async function sampleRows(): Promise<QaRow[]> {
+  const records = frameRecords(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")));
+  return records.map((r) => ({ id: String(r["id"]), model: String(r["model"]), user_input: String(r["user_input"]), response: String(r["response"]), reference: String(r["reference"]) }));
+}
+
+/** Each layout's cost on `rows`, each against its own fresh fake server. */
+async function layoutCosts(rows: readonly QaRow[]): Promise<LayoutCost[]> {
   const costs: LayoutCost[] = [];
   for (const [layout, run] of Object.entries(LAYOUTS)) {
     costs.push(
       await withServer({ chat, embed: scriptedEmbedding, tokenizer: openAITokens }, async (server, url) => {
+        completionByKind = new Map();
         await run(url, rows);
         return costOf(layout, server, rows.length);
       }),
     );
   }
-  const tag = `N=${questions} M=${models}`;
-  const figures = costs.flatMap((c) => [
-    figure(`${tag} ${c.layout}: chat calls/row`, round(c.chatPerRow, 3), "calls"),
-    figure(`${tag} ${c.layout}: prompt tokens/row`, round(c.promptPerRow, 1), "tokens"),
-    figure(`${tag} ${c.layout}: completion tokens/row`, round(c.completionPerRow, 1), "tokens"),
-    figure(`${tag} ${c.layout}: embedding tokens/row`, round(c.embeddingPerRow, 1), "tokens"),
-    figure(`${tag} ${c.layout}: USD per 1,000 rows`, round(c.usdPer1000, 4), "USD"),
-  ]);
+  return costs;
+}
+
+/**
+ * Cost per row of each layout on two shapes of data: `questions` × `models`
+ * synthetic rows (bench/data.ts: references of 2–5 long sentences) and the
+ * bundled sample (short answers, 1–3 sentences).
+ */
+export async function benchCost(questions = 120, models = 3): Promise<BenchResult> {
+  const shapes: Array<{ tag: string; about: string; rows: QaRow[] }> = [
+    { tag: `N=${questions} M=${models}`, about: `bench/data.ts qaRows(${questions}, ${models})`, rows: qaRows(questions, models, 100 + models) },
+    { tag: "sample", about: "data/qa-models.csv, 42 questions × 3 models", rows: await sampleRows() },
+  ];
+  const figures: BenchResult["figures"] = [];
   const notes = [
-    `cost: ${rows.length} rows (bench/data.ts qaRows(${questions}, ${models})); tokens counted by the fake server as OpenAI counts them (o200k_base); ` +
+    "cost: tokens counted by the fake server as OpenAI counts them (o200k_base); " +
       "replies are the scripted judge's, shaped to each request's JSON Schema (key order, maxLength) as an enforcing server shapes them. " +
       "Prices: gpt-4o-mini $0.15/$0.60 per 1M prompt/completion tokens, text-embedding-3-small $0.02 per 1M.",
     "cost: the schemas in response_format are not counted as prompt tokens (for no layout).",
-    ...costs.map(
-      (c) =>
-        `cost ${c.layout.padEnd(18)} ${c.chatPerRow.toFixed(3)} chat calls/row, ${c.embeddingRequests} embedding requests, ` +
-        `${c.promptPerRow.toFixed(1)} prompt + ${c.completionPerRow.toFixed(1)} completion + ${c.embeddingPerRow.toFixed(1)} embedding tokens/row, $${c.usdPer1000.toFixed(4)} per 1,000 rows`,
-    ),
   ];
+  for (const { tag, about, rows } of shapes) {
+    const costs = await layoutCosts(rows);
+    figures.push(
+      ...costs.flatMap((c) => [
+        figure(`${tag} ${c.layout}: chat calls/row`, round(c.chatPerRow, 3), "calls"),
+        figure(`${tag} ${c.layout}: prompt tokens/row`, round(c.promptPerRow, 1), "tokens"),
+        figure(`${tag} ${c.layout}: completion tokens/row`, round(c.completionPerRow, 1), "tokens"),
+        figure(`${tag} ${c.layout}: embedding tokens/row`, round(c.embeddingPerRow, 1), "tokens"),
+        figure(`${tag} ${c.layout}: USD per 1,000 rows`, round(c.usdPer1000, 4), "USD"),
+      ]),
+    );
+    notes.push(
+      `cost [${tag}]: ${rows.length} rows (${about})`,
+      ...costs.map(
+        (c) =>
+          `cost [${tag}] ${c.layout.padEnd(18)} ${c.chatPerRow.toFixed(3)} chat calls/row, ${c.embeddingRequests} embedding requests, ` +
+          `${c.promptPerRow.toFixed(1)} prompt + ${c.completionPerRow.toFixed(1)} completion + ${c.embeddingPerRow.toFixed(1)} embedding tokens/row, $${c.usdPer1000.toFixed(4)} per 1,000 rows; ` +
+          `completion by reply: ${Object.entries(c.completionByKind).map(([kind, tokens]) => `${kind} ${tokens.toFixed(1)}`).join(", ")}`,
+      ),
+    );
+  }
   return { name: "cost", figures, notes };
 }
