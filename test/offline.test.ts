@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { classifyStatements } from "../src/judge/offline/classify";
 import { fnv1a32, hashedEmbedding } from "../src/judge/offline/embed";
+import { opposite, SYNONYM_GROUPS, synonymKey } from "../src/judge/offline/lexicon";
 import { judgeRelevanceText } from "../src/judge/offline/relevance";
 import { splitStatements } from "../src/judge/offline/statements";
 import { analyzeText, contentWords } from "../src/judge/offline/text";
@@ -195,6 +196,37 @@ describe("classifyStatements", () => {
     assert.deepEqual(verdicts("What happened to sales?", "Sales fell sharply in spring.", "Sales rose sharply in spring.").response, ["FP"]);
   });
 
+  it("marks an opposite verb or adjective FP even when the values and nouns match, and names both words", () => {
+    const cases: Array<[string, string, string, RegExp]> = [
+      ["How did the club do in the cup?", "The club lost the cup final in 2004.", "The club won the cup final in 2004.", /"lost" where it says "won"/],
+      ["When did the strike end?", "The strike started in March 1984.", "The strike ended in March 1984.", /"started" where it says "ended"/],
+      ["What did the senate do with the treaty?", "The senate ratified the treaty in 1920.", "The senate rejected the treaty in 1920.", /"ratified" where it says "rejected"/],
+      ["How heavy is aluminium?", "Aluminium is heavier than copper.", "Aluminium is lighter than copper.", /"heavier" where it says "lighter"/],
+      ["What does Norway do with gas?", "Norway imports natural gas.", "Norway exports natural gas.", /"imports" where it says "exports"/],
+      ["Did the crew survive?", "The whole crew perished.", "The whole crew survived.", /"perished" where it says "survived"/],
+    ];
+    for (const [q, response, reference, reason] of cases) {
+      const v = verdicts(q, response, reference);
+      assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
+      assert.match(v.reasons[0]!, reason);
+    }
+  });
+
+  it("supports a statement that says the same with a synonym or another spelling, and never calls synonyms a clash", () => {
+    const cases: Array<[string, string, string]> = [
+      ["How big is the crater?", "The crater is enormous.", "The crater is very large."],
+      ["Is the pass dangerous in winter?", "The pass is perilous in winter.", "The pass is dangerous in winter."],
+      ["Who wrote the anthem?", "The anthem was composed by Francis Scott Key.", "Francis Scott Key wrote the anthem."],
+      ["When did the garrison give up?", "The garrison capitulated in June 1940.", "The garrison surrendered in June 1940."],
+      ["What colour is the flag?", "The flag is grey.", "The flag is gray."],
+      ["What happened to rents?", "Rents climbed in 2022.", "Rents rose in 2022."],
+    ];
+    for (const [q, response, reference] of cases) {
+      const v = verdicts(q, response, reference);
+      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
+    }
+  });
+
   it("does not support an answer's statement on its subject alone, but still lets a reference statement be covered by it", () => {
     const flying = verdicts("What can cats do?", "Cats can fly.", "Cats can climb trees. Cats have four legs.");
     assert.deepEqual(flying.response, ["FP"]);
@@ -234,6 +266,29 @@ describe("classifyStatements", () => {
     assert.equal(reply.response.length, 3);
     assert.equal(reply.reference.length, 2);
     assert.ok([...reply.response, ...reply.reference].every((v) => v.reason.length > 0));
+  });
+});
+
+describe("lexicon", () => {
+  it("puts each word in one synonym group at most, and never two opposites in one group", () => {
+    const seen = new Map<string, number>();
+    SYNONYM_GROUPS.forEach((group, g) => {
+      for (const word of group) {
+        assert.equal(seen.get(word), undefined, `"${word}" is in synonym groups ${seen.get(word)} and ${g}`);
+        seen.set(word, g);
+        for (const other of group) assert.equal(opposite(word, other), false, `"${word}" and "${other}" are synonyms and opposites`);
+      }
+    });
+  });
+
+  it("makes opposites symmetric, and carries them to synonyms", () => {
+    assert.equal(opposite("win", "lose"), true);
+    assert.equal(opposite("lose", "win"), true);
+    assert.equal(opposite("perish", "survive"), true);
+    assert.equal(opposite("enormous", "tiny"), true);
+    assert.equal(opposite("rise", "climb"), false);
+    assert.equal(synonymKey("capitulate"), "surrender");
+    assert.equal(synonymKey("penicillin"), "penicillin");
   });
 });
 

@@ -13,6 +13,7 @@ import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { Memo } from "./memo";
 import { quoteWords } from "./text";
+import { hasOpposite, opposite, oppositeWords, synonymKey } from "./lexicon";
 import { compareValues, type TextValue } from "./values";
 
 /** Share of a statement's weighted content that the other side must hold. */
@@ -22,32 +23,6 @@ export const SUPPORT_THRESHOLD = 0.4;
 const VALUE_WEIGHT = 2;
 /** Content found only in the question counts this much of its weight. */
 const QUESTION_SHARE = 0.5;
-
-/**
- * Words of which a statement can hold only one: each entry lists poles, and
- * words of different poles of one entry contradict each other (a rise is not
- * a fall; a red car is not a blue one). Synonyms share a pole.
- */
-const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
-  ["red", "blue", "green", "yellow", "black", "white", "orange", "purple", "pink", "brown", "grey", "gray"].map((c) => new Set([c])),
-  ["north", "south", "east", "west"].map((c) => new Set([c])),
-  [new Set(["rise", "increase", "grow", "climb", "gain", "higher", "up"]), new Set(["fall", "drop", "decline", "decrease", "shrink", "lower", "down", "reduce"])],
-  [new Set(["high", "tall"]), new Set(["low", "short"])],
-  [new Set(["large", "big", "larger", "bigger", "largest", "biggest"]), new Set(["small", "little", "smaller", "smallest"])],
-  [new Set(["more", "most"]), new Set(["less", "fewer", "least"])],
-  [new Set(["before", "earlier"]), new Set(["after", "later"])],
-  [new Set(["first"]), new Set(["last", "final"])],
-  [new Set(["hot", "warm", "warmer", "hotter"]), new Set(["cold", "cool", "colder", "cooler"])],
-  [new Set(["true", "correct", "right"]), new Set(["false", "incorrect", "wrong"])],
-  [new Set(["only", "solely"]), new Set(["both"])],
-  [new Set(["positive"]), new Set(["negative"])],
-  [new Set(["buy"]), new Set(["sell"])],
-  [new Set(["add", "create"]), new Set(["remove", "delete"])],
-  [new Set(["상승", "증가", "오르"]), new Set(["하락", "감소", "내리", "떨어지"])],
-  [new Set(["높"]), new Set(["낮"])],
-  [new Set(["크", "큰"]), new Set(["작", "작은"])],
-  ["동", "서", "남", "북"].map((c) => new Set([c])),
-];
 
 /** Korean slots where another noun is another fact: subject, object, place, direction. */
 const KOREAN_SLOTS: ReadonlySet<string> = new Set(["subject", "에", "에서", "로", "까지", "부터"]);
@@ -100,6 +75,8 @@ function sameTerm(a: string, b: string): boolean {
 interface Pool {
   terms: Term[];
   keys: Set<string>;
+  /** The terms' synonym keys ("large" for "huge"): a term is held when a synonym is. */
+  synonyms: Set<string>;
   /** Term keys by their first character, for the inflection check. */
   byInitial: Map<number, string[]>;
   /** Answers of {@link holds} so far (the same terms are asked about again and again). */
@@ -122,7 +99,7 @@ function buildPool(analyses: readonly StatementAnalysis[]): Pool {
     if (list) list.push(t.key);
     else byInitial.set(c, [t.key]);
   }
-  return { terms, keys: new Set(terms.map((t) => t.key)), byInitial, held: new Map(), values, analyses };
+  return { terms, keys: new Set(terms.map((t) => t.key)), synonyms: new Set(terms.map((t) => synonymKey(t.key))), byInitial, held: new Map(), values, analyses };
 }
 
 const singlePools = new WeakMap<StatementAnalysis, Pool>();
@@ -141,7 +118,7 @@ function pool(analyses: readonly StatementAnalysis[]): Pool {
 
 /** Whether a pool holds a term, or spells an acronym out ("EPS" ↔ "earnings per share"). */
 function hasTerm(p: Pool, key: string, acronym = false): boolean {
-  if (p.keys.has(key)) return true;
+  if (p.keys.has(key) || p.synonyms.has(synonymKey(key))) return true;
   const candidates = p.byInitial.get(key.charCodeAt(0));
   if (candidates) for (const k of candidates) if (sameTerm(k, key)) return true;
   return acronym && p.analyses.some((a) => a.initials.has(key));
@@ -221,27 +198,9 @@ function closest(a: StatementAnalysis, others: readonly StatementAnalysis[]): { 
   return best;
 }
 
-/** Each opposite word's entry and pole in {@link OPPOSITES}. */
-const POLES = new Map<string, { entry: number; pole: number }>();
-OPPOSITES.forEach((poles, entry) => poles.forEach((words, pole) => words.forEach((w) => POLES.set(w, { entry, pole }))));
-
 /** A word of the other side (as written) that is the opposite of `key`, and that this side lacks. */
 function oppositeWord(key: string, other: Pool, self: Pool): string | undefined {
-  const at = POLES.get(key);
-  if (!at) return undefined;
-  const poles = OPPOSITES[at.entry]!;
-  for (let pole = 0; pole < poles.length; pole++) {
-    if (pole === at.pole) continue;
-    for (const w of poles[pole]!) if (hasLowerWord(other, w) && !hasLowerWord(self, w)) return w;
-  }
-  return undefined;
-}
-
-function opposite(a: string, b: string): boolean {
-  if (a === b) return false;
-  const x = POLES.get(a);
-  const y = POLES.get(b);
-  return x !== undefined && y !== undefined && x.entry === y.entry && x.pole !== y.pole;
+  return oppositeWords(key).find((w) => hasLowerWord(other, w) && !hasLowerWord(self, w));
 }
 
 /**
@@ -367,7 +326,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
 
   // Opposites: "rises" against "falls", "red" against "blue".
   for (const t of statement.terms) {
-    if (!POLES.has(t.key) || holds(other, t)) continue;
+    if (!hasOpposite(t.key) || holds(other, t)) continue;
     const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u));
     if (rival) {
       const j = others.findIndex((o) => o.terms.includes(rival));

@@ -1,0 +1,273 @@
+/**
+ * The offline judge's small English lexicon: words that say the same thing
+ * (so that "huge" finds "large" and "authored" finds "wrote"), and words that
+ * contradict each other in the same place (a team that won did not lose; a
+ * museum that closed did not open). Lemmas, as wink-nlp gives them
+ * ("heavier" → "heavy", "began" → "begin"). Common English only: a word
+ * whose senses disagree ("fire", "present", "right") is left out, and so is
+ * any word the judge treats as carrying no content ("get", "use", "make").
+ */
+
+/**
+ * Groups of words that state the same fact here. A word's key is its group's
+ * first word; a word in no group is its own key.
+ */
+export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
+  // size, speed, age, cost, risk
+  ["large", "big", "huge", "enormous", "vast", "massive", "giant", "gigantic", "immense"],
+  ["small", "little", "tiny", "minuscule"],
+  ["high", "tall", "lofty"],
+  ["fast", "quick", "rapid", "swift", "speedy"],
+  ["old", "ancient", "elderly"],
+  ["cheap", "inexpensive"],
+  ["expensive", "costly", "pricey"],
+  ["dangerous", "hazardous", "perilous", "unsafe"],
+  ["important", "significant", "crucial", "vital", "essential"],
+  ["difficult", "challenging"],
+  ["easy", "simple", "straightforward"],
+  ["correct", "accurate"],
+  ["incorrect", "wrong", "inaccurate", "erroneous"],
+  ["famous", "renowned", "celebrated"],
+  ["rich", "wealthy", "affluent"],
+  ["strong", "powerful", "mighty"],
+  ["intelligent", "clever", "smart"],
+  ["happy", "glad", "joyful", "cheerful"],
+  ["sad", "unhappy", "sorrowful"],
+  ["whole", "entire"],
+  ["enough", "sufficient", "adequate"],
+  // change and events
+  ["increase", "rise", "climb", "grow"],
+  ["decrease", "fall", "drop", "decline"],
+  ["begin", "start", "commence"],
+  ["end", "finish", "conclude", "terminate"],
+  ["stop", "cease", "halt"],
+  ["build", "construct", "erect"],
+  ["buy", "purchase"],
+  ["die", "perish"],
+  ["kill", "slay", "murder", "assassinate"],
+  ["write", "author", "compose"],
+  ["invent", "devise"],
+  ["found", "establish"],
+  ["discover", "find", "uncover"],
+  ["show", "demonstrate"],
+  ["help", "assist", "aid"],
+  ["receive", "obtain"],
+  ["need", "require"],
+  ["allow", "permit"],
+  ["forbid", "prohibit", "ban", "outlaw"],
+  ["surrender", "capitulate"],
+  ["answer", "reply", "respond"],
+  ["try", "attempt"],
+  ["keep", "retain"],
+  ["seem", "appear"],
+  ["speak", "talk"],
+  // things
+  ["car", "automobile"],
+  ["doctor", "physician"],
+  ["child", "kid"],
+  ["film", "movie"],
+  ["country", "nation"],
+  ["airplane", "aeroplane", "aircraft"],
+  ["photograph", "photo"],
+  // British and American spellings
+  ["colour", "color"],
+  ["centre", "center"],
+  ["metre", "meter"],
+  ["litre", "liter"],
+  ["kilometre", "kilometer"],
+  ["theatre", "theater"],
+  ["favour", "favor"],
+  ["organise", "organize"],
+  ["analyse", "analyze"],
+  ["recognise", "recognize"],
+  ["defence", "defense"],
+  ["licence", "license"],
+  ["aluminium", "aluminum"],
+  ["grey", "gray"],
+  ["sulphur", "sulfur"],
+];
+
+const KEYS = new Map<string, string>();
+for (const group of SYNONYM_GROUPS) for (const word of group) KEYS.set(word, group[0]!);
+
+/**
+ * The key under which the judge compares a lemma: its synonym group's first
+ * word, else the lemma itself.
+ *
+ * @example
+ * synonymKey("huge");      // → "large"
+ * synonymKey("capitulate"); // → "surrender"
+ * synonymKey("penicillin"); // → "penicillin"
+ */
+export function synonymKey(lemma: string): string {
+  return KEYS.get(lemma) ?? lemma;
+}
+
+/**
+ * Words of which a statement can hold only one: each entry lists poles, and
+ * words of different poles of one entry contradict each other (a rise is not
+ * a fall; a red car is not a blue one). Synonyms share a pole. A word may
+ * stand in several entries ("lose" against "win" and against "gain").
+ */
+export const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
+  ["red", "blue", "green", "yellow", "black", "white", "orange", "purple", "pink", "brown", "grey", "gray"].map((c) => new Set([c])),
+  [["north", "northern"], ["south", "southern"], ["east", "eastern"], ["west", "western"]].map((c) => new Set(c)),
+  [new Set(["rise", "increase", "grow", "climb", "gain", "higher", "up", "raise"]), new Set(["fall", "drop", "decline", "decrease", "shrink", "lower", "down", "reduce", "lose"])],
+  [new Set(["high", "tall"]), new Set(["low", "short"])],
+  [new Set(["long"]), new Set(["short"])],
+  [new Set(["large", "big", "larger", "bigger", "largest", "biggest"]), new Set(["small", "little", "smaller", "smallest"])],
+  [new Set(["more", "most"]), new Set(["less", "fewer", "least"])],
+  [new Set(["before", "earlier"]), new Set(["after", "later"])],
+  [new Set(["first"]), new Set(["last", "final"])],
+  [new Set(["hot", "warm", "warmer", "hotter"]), new Set(["cold", "cool", "colder", "cooler"])],
+  [new Set(["true", "correct", "right"]), new Set(["false", "incorrect", "wrong"])],
+  [new Set(["only", "solely"]), new Set(["both"])],
+  [new Set(["positive"]), new Set(["negative"])],
+  [new Set(["buy"]), new Set(["sell"])],
+  [new Set(["add", "create"]), new Set(["remove", "delete"])],
+  // outcomes and decisions
+  [new Set(["win"]), new Set(["lose"])],
+  [new Set(["pass", "succeed"]), new Set(["fail"])],
+  [new Set(["accept", "approve", "endorse", "ratify"]), new Set(["reject", "veto", "refuse"])],
+  [new Set(["allow", "legalize", "legalise"]), new Set(["forbid", "ban"])],
+  [new Set(["include"]), new Set(["exclude"])],
+  [new Set(["support"]), new Set(["oppose"])],
+  [new Set(["agree"]), new Set(["disagree"])],
+  [new Set(["confirm"]), new Set(["deny", "refute"])],
+  [new Set(["survive"]), new Set(["die"])],
+  [new Set(["marry"]), new Set(["divorce"])],
+  // motion and change
+  [new Set(["open"]), new Set(["close", "shut"])],
+  [new Set(["begin"]), new Set(["end", "stop"])],
+  [new Set(["enter"]), new Set(["exit"])],
+  [new Set(["arrive"]), new Set(["depart"])],
+  [new Set(["import"]), new Set(["export"])],
+  [new Set(["attack"]), new Set(["defend"])],
+  [new Set(["absorb"]), new Set(["release", "emit"])],
+  [new Set(["double"]), new Set(["halve"])],
+  [new Set(["expand"]), new Set(["contract"])],
+  [new Set(["strengthen"]), new Set(["weaken"])],
+  [new Set(["melt"]), new Set(["freeze"])],
+  [new Set(["float"]), new Set(["sink"])],
+  [new Set(["push"]), new Set(["pull"])],
+  [new Set(["ascend"]), new Set(["descend"])],
+  [new Set(["appear"]), new Set(["disappear"])],
+  // qualities
+  [new Set(["legal", "lawful"]), new Set(["illegal", "unlawful"])],
+  [new Set(["alive", "living"]), new Set(["dead"])],
+  [new Set(["possible"]), new Set(["impossible"])],
+  [new Set(["visible"]), new Set(["invisible"])],
+  [new Set(["full"]), new Set(["empty"])],
+  [new Set(["heavy"]), new Set(["light"])],
+  [new Set(["fast"]), new Set(["slow"])],
+  [new Set(["early"]), new Set(["late"])],
+  [new Set(["new", "young", "modern"]), new Set(["old"])],
+  [new Set(["rich"]), new Set(["poor"])],
+  [new Set(["wet"]), new Set(["dry"])],
+  [new Set(["hard"]), new Set(["soft"])],
+  [new Set(["strong"]), new Set(["weak"])],
+  [new Set(["cheap"]), new Set(["expensive"])],
+  [new Set(["safe"]), new Set(["dangerous"])],
+  [new Set(["public"]), new Set(["private"])],
+  [new Set(["male"]), new Set(["female"])],
+  [new Set(["internal"]), new Set(["external"])],
+  [new Set(["maximum"]), new Set(["minimum"])],
+  [new Set(["upper"]), new Set(["lower"])],
+  [new Set(["acidic"]), new Set(["alkaline"])],
+  [new Set(["active"]), new Set(["inactive", "dormant"])],
+  [new Set(["common", "frequent"]), new Set(["rare", "uncommon", "infrequent"])],
+  [new Set(["wide", "broad"]), new Set(["narrow"])],
+  [new Set(["thick"]), new Set(["thin"])],
+  [new Set(["deep"]), new Set(["shallow"])],
+  [new Set(["natural"]), new Set(["artificial", "synthetic"])],
+  [new Set(["easy"]), new Set(["complex", "complicated", "difficult"])],
+  [new Set(["domestic"]), new Set(["foreign", "international"])],
+  [new Set(["urban"]), new Set(["rural"])],
+  [new Set(["majority"]), new Set(["minority"])],
+  [new Set(["vertical"]), new Set(["horizontal"])],
+  [new Set(["input"]), new Set(["output"])],
+  [new Set(["summer"]), new Set(["winter"])],
+  [new Set(["solid"]), new Set(["liquid"]), new Set(["gas", "gaseous"])],
+  // Korean
+  [new Set(["상승", "증가", "오르"]), new Set(["하락", "감소", "내리", "떨어지"])],
+  [new Set(["높"]), new Set(["낮"])],
+  [new Set(["크", "큰"]), new Set(["작", "작은"])],
+  ["동", "서", "남", "북"].map((c) => new Set([c])),
+];
+
+/** Where a word stands in {@link OPPOSITES}: its entry and pole, for each entry it is in. */
+interface PolePlace {
+  entry: number;
+  pole: number;
+}
+
+/** Each listed opposite word's places, under the word and under its synonym key. */
+const POLES: ReadonlyMap<string, readonly PolePlace[]> = (() => {
+  const poles = new Map<string, PolePlace[]>();
+  const add = (word: string, place: PolePlace): void => {
+    const list = poles.get(word) ?? [];
+    if (!list.some((p) => p.entry === place.entry && p.pole === place.pole)) list.push(place);
+    poles.set(word, list);
+  };
+  OPPOSITES.forEach((entryPoles, entry) =>
+    entryPoles.forEach((words, pole) =>
+      words.forEach((w) => {
+        add(w, { entry, pole });
+        add(synonymKey(w), { entry, pole });
+      }),
+    ),
+  );
+  return poles;
+})();
+
+const NOWHERE: readonly PolePlace[] = [];
+
+/** A word's places in {@link OPPOSITES}: its own, and its synonyms' ("perish" stands where "die" does). */
+function placesOf(word: string): readonly PolePlace[] {
+  const own = POLES.get(word);
+  const key = synonymKey(word);
+  const viaKey = key === word ? undefined : POLES.get(key);
+  if (own && viaKey) return [...own, ...viaKey];
+  return own ?? viaKey ?? NOWHERE;
+}
+
+/** Whether a word has an opposite in {@link OPPOSITES} (itself or through a synonym). */
+export function hasOpposite(word: string): boolean {
+  return placesOf(word).length > 0;
+}
+
+/**
+ * Whether two words contradict each other: in different poles of one entry
+ * of {@link OPPOSITES} (themselves or through their synonyms), and in the
+ * same pole of none (synonyms never clash).
+ *
+ * @example
+ * opposite("win", "lose");     // → true
+ * opposite("perish", "survive"); // → true
+ * opposite("rise", "climb");   // → false
+ */
+export function opposite(a: string, b: string): boolean {
+  if (a === b) return false;
+  const x = placesOf(a);
+  const y = placesOf(b);
+  let clash = false;
+  for (const p of x) {
+    for (const q of y) {
+      if (p.entry !== q.entry) continue;
+      if (p.pole === q.pole) return false;
+      clash = true;
+    }
+  }
+  return clash;
+}
+
+/** The words listed as opposites of `word` (as written in {@link OPPOSITES}), for matching a text's words as written. */
+export function oppositeWords(word: string): string[] {
+  const out: string[] = [];
+  for (const at of placesOf(word)) {
+    OPPOSITES[at.entry]!.forEach((words, pole) => {
+      if (pole !== at.pole) for (const w of words) if (!out.includes(w) && opposite(word, w)) out.push(w);
+    });
+  }
+  return out;
+}
