@@ -116,7 +116,7 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
       figure(`scale: ${n} rows offline (new sentences), CPU time / peak memory`, `${round(synthetic.cpuSeconds, 1)} s / ${round(synthetic.peakMb)} MB`, ""),
     );
     notes.push(
-      `offline scale, sample repeated: the 145 rows of data/qa-models.csv repeated with new ids to ${n} rows ` +
+      `offline scale, sample repeated: the ${frameRecords(table).length} rows of data/qa-models.csv repeated with new ids to ${n} rows ` +
         `(a growing eval set repeats its questions, answers and references; each text is still read on its own); ${sample.failed} rows failed.`,
       `offline scale, new sentences: ${n} synthetic rows (bench/data qaRows: ${Math.ceil(size / 5).toLocaleString("en-US")} questions × 5 models, ` +
         `about 2.5 sentences per row never seen before, the worst case), ${synthetic.failed} rows failed. ` +
