@@ -74,8 +74,7 @@ function sameTerm(a: string, b: string): boolean {
 /** The content of one side (or the question) pooled: terms by key, values, and the statements behind them. */
 interface Pool {
   terms: Term[];
-  keys: Set<string>;
-  /** The terms' synonym keys ("large" for "huge"): a term is held when a synonym is. */
+  /** The terms' keys as their synonym keys ("large" for "huge"): a term is held when it or a synonym is. */
   synonyms: Set<string>;
   /** Term keys by their first character, for the inflection check. */
   byInitial: Map<number, string[]>;
@@ -99,7 +98,7 @@ function buildPool(analyses: readonly StatementAnalysis[]): Pool {
     if (list) list.push(t.key);
     else byInitial.set(c, [t.key]);
   }
-  return { terms, keys: new Set(terms.map((t) => t.key)), synonyms: new Set(terms.map((t) => synonymKey(t.key))), byInitial, held: new Map(), values, analyses };
+  return { terms, synonyms: new Set(terms.map((t) => synonymKey(t.key))), byInitial, held: new Map(), values, analyses };
 }
 
 const singlePools = new WeakMap<StatementAnalysis, Pool>();
@@ -118,7 +117,7 @@ function pool(analyses: readonly StatementAnalysis[]): Pool {
 
 /** Whether a pool holds a term, or spells an acronym out ("EPS" ↔ "earnings per share"). */
 function hasTerm(p: Pool, key: string, acronym = false): boolean {
-  if (p.keys.has(key) || p.synonyms.has(synonymKey(key))) return true;
+  if (p.synonyms.has(synonymKey(key))) return true;
   const candidates = p.byInitial.get(key.charCodeAt(0));
   if (candidates) for (const k of candidates) if (sameTerm(k, key)) return true;
   return acronym && p.analyses.some((a) => a.initials.has(key));
