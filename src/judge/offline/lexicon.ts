@@ -4,7 +4,7 @@
  * contradict each other in the same place (a team that won did not lose; a
  * museum that closed did not open). Lemmas, as wink-nlp gives them
  * ("heavier" → "heavy", "began" → "begin"). Common English only: a word
- * whose senses disagree ("fire", "present", "right") is left out, and so is
+ * whose senses disagree ("fire", "present", "left") is left out, and so is
  * any word the judge treats as carrying no content ("get", "use", "make").
  */
 
@@ -110,7 +110,7 @@ export function synonymKey(lemma: string): string {
  * stand in several entries ("lose" against "win" and against "gain").
  */
 export const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
-  ["red", "blue", "green", "yellow", "black", "white", "orange", "purple", "pink", "brown", "grey", "gray"].map((c) => new Set([c])),
+  [["red"], ["blue"], ["green"], ["yellow"], ["black"], ["white"], ["orange"], ["purple"], ["pink"], ["brown"], ["grey", "gray"]].map((c) => new Set(c)),
   [["north", "northern"], ["south", "southern"], ["east", "eastern"], ["west", "western"]].map((c) => new Set(c)),
   [new Set(["rise", "increase", "grow", "climb", "gain", "higher", "up", "raise"]), new Set(["fall", "drop", "decline", "decrease", "shrink", "lower", "down", "reduce", "lose"])],
   [new Set(["high", "tall"]), new Set(["low", "short"])],
