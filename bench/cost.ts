@@ -46,16 +46,19 @@ let completionByKind = new Map<string, number>();
 function chat(ctx: ChatContext): object {
   const kind = promptKind(ctx.body) ?? "other";
   const reply = kind === "peer_choice" ? (conformToSchema(scriptedPeerReply(requestData(ctx)), requestSchema(ctx.body)) as object) : scriptedAnswerCorrectness(ctx);
-  completionByKind.set(kind, (completionByKind.get(kind) ?? 0) + openAITokens.text(JSON.stringify(reply)));
+  count(kind, reply);
   if (kind === "verdicts") {
     // What the same verdicts would cost with the shortest reason a model could write ("R1"), and with none.
     const { response, reference } = reply as { response: Array<{ verdict: string }>; reference: Array<{ verdict: string }> };
-    const pointers = { response: response.map((v, i) => ({ reason: `R${i + 1}`, verdict: v.verdict })), reference: reference.map((v, i) => ({ reason: `A${i + 1}`, verdict: v.verdict })) };
-    const bare = { response: response.map((v) => v.verdict), reference: reference.map((v) => v.verdict) };
-    completionByKind.set("verdicts, reasons 'R1'", (completionByKind.get("verdicts, reasons 'R1'") ?? 0) + openAITokens.text(JSON.stringify(pointers)));
-    completionByKind.set("verdicts, no reasons", (completionByKind.get("verdicts, no reasons") ?? 0) + openAITokens.text(JSON.stringify(bare)));
+    count("verdicts, reasons 'R1'", { response: response.map((v, i) => ({ reason: `R${i + 1}`, verdict: v.verdict })), reference: reference.map((v, i) => ({ reason: `A${i + 1}`, verdict: v.verdict })) });
+    count("verdicts, no reasons", { response: response.map((v) => v.verdict), reference: reference.map((v) => v.verdict) });
   }
   return reply;
+}
+
+/** Adds a reply's completion tokens (as the server counts them) to `kind`. */
+function count(kind: string, reply: object): void {
+  completionByKind.set(kind, (completionByKind.get(kind) ?? 0) + openAITokens.text(JSON.stringify(reply)));
 }
 
 function costOf(layout: string, server: FakeOpenAI, rows: number): LayoutCost {
@@ -117,7 +120,7 @@ const LAYOUTS: Record<string, (url: string, rows: readonly QaRow[]) => Promise<v
   "one-call peer": peerLayout,
 };
 
-/** The bundled sample (data/qa-models.csv): short real-world-like answers, 42 questions × 3 models. */
+/** The bundled sample (data/qa-models.csv): short answers, as most question-answering data has. */
 async function sampleRows(): Promise<QaRow[]> {
   const records = frameRecords(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")));
   return records.map((r) => ({ id: String(r["id"]), model: String(r["model"]), user_input: String(r["user_input"]), response: String(r["response"]), reference: String(r["reference"]) }));
@@ -146,7 +149,7 @@ async function layoutCosts(rows: readonly QaRow[]): Promise<LayoutCost[]> {
 export async function benchCost(questions = 120, models = 3): Promise<BenchResult> {
   const shapes: Array<{ tag: string; about: string; rows: QaRow[] }> = [
     { tag: `N=${questions} M=${models}`, about: `bench/data.ts qaRows(${questions}, ${models})`, rows: qaRows(questions, models, 100 + models) },
-    { tag: "sample", about: "data/qa-models.csv, 42 questions × 3 models", rows: await sampleRows() },
+    { tag: "sample", about: "data/qa-models.csv", rows: await sampleRows() },
   ];
   const figures: BenchResult["figures"] = [];
   const notes = [
@@ -167,7 +170,7 @@ export async function benchCost(questions = 120, models = 3): Promise<BenchResul
       ]),
     );
     notes.push(
-      `cost [${tag}]: ${rows.length} rows (${about})`,
+      `cost [${tag}]: ${rows.length} rows, ${new Set(rows.map((r) => r.user_input)).size} questions × ${new Set(rows.map((r) => r.model)).size} models (${about})`,
       ...costs.map(
         (c) =>
           `cost [${tag}] ${c.layout.padEnd(18)} ${c.chatPerRow.toFixed(3)} chat calls/row, ${c.embeddingRequests} embedding requests, ` +
