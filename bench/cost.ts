@@ -10,8 +10,9 @@
  * Two shapes of data: bench/data.ts's synthetic rows (long references) and
  * the bundled sample data/qa-models.csv (short answers).
  *
- * Layouts: ours (the default), the Ragas layout (3 chat + 2 embedding calls
- * per row, our prompts) and a one-call peer layout (bench/peer-layout.ts).
+ * Layouts: ours (the default and fused, each with reasons and without:
+ * `reasons: false`), the Ragas layout (3 chat + 2 embedding calls per row,
+ * our prompts) and a one-call peer layout (bench/peer-layout.ts).
  */
 import * as path from "node:path";
 import { frameRecords, loadDataset } from "../src/index";
@@ -48,10 +49,12 @@ function chat(ctx: ChatContext): object {
   const reply = kind === "peer_choice" ? (conformToSchema(scriptedPeerReply(requestData(ctx)), requestSchema(ctx.body)) as object) : scriptedAnswerCorrectness(ctx);
   count(kind, reply);
   if (kind === "verdicts") {
-    // What the same verdicts would cost with the shortest reason a model could write ("R1"), and with none.
-    const { response, reference } = reply as { response: Array<{ verdict: string }>; reference: Array<{ verdict: string }> };
-    count("verdicts, reasons 'R1'", { response: response.map((v, i) => ({ reason: `R${i + 1}`, verdict: v.verdict })), reference: reference.map((v, i) => ({ reason: `A${i + 1}`, verdict: v.verdict })) });
-    count("verdicts, no reasons", { response: response.map((v) => v.verdict), reference: reference.map((v) => v.verdict) });
+    // What the same verdicts would cost with the shortest reason a model could write ("R1"); without reasons is measured (reasons: false).
+    const { response, reference } = reply as { response: Array<{ verdict: string } | string>; reference: Array<{ verdict: string } | string> };
+    if (response.every((v) => typeof v === "object")) {
+      const r1 = (side: Array<{ verdict: string } | string>, letter: string) => side.map((v, i) => ({ reason: `${letter}${i + 1}`, verdict: (v as { verdict: string }).verdict }));
+      count("verdicts, reasons 'R1'", { response: r1(response, "R"), reference: r1(reference, "A") });
+    }
   }
   return reply;
 }
@@ -103,10 +106,10 @@ async function peerLayout(url: string, rows: readonly QaRow[]): Promise<void> {
 }
 
 /** Our layouts: scoreRows with a fresh cache, which must fail no row. */
-function ours(layout: AnswerCorrectnessLayout): (url: string, rows: readonly QaRow[]) => Promise<void> {
+function ours(layout: AnswerCorrectnessLayout, reasons = true): (url: string, rows: readonly QaRow[]) => Promise<void> {
   return async (url, rows) => {
     await withTempDir(async (dir) => {
-      const run = await scoreRows(rows, benchJudge(url, { cacheDir: dir }), { layout });
+      const run = await scoreRows(rows, benchJudge(url, { cacheDir: dir }), { layout, reasons });
       const failed = (run.scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
       if (failed > 0) throw new Error(`cost: ${failed} rows failed in the ${layout} layout`);
     });
@@ -116,6 +119,8 @@ function ours(layout: AnswerCorrectnessLayout): (url: string, rows: readonly QaR
 const LAYOUTS: Record<string, (url: string, rows: readonly QaRow[]) => Promise<void>> = {
   "evalframe default": ours("ragas"),
   "evalframe fused": ours("fused"),
+  "default, no reasons": ours("ragas", false),
+  "fused, no reasons": ours("fused", false),
   "Ragas layout": ragasLayout,
   "one-call peer": peerLayout,
 };
@@ -173,7 +178,7 @@ export async function benchCost(questions = 120, models = 3): Promise<BenchResul
       `cost [${tag}]: ${rows.length} rows, ${new Set(rows.map((r) => r.user_input)).size} questions × ${new Set(rows.map((r) => r.model)).size} models (${about})`,
       ...costs.map(
         (c) =>
-          `cost [${tag}] ${c.layout.padEnd(18)} ${c.chatPerRow.toFixed(3)} chat calls/row, ${c.embeddingRequests} embedding requests, ` +
+          `cost [${tag}] ${c.layout.padEnd(19)} ${c.chatPerRow.toFixed(3)} chat calls/row, ${c.embeddingRequests} embedding requests, ` +
           `${c.promptPerRow.toFixed(1)} prompt + ${c.completionPerRow.toFixed(1)} completion + ${c.embeddingPerRow.toFixed(1)} embedding tokens/row, $${c.usdPer1000.toFixed(4)} per 1,000 rows; ` +
           `completion by reply: ${Object.entries(c.completionByKind).map(([kind, tokens]) => `${kind} ${tokens.toFixed(1)}`).join(", ")}`,
       ),

@@ -147,6 +147,8 @@ ${wrap("  --metrics LIST             ", `${metricNames().join(", ")} (comma-sepa
   --layout ragas|fused       answer correctness's calls: ragas (default; as Ragas asks) or
                              fused (one call per answer, references 8 to a call: about
                              half the calls and tokens; see docs/architecture.md)
+  --no-reasons               answer correctness: verdicts without reasons (about half the
+                             completion tokens; no reason to drill down to)
   --image-root DIR           folder local images must be in (default: the input file's folder)
   --allow-private-network    allow image URLs on private and loopback addresses
 

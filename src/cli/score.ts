@@ -24,6 +24,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   threshold: s,
   "similarity-threshold": s,
   layout: s,
+  "no-reasons": b,
   "image-root": s,
   "allow-private-network": b,
   "statements-out": s,
@@ -95,6 +96,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
     if (layout !== "ragas" && layout !== "fused") throw new UsageError(`${c}: --layout takes ragas (the default: Ragas' calls) or fused (one call per answer); got ${JSON.stringify(layout)}`, c);
     metricFlags.layout = layout;
   }
+  if (flag(args, "no-reasons")) metricFlags.reasons = false;
 
   // Multimodal relevance options: local images are found next to the input file by default.
   metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));

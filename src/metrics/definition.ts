@@ -34,6 +34,8 @@ export interface MetricFlags {
   similarityThreshold?: number;
   /** `--layout`: how answer correctness asks the judge ("ragas" or "fused"). */
   layout?: "ragas" | "fused";
+  /** `--no-reasons` (false): answer correctness's verdicts without reasons. */
+  reasons?: boolean;
   /** `--image-root`, resolved (the input file's folder by default). */
   imageRoot?: string;
   /** `--allow-private-network`. */

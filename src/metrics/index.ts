@@ -11,10 +11,10 @@ export { fbeta, cosineSimilarity, blendScores, assertWeights, assertBeta } from 
 export type { Metric, MetricColumn, MetricRunContext, EvalRow, CallTracker, PlannedCall, PlannedRequest, PlanContext } from "./metric";
 export { answerCorrectness } from "./answer-correctness/metric";
 export type { AnswerCorrectnessLayout, AnswerCorrectnessOptions, AnswerCorrectnessResult } from "./answer-correctness/metric";
-export { FUSED_PROMPT_VERSION, REFERENCE_BATCH_PROMPT_VERSION, REFERENCES_PER_CALL } from "./answer-correctness/fused";
+export { FUSED_PROMPT_VERSION, FUSED_VERDICTS_ONLY_PROMPT_VERSION, REFERENCE_BATCH_PROMPT_VERSION, REFERENCES_PER_CALL } from "./answer-correctness/fused";
 export { parseDetails, DETAILS_COLUMN } from "./answer-correctness/details";
 export type { AnswerCorrectnessDetails, StatementVerdict, Verdict } from "./answer-correctness/details";
-export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION } from "./answer-correctness/prompts";
+export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION, CLASSIFY_VERDICTS_ONLY_PROMPT_VERSION } from "./answer-correctness/prompts";
 export { labelCounts, labelFactual } from "./answer-correctness/label-score";
 export { predictStatements } from "./answer-correctness/plan";
 export { multimodalRelevance } from "./multimodal-relevance/metric";

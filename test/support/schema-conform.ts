@@ -3,11 +3,13 @@
  * OpenAI's strict structured outputs, vLLM and llama.cpp do) makes of a
  * model's reply: object keys in the schema's order, keys the schema does not
  * name dropped, and strings cut to the schema's `maxLength` (at a word
- * boundary when there is one). Scripted judges write one full reply and let
- * this shape it to whatever schema a request sends.
+ * boundary when there is one), and where the schema wants one of a list of
+ * strings (a verdict alone) in place of an object (a reason and a verdict),
+ * the object's value that the list allows. Scripted judges write one full
+ * reply and let this shape it to whatever schema a request sends.
  */
 
-type JsonSchema = { type?: unknown; properties?: Record<string, JsonSchema>; items?: JsonSchema; maxLength?: number };
+type JsonSchema = { type?: unknown; enum?: unknown[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; maxLength?: number };
 
 /** Cuts `text` to at most `max` characters, at the last space when there is one. */
 function cut(text: string, max: number): string {
@@ -22,6 +24,10 @@ export function conformToSchema(value: unknown, schema: JsonSchema | undefined):
   if (schema === undefined) return value;
   if (typeof value === "string") return typeof schema.maxLength === "number" ? cut(value, schema.maxLength) : value;
   if (Array.isArray(value)) return value.map((v) => conformToSchema(v, schema.items));
+  if (value !== null && typeof value === "object" && Array.isArray(schema.enum)) {
+    const allowed = schema.enum;
+    return Object.values(value).find((v) => allowed.includes(v)) ?? value;
+  }
   if (value !== null && typeof value === "object" && schema.properties) {
     const source = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};

@@ -12,7 +12,7 @@ import type { UsageRecorder } from "../../judge/usage";
 import type { CallTracker, EvalRow, PlanContext, PlannedCall, PlannedRequest } from "../metric";
 import type { StatementVerdict } from "./details";
 import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type TextToSplit } from "./fused";
-import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, TYPICAL_REASON } from "./plan";
+import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, typicalVerdicts, type PlanSettings } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
 import { errorText } from "../../display/words";
 
@@ -77,7 +77,7 @@ export function extractReferencesInBatches(
 export type FusedVerdicts = { response: StatementVerdict[]; reference: StatementVerdict[] } | { error: string };
 
 /** One row in the fused layout: its answer split and judged against its reference's statements in one call. */
-export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorder, referenceStatements: Promise<string[]>, calls: CallTracker): Promise<FusedVerdicts> {
+export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorder, referenceStatements: Promise<string[]>, calls: CallTracker, reasons: boolean): Promise<FusedVerdicts> {
   const answered = row.response.trim() !== "";
   let refs: string[];
   try {
@@ -98,7 +98,7 @@ export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorde
     }
   }
   try {
-    const reply = await calls.track(FUSED_STAGES.answers, judge.complete(fusedRequest(row.user_input, row.response, refs), usage));
+    const reply = await calls.track(FUSED_STAGES.answers, judge.complete(fusedRequest(row.user_input, row.response, refs, { reasons }), usage));
     const response = reply.statements.map((s, i) => ({ statement: s.trim(), verdict: reply.response[i]!.verdict, reason: reply.response[i]!.reason })).filter((v) => v.statement !== "");
     if (response.length === 0) return { response: [], reference: noStatements("the response makes no statements") };
     return {
@@ -126,7 +126,7 @@ export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean): St
  * reference batches (exact requests), then one per answer (exact when its
  * reference's batch is cached, else with predicted reference statements).
  */
-export async function planFused(rows: readonly EvalRow[], context: PlanContext, semantic: boolean): Promise<PlannedCall[]> {
+export async function planFused(rows: readonly EvalRow[], context: PlanContext, { semantic, reasons }: PlanSettings): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
   const known = new Map<string, { statements: string[]; known: boolean }>();
   for (const batch of chunks([...referencesToSplit(rows)], REFERENCES_PER_CALL)) {
@@ -151,7 +151,7 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
     let request: PlannedRequest;
     let hit: unknown;
     if (reference.statements.length > 0) {
-      const fused = fusedRequest(row.user_input, row.response, reference.statements);
+      const fused = fusedRequest(row.user_input, row.response, reference.statements, { reasons });
       request = fused;
       hit = reference.known ? await context.cachedReply(fused) : undefined;
     } else {
@@ -167,13 +167,7 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
       predicted: !reference.known,
       cached,
       replyTokens: (tokens) =>
-        tokens(
-          JSON.stringify({
-            statements: answer,
-            response: answer.map(() => ({ reason: TYPICAL_REASON, verdict: "TP" })),
-            reference: reference.statements.map(() => ({ reason: TYPICAL_REASON, verdict: "covered" })),
-          }),
-        ) + RESTATED_SUBJECT_TOKENS * answer.length,
+        tokens(JSON.stringify({ statements: answer, ...typicalVerdicts(answer.length, reference.statements.length, reasons) })) + RESTATED_SUBJECT_TOKENS * answer.length,
     });
   }
   if (semantic && rows.length > 0) calls.push({ kind: "embedding", stage: FUSED_STAGES.embedding, texts: embeddingTexts(rows) });

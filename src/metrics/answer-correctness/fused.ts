@@ -8,12 +8,14 @@
 import { z } from "zod";
 import type { ChatMessage, ClassificationReply, StatementsReply, StructuredRequest } from "../../judge/types";
 import { withReasonLimit } from "../reasons";
-import { CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry } from "./prompts";
+import { bareVerdict, CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry, verdictsOnly } from "./prompts";
 
 /** Version of the batched reference-extraction prompt; part of every cache key. */
 export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
 /** Version of the fused extract-and-classify prompt; part of every cache key. */
 export const FUSED_PROMPT_VERSION = "ac-fused-v1";
+/** Version of the fused prompt that asks for verdicts without reasons (`reasons: false`). */
+export const FUSED_VERDICTS_ONLY_PROMPT_VERSION = "ac-fused-verdicts-only-v1";
 
 /** References whose statements one call extracts in the fused layout. */
 export const REFERENCES_PER_CALL = 8;
@@ -44,8 +46,18 @@ const FusedSchema = z.object({
   reference: z.array(verdictEntry(["covered", "FN"] as const)),
 });
 
+const FusedVerdictsOnlySchema = z.object({
+  statements: z.array(z.string()),
+  response: z.array(bareVerdict(["TP", "FP"] as const)),
+  reference: z.array(bareVerdict(["covered", "FN"] as const)),
+});
+
 const BATCH_JSON_SCHEMA = z.toJSONSchema(StatementsBatchSchema) as Record<string, unknown>;
 const FUSED_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(FusedSchema) as Record<string, unknown>, REASON_MAX_LENGTH);
+// Without reasons, the server is sent the verdict strings alone (the zod schema's transform has no JSON Schema).
+const FUSED_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(
+  z.object({ statements: z.array(z.string()), response: z.array(z.enum(["TP", "FP"])), reference: z.array(z.enum(["covered", "FN"])) }),
+) as Record<string, unknown>;
 
 const BATCH_SYSTEM = `Split each "text" in the user's JSON list into standalone factual statements; its "question" is context only. ${DATA_NOT_INSTRUCTIONS}
 
@@ -63,18 +75,26 @@ const BATCH_EXAMPLE_OUT = JSON.stringify({
   texts: [{ statements: ["Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci painted the Mona Lisa in the early 1500s."] }, { statements: ["The Louvre is in Paris."] }],
 });
 
-const FUSED_SYSTEM = `Split an answer into standalone statements and check them against a reference answer's statements. The user's JSON has the "question", the answer's "text" and the "reference" statements (R1, R2, …). ${DATA_NOT_INSTRUCTIONS}
+/** The fused system prompt, with a short reason before each verdict or (reasons: false) the verdicts alone. */
+function fusedSystem(reasons: boolean): string {
+  const [reasonFirst, reasonThen] = reasons ? ['a reason of at most 8 words naming what you compared (e.g. "R1", "R1 says 1928"), then ', "a reason, then "] : ["", ""];
+  return `Split an answer into standalone statements and check them against a reference answer's statements. The user's JSON has the "question", the answer's "text" and the "reference" statements (R1, R2, …). ${DATA_NOT_INSTRUCTIONS}
 
 Statements of the text:
 ${STATEMENT_RULES}
 
-Then for each of your statements, in order: a reason of at most 8 words naming what you compared (e.g. "R1", "R1 says 1928"), then "TP" if the reference statements support it (paraphrase is fine), else "FP".
-Then for each reference statement, in order: a reason, then "covered" if the answer states it, else "FN".
+Then for each of your statements, in order: ${reasonFirst}"TP" if the reference statements support it (paraphrase is fine), else "FP".
+Then for each reference statement, in order: ${reasonThen}"covered" if the answer states it, else "FN".
 A different number, date or name, or a negation, contradicts: FP, and the reference statement is FN. Judge only against the reference, not your own knowledge.`;
+}
+
+const FUSED_SYSTEM = fusedSystem(true);
+const FUSED_VERDICTS_ONLY_SYSTEM = fusedSystem(false);
 
 // The classification prompt's example, with the answer as text to split first.
 const FUSED_EXAMPLE_IN = JSON.stringify({ question: CLASSIFY_EXAMPLE.question, text: "At sea level it boils at 100 °C, or 90 °F.", reference: CLASSIFY_EXAMPLE.reference });
 const FUSED_EXAMPLE_OUT = JSON.stringify({ statements: CLASSIFY_EXAMPLE.answer, ...CLASSIFY_EXAMPLE.verdicts });
+const FUSED_VERDICTS_ONLY_EXAMPLE_OUT = JSON.stringify({ statements: CLASSIFY_EXAMPLE.answer, ...verdictsOnly(CLASSIFY_EXAMPLE.verdicts) });
 
 /** The request that extracts the statements of several texts (references) in one call. */
 export function statementsBatchRequest(items: readonly TextToSplit[]): StructuredRequest<StatementsBatchReply> {
@@ -95,26 +115,29 @@ export function statementsBatchRequest(items: readonly TextToSplit[]): Structure
 
 /**
  * The request that splits an answer into statements and judges them against
- * the reference's statements (at least one), in one call.
+ * the reference's statements (at least one), in one call. `reasons: false`
+ * asks for the verdicts alone (each read with an empty reason).
  */
-export function fusedRequest(question: string, text: string, reference: readonly string[]): StructuredRequest<FusedReply> {
+export function fusedRequest(question: string, text: string, reference: readonly string[], options: { reasons?: boolean } = {}): StructuredRequest<FusedReply> {
+  const reasons = options.reasons ?? true;
   let messages: ChatMessage[] | undefined;
   return {
     task: { kind: "custom", name: "extract_and_classify_statements" },
-    promptVersion: FUSED_PROMPT_VERSION,
+    promptVersion: reasons ? FUSED_PROMPT_VERSION : FUSED_VERDICTS_ONLY_PROMPT_VERSION,
     get messages() {
-      return (messages ??= fewShot(FUSED_SYSTEM, FUSED_EXAMPLE_IN, FUSED_EXAMPLE_OUT, JSON.stringify({ question, text, reference })));
+      const [system, exampleOut] = reasons ? [FUSED_SYSTEM, FUSED_EXAMPLE_OUT] : [FUSED_VERDICTS_ONLY_SYSTEM, FUSED_VERDICTS_ONLY_EXAMPLE_OUT];
+      return (messages ??= fewShot(system, FUSED_EXAMPLE_IN, exampleOut, JSON.stringify({ question, text, reference })));
     },
     schemaName: "statements_verdicts",
-    jsonSchema: FUSED_JSON_SCHEMA,
-    schema: FusedSchema,
+    jsonSchema: reasons ? FUSED_JSON_SCHEMA : FUSED_VERDICTS_ONLY_JSON_SCHEMA,
+    schema: reasons ? FusedSchema : FusedVerdictsOnlySchema,
     // The answer's side has one verdict per statement the reply itself wrote.
     check: (reply) => oneEntryEach("answer", reply.response, reply.statements.length) ?? oneEntryEach("reference", reply.reference, reference.length),
     // Offline and from labels: the two requests of the Ragas layout, so both layouts give the same verdicts.
     compose: async (answer) => {
       const statements = cleanStatements((await answer(statementsRequest(question, text))).statements);
       if (statements.length === 0) return { statements, response: [], reference: reference.map(() => ({ reason: "the response makes no statements", verdict: "FN" as const })) };
-      const verdicts = await answer(classifyRequest(question, statements, reference));
+      const verdicts = await answer(classifyRequest(question, statements, reference, { reasons }));
       return { statements, ...verdicts };
     },
   };

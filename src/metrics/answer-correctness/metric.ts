@@ -46,6 +46,13 @@ export interface AnswerCorrectnessOptions {
    *   split a little differently when it also judges in the same reply.
    */
   layout?: AnswerCorrectnessLayout;
+  /**
+   * Ask the judge for a short reason before each verdict (default true, as
+   * Ragas does). `false` asks for the verdicts alone: about half the
+   * completion tokens, but no reasons to drill down to (they read ""), and
+   * the model decides without first writing what it compared.
+   */
+  reasons?: boolean;
 }
 
 /** The call layouts of answer correctness; see {@link AnswerCorrectnessOptions.layout}. */
@@ -83,9 +90,11 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   private readonly similarityThreshold: number | undefined;
   private readonly embeddings: Embedder | undefined;
   private readonly layout: AnswerCorrectnessLayout;
+  private readonly reasons: boolean;
 
   constructor(options: AnswerCorrectnessOptions) {
     this.layout = options.layout ?? "ragas";
+    this.reasons = options.reasons ?? true;
     if (this.layout !== "ragas" && this.layout !== "fused") {
       throw new RangeError(`answer correctness layout must be "ragas" or "fused"; got ${JSON.stringify(options.layout)}`);
     }
@@ -165,7 +174,8 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
     const planned = { ...context, judge: this.judge ?? context.judge };
-    return this.layout === "fused" ? planFused(rows, planned, this.weights[1] > 0) : planAnswerCorrectness(rows, planned, this.weights[1] > 0);
+    const settings = { semantic: this.weights[1] > 0, reasons: this.reasons };
+    return this.layout === "fused" ? planFused(rows, planned, settings) : planAnswerCorrectness(rows, planned, settings);
   }
 
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<AnswerCorrectnessResult[]> {
@@ -217,7 +227,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       byReference.set(reference, refPromise);
     }
     if (this.layout === "fused") {
-      const judged = await judgeFused(row, judge, usage, refPromise, calls);
+      const judged = await judgeFused(row, judge, usage, refPromise, calls, this.reasons);
       if ("error" in judged) return this.failed(row.index, judged.error, label);
       return this.finish(row, label, judged.response, judged.reference, embedder, usage, vectors);
     }
@@ -240,7 +250,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       referenceVerdicts = refs.map((statement) => ({ statement, verdict: "FN" as const, reason: "the response makes no statements" }));
     } else {
       try {
-        const reply = await calls.track(STAGES.classification, judge.complete(classifyRequest(row.user_input, response, refs), usage));
+        const reply = await calls.track(STAGES.classification, judge.complete(classifyRequest(row.user_input, response, refs, { reasons: this.reasons }), usage));
         responseVerdicts = response.map((statement, i) => ({ statement, verdict: reply.response[i]!.verdict, reason: reply.response[i]!.reason }));
         referenceVerdicts = refs.map((statement, i) => ({ statement, verdict: reply.reference[i]!.verdict, reason: reply.reference[i]!.reason }));
       } catch (error) {

@@ -19,6 +19,24 @@ export const ANSWER_CORRECTNESS_STAGES = {
 /** A reason of the length the classification prompt asks for (at most 8 words, naming what was compared). */
 export const TYPICAL_REASON = "R1 says 1928";
 
+/** What a plan depends on besides the rows. */
+export interface PlanSettings {
+  /** Whether the answers and references are embedded (semantic weight above 0). */
+  semantic: boolean;
+  /** Whether the judge writes a reason before each verdict. */
+  reasons: boolean;
+}
+
+/**
+ * A classification reply of typical length, for estimates: `answer` TP and
+ * `reference` covered verdicts, each with a {@link TYPICAL_REASON} or, without
+ * reasons, the verdict alone (as the reply gives it).
+ */
+export function typicalVerdicts(answer: number, reference: number, reasons: boolean): { response: unknown[]; reference: unknown[] } {
+  const entry = (verdict: string) => (reasons ? { reason: TYPICAL_REASON, verdict } : verdict);
+  return { response: Array.from({ length: answer }, () => entry("TP")), reference: Array.from({ length: reference }, () => entry("covered")) };
+}
+
 /** Extra tokens per extracted statement: statements restate their subject ("it" becomes a name). */
 export const RESTATED_SUBJECT_TOKENS = 2;
 
@@ -84,22 +102,13 @@ function statementsReplyTokens(statements: readonly string[]): (tokens: (text: s
   return (tokens) => tokens(JSON.stringify({ statements })) + RESTATED_SUBJECT_TOKENS * statements.length;
 }
 
-function classificationReplyTokens(answer: number, reference: number): (tokens: (text: string) => number) => number {
-  return (tokens) =>
-    tokens(
-      JSON.stringify({
-        response: Array.from({ length: answer }, () => ({ reason: TYPICAL_REASON, verdict: "TP" })),
-        reference: Array.from({ length: reference }, () => ({ reason: TYPICAL_REASON, verdict: "covered" })),
-      }),
-    );
-}
 
 /**
  * Every call answer correctness would make for `rows`, in order: the
  * extractions (exact requests), the classifications (exact when both sides'
  * statements are cached, else predicted), and the embedding texts.
  */
-export async function planAnswerCorrectness(rows: readonly EvalRow[], context: PlanContext, semantic: boolean): Promise<PlannedCall[]> {
+export async function planAnswerCorrectness(rows: readonly EvalRow[], context: PlanContext, { semantic, reasons }: PlanSettings): Promise<PlannedCall[]> {
   const S = ANSWER_CORRECTNESS_STAGES;
   const calls: PlannedCall[] = [];
   const extract = async (question: string, text: string): Promise<{ statements: string[]; known: boolean }> => {
@@ -119,7 +128,7 @@ export async function planAnswerCorrectness(rows: readonly EvalRow[], context: P
     const refs = await reference;
     const answer = await extract(row.user_input, row.response);
     if (answer.statements.length === 0 || refs.statements.length === 0) continue;
-    const request = classifyRequest(row.user_input, answer.statements, refs.statements);
+    const request = classifyRequest(row.user_input, answer.statements, refs.statements, { reasons });
     const known = answer.known && refs.known;
     classifications.push({
       kind: "chat",
@@ -127,7 +136,7 @@ export async function planAnswerCorrectness(rows: readonly EvalRow[], context: P
       request,
       predicted: !known,
       cached: known && (await context.cachedReply(request)) !== undefined,
-      replyTokens: classificationReplyTokens(answer.statements.length, refs.statements.length),
+      replyTokens: (tokens) => tokens(JSON.stringify(typicalVerdicts(answer.statements.length, refs.statements.length, reasons))),
     });
   }
   calls.push(...classifications);
