@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { availableParallelism } from "node:os";
 import { describe, it } from "node:test";
+import { PARALLEL_MIN_DRAWS, resampleActivity } from "../src/stats/resample-parallel";
 import {
   averageRanks,
   binomialTwoSidedP,
@@ -255,6 +257,45 @@ describe("seeded bootstrap", () => {
     }
     close(ci.low, quantile7(means, 0.025), 1e-12);
     close(ci.high, quantile7(means, 0.975), 1e-12);
+  });
+
+  it("a bootstrap large enough to share between threads gives the numbers of one pass, whoever computes which replicates", () => {
+    const r = mulberry32(17);
+    const n = 10_000;
+    const big = Array.from({ length: n }, () => r());
+    assert.ok(n * 2000 >= PARALLEL_MIN_DRAWS, "large enough for the threads");
+    // A plain re-implementation, one replicate after another from one stream.
+    const plain = mulberry32(23);
+    const means: number[] = [];
+    for (let b = 0; b < 2000; b++) {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += big[Math.floor(plain() * n)]!;
+      means.push(sum / n);
+    }
+    const before = { ...resampleActivity };
+    const byWorkers = () => resampleActivity.chunks - resampleActivity.chunksByCaller - (before.chunks - before.chunksByCaller);
+    // Worker threads start while the caller computes; by a later run they take chunks of their own.
+    for (let run = 0; run < 8 && (run === 0 || byWorkers() === 0); run++) {
+      const ci = bootstrapMeanCI(big, { seed: 23 });
+      close(ci.low, quantile7(means, 0.025), 1e-12);
+      close(ci.high, quantile7(means, 0.975), 1e-12);
+    }
+    assert.ok(resampleActivity.parallelRuns > before.parallelRuns, "the threaded path ran");
+    if (availableParallelism() > 1) assert.ok(byWorkers() > 0, "worker threads computed some of the replicates");
+    // Two samples: the second sample's stream starts where the first's ended, across threads too.
+    const other = big.map((v) => v * 0.9);
+    const two = twoSampleBootstrap(big, other, { seed: 29 });
+    const stream = mulberry32(29);
+    const diffs = new Array<number>(2000).fill(0);
+    for (const [sample, sign] of [[big, 1], [other, -1]] as const) {
+      for (let b = 0; b < 2000; b++) {
+        let sum = 0;
+        for (let i = 0; i < n; i++) sum += sample[Math.floor(stream() * n)]!;
+        diffs[b] = diffs[b]! + (sign * sum) / n;
+      }
+    }
+    close(two.low, quantile7(diffs, 0.025), 1e-12);
+    close(two.high, quantile7(diffs, 0.975), 1e-12);
   });
 
   it("draws resample counts directly for large 0/1 samples, with the same distribution", () => {

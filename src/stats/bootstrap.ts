@@ -5,6 +5,7 @@
  */
 import { finiteValues, pairedDifferences, quantileSorted7, type NumberArray } from "./descriptive";
 import { DEFAULT_SEED, seedToUint32 } from "./random";
+import { resampleMeansParallel } from "./resample-parallel";
 import { ss } from "./simple-statistics";
 
 /** Options of the bootstrap functions. */
@@ -59,41 +60,17 @@ function percentileInterval(replicates: Float64Array, confidence: number): [numb
 
 /**
  * Means of B bootstrap resamples of `x` into `out` (or, with `subtract`,
- * subtracted from what `out` holds), drawing the indices from mulberry32
- * inlined: the same stream as `mulberry32(state)`, index ⌊u·n⌋. Unrolled by
- * two with two accumulators (about twice as fast), no allocation per
- * replicate. Returns the generator state after the last draw.
+ * subtracted from what `out` holds): n indices per replicate from the
+ * seeded stream, on several threads when the bootstrap is large
+ * (resample-parallel.ts; the same numbers either way). Returns the
+ * generator state after the last draw.
  */
 function resampleMeans(x: Float64Array, B: number, state: number, out: Float64Array, subtract = false): number {
-  const n = x.length;
-  const scale = n / 4294967296; // u·n = (32-bit draw)·n/2^32, exactly as ⌊mulberry32()·n⌋
-  const even = n - (n % 2);
-  let s = state | 0;
-  for (let b = 0; b < B; b++) {
-    let sum0 = 0;
-    let sum1 = 0;
-    let i = 0;
-    let t = 0;
-    for (; i < even; i += 2) {
-      s = (s + 0x6d2b79f5) | 0;
-      t = Math.imul(s ^ (s >>> 15), 1 | s);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      sum0 += x[(((t ^ (t >>> 14)) >>> 0) * scale) | 0]!;
-      s = (s + 0x6d2b79f5) | 0;
-      t = Math.imul(s ^ (s >>> 15), 1 | s);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      sum1 += x[(((t ^ (t >>> 14)) >>> 0) * scale) | 0]!;
-    }
-    if (i < n) {
-      s = (s + 0x6d2b79f5) | 0;
-      t = Math.imul(s ^ (s >>> 15), 1 | s);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      sum0 += x[(((t ^ (t >>> 14)) >>> 0) * scale) | 0]!;
-    }
-    const m = (sum0 + sum1) / n;
-    out[b] = subtract ? out[b]! - m : m;
-  }
-  return s;
+  if (!subtract) return resampleMeansParallel(x, B, state, out);
+  const means = new Float64Array(B);
+  const after = resampleMeansParallel(x, B, state, means);
+  for (let b = 0; b < B; b++) out[b] = out[b]! - means[b]!;
+  return after;
 }
 
 /**
