@@ -94,6 +94,13 @@ describe("formatCsv", () => {
     assert.equal(formatCsv(rows, { escapeFormulas: false }), 'text,value\n"=HYPERLINK(""x"")",-1.5\n-3,2\n');
   });
 
+  it("leaves the header out on request, for rows appended to a file that has one", () => {
+    const rows = [{ q: "a", n: 1 }, { q: "b, c", n: 2 }];
+    assert.equal(formatCsv(rows, { header: false }), 'a,1\n"b, c",2\n');
+    assert.equal(formatCsv(rows) + formatCsv([{ q: "d", n: 3 }], { header: false, lineEnding: "\r\n" }), 'q,n\na,1\n"b, c",2\nd,3\r\n');
+    assert.equal(formatCsv([], { header: false, columns: [] }), "", "no rows and no header: nothing");
+  });
+
   it("writes lists and objects as JSON text", () => {
     assert.equal(formatCsv([{ ctx: ["a", "b, c"], meta: { k: 1 } }]), 'ctx,meta\n"[""a"",""b, c""]","{""k"":1}"\n');
   });

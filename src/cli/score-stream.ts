@@ -144,12 +144,11 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
       const records = frameRecords(scored);
       // A column this chunk's rows lack (a JSONL key seen only in other rows, input_error) is empty here.
       for (const r of records) for (const c of columns) if (!Object.hasOwn(r, c)) setField(r, c, null);
-      if (records.length > 0) await out.write(withoutHeader(formatCsv(records, { columns }), done > 0));
+      if (records.length > 0) await out.write(formatCsv(records, { columns, header: done === 0 }));
       if (statementsOut) {
         const rows = frameRecords(statements(scored)).map((r) => ({ ...r, row: (r["row"] as number) + done }));
         if (rows.length > 0) {
-          const text = formatCsv(rows);
-          await statementsOut.write(withoutHeader(text, statementCount > 0));
+          await statementsOut.write(formatCsv(rows, { header: statementCount === 0 }));
           statementCount += rows.length;
         }
       }
@@ -200,11 +199,6 @@ function collectGarbage(): void {
     }
   }
   fullCollection?.();
-}
-
-/** CSV text without its first line (the header), for every chunk but the first. */
-function withoutHeader(text: string, drop: boolean): string {
-  return drop ? text.slice(text.indexOf("\n") + 1) : text;
 }
 
 /** The columns of the statements table, for a run that has no statement. */

@@ -15,6 +15,8 @@ export type CsvSource = FrameInput;
 export interface ToCsvOptions extends CsvWriteOptions {
   /** Columns to write, in this order; default all, in the table's order. */
   columns?: readonly string[];
+  /** Write the header line; default true. `false` gives rows to append to a file that has one. */
+  header?: boolean;
 }
 
 /** One field as written: numbers exactly, text escaped (then always quoted: see escapeFormula) and quoted as needed. */
@@ -56,10 +58,11 @@ export function formatCsv(data: FrameInput, options: ToCsvOptions = {}): string 
       return column;
     });
   }
-  const lines: string[] = [columns.map((c) => csvText(c.name, escape, delimiter)).join(delimiter)];
+  const lines: string[] = options.header === false ? [] : [columns.map((c) => csvText(c.name, escape, delimiter)).join(delimiter)];
   for (let row = 0; row < table.rowCount; row++) {
     lines.push(columns.map((c) => csvField(c.values[row] ?? null, escape, delimiter)).join(delimiter));
   }
+  if (lines.length === 0) return options.bom ? "\uFEFF" : "";
   return (options.bom ? "\uFEFF" : "") + lines.join(eol) + eol;
 }
 
