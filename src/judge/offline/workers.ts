@@ -9,7 +9,6 @@ import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import { JudgeError, type JudgeTask } from "../types";
 import { answerTask } from "./answer";
-import { fnv1a32 } from "./embed";
 import type { WorkerAnswer, WorkerReply, WorkerRequest } from "./worker";
 
 /** Tasks posted to a worker in one message. */
@@ -23,6 +22,17 @@ interface Waiting {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   worker: number;
+}
+
+/**
+ * Which worker a question goes to: a hash of its UTF-16 code units (FNV-1a).
+ * Any stable spread will do; this one reads the text as it is, where the
+ * embedding's hash encodes every non-ASCII character to UTF-8 first.
+ */
+function questionHash(question: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < question.length; i++) hash = Math.imul(hash ^ question.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /** A fixed set of worker threads answering offline-judge tasks. */
@@ -64,7 +74,7 @@ export class OfflineWorkers {
    */
   run(task: JudgeTask): Promise<unknown> {
     const question = "question" in task ? task.question : "";
-    let index = fnv1a32(question) % this.workers.length;
+    let index = questionHash(question) % this.workers.length;
     const least = this.leastBusy();
     if (this.busy[index]! - this.busy[least]! > REBALANCE_AFTER) index = least;
     if (this.dead[index]) return Promise.resolve().then(() => answerTask(task));
