@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { classifyStatements } from "../src/judge/offline/classify";
 import { fnv1a32, hashedEmbedding } from "../src/judge/offline/embed";
-import { opposite, OPPOSITES, SYNONYM_GROUPS, synonymKey } from "../src/judge/offline/lexicon";
+import { opposite, OPPOSITES, PHRASAL_VERBS, phrasalVerb, SYNONYM_GROUPS, synonymKey } from "../src/judge/offline/lexicon";
 import { judgeRelevanceText } from "../src/judge/offline/relevance";
 import { splitStatements } from "../src/judge/offline/statements";
 import { analyzeText, contentWords } from "../src/judge/offline/text";
@@ -227,6 +227,28 @@ describe("classifyStatements", () => {
     }
   });
 
+  it("reads a verb of two words as the word it means: a paraphrase is supported, a contradiction is FP and named", () => {
+    const paraphrases: Array<[string, string, string]> = [
+      ["Where did the painter die?", "The painter passed away in Arles.", "The painter died in Arles."],
+      ["What did the council do with the plan?", "The council turned down the plan.", "The council rejected the plan."],
+      ["What did the lab do?", "The lab carried out a trial on mice.", "The lab performed a trial on mice."],
+    ];
+    for (const [q, response, reference] of paraphrases) {
+      const v = verdicts(q, response, reference);
+      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
+    }
+    const contradictions: Array<[string, string, string, RegExp]> = [
+      ["What happened to rents?", "Rents went down after the reform.", "Rents rose after the reform.", /"went down" where it says "rose"/],
+      ["Did the pilot survive?", "The pilot passed away in the crash.", "The pilot survived the crash.", /"passed away" where it says "survived"/],
+      ["What did the council do with the plan?", "The council turned down the plan.", "The council approved the plan.", /"turned down" where it says "approved"/],
+    ];
+    for (const [q, response, reference, reason] of contradictions) {
+      const v = verdicts(q, response, reference);
+      assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
+      assert.match(v.reasons[0]!, reason);
+    }
+  });
+
   it("does not support an answer's statement on its subject alone, but still lets a reference statement be covered by it", () => {
     const flying = verdicts("What can cats do?", "Cats can fly.", "Cats can climb trees. Cats have four legs.");
     assert.deepEqual(flying.response, ["FP"]);
@@ -297,6 +319,15 @@ describe("lexicon", () => {
     assert.equal(opposite("rise", "climb"), false);
     assert.equal(synonymKey("capitulate"), "surrender");
     assert.equal(synonymKey("penicillin"), "penicillin");
+  });
+
+  it("reads a verb of two words only where both are there, and not in the other sense it names", () => {
+    assert.equal(phrasalVerb("pass", "away"), "die");
+    assert.equal(phrasalVerb("go", "Up"), "increase");
+    assert.equal(phrasalVerb("pass", "the", "exam"), undefined);
+    assert.equal(phrasalVerb("break", "out", "in"), "begin");
+    assert.equal(phrasalVerb("break", "out", "of"), undefined, '"broke out of prison" is an escape');
+    for (const p of PHRASAL_VERBS) assert.equal(synonymKey(p.meaning), p.meaning, `"${p.meaning}" is its synonym group's key, so it matches the whole group`);
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import { englishTokens } from "./english";
 import { Memo } from "./memo";
+import { phrasalVerb } from "./lexicon";
 import { isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
 import { findValues, type TextValue } from "./values";
 
@@ -143,7 +144,18 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
   const lowerWords: string[] = [];
   let role = "subject";
   let previousWasName = false;
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    let token = tokens[i]!;
+    // A verb of two words ("passed away") is read as the one word it means ("died"); its second word is not read.
+    if (i > 0 && tokens[i - 1]!.pos === "VERB" && phrasalVerb(tokens[i - 1]!.lemma, token.text, tokens[i + 1]?.text) !== undefined) continue;
+    let form = token.text;
+    if (token.pos === "VERB" && i + 1 < tokens.length) {
+      const meaning = phrasalVerb(token.lemma, tokens[i + 1]!.text, tokens[i + 2]?.text);
+      if (meaning !== undefined) {
+        token = { ...token, lemma: meaning };
+        form = `${token.text} ${tokens[i + 1]!.text}`;
+      }
+    }
     const wasName = previousWasName;
     previousWasName = false;
     const { start, end } = token;
@@ -169,7 +181,7 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     if (!/[\p{L}\p{N}]/u.test(key) || key.length < 2 || STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)) continue;
     // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
     const entity = /^\p{Lu}/u.test(token.text) && (token.pos === "PROPN" || (token.pos === "NOUN" && wasName));
-    terms.push({ key, form: token.text, weight, entity, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
+    terms.push({ key, form, weight, entity, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
     if (entity) {
       // Consecutive names form one name ("William Shakespeare").
       const last = terms[terms.length - 2];

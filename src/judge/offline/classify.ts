@@ -175,7 +175,8 @@ interface Standing {
 }
 
 function show(words: readonly string[]): string {
-  return quoteWords(words, 6);
+  // Once each: the words of an expanded abbreviation ("CEO") all carry its form.
+  return quoteWords([...new Set(words)], 6);
 }
 
 /** The other side's statement that shares most weighted content with `a` (for reasons and negation checks). */

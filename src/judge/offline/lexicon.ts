@@ -61,6 +61,7 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   ["keep", "retain"],
   ["seem", "appear"],
   ["speak", "talk"],
+  ["happen", "occur"],
   // things
   ["car", "automobile"],
   ["doctor", "physician"],
@@ -86,6 +87,53 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   ["grey", "gray"],
   ["sulphur", "sulfur"],
 ];
+
+/**
+ * Verbs of two words that mean one listed word ("passed away" is "died",
+ * "went up" is "rose"): the verb's lemma, the word right after it as
+ * written, the meaning. Only pairs with one common sense in factual answers
+ * ("give up" and "put out" have two, and are left out). `unless` is a word
+ * that, right after the pair, gives it another sense ("broke out of prison").
+ */
+export const PHRASAL_VERBS: ReadonlyArray<{ verb: string; particle: string; meaning: string; unless?: string }> = [
+  { verb: "pass", particle: "away", meaning: "die" },
+  { verb: "go", particle: "up", meaning: "increase" },
+  { verb: "go", particle: "down", meaning: "decrease" },
+  { verb: "come", particle: "back", meaning: "return" },
+  { verb: "go", particle: "back", meaning: "return" },
+  { verb: "give", particle: "back", meaning: "return" },
+  { verb: "find", particle: "out", meaning: "discover" },
+  { verb: "set", particle: "up", meaning: "found" },
+  { verb: "break", particle: "out", meaning: "begin", unless: "of" },
+  { verb: "take", particle: "place", meaning: "happen" },
+  { verb: "blow", particle: "up", meaning: "explode" },
+  { verb: "carry", particle: "out", meaning: "perform" },
+  { verb: "look", particle: "into", meaning: "investigate" },
+  { verb: "turn", particle: "down", meaning: "reject" },
+  { verb: "call", particle: "off", meaning: "cancel" },
+  { verb: "shut", particle: "down", meaning: "close" },
+  { verb: "close", particle: "down", meaning: "close" },
+  { verb: "step", particle: "down", meaning: "resign" },
+  { verb: "speed", particle: "up", meaning: "accelerate" },
+  { verb: "slow", particle: "down", meaning: "decelerate" },
+];
+
+const PHRASAL = new Map(PHRASAL_VERBS.map((p) => [`${p.verb} ${p.particle}`, p]));
+
+/**
+ * What a verb and the words after it mean together, when they are one of
+ * {@link PHRASAL_VERBS}; else undefined.
+ *
+ * @example
+ * phrasalVerb("pass", "away", "in");  // → "die"
+ * phrasalVerb("break", "out", "of");  // → undefined ("broke out of prison")
+ * phrasalVerb("pass", "the", "exam"); // → undefined
+ */
+export function phrasalVerb(verbLemma: string, next: string, after = ""): string | undefined {
+  const entry = PHRASAL.get(`${verbLemma} ${next.toLowerCase()}`);
+  if (entry === undefined || (entry.unless !== undefined && after.toLowerCase() === entry.unless)) return undefined;
+  return entry.meaning;
+}
 
 const KEYS = new Map<string, string>();
 for (const group of SYNONYM_GROUPS) for (const word of group) KEYS.set(word, group[0]!);
@@ -151,6 +199,7 @@ export const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
   [new Set(["float"]), new Set(["sink"])],
   [new Set(["push"]), new Set(["pull"])],
   [new Set(["ascend"]), new Set(["descend"])],
+  [new Set(["accelerate"]), new Set(["decelerate"])],
   [new Set(["appear"]), new Set(["disappear"])],
   // qualities
   [new Set(["legal", "lawful"]), new Set(["illegal", "unlawful"])],
