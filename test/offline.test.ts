@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { classifyStatements } from "../src/judge/offline/classify";
 import { fnv1a32, hashedEmbedding } from "../src/judge/offline/embed";
-import { opposite, OPPOSITES, PHRASAL_VERBS, phrasalVerb, SYNONYM_GROUPS, synonymKey } from "../src/judge/offline/lexicon";
+import { hasOpposite, opposite, OPPOSITES, PHRASAL_VERBS, phrasalVerb, RELATION_WORDS, SYNONYM_GROUPS, synonymKey } from "../src/judge/offline/lexicon";
 import { judgeRelevanceText } from "../src/judge/offline/relevance";
 import { splitStatements } from "../src/judge/offline/statements";
 import { analyzeText, contentWords } from "../src/judge/offline/text";
@@ -249,6 +249,21 @@ describe("classifyStatements", () => {
     }
   });
 
+  it("marks the same thing in the opposite relation FP (above / below, before / after, with / without), and a synonym relation TP", () => {
+    const cases: Array<[string, string, string, RegExp]> = [
+      ["Where is the boiler?", "The boiler is installed below the attic.", "The boiler is installed above the attic.", /"below" where it says "above" \(of "attic"\)/],
+      ["When did the bridge open?", "The bridge opened after the flood.", "The bridge opened before the flood.", /"after" where it says "before"/],
+      ["How is the dish served?", "The dish is served with rice.", "The dish is served without rice.", /"with" where it says "without"/],
+    ];
+    for (const [q, response, reference, reason] of cases) {
+      const v = verdicts(q, response, reference);
+      assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
+      assert.match(v.reasons[0]!, reason);
+    }
+    const same = verdicts("Where is the boiler?", "The boiler is installed beneath the attic.", "The boiler is installed below the attic.");
+    assert.deepEqual([same.response, same.reference], [["TP"], ["covered"]]);
+  });
+
   it("does not support an answer's statement on its subject alone, but still lets a reference statement be covered by it", () => {
     const flying = verdicts("What can cats do?", "Cats can fly.", "Cats can climb trees. Cats have four legs.");
     assert.deepEqual(flying.response, ["FP"]);
@@ -319,6 +334,12 @@ describe("lexicon", () => {
     assert.equal(opposite("rise", "climb"), false);
     assert.equal(synonymKey("capitulate"), "surrender");
     assert.equal(synonymKey("penicillin"), "penicillin");
+  });
+
+  it("gives every relation word an opposite", () => {
+    for (const word of RELATION_WORDS) assert.ok(hasOpposite(word), `"${word}" has an opposite in OPPOSITES`);
+    assert.equal(opposite("above", "beneath"), true);
+    assert.equal(opposite("below", "beneath"), false);
   });
 
   it("reads a verb of two words only where both are there, and not in the other sense it names", () => {

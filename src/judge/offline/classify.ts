@@ -13,7 +13,7 @@ import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { Memo } from "./memo";
 import { quoteWords } from "./text";
-import { hasOpposite, opposite, oppositeWords, synonymKey } from "./lexicon";
+import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
 import { compareValues, type TextValue } from "./values";
 
 /** Share of a statement's weighted content that the other side must hold. */
@@ -338,6 +338,16 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       const j = others.findIndex((o) => o.lowerWords.includes(word));
       return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"` };
     }
+  }
+
+  // Opposite relations: the same thing "above" the pump here and "below" it there, "before" the war and "after" it.
+  for (const t of statement.terms) {
+    if (!RELATION_WORDS.has(t.role)) continue;
+    const key = synonymKey(t.key);
+    const there = other.terms.filter((u) => synonymKey(u.key) === key);
+    if (there.length === 0 || !there.every((u) => opposite(t.role, u.role))) continue;
+    const j = others.findIndex((o) => o.terms.includes(there[0]!));
+    return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.role}" where it says "${there[0]!.role}" (of "${t.form}")` };
   }
 
   // Korean slots: another noun with the same particle in a statement about the same thing.

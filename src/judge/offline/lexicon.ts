@@ -135,6 +135,13 @@ export function phrasalVerb(verbLemma: string, next: string, after = ""): string
   return entry.meaning;
 }
 
+/**
+ * Prepositions that say where or when a thing stands to another, and whose
+ * opposites ({@link OPPOSITES}) say the reverse: "the valve sits above the
+ * pump" is not "below the pump"; "before the war" is not "after" it.
+ */
+export const RELATION_WORDS: ReadonlySet<string> = new Set(["above", "below", "beneath", "inside", "outside", "before", "after", "with", "without"]);
+
 const KEYS = new Map<string, string>();
 for (const group of SYNONYM_GROUPS) for (const word of group) KEYS.set(word, group[0]!);
 
@@ -166,6 +173,9 @@ export const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
   [new Set(["large", "big", "larger", "bigger", "largest", "biggest"]), new Set(["small", "little", "smaller", "smallest"])],
   [new Set(["more", "most"]), new Set(["less", "fewer", "least"])],
   [new Set(["before", "earlier"]), new Set(["after", "later"])],
+  [new Set(["above"]), new Set(["below", "beneath"])],
+  [new Set(["inside"]), new Set(["outside"])],
+  [new Set(["with"]), new Set(["without"])],
   [new Set(["first"]), new Set(["last", "final"])],
   [new Set(["hot", "warm", "warmer", "hotter"]), new Set(["cold", "cool", "colder", "cooler"])],
   [new Set(["true", "correct", "right"]), new Set(["false", "incorrect", "wrong"])],
