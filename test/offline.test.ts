@@ -27,6 +27,23 @@ function verdicts(question: string, response: string, reference: string): { resp
   };
 }
 
+/** Asserts that each one-statement answer is supported and covers its one-statement reference. */
+function assertSupported(cases: ReadonlyArray<readonly [string, string, string]>): void {
+  for (const [q, response, reference] of cases) {
+    const v = verdicts(q, response, reference);
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
+  }
+}
+
+/** Asserts that each one-statement answer clashes with its reference (FP, and the reference FN), for the reason given. */
+function assertClashes(cases: ReadonlyArray<readonly [string, string, string, RegExp]>): void {
+  for (const [q, response, reference, reason] of cases) {
+    const v = verdicts(q, response, reference);
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
+    assert.match(v.reasons[0]!, reason);
+  }
+}
+
 function value(text: string) {
   const [v] = findValues(text);
   assert.ok(v, `a value in ${JSON.stringify(text)}`);
@@ -149,10 +166,7 @@ describe("classifyStatements", () => {
       ["What share of the Earth is covered by water?", "About 71% of the Earth's surface is water.", "Water covers 70.8 percent of the Earth's surface."],
       ["When did WWI end?", "WWI ended in 1918.", "The First World War ended in 1918."],
     ];
-    for (const [q, response, reference] of cases) {
-      const v = verdicts(q, response, reference);
-      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
-    }
+    assertSupported(cases);
   });
 
   it("marks another number, date or year in the same slot FP and names both values", () => {
@@ -205,11 +219,7 @@ describe("classifyStatements", () => {
       ["What does Norway do with gas?", "Norway imports natural gas.", "Norway exports natural gas.", /"imports" where it says "exports"/],
       ["Did the crew survive?", "The whole crew perished.", "The whole crew survived.", /"perished" where it says "survived"/],
     ];
-    for (const [q, response, reference, reason] of cases) {
-      const v = verdicts(q, response, reference);
-      assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
-      assert.match(v.reasons[0]!, reason);
-    }
+    assertClashes(cases);
   });
 
   it("supports a statement that says the same with a synonym or another spelling, and never calls synonyms a clash", () => {
@@ -221,10 +231,7 @@ describe("classifyStatements", () => {
       ["What colour is the flag?", "The flag is grey.", "The flag is gray."],
       ["What happened to rents?", "Rents climbed in 2022.", "Rents rose in 2022."],
     ];
-    for (const [q, response, reference] of cases) {
-      const v = verdicts(q, response, reference);
-      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
-    }
+    assertSupported(cases);
   });
 
   it("reads a verb of two words as the word it means: a paraphrase is supported, a contradiction is FP and named", () => {
@@ -233,20 +240,13 @@ describe("classifyStatements", () => {
       ["What did the council do with the plan?", "The council turned down the plan.", "The council rejected the plan."],
       ["What did the lab do?", "The lab carried out a trial on mice.", "The lab performed a trial on mice."],
     ];
-    for (const [q, response, reference] of paraphrases) {
-      const v = verdicts(q, response, reference);
-      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${response} | ${v.reasons.join(" | ")}`);
-    }
+    assertSupported(paraphrases);
     const contradictions: Array<[string, string, string, RegExp]> = [
       ["What happened to rents?", "Rents went down after the reform.", "Rents rose after the reform.", /"went down" where it says "rose"/],
       ["Did the pilot survive?", "The pilot passed away in the crash.", "The pilot survived the crash.", /"passed away" where it says "survived"/],
       ["What did the council do with the plan?", "The council turned down the plan.", "The council approved the plan.", /"turned down" where it says "approved"/],
     ];
-    for (const [q, response, reference, reason] of contradictions) {
-      const v = verdicts(q, response, reference);
-      assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
-      assert.match(v.reasons[0]!, reason);
-    }
+    assertClashes(contradictions);
   });
 
   it("marks the same thing in the opposite relation FP (above / below, before / after, with / without), and a synonym relation TP", () => {
@@ -255,11 +255,7 @@ describe("classifyStatements", () => {
       ["When did the bridge open?", "The bridge opened after the flood.", "The bridge opened before the flood.", /"after" where it says "before"/],
       ["How is the dish served?", "The dish is served with rice.", "The dish is served without rice.", /"with" where it says "without"/],
     ];
-    for (const [q, response, reference, reason] of cases) {
-      const v = verdicts(q, response, reference);
-      assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], `${response} | ${v.reasons.join(" | ")}`);
-      assert.match(v.reasons[0]!, reason);
-    }
+    assertClashes(cases);
     const same = verdicts("Where is the boiler?", "The boiler is installed beneath the attic.", "The boiler is installed below the attic.");
     assert.deepEqual([same.response, same.reference], [["TP"], ["covered"]]);
   });
