@@ -144,16 +144,19 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
   const lowerWords: string[] = [];
   let role = "subject";
   let previousWasName = false;
+  // The second word of a verb of two words, which is not read on its own.
+  let particle = -1;
   for (let i = 0; i < tokens.length; i++) {
+    if (i === particle) continue;
     let token = tokens[i]!;
-    // A verb of two words ("passed away") is read as the one word it means ("died"); its second word is not read.
-    if (i > 0 && tokens[i - 1]!.pos === "VERB" && phrasalVerb(tokens[i - 1]!.lemma, token.text, tokens[i + 1]?.text) !== undefined) continue;
     let form = token.text;
+    // A verb of two words ("passed away") is read as the one word it means ("died").
     if (token.pos === "VERB" && i + 1 < tokens.length) {
       const meaning = phrasalVerb(token.lemma, tokens[i + 1]!.text, tokens[i + 2]?.text);
       if (meaning !== undefined) {
         token = { ...token, lemma: meaning };
         form = `${token.text} ${tokens[i + 1]!.text}`;
+        particle = i + 1;
       }
     }
     const wasName = previousWasName;

@@ -102,7 +102,6 @@ function statementsReplyTokens(statements: readonly string[]): (tokens: (text: s
   return (tokens) => tokens(JSON.stringify({ statements })) + RESTATED_SUBJECT_TOKENS * statements.length;
 }
 
-
 /**
  * Every call answer correctness would make for `rows`, in order: the
  * extractions (exact requests), the classifications (exact when both sides'
