@@ -106,10 +106,10 @@ async function peerLayout(url: string, rows: readonly QaRow[]): Promise<void> {
 }
 
 /** Our layouts: scoreRows with a fresh cache, which must fail no row. */
-function ours(layout: AnswerCorrectnessLayout, reasons = true): (url: string, rows: readonly QaRow[]) => Promise<void> {
+function ours(layout: AnswerCorrectnessLayout, reasons = true, answersPerCall = 1): (url: string, rows: readonly QaRow[]) => Promise<void> {
   return async (url, rows) => {
     await withTempDir(async (dir) => {
-      const run = await scoreRows(rows, benchJudge(url, { cacheDir: dir }), { layout, reasons });
+      const run = await scoreRows(rows, benchJudge(url, { cacheDir: dir }), { layout, reasons, answersPerCall });
       const failed = (run.scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
       if (failed > 0) throw new Error(`cost: ${failed} rows failed in the ${layout} layout`);
     });
@@ -121,6 +121,9 @@ const LAYOUTS: Record<string, (url: string, rows: readonly QaRow[]) => Promise<v
   "evalframe fused": ours("fused"),
   "default, no reasons": ours("ragas", false),
   "fused, no reasons": ours("fused", false),
+  "fused, 3 answers/call": ours("fused", true, 3),
+  "fused, 8 answers/call": ours("fused", true, 8),
+  "fused, 8/call, no reasons": ours("fused", false, 8),
   "Ragas layout": ragasLayout,
   "one-call peer": peerLayout,
 };

@@ -147,6 +147,9 @@ ${wrap("  --metrics LIST             ", `${metricNames().join(", ")} (comma-sepa
   --layout ragas|fused       answer correctness's calls: ragas (default; as Ragas asks) or
                              fused (one call per answer, references 8 to a call: about
                              half the calls and tokens; see docs/architecture.md)
+  --answers-per-call N       with --layout fused: up to N answers (1-12) split and judged in
+                             one call, grouped by question (default 1; 8: about a sixth of
+                             the calls and under half the prompt tokens)
   --no-reasons               answer correctness: verdicts without reasons (about half the
                              completion tokens; no reason to drill down to)
   --image-root DIR           folder local images must be in (default: the input file's folder)

@@ -25,6 +25,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "similarity-threshold": s,
   layout: s,
   "no-reasons": b,
+  "answers-per-call": s,
   "image-root": s,
   "allow-private-network": b,
   "statements-out": s,
@@ -97,6 +98,11 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
     metricFlags.layout = layout;
   }
   if (flag(args, "no-reasons")) metricFlags.reasons = false;
+  const answersPerCall = wholeNumber(c, "answers-per-call", stringOption(args, "answers-per-call"), 1);
+  if (answersPerCall !== undefined) {
+    if (metricFlags.layout !== "fused") throw new UsageError(`${c}: --answers-per-call applies to --layout fused only (the ragas layout asks one call per answer); add --layout fused`, c);
+    metricFlags.answersPerCall = answersPerCall;
+  }
 
   // Multimodal relevance options: local images are found next to the input file by default.
   metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));

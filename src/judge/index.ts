@@ -37,6 +37,7 @@ export type {
   JudgeTask,
   StructuredRequest,
   ReplySchema,
+  RequestPart,
   SchemaCheck,
   StatementsReply,
   ClassificationReply,

@@ -40,3 +40,18 @@ export interface Judge {
 
 /** Anything that embeds texts: a judge, or a second judge used only for embeddings. */
 export type Embedder = Pick<Judge, "embed" | "label">;
+
+/** A judge that can say what its cache holds without calling the server (the OpenAI-compatible one). */
+interface ReplyCacheReader {
+  cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined>;
+}
+
+/**
+ * The judge's cached reply to `request`, without asking the server; undefined
+ * when the cache has none, or when the judge keeps no cache (the offline and
+ * labels judges answer at once anyway).
+ */
+export function cachedReplyOf<T>(judge: Judge, request: StructuredRequest<T>): Promise<T | undefined> {
+  const reader = judge as Judge & Partial<ReplyCacheReader>;
+  return typeof reader.cachedReply === "function" ? reader.cachedReply(request) : Promise.resolve(undefined);
+}

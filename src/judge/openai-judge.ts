@@ -312,8 +312,14 @@ export class OpenAIJudge implements Judge {
   async acceptReply<T>(request: StructuredRequest<T>, content: string | null, finishReason: string | null): Promise<string | undefined> {
     const read = readReply(request, content, finishReason);
     if (!read.ok) return redactSecrets(read.problem, this.secrets());
-    await this.cache.set(this.chatKey(request), read.value);
+    await this.store(request, this.chatKey(request), read.value, request.model ?? this.config.model);
     return undefined;
+  }
+
+  /** Caches a reply, and each part of it under its own request's key (see `StructuredRequest.parts`). */
+  private async store<T>(request: StructuredRequest<T>, key: string, reply: T, model: string): Promise<void> {
+    await this.cache.set(key, reply);
+    for (const part of request.parts?.(reply) ?? []) await this.cache.set(this.chatKey(part.request, model), part.reply);
   }
 
   /** Caches an embedding that arrived another way (a batch's output file). */
@@ -386,7 +392,7 @@ export class OpenAIJudge implements Judge {
       }
       const read = readReply(request, reply.content, reply.finishReason);
       if (read.ok) {
-        await this.cache.set(key, read.value);
+        await this.store(request, key, read.value, model);
         return read.value;
       }
       if (attempt >= this.config.maxInvalidReplies) {

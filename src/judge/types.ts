@@ -93,6 +93,19 @@ export interface StructuredRequest<T> {
    * A metric's own task kinds need it to run offline.
    */
   compose?: (answer: <R>(request: StructuredRequest<R>) => Promise<R>) => Promise<T>;
+  /**
+   * The smaller requests a reply also answers, each with its part of the
+   * reply (e.g. each answer of a batched call). A judge with a cache stores
+   * every part under its own request's key when it stores the reply, so that
+   * a later run finds each part without the others.
+   */
+  parts?: (reply: T) => RequestPart[];
+}
+
+/** One part of a reply: the request it answers alone, and its reply. */
+export interface RequestPart {
+  request: StructuredRequest<unknown>;
+  reply: unknown;
 }
 
 /** Raised when a request fails for good (after retries): its row fails with this message. */

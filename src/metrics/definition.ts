@@ -36,6 +36,8 @@ export interface MetricFlags {
   layout?: "ragas" | "fused";
   /** `--no-reasons` (false): answer correctness's verdicts without reasons. */
   reasons?: boolean;
+  /** `--answers-per-call`: the fused layout's answers per call. */
+  answersPerCall?: number;
   /** `--image-root`, resolved (the input file's folder by default). */
   imageRoot?: string;
   /** `--allow-private-network`. */

@@ -7,10 +7,11 @@
 import type { ChatContext } from "./fake-openai";
 import { conformToSchema, requestSchema } from "./schema-conform";
 
-/** The JSON data of a request's last user message. */
+/** The JSON data of a request: its last user message that is JSON (a retry ends with the judge's correction, in words). */
 export function requestData(ctx: { messages: { role: string; content: unknown }[] }): Record<string, unknown> {
-  const last = [...ctx.messages].reverse().find((m) => m.role === "user");
-  return JSON.parse(String(last?.content)) as Record<string, unknown>;
+  const users = ctx.messages.filter((m) => m.role === "user").reverse();
+  const data = users.find((m) => /^\s*[[{]/.test(String(m.content))) ?? users[0];
+  return JSON.parse(String(data?.content)) as Record<string, unknown>;
 }
 
 /** Sentences of a text: split after ".", "!" or "?" followed by space. */
@@ -35,6 +36,11 @@ export function scriptedAnswerCorrectness(ctx: ChatContext): object {
 }
 
 function scriptedReply(data: Record<string, unknown>): object {
+  if (Array.isArray(data["questions"])) {
+    // The fused layout's batched call: each question's answers, each as the fused call's reply.
+    const questions = data["questions"] as { reference: string[]; answers: string[] }[];
+    return { questions: questions.map((q) => ({ answers: q.answers.map((text) => ({ statements: sentences(text), ...classified(sentences(text), q.reference) })) })) };
+  }
   if (Array.isArray(data["texts"])) return { texts: (data["texts"] as { text: string }[]).map((t) => ({ statements: sentences(t.text) })) };
   if (typeof data["text"] === "string" && Array.isArray(data["reference"])) {
     // The fused layout: the text's statements with their verdicts, then the reference's.

@@ -8,7 +8,8 @@ import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 
 /**
  * Answer correctness's definition: the CLI's `--weights`, `--beta`,
- * `--threshold`, `--similarity-threshold`, `--layout` and `--no-reasons` build it.
+ * `--threshold`, `--similarity-threshold`, `--layout`, `--no-reasons` and
+ * `--answers-per-call` build it.
  *
  * @example
  * ANSWER_CORRECTNESS.create({ threshold: 0.7 }).columns()[1]?.name; // "answer_correctness_continuous"
@@ -33,6 +34,7 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
     if (flags.similarityThreshold !== undefined) options.similarityThreshold = flags.similarityThreshold;
     if (flags.layout !== undefined) options.layout = flags.layout;
     if (flags.reasons !== undefined) options.reasons = flags.reasons;
+    if (flags.answersPerCall !== undefined) options.answersPerCall = flags.answersPerCall;
     // Loaded here, not at import: reading the registry must stay cheap.
     const { answerCorrectness } = require("./metric") as typeof import("./metric");
     return answerCorrectness(options) as Metric;

@@ -1,17 +1,19 @@
 /**
  * Answer correctness in the fused layout: the references' statements are
  * extracted {@link REFERENCES_PER_CALL} to a call, all asked for when the
- * run starts; then one call per answer splits it and classifies its
- * statements against its reference's. The verdicts feed the same arithmetic
- * as the Ragas layout's (metric.ts).
+ * run starts; then each call splits answers and classifies their statements
+ * against their references' — one answer per call, or with `answersPerCall`
+ * above 1 several, grouped by question. The verdicts feed the same
+ * arithmetic as the Ragas layout's (metric.ts).
  */
-import type { Judge } from "../../judge/judge";
+import { cachedReplyOf, type Judge } from "../../judge/judge";
 import type { StagePlan } from "../../judge/progress";
 import { JudgeError } from "../../judge/types";
 import type { UsageRecorder } from "../../judge/usage";
-import type { CallTracker, EvalRow, PlanContext, PlannedCall, PlannedRequest } from "../metric";
+import type { CallTracker, EvalRow, PlanContext, PlannedCall } from "../metric";
 import type { StatementVerdict } from "./details";
-import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type TextToSplit } from "./fused";
+import { answersBatchRequest, type QuestionAnswers } from "./fused-batch";
+import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type FusedReply, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, typicalVerdicts, type PlanSettings } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
 import { errorText } from "../../display/words";
@@ -59,8 +61,7 @@ export function extractReferencesInBatches(
       const statements = reply.then(
         (r) => cleanStatements(r.texts[i]!.statements),
         async (error: unknown) => {
-          // Only a batch that failed for good is split; not a rate limit, nor a request still waiting (batch mode).
-          if (!(error instanceof JudgeError) || error.status === 429 || error.status === 503) throw error;
+          if (!worthSplitting(error)) throw error;
           return cleanStatements((await judge.complete(statementsRequest(item.question, item.text), usage)).statements);
         },
       );
@@ -76,6 +77,37 @@ export function extractReferencesInBatches(
 /** A row's verdicts, or why they could not be had. */
 export type FusedVerdicts = { response: StatementVerdict[]; reference: StatementVerdict[] } | { error: string };
 
+/** Every reference statement missed, for `reason`. */
+function allMissed(refs: readonly string[], reason: string): StatementVerdict[] {
+  return refs.map((statement) => ({ statement, verdict: "FN" as const, reason }));
+}
+
+/** An answer's verdicts from its entry of a fused reply: its statements with their verdicts, and the reference's. */
+function verdictsFromReply(reply: FusedReply, refs: readonly string[]): FusedVerdicts {
+  const response = reply.statements.map((s, i) => ({ statement: s.trim(), verdict: reply.response[i]!.verdict, reason: reply.response[i]!.reason })).filter((v) => v.statement !== "");
+  if (response.length === 0) return { response: [], reference: allMissed(refs, "the response makes no statements") };
+  return { response, reference: refs.map((statement, i) => ({ statement, verdict: reply.reference[i]!.verdict, reason: reply.reference[i]!.reason })) };
+}
+
+/** An answer whose reference has no statements: only split, every statement FP. Never rejects. */
+async function splitAlone(question: string, response: string, judge: Judge, usage: UsageRecorder): Promise<FusedVerdicts> {
+  try {
+    const reply = await judge.complete(statementsRequest(question, response), usage);
+    return { response: cleanStatements(reply.statements).map((statement) => ({ statement, verdict: "FP" as const, reason: "the reference has no statements to support it" })), reference: [] };
+  } catch (error) {
+    return { error: `statement extraction of the response failed: ${errorText(error)}` };
+  }
+}
+
+/**
+ * Whether a batched call that failed is worth asking again in smaller
+ * calls: it failed for good (an invalid reply, a server error), not for a
+ * rate limit, and not because it waits for a batch (batch mode).
+ */
+function worthSplitting(error: unknown): boolean {
+  return error instanceof JudgeError && error.status !== 429 && error.status !== 503;
+}
+
 /** One row in the fused layout: its answer split and judged against its reference's statements in one call. */
 export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorder, referenceStatements: Promise<string[]>, calls: CallTracker, reasons: boolean): Promise<FusedVerdicts> {
   const answered = row.response.trim() !== "";
@@ -86,33 +118,178 @@ export async function judgeFused(row: EvalRow, judge: Judge, usage: UsageRecorde
     if (answered) calls.skip(FUSED_STAGES.answers);
     return { error: `statement extraction of the reference failed: ${errorText(error)}` };
   }
-  const noStatements = (reason: string) => refs.map((statement) => ({ statement, verdict: "FN" as const, reason }));
-  if (!answered) return { response: [], reference: noStatements("the response makes no statements") };
-  if (refs.length === 0) {
-    try {
-      const reply = await calls.track(FUSED_STAGES.answers, judge.complete(statementsRequest(row.user_input, row.response), usage));
-      const response = cleanStatements(reply.statements).map((statement) => ({ statement, verdict: "FP" as const, reason: "the reference has no statements to support it" }));
-      return { response, reference: [] };
-    } catch (error) {
-      return { error: `statement extraction of the response failed: ${errorText(error)}` };
-    }
-  }
+  if (!answered) return { response: [], reference: allMissed(refs, "the response makes no statements") };
+  if (refs.length === 0) return calls.track(FUSED_STAGES.answers, splitAlone(row.user_input, row.response, judge, usage));
   try {
     const reply = await calls.track(FUSED_STAGES.answers, judge.complete(fusedRequest(row.user_input, row.response, refs, { reasons }), usage));
-    const response = reply.statements.map((s, i) => ({ statement: s.trim(), verdict: reply.response[i]!.verdict, reason: reply.response[i]!.reason })).filter((v) => v.statement !== "");
-    if (response.length === 0) return { response: [], reference: noStatements("the response makes no statements") };
-    return {
-      response,
-      reference: refs.map((statement, i) => ({ statement, verdict: reply.reference[i]!.verdict, reason: reply.reference[i]!.reason })),
-    };
+    return verdictsFromReply(reply, refs);
   } catch (error) {
     return { error: `splitting and classifying the response failed: ${errorText(error)}` };
   }
 }
 
-/** The fused layout's calls per stage: reference batches, one call per answer, one embedding call. */
-export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean): StagePlan[] {
-  const answers = rows.filter((r) => r.response.trim() !== "").length;
+/** One distinct answer of the fused layout's batched calls; rows with the same question, reference and answer share it. */
+export interface FusedAnswer {
+  /** {@link answerKey} of its rows. */
+  key: string;
+  /** {@link referenceKey} of its rows. */
+  referenceKey: string;
+  question: string;
+  /** The reference's text (its statements are extracted apart, once per question and reference). */
+  reference: string;
+  response: string;
+}
+
+/** The key of a row's answer in the batched calls: its question, reference and answer. */
+export function answerKey(row: EvalRow): string {
+  return JSON.stringify([row.user_input, row.reference ?? "", row.response]);
+}
+
+/**
+ * The distinct answers the batched calls judge, grouped by question and
+ * reference in the order the rows first name them (so that a question's
+ * answers are neighbours). Rows without an answer or without a reference
+ * are left out: they are judged alone ({@link judgeFused}).
+ */
+export function distinctAnswers(rows: readonly EvalRow[]): FusedAnswer[] {
+  const groups = new Map<string, Map<string, FusedAnswer>>();
+  for (const row of rows) {
+    const reference = row.reference ?? "";
+    if (row.response.trim() === "" || reference.trim() === "") continue;
+    const refKey = referenceKey(row);
+    let group = groups.get(refKey);
+    if (!group) groups.set(refKey, (group = new Map()));
+    const key = answerKey(row);
+    if (!group.has(key)) group.set(key, { key, referenceKey: refKey, question: row.user_input, reference, response: row.response });
+  }
+  return [...groups.values()].flatMap((group) => [...group.values()]);
+}
+
+/** A call's answers under their questions: consecutive answers to one question and reference share an entry. */
+function questionsOf(answers: readonly { answer: FusedAnswer; refs: readonly string[] }[]): QuestionAnswers[] {
+  const questions: { question: string; referenceText: string; reference: readonly string[]; answers: string[] }[] = [];
+  for (const { answer, refs } of answers) {
+    const last = questions[questions.length - 1];
+    if (last && last.question === answer.question && last.referenceText === answer.reference) last.answers.push(answer.response);
+    else questions.push({ question: answer.question, referenceText: answer.reference, reference: refs, answers: [answer.response] });
+  }
+  return questions.map(({ question, reference, answers }) => ({ question, reference, answers }));
+}
+
+/** The request that judges one answer alone in the batched prompt: the key its part of a batch is cached under. */
+function aloneRequest(answer: FusedAnswer, refs: readonly string[], reasons: boolean) {
+  return answersBatchRequest([{ question: answer.question, reference: refs, answers: [answer.response] }], { reasons });
+}
+
+/** The request for answers to ask together: the batched call, or the answer alone. */
+function requestFor(asked: readonly { answer: FusedAnswer; refs: readonly string[] }[], reasons: boolean) {
+  return asked.length === 1 ? aloneRequest(asked[0]!.answer, asked[0]!.refs, reasons) : answersBatchRequest(questionsOf(asked), { reasons });
+}
+
+/** An answer to ask, with its reference's statements. */
+interface AnswerToAsk {
+  answer: FusedAnswer;
+  refs: string[];
+}
+
+/**
+ * Asks one batched call; when it fails for good, asks each of its answers
+ * alone, so one bad reply fails only the answers it must. Never rejects.
+ */
+async function askTogether(asked: readonly AnswerToAsk[], judge: Judge, usage: UsageRecorder, reasons: boolean): Promise<FusedVerdicts[]> {
+  const ask = async (some: readonly AnswerToAsk[]): Promise<FusedVerdicts[]> => {
+    const reply = await judge.complete(requestFor(some, reasons), usage);
+    const entries = reply.questions.flatMap((q) => q.answers);
+    return some.map((a, n) => verdictsFromReply(entries[n]!, a.refs));
+  };
+  const failed = (error: unknown): FusedVerdicts => ({ error: `splitting and classifying the response failed: ${errorText(error)}` });
+  try {
+    return await ask(asked);
+  } catch (error) {
+    if (asked.length === 1 || !worthSplitting(error)) return asked.map(() => failed(error));
+    return Promise.all(asked.map((a) => ask([a]).then((v) => v[0]!, failed)));
+  }
+}
+
+/**
+ * Judges the distinct answers of `rows` several to a call, once the
+ * statements of their references are in (`referenceStatements`, filled by
+ * {@link extractReferencesInBatches} first): answers a run before judged
+ * come from the cache (each answer of a batched reply is cached by itself);
+ * the others are asked `answersPerCall` to a call, in question order, so a
+ * question's answers share a call. Progress counts one call per
+ * `answersPerCall` answers, as planned, and skips those not needed.
+ */
+async function judgeDistinctAnswers(
+  answers: readonly FusedAnswer[],
+  judge: Judge,
+  usage: UsageRecorder,
+  calls: CallTracker,
+  refsOf: (answer: FusedAnswer) => Promise<string[]>,
+  { reasons, answersPerCall }: { reasons: boolean; answersPerCall: number },
+): Promise<FusedVerdicts[]> {
+  const out: (FusedVerdicts | undefined)[] = new Array(answers.length);
+  const toAsk: (AnswerToAsk & { i: number })[] = [];
+  await Promise.all(
+    answers.map(async (answer, i) => {
+      let refs: string[];
+      try {
+        refs = await refsOf(answer);
+      } catch (error) {
+        return void (out[i] = { error: `statement extraction of the reference failed: ${errorText(error)}` });
+      }
+      if (refs.length === 0) return void (out[i] = await splitAlone(answer.question, answer.response, judge, usage));
+      const cached = await cachedReplyOf(judge, aloneRequest(answer, refs, reasons));
+      if (cached) out[i] = verdictsFromReply(cached.questions[0]!.answers[0]!, refs);
+      else toAsk.push({ answer, refs, i });
+    }),
+  );
+  toAsk.sort((a, b) => a.i - b.i);
+  const batches = chunks(toAsk, answersPerCall);
+  for (let unused = Math.ceil(answers.length / answersPerCall) - batches.length; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
+  await Promise.all(
+    batches.map(async (batch) => {
+      const verdicts = await calls.track(FUSED_STAGES.answers, askTogether(batch, judge, usage, reasons));
+      batch.forEach((a, n) => (out[a.i] = verdicts[n]));
+    }),
+  );
+  return out.map((v) => v ?? { error: "splitting and classifying the response failed: no reply" });
+}
+
+/**
+ * Starts judging the rows' answers `answersPerCall` to a call (above 1; see
+ * {@link judgeDistinctAnswers}). Returns each answer's verdicts by
+ * {@link answerKey}; the promises never reject.
+ */
+export function judgeAnswersInBatches(
+  rows: readonly EvalRow[],
+  judge: Judge,
+  usage: UsageRecorder,
+  calls: CallTracker,
+  referenceStatements: ReadonlyMap<string, ReadonlyMap<string, Promise<string[]>>>,
+  options: { reasons: boolean; answersPerCall: number },
+): Map<string, Promise<FusedVerdicts>> {
+  const answers = distinctAnswers(rows);
+  const refsOf = (answer: FusedAnswer) => referenceStatements.get(answer.question)?.get(answer.reference) ?? Promise.reject(new Error("its statements were never asked for"));
+  const judged = judgeDistinctAnswers(answers, judge, usage, calls, refsOf, options).catch((error: unknown) =>
+    answers.map((): FusedVerdicts => ({ error: `splitting and classifying the response failed: ${errorText(error)}` })),
+  );
+  return new Map(answers.map((answer, i) => [answer.key, judged.then((all) => all[i]!)]));
+}
+
+/** Whether a row is judged alone in the batched layout: it has an answer but no reference text (its answer is only split). */
+function splitOnlyRow(row: EvalRow): boolean {
+  return row.response.trim() !== "" && (row.reference ?? "").trim() === "";
+}
+
+/**
+ * The fused layout's calls per stage: reference batches; one call per
+ * answer, or with `answersPerCall` above 1 one per batched call (and one per
+ * answer without a reference); one embedding call.
+ */
+export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean, answersPerCall = 1): StagePlan[] {
+  const answers =
+    answersPerCall === 1 ? rows.filter((r) => r.response.trim() !== "").length : Math.ceil(distinctAnswers(rows).length / answersPerCall) + rows.filter(splitOnlyRow).length;
   const plan: StagePlan[] = [
     { stage: FUSED_STAGES.references, calls: Math.ceil(referencesToSplit(rows).size / REFERENCES_PER_CALL) },
     { stage: FUSED_STAGES.answers, calls: answers, after: FUSED_STAGES.references },
@@ -121,14 +298,85 @@ export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean): St
   return plan;
 }
 
+/** A reference's statements as a plan knows them: cached, or predicted from its sentences. */
+interface PlannedStatements {
+  statements: string[];
+  known: boolean;
+}
+
+/** The answer's statements and verdicts of typical length, for estimates: what a fused reply gives for one answer. */
+function typicalFusedEntry(text: string, references: number, reasons: boolean): { statements: string[] } {
+  const statements = predictStatements(text);
+  return { statements, ...typicalVerdicts(statements.length, references, reasons) };
+}
+
+/** Reply tokens of a typical fused entry or batch: the JSON, plus the subjects statements restate. */
+function fusedReplyTokens(reply: unknown, statements: number): (tokens: (text: string) => number) => number {
+  return (tokens) => tokens(JSON.stringify(reply)) + RESTATED_SUBJECT_TOKENS * statements;
+}
+
+/** The split-only call of an answer whose reference has no statements, as a plan sees it. */
+async function plannedSplit(question: string, text: string, reference: PlannedStatements, context: PlanContext): Promise<PlannedCall> {
+  const request = statementsRequest(question, text);
+  const cached = reference.known && (await context.cachedReply(request)) !== undefined;
+  const answer = predictStatements(text);
+  return { kind: "chat", stage: FUSED_STAGES.answers, request, predicted: !reference.known, cached, replyTokens: fusedReplyTokens({ statements: answer }, answer.length) };
+}
+
+/** One call per answer (`answersPerCall` 1). */
+async function planAnswersAlone(rows: readonly EvalRow[], known: ReadonlyMap<string, PlannedStatements>, context: PlanContext, reasons: boolean): Promise<PlannedCall[]> {
+  const calls: PlannedCall[] = [];
+  for (const row of rows) {
+    if (row.response.trim() === "") continue;
+    const reference = known.get(referenceKey(row)) ?? { statements: [], known: true };
+    // A reference with no statements: the answer is only split (judgeFused does the same).
+    if (reference.statements.length === 0) {
+      calls.push(await plannedSplit(row.user_input, row.response, reference, context));
+      continue;
+    }
+    const request = fusedRequest(row.user_input, row.response, reference.statements, { reasons });
+    const entry = typicalFusedEntry(row.response, reference.statements.length, reasons);
+    calls.push({
+      kind: "chat",
+      stage: FUSED_STAGES.answers,
+      request,
+      predicted: !reference.known,
+      cached: reference.known && (await context.cachedReply(request)) !== undefined,
+      replyTokens: fusedReplyTokens(entry, entry.statements.length),
+    });
+  }
+  return calls;
+}
+
+/** Batched calls (`answersPerCall` above 1), as judgeDistinctAnswers makes them: answers a run before judged left out. */
+async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<string, PlannedStatements>, context: PlanContext, reasons: boolean, answersPerCall: number): Promise<PlannedCall[]> {
+  const calls: PlannedCall[] = [];
+  for (const row of rows) if (splitOnlyRow(row)) calls.push(await plannedSplit(row.user_input, row.response, { statements: [], known: true }, context));
+  const toAsk: (AnswerToAsk & { known: boolean })[] = [];
+  for (const answer of distinctAnswers(rows)) {
+    const reference = known.get(answer.referenceKey) ?? { statements: [], known: true };
+    if (reference.statements.length === 0) calls.push(await plannedSplit(answer.question, answer.response, reference, context));
+    else if (!(reference.known && (await context.cachedReply(aloneRequest(answer, reference.statements, reasons))) !== undefined)) toAsk.push({ answer, refs: reference.statements, known: reference.known });
+  }
+  for (const batch of chunks(toAsk, answersPerCall)) {
+    const predicted = batch.some((a) => !a.known);
+    const request = requestFor(batch, reasons);
+    const reply = { questions: questionsOf(batch).map((q) => ({ answers: q.answers.map((text) => typicalFusedEntry(text, q.reference.length, reasons)) })) };
+    const statements = reply.questions.reduce((n, q) => n + q.answers.reduce((m, a) => m + a.statements.length, 0), 0);
+    calls.push({ kind: "chat", stage: FUSED_STAGES.answers, request, predicted, cached: !predicted && (await context.cachedReply(request)) !== undefined, replyTokens: fusedReplyTokens(reply, statements) });
+  }
+  return calls;
+}
+
 /**
  * Every call of the fused layout for `rows`, for a cost estimate: the
- * reference batches (exact requests), then one per answer (exact when its
- * reference's batch is cached, else with predicted reference statements).
+ * reference batches (exact requests), then the answers' calls (exact when
+ * their references' batches are cached, else with predicted reference
+ * statements).
  */
-export async function planFused(rows: readonly EvalRow[], context: PlanContext, { semantic, reasons }: PlanSettings): Promise<PlannedCall[]> {
+export async function planFused(rows: readonly EvalRow[], context: PlanContext, { semantic, reasons, answersPerCall = 1 }: PlanSettings): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
-  const known = new Map<string, { statements: string[]; known: boolean }>();
+  const known = new Map<string, PlannedStatements>();
   for (const batch of chunks([...referencesToSplit(rows)], REFERENCES_PER_CALL)) {
     const request = statementsBatchRequest(batch.map(([, item]) => item));
     const cached = await context.cachedReply(request);
@@ -143,33 +391,7 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
       replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements) => ({ statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
     });
   }
-  for (const row of rows) {
-    if (row.response.trim() === "") continue;
-    const reference = known.get(referenceKey(row)) ?? { statements: [], known: true };
-    const answer = predictStatements(row.response);
-    // A reference with no statements: the answer is only split (judgeFused does the same).
-    let request: PlannedRequest;
-    let hit: unknown;
-    if (reference.statements.length > 0) {
-      const fused = fusedRequest(row.user_input, row.response, reference.statements, { reasons });
-      request = fused;
-      hit = reference.known ? await context.cachedReply(fused) : undefined;
-    } else {
-      const split = statementsRequest(row.user_input, row.response);
-      request = split;
-      hit = reference.known ? await context.cachedReply(split) : undefined;
-    }
-    const cached = hit !== undefined;
-    calls.push({
-      kind: "chat",
-      stage: FUSED_STAGES.answers,
-      request,
-      predicted: !reference.known,
-      cached,
-      replyTokens: (tokens) =>
-        tokens(JSON.stringify({ statements: answer, ...typicalVerdicts(answer.length, reference.statements.length, reasons) })) + RESTATED_SUBJECT_TOKENS * answer.length,
-    });
-  }
+  calls.push(...(answersPerCall === 1 ? await planAnswersAlone(rows, known, context, reasons) : await planAnswerBatches(rows, known, context, reasons, answersPerCall)));
   if (semantic && rows.length > 0) calls.push({ kind: "embedding", stage: FUSED_STAGES.embedding, texts: embeddingTexts(rows) });
   return calls;
 }

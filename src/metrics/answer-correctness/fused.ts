@@ -40,13 +40,15 @@ export interface FusedReply {
 
 const StatementsBatchSchema = z.object({ texts: z.array(z.object({ statements: z.array(z.string()) })) });
 
-const FusedSchema = z.object({
+/** Reply schema of the fused call (a reason before each verdict). */
+export const FusedSchema = z.object({
   statements: z.array(z.string()),
   response: z.array(verdictEntry(["TP", "FP"] as const)),
   reference: z.array(verdictEntry(["covered", "FN"] as const)),
 });
 
-const FusedVerdictsOnlySchema = z.object({
+/** Reply schema of the fused call without reasons: verdicts alone, each read with an empty reason. */
+export const FusedVerdictsOnlySchema = z.object({
   statements: z.array(z.string()),
   response: z.array(bareVerdict(["TP", "FP"] as const)),
   reference: z.array(bareVerdict(["covered", "FN"] as const)),

@@ -15,7 +15,8 @@ import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
-import { extractReferencesInBatches, fusedCallCounts, judgeFused, planFused } from "./fused-layout";
+import { MAX_ANSWERS_PER_CALL } from "./fused-batch";
+import { answerKey, extractReferencesInBatches, fusedCallCounts, judgeAnswersInBatches, judgeFused, planFused, type FusedVerdicts } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
 
@@ -53,6 +54,19 @@ export interface AnswerCorrectnessOptions {
    * the model decides without first writing what it compared.
    */
   reasons?: boolean;
+  /**
+   * The fused layout's answers per call (default 1). Above 1, the answers
+   * are grouped by question and up to this many are split and judged in one
+   * call, so the instructions, each question and its reference statements
+   * are read once for all of them: fewer calls and prompt tokens per row,
+   * but the model judges each answer with the others in view (told to judge
+   * each on its own). An answer judged in a batch is cached by itself, so a
+   * rerun with rows added or removed asks only for the new answers.
+   *
+   * @example
+   * answerCorrectness({ layout: "fused", answersPerCall: 6 }); // about 1/6 + 1/(8·M) chat calls per row
+   */
+  answersPerCall?: number;
 }
 
 /** The call layouts of answer correctness; see {@link AnswerCorrectnessOptions.layout}. */
@@ -91,12 +105,20 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   private readonly embeddings: Embedder | undefined;
   private readonly layout: AnswerCorrectnessLayout;
   private readonly reasons: boolean;
+  private readonly answersPerCall: number;
 
   constructor(options: AnswerCorrectnessOptions) {
     this.layout = options.layout ?? "ragas";
     this.reasons = options.reasons ?? true;
     if (this.layout !== "ragas" && this.layout !== "fused") {
       throw new RangeError(`answer correctness layout must be "ragas" or "fused"; got ${JSON.stringify(options.layout)}`);
+    }
+    this.answersPerCall = options.answersPerCall ?? 1;
+    if (!Number.isInteger(this.answersPerCall) || this.answersPerCall < 1 || this.answersPerCall > MAX_ANSWERS_PER_CALL) {
+      throw new RangeError(`answer correctness answersPerCall must be a whole number from 1 to ${MAX_ANSWERS_PER_CALL}; got ${String(options.answersPerCall)}`);
+    }
+    if (this.answersPerCall > 1 && this.layout !== "fused") {
+      throw new RangeError(`answer correctness answersPerCall applies to the fused layout only (the Ragas layout asks one call per answer); add layout: "fused", or leave answersPerCall out`);
     }
     const weights = options.weights ?? [0.75, 0.25];
     assertWeights(weights);
@@ -169,12 +191,12 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   }
 
   planCalls(rows: readonly EvalRow[]): StagePlan[] {
-    return this.layout === "fused" ? fusedCallCounts(rows, this.weights[1] > 0) : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
+    return this.layout === "fused" ? fusedCallCounts(rows, this.weights[1] > 0, this.answersPerCall) : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
   }
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
     const planned = { ...context, judge: this.judge ?? context.judge };
-    const settings = { semantic: this.weights[1] > 0, reasons: this.reasons };
+    const settings = { semantic: this.weights[1] > 0, reasons: this.reasons, answersPerCall: this.answersPerCall };
     return this.layout === "fused" ? planFused(rows, planned, settings) : planAnswerCorrectness(rows, planned, settings);
   }
 
@@ -186,11 +208,16 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     // (in the fused layout, several references to a call, all asked for at the start).
     const referenceStatements = new Map<string, Map<string, Promise<string[]>>>();
     if (this.layout === "fused") extractReferencesInBatches(rows, judge, context.usage, calls, referenceStatements);
+    // With answersPerCall above 1, the answers' calls are planned for the whole run at once (rows judged alone are left out).
+    const fusedAnswers =
+      this.layout === "fused" && this.answersPerCall > 1
+        ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, answersPerCall: this.answersPerCall })
+        : undefined;
     const vectors = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, this.embedAll(rows, embedder, context.usage)) : undefined;
     // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
     vectors?.catch(() => undefined);
     return mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
-      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, vectors, calls);
+      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, fusedAnswers, vectors, calls);
       context.rowDone(result.error !== "");
       return result;
     });
@@ -214,6 +241,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     embedder: Embedder,
     usage: UsageRecorder,
     referenceStatements: Map<string, Map<string, Promise<string[]>>>,
+    fusedAnswers: Map<string, Promise<FusedVerdicts>> | undefined,
     vectors: Promise<Map<string, number[]>> | undefined,
     calls: CallTracker,
   ): Promise<AnswerCorrectnessResult> {
@@ -227,7 +255,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       byReference.set(reference, refPromise);
     }
     if (this.layout === "fused") {
-      const judged = await judgeFused(row, judge, usage, refPromise, calls, this.reasons);
+      const judged = await (fusedAnswers?.get(answerKey(row)) ?? judgeFused(row, judge, usage, refPromise, calls, this.reasons));
       if ("error" in judged) return this.failed(row.index, judged.error, label);
       return this.finish(row, label, judged.response, judged.reference, embedder, usage, vectors);
     }

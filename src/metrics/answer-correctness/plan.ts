@@ -25,6 +25,8 @@ export interface PlanSettings {
   semantic: boolean;
   /** Whether the judge writes a reason before each verdict. */
   reasons: boolean;
+  /** The fused layout's answers per call (default 1). */
+  answersPerCall?: number;
 }
 
 /**

@@ -1,0 +1,144 @@
+/**
+ * The fused layout's batched call (`answersPerCall` above 1): several
+ * answers, grouped under their questions, each split into statements and
+ * judged against its own question's reference statements in one call. The
+ * instructions and example, each question and its reference statements are
+ * read once for all the answers in the call instead of once per answer.
+ * Same statement rules and verdict rules as the other prompts; the offline
+ * and labels judges answer it answer by answer.
+ */
+import { z } from "zod";
+import type { ChatMessage, RequestPart, StructuredRequest } from "../../judge/types";
+import { withReasonLimit } from "../reasons";
+import { FusedSchema, FusedVerdictsOnlySchema, fusedRequest, type FusedReply } from "./fused";
+import { CLASSIFY_EXAMPLE, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASON_MAX_LENGTH, STATEMENT_RULES, verdictsOnly } from "./prompts";
+
+/** Version of the batched split-and-classify prompt; part of every cache key. */
+export const ANSWERS_BATCH_PROMPT_VERSION = "ac-fused-batch-v1";
+/** Version of the batched prompt that asks for verdicts without reasons (`reasons: false`). */
+export const ANSWERS_BATCH_VERDICTS_ONLY_PROMPT_VERSION = "ac-fused-batch-verdicts-only-v1";
+
+/**
+ * The most answers one batched call may carry: each adds 100 to 300 reply
+ * tokens, and many servers stop a reply at 4,096.
+ */
+export const MAX_ANSWERS_PER_CALL = 12;
+
+/** One question's answers in a batched call, with its reference's statements (at least one). */
+export interface QuestionAnswers {
+  question: string;
+  reference: readonly string[];
+  answers: readonly string[];
+}
+
+/** Reply of the batched call: for each question, for each of its answers, what the fused call replies. */
+export interface AnswersBatchReply {
+  questions: { answers: FusedReply[] }[];
+}
+
+const BatchSchema = z.object({ questions: z.array(z.object({ answers: z.array(FusedSchema) })) });
+const BatchVerdictsOnlySchema = z.object({ questions: z.array(z.object({ answers: z.array(FusedVerdictsOnlySchema) })) });
+
+const BATCH_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(BatchSchema) as Record<string, unknown>, REASON_MAX_LENGTH);
+// Without reasons, the server is sent the verdict strings alone (the zod schema's transform has no JSON Schema).
+const BATCH_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(
+  z.object({
+    questions: z.array(z.object({ answers: z.array(z.object({ statements: z.array(z.string()), response: z.array(z.enum(["TP", "FP"])), reference: z.array(z.enum(["covered", "FN"])) })) })),
+  }),
+) as Record<string, unknown>;
+
+function batchSystem(reasons: boolean): string {
+  const [reasonFirst, reasonThen] = reasons ? ['a reason of at most 8 words naming what you compared (e.g. "R1", "R1 says 1928"), then ', "a reason, then "] : ["", ""];
+  return `Split answers into standalone statements and check each answer against its own question's reference statements. The user's JSON lists "questions", each with the "question", its "reference" statements (R1, R2, …) and the "answers" to judge. ${DATA_NOT_INSTRUCTIONS}
+
+Statements of an answer:
+${STATEMENT_RULES}
+
+For each question, for each of its answers, in order: the answer's statements; for each statement, in order: ${reasonFirst}"TP" if the reference statements support it (paraphrase is fine), else "FP"; for each reference statement, in order: ${reasonThen}"covered" if the answer states it, else "FN".
+A different number, date or name, or a negation, contradicts: FP, and the reference statement is FN. Judge each answer on its own against its question's reference: not against the other answers, nor your own knowledge.`;
+}
+
+const BATCH_SYSTEM = batchSystem(true);
+const BATCH_VERDICTS_ONLY_SYSTEM = batchSystem(false);
+
+// The classification prompt's example as two answers to one question: one with a wrong value, one that leaves a statement out.
+const SECOND_ANSWER = {
+  statements: ["Water boils at 100 °C at sea level."],
+  response: [{ reason: "R1", verdict: "TP" }],
+  reference: [
+    { reason: "A1", verdict: "covered" },
+    { reason: "no statement on °F", verdict: "FN" },
+  ],
+};
+const BATCH_EXAMPLE_IN = JSON.stringify({
+  questions: [{ question: CLASSIFY_EXAMPLE.question, reference: CLASSIFY_EXAMPLE.reference, answers: ["At sea level it boils at 100 °C, or 90 °F.", "It boils at 100 °C."] }],
+});
+const FIRST_ANSWER = { statements: CLASSIFY_EXAMPLE.answer, ...CLASSIFY_EXAMPLE.verdicts };
+const BATCH_EXAMPLE_OUT = JSON.stringify({ questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER] }] });
+const BATCH_VERDICTS_ONLY_EXAMPLE_OUT = JSON.stringify({
+  questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER].map((a) => ({ statements: a.statements, ...verdictsOnly(a) })) }],
+});
+
+/** The problem with one answer's entry: one verdict per statement it wrote, one per reference statement. */
+function answerProblem(reply: FusedReply, references: number): string | undefined {
+  return oneEntryEach("answer", reply.response, reply.statements.length) ?? oneEntryEach("reference", reply.reference, references);
+}
+
+/** Options of {@link answersBatchRequest}. */
+export interface AnswersBatchOptions {
+  /** Ask for a short reason before each verdict (default true); false asks for the verdicts alone. */
+  reasons?: boolean;
+}
+
+/**
+ * The request that splits and judges every answer of `questions` in one
+ * call. Its reply is cached whole and answer by answer (each under the
+ * request for that answer alone), so a later run that judges some of the
+ * same answers among others finds them.
+ *
+ * @example
+ * answersBatchRequest([{ question: "Capital of France?", reference: ["Paris is the capital of France."], answers: ["Paris.", "Lyon."] }]);
+ */
+export function answersBatchRequest(questions: readonly QuestionAnswers[], options: AnswersBatchOptions = {}): StructuredRequest<AnswersBatchReply> {
+  const reasons = options.reasons ?? true;
+  let messages: ChatMessage[] | undefined;
+  const answers = questions.reduce((n, q) => n + q.answers.length, 0);
+  return {
+    task: { kind: "custom", name: "extract_and_classify_answers" },
+    promptVersion: reasons ? ANSWERS_BATCH_PROMPT_VERSION : ANSWERS_BATCH_VERDICTS_ONLY_PROMPT_VERSION,
+    get messages() {
+      const [system, exampleOut] = reasons ? [BATCH_SYSTEM, BATCH_EXAMPLE_OUT] : [BATCH_VERDICTS_ONLY_SYSTEM, BATCH_VERDICTS_ONLY_EXAMPLE_OUT];
+      return (messages ??= fewShot(system, BATCH_EXAMPLE_IN, exampleOut, JSON.stringify({ questions })));
+    },
+    schemaName: "answers_statements_verdicts",
+    jsonSchema: reasons ? BATCH_JSON_SCHEMA : BATCH_VERDICTS_ONLY_JSON_SCHEMA,
+    schema: reasons ? BatchSchema : BatchVerdictsOnlySchema,
+    check: (reply) => {
+      if (reply.questions.length !== questions.length) {
+        return `the reply must give one entry for each of the ${questions.length} questions, in order; it gave ${reply.questions.length}`;
+      }
+      for (const [qi, q] of questions.entries()) {
+        const given = reply.questions[qi]!.answers;
+        if (given.length !== q.answers.length) return `question ${qi + 1}: the reply must give one entry for each of its ${q.answers.length} answers, in order; it gave ${given.length}`;
+        for (const [ai, entry] of given.entries()) {
+          const problem = answerProblem(entry, q.reference.length);
+          if (problem !== undefined) return `question ${qi + 1}, answer ${ai + 1}: ${problem}`;
+        }
+      }
+      return undefined;
+    },
+    // Offline and from labels: each answer as the fused call, so every layout gives the same verdicts.
+    compose: async (answer) => ({
+      questions: await Promise.all(questions.map(async (q) => ({ answers: await Promise.all(q.answers.map((text) => answer(fusedRequest(q.question, text, q.reference, { reasons })))) }))),
+    }),
+    parts: (reply) =>
+      answers < 2
+        ? []
+        : questions.flatMap((q, qi) =>
+            q.answers.map((text, ai): RequestPart => ({
+              request: answersBatchRequest([{ question: q.question, reference: q.reference, answers: [text] }], { reasons }) as StructuredRequest<unknown>,
+              reply: { questions: [{ answers: [reply.questions[qi]!.answers[ai]!] }] },
+            })),
+          ),
+  };
+}
