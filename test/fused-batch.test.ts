@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, estimate, loadDataset, score, scoreBatch, type Judge, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, estimate, loadDataset, score, type Judge, type JudgeOptions } from "../src/index";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
 import { useFakeOpenAI } from "./support/fake-openai";
@@ -191,30 +191,6 @@ describe("answer correctness, fused layout, several answers to a call", () => {
       assert.equal(entry.properties.response.items.type, "string");
       assert.doesNotMatch(JSON.stringify(body.body.messages), /reason/i);
     }
-  });
-
-  it("scores through the Batch API like an interactive run: references, then the batched answers", async () => {
-    server.options.batches = { pollsToComplete: 1 };
-    const rows = rowsFor(12, ["a", "b", "c"]);
-    const metric = () => answerCorrectness({ layout: "fused", answersPerCall: 6 });
-    const interactive = records(await score(rows, [metric()], { judge: judgeFor(), ...quiet }));
-    server.reset();
-    const viaBatches = records(
-      await scoreBatch(rows, [metric()], { judge: judgeFor({ cache: true, cacheDir: tempDir() }), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true }),
-    );
-    assert.deepEqual(outcome(viaBatches), outcome(interactive));
-    assert.equal(server.chatRequests().length, 0, "no interactive chat call");
-    const kinds = server.batchApi.created.flatMap((id) =>
-      server.batchApi.files
-        .get(server.batchApi.batches.get(id)!.input_file_id)!
-        .content.split("\n")
-        .filter((l) => l.trim() !== "")
-        .map((l) => JSON.parse(l) as { url: string; body: { response_format?: { json_schema?: { name?: string } } } })
-        .filter((b) => b.url === "/v1/chat/completions")
-        .map((b) => promptKind(b.body)),
-    );
-    assert.equal(kinds.filter((k) => k === BATCHED).length, Math.ceil(rows.filter((r) => r.response !== "").length / 6));
-    assert.equal(kinds.filter((k) => k === "statements_batch").length, Math.ceil(12 / 8));
   });
 
   it("refuses a bad answersPerCall, or one without the fused layout, when the metric is built", () => {

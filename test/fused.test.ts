@@ -124,26 +124,26 @@ describe("answer correctness, fused layout", () => {
 });
 
 describe("answer correctness, fused layout, in batch mode", () => {
-  it("scores through the Batch API in two stages (references, then answers) like an interactive run, with no single-reference split", async () => {
-    server.options.batches = { pollsToComplete: 1 };
-    const rows = threeModels(12);
-    const interactive = records(await score(rows, [answerCorrectness({ layout: "fused" })], { judge: judgeFor(), ...quiet }));
-    server.reset();
-    const batched = records(
-      await scoreBatch(rows, [answerCorrectness({ layout: "fused" })], { judge: judgeFor({ cache: true, cacheDir: tempDir() }), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true }),
-    );
-    assert.deepEqual(verdicts(batched), verdicts(interactive));
-    assert.equal(server.chatRequests().length, 0, "no interactive chat call");
-    const bodies = server.batchApi.created.flatMap((id) =>
-      server.batchApi.files
-        .get(server.batchApi.batches.get(id)!.input_file_id)!
-        .content.split("\n")
-        .filter((l) => l.trim() !== "")
-        .map((l) => JSON.parse(l) as { url: string; body: { response_format?: { json_schema?: { name?: string } } } }),
-    );
-    const kinds = bodies.filter((b) => b.url === "/v1/chat/completions").map((b) => promptKind(b.body));
-    assert.deepEqual(kinds.filter((k) => k === "statements_batch").length, Math.ceil(12 / 8));
-    assert.equal(kinds.filter((k) => k === "statements").length, 0, "a reference waiting for its batch is not split alone");
-    assert.equal(kinds.filter((k) => k === "statements_verdicts").length, rows.filter((r) => r.response !== "").length);
-  });
+  for (const answersPerCall of [1, 6]) {
+    it(`scores through the Batch API in two stages (references, then answers ${answersPerCall} to a call) like an interactive run, with no single-reference split`, async () => {
+      server.options.batches = { pollsToComplete: 1 };
+      const rows = threeModels(12);
+      const metric = () => answerCorrectness({ layout: "fused", answersPerCall });
+      const interactive = records(await score(rows, [metric()], { judge: judgeFor(), ...quiet }));
+      server.reset();
+      const batched = records(
+        await scoreBatch(rows, [metric()], { judge: judgeFor({ cache: true, cacheDir: tempDir() }), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true }),
+      );
+      assert.deepEqual(verdicts(batched), verdicts(interactive));
+      assert.equal(server.chatRequests().length, 0, "no interactive chat call");
+      const kinds = server.batchApi
+        .createdLines()
+        .filter((l) => l.url === "/v1/chat/completions")
+        .map((l) => promptKind(l.body));
+      assert.deepEqual(kinds.filter((k) => k === "statements_batch").length, Math.ceil(12 / 8));
+      assert.equal(kinds.filter((k) => k === "statements").length, 0, "a reference waiting for its batch is not split alone");
+      const answerKind = answersPerCall === 1 ? "statements_verdicts" : "answers_statements_verdicts";
+      assert.equal(kinds.filter((k) => k === answerKind).length, Math.ceil(rows.filter((r) => r.response !== "").length / answersPerCall));
+    });
+  }
 });

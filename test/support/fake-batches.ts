@@ -67,6 +67,17 @@ export class FakeBatchApi {
     private readonly scripts: BatchScripts,
   ) {}
 
+  /** Every request line of the batches created, in order, parsed. */
+  createdLines(): { custom_id: string; url: string; body: Record<string, unknown> }[] {
+    return this.created.flatMap((id) =>
+      this.files
+        .get(this.batches.get(id)!.input_file_id)!
+        .content.split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as { custom_id: string; url: string; body: Record<string, unknown> }),
+    );
+  }
+
   /** Forgets every file and batch. */
   clear(): void {
     this.files.clear();
