@@ -106,6 +106,25 @@ describe("answer correctness, fused layout, several answers to a call", () => {
     }
   });
 
+  it("puts fewer long answers in a call: at most 6,000 characters of answers, and a longer answer alone", async () => {
+    const sentence = (q: number, n: number) => `Fact ${q} number ${n} is a long sentence that goes on about the question for a good while.`;
+    const long = (q: number, from: number, count: number) => Array.from({ length: count }, (_, n) => sentence(q, from + n)).join(" ");
+    const rows = [0, 1, 2, 3].flatMap((q) => {
+      const reference = long(q, 0, 4);
+      // Three answers of about 2,600 characters each, and one of about 7,000.
+      return ["a", "b", "c"].map((model, m) => ({ id: `q${q}`, model, user_input: `Q${q}?`, response: long(q, m, q === 3 && m === 0 ? 80 : 30), reference }));
+    });
+    const ragas = records(await score(rows, [answerCorrectness()], { judge: judgeFor(), ...quiet }));
+    server.reset();
+    const batched = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: judgeFor(), ...quiet }));
+    assert.deepEqual(outcome(batched), outcome(ragas));
+    const sent = batchedRequests().map((b) => b.questions.flatMap((q) => q.answers));
+    assert.ok(sent.every((answers) => answers.length === 1 || answers.reduce((n, a) => n + a.length, 0) <= 6000), sent.map((a) => a.map((x) => x.length).join("+")).join(", "));
+    assert.deepEqual(sent.filter((answers) => answers.some((a) => a.length > 6000)).map((answers) => answers.length), [1], "the longest answer alone");
+    assert.equal(sent.flat().length, 12);
+    assert.ok(sent.length <= 8, `${sent.length} calls for 12 answers`);
+  });
+
   it("sends one answer given by two models once, and both rows get its verdicts", async () => {
     const rows = rowsFor(2, ["a", "b"]).concat(rowsFor(2, ["a"]).map((r) => ({ ...r, model: "copy" })));
     const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: judgeFor(), ...quiet }));

@@ -12,7 +12,7 @@ export type { Metric, MetricColumn, MetricRunContext, EvalRow, CallTracker, Plan
 export { answerCorrectness } from "./answer-correctness/metric";
 export type { AnswerCorrectnessLayout, AnswerCorrectnessOptions, AnswerCorrectnessResult } from "./answer-correctness/metric";
 export { FUSED_PROMPT_VERSION, FUSED_VERDICTS_ONLY_PROMPT_VERSION, REFERENCE_BATCH_PROMPT_VERSION, REFERENCES_PER_CALL } from "./answer-correctness/fused";
-export { ANSWERS_BATCH_PROMPT_VERSION, ANSWERS_BATCH_VERDICTS_ONLY_PROMPT_VERSION, MAX_ANSWERS_PER_CALL } from "./answer-correctness/fused-batch";
+export { ANSWERS_BATCH_PROMPT_VERSION, ANSWERS_BATCH_VERDICTS_ONLY_PROMPT_VERSION, MAX_ANSWERS_PER_CALL, MAX_ANSWER_CHARS_PER_CALL } from "./answer-correctness/fused-batch";
 export { parseDetails, DETAILS_COLUMN } from "./answer-correctness/details";
 export type { AnswerCorrectnessDetails, StatementVerdict, Verdict } from "./answer-correctness/details";
 export { STATEMENTS_PROMPT_VERSION, CLASSIFY_PROMPT_VERSION, CLASSIFY_VERDICTS_ONLY_PROMPT_VERSION } from "./answer-correctness/prompts";

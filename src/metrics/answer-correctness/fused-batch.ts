@@ -24,6 +24,15 @@ export const ANSWERS_BATCH_VERDICTS_ONLY_PROMPT_VERSION = "ac-fused-batch-verdic
  */
 export const MAX_ANSWERS_PER_CALL = 12;
 
+/**
+ * The most characters of answers one batched call carries (fewer answers
+ * when they are long; a longer answer goes alone). The reply restates the
+ * answers as statements and adds a verdict for each: 6,000 characters,
+ * about 1,500 tokens of answers, make a reply of about 2,000 to 2,500
+ * tokens, within the 4,096 many servers allow.
+ */
+export const MAX_ANSWER_CHARS_PER_CALL = 6000;
+
 /** One question's answers in a batched call, with its reference's statements (at least one). */
 export interface QuestionAnswers {
   question: string;

@@ -12,7 +12,7 @@ import { JudgeError } from "../../judge/types";
 import type { UsageRecorder } from "../../judge/usage";
 import type { CallTracker, EvalRow, PlanContext, PlannedCall } from "../metric";
 import type { StatementVerdict } from "./details";
-import { answersBatchRequest, type QuestionAnswers } from "./fused-batch";
+import { answersBatchRequest, MAX_ANSWER_CHARS_PER_CALL, type QuestionAnswers } from "./fused-batch";
 import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type FusedReply, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, typicalVerdicts, type PlanSettings } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
@@ -193,6 +193,35 @@ interface AnswerToAsk {
 }
 
 /**
+ * The answers' calls, in order: at most `answersPerCall` answers each, and
+ * no more than {@link MAX_ANSWER_CHARS_PER_CALL} characters of answers, so
+ * that long answers go fewer to a call (an answer longer than that goes
+ * alone).
+ */
+function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], answersPerCall: number): T[][] {
+  const calls: T[][] = [];
+  let current: T[] = [];
+  let chars = 0;
+  for (const item of answers) {
+    const length = item.answer.response.length;
+    if (current.length > 0 && (current.length === answersPerCall || chars + length > MAX_ANSWER_CHARS_PER_CALL)) {
+      calls.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(item);
+    chars += length;
+  }
+  if (current.length > 0) calls.push(current);
+  return calls;
+}
+
+/** The batched calls progress plans for these answers: as if none were cached. */
+function plannedCalls(answers: readonly FusedAnswer[], answersPerCall: number): number {
+  return cutIntoCalls(answers.map((answer) => ({ answer })), answersPerCall).length;
+}
+
+/**
  * Asks one batched call; when it fails for good, asks each of its answers
  * alone, so one bad reply fails only the answers it must. Never rejects.
  */
@@ -216,9 +245,9 @@ async function askTogether(asked: readonly AnswerToAsk[], judge: Judge, usage: U
  * statements of their references are in (`referenceStatements`, filled by
  * {@link extractReferencesInBatches} first): answers a run before judged
  * come from the cache (each answer of a batched reply is cached by itself);
- * the others are asked `answersPerCall` to a call, in question order, so a
- * question's answers share a call. Progress counts one call per
- * `answersPerCall` answers, as planned, and skips those not needed.
+ * the others are asked `answersPerCall` to a call ({@link cutIntoCalls}),
+ * in question order, so a question's answers share a call. Progress counts
+ * the calls planned for all the answers, and skips those not needed.
  */
 async function judgeDistinctAnswers(
   answers: readonly FusedAnswer[],
@@ -245,8 +274,8 @@ async function judgeDistinctAnswers(
     }),
   );
   toAsk.sort((a, b) => a.i - b.i);
-  const batches = chunks(toAsk, answersPerCall);
-  for (let unused = Math.ceil(answers.length / answersPerCall) - batches.length; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
+  const batches = cutIntoCalls(toAsk, answersPerCall);
+  for (let unused = plannedCalls(answers, answersPerCall) - batches.length; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
   await Promise.all(
     batches.map(async (batch) => {
       const verdicts = await calls.track(FUSED_STAGES.answers, askTogether(batch, judge, usage, reasons));
@@ -289,7 +318,7 @@ function splitOnlyRow(row: EvalRow): boolean {
  */
 export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean, answersPerCall = 1): StagePlan[] {
   const answers =
-    answersPerCall === 1 ? rows.filter((r) => r.response.trim() !== "").length : Math.ceil(distinctAnswers(rows).length / answersPerCall) + rows.filter(splitOnlyRow).length;
+    answersPerCall === 1 ? rows.filter((r) => r.response.trim() !== "").length : plannedCalls(distinctAnswers(rows), answersPerCall) + rows.filter(splitOnlyRow).length;
   const plan: StagePlan[] = [
     { stage: FUSED_STAGES.references, calls: Math.ceil(referencesToSplit(rows).size / REFERENCES_PER_CALL) },
     { stage: FUSED_STAGES.answers, calls: answers, after: FUSED_STAGES.references },
@@ -358,7 +387,7 @@ async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<st
     if (reference.statements.length === 0) calls.push(await plannedSplit(answer.question, answer.response, reference, context));
     else if (!(reference.known && (await context.cachedReply(aloneRequest(answer, reference.statements, reasons))) !== undefined)) toAsk.push({ answer, refs: reference.statements, known: reference.known });
   }
-  for (const batch of chunks(toAsk, answersPerCall)) {
+  for (const batch of cutIntoCalls(toAsk, answersPerCall)) {
     const predicted = batch.some((a) => !a.known);
     const request = requestFor(batch, reasons);
     const reply = { questions: questionsOf(batch).map((q) => ({ answers: q.answers.map((text) => typicalFusedEntry(text, q.reference.length, reasons)) })) };

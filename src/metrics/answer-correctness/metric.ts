@@ -55,9 +55,10 @@ export interface AnswerCorrectnessOptions {
    */
   reasons?: boolean;
   /**
-   * The fused layout's answers per call (default 1). Above 1, the answers
-   * are grouped by question and up to this many are split and judged in one
-   * call, so the instructions, each question and its reference statements
+   * The fused layout's answers per call (default 1, at most 12). Above 1,
+   * the answers are grouped by question and up to this many (fewer when
+   * they are long: at most 6,000 characters of answers) are split and
+   * judged in one call, so the instructions, each question and its reference statements
    * are read once for all of them: fewer calls and prompt tokens per row,
    * but the model judges each answer with the others in view (told to judge
    * each on its own). An answer judged in a batch is cached by itself, so a
