@@ -133,6 +133,23 @@ describe("estimate", () => {
     assert.match(formatEstimate(low), /judging relevance\s+2\s+0/);
   });
 
+  it("prices an OpenAI judge asked for before any key is set (nothing is sent), and says which model", async () => {
+    const keys = ["EVALFRAME_API_KEY", "OPENAI_API_KEY", "EVALFRAME_BASE_URL", "OPENAI_BASE_URL", "EVALFRAME_JUDGE"];
+    const saved = keys.map((k) => [k, process.env[k]] as const);
+    for (const k of keys) delete process.env[k];
+    try {
+      const e = await estimate(SAMPLE, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: { judge: "openai", model: "gpt-4o-mini" } });
+      assert.equal(e.paid, true);
+      assert.equal(e.judge, "gpt-4o-mini @ api.openai.com");
+      assert.ok(e.costUSD !== null && e.costUSD > 0 && e.promptTokens > 0);
+      assert.equal(e.chatCalls, 6 + 16, "6 reference batches, 124 answers 8 to a call");
+      // Without asking for an OpenAI judge, no key still means the offline judge.
+      assert.equal((await estimate(SAMPLE, [answerCorrectness()], { judge: {} })).paid, false);
+    } finally {
+      for (const [k, v] of saved) if (v !== undefined) process.env[k] = v;
+    }
+  });
+
   it("with the offline judge: the calls, and no cost", async () => {
     const e = await estimate(SAMPLE, [answerCorrectness()], { judge: createJudge({ judge: "offline" }) });
     assert.equal(e.paid, false);
@@ -156,6 +173,18 @@ describe("evalframe score --dry-run", () => {
     assert.match(run.out, /Cost: ~\$0\.\d+ at list price, ~\$0\.\d+ with --batch \(half price\)\./);
     assert.match(run.out, /Time: ~\d+ min \d+ s \(bound by tokens per minute/);
     assert.match(run.out, /gpt-4o-mini o200k_base/);
+  });
+
+  it("prices --judge openai with no key set, while a real run still asks for the key", async () => {
+    const env = { HOME: tempDir() };
+    const run = await runCliCaptured(["score", SAMPLE, "--dry-run", "--judge", "openai"], env);
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, /with gpt-4o-mini @ api\.openai\.com; nothing was sent\./);
+    assert.match(run.out, /Cost: ~\$0\.\d+ at list price/);
+    assert.doesNotMatch(run.out + run.err, /no-key-set/, "the placeholder key is never shown");
+    const real = await runCliCaptured(["score", SAMPLE, "--out", path.join(tempDir(), "x.csv"), "--judge", "openai"], env);
+    assert.equal(real.code, 2);
+    assert.match(real.err, /--judge openai needs OPENAI_API_KEY/);
   });
 
   it("refuses a bad --rpm in flag words", async () => {

@@ -4,7 +4,7 @@
  * `createJudge` reads it. The API key never comes from a flag, only from the
  * environment.
  */
-import { JUDGE_ENV_VARS, resolveJudgeConfig, type EnvironmentVariables, type JudgeKind, type JudgeOptions, type JudgeSettingName, type ResolvedJudgeConfig } from "../judge/config";
+import { estimateOnlyOptions, JUDGE_ENV_VARS, resolveJudgeConfig, type EnvironmentVariables, type JudgeKind, type JudgeOptions, type JudgeSettingName, type ResolvedJudgeConfig } from "../judge/config";
 import { choice, flag, stringOption, wholeNumber, type OptionSpec, type ParsedArgs } from "./args";
 import { UsageError, usageOnError } from "./errors";
 import { checkLabelsJudge, labelFiles, LABELS_OPTION } from "./labels";
@@ -57,7 +57,7 @@ function anySet(env: EnvironmentVariables, names: readonly string[]): boolean {
  * before any file is read or any call is paid for: a bad value is a usage
  * error naming the flag or the environment variable.
  */
-export async function judgeFlags(command: string, args: ParsedArgs, env: EnvironmentVariables): Promise<JudgeFlags> {
+export async function judgeFlags(command: string, args: ParsedArgs, env: EnvironmentVariables, { estimateOnly = false }: { estimateOnly?: boolean } = {}): Promise<JudgeFlags> {
   const c = command;
   const kind = choice<JudgeKind>(c, "judge", stringOption(args, "judge"), ["openai", "offline", "labels"]);
   const labels = labelFiles(c, args);
@@ -88,7 +88,9 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
     flags.cacheDir = "--no-cache";
   }
   const asked = kind ?? (labels === undefined ? env["EVALFRAME_JUDGE"]?.trim() : undefined);
-  if (asked === "openai" && options.baseURL === undefined && !anySet(env, [...JUDGE_ENV_VARS.apiKey, ...JUDGE_ENV_VARS.baseURL])) {
+  // An estimate (--dry-run) sends nothing, so it prices an OpenAI-compatible judge without a key.
+  if (estimateOnly) Object.assign(options, estimateOnlyOptions(options, env));
+  else if (asked === "openai" && options.baseURL === undefined && !anySet(env, [...JUDGE_ENV_VARS.apiKey, ...JUDGE_ENV_VARS.baseURL])) {
     throw new UsageError(
       `${c}: ${kind === "openai" ? "--judge openai" : "EVALFRAME_JUDGE=openai"} needs OPENAI_API_KEY or EVALFRAME_API_KEY in the environment ` +
         "(or --base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL for a server that needs no key)",

@@ -6,7 +6,7 @@
  */
 import type { CanonicalColumn } from "../dataset/columns";
 import { checkDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
-import type { JudgeOptions } from "../judge/config";
+import { estimateOnlyOptions, type JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge } from "../judge/judge";
 import { messagesFor, type StructuredMode } from "../judge/structured";
@@ -142,7 +142,8 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
   ] as const) {
     positive(name, v);
   }
-  const judge = isJudge(options.judge) ? options.judge : createJudge({ ...(options.judge ?? {}), quiet: true });
+  // An OpenAI-compatible judge asked for without a key can still be priced: nothing is sent.
+  const judge = isJudge(options.judge) ? options.judge : createJudge({ ...estimateOnlyOptions(options.judge ?? {}), quiet: true });
   const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
   const checked = await checkDataset(data, { ...options.load, required });
   const rows = evalRows(checked.table, checked.errors);

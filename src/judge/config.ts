@@ -222,6 +222,26 @@ function lookUp(setting: JudgeSettingName, option: string | undefined, env: Envi
   return { value: undefined, from: "default" };
 }
 
+/** The API key of a judge made only to price a run: an estimate never calls the server. */
+export const ESTIMATE_ONLY_API_KEY = "no-key-set-estimate-only";
+
+/**
+ * Options for a judge that only prices a run (`estimate`, `--dry-run`):
+ * when an OpenAI-compatible judge is asked for (`judge: "openai"` or
+ * EVALFRAME_JUDGE=openai) and no API key or base URL is set anywhere, it
+ * gets {@link ESTIMATE_ONLY_API_KEY}, so a run can be priced before a key
+ * exists. Other options are returned as they are.
+ *
+ * @example
+ * estimateOnlyOptions({ judge: "openai", model: "gpt-4o-mini" }, {});
+ * // { judge: "openai", model: "gpt-4o-mini", apiKey: "no-key-set-estimate-only" }
+ */
+export function estimateOnlyOptions(options: JudgeOptions, env: EnvironmentVariables = process.env): JudgeOptions {
+  const asked = options.judge ?? (options.labels === undefined ? nonEmpty(env[JUDGE_ENV_VARS.judge[0]]) : undefined);
+  const reachable = lookUp("apiKey", options.apiKey, env).value !== undefined || lookUp("baseURL", options.baseURL, env).value !== undefined;
+  return asked === "openai" && !reachable ? { ...options, apiKey: ESTIMATE_ONLY_API_KEY } : options;
+}
+
 /** The judge kind an environment variable asks for. */
 function envJudgeKind(found: Found<string>): JudgeKind | undefined {
   if (found.value === undefined) return undefined;
