@@ -15,7 +15,14 @@ mkdirSync(path.join(ROOT, ".test-notebooks"), { recursive: true });
  */
 const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
   "00-smoke.ipynb": [/rows: 126, columns: id, domain, model, user_input, response, reference/, /42 questions answered by 3 models: atlas-pro, chatter-xl, swift-mini/, /q01\s*│ atlas-pro/],
-  "01-quickstart.ipynb": [/judge: hand-labelled/, /126 rows · 290 chat calls \(0 cached\) .*· hand-labelled/, /ci_low/, /wrote \.\.\/out\/quickstart-scored\.csv and read back 126 rows/],
+  "01-quickstart.ipynb": [
+    /judge: hand-labelled/,
+    /126 rows · 290 chat calls \(0 cached\) .*· hand-labelled/,
+    /ci_low/,
+    /wrote \.\.\/out\/quickstart-scored\.csv and read back 126 rows/,
+    // The cost of a real judge, priced with no key: fewer calls in each cheaper layout.
+    /ragas \(default\)<\/td><td[^>]*>290<\/td>[\s\S]*fused<\/td><td[^>]*>130<\/td>[\s\S]*fused, 8 answers a call<\/td><td[^>]*>22<\/td>/,
+  ],
   "02-compare-models.ipynb": [/judge: hand-labelled/, /model_a[\s\S]*p_holm[\s\S]*verdict/, /atlas-pro_response/],
   "03-drill-down.ipynb": [/\d+ statements/, /judge: hand-labelled/, /precision = TP\/\(TP\+FP\)/, /recall first, β = 2/],
   "04-multimodal.ipynb": [/judge: hand-labelled/, /multimodal_relevance/, /30 of 30 rows judged/, /<img src="data:image\/png;base64,/],
