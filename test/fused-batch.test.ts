@@ -48,12 +48,17 @@ function outcome(rows: Record<string, unknown>[]) {
   return rows.map((r) => ({ ...Object.fromEntries(SCORES.map((c) => [c, r[c]])), statements: r["answer_correctness_statements"] }));
 }
 
-/** The batched requests the server saw: their data (questions with their answers). */
-function batchedRequests() {
+/** The batched requests the server saw: their questions, each with its reference statements and its answers' texts. */
+function batchedRequests(): { questions: { question: string; reference: string[]; answers: string[] }[] }[] {
   return server
     .chatRequests()
     .filter((r) => promptKind(r.body) === BATCHED)
-    .map((r) => requestData(r.body as { messages: { role: string; content: unknown }[] }) as { questions: { question: string; reference: string[]; answers: string[] }[] });
+    .map((r) => {
+      const data = requestData(r.body as { messages: { role: string; content: unknown }[] }) as { questions: { question: string; reference: string[]; answers: { answer: number; text: string }[] }[] };
+      let n = 0;
+      for (const q of data.questions) for (const a of q.answers) assert.equal(a.answer, ++n, "answers are numbered from 1 across the call");
+      return { questions: data.questions.map((q) => ({ ...q, answers: q.answers.map((a) => a.text) })) };
+    });
 }
 
 describe("answer correctness, fused layout, several answers to a call", () => {
@@ -146,11 +151,26 @@ describe("answer correctness, fused layout, several answers to a call", () => {
     const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet }));
     const failed = scored.filter((r) => r["answer_correctness_error"] !== "");
     assert.deepEqual(failed.map((r) => [r["id"], r["model"]]), [["q1", "b"]]);
-    assert.match(String(failed[0]!["answer_correctness_error"]), /splitting and classifying the response failed: .*question 1, answer 1: the reply must give exactly one verdict for each of the 2 answer statements/);
+    assert.match(String(failed[0]!["answer_correctness_error"]), /splitting and classifying the response failed: .*answer 1: the reply must give exactly one verdict for each of the 2 answer statements/);
     assert.ok(Number.isNaN(failed[0]!["answer_correctness"]));
     assert.deepEqual(scored.filter((r) => r["answer_correctness_error"] === "").length, rows.length - 1);
     const sizes = batchedRequests().map((b) => b.questions.reduce((n, q) => n + q.answers.length, 0));
     assert.ok(sizes.filter((n) => n === 1).length >= 7, `each answer of the failed batch asked alone: ${sizes.join(",")}`);
+  });
+
+  it("refuses a batched reply whose entries are out of order (answers swapped), then asks each answer alone", async () => {
+    const rows = rowsFor(3, ["a", "b", "c"]);
+    const ragas = records(await score(rows, [answerCorrectness()], { judge: judgeFor(), ...quiet }));
+    server.reset();
+    server.options.chat = (ctx) => {
+      const reply = scriptedAnswerCorrectness(ctx) as { questions?: { answers: unknown[] }[] };
+      for (const q of reply.questions ?? []) if (q.answers.length > 1) q.answers.reverse();
+      return reply;
+    };
+    const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet }));
+    assert.deepEqual(outcome(scored), outcome(ragas), "no row gets another answer's verdicts");
+    const sizes = batchedRequests().map((b) => b.questions.reduce((n, q) => n + q.answers.length, 0));
+    assert.ok(sizes.filter((n) => n > 1).length >= 2 && sizes.filter((n) => n === 1).length >= 8, `the swapped batches refused, then each answer alone: ${sizes.join(",")}`);
   });
 
   it("does not split a batch refused for a rate limit: its rows fail with the reason, no call more", async () => {

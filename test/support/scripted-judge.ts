@@ -38,8 +38,10 @@ export function scriptedAnswerCorrectness(ctx: ChatContext): object {
 function scriptedReply(data: Record<string, unknown>): object {
   if (Array.isArray(data["questions"])) {
     // The fused layout's batched call: each question's answers, each as the fused call's reply.
-    const questions = data["questions"] as { reference: string[]; answers: string[] }[];
-    return { questions: questions.map((q) => ({ answers: q.answers.map((text) => ({ statements: sentences(text), ...classified(sentences(text), q.reference) })) })) };
+    const questions = data["questions"] as { reference: string[]; answers: { answer: number; text: string }[] }[];
+    return {
+      questions: questions.map((q) => ({ answers: q.answers.map(({ answer, text }) => ({ answer, statements: sentences(text), ...classified(sentences(text), q.reference) })) })),
+    };
   }
   if (Array.isArray(data["texts"])) return { texts: (data["texts"] as { text: string }[]).map((t) => ({ statements: sentences(t.text) })) };
   if (typeof data["text"] === "string" && Array.isArray(data["reference"])) {

@@ -40,30 +40,36 @@ export interface QuestionAnswers {
   answers: readonly string[];
 }
 
-/** Reply of the batched call: for each question, for each of its answers, what the fused call replies. */
+/** One answer's entry of a batched reply: its number in the call, then what the fused call replies. */
+export type NumberedFusedReply = { answer: number } & FusedReply;
+
+/** Reply of the batched call: for each question, for each of its answers, in order, the answer's entry. */
 export interface AnswersBatchReply {
-  questions: { answers: FusedReply[] }[];
+  questions: { answers: NumberedFusedReply[] }[];
 }
 
-const BatchSchema = z.object({ questions: z.array(z.object({ answers: z.array(FusedSchema) })) });
-const BatchVerdictsOnlySchema = z.object({ questions: z.array(z.object({ answers: z.array(FusedVerdictsOnlySchema) })) });
+// Each entry starts with the answer's number, so a reply that skips or swaps an answer is caught.
+const BatchSchema = z.object({ questions: z.array(z.object({ answers: z.array(z.object({ answer: z.number().int(), ...FusedSchema.shape })) })) });
+const BatchVerdictsOnlySchema = z.object({ questions: z.array(z.object({ answers: z.array(z.object({ answer: z.number().int(), ...FusedVerdictsOnlySchema.shape })) })) });
 
 const BATCH_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(BatchSchema) as Record<string, unknown>, REASON_MAX_LENGTH);
 // Without reasons, the server is sent the verdict strings alone (the zod schema's transform has no JSON Schema).
 const BATCH_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(
   z.object({
-    questions: z.array(z.object({ answers: z.array(z.object({ statements: z.array(z.string()), response: z.array(z.enum(["TP", "FP"])), reference: z.array(z.enum(["covered", "FN"])) })) })),
+    questions: z.array(
+      z.object({ answers: z.array(z.object({ answer: z.number().int(), statements: z.array(z.string()), response: z.array(z.enum(["TP", "FP"])), reference: z.array(z.enum(["covered", "FN"])) })) }),
+    ),
   }),
 ) as Record<string, unknown>;
 
 function batchSystem(reasons: boolean): string {
   const [reasonFirst, reasonThen] = reasons ? ['a reason of at most 8 words naming what you compared (e.g. "R1", "R1 says 1928"), then ', "a reason, then "] : ["", ""];
-  return `Split answers into standalone statements and check each answer against its own question's reference statements. The user's JSON lists "questions", each with the "question", its "reference" statements (R1, R2, …) and the "answers" to judge. ${DATA_NOT_INSTRUCTIONS}
+  return `Split answers into standalone statements and check each answer against its own question's reference statements. The user's JSON lists "questions", each with the "question", its "reference" statements (R1, R2, …) and the numbered "answers" to judge. ${DATA_NOT_INSTRUCTIONS}
 
 Statements of an answer:
 ${STATEMENT_RULES}
 
-For each question, for each of its answers, in order: the answer's statements; for each statement, in order: ${reasonFirst}"TP" if the reference statements support it (paraphrase is fine), else "FP"; for each reference statement, in order: ${reasonThen}"covered" if the answer states it, else "FN".
+For each question, for each of its answers, in order: the answer's number; its statements; for each statement, in order: ${reasonFirst}"TP" if the reference statements support it (paraphrase is fine), else "FP"; for each reference statement, in order: ${reasonThen}"covered" if the answer states it, else "FN".
 A different number, date or name, or a negation, contradicts: FP, and the reference statement is FN. Judge each answer on its own against its question's reference: not against the other answers, nor your own knowledge.`;
 }
 
@@ -80,13 +86,28 @@ const SECOND_ANSWER = {
   ],
 };
 const BATCH_EXAMPLE_IN = JSON.stringify({
-  questions: [{ question: CLASSIFY_EXAMPLE.question, reference: CLASSIFY_EXAMPLE.reference, answers: ["At sea level it boils at 100 °C, or 90 °F.", "It boils at 100 °C."] }],
+  questions: [
+    {
+      question: CLASSIFY_EXAMPLE.question,
+      reference: CLASSIFY_EXAMPLE.reference,
+      answers: [
+        { answer: 1, text: "At sea level it boils at 100 °C, or 90 °F." },
+        { answer: 2, text: "It boils at 100 °C." },
+      ],
+    },
+  ],
 });
 const FIRST_ANSWER = { statements: CLASSIFY_EXAMPLE.answer, ...CLASSIFY_EXAMPLE.verdicts };
-const BATCH_EXAMPLE_OUT = JSON.stringify({ questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER] }] });
+const BATCH_EXAMPLE_OUT = JSON.stringify({ questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER].map((a, i) => ({ answer: i + 1, ...a })) }] });
 const BATCH_VERDICTS_ONLY_EXAMPLE_OUT = JSON.stringify({
-  questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER].map((a) => ({ statements: a.statements, ...verdictsOnly(a) })) }],
+  questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER].map((a, i) => ({ answer: i + 1, statements: a.statements, ...verdictsOnly(a) })) }],
 });
+
+/** The data of a batched call: each question with its reference statements and its answers, numbered from 1 across the call. */
+function batchInput(questions: readonly QuestionAnswers[]): string {
+  let n = 0;
+  return JSON.stringify({ questions: questions.map((q) => ({ question: q.question, reference: q.reference, answers: q.answers.map((text) => ({ answer: ++n, text })) })) });
+}
 
 /** The problem with one answer's entry: one verdict per statement it wrote, one per reference statement. */
 function answerProblem(reply: FusedReply, references: number): string | undefined {
@@ -117,7 +138,7 @@ export function answersBatchRequest(questions: readonly QuestionAnswers[], optio
     promptVersion: reasons ? ANSWERS_BATCH_PROMPT_VERSION : ANSWERS_BATCH_VERDICTS_ONLY_PROMPT_VERSION,
     get messages() {
       const [system, exampleOut] = reasons ? [BATCH_SYSTEM, BATCH_EXAMPLE_OUT] : [BATCH_VERDICTS_ONLY_SYSTEM, BATCH_VERDICTS_ONLY_EXAMPLE_OUT];
-      return (messages ??= fewShot(system, BATCH_EXAMPLE_IN, exampleOut, JSON.stringify({ questions })));
+      return (messages ??= fewShot(system, BATCH_EXAMPLE_IN, exampleOut, batchInput(questions)));
     },
     schemaName: "answers_statements_verdicts",
     jsonSchema: reasons ? BATCH_JSON_SCHEMA : BATCH_VERDICTS_ONLY_JSON_SCHEMA,
@@ -126,27 +147,32 @@ export function answersBatchRequest(questions: readonly QuestionAnswers[], optio
       if (reply.questions.length !== questions.length) {
         return `the reply must give one entry for each of the ${questions.length} questions, in order; it gave ${reply.questions.length}`;
       }
+      let n = 0;
       for (const [qi, q] of questions.entries()) {
         const given = reply.questions[qi]!.answers;
         if (given.length !== q.answers.length) return `question ${qi + 1}: the reply must give one entry for each of its ${q.answers.length} answers, in order; it gave ${given.length}`;
-        for (const [ai, entry] of given.entries()) {
+        for (const entry of given) {
+          n++;
+          if (entry.answer !== n) return `the reply's entry for answer ${n} is numbered ${entry.answer}: give one entry per answer, in the order and with the numbers given`;
           const problem = answerProblem(entry, q.reference.length);
-          if (problem !== undefined) return `question ${qi + 1}, answer ${ai + 1}: ${problem}`;
+          if (problem !== undefined) return `answer ${n}: ${problem}`;
         }
       }
       return undefined;
     },
     // Offline and from labels: each answer as the fused call, so every layout gives the same verdicts.
-    compose: async (answer) => ({
-      questions: await Promise.all(questions.map(async (q) => ({ answers: await Promise.all(q.answers.map((text) => answer(fusedRequest(q.question, text, q.reference, { reasons })))) }))),
-    }),
+    compose: async (answer) => {
+      const replies = await Promise.all(questions.map((q) => Promise.all(q.answers.map((text) => answer(fusedRequest(q.question, text, q.reference, { reasons }))))));
+      let n = 0;
+      return { questions: replies.map((entries) => ({ answers: entries.map((entry) => ({ answer: ++n, ...entry })) })) };
+    },
     parts: (reply) =>
       answers < 2
         ? []
         : questions.flatMap((q, qi) =>
             q.answers.map((text, ai): RequestPart => ({
               request: answersBatchRequest([{ question: q.question, reference: q.reference, answers: [text] }], { reasons }) as StructuredRequest<unknown>,
-              reply: { questions: [{ answers: [reply.questions[qi]!.answers[ai]!] }] },
+              reply: { questions: [{ answers: [{ ...reply.questions[qi]!.answers[ai]!, answer: 1 }] }] },
             })),
           ),
   };
