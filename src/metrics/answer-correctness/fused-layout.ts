@@ -390,7 +390,8 @@ async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<st
   for (const batch of cutIntoCalls(toAsk, answersPerCall)) {
     const predicted = batch.some((a) => !a.known);
     const request = requestFor(batch, reasons);
-    const reply = { questions: questionsOf(batch).map((q) => ({ answers: q.answers.map((text) => typicalFusedEntry(text, q.reference.length, reasons)) })) };
+    let n = 0;
+    const reply = { questions: questionsOf(batch).map((q) => ({ answers: q.answers.map((text) => ({ answer: ++n, ...typicalFusedEntry(text, q.reference.length, reasons) })) })) };
     const statements = reply.questions.reduce((n, q) => n + q.answers.reduce((m, a) => m + a.statements.length, 0), 0);
     calls.push({ kind: "chat", stage: FUSED_STAGES.answers, request, predicted, cached: !predicted && (await context.cachedReply(request)) !== undefined, replyTokens: fusedReplyTokens(reply, statements) });
   }
