@@ -89,6 +89,18 @@ describe("answer correctness, fused layout, several answers to a call", () => {
     });
   }
 
+  it("sends the first answers' calls while a later batch of references is still being split", async () => {
+    const slow = 2500;
+    // The last batch of references (questions 16 to 23) is answered late.
+    server.options.latencyMs = (req) => (promptKind(req.body) === "statements_batch" && JSON.stringify(req.body).includes("Q16?") ? slow : 0);
+    const rows = rowsFor(24, ["a", "b", "c"]);
+    const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 6 })], { judge: judgeFor(), ...quiet }));
+    assert.deepEqual(scored.filter((r) => r["answer_correctness_error"] !== ""), []);
+    const late = server.chatRequests().find((r) => promptKind(r.body) === "statements_batch" && JSON.stringify(r.body).includes("Q16?"))!;
+    const early = server.chatRequests().filter((r) => promptKind(r.body) === BATCHED && r.receivedAt < late.receivedAt + slow - 1000);
+    assert.ok(early.length >= 5, `${early.length} batched calls arrived before the late references were split`);
+  });
+
   it("costs fewer prompt tokens per row than one answer to a call, and far fewer calls", async () => {
     const rows = rowsFor(12, ["a", "b", "c"]);
     await score(rows, [answerCorrectness({ layout: "fused" })], { judge: judgeFor(), ...quiet });

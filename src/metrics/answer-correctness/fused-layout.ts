@@ -193,27 +193,47 @@ interface AnswerToAsk {
 }
 
 /**
- * The answers' calls, in order: at most `answersPerCall` answers each, and
- * no more than {@link MAX_ANSWER_CHARS_PER_CALL} characters of answers, so
- * that long answers go fewer to a call (an answer longer than that goes
- * alone).
+ * Cuts answers, in order, into calls of at most `answersPerCall` answers and
+ * at most {@link MAX_ANSWER_CHARS_PER_CALL} characters of answers, so that
+ * long answers go fewer to a call (an answer longer than that goes alone).
+ * Fed one answer at a time, it hands each call over as soon as it is full.
  */
-function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], answersPerCall: number): T[][] {
-  const calls: T[][] = [];
-  let current: T[] = [];
-  let chars = 0;
-  for (const item of answers) {
+class CallCutter<T extends { answer: { response: string } }> {
+  private current: T[] = [];
+  private chars = 0;
+
+  constructor(private readonly answersPerCall: number) {}
+
+  /** Adds the next answer; returns the calls it completed (none, or one or two). */
+  add(item: T): T[][] {
+    const done: T[][] = [];
     const length = item.answer.response.length;
-    if (current.length > 0 && (current.length === answersPerCall || chars + length > MAX_ANSWER_CHARS_PER_CALL)) {
-      calls.push(current);
-      current = [];
-      chars = 0;
-    }
-    current.push(item);
-    chars += length;
+    if (this.current.length > 0 && this.chars + length > MAX_ANSWER_CHARS_PER_CALL) done.push(this.take());
+    this.current.push(item);
+    this.chars += length;
+    if (this.current.length === this.answersPerCall) done.push(this.take());
+    return done;
   }
-  if (current.length > 0) calls.push(current);
-  return calls;
+
+  /** The last call, not full; undefined when nothing is left. */
+  rest(): T[] | undefined {
+    return this.current.length > 0 ? this.take() : undefined;
+  }
+
+  private take(): T[] {
+    const call = this.current;
+    this.current = [];
+    this.chars = 0;
+    return call;
+  }
+}
+
+/** All the calls of `answers`, cut as {@link CallCutter} cuts them. */
+function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], answersPerCall: number): T[][] {
+  const cutter = new CallCutter<T>(answersPerCall);
+  const calls = answers.flatMap((a) => cutter.add(a));
+  const rest = cutter.rest();
+  return rest ? [...calls, rest] : calls;
 }
 
 /** The batched calls progress plans for these answers: as if none were cached. */
@@ -241,13 +261,14 @@ async function askTogether(asked: readonly AnswerToAsk[], judge: Judge, usage: U
 }
 
 /**
- * Judges the distinct answers of `rows` several to a call, once the
- * statements of their references are in (`referenceStatements`, filled by
- * {@link extractReferencesInBatches} first): answers a run before judged
- * come from the cache (each answer of a batched reply is cached by itself);
- * the others are asked `answersPerCall` to a call ({@link cutIntoCalls}),
- * in question order, so a question's answers share a call. Progress counts
- * the calls planned for all the answers, and skips those not needed.
+ * Judges the distinct answers of `rows` several to a call, each once the
+ * statements of its reference are in (`refsOf`; {@link extractReferencesInBatches}
+ * asks for them first): answers a run before judged come from the cache
+ * (each answer of a batched reply is cached by itself); the others are cut
+ * into calls in question order ({@link CallCutter}), so a question's answers
+ * share a call, and each call goes out as soon as it is full, while later
+ * references may still be being split. Progress counts the calls planned for
+ * all the answers, and skips those not needed.
  */
 async function judgeDistinctAnswers(
   answers: readonly FusedAnswer[],
@@ -258,30 +279,38 @@ async function judgeDistinctAnswers(
   { reasons, answersPerCall }: { reasons: boolean; answersPerCall: number },
 ): Promise<FusedVerdicts[]> {
   const out: (FusedVerdicts | undefined)[] = new Array(answers.length);
-  const toAsk: (AnswerToAsk & { i: number })[] = [];
-  await Promise.all(
-    answers.map(async (answer, i) => {
-      let refs: string[];
-      try {
-        refs = await refsOf(answer);
-      } catch (error) {
-        return void (out[i] = { error: `statement extraction of the reference failed: ${errorText(error)}` });
-      }
-      if (refs.length === 0) return void (out[i] = await splitAlone(answer.question, answer.response, judge, usage));
-      const cached = await cachedReplyOf(judge, aloneRequest(answer, refs, reasons));
-      if (cached) out[i] = verdictsFromReply(cached.questions[0]!.answers[0]!, refs);
-      else toAsk.push({ answer, refs, i });
-    }),
-  );
-  toAsk.sort((a, b) => a.i - b.i);
-  const batches = cutIntoCalls(toAsk, answersPerCall);
-  for (let unused = plannedCalls(answers, answersPerCall) - batches.length; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
-  await Promise.all(
-    batches.map(async (batch) => {
-      const verdicts = await calls.track(FUSED_STAGES.answers, askTogether(batch, judge, usage, reasons));
-      batch.forEach((a, n) => (out[a.i] = verdicts[n]));
-    }),
-  );
+  const work: Promise<unknown>[] = [];
+  // Every answer's reference and cache lookup at once; what is left to ask, in answer order.
+  const toAsk = answers.map(async (answer, i): Promise<(AnswerToAsk & { i: number }) | undefined> => {
+    let refs: string[];
+    try {
+      refs = await refsOf(answer);
+    } catch (error) {
+      out[i] = { error: `statement extraction of the reference failed: ${errorText(error)}` };
+      return undefined;
+    }
+    if (refs.length === 0) {
+      work.push(splitAlone(answer.question, answer.response, judge, usage).then((v) => (out[i] = v)));
+      return undefined;
+    }
+    const cached = await cachedReplyOf(judge, aloneRequest(answer, refs, reasons));
+    if (cached) out[i] = verdictsFromReply(cached.questions[0]!.answers[0]!, refs);
+    return cached ? undefined : { answer, refs, i };
+  });
+  let sent = 0;
+  const send = (batch: readonly (AnswerToAsk & { i: number })[]) => {
+    sent++;
+    work.push(calls.track(FUSED_STAGES.answers, askTogether(batch, judge, usage, reasons)).then((verdicts) => batch.forEach((a, n) => (out[a.i] = verdicts[n]))));
+  };
+  const cutter = new CallCutter<AnswerToAsk & { i: number }>(answersPerCall);
+  for (const next of toAsk) {
+    const item = await next;
+    if (item) cutter.add(item).forEach(send);
+  }
+  const rest = cutter.rest();
+  if (rest) send(rest);
+  for (let unused = plannedCalls(answers, answersPerCall) - sent; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
+  await Promise.all(work);
   return out.map((v) => v ?? { error: "splitting and classifying the response failed: no reply" });
 }
 
