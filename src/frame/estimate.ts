@@ -125,10 +125,11 @@ function positive(name: string, value: number | undefined): void {
  * they are exact when a run before left them in the cache, and otherwise
  * predicted from the texts' sentences and clauses. Reply sizes are predicted
  * from each reply's schema. Images are not loaded: each is priced as a
- * 1024-px image (765 tokens; 85 at detail "low").
+ * 1024-px image (765 tokens; 85 at detail "low"). An OpenAI-compatible
+ * judge asked for by options is priced even when no API key is set yet.
  *
  * @example
- * const e = await estimate(df, [answerCorrectness()], { judge: { model: "gpt-4o-mini" } });
+ * const e = await estimate(df, [answerCorrectness()], { judge: { judge: "openai", model: "gpt-4o-mini" } });
  * console.log(formatEstimate(e)); // calls, tokens, ~$0.05 (~$0.03 with --batch), ~40 s
  */
 export async function estimate(data: DatasetSource, metrics: readonly Metric[], options: EstimateOptions = {}): Promise<CostEstimate> {
