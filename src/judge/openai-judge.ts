@@ -316,10 +316,14 @@ export class OpenAIJudge implements Judge {
     return undefined;
   }
 
-  /** Caches a reply, and each part of it under its own request's key (see `StructuredRequest.parts`). */
+  /**
+   * Caches a reply, and each part of it under its own request's key (see
+   * `StructuredRequest.parts`); the parts first, since a later run looks
+   * them up before the whole.
+   */
   private async store<T>(request: StructuredRequest<T>, key: string, reply: T, model: string): Promise<void> {
-    await this.cache.set(key, reply);
     for (const part of request.parts?.(reply) ?? []) await this.cache.set(this.chatKey(part.request, model), part.reply);
+    await this.cache.set(key, reply);
   }
 
   /** Caches an embedding that arrived another way (a batch's output file). */
