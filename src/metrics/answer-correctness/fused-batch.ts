@@ -10,7 +10,7 @@
 import { z } from "zod";
 import type { ChatMessage, RequestPart, StructuredRequest } from "../../judge/types";
 import { withReasonLimit } from "../reasons";
-import { FusedSchema, FusedVerdictsOnlySchema, fusedRequest, type FusedReply } from "./fused";
+import { FusedSchema, FusedVerdictsOnlySchema, FusedVerdictsOnlySent, fusedRequest, type FusedReply } from "./fused";
 import { CLASSIFY_EXAMPLE, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASON_MAX_LENGTH, STATEMENT_RULES, verdictsOnly } from "./prompts";
 
 /** Version of the batched split-and-classify prompt; part of every cache key. */
@@ -48,19 +48,16 @@ export interface AnswersBatchReply {
   questions: { answers: NumberedFusedReply[] }[];
 }
 
-// Each entry starts with the answer's number, so a reply that skips or swaps an answer is caught.
-const BatchSchema = z.object({ questions: z.array(z.object({ answers: z.array(z.object({ answer: z.number().int(), ...FusedSchema.shape })) })) });
-const BatchVerdictsOnlySchema = z.object({ questions: z.array(z.object({ answers: z.array(z.object({ answer: z.number().int(), ...FusedVerdictsOnlySchema.shape })) })) });
+/** A batched reply around each answer's entry, which starts with the answer's number (so a reply that skips or swaps an answer is caught). */
+function batchSchema<S extends z.ZodRawShape>(entry: S) {
+  return z.object({ questions: z.array(z.object({ answers: z.array(z.object({ answer: z.number().int(), ...entry })) })) });
+}
+
+const BatchSchema = batchSchema(FusedSchema.shape);
+const BatchVerdictsOnlySchema = batchSchema(FusedVerdictsOnlySchema.shape);
 
 const BATCH_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(BatchSchema) as Record<string, unknown>, REASON_MAX_LENGTH);
-// Without reasons, the server is sent the verdict strings alone (the zod schema's transform has no JSON Schema).
-const BATCH_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(
-  z.object({
-    questions: z.array(
-      z.object({ answers: z.array(z.object({ answer: z.number().int(), statements: z.array(z.string()), response: z.array(z.enum(["TP", "FP"])), reference: z.array(z.enum(["covered", "FN"])) })) }),
-    ),
-  }),
-) as Record<string, unknown>;
+const BATCH_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(batchSchema(FusedVerdictsOnlySent.shape)) as Record<string, unknown>;
 
 function batchSystem(reasons: boolean): string {
   const [reasonFirst, reasonThen] = reasons ? ['a reason of at most 8 words naming what you compared (e.g. "R1", "R1 says 1928"), then ', "a reason, then "] : ["", ""];

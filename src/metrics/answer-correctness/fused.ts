@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { ChatMessage, ClassificationReply, StatementsReply, StructuredRequest } from "../../judge/types";
 import { withReasonLimit } from "../reasons";
-import { bareVerdict, CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictEntry, verdictsOnly } from "./prompts";
+import { BARE_SIDES, BARE_SIDES_SENT, CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASONED_SIDES, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictsOnly } from "./prompts";
 
 /** Version of the batched reference-extraction prompt; part of every cache key. */
 export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
@@ -40,26 +40,21 @@ export interface FusedReply {
 
 const StatementsBatchSchema = z.object({ texts: z.array(z.object({ statements: z.array(z.string()) })) });
 
+/** The answer's statements as the fused reply writes them, before their verdicts. */
+const STATEMENTS = { statements: z.array(z.string()) };
+
 /** Reply schema of the fused call (a reason before each verdict). */
-export const FusedSchema = z.object({
-  statements: z.array(z.string()),
-  response: z.array(verdictEntry(["TP", "FP"] as const)),
-  reference: z.array(verdictEntry(["covered", "FN"] as const)),
-});
+export const FusedSchema = z.object({ ...STATEMENTS, ...REASONED_SIDES });
 
 /** Reply schema of the fused call without reasons: verdicts alone, each read with an empty reason. */
-export const FusedVerdictsOnlySchema = z.object({
-  statements: z.array(z.string()),
-  response: z.array(bareVerdict(["TP", "FP"] as const)),
-  reference: z.array(bareVerdict(["covered", "FN"] as const)),
-});
+export const FusedVerdictsOnlySchema = z.object({ ...STATEMENTS, ...BARE_SIDES });
+
+/** The fused reply without reasons as the server is asked for it: statements, then verdict strings. */
+export const FusedVerdictsOnlySent = z.object({ ...STATEMENTS, ...BARE_SIDES_SENT });
 
 const BATCH_JSON_SCHEMA = z.toJSONSchema(StatementsBatchSchema) as Record<string, unknown>;
 const FUSED_JSON_SCHEMA = withReasonLimit(z.toJSONSchema(FusedSchema) as Record<string, unknown>, REASON_MAX_LENGTH);
-// Without reasons, the server is sent the verdict strings alone (the zod schema's transform has no JSON Schema).
-const FUSED_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(
-  z.object({ statements: z.array(z.string()), response: z.array(z.enum(["TP", "FP"])), reference: z.array(z.enum(["covered", "FN"])) }),
-) as Record<string, unknown>;
+const FUSED_VERDICTS_ONLY_JSON_SCHEMA = z.toJSONSchema(FusedVerdictsOnlySent) as Record<string, unknown>;
 
 const BATCH_SYSTEM = `Split each "text" in the user's JSON list into standalone factual statements; its "question" is context only. ${DATA_NOT_INSTRUCTIONS}
 
