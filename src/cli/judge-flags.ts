@@ -4,7 +4,7 @@
  * `createJudge` reads it. The API key never comes from a flag, only from the
  * environment.
  */
-import { estimateOnlyOptions, JUDGE_ENV_VARS, resolveJudgeConfig, type EnvironmentVariables, type JudgeKind, type JudgeOptions, type JudgeSettingName, type ResolvedJudgeConfig } from "../judge/config";
+import { estimateOnlyOptions, openAIWithoutAccess, resolveJudgeConfig, type EnvironmentVariables, type JudgeKind, type JudgeOptions, type JudgeSettingName, type ResolvedJudgeConfig } from "../judge/config";
 import { choice, flag, stringOption, wholeNumber, type OptionSpec, type ParsedArgs } from "./args";
 import { UsageError, usageOnError } from "./errors";
 import { checkLabelsJudge, labelFiles, LABELS_OPTION } from "./labels";
@@ -47,11 +47,6 @@ export interface JudgeFlags {
   flags: Partial<Record<JudgeSettingName, string>>;
 }
 
-/** Whether any of these environment variables is set to something other than blanks. */
-function anySet(env: EnvironmentVariables, names: readonly string[]): boolean {
-  return names.some((name) => (env[name] ?? "").trim() !== "");
-}
-
 /**
  * Reads the judge flags of a command and checks them with the environment,
  * before any file is read or any call is paid for: a bad value is a usage
@@ -87,10 +82,9 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
     options.cache = false;
     flags.cacheDir = "--no-cache";
   }
-  const asked = kind ?? (labels === undefined ? env["EVALFRAME_JUDGE"]?.trim() : undefined);
   // An estimate (--dry-run) sends nothing, so it prices an OpenAI-compatible judge without a key.
   if (estimateOnly) Object.assign(options, estimateOnlyOptions(options, env));
-  else if (asked === "openai" && options.baseURL === undefined && !anySet(env, [...JUDGE_ENV_VARS.apiKey, ...JUDGE_ENV_VARS.baseURL])) {
+  else if (openAIWithoutAccess(options, env)) {
     throw new UsageError(
       `${c}: ${kind === "openai" ? "--judge openai" : "EVALFRAME_JUDGE=openai"} needs OPENAI_API_KEY or EVALFRAME_API_KEY in the environment ` +
         "(or --base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL for a server that needs no key)",

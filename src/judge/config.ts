@@ -237,9 +237,22 @@ export const ESTIMATE_ONLY_API_KEY = "no-key-set-estimate-only";
  * // { judge: "openai", model: "gpt-4o-mini", apiKey: "no-key-set-estimate-only" }
  */
 export function estimateOnlyOptions(options: JudgeOptions, env: EnvironmentVariables = process.env): JudgeOptions {
+  return openAIWithoutAccess(options, env) ? { ...options, apiKey: ESTIMATE_ONLY_API_KEY } : options;
+}
+
+/**
+ * Whether these options ask for an OpenAI-compatible judge (`judge:
+ * "openai"`, or EVALFRAME_JUDGE=openai when no labels are given) while no
+ * API key and no base URL is set, in the options or the environment: a run
+ * could not reach a server.
+ *
+ * @example
+ * openAIWithoutAccess({ judge: "openai" }, {}); // true
+ * openAIWithoutAccess({ judge: "openai" }, { OPENAI_API_KEY: "sk-…" }); // false
+ */
+export function openAIWithoutAccess(options: JudgeOptions, env: EnvironmentVariables = process.env): boolean {
   const asked = options.judge ?? (options.labels === undefined ? nonEmpty(env[JUDGE_ENV_VARS.judge[0]]) : undefined);
-  const reachable = lookUp("apiKey", options.apiKey, env).value !== undefined || lookUp("baseURL", options.baseURL, env).value !== undefined;
-  return asked === "openai" && !reachable ? { ...options, apiKey: ESTIMATE_ONLY_API_KEY } : options;
+  return asked === "openai" && lookUp("apiKey", options.apiKey, env).value === undefined && lookUp("baseURL", options.baseURL, env).value === undefined;
 }
 
 /** The judge kind an environment variable asks for. */
