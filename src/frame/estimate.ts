@@ -8,7 +8,7 @@ import type { CanonicalColumn } from "../dataset/columns";
 import { checkDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
 import { estimateOnlyOptions, type JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
-import type { Judge } from "../judge/judge";
+import type { Judge, ReplyCacheReader } from "../judge/judge";
 import { messagesFor, type StructuredMode } from "../judge/structured";
 import { tokenCounter, type EncodingName, type TokenCounter } from "../judge/tokens";
 import type { StructuredRequest } from "../judge/types";
@@ -94,8 +94,7 @@ interface Tally {
 }
 
 /** What an OpenAI-compatible judge offers an estimate: its cache, its batch size, its concurrency, its structured mode. */
-interface CacheAware {
-  cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined>;
+interface CacheAware extends ReplyCacheReader {
   cachedEmbedding(text: string): Promise<number[] | undefined>;
   readonly embeddingBatchSize?: number;
   readonly concurrency?: number;

@@ -42,7 +42,8 @@ export interface Judge {
 export type Embedder = Pick<Judge, "embed" | "label">;
 
 /** A judge that can say what its cache holds without calling the server (the OpenAI-compatible one). */
-interface ReplyCacheReader {
+export interface ReplyCacheReader {
+  /** The cached reply of a request (validated again), or undefined. */
   cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined>;
 }
 
