@@ -100,10 +100,23 @@ const BATCH_VERDICTS_ONLY_EXAMPLE_OUT = JSON.stringify({
   questions: [{ answers: [FIRST_ANSWER, SECOND_ANSWER].map((a, i) => ({ answer: i + 1, statements: a.statements, ...verdictsOnly(a) })) }],
 });
 
+/**
+ * Each question's items as entries numbered from 1 across the whole call,
+ * the number first: how a batched call's data and reply name its answers.
+ *
+ * @example
+ * numberedAcross([["a", "b"], ["c"]], (text) => ({ text }));
+ * // [[{ answer: 1, text: "a" }, { answer: 2, text: "b" }], [{ answer: 3, text: "c" }]]
+ */
+export function numberedAcross<A, E extends object>(questions: readonly (readonly A[])[], entry: (item: A) => E): ({ answer: number } & E)[][] {
+  let n = 0;
+  return questions.map((items) => items.map((item) => ({ answer: ++n, ...entry(item) })));
+}
+
 /** The data of a batched call: each question with its reference statements and its answers, numbered from 1 across the call. */
 function batchInput(questions: readonly QuestionAnswers[]): string {
-  let n = 0;
-  return JSON.stringify({ questions: questions.map((q) => ({ question: q.question, reference: q.reference, answers: q.answers.map((text) => ({ answer: ++n, text })) })) });
+  const answers = numberedAcross(questions.map((q) => q.answers), (text) => ({ text }));
+  return JSON.stringify({ questions: questions.map((q, i) => ({ question: q.question, reference: q.reference, answers: answers[i] })) });
 }
 
 /** The problem with one answer's entry: one verdict per statement it wrote, one per reference statement. */
@@ -160,8 +173,7 @@ export function answersBatchRequest(questions: readonly QuestionAnswers[], optio
     // Offline and from labels: each answer as the fused call, so every layout gives the same verdicts.
     compose: async (answer) => {
       const replies = await Promise.all(questions.map((q) => Promise.all(q.answers.map((text) => answer(fusedRequest(q.question, text, q.reference, { reasons }))))));
-      let n = 0;
-      return { questions: replies.map((entries) => ({ answers: entries.map((entry) => ({ answer: ++n, ...entry })) })) };
+      return { questions: numberedAcross(replies, (entry) => entry).map((answers) => ({ answers })) };
     },
     parts: (reply) =>
       answers < 2

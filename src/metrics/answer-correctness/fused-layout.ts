@@ -12,7 +12,7 @@ import { JudgeError } from "../../judge/types";
 import type { UsageRecorder } from "../../judge/usage";
 import type { CallTracker, EvalRow, PlanContext, PlannedCall } from "../metric";
 import type { StatementVerdict } from "./details";
-import { answersBatchRequest, MAX_ANSWER_CHARS_PER_CALL, type QuestionAnswers } from "./fused-batch";
+import { answersBatchRequest, MAX_ANSWER_CHARS_PER_CALL, numberedAcross, type QuestionAnswers } from "./fused-batch";
 import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type FusedReply, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, typicalVerdicts, type PlanSettings } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
@@ -419,9 +419,9 @@ async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<st
   for (const batch of cutIntoCalls(toAsk, answersPerCall)) {
     const predicted = batch.some((a) => !a.known);
     const request = requestFor(batch, reasons);
-    let n = 0;
-    const reply = { questions: questionsOf(batch).map((q) => ({ answers: q.answers.map((text) => ({ answer: ++n, ...typicalFusedEntry(text, q.reference.length, reasons) })) })) };
-    const statements = reply.questions.reduce((n, q) => n + q.answers.reduce((m, a) => m + a.statements.length, 0), 0);
+    const entries = questionsOf(batch).map((q) => q.answers.map((text) => typicalFusedEntry(text, q.reference.length, reasons)));
+    const reply = { questions: numberedAcross(entries, (entry) => entry).map((answers) => ({ answers })) };
+    const statements = entries.flat().reduce((n, a) => n + a.statements.length, 0);
     calls.push({ kind: "chat", stage: FUSED_STAGES.answers, request, predicted, cached: !predicted && (await context.cachedReply(request)) !== undefined, replyTokens: fusedReplyTokens(reply, statements) });
   }
   return calls;
