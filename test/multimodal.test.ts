@@ -119,7 +119,9 @@ describe("multimodal relevance against a vision judge", () => {
     assert.match(String(out[2]!["multimodal_relevance_error"]), /^image refused, nothing was sent: context 1 \(\.\.\/\.\.\/\.\.\/etc\/passwd\.png\): .*outside the image root/);
     assert.equal(server.chatRequests().length, 3);
     assert.ok(server.chatRequests().every((r) => !JSON.stringify(r.body).includes("Q3 secret")), "the failing row sent nothing");
-    assert.equal(out[0]!["multimodal_relevance_judge"], `gpt-4o-mini @ 127.0.0.1:${new URL(baseURL).port}`);
+    // The rows name the vision model they were sent to (the default gpt-4o), not the chat model (gpt-4o-mini), failed rows included.
+    assert.ok(server.chatRequests().every((r) => r.body.model === "gpt-4o"));
+    assert.deepEqual(new Set(out.map((r) => r["multimodal_relevance_judge"])), new Set([`gpt-4o @ 127.0.0.1:${new URL(baseURL).port}`]));
   });
 
   it("sends nothing for a row whose URL points at a private address, and the image server sees no request", async () => {

@@ -137,7 +137,8 @@ export async function scoreChecked(
   const outputs = await Promise.all(
     metrics.map(async (metric) => {
       const metricJudge = metric.judge ?? judge;
-      judges.add(metricJudge.label);
+      const label = metric.labelOf?.(metricJudge) ?? metricJudge.label;
+      judges.add(label);
       const results = await metric.scoreRows(rows, { judge: metricJudge, usage, rowDone: (failed) => progress.step(failed), calls: progress });
       const byRow = new Map<number, Record<string, Cell>>();
       rows.forEach((row, k) => byRow.set(row.index, metric.cells(results[k]!)));
@@ -145,7 +146,7 @@ export async function scoreChecked(
         name: c.name,
         type: c.type,
         values: Array.from({ length: table.rowCount }, (_, i) => {
-          const cells = byRow.get(i) ?? metric.failedCells(`input: ${errors[i]}`, metricJudge.label);
+          const cells = byRow.get(i) ?? metric.failedCells(`input: ${errors[i]}`, label);
           return cells[c.name] ?? null;
         }),
       }));

@@ -12,6 +12,12 @@ export interface Judge {
   readonly kind: "openai" | "offline" | "labels";
   /** Shown in every output, e.g. `gpt-4o-mini @ api.openai.com`, `offline (approximate)` or `hand-labelled`. */
   readonly label: string;
+  /**
+   * The label of the requests sent to another of its models (the vision
+   * model, say), e.g. `gpt-4o @ api.openai.com`; a judge without it labels
+   * every request with {@link Judge.label}.
+   */
+  labelFor?(model: string): string;
   /** Default chat model. */
   readonly chatModel: string;
   /** Chat model for requests with images. */

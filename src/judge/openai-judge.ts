@@ -108,7 +108,7 @@ export class OpenAIJudge implements Judge {
   constructor(private readonly config: ResolvedJudgeConfig) {
     const chatHost = new URL(config.baseURL).host;
     const embeddingHost = new URL(config.embeddingBaseURL).host;
-    this.label = `${config.model} @ ${chatHost}${embeddingHost !== chatHost ? ` (embeddings: ${config.embeddingModel} @ ${embeddingHost})` : ""}`;
+    this.label = `${this.labelFor(config.model)}${embeddingHost !== chatHost ? ` (embeddings: ${config.embeddingModel} @ ${embeddingHost})` : ""}`;
     this.chatModel = config.model;
     this.visionModel = config.visionModel;
     this.embeddingModel = config.embeddingModel;
@@ -155,6 +155,11 @@ export class OpenAIJudge implements Judge {
   /** How replies are requested now: json_schema until the server refuses its length limits, then the schema itself. */
   get structuredMode(): StructuredMode {
     return this.mode;
+  }
+
+  /** `model @ host` of the chat server: the label of requests sent to `model` (the vision model, say). */
+  labelFor(model: string): string {
+    return `${model} @ ${new URL(this.config.baseURL).host}`;
   }
 
   /** Whether embeddings go to a server of their own (`embeddingBaseURL` another than the chat server's). */

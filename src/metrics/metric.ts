@@ -97,6 +97,8 @@ export interface Metric<R = unknown> {
   cells(result: R): Record<string, Cell>;
   /** The output cells of a row that was not scored (bad input), with its reason. */
   failedCells(reason: string, judgeLabel: string): Record<string, Cell>;
+  /** The judge label this metric's rows carry when `judge` scores them (default `judge.label`): multimodal relevance names the vision model it asks. */
+  labelOf?(judge: Judge): string;
   /** The judge calls scoring `rows` takes, per stage, for progress; cheap (no call, no cache). */
   planCalls?(rows: readonly EvalRow[]): StagePlan[];
   /** Every call scoring `rows` would make, for a cost estimate; makes none. */

@@ -75,6 +75,11 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     return this.cells({ index: -1, score: Number.NaN, reason: "", error: reason, judge: judgeLabel });
   }
 
+  /** `judge`'s label for the vision model this metric asks (e.g. `gpt-4o @ api.openai.com`), not its chat model's. */
+  labelOf(judge: Judge): string {
+    return judge.labelFor?.(this.options.model ?? judge.visionModel) ?? judge.label;
+  }
+
   planCalls(rows: readonly EvalRow[]): StagePlan[] {
     return relevanceCallCounts(rows, this.maxImagesPerRow);
   }
@@ -99,7 +104,8 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
   }
 
   private async scoreRow(row: EvalRow, judge: Judge, loader: ImageLoader, context: MetricRunContext): Promise<MultimodalRelevanceResult> {
-    const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: judge.label });
+    const label = this.labelOf(judge);
+    const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: label });
     const items = (row.retrieved_contexts ?? []).map(classifyContext);
     const images = imageCount(row);
     if (images > this.maxImagesPerRow) {
@@ -125,7 +131,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     try {
       const asked = judge.complete(relevanceRequest(row.user_input, row.response, contexts, requestOptions), context.usage);
       const reply = await (context.calls ? context.calls.track(RELEVANCE_STAGE, asked) : asked);
-      return { index: row.index, score: reply.relevant ? 1 : 0, reason: reply.reason, error: "", judge: judge.label };
+      return { index: row.index, score: reply.relevant ? 1 : 0, reason: reply.reason, error: "", judge: label };
     } catch (error) {
       return failed(`relevance judgement failed: ${errorText(error)}`);
     }
