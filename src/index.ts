@@ -62,7 +62,7 @@ export type { SummarizeOptions, FrameInput } from "./analysis/summarize";
 export { compareModels } from "./analysis/compare";
 export type { CompareModelsOptions } from "./analysis/compare";
 export { compareRuns } from "./analysis/compare-runs";
-export type { CompareRunsOptions, RunComparison } from "./analysis/compare-runs";
+export type { CompareRunsOptions, RunComparison, ScoringChange } from "./analysis/compare-runs";
 export { headline } from "./analysis/headline";
 export type { HeadlineOptions } from "./analysis/headline";
 export { agreement } from "./analysis/agreement";

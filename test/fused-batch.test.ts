@@ -43,9 +43,15 @@ function rowsFor(questions: number, models: readonly string[]) {
 
 const SCORES = ["answer_correctness", "answer_correctness_factual", "answer_correctness_semantic", "answer_correctness_tp", "answer_correctness_fp", "answer_correctness_fn", "answer_correctness_error"];
 
-/** Scores, counts, errors and every statement's verdict (with its reason). */
+/** Scores, counts, errors and every statement's verdict (with its reason); not the record of how the judge was asked, which differs by design. */
 function outcome(rows: Record<string, unknown>[]) {
-  return rows.map((r) => ({ ...Object.fromEntries(SCORES.map((c) => [c, r[c]])), statements: r["answer_correctness_statements"] }));
+  return rows.map((r) => ({ ...Object.fromEntries(SCORES.map((c) => [c, r[c]])), statements: verdictsOf(r["answer_correctness_statements"]) }));
+}
+
+function verdictsOf(cell: unknown): unknown {
+  if (typeof cell !== "string" || cell === "") return cell;
+  const { layout: _layout, reasons: _reasons, answersPerCall: _answersPerCall, ...rest } = JSON.parse(cell) as Record<string, unknown>;
+  return rest;
 }
 
 /** The batched requests the server saw: their questions, each with its reference statements and its answers' texts. */
@@ -233,7 +239,7 @@ describe("answer correctness, fused layout, several answers to a call", () => {
     const withReasons = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 6 })], { judge: judgeFor(), ...quiet }));
     server.reset();
     const bare = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 6, reasons: false })], { judge: judgeFor(), ...quiet }));
-    const strip = (rows: Record<string, unknown>[]) => outcome(rows).map((r) => ({ ...r, statements: r.statements === "" ? "" : JSON.stringify(JSON.parse(String(r.statements), (k, v: unknown) => (k === "reason" ? undefined : v))) }));
+    const strip = (rows: Record<string, unknown>[]) => outcome(rows).map((r) => ({ ...r, statements: r.statements === "" ? "" : JSON.parse(JSON.stringify(r.statements), (k, v: unknown) => (k === "reason" ? undefined : v)) }));
     assert.deepEqual(strip(bare), strip(withReasons));
     const bodies = server.chatRequests().filter((r) => promptKind(r.body) === BATCHED);
     assert.ok(bodies.length > 0);

@@ -12,6 +12,9 @@ import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { cellString, keyText, textAt, type PairOptions } from "../dataset/column-toolkit";
+import { scoringChanges, scoringWarning, type ScoringChange } from "./scoring-changes";
+
+export type { ScoringChange } from "./scoring-changes";
 
 /** Options of {@link compareRuns}. */
 export interface CompareRunsOptions extends PairOptions {
@@ -81,7 +84,12 @@ export interface RunComparison {
    * then newly failed, no longer failing, dropped and added answers.
    */
   changes: DataFrame;
-  /** Things worth knowing that do not stop the comparison, e.g. paired answers whose question text differs. */
+  /**
+   * How the paired answers were scored differently in the two runs (judge,
+   * layout, weights, …; see {@link ScoringChange}); empty when alike.
+   */
+  scoringChanges: ScoringChange[];
+  /** Things worth knowing that do not stop the comparison, e.g. paired answers whose question text differs, or runs scored differently. */
   warnings: string[];
 }
 
@@ -246,7 +254,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   const rows: ModelChange[] = [];
   const allBefore: number[] = [];
   const allAfter: number[] = [];
-  let matched = 0;
+  const pairs: [number, number][] = [];
   let questionChanged = 0;
   let firstQuestionChanged: string | undefined;
   const compareQuestions = pairBy !== "user_input" && getColumn(beforeTable, "user_input") !== undefined && getColumn(afterTable, "user_input") !== undefined;
@@ -276,7 +284,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
         changes.push(oneSided("dropped", key, model, b, i));
         continue;
       }
-      matched++;
+      pairs.push([i, j]);
       const x = b.scores[i]!;
       const y = a.scores[j]!;
       if (compareQuestions && textAt(beforeTable, "user_input", i) !== textAt(afterTable, "user_input", j)) {
@@ -327,7 +335,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     rows.push(row);
   }
 
-  if (matched === 0) {
+  if (pairs.length === 0) {
     const keysOf = (run: Run) => new Set([...run.models.values()].flatMap((keys) => [...keys.keys()]));
     const side = (run: Run) =>
       `the ${run.label} run has ${pairBy} ${quoted(keysOf(run))}${hasModels ? ` for model${run.models.size === 1 ? "" : "s"} ${quoted(run.models.keys())}` : ""}`;
@@ -352,12 +360,17 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     );
   }
 
+  const scoring = scoringChanges(metric, beforeTable, afterTable, pairs);
+  const scoredDifferently = scoringWarning(metric, scoring, pairs.length);
+  if (scoredDifferently !== undefined) warnings.push(scoredDifferently);
+
   return {
     metric,
     pairedBy: pairBy,
     by: hasModels ? by : undefined,
     summary: summaryFrame(summaryRows, pHolm, alpha),
     changes: changesFrame(sortChanges(changes), pairBy, hasModels),
+    scoringChanges: scoring,
     warnings,
   };
 }

@@ -23,6 +23,6 @@ export { alignStatements, wordOverlap, statementWords, ALIGN_THRESHOLD } from ".
 export { disagreements, worst } from "./drilldown";
 export type { DisagreementsOptions, WorstOptions } from "./drilldown";
 export { compareRuns, RUN_CHANGE_COLUMNS, ALL_MODELS } from "./compare-runs";
-export type { CompareRunsOptions, RunComparison, AnswerChange } from "./compare-runs";
+export type { CompareRunsOptions, RunComparison, AnswerChange, ScoringChange } from "./compare-runs";
 /** `by` (the model column) and `pairBy` (the column that pairs answers), which the comparisons, drill-down tables and charts share. */
 export type { PairOptions } from "../dataset/column-toolkit";

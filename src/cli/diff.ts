@@ -49,6 +49,7 @@ export const diffCommand: Command = async (argv, io) => {
     format: s,
     "fail-under-change": s,
     "fail-on-worse": b,
+    "fail-on-scoring-change": b,
   });
   if (args.positionals.length !== 2) {
     throw new UsageError(`${c}: give two scored tables, the earlier run first: evalframe diff old.csv new.csv (got ${args.positionals.length})`, c);
@@ -100,7 +101,7 @@ export const diffCommand: Command = async (argv, io) => {
   const summary = frameRecords(runs.summary);
   const changes = frameRecords(runs.changes);
   if (flag(args, "json")) {
-    const body = { before: beforeFile, after: afterFile, metric: runs.metric, pairedBy: runs.pairedBy, by: runs.by ?? null, warnings: runs.warnings, summary, changes: changes.slice(0, top), changed: total };
+    const body = { before: beforeFile, after: afterFile, metric: runs.metric, pairedBy: runs.pairedBy, by: runs.by ?? null, warnings: runs.warnings, scoringChanges: runs.scoringChanges, summary, changes: changes.slice(0, top), changed: total };
     io.out(`${JSON.stringify(body, null, 2)}\n`);
   } else {
     const pairs = `(${runs.pairedBy}${runs.by !== undefined ? `, ${runs.by}` : ""})`;
@@ -129,6 +130,14 @@ export const diffCommand: Command = async (argv, io) => {
           (under.length > 1 ? `; also under: ${under.slice(1, 4).map((r) => `${String(r["model"])} ${signed(r["change"] as number)}`).join(", ")}` : ""),
       );
     }
+  }
+  const scoring = runs.scoringChanges[0];
+  if (flag(args, "fail-on-scoring-change") && scoring !== undefined) {
+    throw new CliFailure(
+      `fail-on-scoring-change: the runs were scored differently, so their change is not the answers' alone: ` +
+        `${scoring.setting} ${JSON.stringify(scoring.before)} before, ${JSON.stringify(scoring.after)} after (${counted(scoring.answers, "paired answer")})` +
+        (runs.scoringChanges.length > 1 ? `; ${runs.scoringChanges.length - 1} more in the warning above` : ""),
+    );
   }
   if (flag(args, "fail-on-worse")) {
     const worse = models.filter((r) => r["verdict"] === "before better than after");

@@ -110,7 +110,7 @@ With no key or base URL set, the offline judge (approximate) is used and says so
 
 Exit codes: 0 done (rows that failed are counted in the output, not a failure);
 1 the input could not be read or used, the run failed as a whole (every row failed), or a
-gate was not met (--fail-under, diff --fail-under-change / --fail-on-worse);
+gate was not met (--fail-under, diff --fail-under-change / --fail-on-worse / --fail-on-scoring-change);
 2 bad usage (unknown command or option, missing or malformed value).
 Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
 `;
@@ -263,6 +263,8 @@ ${wrap("  --metric M              ", `score column (default ${defaultMetricText(
 CI gates (exit 1 with one line, after everything is printed and written):
   --fail-under-change X   fail when a model's mean change is under X (-1 to 1), e.g. -0.05
   --fail-on-worse         fail when a model is significantly worse (verdict "before better than after")
+  --fail-on-scoring-change  fail when the runs were scored differently (judge, layout, reasons,
+                          answers per call, embedding model, weights, beta, thresholds)
 `,
   compare: () => `evalframe compare — compare models question by question
 

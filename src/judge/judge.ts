@@ -44,8 +44,8 @@ export interface Judge {
   embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]>;
 }
 
-/** Anything that embeds texts: a judge, or a second judge used only for embeddings. */
-export type Embedder = Pick<Judge, "embed" | "label">;
+/** Anything that embeds texts: a judge, or a second judge used only for embeddings (its `embeddingModel`, when it has one, is recorded with each score). */
+export type Embedder = Pick<Judge, "embed" | "label"> & Partial<Pick<Judge, "embeddingModel">>;
 
 /** A judge that can say what its cache holds without calling the server (the OpenAI-compatible one). */
 export interface ReplyCacheReader {

@@ -45,6 +45,15 @@ export interface MetricFlags {
 }
 
 /**
+ * How one row was scored beyond its judge: each setting that moves its score,
+ * by name, with its value as text.
+ *
+ * @example
+ * const scoring: ScoringRecord = { layout: "fused", reasons: "yes", weights: "0.75/0.25" };
+ */
+export type ScoringRecord = Readonly<Record<string, string>>;
+
+/**
  * One metric as the rest of evalframe sees it: what the CLI, `summarize`,
  * the report and the charts read instead of spelling metric names.
  *
@@ -82,4 +91,12 @@ export interface MetricDefinition {
   readonly display: { readonly chart: PreferredChart };
   /** Builds the metric from the command line's flags. */
   create(flags: MetricFlags): Metric;
+  /**
+   * How one row of a scored table was scored beyond its judge, read from the
+   * metric's own columns (`cell` gives that row's value of a column);
+   * undefined when the row records nothing (a failed row, a table from an
+   * older evalframe). Comparisons of two runs check that both were scored
+   * alike. Optional: a metric without settings leaves it out.
+   */
+  scoringOf?(cell: (column: string) => unknown): ScoringRecord | undefined;
 }

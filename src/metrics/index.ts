@@ -23,7 +23,7 @@ export type { MultimodalRelevanceOptions, MultimodalRelevanceResult } from "./mu
 export { RELEVANCE_PROMPT_VERSION } from "./multimodal-relevance/prompts";
 export type { ImageDetail } from "./multimodal-relevance/prompts";
 export { registerMetric, unregisterMetric, metricDefinition, metricDefinitions, metricNames, defaultScoreColumns, definitionOfColumn } from "./registry";
-export type { MetricDefinition, MetricFlags, PreferredChart } from "./registry";
+export type { MetricDefinition, MetricFlags, PreferredChart, ScoringRecord } from "./registry";
 export { ANSWER_CORRECTNESS } from "./answer-correctness/definition";
 export { ANSWER_CORRECTNESS_COLUMNS } from "./answer-correctness/columns";
 export { MULTIMODAL_RELEVANCE } from "./multimodal-relevance/definition";

@@ -13,7 +13,7 @@ import type { MetricDefinition } from "./definition";
 import { ANSWER_CORRECTNESS } from "./answer-correctness/definition";
 import { MULTIMODAL_RELEVANCE } from "./multimodal-relevance/definition";
 
-export type { MetricDefinition, MetricFlags, PreferredChart } from "./definition";
+export type { MetricDefinition, MetricFlags, PreferredChart, ScoringRecord } from "./definition";
 
 const registry: MetricDefinition[] = [];
 /** Every definition's score column then its extra score columns, in registry order; one live array. */

@@ -15,6 +15,7 @@ import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
 import { worst } from "../analysis/drilldown";
 import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
+import { scoringsOf } from "../analysis/scoring-changes";
 import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
@@ -147,6 +148,29 @@ function titles(title: string, judges: readonly string[]): { heading: string; ta
   return { heading: title, tab: title };
 }
 
+/**
+ * One line per metric saying how its rows were scored beyond the judge
+ * (layout, reasons, weights, …), from what each row records; a metric scored
+ * in several ways lists each with its row count.
+ */
+function scoringLines(table: Table): string[] {
+  return metricDefinitions().flatMap((d) => {
+    if (d.scoringOf === undefined || getColumn(table, d.scoreColumn) === undefined) return [];
+    const ways = new Map<string, number>();
+    for (const { scoring, rows } of scoringsOf(d.scoreColumn, table)) {
+      const text = Object.entries(scoring)
+        .filter(([setting]) => setting !== "judge")
+        .map(([setting, value]) => `${setting} ${value}`)
+        .join(" · ");
+      if (text !== "") ways.set(text, (ways.get(text) ?? 0) + rows);
+    }
+    if (ways.size === 0) return [];
+    const shown = [...ways].map(([text, rows]) => escapeHtml(ways.size === 1 ? text : `${text} (${rows.toLocaleString("en-US")} rows)`));
+    const how = ways.size === 1 ? shown[0]! : `${ways.size} different ways, so its rows are not all comparable: ${shown.join("; ")}`;
+    return [`<p class="usage scoring">${escapeHtml(d.label)} scored with ${how}</p>`];
+  });
+}
+
 function judgeSection(table: Table, usage: UsageSummary | undefined, labels: readonly string[]): string {
   let offlineRows = 0;
   let judgedRows = 0;
@@ -164,6 +188,7 @@ function judgeSection(table: Table, usage: UsageSummary | undefined, labels: rea
       labels.length === 0 ? "<i>unknown (no judge column)</i>" : labels.map((l) => `<span class="judge">${escapeHtml(l)}</span>`).join("")
     }</p>`,
   );
+  parts.push(...scoringLines(table));
   if (labels.some(isOffline)) {
     parts.push(
       `<div class="banner offline" role="note"><strong>Approximate scores.</strong> ` +

@@ -2,7 +2,7 @@
  * Answer correctness in the metric registry (`metrics/registry.ts`).
  */
 import type { Metric } from "../metric";
-import type { MetricDefinition, MetricFlags } from "../definition";
+import type { MetricDefinition, MetricFlags, ScoringRecord } from "../definition";
 import type { AnswerCorrectnessOptions } from "./metric";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 
@@ -38,5 +38,10 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
     // Loaded here, not at import: reading the registry must stay cheap.
     const { answerCorrectness } = require("./metric") as typeof import("./metric");
     return answerCorrectness(options) as Metric;
+  },
+  scoringOf(cell: (column: string) => unknown): ScoringRecord | undefined {
+    // Loaded here, not at import, for the same reason.
+    const { scoringOfDetails } = require("./details") as typeof import("./details");
+    return scoringOfDetails(cell(COLUMNS.details));
   },
 };

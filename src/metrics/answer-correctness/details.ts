@@ -4,6 +4,7 @@
  * read back can still be drilled down and explained.
  */
 import { z } from "zod";
+import type { ScoringRecord } from "../definition";
 
 /** A statement's verdict: TP/FP for answer statements, covered/FN for reference statements. */
 export type Verdict = "TP" | "FP" | "FN" | "covered";
@@ -15,9 +16,25 @@ export interface StatementVerdict {
   reason: string;
 }
 
-/** Everything needed to redo one row's arithmetic by hand. */
+/** The call layouts of answer correctness; see `AnswerCorrectnessOptions.layout`. */
+export type AnswerCorrectnessLayout = "ragas" | "fused";
+
+/**
+ * Everything needed to redo one row's arithmetic by hand, and how the judge
+ * was asked for it. `layout`, `reasons`, `answersPerCall` and
+ * `embeddingModel` are absent from tables scored before evalframe recorded
+ * them.
+ */
 export interface AnswerCorrectnessDetails {
   judge: string;
+  /** The call layout the verdicts came from. */
+  layout?: AnswerCorrectnessLayout;
+  /** Whether the judge was asked for a reason before each verdict. */
+  reasons?: boolean;
+  /** The fused layout's answers per call (1 in the Ragas layout). */
+  answersPerCall?: number;
+  /** The model that embedded answer and reference; absent when the semantic weight is 0. */
+  embeddingModel?: string;
   weights: [number, number];
   beta: number;
   threshold: number | null;
@@ -29,6 +46,10 @@ export interface AnswerCorrectnessDetails {
 const VerdictSchema = z.object({ statement: z.string(), verdict: z.enum(["TP", "FP", "FN", "covered"]), reason: z.string() });
 const DetailsSchema = z.object({
   judge: z.string(),
+  layout: z.enum(["ragas", "fused"]).optional(),
+  reasons: z.boolean().optional(),
+  answersPerCall: z.number().optional(),
+  embeddingModel: z.string().optional(),
   weights: z.tuple([z.number(), z.number()]),
   beta: z.number(),
   threshold: z.number().nullable(),
@@ -49,4 +70,44 @@ export function parseDetails(cell: unknown): AnswerCorrectnessDetails | undefine
   } catch {
     return undefined;
   }
+}
+
+/** A row's scoring settings by the text of its details cell before its statements (nearly every row of a run shares it). */
+const scoringByPrefix = new Map<string, ScoringRecord | undefined>();
+const RESPONSE_KEY = ',"response":';
+
+/**
+ * How a row was scored (layout, reasons, answers per call, embedding model,
+ * weights, β, thresholds), read from its details cell; undefined when the
+ * cell is empty or not ours. Only the part before the statements is parsed,
+ * once per distinct text, so reading a 100,000-row run stays cheap.
+ *
+ * @example
+ * scoringOfDetails(scored["answer_correctness_statements"].values[0]);
+ * // { layout: "ragas", reasons: "yes", "answers per call": "1", ..., weights: "0.75/0.25", beta: "1", threshold: "none", ... }
+ */
+export function scoringOfDetails(cell: unknown): ScoringRecord | undefined {
+  if (typeof cell !== "string") return undefined;
+  const cut = cell.indexOf(RESPONSE_KEY);
+  if (cut < 0) return scoringRecord(parseDetails(cell));
+  const prefix = cell.slice(0, cut);
+  if (scoringByPrefix.has(prefix)) return scoringByPrefix.get(prefix);
+  const record = scoringRecord(parseDetails(`${prefix},"response":[],"reference":[]}`) ?? parseDetails(cell));
+  if (scoringByPrefix.size >= 1000) scoringByPrefix.clear();
+  scoringByPrefix.set(prefix, record);
+  return record;
+}
+
+function scoringRecord(details: AnswerCorrectnessDetails | undefined): ScoringRecord | undefined {
+  if (details === undefined) return undefined;
+  const record: Record<string, string> = {};
+  if (details.layout !== undefined) record["layout"] = details.layout;
+  if (details.reasons !== undefined) record["reasons"] = details.reasons ? "yes" : "no";
+  if (details.answersPerCall !== undefined) record["answers per call"] = String(details.answersPerCall);
+  if (details.embeddingModel !== undefined) record["embedding model"] = details.embeddingModel;
+  record["weights"] = details.weights.join("/");
+  record["beta"] = String(details.beta);
+  record["threshold"] = details.threshold === null ? "none" : String(details.threshold);
+  record["similarity threshold"] = details.similarityThreshold === null ? "none" : String(details.similarityThreshold);
+  return record;
 }

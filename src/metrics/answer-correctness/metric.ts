@@ -12,7 +12,7 @@ import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from 
 import type { StagePlan } from "../../judge/progress";
 import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
-import { type AnswerCorrectnessDetails, type StatementVerdict } from "./details";
+import { type AnswerCorrectnessDetails, type AnswerCorrectnessLayout, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 import { MAX_ANSWERS_PER_CALL } from "./fused-batch";
@@ -70,8 +70,7 @@ export interface AnswerCorrectnessOptions {
   answersPerCall?: number;
 }
 
-/** The call layouts of answer correctness; see {@link AnswerCorrectnessOptions.layout}. */
-export type AnswerCorrectnessLayout = "ragas" | "fused";
+export type { AnswerCorrectnessLayout } from "./details";
 
 /** One row's answer correctness. */
 export interface AnswerCorrectnessResult {
@@ -307,6 +306,10 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     const factual = responseVerdicts.length === 0 && referenceVerdicts.length === 0 ? 1 : fbeta(tp, fp, fn, this.beta);
     const details: AnswerCorrectnessDetails = {
       judge: label,
+      layout: this.layout,
+      reasons: this.reasons,
+      answersPerCall: this.answersPerCall,
+      ...(vectors ? { embeddingModel: embedder.embeddingModel ?? embedder.label } : {}),
       weights: this.weights,
       beta: this.beta,
       threshold: this.threshold ?? null,
