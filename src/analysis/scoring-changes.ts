@@ -5,7 +5,7 @@
  * as a change in the answers.
  */
 import { getColumn, type Table } from "../dataset/table";
-import { definitionOfColumn, type MetricDefinition } from "../metrics/registry";
+import { definitionOfColumn, type MetricDefinition, type ScoringRecord } from "../metrics/registry";
 
 /**
  * One way in which paired answers were scored differently in the two runs.
@@ -24,15 +24,45 @@ export interface ScoringChange {
   answers: number;
 }
 
-/** A row's judge and settings, "" for a judge the row does not name. */
-function scoringAt(definition: MetricDefinition | undefined, table: Table, row: number): Map<string, string> {
-  const out = new Map<string, string>();
-  if (definition === undefined) return out;
-  const judge = getColumn(table, definition.judgeColumn)?.values[row];
-  if (typeof judge === "string" && judge !== "") out.set("judge", judge);
-  const record = definition.scoringOf?.((column) => getColumn(table, column)?.values[row]);
-  for (const [setting, value] of Object.entries(record ?? {})) out.set(setting, value);
-  return out;
+/** A row's judge (when it names one) and the settings its metric records, as one entry list; rows scored alike share one. */
+type Scoring = readonly (readonly [setting: string, value: string])[];
+
+/**
+ * Reads one table's rows' {@link Scoring}: `key` is the same text for rows
+ * scored alike, so a 100,000-row run is compared as its few distinct ways,
+ * not row by row.
+ */
+function scoringReader(definition: MetricDefinition | undefined, table: Table): (row: number) => { key: string; scoring: Scoring } {
+  const none = { key: "[]", scoring: [] as Scoring };
+  if (definition === undefined) return () => none;
+  const judges = getColumn(table, definition.judgeColumn)?.values;
+  const columns = new Map<string, readonly unknown[] | undefined>();
+  const valuesOf = (column: string) => {
+    if (!columns.has(column)) columns.set(column, getColumn(table, column)?.values);
+    return columns.get(column);
+  };
+  // By judge, then by record object (rows scored alike share one), so a row costs two lookups.
+  const byJudge = new Map<string, Map<ScoringRecord | undefined, { key: string; scoring: Scoring }>>();
+  const byKey = new Map<string, { key: string; scoring: Scoring }>();
+  return (row) => {
+    const judge = judges?.[row];
+    const judgeText = typeof judge === "string" ? judge : "";
+    const record = definition.scoringOf?.((column) => valuesOf(column)?.[row]);
+    let byRecord = byJudge.get(judgeText);
+    if (byRecord === undefined) byJudge.set(judgeText, (byRecord = new Map()));
+    let found = byRecord.get(record);
+    if (found === undefined) {
+      const key = JSON.stringify([judgeText, record ?? null]);
+      found = byKey.get(key);
+      if (found === undefined) {
+        const scoring: [string, string][] = judgeText === "" ? [] : [["judge", judgeText]];
+        scoring.push(...Object.entries(record ?? {}));
+        byKey.set(key, (found = { key, scoring }));
+      }
+      byRecord.set(record, found);
+    }
+    return found;
+  };
 }
 
 /**
@@ -49,19 +79,31 @@ function scoringAt(definition: MetricDefinition | undefined, table: Table, row: 
  */
 export function scoringChanges(metric: string, before: Table, after: Table, pairs: readonly (readonly [number, number])[]): ScoringChange[] {
   const definition = definitionOfColumn(metric);
+  const readBefore = scoringReader(definition, before);
+  const readAfter = scoringReader(definition, after);
+  // Pairs counted by the two ways they were scored; then each way's settings compared once.
+  const ways = new Map<string, { before: Scoring; after: Scoring; answers: number }>();
+  for (const [i, j] of pairs) {
+    const b = readBefore(i);
+    const a = readAfter(j);
+    if (a.key === b.key) continue;
+    const key = `${b.key}\u0000${a.key}`;
+    const way = ways.get(key);
+    if (way) way.answers++;
+    else ways.set(key, { before: b.scoring, after: a.scoring, answers: 1 });
+  }
   const counts = new Map<string, ScoringChange>();
   const order: string[] = [];
-  for (const [i, j] of pairs) {
-    const b = scoringAt(definition, before, i);
-    const a = scoringAt(definition, after, j);
-    for (const [setting, valueBefore] of b) {
-      const valueAfter = a.get(setting);
+  for (const way of ways.values()) {
+    const afterValues = new Map(way.after);
+    for (const [setting, valueBefore] of way.before) {
+      const valueAfter = afterValues.get(setting);
       if (valueAfter === undefined || valueAfter === valueBefore) continue;
       if (!order.includes(setting)) order.push(setting);
       const key = JSON.stringify([setting, valueBefore, valueAfter]);
       const entry = counts.get(key);
-      if (entry) entry.answers++;
-      else counts.set(key, { setting, before: valueBefore, after: valueAfter, answers: 1 });
+      if (entry) entry.answers += way.answers;
+      else counts.set(key, { setting, before: valueBefore, after: valueAfter, answers: way.answers });
     }
   }
   return [...counts.values()].sort((p, q) => order.indexOf(p.setting) - order.indexOf(q.setting) || q.answers - p.answers);
@@ -77,12 +119,11 @@ export function scoringChanges(metric: string, before: Table, after: Table, pair
  * // [{ scoring: { judge: "offline (approximate)", layout: "ragas", ... }, rows: 126 }]
  */
 export function scoringsOf(metric: string, table: Table): { scoring: Record<string, string>; rows: number }[] {
-  const definition = definitionOfColumn(metric);
+  const read = scoringReader(definitionOfColumn(metric), table);
   const counts = new Map<string, { scoring: Record<string, string>; rows: number }>();
   for (let row = 0; row < table.rowCount; row++) {
-    const scoring = scoringAt(definition, table, row);
-    if (scoring.size === 0) continue;
-    const key = JSON.stringify([...scoring]);
+    const { key, scoring } = read(row);
+    if (scoring.length === 0) continue;
     const entry = counts.get(key);
     if (entry) entry.rows++;
     else counts.set(key, { scoring: Object.fromEntries(scoring), rows: 1 });

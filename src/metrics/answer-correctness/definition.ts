@@ -6,6 +6,8 @@ import type { MetricDefinition, MetricFlags, ScoringRecord } from "../definition
 import type { AnswerCorrectnessOptions } from "./metric";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 
+let details: typeof import("./details") | undefined;
+
 /**
  * Answer correctness's definition: the CLI's `--weights`, `--beta`,
  * `--threshold`, `--similarity-threshold`, `--layout`, `--no-reasons` and
@@ -40,8 +42,8 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
     return answerCorrectness(options) as Metric;
   },
   scoringOf(cell: (column: string) => unknown): ScoringRecord | undefined {
-    // Loaded here, not at import, for the same reason.
-    const { scoringOfDetails } = require("./details") as typeof import("./details");
-    return scoringOfDetails(cell(COLUMNS.details));
+    // Loaded at the first call, not at import, for the same reason; kept, as it is called once per row.
+    details ??= require("./details") as typeof import("./details");
+    return details.scoringOfDetails(cell(COLUMNS.details));
   },
 };
