@@ -232,3 +232,49 @@ describe("round trips through CSV", () => {
     assert.ok(written.includes("'=1+1"), "the formula is escaped in the file");
   });
 });
+
+describe("loadDataset: only some columns", () => {
+  it("keeps the columns named, by the file's name or the canonical one, and input_error; from CSV, TSV, JSONL, JSON and rows alike", async () => {
+    const dir = tempDir();
+    const rows = [
+      { id: "a", question: "Where?", answer: "Paris.", answer_correctness: 0.5, answer_correctness_statements: '{"judge":"x"}', input_error: "" },
+      { id: "b", question: "When?", answer: "1889.", answer_correctness: 1, answer_correctness_statements: '{"judge":"y"}', input_error: "row b: was bad" },
+    ];
+    const csv = "id,question,answer,answer_correctness,answer_correctness_statements,input_error\n" + rows.map((r) => `${r.id},${r.question},${r.answer},${r.answer_correctness},"${r.answer_correctness_statements.replace(/"/g, '""')}",${r.input_error}`).join("\n") + "\n";
+    const sources = [
+      writeText(dir, "s.csv", csv),
+      writeText(dir, "s.tsv", csv.replace(/,/g, "\t")),
+      writeText(dir, "s.jsonl", rows.map((r) => JSON.stringify(r)).join("\n")),
+      writeText(dir, "s.json", JSON.stringify(rows)),
+    ];
+    for (const source of [...sources, rows]) {
+      const df = await loadDataset(source, { columns: ["user_input", "answer_correctness"], required: [], warn: false });
+      const label = typeof source === "string" ? path.basename(source) : "rows";
+      assert.deepEqual(df.columns, ["user_input", "answer_correctness", "input_error"], label);
+      assert.deepEqual(records(df).map((r) => [r["user_input"], r["answer_correctness"]]), [["Where?", 0.5], ["When?", 1]], label);
+    }
+  });
+
+  it("unescapes formulas as the whole file says, even when the columns that tell are left out", async () => {
+    // A file with evalframe's own error column takes its unquoted "'=" as an escape (files written before toCSV quoted them).
+    const file = writeText(tempDir(), "old.csv", "response,answer_correctness_error\n'=1+1,\n");
+    const all = records(await loadDataset(file, { required: [], warn: false }));
+    const some = records(await loadDataset(file, { columns: ["response"], required: [], warn: false }));
+    assert.equal(all[0]!["response"], "=1+1");
+    assert.deepEqual(some, [{ response: "=1+1" }]);
+  });
+
+  it("reads a large CSV piece by piece with the same values and line numbers as a small one: Korean text, quoted line breaks, a bad row", async () => {
+    const line = (i: number) => `q${i},"질문 ${i}, with a comma","line one\nline two ${i}",${i % 7 === 0 ? "" : (i % 10) / 10}`;
+    const body = Array.from({ length: 30_000 }, (_, i) => line(i)).join("\n"); // about 2 MB: several 1 MB pieces
+    const file = writeText(tempDir(), "big.csv", `id,question,answer,score\n${body}\nq-bad,,answer without a question,0.5\n`);
+    const warnings: string[] = [];
+    const df = await loadDataset(file, { warn: (m) => warnings.push(m) });
+    const got = records(df);
+    assert.equal(got.length, 30_001);
+    assert.deepEqual(got[29_999], { id: "q29999", user_input: "질문 29999, with a comma", response: "line one\nline two 29999", score: 0.9, input_error: "" });
+    assert.ok(Number.isNaN(got[7]!["score"]));
+    assert.match(String(got[30_000]!["input_error"]), /user_input/);
+    assert.match(warnings[0] ?? "", /row 30000 \(line 60002\)/, "the bad row's line counts the quoted line breaks before it");
+  });
+});

@@ -4,64 +4,11 @@
  * a JSON array is read whole, then handed out in chunks. Same rules, checks
  * and messages as `loadDataset`, rows numbered by their line in the file.
  */
-import { isUtf8 } from "node:buffer";
-import { createReadStream } from "node:fs";
 import { CsvStreamParser, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
-import { cannotRead, csvDelimiter, csvRawTable, formatOf, jsonRows, notUtf8, readText, type LoadDatasetOptions } from "./load";
+import { readText, textPieces } from "./file-text";
+import { csvDelimiter, csvRawTable, formatOf, jsonRows, type LoadDatasetOptions } from "./load";
 import { rawFromRecords, type RawTable } from "./raw";
-
-/** Bytes read from the file at a time. */
-const PIECE_BYTES = 1 << 20;
-
-/**
- * The text of a file, piece by piece: whole UTF-8 characters only (a
- * character cut at a piece's end waits for the next), bytes that are not
- * UTF-8 read as U+FFFD and reported once, naming the line (see `notUtf8`).
- */
-async function* textPieces(file: string, options: LoadDatasetOptions): AsyncGenerator<string> {
-  let carry = Buffer.alloc(0);
-  let lines = 1;
-  let reported = false;
-  const decode = (bytes: Buffer): string => {
-    const text = bytes.toString("utf8");
-    if (!reported && !isUtf8(bytes)) {
-      reported = true;
-      notUtf8(file, lines + countLines(text.slice(0, text.indexOf("\uFFFD") + 1)), options);
-    }
-    lines += countLines(text);
-    return text;
-  };
-  const stream = createReadStream(file, { highWaterMark: PIECE_BYTES });
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-      const cut = wholeCharacters(bytes);
-      carry = Buffer.from(bytes.subarray(cut));
-      if (cut > 0) yield decode(bytes.subarray(0, cut));
-    }
-  } catch (error) {
-    throw cannotRead(file, error);
-  }
-  if (carry.length > 0) yield decode(carry);
-}
-
-function countLines(text: string): number {
-  let n = 0;
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) n++;
-  return n;
-}
-
-/** Where the last, possibly unfinished, UTF-8 character of `bytes` starts (bytes.length when it is whole). */
-function wholeCharacters(bytes: Buffer): number {
-  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
-    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return length > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
-}
 
 /**
  * The rows of a data file as raw tables of at most `chunkRows` rows each, in

@@ -3,13 +3,12 @@
  * DataFrames, giving a DataFrame with canonical column names and typed columns.
  */
 import { FixableError } from "./fix-hint";
-import { isUtf8 } from "node:buffer";
-import { readFile } from "node:fs/promises";
+import { readText, textPieces } from "./file-text";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { isDataFrame, rawFromDataFrame } from "./frame-like";
-import { INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
-import { parseCsv, unescapeFormula, type CsvRecord } from "./csv";
+import { canonicalName, INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
+import { CsvStreamParser, unescapeFormula, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, RowProblems, type Table } from "./table";
@@ -51,6 +50,16 @@ export interface LoadDatasetOptions {
    * false for silence. Default `console.warn`.
    */
   warn?: false | ((message: string) => void);
+  /**
+   * Read only these columns (as the file names them, or by canonical name:
+   * `"user_input"` keeps a `question` column), and `input_error`; the others
+   * are left out as the file is read, so a large scored file's long columns
+   * (`answer_correctness_statements`, the texts) cost no memory. Default: all.
+   *
+   * @example
+   * await loadDataset("out/scored.csv", { columns: ["model", "answer_correctness", "answer_correctness_error"], required: [] });
+   */
+  columns?: readonly string[];
 }
 
 /** A dataset read and checked, before it becomes a DataFrame. */
@@ -67,13 +76,6 @@ export interface CheckedDataset {
 
 const TEXT_COLUMNS: ReadonlySet<string> = new Set(["user_input", "response", "reference"]);
 
-/** The error for a data file that cannot be opened, saying where it was looked for. */
-export function cannotRead(file: string, error: unknown): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
-  return new Error(`cannot read "${file}": ${why} (looked in ${path.resolve(file)}; the working directory is ${process.cwd()})`);
-}
-
 /** A file's format: the option, else its extension. */
 export function formatOf(file: string, options: LoadDatasetOptions): DatasetFormat {
   if (options.format) return options.format;
@@ -85,27 +87,75 @@ export function formatOf(file: string, options: LoadDatasetOptions): DatasetForm
   throw new FixableError(`cannot tell the format of "${file}" from its extension`, { api: 'pass { format: "csv" | "tsv" | "jsonl" | "json" }', cli: "give --format csv|tsv|jsonl|json" });
 }
 
-/** A whole data file as text: a clear error when it cannot be read, bad UTF-8 reported (see decodeUtf8). */
-export async function readText(file: string, options: LoadDatasetOptions): Promise<string> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw cannotRead(file, error);
-  }
-  return decodeUtf8(bytes, file, options);
-}
-
 async function readRawFile(file: string, options: LoadDatasetOptions): Promise<RawTable> {
   const format = formatOf(file, options);
+  if (format === "csv" || format === "tsv") return readCsvFile(file, format, options);
   const text = await readText(file, options);
-  if (format === "jsonl") {
-    const { records, lines } = parseJsonl(text, file);
-    return rawFromRecords(records, lines);
-  }
-  if (format === "json") return rawFromRecords(jsonRows(text, file));
-  const { header, records, headerEscapes } = parseCsv(text, { delimiter: csvDelimiter(format, options), file });
-  return csvRawTable(header, headerEscapes, records, options);
+  const raw = format === "jsonl" ? jsonlRawTable(text, file) : rawFromRecords(jsonRows(text, file));
+  return keptColumns(raw, options);
+}
+
+function jsonlRawTable(text: string, file: string): RawTable {
+  const { records, lines } = parseJsonl(text, file);
+  return rawFromRecords(records, lines);
+}
+
+/**
+ * A CSV or TSV file read 1 MB at a time, only the columns `options.columns`
+ * keeps, each field copied out of the file's text as it is read: the text
+ * itself is never held whole, nor are the columns left out.
+ */
+async function readCsvFile(file: string, format: DatasetFormat, options: LoadDatasetOptions): Promise<RawTable> {
+  const parser = new CsvStreamParser({ delimiter: csvDelimiter(format, options) }, file);
+  let kept: number[] | undefined;
+  const records: CsvRecord[] = [];
+  const take = (batch: readonly CsvRecord[]) => {
+    kept ??= keptIndices(parser.header!, options);
+    for (const record of batch) records.push(keptRecord(record, kept));
+  };
+  for await (const text of textPieces(file, options)) take(parser.push(text));
+  take(parser.end());
+  const header = parser.header!;
+  const escapes = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!);
+  return csvRawTable(escapes.fields, escapes.unquotedEscapes, records, options, header);
+}
+
+/** Indices of the columns read: all, or those `options.columns` names (as the file names them, or by canonical name), and input_error. */
+function keptIndices(header: readonly string[], options: LoadDatasetOptions): number[] {
+  const wanted = options.columns === undefined ? undefined : new Set([...options.columns, INPUT_ERROR_COLUMN]);
+  return header.flatMap((name, j) => {
+    if (wanted === undefined || wanted.has(name)) return [j];
+    const canonical = canonicalName(unescapeFormula(name), options.aliases);
+    return canonical !== undefined && wanted.has(canonical) ? [j] : [];
+  });
+}
+
+/** A raw table with only the columns `options.columns` names (see {@link keptIndices}). */
+function keptColumns(raw: RawTable, options: LoadDatasetOptions): RawTable {
+  if (options.columns === undefined) return raw;
+  const kept = keptIndices(raw.names, options);
+  return { ...raw, names: kept.map((j) => raw.names[j]!), columns: kept.map((j) => raw.columns[j]!) };
+}
+
+/** A record with the kept fields only, each a copy (see {@link detached}), its escapes renumbered. */
+function keptRecord(record: CsvRecord, kept: readonly number[]): CsvRecord {
+  const fields = kept.map((j) => detached(record.fields[j]!));
+  const escapes = record.unquotedEscapes?.flatMap((j) => {
+    const at = kept.indexOf(j);
+    return at < 0 ? [] : [at];
+  });
+  return escapes !== undefined && escapes.length > 0 ? { fields, line: record.line, unquotedEscapes: escapes } : { fields, line: record.line };
+}
+
+/**
+ * A copy of a field that does not keep the text it was cut from alive: V8
+ * keeps the whole piece of file text behind any slice of 13 characters or
+ * more, and stores a text with a character past U+00FF (one Korean answer
+ * is enough) at two bytes per character, slices included. A copy of a
+ * Latin-1 field takes one byte per character.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, "utf8").toString("utf8");
 }
 
 /** The rows of a JSON file: an array of row objects. */
@@ -130,8 +180,8 @@ export function csvDelimiter(format: DatasetFormat, options: LoadDatasetOptions)
  * on, a person's own unquoted "'=…" gets one more "'" (which the unescape
  * takes off again), unless the header shows evalframe wrote the file.
  */
-export function csvRawTable(header: string[], headerEscapes: number[] | undefined, records: CsvRecord[], options: LoadDatasetOptions): RawTable {
-  if (options.unescapeFormulas !== false && !header.some((name) => EVALFRAME_COLUMN.test(name))) {
+export function csvRawTable(header: string[], headerEscapes: number[] | undefined, records: CsvRecord[], options: LoadDatasetOptions, fileHeader: readonly string[] = header): RawTable {
+  if (options.unescapeFormulas !== false && !fileHeader.some((name) => EVALFRAME_COLUMN.test(name))) {
     for (const record of [{ fields: header, unquotedEscapes: headerEscapes }, ...records]) {
       for (const j of record.unquotedEscapes ?? []) record.fields[j] = `'${record.fields[j]!}`;
     }
@@ -148,29 +198,6 @@ export function csvRawTable(header: string[], headerEscapes: number[] | undefine
 /** Columns only evalframe writes: a file with one was written by `toCSV`, whatever its quoting. */
 const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_relevance_error)$/;
 
-/**
- * The text of a file read as UTF-8. Bytes that are not UTF-8 become U+FFFD
- * (as Node reads them) with a warning naming the first line that has one, or
- * an error with `strict`.
- */
-function decodeUtf8(bytes: Buffer, file: string, options: LoadDatasetOptions): string {
-  if (isUtf8(bytes)) return bytes.toString("utf8");
-  const text = bytes.toString("utf8");
-  notUtf8(file, text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length, options);
-  return text;
-}
-
-/** Reports a file's first line that is not UTF-8: a warning, or with `strict` an error. */
-export function notUtf8(file: string, line: number, options: LoadDatasetOptions): void {
-  const problem = `${file}: line ${line} is not valid UTF-8`;
-  if (options.strict) throw new Error(`${problem}; save the file as UTF-8 (in Excel: "CSV UTF-8"), or leave strict off to read the bad bytes as \uFFFD`);
-  if (options.warn !== false) {
-    (options.warn ?? ((m: string) => console.warn(m)))(
-      `evalframe: ${problem} (and maybe later lines): its bad bytes were read as \uFFFD; save the file as UTF-8 to keep the text as written, or pass strict (--strict) to refuse such files`,
-    );
-  }
-}
-
 function describeSource(source: DatasetSource): string {
   if (typeof source === "string") return source;
   return isDataFrame(source) ? "DataFrame" : "rows";
@@ -184,8 +211,8 @@ export async function checkDataset(source: DatasetSource, options: LoadDatasetOp
   const name = describeSource(source);
   let raw: RawTable;
   if (typeof source === "string") raw = await readRawFile(source, options);
-  else if (isDataFrame(source)) raw = rawFromDataFrame(source);
-  else if (Array.isArray(source)) raw = rawFromRecords(source);
+  else if (isDataFrame(source)) raw = keptColumns(rawFromDataFrame(source), options);
+  else if (Array.isArray(source)) raw = keptColumns(rawFromRecords(source), options);
   else throw new TypeError("loadDataset takes a file path, an array of row objects or a danfojs DataFrame");
   return checkRawTable(raw, name, options);
 }
