@@ -67,12 +67,12 @@ export async function readInput(
  * Reads a scored table for analysis: no column is required beyond what the
  * analysis asks for. `load` gives a typed table (no danfojs); `frame` a DataFrame.
  */
-export function readScored(command: string, args: ParsedArgs): { file: string; load: () => Promise<Table>; frame: () => Promise<DataFrame> } {
+export function readScored(command: string, args: ParsedArgs): { file: string; load: (columns?: readonly string[]) => Promise<Table>; frame: () => Promise<DataFrame> } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
   const format = inputFormat(command, file, stringOption(args, "format"));
   return {
     file,
-    load: () => failOnError(() => tables().loadTable(file, { format, warn: false, required: [] })),
+    load: (columns) => failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(columns ? { columns } : {}) })),
     frame: () => readInput(file, format, { required: [] }),
   };
 }
@@ -96,6 +96,30 @@ export function errorCount(df: DataFrame, metric: string): { failed: number; fir
     }
   }
   return { failed, first };
+}
+
+/**
+ * The columns an analysis of scores reads: `also` (grouping, pairing), and
+ * each metric's score, error and judge columns — of the metrics named (with
+ * the `_error` and `_judge` of each shorter `_`-prefix, where the analysis
+ * looks for them), else of every registered metric. Texts and statements are
+ * not among them, so a large scored file loads in a fraction of its size.
+ *
+ * @example
+ * scoreColumnsRead(["model"], ["answer_correctness_continuous"]);
+ * // ["model", "judge", "answer_correctness_continuous", "answer_correctness_error", "answer_correctness_judge", ...]
+ */
+export function scoreColumnsRead(also: readonly string[], metrics: readonly string[] | undefined): string[] {
+  const columns = new Set([...also, "judge"]);
+  if (metrics === undefined) {
+    for (const d of metricDefinitions()) for (const name of [d.scoreColumn, ...d.extraScoreColumns, d.errorColumn, d.judgeColumn]) columns.add(name);
+  }
+  for (const metric of metrics ?? []) {
+    columns.add(metric);
+    const parts = metric.split("_");
+    for (let k = parts.length; k >= 1; k--) for (const role of ["error", "judge"]) columns.add(`${parts.slice(0, k).join("_")}_${role}`);
+  }
+  return [...columns];
 }
 
 /** The first registered metric whose score column the table has (else the first registered). */

@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, scoreColumnsRead } from "./command-support";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
 export const compareCommand: Command = async (argv, io) => {
@@ -13,9 +13,11 @@ export const compareCommand: Command = async (argv, io) => {
   const input = readScored(c, args);
   const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
   const { comparisonTable, formatTable, frameRecords } = tables();
-  const df = await input.load();
+  const metric = stringOption(args, "metric");
+  const pairing = [stringOption(args, "by") ?? "model", stringOption(args, "pair-by") ?? "id", "user_input"];
+  const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]));
   const options = {
-    metric: stringOption(args, "metric") ?? defaultMetric(df),
+    metric: metric ?? defaultMetric(df),
     by: stringOption(args, "by") ?? "model",
     ...(stringOption(args, "pair-by") !== undefined ? { pairBy: stringOption(args, "pair-by")! } : {}),
     ...(stringOption(args, "baseline") !== undefined ? { baseline: stringOption(args, "baseline")! } : {}),

@@ -5,7 +5,7 @@ import { flag, list, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError, UsageError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate } from "./fail-under";
 import type { Command } from "./command";
-import { s, b, columnsOf, tables, readScored } from "./command-support";
+import { s, b, columnsOf, tables, readScored, scoreColumnsRead } from "./command-support";
 
 /** `evalframe summarize`: the summary table of a scored file. */
 export const summarizeCommand: Command = async (argv, io) => {
@@ -17,8 +17,9 @@ export const summarizeCommand: Command = async (argv, io) => {
   const metrics = list(stringOption(args, "metrics"));
   if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
   const { summaryTable, formatTable, frameRecords } = tables();
-  const df = await input.load();
-  const by = list(stringOption(args, "by")) ?? (columnsOf(df).includes("model") ? ["model"] : []);
+  const named = list(stringOption(args, "by"));
+  const df = await input.load(scoreColumnsRead(named ?? ["model"], metrics));
+  const by = named ?? (columnsOf(df).includes("model") ? ["model"] : []);
   const summary = await failOnError(() =>
     summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);
