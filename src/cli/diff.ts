@@ -9,7 +9,8 @@ import type { CompareRunsOptions } from "../analysis/compare-runs";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
-import { metricDefinitions } from "../metrics/registry";
+import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
+import { columnsOf, scoreColumnsRead, tables } from "./command-support";
 
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
@@ -74,14 +75,21 @@ export const diffCommand: Command = async (argv, io) => {
   }
   if (seed !== undefined) options.seed = seed;
 
-  const { loadDataset, compareRuns, changeWithCI, formatTable, frameRecords, toCSV, saveChart } = runtime();
+  const { compareRuns, changeWithCI, formatTable, frameRecords, toCSV, saveChart } = runtime();
+  const { loadTable } = tables();
+  // Typed tables, not DataFrames, and only the columns the comparison reads: the pairing, the texts
+  // it shows, and the metrics' own columns (their statements say how each row was scored).
+  const definitions = metricDefinitions();
+  const columns = [
+    ...scoreColumnsRead([options.by ?? "model", options.pairBy ?? "id", "user_input", "response"], options.metric === undefined ? undefined : [options.metric]),
+    ...definitions.filter((d) => options.metric === undefined || d === definitionOfColumn(options.metric)).flatMap((d) => d.columns),
+  ];
   const [before, after] = await Promise.all(
-    [beforeFile, afterFile].map((file, i) => failOnError(() => loadDataset(file, { format: formats[i]!, required: [], warn: false }), `${file}: `)),
+    [beforeFile, afterFile].map((file, i) => failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns }), `${file}: `)),
   );
   if (options.metric === undefined) {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).
-    const has = (name: string) => before!.columns.includes(name) && after!.columns.includes(name);
-    const definitions = metricDefinitions();
+    const has = (name: string) => columnsOf(before!).includes(name) && columnsOf(after!).includes(name);
     options.metric = (definitions.find((d) => has(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
   }
   const runs = await failOnError(() => compareRuns(before!, after!, options), `${beforeFile} vs ${afterFile}: `);
