@@ -84,8 +84,10 @@ export const diffCommand: Command = async (argv, io) => {
     ...scoreColumnsRead([options.by ?? "model", options.pairBy ?? "id", "user_input", "response"], options.metric === undefined ? undefined : [options.metric]),
     ...definitions.filter((d) => options.metric === undefined || d === definitionOfColumn(options.metric)).flatMap((d) => d.columns),
   ];
+  // Of a statements cell, only how the row was scored: the statements themselves are most of a scored file.
+  const cellText = (column: string, text: string) => definitions.reduce((t, d) => d.scoringPart?.(column, t) ?? t, text);
   const [before, after] = await Promise.all(
-    [beforeFile, afterFile].map((file, i) => failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns }), `${file}: `)),
+    [beforeFile, afterFile].map((file, i) => failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns, cellText }), `${file}: `)),
   );
   if (options.metric === undefined) {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).

@@ -60,6 +60,13 @@ export interface LoadDatasetOptions {
    * await loadDataset("out/scored.csv", { columns: ["model", "answer_correctness", "answer_correctness_error"], required: [] });
    */
   columns?: readonly string[];
+  /**
+   * Rewrites each field of a CSV or TSV file as it is read, given the
+   * column's name as the file has it: keeps only the part of a long cell
+   * that an analysis reads (`evalframe diff` keeps, of each statements cell,
+   * how the row was scored). Not applied to JSON, JSONL, rows or DataFrames.
+   */
+  cellText?: (column: string, text: string) => string;
 }
 
 /** A dataset read and checked, before it becomes a DataFrame. */
@@ -109,9 +116,15 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   const parser = new CsvStreamParser({ delimiter: csvDelimiter(format, options) }, file);
   let kept: number[] | undefined;
   const records: CsvRecord[] = [];
+  let rewrite: ((field: string, at: number) => string) | undefined;
   const take = (batch: readonly CsvRecord[]) => {
-    kept ??= keptIndices(parser.header!, options);
-    for (const record of batch) records.push(keptRecord(record, kept));
+    if (kept === undefined) {
+      kept = keptIndices(parser.header!, options);
+      const { cellText } = options;
+      const names = kept.map((j) => parser.header![j]!);
+      if (cellText) rewrite = (field, at) => cellText(names[at]!, field);
+    }
+    for (const record of batch) records.push(keptRecord(record, kept, rewrite));
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
@@ -138,8 +151,8 @@ function keptColumns(raw: RawTable, options: LoadDatasetOptions): RawTable {
 }
 
 /** A record with the kept fields only, each a copy (see {@link detached}), its escapes renumbered. */
-function keptRecord(record: CsvRecord, kept: readonly number[]): CsvRecord {
-  const fields = kept.map((j) => detached(record.fields[j]!));
+function keptRecord(record: CsvRecord, kept: readonly number[], rewrite?: (field: string, at: number) => string): CsvRecord {
+  const fields = kept.map((j, at) => detached(rewrite ? rewrite(record.fields[j]!, at) : record.fields[j]!));
   const escapes = record.unquotedEscapes?.flatMap((j) => {
     const at = kept.indexOf(j);
     return at < 0 ? [] : [at];

@@ -99,4 +99,10 @@ export interface MetricDefinition {
    * alike. Optional: a metric without settings leaves it out.
    */
   scoringOf?(cell: (column: string) => unknown): ScoringRecord | undefined;
+  /**
+   * The part of a text cell of `column` that {@link MetricDefinition.scoringOf}
+   * needs (the text itself when it needs all, or the column is not its own),
+   * so that a comparison of two large runs holds only that.
+   */
+  scoringPart?(column: string, text: string): string;
 }

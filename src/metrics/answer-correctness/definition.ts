@@ -46,4 +46,9 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
     details ??= require("./details") as typeof import("./details");
     return details.scoringOfDetails(cell(COLUMNS.details));
   },
+  scoringPart(column: string, text: string): string {
+    if (column !== COLUMNS.details) return text;
+    details ??= require("./details") as typeof import("./details");
+    return details.scoringPartOfDetails(text);
+  },
 };
