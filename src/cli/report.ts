@@ -7,7 +7,7 @@ import type { ReportOptions } from "../report/html";
 import { inputFormat, parseCommand, requiredOption, stringOption, wholeNumber } from "./args";
 import { CliFailure, failOnError } from "./errors";
 import type { Command } from "./command";
-import { runtime, s, readInput, readScored, writeText } from "./command-support";
+import { runtime, s, readScored, tables, writeText } from "./command-support";
 
 /** The run's usage from a JSON file that `evalframe score --summary-json` wrote. */
 async function readUsage(file: string): Promise<UsageSummary> {
@@ -33,12 +33,13 @@ export const reportCommand: Command = async (argv, io) => {
   const previousFormat = previous === undefined ? undefined : inputFormat(c, previous, stringOption(args, "format"));
   const usage = usageFile === undefined ? undefined : await readUsage(usageFile);
   const { buildReport } = runtime();
-  const df = await input.frame();
+  // A typed table, not a DataFrame: a scored file of 200,000 rows is held once, not twice.
+  const df = await input.load();
   const options: ReportOptions = {};
   if (title !== undefined) options.title = title;
   if (worst !== undefined) options.worst = worst;
   if (usage !== undefined) options.usage = usage;
-  if (previous !== undefined) options.previous = await readInput(previous, previousFormat!, { required: [] });
+  if (previous !== undefined) options.previous = await failOnError(() => tables().loadTable(previous, { format: previousFormat!, warn: false, required: [] }));
   const html = await failOnError(() => buildReport(df, options), `${input.file}: `);
   await writeText(out, html);
   io.out(`wrote ${out} (${Math.round(Buffer.byteLength(html) / 1024).toLocaleString("en-US")} KB)\n`);

@@ -9,6 +9,7 @@ import { displayNumber, escapeHtml } from "../display/html";
 import { tslab } from "../display/tslab";
 import { DETAILS_COLUMN, parseDetails, type AnswerCorrectnessDetails, type StatementVerdict } from "../metrics/answer-correctness/details";
 import { tableFromDataFrame, tableToDataFrame } from "./dataframe";
+import { readFrame, type FrameInput } from "../dataset/frame-like";
 
 function requireDetails(table: Table): void {
   if (!getColumn(table, DETAILS_COLUMN)) {
@@ -100,8 +101,8 @@ function arithmetic(details: AnswerCorrectnessDetails, tp: number, fp: number, f
  * @example
  * console.log(explanation(scored, 5).text);
  */
-export function explanation(scored: DataFrame, row: number): Explanation {
-  const table = tableFromDataFrame(scored);
+export function explanation(scored: FrameInput, row: number): Explanation {
+  const table = readFrame(scored, "explanation");
   requireDetails(table);
   if (!Number.isInteger(row) || row < 0 || row >= table.rowCount) {
     throw new RangeError(`row ${row} does not exist; the frame has rows 0 to ${table.rowCount - 1}`);

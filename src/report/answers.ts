@@ -7,6 +7,7 @@
  * bar stays hidden.
  */
 import type { DataFrame } from "danfojs-node";
+import type { FrameInput } from "../dataset/frame-like";
 import { disagreements } from "../analysis/drilldown";
 import { metricScores } from "../analysis/summarize";
 import { keyText, textAt } from "../dataset/column-toolkit";
@@ -17,7 +18,7 @@ import { DETAILS_COLUMN, parseDetails, type StatementVerdict } from "../metrics/
 
 /** What the section needs. */
 export interface AnswersInput {
-  scored: DataFrame;
+  scored: FrameInput;
   table: Table;
   /** The score that decides passed / failed / error (answer_correctness when present). */
   metric: string;
@@ -71,7 +72,7 @@ function questionsOf(table: Table, pairBy: string | undefined): Question[] {
  * empty when it does not apply (one model, no question column) or cannot be
  * computed (a model answered a question twice).
  */
-function spreads(scored: DataFrame, metric: string, pairBy: string | undefined, models: number): Map<string, number> {
+function spreads(scored: FrameInput, metric: string, pairBy: string | undefined, models: number): Map<string, number> {
   const out = new Map<string, number>();
   if (pairBy === undefined || models < 2) return out;
   try {

@@ -105,7 +105,7 @@ function oneMetric(metric: string, runs: RunComparison, top: number, index: numb
  * runs have; a metric that cannot be compared (no shared answers, say) gets
  * a note saying why instead of sinking the report.
  */
-export function changeSection(scored: DataFrame, previous: FrameInput, metrics: readonly string[], top: number): ChangeSection {
+export function changeSection(scored: FrameInput, previous: FrameInput, metrics: readonly string[], top: number): ChangeSection {
   const prior = readFrame(previous, "buildReport (previous run)");
   const shared = metrics.filter((m) => getColumn(prior, m) !== undefined);
   const parts: string[] = [

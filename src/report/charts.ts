@@ -5,6 +5,7 @@
  * their `$schema` URL so the report references nothing outside itself.
  */
 import type { DataFrame } from "danfojs-node";
+import type { FrameInput } from "../dataset/frame-like";
 import { factualVsSemantic, questionHeatmap, verdictBars } from "../charts/detail";
 import { meanWithCI, pairedDifferences, relevanceRate, thresholdSweep, winTieLoss } from "../charts/comparison";
 import { scoreBox } from "../charts/distribution";
@@ -27,7 +28,7 @@ export interface ReportChart {
 
 /** What the chart section needs to know about the table. */
 export interface ChartContext {
-  scored: DataFrame;
+  scored: FrameInput;
   table: Table;
   /** Models in order of first appearance (empty without a `model` column). */
   models: string[];
@@ -226,7 +227,7 @@ interface OwnView {
   title: string;
   caption: string;
   applies(has: (name: string) => boolean, table: Table): boolean;
-  build(scored: DataFrame): VegaLiteSpec;
+  build(scored: FrameInput): VegaLiteSpec;
 }
 
 /** The views that read one metric's own columns, by metric name. */

@@ -20,6 +20,7 @@ import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
+import { isDataFrame, readFrame } from "../dataset/frame-like";
 import { scoreRun } from "../frame/score";
 import { explanation } from "../frame/statements";
 import { OFFLINE_LABEL } from "../judge/offline-judge";
@@ -341,7 +342,7 @@ function checkNumber(name: string, value: number, low: number, high: number): vo
  *
  * @throws {Error} when the table has no score column (none of the registered metrics', e.g. answer_correctness or multimodal_relevance).
  */
-export function buildReport(scored: DataFrame, options: ReportOptions = {}): string {
+export function buildReport(scored: FrameInput, options: ReportOptions = {}): string {
   const limit = options.worst ?? 3;
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`buildReport: worst must be a whole number ≥ 0, got ${limit}`);
   const passAt = options.passAt ?? 0.5;
@@ -350,14 +351,14 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
   checkNumber("disagreement", disagreeAt, 0, 1);
   const maxAnswers = options.maxAnswers ?? 2000;
   if (!Number.isInteger(maxAnswers) || maxAnswers < 0) throw new RangeError(`buildReport: maxAnswers must be a whole number ≥ 0, got ${maxAnswers}`);
-  const table = tableFromDataFrame(scored);
+  const table = readFrame(scored, "buildReport");
   const metrics = reportMetrics().map((m) => m.metric).filter((m) => getColumn(table, m) !== undefined);
   if (metrics.length === 0) {
     throw new Error(
       `buildReport: no score column (${metricNames().join(" or ")}); score the table first. The columns are: ${table.columns.map((c) => c.name).join(", ")}`,
     );
   }
-  const run = scoreRun(scored);
+  const run = isDataFrame(scored) ? scoreRun(scored) : undefined;
   const usage = options.usage === null ? undefined : (options.usage ?? run?.usage);
   const modelColumn = getColumn(table, "model");
   const models = modelColumn ? distinct(modelColumn.values) : [];
@@ -525,6 +526,6 @@ export function buildReport(scored: DataFrame, options: ReportOptions = {}): str
  * @example
  * await writeReport(scored, "out/report.html", { title: "qa-models, offline judge" });
  */
-export async function writeReport(scored: DataFrame, file: string, options: ReportOptions = {}): Promise<void> {
+export async function writeReport(scored: FrameInput, file: string, options: ReportOptions = {}): Promise<void> {
   await writeFileAtomic(file, buildReport(scored, options));
 }
