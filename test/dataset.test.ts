@@ -264,6 +264,14 @@ describe("loadDataset: only some columns", () => {
     assert.deepEqual(some, [{ response: "=1+1" }]);
   });
 
+  it("cellText rewrites each CSV field as it is read, told its column", async () => {
+    const file = writeText(tempDir(), "c.csv", 'question,answer,notes\nWhere?,Paris.,"a ""long"" note"\n');
+    const seen: string[] = [];
+    const df = await loadDataset(file, { cellText: (column, text) => (seen.push(column), column === "notes" ? text.slice(0, 3) : text), warn: false });
+    assert.deepEqual(records(df), [{ user_input: "Where?", response: "Paris.", notes: 'a "' }]);
+    assert.deepEqual(seen, ["question", "answer", "notes"]);
+  });
+
   it("reads a large CSV piece by piece with the same values and line numbers as a small one: Korean text, quoted line breaks, a bad row", async () => {
     const line = (i: number) => `q${i},"질문 ${i}, with a comma","line one\nline two ${i}",${i % 7 === 0 ? "" : (i % 10) / 10}`;
     const body = Array.from({ length: 30_000 }, (_, i) => line(i)).join("\n"); // about 2 MB: several 1 MB pieces
