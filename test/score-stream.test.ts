@@ -93,7 +93,7 @@ describe("score in chunks", () => {
     assert.equal(chunked.out.trim().split("\n").length, 10);
   });
 
-  it("reads a CSV of several 1 MB pieces with quoted line breaks and multi-byte characters across the cuts", async () => {
+  it("reads a CSV of many pieces with quoted line breaks and multi-byte characters across the cuts", async () => {
     const dir = tempDir();
     const file = path.join(dir, "big.csv");
     const rows = Array.from({ length: 8000 }, (_, i) => ({ id: `r${i}`, user_input: `질문 ${i}: “quoted”, with a\nline break?`, response: "한국어 답변 ".repeat(20 + (i % 7)) }));
@@ -104,5 +104,27 @@ describe("score in chunks", () => {
       for (let r = 0; r < raw.rowCount; r++) seen.push(Object.fromEntries(raw.names.map((n, j) => [n, raw.columns[j]![r]])));
     }
     assert.deepEqual(seen, rows);
+  });
+
+  it("reads cells and JSONL lines far longer than a piece (base64 images), CRLF line ends cut anywhere, as written", async () => {
+    const dir = tempDir();
+    // Lengths around the 64 KB piece: a record ends just before, at and after a cut, and one spans 20 pieces.
+    const sizes = [10, 65_530, 65_536, 70_000, 1_300_000, 5, 131_071, 200_000];
+    const rows = sizes.map((n, i) => ({ id: `r${i}`, user_input: `Q${i}?`, response: `data:image/png;base64,${"AbCd+/".repeat(Math.ceil(n / 6)).slice(0, n)}` }));
+    const read = async (file: string) => {
+      const seen: Record<string, unknown>[] = [];
+      const lines: number[] = [];
+      for await (const raw of readRawChunks(file, {}, 3)) {
+        for (let r = 0; r < raw.rowCount; r++) seen.push(Object.fromEntries(raw.names.map((n, j) => [n, raw.columns[j]![r]])));
+        lines.push(...(raw.lines ?? []));
+      }
+      return { seen, lines };
+    };
+    const csv = path.join(dir, "long.csv");
+    writeFileSync(csv, formatCsv(rows, { lineEnding: "\r\n" }));
+    assert.deepEqual(await read(csv), { seen: rows, lines: sizes.map((_, i) => i + 2) });
+    const jsonl = path.join(dir, "long.jsonl");
+    writeFileSync(jsonl, rows.map((r) => JSON.stringify(r)).join("\r\n") + "\r\n");
+    assert.deepEqual(await read(jsonl), { seen: rows, lines: sizes.map((_, i) => i + 1) });
   });
 });

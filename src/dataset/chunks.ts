@@ -1,6 +1,6 @@
 /**
  * Reading a data file a chunk of rows at a time, so that a large file is
- * never held whole: CSV, TSV and JSONL are read as a stream (1 MB at a time);
+ * never held whole: CSV, TSV and JSONL are read as a stream (64 KB at a time);
  * a JSON array is read whole, then handed out in chunks. Same rules, checks
  * and messages as `loadDataset`, rows numbered by their line in the file.
  */
@@ -65,8 +65,16 @@ async function* jsonlChunks(file: string, options: LoadDatasetOptions, chunkRows
       started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    const parts = (partial + text).split(/\r?\n/);
-    partial = parts.pop() ?? "";
+    // Only a piece with a line break ends lines: a line longer than many pieces (a base64
+    // image) is gathered, not split again with every piece.
+    const cut = text.lastIndexOf("\n");
+    if (cut < 0) {
+      partial += text;
+      continue;
+    }
+    const parts = (partial + text.slice(0, cut + 1)).split(/\r?\n/);
+    parts.pop();
+    partial = text.slice(cut + 1);
     for (const line of parts) {
       lines.push(line);
       if (line.trim() !== "") filled++;

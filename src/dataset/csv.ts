@@ -112,6 +112,9 @@ export class CsvStreamParser {
   /** The header's unquoted escapes (see {@link CsvRecord.unquotedEscapes}). */
   headerEscapes: number[] | undefined;
   private rest = "";
+  /** Pieces waiting behind an unfinished record that is longer than they are. */
+  private waiting: string[] = [];
+  private waitingLength = 0;
   private line = 1;
   private started = false;
   private readonly delimiter: string;
@@ -125,14 +128,27 @@ export class CsvStreamParser {
 
   /** Records completed by this piece of text (after the header). */
   push(text: string): CsvRecord[] {
-    return this.parse(text, false);
+    // An unfinished record is scanned again from its start with the next text. A record far
+    // longer than the pieces (a base64 image in a cell) waits until the text behind it is as
+    // long as itself, so it is scanned a few times, not once per piece.
+    this.waiting.push(text);
+    this.waitingLength += text.length;
+    if (this.waitingLength < this.rest.length) return [];
+    return this.parse(this.takeWaiting(), false);
   }
 
   /** The last records, at the end of the text. */
   end(): CsvRecord[] {
-    const records = this.parse("", true);
+    const records = this.parse(this.takeWaiting(), true);
     if (this.header === undefined) throw new MalformedFileError(this.file, 1, "the file is empty; expected a header row with column names");
     return records;
+  }
+
+  private takeWaiting(): string {
+    const text = this.waiting.length === 1 ? this.waiting[0]! : this.waiting.join("");
+    this.waiting = [];
+    this.waitingLength = 0;
+    return text;
   }
 
   private parse(text: string, final: boolean): CsvRecord[] {
