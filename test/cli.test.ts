@@ -17,7 +17,10 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import { CliFailure, reportError, UsageError } from "../src/cli/errors";
-import { loadDataset } from "../src/index";
+import { buildReport, frameRecords, loadDataset, worst } from "../src/index";
+import { formatCsv } from "../src/dataset/export";
+import { loadTable } from "../src/dataset/load";
+import { rowsWithStatements } from "../src/report/html";
 import { parseCsv } from "../src/dataset/csv";
 import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
@@ -232,6 +235,43 @@ describe("evalframe score (offline judge) and the commands that read its output"
     const usageLine = (JSON.parse(readFileSync(path.join(dir, "out", "summary.json"), "utf8")) as { usageLine: string }).usageLine;
     assert.ok(html.includes(`<p class="usage" title="usage of the scoring run">${usageLine}</p>`), "the usage line from --usage-json");
     assert.doesNotMatch(html, /<script[^>]+src=/i);
+  });
+
+  it("report of a file with more answers than the page shows: the same page as from the whole table, the lowest-scoring answers' statements included", async () => {
+    // 20 copies of the run under new ids (2,349 answers; the page shows 2,000). The three
+    // lowest-scoring answers of each model are only in the last copy, past the answers shown,
+    // so their statements come from the second read of the file.
+    const scored = await loadTable(path.join(dir, "scored.csv"), { required: [], warn: false });
+    const lowest = new Set(frameRecords(worst(scored, { n: 3, by: "model" })).map((r) => `${String(r["id"])}|${String(r["model"])}`));
+    assert.equal(lowest.size, 9);
+    const copies = 20;
+    const rows: number[] = [];
+    const ids: string[] = [];
+    const id = scored.columns.find((c) => c.name === "id")!.values;
+    const model = scored.columns.find((c) => c.name === "model")!.values;
+    for (let k = 0; k < copies; k++) {
+      for (let r = 0; r < scored.rowCount; r++) {
+        if (k < copies - 1 && lowest.has(`${String(id[r])}|${String(model[r])}`)) continue;
+        rows.push(r);
+        ids.push(`${String(id[r])}/${k}`);
+      }
+    }
+    const many = {
+      rowCount: rows.length,
+      columns: scored.columns.map((c) => ({ ...c, values: c.name === "id" ? ids : rows.map((r) => c.values[r] ?? null) })),
+    };
+    writeFileSync(path.join(dir, "many.csv"), formatCsv(many));
+    const whole = await loadTable(path.join(dir, "many.csv"), { required: [], warn: false });
+    const shown = rowsWithStatements(whole);
+    assert.ok(shown.size < whole.rowCount, "some rows' statements are not read again");
+    assert.ok(Math.max(...shown) >= rows.length - scored.rowCount, "a lowest-scoring row in the last copy");
+
+    const result = await evalframe(["report", "many.csv", "--out", "many.html"], dir);
+    assert.equal(result.code, 0, result.stderr);
+    const page = (html: string) => html.replace(/generated [^<]*/, "generated (time)");
+    const html = readFileSync(path.join(dir, "many.html"), "utf8");
+    assert.equal(page(html), page(buildReport(whole)));
+    assert.match(html, new RegExp(`<b>[\\d,]+ of ${rows.length.toLocaleString("en-US")} answers are shown</b>`));
   });
 });
 

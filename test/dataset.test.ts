@@ -264,17 +264,22 @@ describe("loadDataset: only some columns", () => {
     assert.deepEqual(some, [{ response: "=1+1" }]);
   });
 
-  it("cellText rewrites each CSV field as it is read, told its column", async () => {
-    const file = writeText(tempDir(), "c.csv", 'question,answer,notes\nWhere?,Paris.,"a ""long"" note"\n');
+  it("cellText rewrites each CSV field as it is read, told its column and row", async () => {
+    const file = writeText(tempDir(), "c.csv", 'question,answer,notes\nWhere?,Paris.,"a ""long"" note"\n\nWho?,Ada.,"kept whole"\n');
     const seen: string[] = [];
-    const df = await loadDataset(file, { cellText: (column, text) => (seen.push(column), column === "notes" ? text.slice(0, 3) : text), warn: false });
-    assert.deepEqual(records(df), [{ user_input: "Where?", response: "Paris.", notes: 'a "' }]);
-    assert.deepEqual(seen, ["question", "answer", "notes"]);
+    const cellText = (column: string, text: string, row: number) => (seen.push(`${column}@${row}`), column === "notes" && row === 0 ? text.slice(0, 3) : text);
+    const df = await loadDataset(file, { cellText, warn: false });
+    assert.deepEqual(records(df), [
+      { user_input: "Where?", response: "Paris.", notes: 'a "' },
+      { user_input: "Who?", response: "Ada.", notes: "kept whole" },
+    ]);
+    // The blank line is no row: rows are the table's, not the file's lines.
+    assert.deepEqual(seen, ["question@0", "answer@0", "notes@0", "question@1", "answer@1", "notes@1"]);
   });
 
   it("reads a large CSV piece by piece with the same values and line numbers as a small one: Korean text, quoted line breaks, a bad row", async () => {
     const line = (i: number) => `q${i},"질문 ${i}, with a comma","line one\nline two ${i}",${i % 7 === 0 ? "" : (i % 10) / 10}`;
-    const body = Array.from({ length: 30_000 }, (_, i) => line(i)).join("\n"); // about 2 MB: several 1 MB pieces
+    const body = Array.from({ length: 30_000 }, (_, i) => line(i)).join("\n"); // about 2 MB: many pieces
     const file = writeText(tempDir(), "big.csv", `id,question,answer,score\n${body}\nq-bad,,answer without a question,0.5\n`);
     const warnings: string[] = [];
     const df = await loadDataset(file, { warn: (m) => warnings.push(m) });

@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import type { CanonicalColumn } from "../dataset/columns";
 import type { Table } from "../dataset/table";
-import type { DatasetFormat } from "../dataset/load";
+import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import { metricDefinitions } from "../metrics/registry";
 import { flag, inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { failOnError } from "./errors";
@@ -67,12 +67,16 @@ export async function readInput(
  * Reads a scored table for analysis: no column is required beyond what the
  * analysis asks for. `load` gives a typed table (no danfojs); `frame` a DataFrame.
  */
-export function readScored(command: string, args: ParsedArgs): { file: string; load: (columns?: readonly string[]) => Promise<Table>; frame: () => Promise<DataFrame> } {
+export function readScored(
+  command: string,
+  args: ParsedArgs,
+): { file: string; load: (columns?: readonly string[], cellText?: CellText) => Promise<Table>; frame: () => Promise<DataFrame> } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
   const format = inputFormat(command, file, stringOption(args, "format"));
   return {
     file,
-    load: (columns) => failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(columns ? { columns } : {}) })),
+    load: (columns, cellText) =>
+      failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(columns ? { columns } : {}), ...(cellText ? { cellText } : {}) })),
     frame: () => readInput(file, format, { required: [] }),
   };
 }
@@ -120,6 +124,19 @@ export function scoreColumnsRead(also: readonly string[], metrics: readonly stri
     for (let k = parts.length; k >= 1; k--) for (const role of ["error", "judge"]) columns.add(`${parts.slice(0, k).join("_")}_${role}`);
   }
   return [...columns];
+}
+
+/** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */
+export type CellText = NonNullable<LoadDatasetOptions["cellText"]>;
+
+/**
+ * A `cellText` that keeps, of each metric's long cells (the statements),
+ * only how the row was scored (`MetricDefinition.scoringPart`); other cells
+ * as they are.
+ */
+export function scoringPartsOnly(): CellText {
+  const definitions = metricDefinitions();
+  return (column, text) => definitions.reduce((t, d) => d.scoringPart?.(column, t) ?? t, text);
 }
 
 /** The first registered metric whose score column the table has (else the first registered). */

@@ -10,7 +10,7 @@ import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, w
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, scoreColumnsRead, tables } from "./command-support";
+import { columnsOf, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
 
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
@@ -85,7 +85,7 @@ export const diffCommand: Command = async (argv, io) => {
     ...definitions.filter((d) => options.metric === undefined || d === definitionOfColumn(options.metric)).flatMap((d) => d.columns),
   ];
   // Of a statements cell, only how the row was scored: the statements themselves are most of a scored file.
-  const cellText = (column: string, text: string) => definitions.reduce((t, d) => d.scoringPart?.(column, t) ?? t, text);
+  const cellText = scoringPartsOnly();
   const [before, after] = await Promise.all(
     [beforeFile, afterFile].map((file, i) => failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns, cellText }), `${file}: `)),
   );

@@ -7,7 +7,8 @@ import type { ReportOptions } from "../report/html";
 import { inputFormat, parseCommand, requiredOption, stringOption, wholeNumber } from "./args";
 import { CliFailure, failOnError } from "./errors";
 import type { Command } from "./command";
-import { runtime, s, readScored, tables, writeText } from "./command-support";
+import { runtime, s, readScored, scoringPartsOnly, tables, writeText } from "./command-support";
+import { getColumn, type Table } from "../dataset/table";
 
 /** The run's usage from a JSON file that `evalframe score --summary-json` wrote. */
 async function readUsage(file: string): Promise<UsageSummary> {
@@ -18,6 +19,32 @@ async function readUsage(file: string): Promise<UsageSummary> {
     throw new CliFailure(`${file}: no "usage" object; give the file that evalframe score --summary-json wrote`);
   }
   return usage as UsageSummary;
+}
+
+/**
+ * The scored file as a typed table (not a DataFrame), read so that a large
+ * one fits in memory: first with only how each row was scored of every
+ * statements cell (the statements are most of a scored file), then the whole
+ * cell again for the rows the report shows. A JSON or JSONL file is read once.
+ */
+async function withStatementsOfShownRows(input: ReturnType<typeof readScored>, shownRows: (table: Table) => ReadonlySet<number>): Promise<Table> {
+  const scoringPart = scoringPartsOnly();
+  const shortened = new Set<string>();
+  const table = await input.load(undefined, (column, text, row) => {
+    const part = scoringPart(column, text, row);
+    if (part !== text) shortened.add(column);
+    return part;
+  });
+  const rows = shownRows(table);
+  if (shortened.size === 0 || rows.size === 0) return table;
+  const whole = await input.load([...shortened], (_column, text, row) => (rows.has(row) ? text : ""));
+  if (whole.rowCount !== table.rowCount) throw new CliFailure(`${input.file} changed while it was read (${table.rowCount} rows, then ${whole.rowCount}); run the report again`);
+  for (const name of shortened) {
+    const from = getColumn(whole, name);
+    const to = getColumn(table, name);
+    if (from && to) for (const row of rows) to.values[row] = from.values[row] ?? null;
+  }
+  return table;
 }
 
 /** `evalframe report`: the self-contained HTML report of a scored file. */
@@ -32,15 +59,14 @@ export const reportCommand: Command = async (argv, io) => {
   const previous = stringOption(args, "previous");
   const previousFormat = previous === undefined ? undefined : inputFormat(c, previous, stringOption(args, "format"));
   const usage = usageFile === undefined ? undefined : await readUsage(usageFile);
-  const { buildReport } = runtime();
-  // A typed table, not a DataFrame: a scored file of 200,000 rows is held once, not twice.
-  const df = await input.load();
+  const { buildReport, rowsWithStatements } = runtime();
   const options: ReportOptions = {};
   if (title !== undefined) options.title = title;
   if (worst !== undefined) options.worst = worst;
   if (usage !== undefined) options.usage = usage;
+  const scored = await withStatementsOfShownRows(input, (table) => rowsWithStatements(table, options));
   if (previous !== undefined) options.previous = await failOnError(() => tables().loadTable(previous, { format: previousFormat!, warn: false, required: [] }));
-  const html = await failOnError(() => buildReport(df, options), `${input.file}: `);
+  const html = await failOnError(() => buildReport(scored, options), `${input.file}: `);
   await writeText(out, html);
   io.out(`wrote ${out} (${Math.round(Buffer.byteLength(html) / 1024).toLocaleString("en-US")} KB)\n`);
   return 0;

@@ -18,7 +18,7 @@ export { statements } from "../frame/statements";
 export { createJudge } from "../judge/create";
 export { terminalProgress } from "../judge/progress";
 export { formatUsage } from "../judge/usage";
-export { buildReport } from "../report/html";
+export { buildReport, rowsWithStatements } from "../report/html";
 export { formatTable, frameRecords } from "./table";
 export { requireColumns } from "../dataset/validate";
 export { scoreFileInChunks, surveyInput } from "./score-stream";

@@ -64,9 +64,11 @@ export interface LoadDatasetOptions {
    * Rewrites each field of a CSV or TSV file as it is read, given the
    * column's name as the file has it: keeps only the part of a long cell
    * that an analysis reads (`evalframe diff` keeps, of each statements cell,
-   * how the row was scored). Not applied to JSON, JSONL, rows or DataFrames.
+   * how the row was scored; `evalframe report` keeps the whole cell only for
+   * the rows it shows). `row` is the field's 0-based row in the table loaded.
+   * Not applied to JSON, JSONL, rows or DataFrames.
    */
-  cellText?: (column: string, text: string) => string;
+  cellText?: (column: string, text: string, row: number) => string;
 }
 
 /** A dataset read and checked, before it becomes a DataFrame. */
@@ -108,7 +110,7 @@ function jsonlRawTable(text: string, file: string): RawTable {
 }
 
 /**
- * A CSV or TSV file read 1 MB at a time, only the columns `options.columns`
+ * A CSV or TSV file read 64 KB at a time, only the columns `options.columns`
  * keeps, each field copied out of the file's text as it is read: the text
  * itself is never held whole, nor are the columns left out.
  */
@@ -116,20 +118,20 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   const parser = new CsvStreamParser({ delimiter: csvDelimiter(format, options) }, file);
   let kept: number[] | undefined;
   const records: CsvRecord[] = [];
-  let rewrite: ((field: string, at: number) => string) | undefined;
+  let rewrite: ((field: string, at: number, row: number) => string) | undefined;
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
       kept = keptIndices(parser.header!, options);
       const { cellText } = options;
       const names = kept.map((j) => parser.header![j]!);
-      if (cellText) rewrite = (field, at) => cellText(names[at]!, field);
+      if (cellText) rewrite = (field, at, row) => cellText(names[at]!, field, row);
     }
-    for (const record of batch) records.push(keptRecord(record, kept, rewrite));
+    for (const record of batch) records.push(keptRecord(record, kept, records.length, rewrite));
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
   const header = parser.header!;
-  const escapes = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!);
+  const escapes = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1);
   return csvRawTable(escapes.fields, escapes.unquotedEscapes, records, options, header);
 }
 
@@ -151,8 +153,8 @@ function keptColumns(raw: RawTable, options: LoadDatasetOptions): RawTable {
 }
 
 /** A record with the kept fields only, each a copy (see {@link detached}), its escapes renumbered. */
-function keptRecord(record: CsvRecord, kept: readonly number[], rewrite?: (field: string, at: number) => string): CsvRecord {
-  const fields = kept.map((j, at) => detached(rewrite ? rewrite(record.fields[j]!, at) : record.fields[j]!));
+function keptRecord(record: CsvRecord, kept: readonly number[], row: number, rewrite?: (field: string, at: number, row: number) => string): CsvRecord {
+  const fields = kept.map((j, at) => detached(rewrite ? rewrite(record.fields[j]!, at, row) : record.fields[j]!));
   const escapes = record.unquotedEscapes?.flatMap((j) => {
     const at = kept.indexOf(j);
     return at < 0 ? [] : [at];

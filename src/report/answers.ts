@@ -33,7 +33,8 @@ export interface AnswersInput {
 /** How an answer fared: scored at or above the pass mark, under it, or not scored. */
 export type AnswerStatus = "passed" | "failed" | "error";
 
-interface Question {
+/** A question of the section: its key (id or text) and its rows, in row order. */
+export interface Question {
   key: string;
   rows: number[];
 }
@@ -65,6 +66,22 @@ function questionsOf(table: Table, pairBy: string | undefined): Question[] {
     q.rows.push(row);
   }
   return out;
+}
+
+/**
+ * The questions the section shows, in order of first appearance: whole
+ * questions while their answers number at most `maxAnswers` (the first
+ * question always, however many answers it has).
+ */
+export function shownQuestions(table: Table, maxAnswers: number): Question[] {
+  const shown: Question[] = [];
+  let answers = 0;
+  for (const q of questionsOf(table, questionColumn(table))) {
+    if (answers > 0 && answers + q.rows.length > maxAnswers) break;
+    shown.push(q);
+    answers += q.rows.length;
+  }
+  return shown;
 }
 
 /**
@@ -153,7 +170,6 @@ export function answersSection(input: AnswersInput): { html: string; shown: numb
   const spread = spreads(scored, metric, pairBy, models.length);
   const statuses: AnswerStatus[] = Array.from(scores, (s) => (Number.isNaN(s) ? "error" : s >= passAt ? "passed" : "failed"));
 
-  const questions = questionsOf(table, pairBy);
   const blocks: string[] = [];
   let shown = 0;
   let disputed = 0;
@@ -162,8 +178,7 @@ export function answersSection(input: AnswersInput): { html: string; shown: numb
   let disagreeAnswers = 0;
   let questionsShown = 0;
   const questionOf = new Map<number, string>();
-  for (const [index, q] of questions.entries()) {
-    if (shown > 0 && shown + q.rows.length > input.maxAnswers) break;
+  for (const [index, q] of shownQuestions(table, input.maxAnswers).entries()) {
     const first = q.rows[0]!;
     const s = spread.get(q.key);
     const disagree = s !== undefined && s >= disagreeAt;

@@ -19,7 +19,7 @@ import { scoringsOf } from "../analysis/scoring-changes";
 import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
-import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
+import { tableFromDataFrame } from "../frame/dataframe";
 import { isDataFrame, readFrame } from "../dataset/frame-like";
 import { scoreRun } from "../frame/score";
 import { explanation } from "../frame/statements";
@@ -30,7 +30,7 @@ import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
 import { changeSection } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
-import { answersSection } from "./answers";
+import { answersSection, shownQuestions } from "./answers";
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
 import { definedColumns, estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable, type ReportColumn } from "./tables";
@@ -109,13 +109,51 @@ function packageVersion(): string | undefined {
   }
 }
 
+/** `worst` and `maxAnswers`, defaulted and checked. */
+function shownCounts(options: ReportOptions): { limit: number; maxAnswers: number } {
+  const limit = options.worst ?? 3;
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`buildReport: worst must be a whole number ≥ 0, got ${limit}`);
+  const maxAnswers = options.maxAnswers ?? 2000;
+  if (!Number.isInteger(maxAnswers) || maxAnswers < 0) throw new RangeError(`buildReport: maxAnswers must be a whole number ≥ 0, got ${maxAnswers}`);
+  return { limit, maxAnswers };
+}
+
+/** The lowest-scoring answer-correctness rows the report explains, `limit` of each model. */
+function worstCorrectnessRows(table: Table, limit: number): number[] {
+  const metric = getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness";
+  return worstRows(table, metric, limit, getColumn(table, "model") ? "model" : undefined);
+}
+
+/**
+ * The rows whose statements the report of `scored` shows: the lowest-scoring
+ * answers of each model, and the answers under "Answers by question". Empty
+ * without an answer_correctness column. `evalframe report` reads the whole
+ * statements cell of only these rows of a large scored file (the statements
+ * are most of it) and, of the others, only how each row was scored.
+ *
+ * @example
+ * rowsWithStatements(scored, { worst: 5 }).size; // at most 5 per model, plus the first 2,000 answers
+ */
+export function rowsWithStatements(scored: FrameInput, options: ReportOptions = {}): Set<number> {
+  const { limit, maxAnswers } = shownCounts(options);
+  const table = readFrame(scored, "buildReport");
+  if (getColumn(table, "answer_correctness") === undefined) return new Set();
+  const rows = new Set(limit > 0 ? worstCorrectnessRows(table, limit) : []);
+  for (const q of shownQuestions(table, maxAnswers)) for (const row of q.rows) rows.add(row);
+  return rows;
+}
+
 /** Row indices of the `n` lowest valid scores of `metric` (of each model, with `by`), lowest first, through `worst()`. */
 function worstRows(table: Table, metric: string, n: number, by?: string): number[] {
+  // Only the columns worst() reads: a copy of every column (statements and all) of a 200,000-row table cost 400 MB.
   const indexed: Table = {
     rowCount: table.rowCount,
-    columns: [...table.columns, { name: ROW_COLUMN, type: "number", values: Array.from({ length: table.rowCount }, (_, i) => i) }],
+    columns: [
+      ...table.columns.filter((c) => c.name === metric || c.name === by),
+      { name: ROW_COLUMN, type: "number", values: Array.from({ length: table.rowCount }, (_, i) => i) },
+    ],
   };
-  const picked = tableFromDataFrame(worst(tableToDataFrame(indexed), by === undefined ? { metric, n } : { metric, n, by }));
+  const picked = tableFromDataFrame(worst(indexed, by === undefined ? { metric, n } : { metric, n, by }));
   return (getColumn(picked, ROW_COLUMN)?.values ?? []).map(Number);
 }
 
@@ -343,14 +381,11 @@ function checkNumber(name: string, value: number, low: number, high: number): vo
  * @throws {Error} when the table has no score column (none of the registered metrics', e.g. answer_correctness or multimodal_relevance).
  */
 export function buildReport(scored: FrameInput, options: ReportOptions = {}): string {
-  const limit = options.worst ?? 3;
-  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`buildReport: worst must be a whole number ≥ 0, got ${limit}`);
+  const { limit, maxAnswers } = shownCounts(options);
   const passAt = options.passAt ?? 0.5;
   checkNumber("passAt", passAt, 0, 1);
   const disagreeAt = options.disagreement ?? 0.5;
   checkNumber("disagreement", disagreeAt, 0, 1);
-  const maxAnswers = options.maxAnswers ?? 2000;
-  if (!Number.isInteger(maxAnswers) || maxAnswers < 0) throw new RangeError(`buildReport: maxAnswers must be a whole number ≥ 0, got ${maxAnswers}`);
   const table = readFrame(scored, "buildReport");
   const metrics = reportMetrics().map((m) => m.metric).filter((m) => getColumn(table, m) !== undefined);
   if (metrics.length === 0) {
@@ -423,7 +458,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   };
   if (metrics.includes("answer_correctness") && getColumn(table, DETAILS_COLUMN) && limit > 0) {
     const metric = getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness";
-    const rows = worstRows(table, metric, limit, modelColumn ? "model" : undefined);
+    const rows = worstCorrectnessRows(table, limit);
     const story = (row: number) => {
       try {
         return explanation(scored, row).html;
