@@ -3,9 +3,10 @@
  *
  *   npx tsx bench/stream-worker.ts write N FILE   # data/qa-models.csv repeated to N rows (ids "k/q01"), written as a stream
  *   npx tsx bench/stream-worker.ts score FILE OUT # `evalframe score FILE --out OUT --judge offline` from dist/, in this process
+ *   npx tsx bench/stream-worker.ts cli ARGS...    # any `evalframe ARGS...` from dist/, in this process
  *
- * `score` prints one JSON line: wall time, CPU seconds and the process's
- * peak memory (main and worker threads: they share the process).
+ * `score` and `cli` print one JSON line: wall time, CPU seconds and the
+ * process's peak memory (main and worker threads: they share the process).
  */
 import { createWriteStream } from "node:fs";
 import * as path from "node:path";
@@ -53,7 +54,18 @@ async function score(file: string, out: string): Promise<void> {
   console.log(JSON.stringify({ code, rows: Number(rows), failed: Number(failed), ms, cpuSeconds: (used.user + used.system) / 1e6, peakMb: resourceUsage().maxRSS / 1024 }));
 }
 
+async function cli(args: string[]): Promise<void> {
+  const { runCli } = require(path.join(root, "dist", "cli", "main.js")) as typeof import("../src/cli/main");
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  const code = await runCli(args, { out: () => undefined, err: () => undefined });
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  console.log(JSON.stringify({ code, ms, cpuSeconds: (used.user + used.system) / 1e6, peakMb: resourceUsage().maxRSS / 1024 }));
+}
+
 const [command, a, b] = process.argv.slice(2);
 if (command === "write") void write(Number(a), b!);
 else if (command === "score") void score(a!, b!);
-else throw new Error("usage: stream-worker.ts write N FILE | score FILE OUT");
+else if (command === "cli") void cli(process.argv.slice(3));
+else throw new Error("usage: stream-worker.ts write N FILE | score FILE OUT | cli ARGS...");

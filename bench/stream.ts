@@ -2,7 +2,8 @@
  * The command line's streamed score at scale: `evalframe score` with the
  * offline judge on data/qa-models.csv repeated to 200,000 rows (70 MB, the
  * size of the file [E] was reported with) and to 1,000,000 rows, each in a
- * process of its own, from dist/ (time, CPU, peak memory).
+ * process of its own, from dist/ (time, CPU, peak memory); then summarize,
+ * compare, diff and report of the 200,000-row scored file.
  *
  *   npm run build && npm run bench -- --only stream
  */
@@ -27,6 +28,28 @@ function child(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => proc.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`stream-worker ${args[0]} exited with ${code}`)))));
 }
 
+/**
+ * The analysis commands on the scored file, each in a process of its own:
+ * the file is read whole, so its peak memory is the figure to watch.
+ */
+async function analyses(scored: string, dir: string, n: string): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  const commands: [string, string[]][] = [
+    ["summarize", ["summarize", scored]],
+    ["compare", ["compare", scored]],
+    ["diff (the file against itself)", ["diff", scored, scored, "--top", "0"]],
+    ["report", ["report", scored, "--out", path.join(dir, "report.html")]],
+  ];
+  for (const [name, args] of commands) {
+    const run = JSON.parse((await child(["cli", ...args])).trim().split("\n").pop()!) as { code: number; ms: number; peakMb: number };
+    figures.push(
+      figure(`${name} of the ${n}-row scored file, wall time (exit ${run.code})`, round(run.ms / 1000, 1), "s"),
+      figure(`${name} of the ${n}-row scored file, peak memory`, round(run.peakMb), "MB", "< 1 GB", run.code === 0 && run.peakMb < 1024),
+    );
+  }
+  return figures;
+}
+
 /** Runs the streamed-score benchmark. */
 export async function benchStream(): Promise<BenchResult> {
   const figures: BenchFigure[] = [];
@@ -48,6 +71,7 @@ export async function benchStream(): Promise<BenchResult> {
         figure(`score ${n} rows offline (CLI, streamed), CPU time`, round(run.cpuSeconds, 1), "s"),
       );
       notes.push(`stream ${n}: ${round(mb, 1)} MB of CSV (data/qa-models.csv repeated, new ids); exit ${run.code}, ${run.rows.toLocaleString("en-US")} rows written, ${run.failed} failed.`);
+      if (target) figures.push(...(await analyses(path.join(dir, "out.csv"), dir, n)));
     });
   }
   return { name: "stream", figures, notes };
