@@ -217,6 +217,35 @@ describe("chart data", () => {
     }
   });
 
+  it("draws and compares hundreds of thousands of answers (no value list is spread into a call's arguments, which overflows the stack)", () => {
+    // Two models × 140,000 questions, as typed columns (past the 125,000 arguments this Node takes); a
+    // 0-10 score so that the heatmap's scale is read from the values.
+    const questions = 140_000;
+    const rowCount = 2 * questions;
+    const at = (i: number) => ((i * 7919) % 1000) / 1000;
+    const table = {
+      rowCount,
+      columns: [
+        { name: "id", type: "string" as const, values: Array.from({ length: rowCount }, (_, i) => `q${i % questions}`) },
+        { name: "model", type: "string" as const, values: Array.from({ length: rowCount }, (_, i) => MODELS[Math.floor(i / questions)]!) },
+        { name: "answer_correctness", type: "number" as const, values: Array.from({ length: rowCount }, (_, i) => at(i)) },
+        { name: "answer_correctness_factual", type: "number" as const, values: Array.from({ length: rowCount }, (_, i) => at(i + 1)) },
+        { name: "answer_correctness_semantic", type: "number" as const, values: Array.from({ length: rowCount }, (_, i) => 0.5 + at(i + 2) / 3) },
+        { name: "grade", type: "number" as const, values: Array.from({ length: rowCount }, (_, i) => 10 * at(i)) },
+      ],
+    };
+    for (const spec of [factualVsSemantic(table), pairedDifferences(table), questionHeatmap(table, { metric: "grade" })]) assert.ok(inlineRows(spec) > 0);
+
+    // One model's run against the same answers scored 0.01 higher.
+    const before = { rowCount: questions, columns: table.columns.map((c) => ({ ...c, values: c.values.slice(0, questions) })) };
+    const after = { ...before, columns: before.columns.map((c) => (c.name === "answer_correctness" ? { ...c, values: c.values.map((v) => Number(v) + 0.01) } : c)) };
+    const runs = compareRuns(before, after, { bootstrap: 20 });
+    assert.deepEqual(
+      frameRecords(runs.summary).map((r) => [r["model"], r["n_paired"]]),
+      [[MODELS[0], questions], ["(all)", questions]],
+    );
+  });
+
   it("names the columns when a metric is missing", () => {
     assert.throws(() => scoreHistogram(scored, { metric: "nope" }), /no column "nope"; the columns are "id"/);
     assert.throws(() => relevanceRate(scored), /multimodal_relevance/);

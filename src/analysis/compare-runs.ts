@@ -329,8 +329,9 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     }
     row.nPaired = sa.length;
     if (sa.length > 0) row.stats = pairedStats(sa, sb, replicates, confidence, deriveSeed(seed, `${model}\u0000${metric}\u0000runs`));
-    allBefore.push(...sb);
-    allAfter.push(...sa);
+    // One by one: push(...sa) passes every score as an argument, and 200,000 overflow the stack.
+    for (const v of sb) allBefore.push(v);
+    for (const v of sa) allAfter.push(v);
     for (const k of ["added", "dropped", "failedBeforeOnly", "failedAfterOnly", "failedBoth"] as const) total[k] += row[k];
     rows.push(row);
   }

@@ -180,7 +180,7 @@ export function worst(scored: FrameInput, options: WorstOptions = {}): DataFrame
   for (const rows of groups.rows) {
     const valid = rows.filter((i) => !Number.isNaN(scores[i]!));
     valid.sort((i, j) => scores[i]! - scores[j]! || i - j);
-    picked.push(...valid.slice(0, Math.min(valid.length, n)));
+    for (const i of valid.slice(0, Math.min(valid.length, n))) picked.push(i);
   }
   return frameOf(subset(table, picked), picked.length);
 }

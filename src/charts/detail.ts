@@ -1,4 +1,5 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
+import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import { DEFAULT_BY, DEFAULT_PAIR_BY, type PairOptions } from "../dataset/column-toolkit";
 import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
@@ -47,8 +48,9 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
   const shape = modelShapeEncoding(names, "model", by);
   const judge = judgeLine(options.judgeLabel, [table], ["answer_correctness"]);
   const note = excludedNote(table.rowCount - valid.length);
-  const lo = Math.min(...valid.map((i) => semantic[i]!));
-  const hi = Math.max(...valid.map((i) => semantic[i]!));
+  // Loops, not Math.min(...): spreading 200,000 values as arguments overflows the stack.
+  const lo = nanMin(valid.map((i) => semantic[i]!));
+  const hi = nanMax(valid.map((i) => semantic[i]!));
   const yScale = { domain: [-0.05, 1.05], nice: false };
   const yAxis = { values: [0, 0.25, 0.5, 0.75, 1], format: ".2~f" };
   if (valid.length > MAX_INLINE_ROWS) {
@@ -148,7 +150,7 @@ export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}
   const spread = new Map<string, number>();
   for (const [id, rows] of byQuestion) {
     const valid = rows.map((i) => scores[i]!).filter((s) => Number.isFinite(s));
-    spread.set(id, valid.length >= 2 ? Math.max(...valid) - Math.min(...valid) : -1);
+    spread.set(id, valid.length >= 2 ? nanMax(valid) - nanMin(valid) : -1);
   }
   const limit = options.maxQuestions ?? Math.floor(MAX_INLINE_ROWS / Math.max(1, names.length));
   const order = [...byQuestion.keys()].sort((p, q) => spread.get(q)! - spread.get(p)! || p.localeCompare(q)).slice(0, limit);
@@ -165,8 +167,8 @@ export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}
     return [{ id: ids[i], model, score, question: questions[i], spread: Math.max(0, spread.get(ids[i]!)!), text, text_colour: dark ? "white" : "black" }];
   });
   const hidden = byQuestion.size - order.length;
-  const lo = unit ? 0 : Math.min(...finite);
-  const hi = unit ? 1 : Math.max(...finite);
+  const lo = unit ? 0 : nanMin(finite);
+  const hi = unit ? 1 : nanMax(finite);
   const y = { field: "id", type: "nominal", title: pairBy, sort: order, axis: { labelFontSize: 9 } };
   const x = { field: "model", type: "nominal", title: by, sort: names, axis: { labelAngle: -30 } };
   const note = ["sorted by the spread between models", hidden > 0 ? `top ${order.length} of ${byQuestion.size} questions` : undefined, values.some((v) => v.score === null) ? "×: failed" : undefined]

@@ -4,6 +4,7 @@
  * models), one strip per pair. Outcomes differ by position (left or right of
  * zero), shape (▶ ● ◀) and colour (blue, grey, orange), and are counted in text.
  */
+import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import { DEFAULT_BY, DEFAULT_PAIR_BY, type PairOptions } from "../dataset/column-toolkit";
 import { chartTable, groupByKey, numberColumn, textColumn } from "./data";
@@ -152,8 +153,8 @@ function onePair(pair: DrawnPair, metric: string, pairBy: string, judge: string 
   if (rows.length > MAX_INLINE_ROWS) {
     const bins = 40;
     const diffs = rows.map((r) => r.diff);
-    const lo = Math.min(...diffs);
-    const hi = Math.max(...diffs);
+    const lo = nanMin(diffs);
+    const hi = nanMax(diffs);
     const step = (hi - lo) / bins || 1;
     const histogram = new Array<number>(bins).fill(0);
     for (const d of diffs) histogram[Math.min(bins - 1, Math.floor((d - lo) / step))]!++;

@@ -450,7 +450,8 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
       replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements) => ({ statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
     });
   }
-  calls.push(...(answersPerCall === 1 ? await planAnswersAlone(rows, known, context, reasons) : await planAnswerBatches(rows, known, context, reasons, answersPerCall)));
+  const answerCalls = answersPerCall === 1 ? await planAnswersAlone(rows, known, context, reasons) : await planAnswerBatches(rows, known, context, reasons, answersPerCall);
+  for (const call of answerCalls) calls.push(call);
   if (semantic && rows.length > 0) calls.push({ kind: "embedding", stage: FUSED_STAGES.embedding, texts: embeddingTexts(rows) });
   return calls;
 }

@@ -140,7 +140,7 @@ export async function planAnswerCorrectness(rows: readonly EvalRow[], context: P
       replyTokens: (tokens) => tokens(JSON.stringify(typicalVerdicts(answer.statements.length, refs.statements.length, reasons))),
     });
   }
-  calls.push(...classifications);
+  for (const call of classifications) calls.push(call);
   if (semantic && rows.length > 0) {
     calls.push({ kind: "embedding", stage: S.embedding, texts: embeddingTexts(rows) });
   }
