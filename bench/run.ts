@@ -40,6 +40,8 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
 interface Ran extends BenchResult {
   ms: number;
   ranAt: string;
+  /** The machine it ran on: results.json keeps each benchmark's latest run, and runs with --only may be on different machines. */
+  machine: string;
 }
 
 function parseOnly(argv: readonly string[]): string[] {
@@ -89,19 +91,19 @@ async function main(): Promise<void> {
   let maxLoad = loadavg()[0]!;
   const loadTimer = setInterval(() => (maxLoad = Math.max(maxLoad, loadavg()[0]!)), 5000);
   loadTimer.unref();
+  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const ran: Ran[] = [];
   for (const name of names) {
     const t = performance.now();
     console.error(`bench: ${name}…`);
     const result = await BENCHMARKS[name]!();
     const ms = performance.now() - t;
-    ran.push({ ...result, ms, ranAt: new Date().toISOString() });
+    ran.push({ ...result, ms, ranAt: new Date().toISOString(), machine });
     console.error(`bench: ${name} done in ${(ms / 1000).toFixed(1)} s`);
   }
   const totalMs = performance.now() - started;
   clearInterval(loadTimer);
   maxLoad = Math.max(maxLoad, loadavg()[0]!);
-  const machine = `${cpus().length} cores (${cpus()[0]?.model ?? "unknown"}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 
   console.log(table(ran));
   console.log("");
