@@ -148,6 +148,27 @@ describe("answer correctness, fused layout, several answers to a call", () => {
     assert.ok(sent.length <= 8, `${sent.length} calls for 12 answers`);
   });
 
+  it("under a small reply cap (maxTokens) puts fewer answers in a call, so that no batched reply is cut off", async () => {
+    const sentence = (q: number, n: number) => `Fact ${q} number ${n} says something about the question at some length.`;
+    const text = (q: number, from: number, count: number) => Array.from({ length: count }, (_, n) => sentence(q, from + n)).join(" ");
+    // 6 questions × 3 models, answers of about 400 characters: 18 answers, 7,000 characters.
+    const rows = [0, 1, 2, 3, 4, 5].flatMap((q) => ["a", "b", "c"].map((model, m) => ({ id: `q${q}`, model, user_input: `Q${q}?`, response: text(q, m, 6), reference: text(q, 0, 3) })));
+    const capped = judgeFor({ maxTokens: 1024 });
+    const ragas = records(await score(rows, [answerCorrectness()], { judge: judgeFor({ maxTokens: 1024 }), ...quiet }));
+    assert.equal(server.totalUsage().chatRepliesCut, 0, "one answer's reply fits the cap");
+    server.reset();
+    const estimated = await estimate(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: capped });
+    const batched = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: capped, ...quiet }));
+    assert.deepEqual(outcome(batched), outcome(ragas));
+    assert.equal(server.totalUsage().chatRepliesCut, 0, "no reply cut off at max_tokens");
+    const sent = batchedRequests().map((b) => b.questions.flatMap((q) => q.answers));
+    assert.ok(sent.every((answers) => answers.reduce((n, a) => n + a.length, 0) <= 1500), sent.map((a) => a.map((x) => x.length).join("+")).join(", "));
+    assert.equal(sent.flat().length, 18, "each answer asked once");
+    assert.equal(estimated.chatCalls, server.chatRequests().length, "the estimate plans the calls made");
+    const planned = answerCorrectness({ layout: "fused", answersPerCall: 8 }).planCalls!(rows.map((r, index) => ({ ...r, index, retrieved_contexts: [] })), capped);
+    assert.equal(planned.filter((s) => s.stage !== "embedding").reduce((a, s) => a + s.calls, 0), server.chatRequests().length, "progress plans the calls made");
+  });
+
   it("sends one answer given by two models once, and both rows get its verdicts", async () => {
     const rows = rowsFor(2, ["a", "b"]).concat(rowsFor(2, ["a"]).map((r) => ({ ...r, model: "copy" })));
     const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8 })], { judge: judgeFor(), ...quiet }));

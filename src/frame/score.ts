@@ -129,7 +129,7 @@ export async function scoreChecked(
   const rows = evalRows(table, errors);
   // A run's tracker (a streamed run's spans its chunks), or this table's own, drawn at once.
   const progress = tracker ?? new ProgressTracker(table.rowCount * metrics.length, options.progress === false ? undefined : (options.progress ?? autoProgress()));
-  for (const metric of metrics) progress.plan(metric.planCalls?.(rows) ?? [], table.rowCount);
+  for (const metric of metrics) progress.plan(metric.planCalls?.(rows, judge) ?? [], table.rowCount);
   if (!tracker) progress.report();
   for (let i = 0; i < table.rowCount - rows.length; i++) for (const _ of metrics) progress.step(true);
 

@@ -30,6 +30,11 @@ export interface Judge {
    * source only: nothing is downloaded or read for it.
    */
   readonly seesImages?: boolean;
+  /**
+   * The largest reply it asks for, in tokens (`maxTokens`), when it caps
+   * replies; a batched call carries less under a small cap.
+   */
+  readonly maxReplyTokens?: number;
   /** Usage over the judge's whole life. */
   readonly usage: UsageRecorder;
   /** A fresh recorder for one run, with this judge's label and prices. */

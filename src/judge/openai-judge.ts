@@ -92,6 +92,7 @@ export class OpenAIJudge implements Judge {
   readonly chatModel: string;
   readonly visionModel: string;
   readonly embeddingModel: string;
+  readonly maxReplyTokens: number | undefined;
   readonly usage: UsageRecorder;
   /** The chat server (also the embeddings server unless embeddings have one of their own). */
   private readonly chat: Endpoint;
@@ -112,6 +113,7 @@ export class OpenAIJudge implements Judge {
     this.chatModel = config.model;
     this.visionModel = config.visionModel;
     this.embeddingModel = config.embeddingModel;
+    this.maxReplyTokens = config.maxTokens;
     this.usage = new UsageRecorder(this.label, config.prices);
     this.chat = new Endpoint(config, config.baseURL, config.apiKey, config.query, "is the server running, and is the base URL (--base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL) right?");
     this.embeddings = config.separateEmbeddings

@@ -99,8 +99,8 @@ export interface Metric<R = unknown> {
   failedCells(reason: string, judgeLabel: string): Record<string, Cell>;
   /** The judge label this metric's rows carry when `judge` scores them (default `judge.label`): multimodal relevance names the vision model it asks. */
   labelOf?(judge: Judge): string;
-  /** The judge calls scoring `rows` takes, per stage, for progress; cheap (no call, no cache). */
-  planCalls?(rows: readonly EvalRow[]): StagePlan[];
+  /** The judge calls scoring `rows` with `judge` (the run's, when the metric has none of its own) takes, per stage, for progress; cheap (no call, no cache). */
+  planCalls?(rows: readonly EvalRow[], judge?: Judge): StagePlan[];
   /** Every call scoring `rows` would make, for a cost estimate; makes none. */
   plan?(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]>;
 }

@@ -154,6 +154,8 @@ interface UsageTotals {
   chatCompletionTokens: number;
   embeddingTokens: number;
   chatResponses: number;
+  /** Of those, replies cut at the request's max_tokens (finish_reason "length"). */
+  chatRepliesCut: number;
   embeddingResponses: number;
 }
 
@@ -176,7 +178,7 @@ const FAULT_CONTENT = {
 } as const;
 
 function emptyUsage(): UsageTotals {
-  return { chatPromptTokens: 0, chatCachedPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
+  return { chatPromptTokens: 0, chatCachedPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, chatRepliesCut: 0, embeddingResponses: 0 };
 }
 
 /** Default embedding: 8 values in (-1, 1), never zero, exactly representable as float32. */
@@ -218,6 +220,17 @@ function requestTokens(record: RecordedRequest): number {
 
 function completionTokens(content: string): number {
   return Math.max(1, Math.ceil(content.length / 4));
+}
+
+/** The longest start of `content` of at most `limit` tokens, as `count` counts them. */
+function cutToTokens(content: string, limit: number, count: (text: string) => number): string {
+  let [low, high] = [0, content.length];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (count(content.slice(0, mid)) <= limit) low = mid;
+    else high = mid - 1;
+  }
+  return content.slice(0, low);
 }
 
 function errorBody(message: string, type: string, param: string | null = null): object {
@@ -615,7 +628,13 @@ export class FakeOpenAI {
       ? this.options.chat({ model: body.model, messages: body.messages, body, seq: record.seq })
       : '{"ok": true}';
     const content = typeof scripted === "string" ? scripted : JSON.stringify(scripted);
-    this.sendChat(exchange, record, content, "stop", extra);
+    // A reply longer than max_tokens is cut there, as a real server cuts it.
+    const count = (text: string) => (this.options.tokenizer ? this.options.tokenizer.text(text) : completionTokens(text));
+    const limit = typeof body.max_tokens === "number" ? body.max_tokens : undefined;
+    if (limit !== undefined && count(content) > limit) {
+      this.usage.chatRepliesCut += 1;
+      this.sendChat(exchange, record, cutToTokens(content, limit, count), "length", extra);
+    } else this.sendChat(exchange, record, content, "stop", extra);
   }
 
   private sendChat(

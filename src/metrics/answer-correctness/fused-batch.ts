@@ -33,6 +33,33 @@ export const MAX_ANSWERS_PER_CALL = 12;
  */
 export const MAX_ANSWER_CHARS_PER_CALL = 6000;
 
+/** The reply cap {@link MAX_ANSWER_CHARS_PER_CALL} is sized for, in tokens. */
+const REPLY_TOKENS_SIZED_FOR = 4096;
+
+/** How much one batched call may carry: answers, and characters of answers. */
+export interface BatchLimits {
+  /** The most answers a call (`answersPerCall`). */
+  answers: number;
+  /** The most characters of answers a call (a longer answer goes alone). */
+  chars: number;
+}
+
+/**
+ * The limits of a batched call for `answersPerCall` and a judge whose
+ * replies are capped at `maxReplyTokens` (its `maxTokens`): below 4,096
+ * tokens, fewer characters of answers a call, in proportion, so that a
+ * batched reply is not cut off (which would pay for it, then ask each of its
+ * answers alone).
+ *
+ * @example
+ * batchLimits(8);        // → { answers: 8, chars: 6000 }
+ * batchLimits(8, 1024);  // → { answers: 8, chars: 1500 }
+ */
+export function batchLimits(answersPerCall: number, maxReplyTokens?: number): BatchLimits {
+  const share = maxReplyTokens === undefined ? 1 : Math.min(1, maxReplyTokens / REPLY_TOKENS_SIZED_FOR);
+  return { answers: answersPerCall, chars: Math.floor(MAX_ANSWER_CHARS_PER_CALL * share) };
+}
+
 /** One question's answers in a batched call, with its reference's statements (at least one). */
 export interface QuestionAnswers {
   question: string;

@@ -12,7 +12,7 @@ import { JudgeError } from "../../judge/types";
 import type { UsageRecorder } from "../../judge/usage";
 import type { CallTracker, EvalRow, PlanContext, PlannedCall } from "../metric";
 import type { StatementVerdict } from "./details";
-import { answersBatchRequest, MAX_ANSWER_CHARS_PER_CALL, numberedAcross, type QuestionAnswers } from "./fused-batch";
+import { answersBatchRequest, MAX_ANSWER_CHARS_PER_CALL, numberedAcross, batchLimits, type BatchLimits, type QuestionAnswers } from "./fused-batch";
 import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type FusedReply, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, typicalVerdicts, type PlanSettings } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
@@ -193,25 +193,26 @@ interface AnswerToAsk {
 }
 
 /**
- * Cuts answers, in order, into calls of at most `answersPerCall` answers and
- * at most {@link MAX_ANSWER_CHARS_PER_CALL} characters of answers, so that
- * long answers go fewer to a call (an answer longer than that goes alone).
+ * Cuts answers, in order, into calls of at most `limits.answers` answers and
+ * at most `limits.chars` characters of answers ({@link MAX_ANSWER_CHARS_PER_CALL},
+ * or fewer under a small reply cap), so that long answers go fewer to a call
+ * (an answer longer than that goes alone).
  * Fed one answer at a time, it hands each call over as soon as it is full.
  */
 class CallCutter<T extends { answer: { response: string } }> {
   private current: T[] = [];
   private chars = 0;
 
-  constructor(private readonly answersPerCall: number) {}
+  constructor(private readonly limits: BatchLimits) {}
 
   /** Adds the next answer; returns the calls it completed (none, or one or two). */
   add(item: T): T[][] {
     const done: T[][] = [];
     const length = item.answer.response.length;
-    if (this.current.length > 0 && this.chars + length > MAX_ANSWER_CHARS_PER_CALL) done.push(this.take());
+    if (this.current.length > 0 && this.chars + length > this.limits.chars) done.push(this.take());
     this.current.push(item);
     this.chars += length;
-    if (this.current.length === this.answersPerCall) done.push(this.take());
+    if (this.current.length === this.limits.answers) done.push(this.take());
     return done;
   }
 
@@ -229,16 +230,16 @@ class CallCutter<T extends { answer: { response: string } }> {
 }
 
 /** All the calls of `answers`, cut as {@link CallCutter} cuts them. */
-function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], answersPerCall: number): T[][] {
-  const cutter = new CallCutter<T>(answersPerCall);
+function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], limits: BatchLimits): T[][] {
+  const cutter = new CallCutter<T>(limits);
   const calls = answers.flatMap((a) => cutter.add(a));
   const rest = cutter.rest();
   return rest ? [...calls, rest] : calls;
 }
 
 /** The batched calls progress plans for these answers: as if none were cached. */
-function plannedCalls(answers: readonly FusedAnswer[], answersPerCall: number): number {
-  return cutIntoCalls(answers.map((answer) => ({ answer })), answersPerCall).length;
+function plannedCalls(answers: readonly FusedAnswer[], limits: BatchLimits): number {
+  return cutIntoCalls(answers.map((answer) => ({ answer })), limits).length;
 }
 
 /**
@@ -276,7 +277,7 @@ async function judgeDistinctAnswers(
   usage: UsageRecorder,
   calls: CallTracker,
   refsOf: (answer: FusedAnswer) => Promise<string[]>,
-  { reasons, answersPerCall }: { reasons: boolean; answersPerCall: number },
+  { reasons, limits }: { reasons: boolean; limits: BatchLimits },
 ): Promise<FusedVerdicts[]> {
   const out: (FusedVerdicts | undefined)[] = new Array(answers.length);
   const work: Promise<unknown>[] = [];
@@ -302,14 +303,14 @@ async function judgeDistinctAnswers(
     sent++;
     work.push(calls.track(FUSED_STAGES.answers, askTogether(batch, judge, usage, reasons)).then((verdicts) => batch.forEach((a, n) => (out[a.i] = verdicts[n]))));
   };
-  const cutter = new CallCutter<AnswerToAsk & { i: number }>(answersPerCall);
+  const cutter = new CallCutter<AnswerToAsk & { i: number }>(limits);
   for (const next of toAsk) {
     const item = await next;
     if (item) cutter.add(item).forEach(send);
   }
   const rest = cutter.rest();
   if (rest) send(rest);
-  for (let unused = plannedCalls(answers, answersPerCall) - sent; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
+  for (let unused = plannedCalls(answers, limits) - sent; unused > 0; unused--) calls.skip(FUSED_STAGES.answers);
   await Promise.all(work);
   return out.map((v) => v ?? { error: "splitting and classifying the response failed: no reply" });
 }
@@ -325,7 +326,7 @@ export function judgeAnswersInBatches(
   usage: UsageRecorder,
   calls: CallTracker,
   referenceStatements: ReadonlyMap<string, ReadonlyMap<string, Promise<string[]>>>,
-  options: { reasons: boolean; answersPerCall: number },
+  options: { reasons: boolean; limits: BatchLimits },
 ): Map<string, Promise<FusedVerdicts>> {
   const answers = distinctAnswers(rows);
   const refsOf = (answer: FusedAnswer) => referenceStatements.get(answer.question)?.get(answer.reference) ?? Promise.reject(new Error("its statements were never asked for"));
@@ -345,9 +346,9 @@ function splitOnlyRow(row: EvalRow): boolean {
  * answer, or with `answersPerCall` above 1 one per batched call (and one per
  * answer without a reference); one embedding call.
  */
-export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean, answersPerCall = 1): StagePlan[] {
+export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean, limits: BatchLimits = batchLimits(1)): StagePlan[] {
   const answers =
-    answersPerCall === 1 ? rows.filter((r) => r.response.trim() !== "").length : plannedCalls(distinctAnswers(rows), answersPerCall) + rows.filter(splitOnlyRow).length;
+    limits.answers === 1 ? rows.filter((r) => r.response.trim() !== "").length : plannedCalls(distinctAnswers(rows), limits) + rows.filter(splitOnlyRow).length;
   const plan: StagePlan[] = [
     { stage: FUSED_STAGES.references, calls: Math.ceil(referencesToSplit(rows).size / REFERENCES_PER_CALL) },
     { stage: FUSED_STAGES.answers, calls: answers, after: FUSED_STAGES.references },
@@ -407,7 +408,7 @@ async function planAnswersAlone(rows: readonly EvalRow[], known: ReadonlyMap<str
 }
 
 /** Batched calls (`answersPerCall` above 1), as judgeDistinctAnswers makes them: answers a run before judged left out. */
-async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<string, PlannedStatements>, context: PlanContext, reasons: boolean, answersPerCall: number): Promise<PlannedCall[]> {
+async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<string, PlannedStatements>, context: PlanContext, reasons: boolean, limits: BatchLimits): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
   for (const row of rows) if (splitOnlyRow(row)) calls.push(await plannedSplit(row.user_input, row.response, { statements: [], known: true }, context));
   const toAsk: (AnswerToAsk & { known: boolean })[] = [];
@@ -416,7 +417,7 @@ async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<st
     if (reference.statements.length === 0) calls.push(await plannedSplit(answer.question, answer.response, reference, context));
     else if (!(reference.known && (await context.cachedReply(aloneRequest(answer, reference.statements, reasons))) !== undefined)) toAsk.push({ answer, refs: reference.statements, known: reference.known });
   }
-  for (const batch of cutIntoCalls(toAsk, answersPerCall)) {
+  for (const batch of cutIntoCalls(toAsk, limits)) {
     const predicted = batch.some((a) => !a.known);
     const request = requestFor(batch, reasons);
     const entries = questionsOf(batch).map((q) => q.answers.map((text) => typicalFusedEntry(text, q.reference.length, reasons)));
@@ -450,7 +451,10 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
       replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements) => ({ statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
     });
   }
-  const answerCalls = answersPerCall === 1 ? await planAnswersAlone(rows, known, context, reasons) : await planAnswerBatches(rows, known, context, reasons, answersPerCall);
+  const answerCalls =
+    answersPerCall === 1
+      ? await planAnswersAlone(rows, known, context, reasons)
+      : await planAnswerBatches(rows, known, context, reasons, batchLimits(answersPerCall, context.judge.maxReplyTokens));
   for (const call of answerCalls) calls.push(call);
   if (semantic && rows.length > 0) calls.push({ kind: "embedding", stage: FUSED_STAGES.embedding, texts: embeddingTexts(rows) });
   return calls;

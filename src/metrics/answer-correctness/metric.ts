@@ -15,7 +15,7 @@ import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type AnswerCorrectnessLayout, type StatementVerdict } from "./details";
 import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
 import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
-import { MAX_ANSWERS_PER_CALL } from "./fused-batch";
+import { batchLimits, MAX_ANSWERS_PER_CALL } from "./fused-batch";
 import { answerKey, extractReferencesInBatches, fusedCallCounts, judgeAnswersInBatches, judgeFused, planFused, type FusedVerdicts } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
@@ -190,8 +190,10 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     };
   }
 
-  planCalls(rows: readonly EvalRow[]): StagePlan[] {
-    return this.layout === "fused" ? fusedCallCounts(rows, this.weights[1] > 0, this.answersPerCall) : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
+  planCalls(rows: readonly EvalRow[], judge?: Judge): StagePlan[] {
+    return this.layout === "fused"
+      ? fusedCallCounts(rows, this.weights[1] > 0, batchLimits(this.answersPerCall, (this.judge ?? judge)?.maxReplyTokens))
+      : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
   }
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
@@ -211,7 +213,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     // With answersPerCall above 1, the answers' calls are planned for the whole run at once (rows judged alone are left out).
     const fusedAnswers =
       this.layout === "fused" && this.answersPerCall > 1
-        ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, answersPerCall: this.answersPerCall })
+        ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, limits: batchLimits(this.answersPerCall, judge.maxReplyTokens) })
         : undefined;
     const vectors = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, this.embedAll(rows, embedder, context.usage)) : undefined;
     // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
