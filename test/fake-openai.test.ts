@@ -361,7 +361,7 @@ describe("FakeOpenAI usage totals", () => {
     const fake = new FakeOpenAI({ chat: (ctx) => ({ echo: ctx.messages.map((m) => m.content).join(" ") }) });
     const client = new OpenAI({ apiKey: "sk-test", baseURL: await fake.start(), maxRetries: 0 });
     try {
-      const seen = { chatPromptTokens: 0, chatCachedPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, embeddingResponses: 0 };
+      const seen = { chatPromptTokens: 0, chatCachedPromptTokens: 0, chatCompletionTokens: 0, embeddingTokens: 0, chatResponses: 0, chatRepliesCut: 0, embeddingResponses: 0 };
       for (const content of ["short", "a somewhat longer question about the sky", "ß∂ƒ"]) {
         const c = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content }] });
         seen.chatPromptTokens += c.usage?.prompt_tokens ?? 0;
@@ -373,6 +373,18 @@ describe("FakeOpenAI usage totals", () => {
         seen.embeddingTokens += e.usage.prompt_tokens;
         seen.embeddingResponses += 1;
       }
+      // A reply longer than max_tokens is cut at max_tokens, as a real server cuts it.
+      fake.options.fault = undefined;
+      const capped = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "a question long enough that its echo runs past eight tokens" }], max_tokens: 8 });
+      assert.equal(capped.choices[0]?.finish_reason, "length");
+      assert.equal(capped.usage?.completion_tokens, 8);
+      const whole = JSON.stringify({ echo: "a question long enough that its echo runs past eight tokens" });
+      const cut = capped.choices[0]?.message.content ?? "";
+      assert.ok(cut.length > 0 && cut.length < whole.length && whole.startsWith(cut), cut);
+      seen.chatPromptTokens += capped.usage?.prompt_tokens ?? 0;
+      seen.chatCompletionTokens += capped.usage?.completion_tokens ?? 0;
+      seen.chatResponses += 1;
+      seen.chatRepliesCut += 1;
       fake.options.fault = () => ({ kind: "truncated" });
       const t = await client.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "cut" }] });
       seen.chatPromptTokens += t.usage?.prompt_tokens ?? 0;
