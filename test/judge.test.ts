@@ -186,6 +186,12 @@ describe("structured replies", () => {
     assert.equal(server.chatRequests().length, 3);
   });
 
+  it("says which limit to raise when every reply is cut off at the token limit", async () => {
+    server.options.fault = () => ({ kind: "truncated" });
+    await assert.rejects(judgeFor({ maxInvalidReplies: 1, maxTokens: 64 }).complete(echoRequest("x")), /cut off at the token limit.*maxTokens \(64\) is too small for this reply: raise it/);
+    await assert.rejects(judgeFor({ maxInvalidReplies: 1 }).complete(echoRequest("y")), /cut off at the token limit.*server's reply limit is too small for this reply/);
+  });
+
   it("runs the request's own check", async () => {
     const request = { ...echoRequest("x"), check: (v: { answer: string }) => (v.answer.includes("x") ? "answer must not repeat x" : undefined) };
     await assert.rejects(judgeFor({ maxInvalidReplies: 1 }).complete(request), /answer must not repeat x/);

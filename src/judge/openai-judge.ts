@@ -408,13 +408,21 @@ export class OpenAIJudge implements Judge {
       }
       if (attempt >= this.config.maxInvalidReplies) {
         sinks.each((u) => u.failure());
+        const hint = reply.finishReason === "length" ? `; ${this.replyLimitHint()}` : "";
         throw new JudgeError(
-          redactSecrets(`${request.schemaName} request to ${model}: no valid reply after ${attempt + 1} attempts; last problem: ${read.problem}`, this.secrets()),
+          redactSecrets(`${request.schemaName} request to ${model}: no valid reply after ${attempt + 1} attempts; last problem: ${read.problem}${hint}`, this.secrets()),
         );
       }
       sinks.each((u) => u.retry());
       extra = correctionMessages(reply.content ?? "", read.problem);
     }
+  }
+
+  /** How to lift the limit a reply was cut off at: the judge's maxTokens, or else the server's own. */
+  private replyLimitHint(): string {
+    return this.config.maxTokens !== undefined
+      ? `the judge's maxTokens (${this.config.maxTokens}) is too small for this reply: raise it, or leave it out`
+      : "the server's reply limit is too small for this reply: raise it (Ollama: num_predict; llama.cpp: --n-predict), or use a model with a longer output";
   }
 
   async embed(texts: readonly string[], usage?: UsageRecorder): Promise<number[][]> {
