@@ -20,7 +20,6 @@ import { tempDir } from "./support/files";
 import { chartIds, probedCopy, reportStatus } from "./support/report-page";
 
 const ROOT = path.join(__dirname, "..");
-const WINDOW = "1280,800";
 const WORD = "year";
 const MODEL = "swift-mini";
 

@@ -4,7 +4,7 @@
  * in headless Chromium with no console error.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";

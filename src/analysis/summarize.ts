@@ -10,7 +10,7 @@ import type { ColumnType } from "../dataset/columns";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
-import { cellNumber, cellString, groupRows, keyText, judgeColumnName, judgeText } from "../dataset/column-toolkit";
+import { cellNumber, cellString, groupRows, judgeColumnName, judgeText } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";

@@ -6,7 +6,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { s, b, readScored } from "./command-support";
+import { s, readScored } from "./command-support";
 
 /** The kinds of `evalframe chart`. */
 export const CHART_KINDS = ["box", "histogram", "mean", "scatter", "heatmap", "paired", "wtl", "verdicts", "sweep", "relevance"] as const;

@@ -7,7 +7,7 @@ import type { CanonicalColumn } from "../dataset/columns";
 import type { Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import { metricDefinitions } from "../metrics/registry";
-import { flag, inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
+import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { failOnError } from "./errors";
 import type { CliIO } from "./command";
 

@@ -109,7 +109,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   if (flag(args, "allow-private-network")) metricFlags.allowPrivateNetwork = true;
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
-  const { options: judgeOptions, labels, config: judgeConfig } = await judgeFlags(c, args, env, { estimateOnly: dryRun });
+  const { options: judgeOptions, labels } = await judgeFlags(c, args, env, { estimateOnly: dryRun });
   // Every registered metric is built now, so that a bad option exits 2 before any file is read.
   const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
 

@@ -6,7 +6,6 @@
  * script shows and drives. Without JavaScript every card is listed and the
  * bar stays hidden.
  */
-import type { DataFrame } from "danfojs-node";
 import type { FrameInput } from "../dataset/frame-like";
 import { disagreements } from "../analysis/drilldown";
 import { metricScores } from "../analysis/summarize";
