@@ -8,16 +8,17 @@ import type { Cell } from "../../dataset/table";
 import type { Embedder, Judge } from "../../judge/judge";
 import type { UsageRecorder } from "../../judge/usage";
 import { JudgeError } from "../../judge/types";
-import { assertBeta, assertWeights, blendScores, cosineSimilarity, fbeta } from "../math";
+import { assertBeta, assertWeights, blendScores, fbeta } from "../math";
 import type { StagePlan } from "../../judge/progress";
 import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type AnswerCorrectnessLayout, type StatementVerdict } from "./details";
-import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, embeddingTexts, planAnswerCorrectness } from "./plan";
+import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, planAnswerCorrectness } from "./plan";
 import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 import { batchLimits, MAX_ANSWERS_PER_CALL } from "./fused-batch";
 import { answerKey, extractReferencesInBatches, fusedCallCounts, judgeAnswersInBatches, judgeFused, planFused, type FusedVerdicts } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
+import { rowSimilarities, similarityOf, type RowSimilarity, type Similarity } from "./similarities";
 import { errorText } from "../../display/words";
 
 export type { Embedder } from "../../judge/judge";
@@ -215,20 +216,12 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       this.layout === "fused" && this.answersPerCall > 1
         ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, limits: batchLimits(this.answersPerCall, judge.maxReplyTokens) })
         : undefined;
-    const vectors = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, this.embedAll(rows, embedder, context.usage)) : undefined;
-    // A rejected embedding promise is reported per row; keep Node from calling it unhandled meanwhile.
-    vectors?.catch(() => undefined);
+    const similarities = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, rowSimilarities(rows, embedder, context.usage)) : undefined;
     return mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
-      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, fusedAnswers, vectors, calls);
+      const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, fusedAnswers, similarities, calls);
       context.rowDone(result.error !== "");
       return result;
     });
-  }
-
-  private async embedAll(rows: readonly EvalRow[], embedder: Embedder, usage: UsageRecorder): Promise<Map<string, number[]>> {
-    const texts = embeddingTexts(rows);
-    const vectors = await embedder.embed(texts, usage);
-    return new Map(texts.map((t, i) => [t, vectors[i]!]));
   }
 
   private async statements(judge: Judge, usage: UsageRecorder, question: string, text: string, calls: CallTracker): Promise<string[]> {
@@ -244,7 +237,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     usage: UsageRecorder,
     referenceStatements: Map<string, Map<string, Promise<string[]>>>,
     fusedAnswers: Map<string, Promise<FusedVerdicts>> | undefined,
-    vectors: Promise<Map<string, number[]>> | undefined,
+    similarities: Promise<Map<number, RowSimilarity>> | undefined,
     calls: CallTracker,
   ): Promise<AnswerCorrectnessResult> {
     const label = judge.label;
@@ -259,7 +252,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     if (this.layout === "fused") {
       const judged = await (fusedAnswers?.get(answerKey(row)) ?? judgeFused(row, judge, usage, refPromise, calls, this.reasons));
       if ("error" in judged) return this.failed(row.index, judged.error, label);
-      return this.finish(row, label, judged.response, judged.reference, embedder, usage, vectors);
+      return this.finish(row, label, judged.response, judged.reference, embedder, usage, similarities);
     }
     const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response, calls), refPromise]);
     // The classification planned for a row with both texts is not made when a side failed or has no statements.
@@ -287,7 +280,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         return this.failed(row.index, `classification of the statements failed: ${errorText(error)}`, label);
       }
     }
-    return this.finish(row, label, responseVerdicts, referenceVerdicts, embedder, usage, vectors);
+    return this.finish(row, label, responseVerdicts, referenceVerdicts, embedder, usage, similarities);
   }
 
   /** A row's score from its verdicts: F-beta of the counts, blended with the embeddings' cosine. */
@@ -298,7 +291,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     referenceVerdicts: StatementVerdict[],
     embedder: Embedder,
     usage: UsageRecorder,
-    vectors: Promise<Map<string, number[]>> | undefined,
+    similarities: Promise<Map<number, RowSimilarity>> | undefined,
   ): Promise<AnswerCorrectnessResult> {
     const reference = row.reference ?? "";
     const tp = responseVerdicts.filter((v) => v.verdict === "TP").length;
@@ -311,7 +304,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       layout: this.layout,
       reasons: this.reasons,
       answersPerCall: this.answersPerCall,
-      ...(vectors ? { embeddingModel: embedder.embeddingModel ?? embedder.label } : {}),
+      ...(similarities ? { embeddingModel: embedder.embeddingModel ?? embedder.label } : {}),
       weights: this.weights,
       beta: this.beta,
       threshold: this.threshold ?? null,
@@ -322,34 +315,29 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     const counted = { factual, tp, fp, fn, details };
 
     let semantic = Number.NaN;
-    if (vectors) {
-      const texts = [embeddingText(reference), embeddingText(row.response)];
-      let pair: number[][];
-      try {
-        const map = await vectors;
-        pair = texts.map((t) => map.get(t)!);
-      } catch (batchError) {
-        // The run's batched request failed: try this row's two texts alone, so
+    if (similarities) {
+      const known = (await similarities).get(row.index) ?? { batchError: undefined };
+      let similarity: Similarity;
+      if ("batchError" in known) {
+        // The batched request with this row's texts failed: try its two texts alone, so
         // that one bad batch (a text the server refuses or fails on) fails only
         // the rows it could not embed. Not when the server said it has no room
         // (429 or 503 until the rate-limit deadline): rows asking one by one
         // would only add to the load it refused.
+        const batchError = known.batchError;
         if (batchError instanceof JudgeError && (batchError.status === 429 || batchError.status === 503)) {
           return this.failed(row.index, `embedding failed: ${errorText(batchError)}`, label, counted);
         }
         try {
-          pair = await embedder.embed(texts, usage);
+          const [a, b] = await embedder.embed([embeddingText(reference), embeddingText(row.response)], usage);
+          similarity = similarityOf(a!, b!);
         } catch (error) {
           return this.failed(row.index, `embedding failed: ${errorText(error)}`, label, counted);
         }
-      }
-      let cosine: number;
-      try {
-        cosine = cosineSimilarity(pair[0]!, pair[1]!);
-      } catch (error) {
-        // Vectors of different lengths (a damaged cache entry, another model's vectors): this row fails, not the run.
-        return this.failed(row.index, `semantic similarity failed: ${errorText(error)}`, label, counted);
-      }
+      } else similarity = known;
+      // Vectors of different lengths (a damaged cache entry, another model's vectors): this row fails, not the run.
+      if ("problem" in similarity) return this.failed(row.index, `semantic similarity failed: ${similarity.problem}`, label, counted);
+      const cosine = similarity.cosine;
       if (Number.isNaN(cosine)) {
         return this.failed(row.index, "semantic similarity is undefined: an embedding of the response or the reference has zero length", label, counted);
       }
