@@ -24,10 +24,10 @@ function judgeFor(options: JudgeOptions = {}): Judge {
 function rows(): EvalRow[] {
   const out: EvalRow[] = [];
   for (let q = 0; q < 30; q++) {
-    for (const m of ["a", "b", "c"]) out.push({ index: out.length, user_input: `Q${q}?`, reference: `Reference ${q}.`, response: m === "c" ? `Reference ${q}.` : `Answer ${q} by ${m}.`, retrieved_contexts: [] });
+    for (const m of ["a", "b", "c"]) out.push({ index: out.length, user_input: `Q${q}?`, reference: `Reference ${q}.`, response: m === "c" ? `Reference ${q}.` : `Answer ${q} by ${m}.`, retrieved_contexts: [], model: m, id: `q${q}` });
   }
-  out.push({ index: out.length, user_input: "Q0?", reference: "Reference 0.", response: "A late answer.", retrieved_contexts: [] });
-  out.push({ index: out.length, user_input: "Q31?", reference: "", response: "", retrieved_contexts: [] });
+  out.push({ index: out.length, user_input: "Q0?", reference: "Reference 0.", response: "A late answer.", retrieved_contexts: [], model: "d", id: "q0" });
+  out.push({ index: out.length, user_input: "Q31?", reference: "", response: "", retrieved_contexts: [], model: "d", id: "q31" });
   return out;
 }
 

@@ -217,11 +217,16 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, limits: batchLimits(this.answersPerCall, judge.maxReplyTokens) })
         : undefined;
     const similarities = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, rowSimilarities(rows, embedder, context.usage)) : undefined;
-    return mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
+    const results = await mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
       const result = await this.scoreRow(row, judge, embedder, context.usage, referenceStatements, fusedAnswers, similarities, calls);
       context.rowDone(result.error !== "");
       return result;
     });
+    // Rows that failed early did not wait for the embeddings, whose groups go out one after another:
+    // wait for the last, so that every text has been asked for when the run returns (batch mode notes
+    // each text missing from the cache for its next batch while it is asked).
+    await similarities?.catch(() => undefined);
+    return results;
   }
 
   private async statements(judge: Judge, usage: UsageRecorder, question: string, text: string, calls: CallTracker): Promise<string[]> {
@@ -316,7 +321,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
 
     let semantic = Number.NaN;
     if (similarities) {
-      const known = (await similarities).get(row.index) ?? { batchError: undefined };
+      const known = await similarities.then((all) => all.get(row.index) ?? { batchError: undefined }, (batchError: unknown) => ({ batchError }));
       let similarity: Similarity;
       if ("batchError" in known) {
         // The batched request with this row's texts failed: try its two texts alone, so
