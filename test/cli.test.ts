@@ -293,7 +293,7 @@ describe("evalframe: help, version and failures", () => {
       assert.match(sub.stdout, new RegExp(`Usage:\\n  evalframe ${command} `));
     }
     const score = subs[0]!;
-    for (const option of ["--out", "--metrics", "--judge", "--model", "--vision-model", "--embedding-model", "--base-url", "--concurrency", "--weights", "--beta", "--threshold", "--similarity-threshold", "--cache-dir", "--no-cache", "--image-root", "--allow-private-network", "--statements-out", "--summary-json"]) {
+    for (const option of ["--out", "--metrics", "--judge", "--model", "--vision-model", "--embedding-model", "--base-url", "--concurrency", "--max-tokens", "--weights", "--beta", "--threshold", "--similarity-threshold", "--cache-dir", "--no-cache", "--image-root", "--allow-private-network", "--statements-out", "--summary-json"]) {
       assert.ok(score.stdout.includes(`  ${option} `), `score --help lists ${option}`);
     }
     const version = await evalframe(["--version"], dir);

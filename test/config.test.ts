@@ -117,6 +117,14 @@ const LAYERS: Layers[] = [
     read: (c) => c.concurrency,
   },
   {
+    setting: "maxTokens",
+    option: { maxTokens: 1024 },
+    optionValue: 1024,
+    env: [["EVALFRAME_MAX_TOKENS", " 512 ", 512]],
+    defaultValue: undefined, // the server's own limit
+    read: (c) => c.maxTokens,
+  },
+  {
     setting: "cacheDir",
     option: { cacheDir: "option-cache" },
     optionValue: "option-cache",
@@ -282,12 +290,13 @@ describe("evalframe config: the same order on the command line, printed with its
     EVALFRAME_EMBEDDING_BASE_URL: "http://embed-env:5/v1?key=qs-Secret77",
     EVALFRAME_EMBEDDING_API_KEY: EMBEDDING_KEY,
     EVALFRAME_CONCURRENCY: "5",
+    EVALFRAME_MAX_TOKENS: "2048",
     EVALFRAME_CACHE_DIR: "env-cache",
     EVALFRAME_JUDGE: "openai",
   };
 
   it("flags win over EVALFRAME_*, which win over OPENAI_*, which win over the defaults", async () => {
-    const flags = ["config", "--model", "flag-model", "--base-url", "http://flag-host:1/v1", "--concurrency", "7", "--no-cache"];
+    const flags = ["config", "--model", "flag-model", "--base-url", "http://flag-host:1/v1", "--concurrency", "7", "--max-tokens", "1024", "--no-cache"];
     const withFlags = await cli(flags, full);
     assert.equal(withFlags.code, 0, withFlags.err);
     assert.deepEqual(fromColumn(withFlags.out), {
@@ -300,8 +309,10 @@ describe("evalframe config: the same order on the command line, printed with its
       "embedding base URL": "EVALFRAME_EMBEDDING_BASE_URL",
       "embedding API key": "EVALFRAME_EMBEDDING_API_KEY",
       concurrency: "--concurrency",
+      "max tokens a reply": "--max-tokens",
       cache: "--no-cache",
     });
+    assert.match(withFlags.out, /^max tokens a reply\s+1024\s+--max-tokens$/m);
     assert.match(withFlags.out, /^model\s+flag-model\s+--model$/m);
     assert.match(withFlags.out, /^base URL\s+http:\/\/flag-host:1\/v1\s+--base-url$/m);
 
@@ -309,6 +320,7 @@ describe("evalframe config: the same order on the command line, printed with its
     assert.match(envOnly.out, /^model\s+env-model\s+EVALFRAME_MODEL$/m);
     assert.match(envOnly.out, /^base URL\s+http:\/\/evalframe-host:2\/v1\s+EVALFRAME_BASE_URL$/m);
     assert.match(envOnly.out, /^concurrency\s+5\s+EVALFRAME_CONCURRENCY$/m);
+    assert.match(envOnly.out, /^max tokens a reply\s+2048\s+EVALFRAME_MAX_TOKENS$/m);
     assert.match(envOnly.out, /^cache\s+env-cache\s+EVALFRAME_CACHE_DIR$/m);
 
     const openaiOnly = await cli(["config"], { OPENAI_BASE_URL: "http://openai-host:3/v1", OPENAI_API_KEY: CHAT_KEY });
@@ -322,8 +334,10 @@ describe("evalframe config: the same order on the command line, printed with its
       "embedding base URL": "OPENAI_BASE_URL",
       "embedding API key": "OPENAI_API_KEY",
       concurrency: "default",
+      "max tokens a reply": "default",
       cache: "default",
     });
+    assert.match(openaiOnly.out, /^max tokens a reply\s+the server's limit\s+default$/m);
 
     const nothing = await cli(["config"], {});
     assert.match(nothing.out, /^judge\s+offline\s+default$/m);
@@ -355,6 +369,12 @@ describe("evalframe config: the same order on the command line, printed with its
     const badFlag = await cli(["config", "--concurrency", "x"], {});
     assert.equal(badFlag.code, 2);
     assert.match(badFlag.err, /--concurrency must be a whole number/);
+    const badTokens = await cli(["config"], { EVALFRAME_MAX_TOKENS: "0" });
+    assert.equal(badTokens.code, 2);
+    assert.match(badTokens.err, /EVALFRAME_MAX_TOKENS must be a whole number of at least 1, got "0"/);
+    const badTokensFlag = await cli(["config", "--max-tokens", "many"], {});
+    assert.equal(badTokensFlag.code, 2);
+    assert.match(badTokensFlag.err, /--max-tokens must be a whole number of at least 1, got "many"/);
   });
 
   it("score --judge openai accepts EVALFRAME_API_KEY or EVALFRAME_BASE_URL (it fails on the missing file, not on the key)", async () => {

@@ -64,6 +64,8 @@ const JUDGE_FLAGS_HELP = `Judge (each flag wins over its variable; then OPENAI_*
                              EVALFRAME_EMBEDDING_BASE_URL (default: the chat server). Its key:
                              EVALFRAME_EMBEDDING_API_KEY; the chat key goes to it only on the same host
   --concurrency N            requests in flight at once; EVALFRAME_CONCURRENCY (default 16)
+  --max-tokens N             largest reply, in tokens; EVALFRAME_MAX_TOKENS (default: the server's).
+                             Below 4096, --answers-per-call puts fewer answers in a call to fit it
   --cache-dir DIR            reply cache; EVALFRAME_CACHE_DIR (default .evalframe-cache)
   --no-cache                 do not read or write the cache
 `;

@@ -21,6 +21,7 @@ export const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "base-url": s,
   "embedding-base-url": s,
   concurrency: s,
+  "max-tokens": s,
   "cache-dir": s,
   "no-cache": { type: "boolean" },
 };
@@ -77,6 +78,11 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
   if (concurrency !== undefined) {
     options.concurrency = concurrency;
     flags.concurrency = "--concurrency";
+  }
+  const maxTokens = wholeNumber(c, "max-tokens", stringOption(args, "max-tokens"), 1);
+  if (maxTokens !== undefined) {
+    options.maxTokens = maxTokens;
+    flags.maxTokens = "--max-tokens";
   }
   if (flag(args, "no-cache")) {
     options.cache = false;

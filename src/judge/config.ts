@@ -58,7 +58,11 @@ export interface JudgeOptions {
   temperature?: number;
   /** Sampling seed, for servers that honour it. */
   seed?: number;
-  /** Largest reply, in tokens (`max_tokens`). */
+  /**
+   * Largest reply, in tokens (`max_tokens`); default `EVALFRAME_MAX_TOKENS`,
+   * else none (the server's own limit). Below 4,096, the fused layout puts
+   * fewer answers in a batched call, so that its reply fits.
+   */
   maxTokens?: number;
   /** Time allowed for one HTTP request; default 60 s. */
   timeoutMs?: number;
@@ -120,6 +124,7 @@ export const JUDGE_ENV_VARS = {
   embeddingBaseURL: ["EVALFRAME_EMBEDDING_BASE_URL"],
   embeddingApiKey: ["EVALFRAME_EMBEDDING_API_KEY"],
   concurrency: ["EVALFRAME_CONCURRENCY"],
+  maxTokens: ["EVALFRAME_MAX_TOKENS"],
   cacheDir: ["EVALFRAME_CACHE_DIR"],
 } as const;
 
@@ -327,7 +332,6 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
     throw new RangeError(`judge option temperature must be between 0 and 2, got ${options.temperature}`);
   }
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RangeError(`judge option seed must be a whole number, got ${options.seed}`);
-  if (options.maxTokens !== undefined) positiveInteger("maxTokens", options.maxTokens, 1);
   const chat = splitBaseURL(baseURL.value ?? OPENAI_BASE_URL, "judge base URL", "OPENAI_API_KEY (or EVALFRAME_API_KEY)");
 
   // Embeddings: the chat server unless a server of their own is set; its key only from its own setting, or the chat key on the same host.
@@ -343,6 +347,9 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
   const envConcurrency = lookUp("concurrency", undefined, env);
   const concurrency: Found<number> =
     options.concurrency !== undefined ? { value: options.concurrency, from: "option" } : { value: envWholeNumber(envConcurrency, 1), from: envConcurrency.from };
+  const envMaxTokens = lookUp("maxTokens", undefined, env);
+  const maxTokens: Found<number> =
+    options.maxTokens !== undefined ? { value: positiveInteger("maxTokens", options.maxTokens, 1), from: "option" } : { value: envWholeNumber(envMaxTokens, 1), from: envMaxTokens.from };
   const cacheDir: Found<string | false> = options.cache === false ? { value: false, from: "option" } : lookUp("cacheDir", options.cacheDir, env);
   const query = { ...chat.query, ...(options.query ?? {}) };
   return {
@@ -359,7 +366,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
     separateEmbeddings: embedding !== undefined,
     temperature,
     seed: options.seed,
-    maxTokens: options.maxTokens,
+    maxTokens: maxTokens.value,
     timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 60_000),
     headers: { ...(options.headers ?? {}) },
     query,
@@ -385,6 +392,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
       embeddingBaseURL: embedding ? embeddingURL.from : baseURL.from,
       embeddingApiKey: embeddingKey.from,
       concurrency: concurrency.from,
+      maxTokens: maxTokens.from,
       cacheDir: cacheDir.from,
     },
   };
@@ -413,6 +421,7 @@ const SETTING_NAMES: Readonly<Record<JudgeSettingName, string>> = {
   embeddingBaseURL: "embedding base URL",
   embeddingApiKey: "embedding API key",
   concurrency: "concurrency",
+  maxTokens: "max tokens a reply",
   cacheDir: "cache",
 };
 
@@ -455,6 +464,7 @@ export function describeJudgeConfig(config: ResolvedJudgeConfig, flags: Readonly
     embeddingBaseURL: shownURLWithQuery(config.embeddingBaseURL, config.embeddingQuery),
     embeddingApiKey: maskSecret(config.embeddingApiKey),
     concurrency: String(config.concurrency),
+    maxTokens: config.maxTokens === undefined ? "the server's limit" : String(config.maxTokens),
     cacheDir: config.cacheDir === false ? "off" : config.cacheDir,
   };
   return (Object.keys(SETTING_NAMES) as JudgeSettingName[]).map((setting) => {
