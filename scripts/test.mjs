@@ -45,7 +45,7 @@ export const HEAVY = [
  * `--fast` leaves them out.
  */
 export const SCALE = [
-  "batch-scale.test.ts", // 500 and 6,200 rows interactive and through the Batch API (about 35 s); batch.test.ts checks 30 rows
+  "batch-scale.test.ts", // 500 rows interactive and through the Batch API, and 6,200 through the Batch API (about 15 s); batch.test.ts checks 30 rows
 ];
 
 /**
