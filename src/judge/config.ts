@@ -271,6 +271,13 @@ function envJudgeKind(found: Found<string>): JudgeKind | undefined {
 }
 
 /** A whole number from an environment variable, checked; the message names the variable. */
+/** A whole-number setting: the option as given, else its environment variable read as a whole number of at least 1. */
+function lookUpWholeNumber(setting: JudgeSettingName, option: number | undefined, env: EnvironmentVariables): Found<number> {
+  if (option !== undefined) return { value: option, from: "option" };
+  const found = lookUp(setting, undefined, env);
+  return { value: envWholeNumber(found, 1), from: found.from };
+}
+
 function envWholeNumber(found: Found<string>, min: number): number | undefined {
   if (found.value === undefined) return undefined;
   const n = Number(found.value);
@@ -344,12 +351,9 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
   const model = lookUp("model", options.model, env);
   const visionModel = lookUp("visionModel", options.visionModel, env);
   const embeddingModel = lookUp("embeddingModel", options.embeddingModel, env);
-  const envConcurrency = lookUp("concurrency", undefined, env);
-  const concurrency: Found<number> =
-    options.concurrency !== undefined ? { value: options.concurrency, from: "option" } : { value: envWholeNumber(envConcurrency, 1), from: envConcurrency.from };
-  const envMaxTokens = lookUp("maxTokens", undefined, env);
-  const maxTokens: Found<number> =
-    options.maxTokens !== undefined ? { value: positiveInteger("maxTokens", options.maxTokens, 1), from: "option" } : { value: envWholeNumber(envMaxTokens, 1), from: envMaxTokens.from };
+  const concurrency = lookUpWholeNumber("concurrency", options.concurrency, env);
+  const maxTokens = lookUpWholeNumber("maxTokens", options.maxTokens, env);
+  if (maxTokens.value !== undefined) positiveInteger("maxTokens", maxTokens.value, 1);
   const cacheDir: Found<string | false> = options.cache === false ? { value: false, from: "option" } : lookUp("cacheDir", options.cacheDir, env);
   const query = { ...chat.query, ...(options.query ?? {}) };
   return {
