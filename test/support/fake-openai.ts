@@ -629,12 +629,16 @@ export class FakeOpenAI {
       : '{"ok": true}';
     const content = typeof scripted === "string" ? scripted : JSON.stringify(scripted);
     // A reply longer than max_tokens is cut there, as a real server cuts it.
-    const count = (text: string) => (this.options.tokenizer ? this.options.tokenizer.text(text) : completionTokens(text));
     const limit = typeof body.max_tokens === "number" ? body.max_tokens : undefined;
-    if (limit !== undefined && count(content) > limit) {
+    if (limit !== undefined && this.completionTokensOf(content) > limit) {
       this.usage.chatRepliesCut += 1;
-      this.sendChat(exchange, record, cutToTokens(content, limit, count), "length", extra);
+      this.sendChat(exchange, record, cutToTokens(content, limit, (text) => this.completionTokensOf(text)), "length", extra);
     } else this.sendChat(exchange, record, content, "stop", extra);
+  }
+
+  /** A reply's completion tokens: by the tokenizer option, else about 4 characters a token. */
+  private completionTokensOf(content: string): number {
+    return this.options.tokenizer ? this.options.tokenizer.text(content) : completionTokens(content);
   }
 
   private sendChat(
@@ -646,7 +650,7 @@ export class FakeOpenAI {
   ): void {
     const messages: any[] = Array.isArray(record.body?.messages) ? record.body.messages : [];
     const prompt = this.options.tokenizer ? this.options.tokenizer.chat(messages) : promptTokens(messages);
-    const completion = this.options.tokenizer ? this.options.tokenizer.text(content) : completionTokens(content);
+    const completion = this.completionTokensOf(content);
     const cached = this.cachedPrefixTokens(messages);
     this.chargeCompletion(completion);
     const payload = {

@@ -13,7 +13,7 @@ import type { StagePlan } from "../../judge/progress";
 import type { CallTracker, EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { mapWithLimit, ROWS_IN_FLIGHT } from "../rows";
 import { type AnswerCorrectnessDetails, type AnswerCorrectnessLayout, type StatementVerdict } from "./details";
-import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingText, planAnswerCorrectness } from "./plan";
+import { ANSWER_CORRECTNESS_STAGES as STAGES, answerCorrectnessCallCounts, embeddingPair, planAnswerCorrectness } from "./plan";
 import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 import { batchLimits, MAX_ANSWERS_PER_CALL } from "./fused-batch";
 import { answerKey, extractReferencesInBatches, fusedCallCounts, judgeAnswersInBatches, judgeFused, planFused, type FusedVerdicts } from "./fused-layout";
@@ -298,7 +298,6 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     usage: UsageRecorder,
     similarities: Promise<Map<number, RowSimilarity>> | undefined,
   ): Promise<AnswerCorrectnessResult> {
-    const reference = row.reference ?? "";
     const tp = responseVerdicts.filter((v) => v.verdict === "TP").length;
     const fp = responseVerdicts.length - tp;
     const fn = referenceVerdicts.filter((v) => v.verdict === "FN").length;
@@ -334,8 +333,8 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
           return this.failed(row.index, `embedding failed: ${errorText(batchError)}`, label, counted);
         }
         try {
-          const [a, b] = await embedder.embed([embeddingText(reference), embeddingText(row.response)], usage);
-          similarity = similarityOf(a!, b!);
+          const [responseVector, referenceVector] = await embedder.embed(embeddingPair(row), usage);
+          similarity = similarityOf(referenceVector!, responseVector!);
         } catch (error) {
           return this.failed(row.index, `embedding failed: ${errorText(error)}`, label, counted);
         }

@@ -64,9 +64,14 @@ export function embeddingText(text: string): string {
   return text === "" ? " " : text;
 }
 
+/** The two texts a row embeds, as they are sent: its answer, then its reference. */
+export function embeddingPair(row: EvalRow): readonly [response: string, reference: string] {
+  return [embeddingText(row.response), embeddingText(row.reference ?? "")];
+}
+
 /** The distinct texts a run embeds: every answer and reference. */
 export function embeddingTexts(rows: readonly EvalRow[]): string[] {
-  return [...new Set(rows.flatMap((r) => [embeddingText(r.response), embeddingText(r.reference ?? "")]))];
+  return [...new Set(rows.flatMap(embeddingPair))];
 }
 
 /** The key of a reference's statements: one extraction per question and reference. */

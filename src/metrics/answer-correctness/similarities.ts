@@ -11,7 +11,7 @@ import type { UsageRecorder } from "../../judge/usage";
 import { errorText } from "../../display/words";
 import { cosineSimilarity } from "../math";
 import type { EvalRow } from "../metric";
-import { embeddingText } from "./plan";
+import { embeddingPair } from "./plan";
 
 /**
  * Distinct texts embedded at a time: 32 requests of the default 256 texts.
@@ -43,7 +43,7 @@ export function similarityOf(reference: readonly number[], response: readonly nu
  * Never rejects.
  */
 export async function rowSimilarities(rows: readonly EvalRow[], embedder: Embedder, usage: UsageRecorder, groupSize = TEXTS_PER_GROUP): Promise<Map<number, RowSimilarity>> {
-  const pairs = rows.map((r) => [embeddingText(r.response), embeddingText(r.reference ?? "")] as const);
+  const pairs = rows.map(embeddingPair);
   // How many rows still need each text's vector.
   const uses = new Map<string, number>();
   for (const pair of pairs) for (const text of pair) uses.set(text, (uses.get(text) ?? 0) + 1);
