@@ -2,7 +2,9 @@
  * Rate limits never fail a row ([E] item 1): against a server with a
  * sustained limit, with x-ratelimit-* headers or with Retry-After only, as a
  * continuous bucket or a fixed window, every row is scored and 429s stay
- * few; a request outlives any number of 429s within its deadline; after the
+ * few (also when the limit says only retry-after-ms); a server that refuses
+ * a share of requests whatever the rate is waited out without slowing the
+ * run; a request outlives any number of 429s within its deadline; after the
  * deadline the embedding batch's rows fail with its reason instead of asking
  * one by one. Limits are per 3 s instead of per minute (rateLimitWindowMs
  * says so) to keep the run short; bench/ratelimit.ts runs them per minute.
@@ -60,18 +62,40 @@ async function scoreUnder(rateLimit: RateLimitOptions | undefined, rows: number,
 // The cases run side by side: each has its own server and judge, and most of their time is waiting out the limits.
 describe("rate limits", { concurrency: true }, () => {
   it("with Retry-After only (no x-ratelimit-* headers), a sustained limit fails no row and few requests get 429", async () => {
-    // 40 requests per 3 s, refilled continuously; the run needs about 3 times that.
-    const out = await scoreUnder({ requestsPerWindow: 40, tokensPerWindow: 100_000_000, windowMs: WINDOW_MS, headers: false }, 45);
-    assert.equal(out.rows, 45);
+    // 40 requests per 3 s, refilled continuously; the run needs about 3 times that. The requests in
+    // flight when the budget runs out are refused whatever the client does: 16 at most, of about 130.
+    const out = await scoreUnder({ requestsPerWindow: 40, tokensPerWindow: 100_000_000, windowMs: WINDOW_MS, headers: false }, 60);
+    assert.equal(out.rows, 60);
     assert.deepEqual(out.failed, []);
     assert.ok(out.requests > 80, `the run had to outlast twice the budget (${out.requests} requests)`);
     assert.ok(out.limited / out.requests < 0.2, `${out.limited} of ${out.requests} requests answered 429`);
   });
 
   it("with Retry-After only, a fixed window that resets all at once fails no row", async () => {
-    const out = await scoreUnder({ requestsPerWindow: 50, tokensPerWindow: 100_000_000, windowMs: WINDOW_MS, headers: false, refill: "window" }, 45);
+    const out = await scoreUnder({ requestsPerWindow: 50, tokensPerWindow: 100_000_000, windowMs: WINDOW_MS, headers: false, refill: "window" }, 60);
     assert.deepEqual(out.failed, []);
     assert.ok(out.limited / out.requests < 0.2, `${out.limited} of ${out.requests} requests answered 429`);
+  });
+
+  it("a limit that says only retry-after-ms (to the millisecond) is paced too: few requests get 429", async () => {
+    // Its retry-after-ms is the few ms until the next request is let in, which says nothing of the rate.
+    const out = await scoreUnder({ requestsPerWindow: 40, tokensPerWindow: 100_000_000, windowMs: WINDOW_MS, headers: false, retryAfterMs: true }, 60);
+    assert.deepEqual(out.failed, []);
+    assert.ok(out.requests > 80, `the run had to outlast twice the budget (${out.requests} requests)`);
+    assert.ok(out.limited / out.requests < 0.2, `${out.limited} of ${out.requests} requests answered 429`);
+  });
+
+  it("a server that refuses one request in ten whatever the rate is waited out request by request, not by slowing the run", async () => {
+    // No limit: every tenth chat request is refused with a 300 ms Retry-After, however slowly they come.
+    // Slowing down cannot help, so the run must not sink to one request per Retry-After (120 requests: 36 s).
+    let chats = 0;
+    const server = new FakeOpenAI();
+    server.options.fault = (req) =>
+      req.path.endsWith("/chat/completions") && chats++ % 10 === 3 ? { kind: "status", status: 429, headers: { "retry-after-ms": "300" } } : undefined;
+    const out = await scoreUnder(undefined, 60, {}, server);
+    assert.deepEqual(out.failed, []);
+    assert.ok(chats >= 100, `${chats} chat requests, a tenth of them refused`);
+    assert.ok(out.ms < 12_000, `took ${out.ms} ms`);
   });
 
   it("with x-ratelimit-* headers, fails no row and nearly nothing gets 429", async () => {

@@ -5,7 +5,8 @@
  * before the server has to say 429. A rate limit is never a reason to give up
  * early: a rate-limited request waits as long as the server asks, within a
  * generous deadline, and when the server sends no `x-ratelimit-*` headers the
- * pace is learned from its 429s.
+ * pace is learned from its 429s when they show a limit (many in a row), not
+ * from a server that refuses a share of requests whatever the rate.
  */
 
 /** HTTP statuses worth another attempt: timeout, conflict, rate limit, server errors. */
@@ -148,6 +149,26 @@ const RECENT_REQUESTS = 32;
 
 /** A learned pace starts no slower than one request a second (then slows at each further 429). */
 const SLOWEST_FIRST_PACE = 1 / 1000;
+/**
+ * A pace is learned only when this many 429s come in a row (see
+ * `limitLooksSpent`): a limit refuses
+ * every request once its budget is spent, while a server that refuses a few
+ * requests whatever the rate (a busy gateway) is only waited out, request by
+ * request, since slowing down would not stop it.
+ */
+const SPENT_LIMIT_REFUSALS = 6;
+/** ... or, while requests go one at a time, all but one of this many latest requests were refused. */
+const SPENT_LIMIT_SPAN = 8;
+/** Refusals are frequent when at least this share of the latest outcomes were 429s. */
+const FREQUENT_REFUSED_SHARE = 1 / 3;
+/**
+ * Outcomes after a cut of the learned pace that show it held: a 429 that
+ * comes sooner cuts the pace again only when refusals are frequent. At a limit, a cut is
+ * followed by a run of successes (the 1% raises take 29 to undo it); a
+ * refusal that comes sooner while most requests get through is one that
+ * slowing down did not prevent.
+ */
+const CUT_HELD_OUTCOMES = 20;
 /** A learned pace is cut to this share at a 429 (once for all the requests that were already under way) ... */
 const PACE_CUT = 0.75;
 /** ... and raised by this factor at each success, to find the limit again. */
@@ -169,7 +190,8 @@ interface Budget {
 
 /** A request waiting for a slot, and its estimated tokens. */
 interface Waiter {
-  start: () => void;
+  /** Starts the request, given its number in the order of starts. */
+  start: (startNumber: number) => void;
   tokens: number | undefined;
 }
 
@@ -197,10 +219,25 @@ export class Scheduler {
   private tokenBudget: Budget | undefined;
   /** Whether requestBudget was learned from 429s (no x-ratelimit-limit-requests header seen). */
   private learnedPace = false;
-  /** When the learned pace was last cut: 429s of requests that started before it do not cut it again. */
-  private lastCutAt = 0;
+  /** Requests started so far, in order: a request's number tells whether it started after a cut. */
+  private started = 0;
+  /** How many requests had started when the learned pace was last cut: 429s of those do not cut it again. */
+  private startedAtCut = 0;
   /** End times of recent successes (the last minute), to learn a pace from. */
   private readonly successes: number[] = [];
+  /** Whether each of the latest attempts (successes and 429s) was refused, oldest first. */
+  private readonly outcomes: boolean[] = [];
+  /**
+   * After a 429 with no pace to slow: one request at a time (the probe)
+   * until one gets through or the refusals show a spent limit.
+   */
+  private probing = false;
+  /** The probe in flight, by its start number. */
+  private probeNumber: number | undefined;
+  /** Start numbers of the latest refused attempts, to see refusals in a row. */
+  private readonly refusedStarts = new Set<number>();
+  /** Outcomes recorded since the learned pace was set or last cut. */
+  private outcomesSinceCut = 0;
   private readonly rateLimitWaitMs: number;
   private readonly rateLimitWindowMs: number;
 
@@ -236,14 +273,18 @@ export class Scheduler {
     let failures = 0;
     let waitedOnLimits = 0;
     for (let n = 0; ; n++) {
-      await this.acquire(tokens);
-      const startedAt = Date.now();
+      const startNumber = await this.acquire(tokens);
       let error: unknown;
+      let succeeded = false;
       try {
-        return await job.attempt(n);
+        const result = await job.attempt(n);
+        succeeded = true;
+        this.noteOutcome(false);
+        return result;
       } catch (e) {
         error = e;
       } finally {
+        this.settleProbe(startNumber, succeeded);
         this.release();
       }
       const info = job.classify(error);
@@ -254,10 +295,15 @@ export class Scheduler {
       const asked = info.retryAfterMs === undefined ? undefined : Math.min(info.retryAfterMs, this.maxRetryAfterMs);
       const delay = asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1);
       if (limited) {
+        this.noteOutcome(true);
+        this.noteRefusedStart(startNumber);
         waitedOnLimits += delay;
         if (waitedOnLimits > this.rateLimitWaitMs) throw error;
-        this.slowDown(startedAt, asked);
-        this.pauseFor(asked ?? backoff);
+        this.slowDown(startNumber, asked);
+        // A limit makes every new request wait. Without a pace, until the refusals say whether a limit is
+        // spent, requests go one at a time: a 429 now and then (a busy gateway) then costs one request's time.
+        if (this.requestBudget || this.refusalsAreFrequent()) this.pauseFor(asked ?? backoff);
+        else this.probing = true;
       }
       job.onRetry?.(error, delay);
       await sleep(delay);
@@ -265,19 +311,26 @@ export class Scheduler {
   }
 
   /**
-   * A request that started at `startedAt` was rate-limited. Unless the
-   * server's x-ratelimit-* headers pace us, learn a pace: at the first 429,
-   * the successes of the last window (`rateLimitWindowMs`, a minute) spread
-   * over the window, at least one request a second (no pace before the
-   * first success); at each later 429 of a request started after the last
-   * cut, a quarter slower, but never slower than one request per wait the
-   * server asked for. Each success raises it by 1% (see {@link observe}),
-   * so a pace set too low finds the limit again.
+   * The request that was the `startNumber`-th to start was rate-limited. Unless the
+   * server's x-ratelimit-* headers pace us, learn a pace, but only from a
+   * limit: once {@link SPENT_LIMIT_REFUSALS} requests in a row were refused
+   * (before that, a 429 is waited out by its own request, and the others go
+   * one at a time until one gets through). The pace starts at the successes
+   * of the last window (`rateLimitWindowMs`, a minute) spread over the
+   * window, at least one request a second (no pace before the first
+   * success). A later 429 of a request started after the last cut makes it
+   * a quarter slower, but never slower than one request a second or per
+   * wait the server asked for, whichever is slower; and only when the last
+   * cut held ({@link CUT_HELD_OUTCOMES} outcomes since) or refusals are
+   * frequent: a quick 429 while most requests get through is one a slower
+   * pace did not prevent. Each success raises the pace by 1% (see
+   * {@link observe}), so a pace set too low finds the limit again.
    */
-  private slowDown(startedAt: number, askedMs: number | undefined): void {
+  private slowDown(startNumber: number, askedMs: number | undefined): void {
     const now = Date.now();
     if (this.requestBudget && !this.learnedPace) return;
     if (!this.requestBudget) {
+      if (!this.limitLooksSpent(startNumber)) return;
       this.forgetOldSuccesses(now);
       const perWindow = this.successes.length;
       // Nothing has got through yet: nothing to learn from (the pause the server asked for still applies).
@@ -285,17 +338,75 @@ export class Scheduler {
       const rate = Math.max(perWindow / this.rateLimitWindowMs, SLOWEST_FIRST_PACE);
       this.requestBudget = { limit: Math.max(1, perWindow), rate, credit: 0, at: now };
       this.learnedPace = true;
-      this.lastCutAt = now;
+      this.probing = false;
+      this.startedAtCut = this.started;
+      this.outcomesSinceCut = 0;
       return;
     }
-    if (startedAt < this.lastCutAt) return;
+    if (startNumber <= this.startedAtCut) return;
+    if (this.outcomesSinceCut < CUT_HELD_OUTCOMES && !this.refusalsAreFrequent()) return;
     const budget = this.requestBudget;
-    // Never slower than one request per wait the server asked for: it said a request would be let in by then.
-    const floor = 1 / Math.max(1, askedMs ?? 1000);
+    // Never slower than one request per wait the server asked for (it said a request would be let in by
+    // then), nor held above one a second by a short wait: a limit counted to the millisecond asks for
+    // only the few ms until its next request, which says nothing about how many it lets through.
+    const floor = 1 / Math.max(1000, askedMs ?? 1000);
     budget.rate = Math.max(floor, (budget.rate ?? SLOWEST_FIRST_PACE) * PACE_CUT);
     budget.credit = Math.min(0, budget.credit);
     budget.at = now;
-    this.lastCutAt = now;
+    this.startedAtCut = this.started;
+    this.outcomesSinceCut = 0;
+  }
+
+  /** Records whether an attempt was refused with a 429, keeping the latest {@link outcomeSpan}. */
+  private noteOutcome(refused: boolean): void {
+    this.outcomesSinceCut++;
+    this.outcomes.push(refused);
+    if (this.outcomes.length > this.outcomeSpan) this.outcomes.shift();
+  }
+
+  /** How many latest outcomes say whether refusals are frequent: two per request in flight, at least 16. */
+  private get outcomeSpan(): number {
+    return Math.max(16, 2 * this.concurrency);
+  }
+
+  /** Whether at least {@link FREQUENT_REFUSED_SHARE} of the latest outcomes were 429s. */
+  private refusalsAreFrequent(): boolean {
+    const refused = this.outcomes.reduce((n, r) => n + (r ? 1 : 0), 0);
+    return refused >= FREQUENT_REFUSED_SHARE * Math.max(this.outcomes.length, this.outcomeSpan / 2);
+  }
+
+  /** Remembers that the `startNumber`-th request was refused (the latest few hundred are kept). */
+  private noteRefusedStart(startNumber: number): void {
+    this.refusedStarts.add(startNumber);
+    if (this.refusedStarts.size > 256) {
+      for (const n of this.refusedStarts) if (n <= startNumber - 256) this.refusedStarts.delete(n);
+    }
+  }
+
+  /** How many of the requests numbered `from` to `to` (in the order of starts) were refused. */
+  private refusedAmong(from: number, to: number): number {
+    let refused = 0;
+    for (let n = from; n <= to; n++) if (this.refusedStarts.has(n)) refused++;
+    return refused;
+  }
+
+  /**
+   * Whether a limit looks spent: {@link SPENT_LIMIT_REFUSALS} requests that
+   * started one after another, the `startNumber`-th among them, were all
+   * refused, as every request is once a budget runs out (a refused request
+   * holds no slot, so the next one is tried at once); or, while requests go
+   * one at a time after a 429, all but one of the latest
+   * {@link SPENT_LIMIT_SPAN} (a limit at its edge lets one in now and then).
+   * Refusals that come whatever the rate seldom line up so: at one in ten,
+   * about one in a million; at one in five, about one in 7,000. Order of
+   * start, not of answer, since a 429 comes back before the successes of
+   * requests that started before it.
+   */
+  private limitLooksSpent(startNumber: number): boolean {
+    for (let first = startNumber - SPENT_LIMIT_REFUSALS + 1; first <= startNumber; first++) {
+      if (this.refusedAmong(first, first + SPENT_LIMIT_REFUSALS - 1) === SPENT_LIMIT_REFUSALS) return true;
+    }
+    return this.probing && this.refusedAmong(startNumber - SPENT_LIMIT_SPAN + 1, startNumber) >= SPENT_LIMIT_SPAN - 1;
   }
 
   private forgetOldSuccesses(now: number): void {
@@ -430,6 +541,7 @@ export class Scheduler {
   /** Whether a request of `tokens` may start now; arms a wake-up when only time stands in the way. */
   private canStart(now: number, tokens: number | undefined): boolean {
     if (this.active >= this.concurrency) return false;
+    if (this.probing && this.probeNumber !== undefined) return false;
     if (now < this.pausedUntil) {
       this.wakeUpAt(this.pausedUntil);
       return false;
@@ -442,14 +554,33 @@ export class Scheduler {
     return true;
   }
 
-  private acquire(tokens: number | undefined): Promise<void> {
+  /** Waits for a slot and the pace; resolves to the request's number in the order of starts. */
+  private acquire(tokens: number | undefined): Promise<number> {
     const now = Date.now();
     if (this.waiting.length === 0 && this.canStart(now, tokens)) {
       this.charge(now, tokens);
-      this.active++;
-      return Promise.resolve();
+      return Promise.resolve(this.begin());
     }
     return new Promise((resolve) => this.waiting.push({ start: resolve, tokens }));
+  }
+
+  /** Counts a request in flight; returns its number in the order of starts. */
+  private begin(): number {
+    this.active++;
+    const startNumber = ++this.started;
+    if (this.probing && this.probeNumber === undefined) this.probeNumber = startNumber;
+    return startNumber;
+  }
+
+  /**
+   * After a probe's answer the next request may be the probe. A success ends
+   * probing, unless half the requests before it were refused: a limit at its
+   * edge that let one in, which all requests at once would overrun.
+   */
+  private settleProbe(startNumber: number, succeeded: boolean): void {
+    if (startNumber !== this.probeNumber) return;
+    this.probeNumber = undefined;
+    if (succeeded && this.refusedAmong(startNumber - SPENT_LIMIT_SPAN, startNumber - 1) < SPENT_LIMIT_SPAN / 2) this.probing = false;
   }
 
   private release(): void {
@@ -463,9 +594,8 @@ export class Scheduler {
       const next = this.waiting[0]!;
       if (!this.canStart(now, next.tokens)) return;
       this.charge(now, next.tokens);
-      this.active++;
       this.waiting.shift();
-      next.start();
+      next.start(this.begin());
     }
   }
 }

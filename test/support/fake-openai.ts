@@ -134,6 +134,12 @@ export interface RateLimitOptions {
    * whole seconds, as many gateways do, and nothing else tells the budget.
    */
   headers?: boolean;
+  /**
+   * Whether a 429 carries the exact `retry-after-ms` beside `retry-after`
+   * (default: as `headers`). True with `headers: false`: a limit that says
+   * to the millisecond when its next request is let in, and nothing else.
+   */
+  retryAfterMs?: boolean;
 }
 
 /** Counters of the rate limit, as returned by FakeOpenAI.rateLimitStats(). */
@@ -520,7 +526,9 @@ export class FakeOpenAI {
         `Remaining ${Math.max(0, left)}, Requested ${requested}. Please try again in ${formatResetDuration(wait)}.`;
       const seconds = String(Math.max(1, Math.ceil(wait / 1000)));
       const retry: Record<string, string> =
-        this.options.rateLimit?.headers === false ? { "retry-after": seconds } : { "retry-after-ms": String(Math.max(1, Math.ceil(wait))), "retry-after": seconds };
+        (this.options.rateLimit?.retryAfterMs ?? this.options.rateLimit?.headers !== false)
+          ? { "retry-after-ms": String(Math.max(1, Math.ceil(wait))), "retry-after": seconds }
+          : { "retry-after": seconds };
       this.sendJson(exchange, 429, { error: { message, type: which, param: null, code: "rate_limit_exceeded" } }, retry);
       return;
     }
