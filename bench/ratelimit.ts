@@ -88,7 +88,53 @@ export async function benchRateLimit(options: { latencyMs?: number; concurrency?
     "ratelimit: share = admitted (requests or tokens) / (one window's budget + the refill over the time requests were arriving): 100% means no budget was left unused.",
   );
   await retryAfterOnly(figures, notes, latencyMs, concurrency);
+  await busyGateway(figures, notes, latencyMs, concurrency);
   return { name: "ratelimit", figures, notes };
+}
+
+/**
+ * No limit, but a gateway that answers a share of requests 429 with a 1 s
+ * `retry-after-ms` at random, whatever the rate: slowing down cannot help,
+ * so the run should take about as long as without refusals plus the seconds
+ * its refused requests wait (each stage waits for its last, which may be
+ * refused twice or three times); a run paced at one request per Retry-After
+ * would take one second per request. Once with no refusals for the
+ * yardstick, then with one in ten (target: at most 10 s more) and one in
+ * five refused.
+ */
+async function busyGateway(figures: BenchFigure[], notes: string[], latencyMs: number, concurrency: number): Promise<void> {
+  const rows = qaRows(100, 3, 400);
+  let freeMs = 0;
+  for (const share of [0, 0.1, 0.2]) {
+    const server = await startServerProcess({ latencyMs, ...(share > 0 ? { refuse: { share, retryAfterMs: 1000, seed: 7 } } : {}) });
+    const run = await withTempDir(async (dir) => {
+      try {
+        const { scored, ms } = await scoreRows(rows, benchJudge(server.url, { cacheDir: dir, concurrency }));
+        const failed = (scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
+        return { ms, failed, stats: await server.stats() };
+      } finally {
+        await server.stop();
+      }
+    });
+    if (share === 0) {
+      freeMs = run.ms;
+      notes.push(`busy gateway: without refusals, ${rows.length} rows, ${run.stats.requests} requests, wall ${round(run.ms / 1000, 1)} s.`);
+      continue;
+    }
+    const refused = run.stats.requests - run.stats.ok;
+    // A refused request waits its second and may be refused again; each stage of the run waits for its last one.
+    const extra = (run.ms - freeMs) / 1000;
+    const tag = `busy gateway, ${Math.round(share * 100)}% refused at random (retry-after 1 s)`;
+    figures.push(
+      figure(`${tag}: rows failed`, run.failed, "", "0", run.failed === 0),
+      share <= 0.1
+        ? figure(`${tag}: wall time beyond the run without refusals`, round(extra, 1), "s", "≤ 10 s", extra <= 10)
+        : figure(`${tag}: wall time beyond the run without refusals`, round(extra, 1), "s"),
+    );
+    notes.push(
+      `${tag}: ${rows.length} rows, ${run.stats.requests} requests (${refused} answered 429); wall ${round(run.ms / 1000, 1)} s against ${round(freeMs / 1000, 1)} s without refusals; ${run.failed} rows failed.`,
+    );
+  }
 }
 
 /**

@@ -8,6 +8,7 @@
  *   node --import tsx bench/server-worker.ts '{"latencyMs":200}'   (through fork, with an IPC channel)
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { mulberry32 } from "../src/stats/random";
 import * as path from "node:path";
 import { FakeOpenAI, type RateLimitOptions, type RateLimitStats } from "../test/support/fake-openai";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "../test/support/scripted-judge";
@@ -16,6 +17,11 @@ import { scriptedAnswerCorrectness, scriptedEmbedding } from "../test/support/sc
 export interface ServerProcessOptions {
   latencyMs?: number;
   rateLimit?: RateLimitOptions;
+  /**
+   * A busy gateway: this share of requests (chat and embeddings) answered 429
+   * with `retry-after-ms`, at random (seeded), whatever the rate.
+   */
+  refuse?: { share: number; retryAfterMs: number; seed: number };
 }
 
 /** What the server process reports when asked. */
@@ -77,7 +83,12 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? "{}") as ServerProcessOptions;
-  const server = new FakeOpenAI({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, ...options });
+  const { refuse, ...serverOptions } = options;
+  const server = new FakeOpenAI({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, ...serverOptions });
+  if (refuse) {
+    const rng = mulberry32(refuse.seed);
+    server.options.fault = () => (rng() < refuse.share ? { kind: "status", status: 429, headers: { "retry-after-ms": String(refuse.retryAfterMs) } } : undefined);
+  }
   const url = await server.start();
   process.on("message", (m: Message) => {
     if (m.cmd === "reset") {
