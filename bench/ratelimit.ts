@@ -7,8 +7,8 @@
  */
 import { performance } from "node:perf_hooks";
 import type { RateLimitOptions } from "../test/support/fake-openai";
-import { qaRows } from "./data";
-import { startServerProcess } from "./server-worker";
+import { qaRows, type QaRow } from "./data";
+import { startServerProcess, type ServerProcess, type ServerStats } from "./server-worker";
 import { benchJudge, figure, round, scoreRows, withTempDir, type BenchFigure, type BenchResult } from "./support";
 
 interface Scenario {
@@ -92,6 +92,19 @@ export async function benchRateLimit(options: { latencyMs?: number; concurrency?
   return { name: "ratelimit", figures, notes };
 }
 
+/** Scores `rows` against a server process (fresh cache), then stops it: wall time, rows failed, the server's counts. */
+async function scoreAgainst(server: ServerProcess, rows: readonly QaRow[], concurrency: number): Promise<{ ms: number; failed: number; stats: ServerStats }> {
+  return withTempDir(async (dir) => {
+    try {
+      const { scored, ms } = await scoreRows(rows, benchJudge(server.url, { cacheDir: dir, concurrency }));
+      const failed = (scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
+      return { ms, failed, stats: await server.stats() };
+    } finally {
+      await server.stop();
+    }
+  });
+}
+
 /**
  * No limit, but a gateway that answers a share of requests 429 with a 1 s
  * `retry-after-ms` at random, whatever the rate: slowing down cannot help,
@@ -107,15 +120,7 @@ async function busyGateway(figures: BenchFigure[], notes: string[], latencyMs: n
   let freeMs = 0;
   for (const share of [0, 0.1, 0.2]) {
     const server = await startServerProcess({ latencyMs, ...(share > 0 ? { refuse: { share, retryAfterMs: 1000, seed: 7 } } : {}) });
-    const run = await withTempDir(async (dir) => {
-      try {
-        const { scored, ms } = await scoreRows(rows, benchJudge(server.url, { cacheDir: dir, concurrency }));
-        const failed = (scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
-        return { ms, failed, stats: await server.stats() };
-      } finally {
-        await server.stop();
-      }
-    });
+    const run = await scoreAgainst(server, rows, concurrency);
     if (share === 0) {
       freeMs = run.ms;
       notes.push(`busy gateway: without refusals, ${rows.length} rows, ${run.stats.requests} requests, wall ${round(run.ms / 1000, 1)} s.`);
@@ -151,15 +156,7 @@ async function retryAfterOnly(figures: BenchFigure[], notes: string[], latencyMs
     const rows = qaRows(40, 3, 400);
     const rateLimit: RateLimitOptions = { requestsPerWindow: perMinute, tokensPerWindow: 100_000_000, windowMs: 60_000, headers: false, refill };
     const server = await startServerProcess({ latencyMs, rateLimit });
-    const run = await withTempDir(async (dir) => {
-      try {
-        const { scored, ms } = await scoreRows(rows, benchJudge(server.url, { cacheDir: dir, concurrency }));
-        const failed = (scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
-        return { ms, failed, stats: await server.stats() };
-      } finally {
-        await server.stop();
-      }
-    });
+    const run = await scoreAgainst(server, rows, concurrency);
     const { stats } = run;
     const admitted = stats.rateLimit.admitted;
     const idealMs =
