@@ -5,7 +5,6 @@
  * throughput the server admitted as a share of the most it would have
  * admitted in that time, and the share of requests answered 429.
  */
-import { performance } from "node:perf_hooks";
 import type { RateLimitOptions } from "../test/support/fake-openai";
 import { qaRows, type QaRow } from "./data";
 import { startServerProcess, type ServerProcess, type ServerStats } from "./server-worker";
@@ -49,17 +48,7 @@ export async function benchRateLimit(options: { latencyMs?: number; concurrency?
   for (const s of scenarios) {
     const rows = qaRows(s.questions, s.models, 400);
     const server = await startServerProcess({ latencyMs, rateLimit: s.rateLimit });
-    const run = await withTempDir(async (dir) => {
-      try {
-        const t = performance.now();
-        const { scored, usage } = await scoreRows(rows, benchJudge(server.url, { cacheDir: dir, concurrency }));
-        const ms = performance.now() - t;
-        const failed = (scored.column("answer_correctness_error").values as string[]).filter((e) => e !== "").length;
-        return { ms, usage, failed, stats: await server.stats() };
-      } finally {
-        await server.stop();
-      }
-    });
+    const run = await scoreAgainst(server, rows, concurrency);
     const { stats } = run;
     const first = stats.arrivals[0] ?? 0;
     const last = stats.arrivals[stats.arrivals.length - 1] ?? first;

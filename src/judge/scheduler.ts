@@ -151,10 +151,10 @@ const RECENT_REQUESTS = 32;
 const SLOWEST_FIRST_PACE = 1 / 1000;
 /**
  * A pace is learned only when this many 429s come in a row (see
- * `limitLooksSpent`): a limit refuses
- * every request once its budget is spent, while a server that refuses a few
- * requests whatever the rate (a busy gateway) is only waited out, request by
- * request, since slowing down would not stop it.
+ * `limitLooksSpent`): a limit refuses every request once its budget is
+ * spent, while a server that refuses a few requests whatever the rate (a
+ * busy gateway) is only waited out, request by request, since slowing down
+ * would not stop it.
  */
 const SPENT_LIMIT_REFUSALS = 6;
 /** ... or, while requests go one at a time, all but one of this many latest requests were refused. */
@@ -163,10 +163,10 @@ const SPENT_LIMIT_SPAN = 8;
 const FREQUENT_REFUSED_SHARE = 1 / 3;
 /**
  * Outcomes after a cut of the learned pace that show it held: a 429 that
- * comes sooner cuts the pace again only when refusals are frequent. At a limit, a cut is
- * followed by a run of successes (the 1% raises take 29 to undo it); a
- * refusal that comes sooner while most requests get through is one that
- * slowing down did not prevent.
+ * comes sooner cuts the pace again only when refusals are frequent. At a
+ * limit, a cut is followed by a run of successes (the 1% raises take 29 to
+ * undo it); a refusal that comes sooner while most requests get through is
+ * one that slowing down did not prevent.
  */
 const CUT_HELD_OUTCOMES = 20;
 /** A learned pace is cut to this share at a 429 (once for all the requests that were already under way) ... */
@@ -279,7 +279,7 @@ export class Scheduler {
       try {
         const result = await job.attempt(n);
         succeeded = true;
-        this.noteOutcome(false);
+        this.noteOutcome(startNumber, false);
         return result;
       } catch (e) {
         error = e;
@@ -295,8 +295,7 @@ export class Scheduler {
       const asked = info.retryAfterMs === undefined ? undefined : Math.min(info.retryAfterMs, this.maxRetryAfterMs);
       const delay = asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1);
       if (limited) {
-        this.noteOutcome(true);
-        this.noteRefusedStart(startNumber);
+        this.noteOutcome(startNumber, true);
         waitedOnLimits += delay;
         if (waitedOnLimits > this.rateLimitWaitMs) throw error;
         this.slowDown(startNumber, asked);
@@ -357,11 +356,20 @@ export class Scheduler {
     this.outcomesSinceCut = 0;
   }
 
-  /** Records whether an attempt was refused with a 429, keeping the latest {@link outcomeSpan}. */
-  private noteOutcome(refused: boolean): void {
+  /**
+   * Records whether the `startNumber`-th request was refused with a 429: in
+   * the order of answers (the latest {@link outcomeSpan}) and, for a refusal,
+   * by its number in the order of starts (the latest few hundred).
+   */
+  private noteOutcome(startNumber: number, refused: boolean): void {
     this.outcomesSinceCut++;
     this.outcomes.push(refused);
     if (this.outcomes.length > this.outcomeSpan) this.outcomes.shift();
+    if (!refused) return;
+    this.refusedStarts.add(startNumber);
+    if (this.refusedStarts.size > 256) {
+      for (const n of this.refusedStarts) if (n <= startNumber - 256) this.refusedStarts.delete(n);
+    }
   }
 
   /** How many latest outcomes say whether refusals are frequent: two per request in flight, at least 16. */
@@ -373,14 +381,6 @@ export class Scheduler {
   private refusalsAreFrequent(): boolean {
     const refused = this.outcomes.reduce((n, r) => n + (r ? 1 : 0), 0);
     return refused >= FREQUENT_REFUSED_SHARE * Math.max(this.outcomes.length, this.outcomeSpan / 2);
-  }
-
-  /** Remembers that the `startNumber`-th request was refused (the latest few hundred are kept). */
-  private noteRefusedStart(startNumber: number): void {
-    this.refusedStarts.add(startNumber);
-    if (this.refusedStarts.size > 256) {
-      for (const n of this.refusedStarts) if (n <= startNumber - 256) this.refusedStarts.delete(n);
-    }
   }
 
   /** How many of the requests numbered `from` to `to` (in the order of starts) were refused. */
@@ -403,9 +403,12 @@ export class Scheduler {
    * requests that started before it.
    */
   private limitLooksSpent(startNumber: number): boolean {
-    for (let first = startNumber - SPENT_LIMIT_REFUSALS + 1; first <= startNumber; first++) {
-      if (this.refusedAmong(first, first + SPENT_LIMIT_REFUSALS - 1) === SPENT_LIMIT_REFUSALS) return true;
-    }
+    // The run of refused requests around this one, in the order of starts.
+    let first = startNumber;
+    let last = startNumber;
+    while (this.refusedStarts.has(first - 1)) first--;
+    while (this.refusedStarts.has(last + 1)) last++;
+    if (last - first + 1 >= SPENT_LIMIT_REFUSALS) return true;
     return this.probing && this.refusedAmong(startNumber - SPENT_LIMIT_SPAN + 1, startNumber) >= SPENT_LIMIT_SPAN - 1;
   }
 
