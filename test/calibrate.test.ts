@@ -254,6 +254,16 @@ describe("calibrate: the worked example", () => {
     assert.equal(report.rankingAgrees, true);
   });
 
+  it("answer order: of two answers to one question that the labels score differently, is the better one scored higher?", () => {
+    // Factual, per question: q1 L [0.5, 1], J [1, 1] → tied; q2 L [1, 0], J [1, 0] → ordered;
+    // q3 L [1, 0], J [2/3, 1] → reversed. Final score: q1 J [0.9, 1] → ordered; q2 [0.95, 0.1] → ordered;
+    // q3 [0.6, 0.8] → reversed.
+    assert.deepEqual(rows(report.answerOrder), [
+      { target: "factual", judge_column: "answer_correctness_factual", label_column: "label_f1", n_questions: 3, n_pairs: 3, ordered: 1, tied: 1, reversed: 1, share_ordered: 1 / 3 },
+      { target: "score", judge_column: "answer_correctness", label_column: "label_f1", n_questions: 3, n_pairs: 3, ordered: 2, tied: 0, reversed: 1, share_ordered: 2 / 3 },
+    ]);
+  });
+
   it("lists the largest disagreements with the statements whose verdicts differ, and those left without a partner", () => {
     // |J − L| = [0.4, 0, 0.05, 0.1, 0.4, 0.8]: r6 (0.8), then r1 and r5 (0.4 each, in table order).
     const top = rows(report.disagreements);
@@ -340,6 +350,32 @@ describe("calibrate: a plain human score column", () => {
     assert.equal(report.rankingAgrees, false);
     // Largest |J − H|: r5 (0.6), then r1 and r4 (0.4).
     assert.deepEqual(rows(report.disagreements).slice(0, 3).map((r) => [r.id, r.model, r.statements]), [["q3", "atlas", ""], ["q1", "atlas", ""], ["q2", "swift", ""]]);
+    // Within each question the judge scores the better-graded answer higher: q1 0.9 < 1 (0.5 < 1),
+    // q2 0.95 > 0.1 (1 > 0.5), q3 0.6 < 0.8 (0 < 1); the models' order is reversed all the same.
+    assert.deepEqual(rows(report.answerOrder).map((r) => [r.n_pairs, r.ordered, r.share_ordered]), [[3, 3, 1]]);
+  });
+
+  it("answer order counts every pair of a question's answers, and skips questions whose answers the labels score alike", () => {
+    const scored = [
+      { id: "a", model: "m1", user_input: "Q a", response: "r1", answer_correctness: 0.9 },
+      { id: "a", model: "m2", user_input: "Q a", response: "r2", answer_correctness: 0.95 },
+      { id: "a", model: "m3", user_input: "Q a", response: "r3", answer_correctness: 0.2 },
+      { id: "b", model: "m1", user_input: "Q b", response: "r4", answer_correctness: 0.1 },
+      { id: "b", model: "m2", user_input: "Q b", response: "r5", answer_correctness: 0.7 },
+    ];
+    const grades = [
+      { id: "a", model: "m1", grade: 1 },
+      { id: "a", model: "m2", grade: 0.5 },
+      { id: "a", model: "m3", grade: 0 },
+      { id: "b", model: "m1", grade: 1 },
+      { id: "b", model: "m2", grade: 1 },
+    ];
+    // a: (m1, m2) labels 1 > 0.5 but judge 0.9 < 0.95 → reversed; (m1, m3) and (m2, m3) ordered. b: equal labels, no pair.
+    const [order] = rows(calibrate(scored, grades, { labelScore: "grade" }).answerOrder);
+    assert.deepEqual(order, { target: "score", judge_column: "answer_correctness", label_column: "grade", n_questions: 1, n_pairs: 3, ordered: 2, tied: 0, reversed: 1, share_ordered: 2 / 3 });
+    // Without ids, answers belong to one question by its text.
+    const byText = calibrate(scored.map(({ id: _id, ...r }) => r), grades.map((g, i) => ({ user_input: scored[i]!.user_input, model: g.model, grade: g.grade })), { labelScore: "grade" });
+    assert.equal(rows(byText.answerOrder)[0]!.n_pairs, 3);
   });
 
   it("names the row and column of a grade outside 0–1, and the columns when the score column is missing", () => {

@@ -74,18 +74,90 @@ export const ROW_AGREEMENT_COLUMNS = [
   "high_on_label_zero",
 ] as const;
 
-/** The row-agreement table from the cells {@link scoreAgreementRows} filled. */
-export function rowAgreementFrame(cells: Record<string, Cell[]>): DataFrame {
-  const text = new Set(["target", "judge_column", "label_column", "model"]);
+/** Columns of these tables that hold text; the rest are numbers. */
+const TEXT_COLUMNS = new Set(["target", "judge_column", "label_column", "model"]);
+
+/** A table of the given columns from cells filled row by row. */
+function cellsFrame(columns: readonly string[], cells: Record<string, Cell[]>): DataFrame {
   return frameOf(
-    ROW_AGREEMENT_COLUMNS.map((name) => column(name, text.has(name) ? "string" : "number", cells[name] ?? [])),
+    columns.map((name) => column(name, TEXT_COLUMNS.has(name) ? "string" : "number", cells[name] ?? [])),
     cells["target"]?.length ?? 0,
   );
+}
+
+/** The row-agreement table from the cells {@link scoreAgreementRows} filled. */
+export function rowAgreementFrame(cells: Record<string, Cell[]>): DataFrame {
+  return cellsFrame(ROW_AGREEMENT_COLUMNS, cells);
 }
 
 /** Empty cells for {@link scoreAgreementRows}. */
 export function emptyRowAgreementCells(): Record<string, Cell[]> {
   return Object.fromEntries(ROW_AGREEMENT_COLUMNS.map((name) => [name, []]));
+}
+
+/** The columns of the answer-order table, in order. */
+export const ANSWER_ORDER_COLUMNS = ["target", "judge_column", "label_column", "n_questions", "n_pairs", "ordered", "tied", "reversed", "share_ordered"] as const;
+
+/**
+ * Per target, how often the judge puts the better of two answers to the same
+ * question above the worse one: every pair of matched rows with the same
+ * question (its id, else its text) whose label values differ is ordered
+ * (the judge's values differ the same way), tied, or reversed;
+ * `share_ordered` is ordered / pairs. This is the comparison a user makes
+ * when two models answer one question, so it can fail where Spearman over
+ * the whole table passes (a judge that tells easy questions from hard ones).
+ */
+export function answerOrderRow(target: string, judgeColumn: string, labelColumn: string, pairs: readonly ScorePair[], out: Record<string, Cell[]>): void {
+  const byQuestion = new Map<string, ScorePair[]>();
+  for (const p of pairs) {
+    const key = p.id !== undefined ? `id\u0000${p.id}` : `text\u0000${p.question}`;
+    const group = byQuestion.get(key);
+    if (group === undefined) byQuestion.set(key, [p]);
+    else group.push(p);
+  }
+  let questions = 0;
+  let ordered = 0;
+  let tied = 0;
+  let reversed = 0;
+  for (const group of byQuestion.values()) {
+    let counted = false;
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        const a = group[i]!;
+        const b = group[j]!;
+        if (a.label === b.label) continue;
+        counted = true;
+        const judged = Math.sign(a.judge - b.judge);
+        if (judged === 0) tied++;
+        else if (judged === Math.sign(a.label - b.label)) ordered++;
+        else reversed++;
+      }
+    }
+    if (counted) questions++;
+  }
+  const n = ordered + tied + reversed;
+  const row: Record<(typeof ANSWER_ORDER_COLUMNS)[number], Cell> = {
+    target,
+    judge_column: judgeColumn,
+    label_column: labelColumn,
+    n_questions: questions,
+    n_pairs: n,
+    ordered,
+    tied,
+    reversed,
+    share_ordered: n === 0 ? Number.NaN : ordered / n,
+  };
+  for (const name of ANSWER_ORDER_COLUMNS) out[name]!.push(row[name]);
+}
+
+/** The answer-order table from the cells {@link answerOrderRow} filled. */
+export function answerOrderFrame(cells: Record<string, Cell[]>): DataFrame {
+  return cellsFrame(ANSWER_ORDER_COLUMNS, cells);
+}
+
+/** Empty cells for {@link answerOrderRow}. */
+export function emptyAnswerOrderCells(): Record<string, Cell[]> {
+  return Object.fromEntries(ANSWER_ORDER_COLUMNS.map((name) => [name, []]));
 }
 
 /** Ranks by mean, 1 for the highest; tied means share the average of their ranks. */

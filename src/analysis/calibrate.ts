@@ -16,7 +16,10 @@ import { isDataFrame } from "../frame/dataframe";
 import { ALIGN_THRESHOLD } from "./align";
 import { matchLabels, type LabelKeys, type MatchResult } from "./calibrate-match";
 import {
+  answerOrderFrame,
+  answerOrderRow,
   binaryAgreement,
+  emptyAnswerOrderCells,
   emptyRowAgreementCells,
   largestDisagreements,
   modelRanking,
@@ -61,6 +64,12 @@ export interface CalibrationReport {
   statements: DataFrame | undefined;
   /** Row agreement of the factual part and of the final score: n, Spearman, MAE, bias, overall and per model. */
   rows: DataFrame | undefined;
+  /**
+   * Per target (factual, score): of the pairs of answers to the same question
+   * that the labels score differently, how many the judge orders the same way
+   * (`ordered`), scores equal (`tied`) or the other way round (`reversed`).
+   */
+  answerOrder: DataFrame | undefined;
   /** Per model mean and rank under the judge and under the labels. */
   ranking: DataFrame | undefined;
   /** Whether the judge orders the models as the labels do. */
@@ -210,6 +219,11 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
  *   against the labels' F-beta or the human score: n, Spearman (ties get
  *   average ranks), mean absolute error and bias (mean judge − label),
  *   overall (`(all)`) and per model. Rows the judge failed are left out.
+ * - `answerOrder`: per target, the pairs of answers to the same question
+ *   (same id, else same text) whose label values differ, and how many of
+ *   them the judge orders the same way, ties, or reverses; `share_ordered`
+ *   is the share it puts the right way round: does the judge pick the better
+ *   of two answers?
  * - `ranking`: per model mean of the final score and of the label value over
  *   the same rows, each with its rank (1 = best); `rankingAgrees` says
  *   whether the orders are the same.
@@ -223,6 +237,7 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
  * const report = calibrate(scored, "data/qa-models.labels.jsonl");
  * showTable(report.statements);   // does the judge give the verdicts a reader gives?
  * showTable(report.rows);         // Spearman, MAE and bias per model
+ * showTable(report.answerOrder);  // the better of two answers to a question scored higher?
  * showTable(report.ranking);      // report.rankingAgrees: the same order of models?
  * showTable(report.disagreements);
  * calibrate(scored, humanGrades, { labelScore: "human_score" });
@@ -243,6 +258,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
 
   const sides: Side<LabelKeys>[] = [];
   const rowCells = emptyRowAgreementCells();
+  const orderCells = emptyAnswerOrderCells();
   let scorePairs: ScorePair[] | undefined;
   let statementComparisons: StatementComparison[] | undefined;
   let relevancePairs: ScorePair[] | undefined;
@@ -259,6 +275,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     const judged = metricScores(table, finalColumn, caller);
     scorePairs = match.matched.filter((m) => !Number.isNaN(judged[m.row]!)).map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.score, statements: "" }));
     scoreAgreementRows("score", finalColumn, options.labelScore, scorePairs, rowCells);
+    answerOrderRow("score", finalColumn, options.labelScore, scorePairs, orderCells);
   } else {
     if (isDataFrame(labels) || (isFrameInput(labels) && !labels.some((l) => ["response_statements", "reference_statements", "relevant"].some((k) => k in l)))) {
       throw new FixableError(`${caller}: these labels are a table without response_statements or relevant`, {
@@ -297,6 +314,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
           .filter((m) => !Number.isNaN(factual[m.row]!))
           .map((m) => ({ ...pairBase(table, m.row), judge: factual[m.row]!, label: labelValue(m), statements: "" }));
         scoreAgreementRows("factual", "answer_correctness_factual", labelName, pairs, rowCells);
+        answerOrderRow("factual", "answer_correctness_factual", labelName, pairs, orderCells);
       }
       const finalColumn = finalScoreColumn(table);
       const judged = metricScores(table, finalColumn, caller);
@@ -307,6 +325,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
           return { ...pairBase(table, m.row), judge: judged[m.row]!, label: labelValue(m), statements: c ? differingStatements(c) : "" };
         });
       scoreAgreementRows("score", finalColumn, labelName, scorePairs, rowCells);
+      answerOrderRow("score", finalColumn, labelName, scorePairs, orderCells);
     }
     if (set.multimodal.length > 0 && hasRelevance) {
       const keyed = set.multimodal.map((label) => ({ ...keysOf(label), label }));
@@ -343,6 +362,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     coverage: coverageTable(sides),
     statements: statementComparisons !== undefined ? statementAgreementTable(statementComparisons) : undefined,
     rows: scorePairs !== undefined ? rowAgreementFrame(rowCells) : undefined,
+    answerOrder: scorePairs !== undefined ? answerOrderFrame(orderCells) : undefined,
     ranking: ranking?.table,
     rankingAgrees: ranking?.agrees,
     disagreements: scorePairs !== undefined ? largestDisagreements(scorePairs, top) : undefined,

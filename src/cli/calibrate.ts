@@ -23,6 +23,7 @@ function sections(report: CalibrationReport, top: number): [string, string, Data
     ["coverage", "coverage (labels matched to scored rows)", report.coverage],
     ["statements", `statement agreement (judge vs labels; statements aligned by identical text, else word overlap >= ${report.alignThreshold})`, report.statements],
     ["rows", `row agreement (judge vs ${report.labels === "score" ? "human score" : `labels' F-beta, beta ${report.beta}`})`, report.rows],
+    ["answerOrder", "answer order (pairs of answers to the same question that the labels score differently: does the judge score the better one higher?)", report.answerOrder],
     ["ranking", `model ranking: ${report.rankingAgrees ? "the judge orders the models as the labels do" : "the judge orders the models differently from the labels"}`, report.ranking],
     ["disagreements", `largest disagreements (top ${top})`, report.disagreements],
     ["relevance", "multimodal relevance agreement (judge vs labelled relevant)", report.relevance],
