@@ -76,6 +76,26 @@ describe("values", () => {
     assert.equal(compareValues(value("약 940만 명"), value("9,400,000 people")), "same");
   });
 
+  it("compares a hedged value at the precision it is written to: a rounding agrees, a nearby other value does not", () => {
+    // Roundings of the exact value (to the hedged value's last significant digit) agree ...
+    assert.equal(compareValues(value("roughly 6,400 km"), value("6,371 kilometres")), "same");
+    assert.equal(compareValues(value("about 1.61 km"), value("1,609 metres")), "same");
+    assert.equal(compareValues(value("around 150 million km"), value("149.6 million kilometres")), "same");
+    assert.equal(compareValues(value("about 2,000"), value("1,985")), "same");
+    // ... a different value that happens to lie within 10% does not (a river of 494 km is not one of about 510 km).
+    assert.equal(compareValues(value("about 494 km"), value("약 510킬로미터")), "different");
+    assert.equal(compareValues(value("about 1,500 metres"), value("1,609 metres")), "different");
+    assert.equal(compareValues(value("about 47 days"), value("about 52 days")), "different");
+    // Coarse roundings are bounded: "about 1,000" is not 1,400.
+    assert.equal(compareValues(value("about 1,000"), value("1,400")), "different");
+  });
+
+  it("reads a number after a sentence's opening adverb as a value, not as part of a name", () => {
+    assert.equal(value("Typically 206 bones.").value, 206);
+    assert.equal(value("Usually 12 eggs.").value, 12);
+    assert.equal(findValues("Apollo 11 landed.").length, 0);
+  });
+
   it("normalises units and their spellings", () => {
     assert.equal(compareValues(value("100 °C"), value("100 degrees Celsius")), "same");
     assert.equal(compareValues(value("212 °F"), value("100 degrees Celsius")), "unrelated");
@@ -109,6 +129,21 @@ describe("atomic claims", () => {
     assert.deepEqual(atomicClaims("Bees collect nectar and make honey."), ["Bees collect nectar", "Bees make honey."]);
   });
 
+  it("splits a second clause with its own subject after 'and'", () => {
+    assert.deepEqual(atomicClaims("Rivers carry sediment to the sea and glaciers grind the rock."), ["Rivers carry sediment to the sea", "glaciers grind the rock."]);
+  });
+
+  it("gives a participle clause after a comma the clause's subject", () => {
+    assert.deepEqual(atomicClaims("The team won the cup in 1998, beating Italy in the final."), ["The team won the cup in 1998", "The team beating Italy in the final."]);
+    // An aside inside a verb phrase stays where it is.
+    assert.deepEqual(atomicClaims("Bees gather nectar and, using enzymes, turn it into honey."), ["Bees gather nectar and, using enzymes, turn it into honey."]);
+  });
+
+  it("splits 'X, not Y' of common nouns into the claim and its denial", () => {
+    assert.deepEqual(atomicClaims("A spider is an arachnid, not an insect."), ["A spider is an arachnid.", "A spider is not an insect."]);
+    assert.deepEqual(atomicClaims("Bats are mammals, not birds."), ["Bats are mammals.", "Bats are not birds."]);
+  });
+
   it("keeps a calculation or example with many numbers whole", () => {
     const example = "At 5% a year, $200 grows to $210 after one year and $220.50 after two.";
     assert.deepEqual(atomicClaims(example), [example]);
@@ -131,7 +166,20 @@ describe("splitStatements", () => {
 
   it("turns a bare yes or no into the question's claim, affirmed or denied", () => {
     assert.deepEqual(splitStatements("No.", "Is a tomato a vegetable?"), ["It is not true that a tomato a vegetable"]);
-    assert.deepEqual(splitStatements("Yes, it is.", "Can penguins swim?"), ["It is true that penguins swim", "it is."]);
+    // What is left of "Yes, it is." names nothing and says nothing more: it is not a statement.
+    assert.deepEqual(splitStatements("Yes, it is.", "Can penguins swim?"), ["It is true that penguins swim"]);
+    assert.deepEqual(splitStatements("Yes, they can. Penguins swim fast.", "Can penguins swim?"), ["It is true that penguins swim", "Penguins swim fast."]);
+  });
+
+  it("reads a Korean 네 / 아니요 to a Korean question as the question affirmed or denied, and drops a rest that only repeats it", () => {
+    assert.deepEqual(splitStatements("네, 있어요.", "서울에 지하철이 있나요?"), ["서울에 지하철이 있나요: 그렇다"]);
+    assert.deepEqual(splitStatements("아니요. 제주도에는 지하철이 없습니다.", "제주도에 지하철이 있나요?"), ["제주도에 지하철이 있나요: 그렇지 않다", "제주도에는 지하철이 없습니다."]);
+    assert.deepEqual(splitStatements("Yes, spiders can spin silk.", "Can spiders spin silk?"), ["It is true that spiders spin silk"]);
+  });
+
+  it("keeps a short clause after a semicolon apart, and drops pieces that name nothing", () => {
+    assert.deepEqual(splitStatements("Spiders aren't insects; they're arachnids."), ["Spiders aren't insects", "they're arachnids."]);
+    assert.deepEqual(splitStatements("They do. Bees make honey."), ["Bees make honey."]);
   });
 
   it("drops filler, keeps refusals, and drops empty or symbol-only text", () => {
@@ -268,6 +316,33 @@ describe("classifyStatements", () => {
     assert.deepEqual(verdicts("What can cats do?", "A cat has four legs.", "Cats have four legs.").response, ["TP"]);
     // The reference's side stays lenient: an answer naming Apollo 11 covers "the Apollo 11 mission".
     assert.deepEqual(verdicts("Who first walked on the Moon?", "Neil Armstrong walked on the Moon on Apollo 11.", "Neil Armstrong walked on the Moon during the Apollo 11 mission.").reference, ["covered"]);
+  });
+
+  it("marks another count of the same thing in words FP, and leaves counts of other things alone", () => {
+    assertClashes([
+      ["How many legs does a spider have?", "A spider has six legs.", "A spider has eight legs.", /six where it says eight/],
+      ["How long is a presidential term in France?", "The French president serves a seven-year term.", "The French president serves a five-year term.", /seven where it says five/],
+    ]);
+    assertSupported([["How many legs does a spider have?", "A spider has eight legs.", "A spider has 8 legs."]]);
+    // "two wings" counts wings: no clash with "four legs".
+    assert.deepEqual(verdicts("Describe a beetle.", "A beetle has two wings.", "A beetle has two wings and six legs.").response, ["TP"]);
+  });
+
+  it("checks a bare count or value that answers the question against the reference", () => {
+    assert.deepEqual(verdicts("How many moons does Mars have?", "Two.", "Mars has two moons.").response, ["TP"]);
+    assert.deepEqual(verdicts("How many moons does Mars have?", "Three.", "Mars has two moons.").response, ["FP"]);
+    assert.deepEqual(verdicts("How tall is the tower?", "Typically 330 metres, with its antennas.", "The tower is 330 metres tall with its antennas.").response, ["TP"]);
+  });
+
+  it("reads 'no X has …' after a comma as a denial, and agrees with 'never' on the same side", () => {
+    const v = verdicts("Has a woman walked on the Moon?", "No woman has ever walked on the Moon.", "As of 2024, no woman has walked on the Moon.");
+    assert.deepEqual(v.response, ["TP"], v.reasons.join(" | "));
+    assert.deepEqual(verdicts("Has a woman walked on the Moon?", "A woman has walked on the Moon.", "As of 2024, no woman has walked on the Moon.").response, ["FP"]);
+  });
+
+  it("reads a Korean number with its unit as one value, whatever script the unit is in", () => {
+    assert.deepEqual(verdicts("한강의 길이는?", "길이는 대략 494km 정도입니다.", "한강의 길이는 약 494킬로미터입니다.").response, ["TP"]);
+    assert.deepEqual(verdicts("한강의 길이는?", "길이는 대략 510km 정도입니다.", "한강의 길이는 약 494킬로미터입니다.").response, ["FP"]);
   });
 
   it("counts extra claims as FP and missing ones as FN", () => {

@@ -76,13 +76,13 @@ const LIGHT_LEMMAS: ReadonlySet<string> = new Set([
   "really", "just", "exactly", "about", "around", "roughly", "approximately", "nearly", "almost", "so",
   "thing", "way", "lot", "kind", "type", "part", "example", "fact", "yes", "no", "well", "believe", "think",
   "often", "usually", "generally", "typically", "actually", "mostly", "each", "other", "same", "such",
-  "there", "here", "then", "now", "still", "even", "much", "many", "more", "most", "several", "certain",
+  "there", "here", "then", "now", "still", "even", "ever", "much", "many", "more", "most", "several", "certain",
 ]);
 
 /** Korean words that carry no content: copulas, light verbs, hedges and politeness. */
 const KOREAN_LIGHT: ReadonlySet<string> = new Set([
   "이", "있", "하", "되", "것", "수", "등", "및", "그", "이것", "저", "제", "약", "대략", "정도", "때문", "위해", "통해",
-  "입니다", "이다", "있다", "합니다", "한다", "된다", "네", "예", "아니요", "아니오",
+  "입니다", "이다", "있다", "합니다", "한다", "된다", "네", "예", "아니요", "아니오", "그렇", "그렇다",
 ]);
 
 /** Refusals and "I don't know", in English and Korean. */
@@ -122,6 +122,8 @@ function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[
     const written = m[0];
     const lower = written.toLowerCase();
     if (inValue(values, m.index, m.index + written.length) && !/\p{L}{2,}$/u.test(written.replace(/^\d+/, ""))) continue;
+    // A number with its unit ("510km", "510킬로미터입니다") is a value: its unit word is not a term of its own.
+    if (values.some((v) => m.index < v.end && m.index + written.length > v.start && v.dimension !== "number" && v.dimension !== "year" && v.dimension !== "date")) continue;
     if (isNegation(lower)) {
       negations.push(lower);
       continue;
@@ -165,8 +167,8 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     const lower = token.text.toLowerCase();
     if (/^\p{Ll}/u.test(token.text) && !lowerWords.includes(lower)) lowerWords.push(lower);
     if (isNegation(lower) || token.lemma === "not") {
-      // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause.
-      const contrast = /,\s*$/.test(text.slice(Math.max(0, start - 3), start));
+      // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause (", no Y has …" does).
+      const contrast = lower === "not" && /,\s*$/.test(text.slice(Math.max(0, start - 3), start));
       if (!contrast) negations.push(lower);
       continue;
     }
@@ -181,7 +183,9 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     let key = token.lemma.replace(/['’]s$/, "");
     // wink lower-cases lemmas of names; keep a name's own spelling as its key.
     if (token.pos === "PROPN") key = lower.replace(/['’]s$/, "").replace(/\.$/, "");
-    if (!/[\p{L}\p{N}]/u.test(key) || key.length < 2 || STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)) continue;
+    // "US", "IT" in capitals are names, not the pronouns their lower case spells.
+    const capitals = ACRONYM.test(token.text) && token.pos !== "PRON";
+    if (!/[\p{L}\p{N}]/u.test(key) || key.length < 2 || (!capitals && (STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)))) continue;
     // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
     const entity = /^\p{Lu}/u.test(token.text) && (token.pos === "PROPN" || (token.pos === "NOUN" && wasName));
     terms.push({ key, form, weight, entity, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });

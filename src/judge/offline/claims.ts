@@ -185,14 +185,66 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     const and = tokens[i]!;
     const next = tokens[i + 1]!;
     const after = tokens[i + 2];
-    const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos));
-    if (!/^(?:and|but)$/i.test(and.text) || !verbLike) continue;
+    if (!/^(?:and|but)$/i.test(and.text)) continue;
     const leftVerbs = tokens.slice(firstVerb, i).some((t) => t.pos === "VERB");
     if (!leftVerbs) continue;
+    // "… and veins carry it back": a clause with its own subject (a determiner, then a noun or pronoun, then its verb).
+    const ownSubjectAt = next.pos === "DET" ? i + 2 : i + 1;
+    const ownSubject = tokens[ownSubjectAt];
+    const ownVerb = tokens[ownSubjectAt + 1];
+    if (
+      ownSubject !== undefined && ownVerb !== undefined && ["NOUN", "PROPN", "PRON"].includes(ownSubject.pos) &&
+      (ownVerb.pos === "VERB" || ownVerb.pos === "AUX") && /^\p{Ll}/u.test(ownVerb.text) && !/^(?:it|them|him|her|us|me)$/i.test(ownSubject.text)
+    ) {
+      return [tidy(clause.slice(0, and.start).replace(/,\s*$/, "")), tidy(clause.slice(next.start))];
+    }
+    const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos));
+    if (!verbLike) continue;
     const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
     const left = tidy(clause.slice(0, and.start).replace(/,\s*$/, ""));
     const right = tidy(`${subject ? `${subject} ` : ""}${clause.slice(next.start)}`);
     return [left, right];
+  }
+  return undefined;
+}
+
+/**
+ * "Whales are mammals, not fish." → ["Whales are mammals.", "Whales are not fish."]: a clause
+ * that ends in ", not Y" (a short phrase of common words, no verb) is the clause and its
+ * subject and verb denying Y. Names and values after "not" are lists of items (see
+ * {@link englishSlots}) and are left to them.
+ */
+function splitContrast(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
+  const not = tokens.findIndex((t, i) => /^not$/i.test(t.text) && i > 0 && tokens[i - 1]!.text === ",");
+  if (not < 0) return undefined;
+  const denied = tokens.slice(not + 1).filter((t) => t.pos !== "PUNCT");
+  if (denied.length === 0 || denied.length > 4 || denied.some((t) => ["VERB", "AUX", "PROPN", "NUM"].includes(t.pos) || /^\p{Lu}/u.test(t.text))) return undefined;
+  const verb = tokens.findIndex((t) => t.pos === "AUX" || t.pos === "VERB");
+  if (verb < 0 || verb >= not - 1) return undefined;
+  const end = tokens[not + denied.length]?.end ?? clause.length;
+  const said = tidy(clause.slice(0, tokens[not - 1]!.start) + clause.slice(end));
+  const head = clause.slice(0, tokens[verb]!.end);
+  const deniedText = clause.slice(denied[0]!.start, denied[denied.length - 1]!.end);
+  return [said, tidy(`${head} not ${deniedText}${/[.!?]\s*$/.test(clause) ? "." : ""}`)];
+}
+
+/**
+ * "Uruguay won in 1930, beating Brazil in the final." → ["Uruguay won in 1930", "Uruguay beating
+ * Brazil in the final."]: a participle clause after a comma says a second thing of the subject.
+ */
+function splitParticiple(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
+  // A main verb in lower case (the tagger reads some surnames as verbs: "Watson and Crick").
+  const firstVerb = tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
+  if (firstVerb <= 0 || !tokens.slice(0, firstVerb).some((t) => ["NOUN", "PROPN", "PRON"].includes(t.pos))) return undefined;
+  for (let i = firstVerb + 2; i + 1 < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (tokens[i - 1]!.text !== "," || !/^\p{Ll}{2,}ing$/u.test(t.text) || !["VERB", "NOUN"].includes(t.pos)) continue;
+    // "… and, using sunlight, turn it into sugar": an aside inside a verb phrase, not a clause of its own.
+    if (tokens[i - 2]!.pos === "CCONJ") return undefined;
+    if (!["DET", "PROPN", "NOUN", "PRON", "ADJ", "NUM", "ADP"].includes(tokens[i + 1]!.pos)) continue;
+    const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
+    if (!subject || tokens.slice(0, firstVerb).some((u) => /^(?:no|nothing|none|nobody|neither)$/i.test(u.text))) return undefined;
+    return [tidy(clause.slice(0, tokens[i - 1]!.start)), tidy(`${subject} ${clause.slice(t.start)}`)];
   }
   return undefined;
 }
@@ -205,7 +257,7 @@ function isCalculation(clause: string, values: readonly TextValue[]): boolean {
 function englishClaims(clause: string, depth = 0): string[] {
   const tokens = englishTokens(clause);
   if (depth < 2) {
-    const parts = splitVerbPhrases(clause, tokens);
+    const parts = splitContrast(clause, tokens) ?? splitParticiple(clause, tokens) ?? splitVerbPhrases(clause, tokens);
     if (parts) return parts.flatMap((p) => englishClaims(p, depth + 1));
   }
   const values = findValues(clause);

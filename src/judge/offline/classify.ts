@@ -153,6 +153,36 @@ function statedValues(a: StatementAnalysis): TextValue[] {
   return values;
 }
 
+/** Small counts written in words ("three chambers", "a four-year term"), which {@link statedValues} leaves out. */
+function wordCounts(a: StatementAnalysis): TextValue[] {
+  return a.values.filter((v) => v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text));
+}
+
+/** The noun a number counts, as a rough singular: "three chambers" → "chamber", "a four-year term" → "year". */
+function countedNoun(text: string, v: TextValue): string | undefined {
+  const m = /^(?:\s+|\s*-\s*)(\p{L}{3,})/u.exec(text.slice(v.end));
+  return m ? m[1]!.toLowerCase().replace(/(?<=[^s])s$/, "") : undefined;
+}
+
+/**
+ * A count in words against a count of the same noun on the other side: the
+ * other's statement and value when they differ ("three chambers" against
+ * "four chambers"), else undefined. Counts of different nouns are left alone
+ * ("two atria" against "four chambers").
+ */
+function clashingCount(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; mine: TextValue; theirs: TextValue } | undefined {
+  for (const mine of wordCounts(statement)) {
+    const noun = countedNoun(statement.text, mine);
+    if (noun === undefined) continue;
+    for (let index = 0; index < others.length; index++) {
+      const o = others[index]!;
+      const same = o.values.filter((w) => countedNoun(o.text, w) === noun);
+      if (same.length > 0 && same.every((w) => compareValues(mine, w) === "different")) return { index, mine, theirs: same[0]! };
+    }
+  }
+  return undefined;
+}
+
 /** The slot a role stands for: the doer or the thing equated ("X is Y", "Y is X", "by X") is one slot. */
 function slotOf(role: string): string {
   return role === "subject" || role === "be" || role === "by" || role === "" ? "who" : role;
@@ -215,9 +245,14 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   const ref = (index: number) => (index >= 0 ? `${side} ${index + 1}` : `the ${side}`);
 
   if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing" };
-  const values = statedValues(statement);
+  // A bare count is all a fragment says ("Four."), so it is checked like any value.
+  const values = statement.terms.length === 0 && statedValues(statement).length === 0 ? wordCounts(statement) : statedValues(statement);
   if (statement.terms.length === 0 && values.length === 0) {
     return { verdict: "unsupported", reason: "the statement has no content to check" };
+  }
+  const count = clashingCount(statement, others);
+  if (count !== undefined) {
+    return { verdict: "clash", reason: `clashes with ${ref(count.index)}: ${count.mine.text} where it says ${count.theirs.text}` };
   }
 
   // Values: each must be found on the other side (or be given by the question).

@@ -2,7 +2,7 @@
  * Statement extraction for the offline judge: sentences, then clauses, then
  * atomic claims (see claims.ts); yes/no answers become the question's claim.
  */
-import { analyzeStatement } from "./analyze";
+import { analyzeStatement, type StatementAnalysis } from "./analyze";
 import { atomicClaims } from "./claims";
 
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -102,10 +102,13 @@ function splitClauses(sentence: string): string[] {
     if (cut.start < from) continue;
     const left = sentence.slice(from, cut.start);
     const right = sentence.slice(cut.end);
-    const minLeft = SUBORDINATE.test(sentence.slice(cut.start, cut.end)) ? 1 : 3;
+    const joint = sentence.slice(cut.start, cut.end);
+    const minLeft = SUBORDINATE.test(joint) ? 1 : 3;
+    // After a semicolon a clause of two words stands on its own ("…; they're mammals").
+    const minRight = /^;/.test(joint) ? 2 : 3;
     const ok =
       cut.kind === "english"
-        ? countWords(left) >= minLeft && countWords(right) >= 3
+        ? countWords(left) >= minLeft && countWords(right) >= minRight
         : longEnoughKorean(left) && longEnoughKorean(right);
     if (!ok) continue;
     pieces.push(left);
@@ -165,16 +168,44 @@ const INNER_SENTENCE_END = /[.!?;。！？…]['"”’)\]]*\s*\S/u;
 /** Filler that makes no claim: "I believe", "I think", "to be honest". */
 const FILLER = /(?:^|,\s*)(?:i\s+(?:believe|think|guess)|if\s+i\s+recall(?:\s+correctly)?|as\s+far\s+as\s+i\s+know|to\s+be\s+honest)(?:\s+that)?\s*(?=[,.!?]|$)|^(?:i\s+(?:believe|think)\s+(?:that\s+)?)/giu;
 
-/** A yes/no answer at the start of a statement, in English or Korean. */
-const YES_NO = /^(?:(yes|yeah|yep|correct|true|네|예|맞습니다|맞아요)|(no|nope|false|incorrect|아니요|아니오|아뇨))\b[\s,.!:;—-]*/iu;
+/** A yes/no answer at the start of a statement, in English or Korean; "No" before a word is a determiner ("No woman has …"), not an answer. */
+const YES_NO = /^(?:(yes|yeah|yep|correct|true|네|예|맞습니다|맞아요)(?![\p{L}\p{N}])|((?:no|nope|false|incorrect)(?=\s*[,.!:;—–-]|\s*$)|(?:아니요|아니오|아뇨)(?![\p{L}\p{N}])))[\s,.!:;—-]*/iu;
 /** The auxiliary verb that opens a question a yes or no answers. */
 const POLAR_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\b\s*/i;
 
-/** The question as a claim, affirmed or denied: "Is the Great Wall visible from space?" + no → "It is not true that the Great Wall is visible from space". */
+/**
+ * The question as a claim, affirmed or denied: "Is the Great Wall visible from space?" + no →
+ * "It is not true that the Great Wall is visible from space"; a Korean question keeps its words
+ * and takes 그렇다 / 그렇지 않다 ("반달가슴곰이 살고 있나요: 그렇지 않다").
+ */
 function answerAsClaim(question: string, yes: boolean): string {
   const body = question.trim().replace(/[?？]+$/, "").replace(POLAR_QUESTION, "");
+  if (/[\uAC00-\uD7A3]/.test(body)) return `${body}: ${yes ? "그렇다" : "그렇지 않다"}`;
   const claim = body.charAt(0).toLowerCase() + body.slice(1);
   return `${yes ? "It is true that" : "It is not true that"} ${claim}`;
+}
+
+/**
+ * Whether the rest of a yes/no answer only repeats the question: no value, and every term one of
+ * the question's (for Korean, a word of the same first syllable: 살고 있어요 / 살고 있나요).
+ */
+function echoesQuestion(rest: string, question: string): boolean {
+  const said = analyzeStatement(rest);
+  if (said.values.length > 0) return false;
+  const asked = analyzeStatement(question).terms.map((t) => t.key);
+  return said.terms.every((t) => asked.some((k) => k === t.key || (HANGUL.test(k) && HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))));
+}
+
+/** A small count written in words ("two", "four"), the only kind of value a lead-in such as "Two ways:" has. */
+function isWordCount(v: StatementAnalysis["values"][number]): boolean {
+  return v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text);
+}
+
+/** Whether a statement has words outside its values ("Two ways" has "ways"; "Six years" has none). */
+function wordsBesideValues(read: StatementAnalysis): boolean {
+  let rest = read.text;
+  for (const v of [...read.values].sort((a, b) => b.start - a.start)) rest = rest.slice(0, v.start) + rest.slice(v.end);
+  return /\p{L}{2,}/u.test(rest);
 }
 
 /**
@@ -185,7 +216,8 @@ function answerAsClaim(question: string, yes: boolean): string {
  * when both sides are reasonably long), then atomic claims (a clause with
  * several values or names becomes one claim each). Filler such as "I believe"
  * is dropped; a bare "Yes"/"No" to a yes/no `question` becomes that question
- * affirmed or denied. Pieces without letters or digits are dropped.
+ * affirmed or denied. Pieces that name nothing and state no value ("it
+ * does.") are dropped.
  *
  * @example
  * splitStatements("Einstein was born in Spain in 1879.");
@@ -207,6 +239,8 @@ export function splitStatements(text: string, question = ""): string[] {
       if (polar && (POLAR_QUESTION.test(question.trim()) || /[\uAC00-\uD7A3]/.test(question))) {
         claims.push(answerAsClaim(question, polar[1] !== undefined));
         rest = rest.trim().slice(polar[0].length);
+        // "Yes, penguins can swim." / "네, 살고 있어요.": the rest repeats the question, which the claim already says.
+        if (echoesQuestion(rest, question)) continue;
       }
       claims.push({ sentence: rest.replace(FILLER, "") });
     }
@@ -216,10 +250,13 @@ export function splitStatements(text: string, question = ""): string[] {
   const keep = (claim: string): void => {
     const statement = claim.trim();
     if (!statement || !HAS_LETTER_OR_DIGIT.test(statement)) return;
-    statements.push(statement);
     // Read it now: classification usually finds it read (a pure function of the text, so a later
     // reading after it was forgotten gives the same analysis).
-    analyzeStatement(statement);
+    const read = analyzeStatement(statement);
+    // A piece that names nothing makes no claim: "it does.", or a count of light words that leads
+    // into what follows ("Two ways:"). A bare value stays: it may be the whole answer ("Four.", "Six years.").
+    if (read.terms.length === 0 && !read.refusal && (read.values.length === 0 || (read.values.every(isWordCount) && wordsBesideValues(read)))) return;
+    statements.push(statement);
   };
   for (const c of claims) {
     if (typeof c === "string") {

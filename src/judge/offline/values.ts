@@ -34,8 +34,14 @@ export interface TextValue {
   value: number;
   /** Year, month (1–12) and day of a date, each when stated. */
   date?: { year?: number; month?: number; day?: number };
-  /** Hedged ("about", "roughly", "약", "정도"): compared with a wider tolerance. */
+  /** Hedged ("about", "roughly", "약", "정도"): compared at the precision it is written to. */
   approximate: boolean;
+  /**
+   * The place of its last significant digit, in the base unit: 100 for
+   * "3,500 km" (× 1000: 100,000 m), 0.01 for "1.61", 1 for "494"; undefined
+   * for dates.
+   */
+  step?: number;
   /** The text as written, for reasons. */
   text: string;
   /** Where it starts and ends in the text. */
@@ -246,6 +252,32 @@ export function findValues(text: string): TextValue[] {
 /** Values of recently read texts (a clause is read again as a claim and for its embedding). */
 const recentValues = new Memo<TextValue[]>(50_000);
 
+/** Capitalised words before a number that are not names: prepositions, hedges and adverbs ("About 40", "In 1969"). */
+const NOT_A_NAME = /^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE|Only|Just|Almost|Precisely|Perhaps|Maybe|Probably|Up|All|And|Or|But|So|With|Within|Between|Of|For|During|Through|Every|Each|Approx)$/;
+
+/** Whether `index` starts the text or a sentence in it, where any word is capitalised; a word ending in -ly there is an adverb. */
+function opensSentence(text: string, index: number): boolean {
+  const before = text.slice(0, Math.max(0, index)).trimEnd();
+  if (before !== "" && !/[.!?:;\-–—•*]$/u.test(before)) return false;
+  return /^\s*\p{Lu}\p{Ll}+ly\s/u.test(text.slice(Math.max(0, index)));
+}
+
+/** The place of the last significant digit of a number written in digits: "3,500" → 100, "1.61" → 0.01, "494" → 1. */
+function digitStep(written: string): number {
+  const body = written.replace(/^[-−–]/, "").replace(/[,\u202f\u00a0 ]/g, "");
+  const point = body.indexOf(".");
+  if (point >= 0) return 10 ** -(body.length - point - 1);
+  return trailingZeroStep(Number(body));
+}
+
+/** 10 to the number of trailing zeros of a whole number: 3500 → 100, 7 → 1, 0 → 1. */
+function trailingZeroStep(value: number): number {
+  if (!Number.isInteger(value) || value === 0) return 1;
+  let step = 1;
+  while (value % (step * 10) === 0) step *= 10;
+  return step;
+}
+
 const HAS_DIGIT = /\d/;
 const FRACTION = /\b(?:(?:a|one)\s+)?(half|third|quarter)\b(?=\s+(?:a|an|of|the)\b)/giu;
 const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter)\\b`, "i");
@@ -256,36 +288,39 @@ function readValues(text: string): TextValue[] {
   if (!digits && !words) return [];
   const values = digits ? findDates(text) : [];
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
-  const numbers: Array<{ start: number; end: number; value: number }> = [];
+  const numbers: Array<{ start: number; end: number; value: number; step: number }> = [];
   for (const m of digits ? text.matchAll(DIGITS) : []) {
     const start = m.index;
     // A digit run glued to letters on its left (e.g. "CO2", "Q3", "H2O") is part of a name.
     if (start > 0 && /[\p{L}]/u.test(text.charAt(start - 1)) && !/[\uAC00-\uD7A3]/.test(text.charAt(start - 1))) continue;
-    // A number after a capitalised word names a thing ("Apollo 11", "Windows 10"), unless the word is a month.
+    // A number after a capitalised word names a thing ("Apollo 11", "Windows 10"), unless the word is a
+    // month, or a common word that is capitalised only because it opens the sentence ("Typically 206").
     const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
-    if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !/^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE)$/.test(word[1]!)) continue;
-    numbers.push({ start, end: start + m[0].length, value: parseDigits(m[0]) });
+    if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length)) continue;
+    numbers.push({ start, end: start + m[0].length, value: parseDigits(m[0]), step: digitStep(m[0]) });
   }
   for (const m of words ? text.matchAll(FRACTION) : []) {
     const fraction = { half: 0.5, third: 1 / 3, quarter: 0.25 }[m[1]!.toLowerCase() as "half" | "third" | "quarter"];
-    numbers.push({ start: m.index, end: m.index + m[0].length, value: fraction });
+    numbers.push({ start: m.index, end: m.index + m[0].length, value: fraction, step: fraction / 10 });
   }
   for (const m of words ? text.matchAll(NUMBER_WORDS) : []) {
     const value = parseNumberWords(m[0]);
     if (value === 1 && /^one$/i.test(m[0])) continue; // "one of", "one" as a pronoun
-    numbers.push({ start: m.index, end: m.index + m[0].length, value });
+    numbers.push({ start: m.index, end: m.index + m[0].length, value, step: trailingZeroStep(value) });
   }
   numbers.sort((a, b) => a.start - b.start);
   for (const n of numbers) {
     if (overlaps(taken, n.start, n.end)) continue;
     let end = n.end;
     let value = n.value;
+    let step = n.step;
     const before = text.slice(Math.max(0, n.start - 24), n.start);
     if (MINUS_BEFORE.test(before) && value > 0) value = -value;
     const money = /[$€£₩]\s?$/.exec(before);
     const scale = scaleAfter(text.slice(end));
     if (scale) {
       value *= scale.factor;
+      step *= scale.factor;
       end += scale.length;
     }
     let dimension: Dimension = "number";
@@ -308,6 +343,7 @@ function readValues(text: string): TextValue[] {
     } else if (unit) {
       dimension = unit.dimension;
       value *= unit.factor;
+      step *= unit.factor;
       end += unit.length;
     } else if (dimension === "year" || YEAR_WORD.test(text.slice(end))) {
       dimension = "year";
@@ -322,6 +358,7 @@ function readValues(text: string): TextValue[] {
       value,
       ...(dimension === "year" ? { date: { year: value } } : {}),
       approximate,
+      step,
       text: text.slice(start, end).trim(),
       start,
       end,
@@ -330,9 +367,25 @@ function readValues(text: string): TextValue[] {
   return values.sort((a, b) => a.start - b.start);
 }
 
-/** Relative tolerance of an exact value, and of a hedged one. */
+/** Relative tolerance of an exact value. */
 const EXACT_TOLERANCE = 0.005;
-const APPROXIMATE_TOLERANCE = 0.1;
+/**
+ * A hedged value agrees with another when the other, rounded to the coarser
+ * of the two written precisions, gives it ("about 3,500" for 3,530; "roughly
+ * 1.61 km" for 1,609 m): within half that step, but never beyond this share
+ * of the larger value ("about 1,000" is not 1,400) ...
+ */
+const APPROXIMATE_CEILING = 0.1;
+/** ... and always within this share ("about 8,800" for 8,849 m; "around 2,000" for 1,985). */
+const APPROXIMATE_FLOOR = 0.02;
+
+/** Whether a hedged value and another agree (see {@link APPROXIMATE_CEILING}). */
+function closeApproximately(a: TextValue, b: TextValue): boolean {
+  const larger = Math.max(Math.abs(a.value), Math.abs(b.value));
+  const step = Math.max(a.step ?? 0, b.step ?? 0);
+  const allowed = Math.max(Math.min(step / 2, APPROXIMATE_CEILING * larger), APPROXIMATE_FLOOR * larger);
+  return Math.abs(a.value - b.value) <= allowed * (1 + 1e-9);
+}
 
 function isLoose(d: Dimension): boolean {
   return d === "number" || d === "degree";
@@ -361,8 +414,9 @@ function close(x: number, y: number, tolerance: number): boolean {
 }
 
 /**
- * Compares two values: `"same"` (equal within tolerance: 0.5%, or 10% when
- * either is hedged; dates agree on every part both state), `"different"`
+ * Compares two values: `"same"` (equal within 0.5%; when either is hedged,
+ * equal at the coarser written precision, within 2–10%; dates agree on
+ * every part both state), `"different"`
  * (same dimension, other value), or `"unrelated"` (dimensions that cannot
  * be compared).
  *
@@ -388,8 +442,9 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
     const other = a.date ? b.value : (b.date?.year ?? Number.NaN);
     return year === other ? "same" : "different";
   }
-  const tolerance = a.approximate || b.approximate ? APPROXIMATE_TOLERANCE : EXACT_TOLERANCE;
-  if (close(a.value, b.value, tolerance)) return "same";
+  const hedged = a.approximate || b.approximate;
+  if (hedged ? closeApproximately(a, b) : close(a.value, b.value, EXACT_TOLERANCE)) return "same";
+  const tolerance = hedged ? APPROXIMATE_CEILING : EXACT_TOLERANCE;
   // (Compatible temperatures are one scale, or one scale and bare degrees: the same kind of quantity.)
   const strict = a.dimension === b.dimension || (isTemperature(a.dimension) && isTemperature(b.dimension));
   // A change of -20% is a fall of 20%; 5% is 0.05.
