@@ -334,6 +334,27 @@ describe("classifyStatements", () => {
     assert.deepEqual(verdicts("How tall is the tower?", "Typically 330 metres, with its antennas.", "The tower is 330 metres tall with its antennas.").response, ["TP"]);
   });
 
+  it("marks the right names in the wrong roles FP when both names are in the reference (a swap)", () => {
+    const v = verdicts("Who won the 1966 World Cup final?", "West Germany won the 1966 World Cup final, losing to nobody.", "England won the 1966 World Cup final. It beat West Germany 4–2.");
+    assert.equal(v.response[0], "FP", v.reasons.join(" | "));
+    assert.match(v.reasons[0]!, /Germany.*England|England.*Germany/);
+  });
+
+  it("finds a country under its other name, and tells two names with the same last word apart", () => {
+    assertSupported([
+      ["Where is the Tower of London?", "The Tower of London is in Britain.", "The Tower of London is in the United Kingdom."],
+      ["Where is the Statue of Liberty?", "The Statue of Liberty stands in the United States.", "The Statue of Liberty stands in America."],
+      ["Who wrote Hamlet?", "Hamlet was written by William Shakespeare.", "Shakespeare wrote Hamlet."],
+    ]);
+    assertClashes([["Where does the Danube flow?", "The Danube flows into the Red Sea.", "The Danube flows into the Black Sea.", /Red.*Black/]]);
+  });
+
+  it("matches a verb with its -ing form, and does not oppose a noun to an adjective ('the final' is not 'the first')", () => {
+    assertSupported([["How do ducks move on water?", "Ducks are good at swimming.", "Ducks swim well."]]);
+    const v = verdicts("Who won the first Tour de France, and when?", "Maurice Garin won it in 1903, ahead of everyone in the final.", "Maurice Garin won the first Tour de France in 1903.");
+    assert.ok(!v.reasons.some((r) => /first|final/.test(r) && /clash/.test(r)), v.reasons.join(" | "));
+  });
+
   it("reads 'no X has …' after a comma as a denial, and agrees with 'never' on the same side", () => {
     const v = verdicts("Has a woman walked on the Moon?", "No woman has ever walked on the Moon.", "As of 2024, no woman has walked on the Moon.");
     assert.deepEqual(v.response, ["TP"], v.reasons.join(" | "));

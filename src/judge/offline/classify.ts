@@ -13,7 +13,7 @@ import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { Memo } from "./memo";
 import { quoteWords } from "./text";
-import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
+import { hasOpposite, NAME_ALIASES, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
 import { compareValues, type TextValue } from "./values";
 
 /** Share of a statement's weighted content that the other side must hold. */
@@ -50,6 +50,13 @@ function jamo(word: string): number[] {
   return recentJamo.get(word, readJamo);
 }
 
+/** Whether `b` is the -ing form of the verb `a`: swim → swimming, use → using, play → playing. */
+function isGerundOf(a: string, b: string): boolean {
+  if (a.length < 3 || !b.endsWith("ing") || b.length < a.length + 3) return false;
+  const stem = b.slice(0, -3);
+  return stem === a || (stem.length === a.length + 1 && stem.startsWith(a) && stem.at(-1) === a.at(-1)) || `${stem}e` === a;
+}
+
 /** Whether two term keys name the same thing: equal, or one a close inflection of the other. */
 function sameTerm(a: string, b: string): boolean {
   if (a === b) return true;
@@ -64,6 +71,7 @@ function sameTerm(a: string, b: string): boolean {
     while (p < x.length && p < y.length && x[p] === y[p]) p++;
     return p >= 4 && p >= 0.6 * Math.min(x.length, y.length);
   }
+  if (isGerundOf(a, b) || isGerundOf(b, a)) return true;
   const min = Math.min(a.length, b.length);
   if (min < 5) return false;
   let prefix = 0;
@@ -193,6 +201,38 @@ function rivalNames(other: StatementAnalysis, slots: ReadonlySet<string>, self: 
   return other.terms.filter((u) => isName(u, self, question) && !holds(self, u) && !holds(question, u) && slots.has(slotOf(u.role)));
 }
 
+/** Whether a pool holds another name of the country or state `t` names ("United Kingdom" for "Britain"). */
+function aliasHeld(t: Term, p: Pool): boolean {
+  const aliases = NAME_ALIASES[t.key];
+  if (aliases?.some((alias) => alias.split(" ").every((word) => p.synonyms.has(word) || p.analyses.some((a) => a.initials.has(word) && word.length > 1)))) return true;
+  // The other way round: "Kingdom" of "United Kingdom" against "Britain".
+  return ALIASED_WORDS.get(t.key)?.some((name) => p.synonyms.has(name)) ?? false;
+}
+
+/** Each word of an alias, with the names it is an alias of: "kingdom" → ["britain"]. */
+const ALIASED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const [name, aliases] of Object.entries(NAME_ALIASES)) {
+    for (const word of new Set(aliases.flatMap((a) => a.split(" ")))) out.set(word, [...(out.get(word) ?? []), name]);
+  }
+  return out;
+})();
+
+/**
+ * Whether the other side's name that ends in `head` has a first part this name lacks: "Black Sea"
+ * is not found in "Caspian Sea", though "Shakespeare" is found for "William Shakespeare".
+ */
+function headOfAnotherName(head: Term, name: readonly Term[], other: Pool, self: Pool): boolean {
+  for (const a of other.analyses) {
+    const ends = a.terms.filter((u) => u.key === head.key && u.group !== "");
+    for (const end of ends) {
+      const rest = a.terms.filter((u) => u.group === end.group && u !== end);
+      if (rest.length > 0 && rest.every((u) => !holds(self, u)) && name.length > 1) return true;
+    }
+  }
+  return false;
+}
+
 /** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
 function deniedThere(statement: StatementAnalysis, other: StatementAnalysis): boolean {
   return statement.negations.length > 0 && other.negations.length === 0;
@@ -228,9 +268,15 @@ function closest(a: StatementAnalysis, others: readonly StatementAnalysis[]): { 
   return best;
 }
 
-/** A word of the other side (as written) that is the opposite of `key`, and that this side lacks. */
-function oppositeWord(key: string, other: Pool, self: Pool): string | undefined {
-  return oppositeWords(key).find((w) => hasLowerWord(other, w) && !hasLowerWord(self, w));
+/** Whether one English term was read as a noun and the other as an adjective (by their weights). */
+function nounAgainstAdjective(a: Term, b: Term): boolean {
+  const english = !HANGUL.test(a.key) && !HANGUL.test(b.key);
+  return english && ((a.weight === 1.5 && b.weight === 1) || (a.weight === 1 && b.weight === 1.5));
+}
+
+/** A word of the other side (as written) that is the opposite of `t`, and that this side lacks (not a noun against an adjective). */
+function oppositeWord(t: Term, other: Pool, self: Pool): string | undefined {
+  return oppositeWords(t.key).find((w) => hasLowerWord(other, w) && !hasLowerWord(self, w) && !other.terms.some((u) => u.key === w && nounAgainstAdjective(t, u)));
 }
 
 /**
@@ -283,9 +329,12 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // A name is found when its last word is ("Shakespeare" for "William Shakespeare"; not "Ottawa" for "Ottawa River").
   const nameFound = (t: Term): boolean => {
     if (holds(other, t) || holds(question, t)) return true;
+    if (aliasHeld(t, other) || aliasHeld(t, question)) return true;
     if (t.group === "") return false;
     const head = statement.terms.filter((u) => u.group === t.group).pop();
-    return head !== undefined && head !== t && (holds(other, head) || holds(question, head));
+    if (head === undefined || head === t) return false;
+    if (holds(question, head)) return true;
+    return holds(other, head) && !headOfAnotherName(head, statement.terms.filter((u) => u.group === t.group), other, self);
   };
   const missingNames = names.filter((t) => !nameFound(t));
   if (missingNames.length > 0) {
@@ -350,10 +399,13 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     });
     if (best >= 0 && bestShare >= 0.6 && predicate.length >= 2) {
       const o = others[best]!;
-      if (!names.some((t) => holds(pool([o]), t))) {
-        const rival = rivalNames(o, new Set(names.map((t) => slotOf(t.role))), self, question);
+      // The names this statement gives that the statement saying the same of something lacks
+      // ("Argentina won the first World Cup" against "Uruguay won the first FIFA World Cup").
+      const absent = names.filter((t) => !holds(pool([o]), t) && !aliasHeld(t, pool([o])));
+      if (absent.length > 0) {
+        const rival = rivalNames(o, new Set(absent.map((t) => slotOf(t.role))), self, question);
         if (rival.length > 0 && !deniedThere(statement, o)) {
-          return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(names.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
+          return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
         }
       }
     }
@@ -362,13 +414,14 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // Opposites: "rises" against "falls", "red" against "blue".
   for (const t of statement.terms) {
     if (!hasOpposite(t.key) || holds(other, t)) continue;
-    const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u));
+    // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
+    const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
     if (rival) {
       const j = others.findIndex((o) => o.terms.includes(rival));
       return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"` };
     }
     // Function words with a meaning ("only" against "both … and").
-    const word = oppositeWord(t.key, other, self);
+    const word = oppositeWord(t, other, self);
     if (word) {
       const j = others.findIndex((o) => o.lowerWords.includes(word));
       return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"` };
@@ -416,7 +469,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // answer that names "Apollo 11" covers "during the Apollo 11 mission".)
   if (side === "reference" && matched.length === 0) {
     const said = statement.terms.slice(1).filter((t) => !holds(question, t));
-    if (said.length > 0 && !said.some((t) => holds(other, t))) {
+    if (said.length > 0 && !said.some((t) => holds(other, t) || aliasHeld(t, other))) {
       return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
     }
   }

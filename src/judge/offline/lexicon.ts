@@ -142,6 +142,22 @@ export function phrasalVerb(verbLemma: string, next: string, after = ""): string
  */
 export const RELATION_WORDS: ReadonlySet<string> = new Set(["above", "below", "beneath", "inside", "outside", "before", "after", "with", "without"]);
 
+/**
+ * Other names of a few countries and states, as one-word keys to the words
+ * of their other names: "Britain" is the United Kingdom, "America" the United
+ * States. (Abbreviations such as UK and USA are spelled out by the judge itself.)
+ */
+export const NAME_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  britain: ["united kingdom", "uk", "great britain"],
+  america: ["united states", "us", "usa"],
+  holland: ["netherlands"],
+  ussr: ["soviet union"],
+  burma: ["myanmar"],
+  myanmar: ["burma"],
+  persia: ["iran"],
+  netherlands: ["holland"],
+};
+
 const KEYS = new Map<string, string>();
 for (const group of SYNONYM_GROUPS) for (const word of group) KEYS.set(word, group[0]!);
 
