@@ -90,6 +90,19 @@ describe("values", () => {
     assert.equal(compareValues(value("about 1,000"), value("1,400")), "different");
   });
 
+  it("reads dates with dots, Korean numbers in parts, and ordinals (which never clash with counts)", () => {
+    assert.equal(valueToken(value("1446. 10. 9.")), "date:1446-10-9");
+    assert.equal(compareValues(value("2009. 6. 23."), value("2009년 6월 23일")), "same");
+    assert.equal(value("3억 5천만 원").value, 350_000_000);
+    assert.equal(compareValues(value("약 38만 4천 킬로미터"), value("약 384,400 km")), "same");
+    assert.equal(compareValues(value("the 19th Amendment"), value("the Nineteenth Amendment")), "same");
+    assert.equal(compareValues(value("the 19th Amendment"), value("the 21st Amendment")), "different");
+    // A rank is not a count: "the 26th Amendment" says nothing against "age 18".
+    assert.equal(compareValues(value("the 26th Amendment"), value("18 years")), "unrelated");
+    assert.equal(compareValues(value("the 26th Amendment"), value("at 18")), "unrelated");
+    assert.equal(value("a third of the seats").value, 1 / 3);
+  });
+
   it("reads a number after a sentence's opening adverb as a value, not as part of a name", () => {
     assert.equal(value("Typically 206 bones.").value, 206);
     assert.equal(value("Usually 12 eggs.").value, 12);
@@ -175,6 +188,11 @@ describe("splitStatements", () => {
     assert.deepEqual(splitStatements("네, 있어요.", "서울에 지하철이 있나요?"), ["서울에 지하철이 있나요: 그렇다"]);
     assert.deepEqual(splitStatements("아니요. 제주도에는 지하철이 없습니다.", "제주도에 지하철이 있나요?"), ["제주도에 지하철이 있나요: 그렇지 않다", "제주도에는 지하철이 없습니다."]);
     assert.deepEqual(splitStatements("Yes, spiders can spin silk.", "Can spiders spin silk?"), ["It is true that spiders spin silk"]);
+  });
+
+  it("keeps a date written with dots in one sentence, and splits a clause after a spaced dash", () => {
+    assert.deepEqual(splitStatements("세종대왕은 1446. 10. 9.에 훈민정음을 반포했다."), ["세종대왕은 1446. 10. 9.에 훈민정음을 반포했다."]);
+    assert.deepEqual(splitStatements("Water freezes at 0 °C — nothing in the kitchen gets colder."), ["Water freezes at 0 °C", "nothing in the kitchen gets colder."]);
   });
 
   it("keeps a short clause after a semicolon apart, and drops pieces that name nothing", () => {
@@ -347,6 +365,14 @@ describe("classifyStatements", () => {
       ["Who wrote Hamlet?", "Hamlet was written by William Shakespeare.", "Shakespeare wrote Hamlet."],
     ]);
     assertClashes([["Where does the Danube flow?", "The Danube flows into the Red Sea.", "The Danube flows into the Black Sea.", /Red.*Black/]]);
+  });
+
+  it("reads single capital letters as names, and does not find a name by its last word inside a longer name", () => {
+    assertClashes([["Which vitamin is made in the skin?", "The skin makes vitamin C.", "The skin makes vitamin D.", /C.*D/]]);
+    const v = verdicts("Which court sits in Strasbourg?", "The European Court of Auditors sits in Strasbourg.", "The European Court of Human Rights sits in Strasbourg.");
+    assert.deepEqual(v.response, ["FP"], v.reasons.join(" | "));
+    // A plural opening a sentence is still the noun: "Storms" against "storm".
+    assertSupported([["What causes floods?", "Storms cause floods.", "Floods are caused by heavy storms."]]);
   });
 
   it("matches a verb with its -ing form, and does not oppose a noun to an adjective ('the final' is not 'the first')", () => {

@@ -72,6 +72,9 @@ function sameTerm(a: string, b: string): boolean {
     return p >= 4 && p >= 0.6 * Math.min(x.length, y.length);
   }
   if (isGerundOf(a, b) || isGerundOf(b, a)) return true;
+  // A plural that the tagger left unlemmatised (a capitalised "Colds" opening a sentence).
+  if (a.length >= 3 && (b === `${a}s` || b === `${a}es`)) return true;
+  if (b.length >= 3 && (a === `${b}s` || a === `${b}es`)) return true;
   const min = Math.min(a.length, b.length);
   if (min < 5) return false;
   let prefix = 0;
@@ -219,18 +222,22 @@ const ALIASED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
 })();
 
 /**
- * Whether the other side's name that ends in `head` has a first part this name lacks: "Black Sea"
- * is not found in "Caspian Sea", though "Shakespeare" is found for "William Shakespeare".
+ * Whether the other side names `head` only as part of a longer name: "Black Sea" is not found in
+ * "Caspian Sea", nor "International Criminal Court" in "International Court of Justice"; the last
+ * word alone finds a name only where the other side gives it bare ("Shakespeare" for "William
+ * Shakespeare").
  */
-function headOfAnotherName(head: Term, name: readonly Term[], other: Pool, self: Pool): boolean {
+function headOfAnotherName(head: Term, other: Pool): boolean {
+  let bare = false;
+  let longer = false;
   for (const a of other.analyses) {
-    const ends = a.terms.filter((u) => u.key === head.key && u.group !== "");
-    for (const end of ends) {
-      const rest = a.terms.filter((u) => u.group === end.group && u !== end);
-      if (rest.length > 0 && rest.every((u) => !holds(self, u)) && name.length > 1) return true;
+    for (const end of a.terms) {
+      if (end.key !== head.key) continue;
+      if (end.group !== "" && a.terms.some((u) => u.group === end.group && u !== end)) longer = true;
+      else bare = true;
     }
   }
-  return false;
+  return longer && !bare;
 }
 
 /** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
@@ -334,7 +341,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     const head = statement.terms.filter((u) => u.group === t.group).pop();
     if (head === undefined || head === t) return false;
     if (holds(question, head)) return true;
-    return holds(other, head) && !headOfAnotherName(head, statement.terms.filter((u) => u.group === t.group), other, self);
+    return holds(other, head) && !headOfAnotherName(head, other);
   };
   const missingNames = names.filter((t) => !nameFound(t));
   if (missingNames.length > 0) {

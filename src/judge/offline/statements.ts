@@ -22,7 +22,7 @@ const ABBREVIATIONS: ReadonlySet<string> = new Set([
 ]);
 
 /** English coordinators that split a sentence into clauses when both sides have at least 3 words. */
-const ENGLISH_BOUNDARY = /;\s+|:\s+(?=\S+\s+\S+\s+\S+)|,\s+(?:and|but|while|whereas)\s+|,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)\s+|\s+(?:because|although|whereas)\s+|,\s+(?=(?:he|she|it|they|this|that|these|there)\s)/giu;
+const ENGLISH_BOUNDARY = /\s+[—–]\s+|;\s+|:\s+(?=\S+\s+\S+\s+\S+)|,\s+(?:and|but|while|whereas)\s+|,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)\s+|\s+(?:because|although|whereas)\s+|,\s+(?=(?:he|she|it|they|this|that|these|there)\s)/giu;
 
 /** Cuts before a subordinate clause ("…, which …", "…, because …"): the left side may be a bare answer ("Antarctica, since …"). */
 const SUBORDINATE = /^(?:,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)|\s+(?:because|although|whereas)|:)\s+$/iu;
@@ -124,13 +124,18 @@ function sentences(line: string): string[] {
   if (!INNER_SENTENCE_END.test(line)) return [line];
   const out: string[] = [];
   let pending = "";
-  for (const segment of segments(line)) {
+  const pieces = [...segments(line)];
+  pieces.forEach((segment, i) => {
     pending += segment;
     const last = pending.trim().split(/\s+/).pop()?.toLowerCase() ?? "";
-    if (ABBREVIATIONS.has(last)) continue;
+    if (ABBREVIATIONS.has(last)) return;
+    // A date written with dots ("2019. 6. 25.", "1446. 10. 9.") is one piece, not three sentences.
+    if (/(?:^|\s)\d{1,4}\.\s*$/.test(pending) && /^\d{1,2}\./.test(pieces[i + 1] ?? "")) return;
+    // ... and so is "9.에": no space after the dot, no sentence end.
+    if (/\d\.$/.test(pending) && /^[^\s\d]/.test(pieces[i + 1] ?? " ")) return;
     out.push(pending);
     pending = "";
-  }
+  });
   if (pending) out.push(pending);
   return out;
 }

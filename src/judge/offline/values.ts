@@ -63,7 +63,7 @@ const SMALL_NUMBERS: Readonly<Record<string, number>> = {
 };
 const SCALES: Readonly<Record<string, number>> = {
   hundred: 1e2, thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
-  천: 1e3, 만: 1e4, 백만: 1e6, 천만: 1e7, 억: 1e8, 조: 1e12,
+  백: 1e2, 천: 1e3, 만: 1e4, 백만: 1e6, 천만: 1e7, 억: 1e8, 조: 1e12,
 };
 
 /** Unit words and symbols → [dimension, factor to the base unit]. Longest spellings are tried first. */
@@ -124,6 +124,22 @@ const MONTH_DAY = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|t
 const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\b(?!\\.?,?\\s+(?:of\\s+)?\\d{4})`, "giu");
 const KOREAN_DATE = /(\d{3,4})\s*년(?:\s*(\d{1,2})\s*월)?(?:\s*(\d{1,2})\s*일)?|(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/gu;
 const SLASH_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/gu;
+/** Year, month and day with dots, as Korean (and German) write them: "2019. 6. 25.", "1446.10.9". */
+const DOTTED_DATE = /(?<![\d.])(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})(?!\d)\.?/gu;
+/** A Korean number in parts, largest first: "38만 4천" (384,000), "3억 5천만", "1만 2천 500". */
+const KOREAN_NUMBER = /(?<![\d.,])\d+(?:\.\d+)?\s?(?:조|억|만|천)(?:\s?\d+(?:\.\d+)?\s?(?:천만|백만|억|만|천|백))+(?:\s?\d+(?![\d.,]))?/gu;
+/** An ordinal in digits ("26th", "3rd"), read as an ordinal, not a count. */
+const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
+/** Ordinal words past "second" (whose other senses are common), and compounds ("twenty-sixth"). */
+const ORDINAL_WORDS: Readonly<Record<string, number>> = {
+  third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
+  thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
+  twentieth: 20, thirtieth: 30, fortieth: 40, fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90, hundredth: 100,
+};
+const ORDINAL_WORD = new RegExp(
+  `\\b(?:(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-)?(first|second|${Object.keys(ORDINAL_WORDS).join("|")})\\b`,
+  "giu",
+);
 const YEAR_WORD = /^\s*(?:년|년도)/u;
 
 function parseDigits(text: string): number {
@@ -203,6 +219,11 @@ function findDates(text: string): TextValue[] {
     const [month, day] = a > 12 ? [b, a] : [a, b];
     add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), month, day));
   }
+  if (/\d{4}\.\s?\d/.test(text)) for (const m of text.matchAll(DOTTED_DATE)) {
+    const month = Number(m[2]);
+    const day = Number(m[3]);
+    if (month >= 1 && month <= 12 && day >= 1 && day <= 31) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[1]), month, day));
+  }
   if (/[년월]/.test(text)) for (const m of text.matchAll(KOREAN_DATE)) {
     const year = m[1] === undefined ? undefined : Number(m[1]);
     const month = m[2] ?? m[4];
@@ -270,6 +291,23 @@ function digitStep(written: string): number {
   return trailingZeroStep(Number(body));
 }
 
+/** The value of a Korean number in parts: "38만 4천" → 384000, "3억 5천만" → 350000000. */
+function koreanNumber(text: string): number {
+  let total = 0;
+  let section = 0;
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s?(천만|백만|조|억|만|천|백)?/gu)) {
+    const n = Number(m[1]);
+    const unit = m[2];
+    if (unit === "조" || unit === "억" || unit === "만") {
+      total += (section + n) * (SCALES[unit] ?? 1);
+      section = 0;
+    } else {
+      section += n * (unit === undefined ? 1 : (SCALES[unit] ?? 1));
+    }
+  }
+  return total + section;
+}
+
 /** 10 to the number of trailing zeros of a whole number: 3500 → 100, 7 → 1, 0 → 1. */
 function trailingZeroStep(value: number): number {
   if (!Number.isInteger(value) || value === 0) return 1;
@@ -280,7 +318,7 @@ function trailingZeroStep(value: number): number {
 
 const HAS_DIGIT = /\d/;
 const FRACTION = /\b(?:(?:a|one)\s+)?(half|third|quarter)\b(?=\s+(?:a|an|of|the)\b)/giu;
-const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter)\\b`, "i");
+const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter|${Object.keys(ORDINAL_WORDS).join("|")})\\b`, "i");
 
 function readValues(text: string): TextValue[] {
   const digits = HAS_DIGIT.test(text);
@@ -289,6 +327,27 @@ function readValues(text: string): TextValue[] {
   const values = digits ? findDates(text) : [];
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
   const numbers: Array<{ start: number; end: number; value: number; step: number }> = [];
+  // Korean numbers in parts, read whole (their digit runs are not read again below).
+  const compound: Span[] = [];
+  if (digits && /[조억만천]/.test(text)) {
+    for (const m of text.matchAll(KOREAN_NUMBER)) {
+      if (overlaps(taken, m.index, m.index + m[0].length)) continue;
+      const value = koreanNumber(m[0]);
+      numbers.push({ start: m.index, end: m.index + m[0].length, value, step: trailingZeroStep(value) });
+      compound.push({ start: m.index, end: m.index + m[0].length });
+    }
+  }
+  for (const m of text.matchAll(ORDINAL_WORD)) {
+    const unit = m[2]!.toLowerCase();
+    if (m[1] === undefined && (unit === "first" || unit === "second")) continue;
+    // "a third of", "one fifth": a fraction, not a rank.
+    if (m[1] === undefined && /\b(?:a|one)\s+$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
+    const tens = m[1] === undefined ? 0 : (SMALL_NUMBERS[m[1].toLowerCase()] ?? 0);
+    const value = tens + (unit === "first" ? 1 : unit === "second" ? 2 : (ORDINAL_WORDS[unit] ?? 0));
+    const end = m.index + m[0].length;
+    values.push({ dimension: "ordinal", value, approximate: false, step: 1, text: m[0], start: m.index, end });
+    taken.push({ start: m.index, end });
+  }
   for (const m of digits ? text.matchAll(DIGITS) : []) {
     const start = m.index;
     // A digit run glued to letters on its left (e.g. "CO2", "Q3", "H2O") is part of a name.
@@ -297,6 +356,7 @@ function readValues(text: string): TextValue[] {
     // month, or a common word that is capitalised only because it opens the sentence ("Typically 206").
     const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
     if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length)) continue;
+    if (overlaps(taken, start, start + m[0].length) || overlaps(compound, start, start + m[0].length)) continue;
     numbers.push({ start, end: start + m[0].length, value: parseDigits(m[0]), step: digitStep(m[0]) });
   }
   for (const m of words ? text.matchAll(FRACTION) : []) {
@@ -324,6 +384,13 @@ function readValues(text: string): TextValue[] {
       end += scale.length;
     }
     let dimension: Dimension = "number";
+    const ordinal = ORDINAL_SUFFIX.exec(text.slice(end));
+    if (ordinal && Number.isInteger(value) && value > 0) {
+      end += ordinal[0].length;
+      taken.push({ start: n.start, end });
+      values.push({ dimension: "ordinal", value, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      continue;
+    }
     const era = /^\s?(AD|CE|BC|BCE)\b/.exec(text.slice(end));
     if (era && Number.isInteger(value) && value > 0) {
       end += era[0].length;
