@@ -190,6 +190,11 @@ describe("splitStatements", () => {
     assert.deepEqual(splitStatements("Yes, spiders can spin silk.", "Can spiders spin silk?"), ["It is true that spiders spin silk"]);
   });
 
+  it("keeps a name's initials in its sentence (J. K. Rowling, J.R.R. Tolkien)", () => {
+    assert.deepEqual(splitStatements("J. K. Rowling wrote the books. They sold well."), ["J. K. Rowling wrote the books.", "They sold well."]);
+    assert.deepEqual(splitStatements("It was written by J.R.R. Tolkien."), ["It was written by J.R.R. Tolkien."]);
+  });
+
   it("keeps a date written with dots in one sentence, and splits a clause after a spaced dash", () => {
     assert.deepEqual(splitStatements("세종대왕은 1446. 10. 9.에 훈민정음을 반포했다."), ["세종대왕은 1446. 10. 9.에 훈민정음을 반포했다."]);
     assert.deepEqual(splitStatements("Water freezes at 0 °C — nothing in the kitchen gets colder."), ["Water freezes at 0 °C", "nothing in the kitchen gets colder."]);
@@ -379,6 +384,11 @@ describe("classifyStatements", () => {
     assertSupported([["How do ducks move on water?", "Ducks are good at swimming.", "Ducks swim well."]]);
     const v = verdicts("Who won the first Tour de France, and when?", "Maurice Garin won it in 1903, ahead of everyone in the final.", "Maurice Garin won the first Tour de France in 1903.");
     assert.ok(!v.reasons.some((r) => /first|final/.test(r) && /clash/.test(r)), v.reasons.join(" | "));
+  });
+
+  it("marks an affirmed statement FP when the reference denies it, even if another reference statement shares its words", () => {
+    const v = verdicts("Is zero a positive number?", "Zero counts as a positive number.", "Zero is not a positive number. A positive number is greater than zero.");
+    assert.equal(v.response[0], "FP", v.reasons.join(" | "));
   });
 
   it("reads 'no X has …' after a comma as a denial, and agrees with 'never' on the same side", () => {

@@ -464,7 +464,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   if (aligned.index >= 0 && aligned.share >= SUPPORT_THRESHOLD && statement.terms.length + values.length >= 2) {
     const o = others[aligned.index]!;
     // A clash unless a statement of the same polarity matches as well.
-    if (negated !== (o.negations.length > 0) && closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share < aligned.share) {
+    if (negated !== (o.negations.length > 0) && closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share <= aligned.share) {
       const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
       return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}` };
     }
