@@ -186,7 +186,7 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     // "US", "IT" in capitals are names, not the pronouns their lower case spells.
     const capitals = ACRONYM.test(token.text) && token.pos !== "PRON";
     // A single capital letter tagged as a name is one ("vitamin C", "the language C", "D, E and K").
-    const letter = /^\p{Lu}\.?$/u.test(token.text) && token.pos === "PROPN" && token.text !== "I";
+    const letter = /^\p{Lu}\.?$/u.test(token.text) && token.pos === "PROPN" && token.text !== "I" && !/[-‐–]/.test(text.charAt(start - 1) + text.charAt(end));
     if (letter) key = token.text.charAt(0).toLowerCase();
     if (!/[\p{L}\p{N}]/u.test(key) || (key.length < 2 && !letter) || (!capitals && !letter && (STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)))) continue;
     // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
