@@ -1,6 +1,7 @@
 /**
  * The offline judge: its agreement with the bundled hand labels (factual
- * Spearman, model order, wrong answers scored high, statement agreement),
+ * Spearman, model order, wrong answers scored high, statement agreement,
+ * answer order) on the sample data and on the held-out set's two splits,
  * Ragas' documentation examples, and the time and memory of scoring
  * 100,000 synthetic rows (in a child process, from dist/).
  *
@@ -91,6 +92,26 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
   for (const r of frameRecords(report.statements!)) {
     figures.push(figure(`labels: statement agreement, ${String(r["side"])} side (accuracy / kappa, ${String(r["n_aligned"])} aligned)`, `${round(r["accuracy"] as number, 3)} / ${round(r["kappa"] as number, 3)}`, ""));
   }
+  const sampleOrder = frameRecords(report.answerOrder!).find((r) => r["target"] === "factual")!;
+  figures.push(figure("labels: the better of two answers to a question scored higher (factual)", `${String(sampleOrder["ordered"])} of ${String(sampleOrder["n_pairs"])} pairs (${round((sampleOrder["share_ordered"] as number) * 100, 1)}%)`, ""));
+
+  // The held-out set: answers written and labelled apart from the judge (docs/labelling.md).
+  const heldOut = frameRecords(await scoreAnswerCorrectness(await loadDataset(path.join(root, "data", "qa-heldout.csv")), { judge: createJudge({ judge: "offline", quiet: true }), progress: false, quiet: true }));
+  for (const split of ["test", "dev"] as const) {
+    const rows = heldOut.filter((r) => r["split"] === split);
+    const r = calibrate(rows, path.join(root, "data", "qa-heldout.labels.jsonl"), { top: 0 });
+    const f = frameRecords(r.rows!).find((x) => x["target"] === "factual" && x["model"] === "(all)")!;
+    const o = frameRecords(r.answerOrder!).find((x) => x["target"] === "factual")!;
+    const what = split === "test" ? "held-out test split (never read while building the judge)" : "held-out dev split (read while fixing the judge)";
+    const zero = f["n_label_zero"] as number;
+    const high = Math.round((f["high_on_label_zero"] as number) * zero);
+    figures.push(
+      figure(`${what}: factual score vs labels' F1, Spearman (${rows.length} answers)`, round(f["spearman"] as number, 3), "", split === "test" ? "≥ 0.8 ([A], on unseen answers)" : undefined, split === "test" ? (f["spearman"] as number) >= 0.8 : undefined),
+      figure(`${what}: answers the labels score 0 that get factual ≥ 0.5`, `${high} of ${zero} (${round((high / zero) * 100, 1)}%)`, "", split === "test" ? "≤ 5%" : undefined, split === "test" ? high / zero <= 0.05 : undefined),
+      figure(`${what}: the better of two answers to a question scored higher`, `${String(o["ordered"])} of ${String(o["n_pairs"])} pairs (${round((o["share_ordered"] as number) * 100, 1)}%; ${String(o["tied"])} tied)`, ""),
+      figure(`${what}: model order by final score agrees with the labels`, String(r.rankingAgrees), "", split === "test" ? "true" : undefined, split === "test" ? r.rankingAgrees === true : undefined),
+    );
+  }
 
   const bowl = await scoreOne("When was the first super bowl?", "The first superbowl was held on Jan 15, 1967", "The first superbowl was held on January 15, 1967");
   figures.push(figure("Ragas example: super bowl paraphrase, score", round(bowl["answer_correctness"] as number, 3), "", "≥ 0.8", (bowl["answer_correctness"] as number) >= 0.8));
@@ -123,6 +144,10 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
         "Both scored by dist/ in a child process with the default two worker threads.",
     );
   }
-  notes.push("labels: data/qa-models.csv scored by the offline judge, calibrate() against data/qa-models.labels.jsonl (hand labels, docs/labelling.md).");
+  notes.push(
+    "labels: data/qa-models.csv scored by the offline judge, calibrate() against data/qa-models.labels.jsonl (hand labels, docs/labelling.md).",
+    "held-out: data/qa-heldout.csv (its split column) scored by the offline judge, calibrate() against data/qa-heldout.labels.jsonl; " +
+      "the test split was never read while building the judge, so it is the figure to expect on answers of your own.",
+  );
   return { name: "offline", figures, notes };
 }
