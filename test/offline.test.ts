@@ -101,6 +101,7 @@ describe("values", () => {
     assert.equal(compareValues(value("the 26th Amendment"), value("18 years")), "unrelated");
     assert.equal(compareValues(value("the 26th Amendment"), value("at 18")), "unrelated");
     assert.equal(value("a third of the seats").value, 1 / 3);
+    assert.equal(value("about one-third of the seats").value, 1 / 3);
   });
 
   it("reads a number after a sentence's opening adverb as a value, not as part of a name", () => {
@@ -152,6 +153,14 @@ describe("atomic claims", () => {
     assert.deepEqual(atomicClaims("Bees gather nectar and, using enzymes, turn it into honey."), ["Bees gather nectar and, using enzymes, turn it into honey."]);
   });
 
+  it("splits a list of three or more common words into one claim per item, in English and Korean", () => {
+    assert.deepEqual(atomicClaims("The flag is red, white and blue."), ["The flag is red.", "The flag is white.", "The flag is blue."]);
+    assert.deepEqual(atomicClaims("Plants need light, water and carbon dioxide to grow."), ["Plants need light to grow.", "Plants need water to grow.", "Plants need carbon dioxide to grow."]);
+    assert.deepEqual(atomicClaims("사계절은 봄, 여름, 가을, 그리고 겨울이다."), ["사계절은 봄", "사계절은 여름", "사계절은 가을", "사계절은 겨울이다."]);
+    // An item the reference lacks is FP on its own; the items it has stay TP.
+    assert.deepEqual(verdicts("What does a plant need to grow?", "Light, water and sugar.", "A plant needs light, water and carbon dioxide.").response, ["TP", "TP", "FP"]);
+  });
+
   it("splits 'X, not Y' of common nouns into the claim and its denial", () => {
     assert.deepEqual(atomicClaims("A spider is an arachnid, not an insect."), ["A spider is an arachnid.", "A spider is not an insect."]);
     assert.deepEqual(atomicClaims("Bats are mammals, not birds."), ["Bats are mammals.", "Bats are not birds."]);
@@ -188,6 +197,7 @@ describe("splitStatements", () => {
     assert.deepEqual(splitStatements("네, 있어요.", "서울에 지하철이 있나요?"), ["서울에 지하철이 있나요: 그렇다"]);
     assert.deepEqual(splitStatements("아니요. 제주도에는 지하철이 없습니다.", "제주도에 지하철이 있나요?"), ["제주도에 지하철이 있나요: 그렇지 않다", "제주도에는 지하철이 없습니다."]);
     assert.deepEqual(splitStatements("Yes, spiders can spin silk.", "Can spiders spin silk?"), ["It is true that spiders spin silk"]);
+    assert.deepEqual(splitStatements("네, 맞아요.", "서울에 지하철이 있나요?"), ["서울에 지하철이 있나요: 그렇다"]);
   });
 
   it("keeps a name's initials in its sentence (J. K. Rowling, J.R.R. Tolkien)", () => {

@@ -249,6 +249,54 @@ function splitParticiple(clause: string, tokens: readonly EnglishToken[]): strin
   return undefined;
 }
 
+/** Tags a list item may hold: a short noun phrase ("object-oriented design", "the aorta"). */
+const ITEM_POS = new Set(["NOUN", "PROPN", "ADJ", "DET", "PUNCT"]);
+
+/**
+ * "The pillars are encapsulation, inheritance and modularity." → one claim per item ("The pillars
+ * are encapsulation.", …): a list of three or more short noun phrases ("A, B and C", "A, B, or C")
+ * states each item, as a reader labels it. Lists of names or values are split by slots; this
+ * takes the lists of common words they leave.
+ */
+function splitList(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
+  // Items: runs of item tags between commas, closed by "and"/"or" before the last one.
+  const commas = tokens.map((t, i) => (t.text === "," ? i : -1)).filter((i) => i >= 0);
+  if (commas.length < 1) return undefined;
+  for (let c = 0; c < commas.length; c++) {
+    const first = commas[c]!;
+    // The first item: the tokens right before the first comma, back to a non-item tag.
+    let start = first;
+    while (start > 0 && ITEM_POS.has(tokens[start - 1]!.pos) && tokens[start - 1]!.text !== "," && first - start < 4) start--;
+    while (start < first && tokens[start]!.pos === "DET") start++;
+    if (start === first) continue;
+    const items: Array<{ from: number; to: number }> = [{ from: start, to: first }];
+    let i = first + 1;
+    let closed = false;
+    while (i < tokens.length && !closed) {
+      if (/^(?:and|or)$/i.test(tokens[i]!.text)) {
+        i++;
+        closed = true;
+      }
+      let j = i;
+      while (j < tokens.length && ITEM_POS.has(tokens[j]!.pos) && !/^[,.;:!?]$/.test(tokens[j]!.text) && j - i < 4) j++;
+      if (j === i) break;
+      items.push({ from: i, to: j });
+      if (tokens[j]?.text === ",") i = j + 1;
+      else if (!closed && /^(?:and|or)$/i.test(tokens[j]?.text ?? "")) i = j;
+      else break;
+    }
+    if (!closed || items.length < 3) continue;
+    const kinds = items.map((it) => tokens.slice(it.from, it.to).filter((t) => t.pos !== "DET" && t.pos !== "PUNCT"));
+    // Names and values are the slots' to split; a list of them alone is left to them.
+    if (kinds.every((k) => k.every((t) => t.pos === "PROPN" || /^\p{Lu}/u.test(t.text)))) return undefined;
+    const head = clause.slice(0, tokens[items[0]!.from]!.start);
+    const last = items[items.length - 1]!;
+    const tail = last.to < tokens.length ? clause.slice(tokens[last.to - 1]!.end) : "";
+    return items.map((it) => tidy(`${head}${clause.slice(tokens[it.from]!.start, tokens[it.to - 1]!.end)}${tail}`));
+  }
+  return undefined;
+}
+
 /** A calculation or example with many numbers ("$1,000 at 10% becomes $1,100"): one claim, as a reader takes it. */
 function isCalculation(clause: string, values: readonly TextValue[]): boolean {
   return values.length >= 3 || /\d\s*[=×*/+^]\s*\d|=\s*\p{L}+\(/u.test(clause);
@@ -257,7 +305,7 @@ function isCalculation(clause: string, values: readonly TextValue[]): boolean {
 function englishClaims(clause: string, depth = 0): string[] {
   const tokens = englishTokens(clause);
   if (depth < 2) {
-    const parts = splitContrast(clause, tokens) ?? splitParticiple(clause, tokens) ?? splitVerbPhrases(clause, tokens);
+    const parts = splitContrast(clause, tokens) ?? splitParticiple(clause, tokens) ?? splitList(clause, tokens) ?? splitVerbPhrases(clause, tokens);
     if (parts) return parts.flatMap((p) => englishClaims(p, depth + 1));
   }
   const values = findValues(clause);
@@ -278,9 +326,27 @@ function englishClaims(clause: string, depth = 0): string[] {
   return [...new Set(claims)].filter((c) => /[\p{L}\p{N}]/u.test(c));
 }
 
+/** Korean: a list of three or more words joined by commas ("고구려, 백제, 신라이다") becomes one claim per item. */
+function koreanList(words: ReadonlyArray<{ text: string }>): string[] | undefined {
+  for (let i = 0; i < words.length; i++) {
+    let j = i;
+    while (j < words.length && /^[\uAC00-\uD7A3\w·]+,$/u.test(words[j]!.text)) j++;
+    if (j - i < 2 || j >= words.length) continue;
+    // "…, 한글날, 그리고 현충일이": the last item may follow a conjunction.
+    const last = /^(?:그리고|및|또는)$/u.test(words[j]!.text) && j + 1 < words.length ? j + 1 : j;
+    const before = words.slice(0, i).map((w) => w.text);
+    const after = words.slice(last + 1).map((w) => w.text);
+    const items = [...words.slice(i, j).map((w) => w.text.slice(0, -1)), words[last]!.text];
+    return items.map((item) => tidy([...before, item, ...after].join(" ")));
+  }
+  return undefined;
+}
+
 /** Korean: a clause with several values (or a value and a subject beside its topic) becomes one claim per item. */
 function koreanClaims(clause: string): string[] {
   const words = [...clause.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+  const listed = koreanList(words);
+  if (listed) return listed.flatMap((c) => koreanClaims(c));
   const values = findValues(clause);
   if (isCalculation(clause, values)) return [clause];
   const hasTopic = words.some((w) => /[\uAC00-\uD7A3](?:은|는)$/.test(w.text));

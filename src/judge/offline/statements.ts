@@ -245,6 +245,9 @@ export function splitStatements(text: string, question = ""): string[] {
       if (polar && (POLAR_QUESTION.test(question.trim()) || /[\uAC00-\uD7A3]/.test(question))) {
         claims.push(answerAsClaim(question, polar[1] !== undefined));
         rest = rest.trim().slice(polar[0].length);
+        // "Yes, correct." / "네, 맞아요.": a second yes or no says no more.
+        const again = YES_NO.exec(rest);
+        if (again && (again[1] !== undefined) === (polar[1] !== undefined)) rest = rest.slice(again[0].length);
         // "Yes, penguins can swim." / "네, 살고 있어요.": the rest repeats the question, which the claim already says.
         if (echoesQuestion(rest, question)) continue;
       }

@@ -317,7 +317,7 @@ function trailingZeroStep(value: number): number {
 }
 
 const HAS_DIGIT = /\d/;
-const FRACTION = /\b(?:(?:a|one)\s+)?(half|third|quarter)\b(?=\s+(?:a|an|of|the)\b)/giu;
+const FRACTION = /\b(?:(?:a|one)[\s-]+)?(half|third|quarter)\b(?=\s+(?:a|an|of|the)\b)/giu;
 const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter|${Object.keys(ORDINAL_WORDS).join("|")})\\b`, "i");
 
 function readValues(text: string): TextValue[] {
@@ -341,7 +341,7 @@ function readValues(text: string): TextValue[] {
     const unit = m[2]!.toLowerCase();
     if (m[1] === undefined && (unit === "first" || unit === "second")) continue;
     // "a third of", "one fifth": a fraction, not a rank.
-    if (m[1] === undefined && /\b(?:a|one)\s+$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
+    if (m[1] === undefined && /\b(?:a|one)[\s-]+$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
     const tens = m[1] === undefined ? 0 : (SMALL_NUMBERS[m[1].toLowerCase()] ?? 0);
     const value = tens + (unit === "first" ? 1 : unit === "second" ? 2 : (ORDINAL_WORDS[unit] ?? 0));
     const end = m.index + m[0].length;
