@@ -102,7 +102,7 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
     const r = calibrate(rows, path.join(root, "data", "qa-heldout.labels.jsonl"), { top: 0 });
     const f = frameRecords(r.rows!).find((x) => x["target"] === "factual" && x["model"] === "(all)")!;
     const o = frameRecords(r.answerOrder!).find((x) => x["target"] === "factual")!;
-    const what = split === "test" ? "held-out test split (never read while building the judge)" : "held-out dev split (read while fixing the judge)";
+    const what = `held-out ${split} split`;
     const zero = f["n_label_zero"] as number;
     const high = Math.round((f["high_on_label_zero"] as number) * zero);
     figures.push(
@@ -147,7 +147,7 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
   notes.push(
     "labels: data/qa-models.csv scored by the offline judge, calibrate() against data/qa-models.labels.jsonl (hand labels, docs/labelling.md).",
     "held-out: data/qa-heldout.csv (its split column) scored by the offline judge, calibrate() against data/qa-heldout.labels.jsonl; " +
-      "the test split was never read while building the judge, so it is the figure to expect on answers of your own.",
+      "the dev split was read while fixing the judge; the test split never was, so its figures are the ones to expect on answers of your own.",
   );
   return { name: "offline", figures, notes };
 }
