@@ -78,7 +78,7 @@ QUICKSTART = [
     "summarise them, draw a chart and export the scored table.\n\n"
     "Inside this repository the notebooks import the compiled package from `../dist` (`npm run build`); "
     "in your own project, `npm install evalframe` and import from `\"evalframe\"`.",
-    'import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, summarize, show, showTable, scoreBox, toCSV, scoreRun } from "../dist";',
+    "import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, summarize, show, showTable, scoreBox, toCSV, scoreRun, estimate, answerCorrectness, type AnswerCorrectnessOptions } from \"../dist\";",
     "md:## 1. Load the data\n\n"
     "`data/qa-models.csv` holds 42 questions (science, history, geography, software, finance, and some in Korean), "
     "each answered by three models, with a reference answer. Column names follow Ragas (`user_input`, `response`, "
@@ -112,6 +112,8 @@ QUICKSTART = [
     'console.log(`wrote ../out/quickstart-scored.csv and read back ${back.shape[0]} rows × ${back.shape[1]} columns`);\n'
     "const run = scoreRun(scored);\n"
     'console.log(`the run made ${run?.usage.chatCalls} chat calls (${run?.usage.chatCacheHits} from the cache)`);',
+    "md:## 7. Before paying for a real judge\n\n`estimate` plans every call a run would make and counts its tokens with the model's tokenizer; it sends nothing, so it needs no key. Here: this table judged by gpt-4o-mini at list price, in each way answer correctness can ask. The default asks as Ragas does (one call splits each answer, one each reference, one classifies); `fused` splits and classifies an answer in one call; `answersPerCall: 8` puts up to 8 answers in a call, a question's answers together; `reasons: false` drops the short reason before each verdict. The same statement rules and arithmetic in all four; what the cheaper ones trade is in the README (\"Fewer calls\", \"Cheapest verdicts\"), and measured costs are in BENCHMARKS.md.",
+    "const layouts: [string, AnswerCorrectnessOptions][] = [\n  [\"ragas (default)\", {}],\n  [\"fused\", { layout: \"fused\" }],\n  [\"fused, 8 answers a call\", { layout: \"fused\", answersPerCall: 8 }],\n  [\"fused, 8 a call, no reasons\", { layout: \"fused\", answersPerCall: 8, reasons: false }],\n];\nconst costs: Record<string, string | number>[] = [];\nfor (const [layout, options] of layouts) {\n  const e = await estimate(df, [answerCorrectness(options)], { judge: { judge: \"openai\", model: \"gpt-4o-mini\" } });\n  costs.push({ layout, chat_calls: e.chatCalls, prompt_tokens: e.promptTokens, reply_tokens: e.completionTokens, usd_per_1000_rows: ((e.costUSD ?? Number.NaN) / df.shape[0]) * 1000 });\n}\nshowTable(costs, { digits: 4 });",
 ]
 
 COMPARE = [
@@ -287,9 +289,15 @@ CALIBRATE = [
     "of them the judge scores 0.5 or more: the mistakes a reader notices first. NaN where a model has no such row.\n\n"
     "The per-model lines say whether the judge is as fair to one model as to another.",
     "showTable(report.rows!);",
-    "md:## 5. Does the judge rank the models as the labels do?\n\n"
-    "`judge_mean` is the mean final score, `label_mean` the mean of the labels' F1 over the same rows; rank 1 is best. "
-    "A judge can be off in level (bias) and still rank the models right, which is what a model comparison needs.",
+    "md:## 5. Does the judge pick the better answer, and rank the models as the labels do?\n\n"
+    "**Answer order** takes every pair of answers to the same question that the labels score differently and counts "
+    "how often the judge scores the better one higher (`ordered`), the same (`tied`) or lower (`reversed`). That is the "
+    "comparison you make when two models answer one question, and a judge can fail it while its Spearman over the "
+    "whole table looks fine (by telling easy questions from hard ones).\n\n"
+    "In the **ranking**, `judge_mean` is the mean final score, `label_mean` the mean of the labels' F1 over the same "
+    "rows; rank 1 is best. A judge can be off in level (bias) and still rank the models right, which is what a model "
+    "comparison needs.",
+    "showTable(report.answerOrder!);\n"
     "showTable(report.ranking!);\n"
     "console.log(`ranking agrees with the labels: ${report.rankingAgrees}`);",
     "md:## 6. Where they disagree most\n\n"
@@ -320,7 +328,17 @@ CALIBRATE = [
     "} else {\n"
     '  console.log("set OPENAI_API_KEY (or OPENAI_BASE_URL) and rerun to check the real judge the same way");\n'
     "}",
-    "md:## 8. Your own data\n\n"
+    "md:## 8. On answers it has never seen\n\n"
+    "The offline judge was built on the data above, so its agreement there flatters it. `data/qa-heldout.csv` holds "
+    "96 other questions (a quarter in Korean), each answered right, wrong and in part, hand-labelled the same way; its "
+    "`test` split was never read while the judge was built (`docs/labelling.md`). This is the agreement to expect on "
+    "answers of your own.",
+    'const heldOut = await scoreAnswerCorrectness(await loadDataset("../data/qa-heldout.csv"), { judge: createJudge({ judge: "offline" }), progress: false });\n'
+    'const testRows = frameRecords(heldOut).filter((row) => row["split"] === "test");\n'
+    'const unseen = calibrate(testRows, "../data/qa-heldout.labels.jsonl", { top: 5 });\n'
+    "showTable(unseen.rows!);\n"
+    "showTable(unseen.answerOrder!);",
+    "md:## 9. Your own data\n\n"
     "**Hand labels**, as bundled: one JSON line per row with the row's `id`, `model` and texts, its statements and "
     "verdicts, each with a reason. `docs/labelling.md` is the rule book (how to split statements, when a statement is "
     "TP or FP, covered or FN). Then `calibrate(scored, \"my.labels.jsonl\")` gives every table above, "

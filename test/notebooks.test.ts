@@ -31,8 +31,12 @@ const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
     /answer_correctness<\/td>(<td[^>]*>126<\/td>){2}/,
     /kappa[\s\S]*TP\/FP[\s\S]*covered\/FN/,
     /spearman[\s\S]*high_on_label_zero/,
+    /n_pairs[\s\S]*ordered[\s\S]*reversed[\s\S]*share_ordered/,
     /judge_rank[\s\S]*label_rank/,
     /ranking agrees with the labels: true/,
+    // The held-out set's test split: 144 answers the judge was not built on.
+    /288 rows · \d+ chat calls \(0 cached\) .*· offline \(approximate\)/,
+    /factual<\/td><td[^>]*>answer_correctness_factual<\/td><td[^>]*>label_f1<\/td><td[^>]*>\(all\)<\/td><td[^>]*>144<\/td>/,
     /difference[\s\S]*statements/,
     /no OPENAI_API_KEY or OPENAI_BASE_URL is set: checking the offline judge only/,
     /human_score/,
