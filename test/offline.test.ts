@@ -159,6 +159,24 @@ describe("atomic claims", () => {
     assert.deepEqual(atomicClaims("사계절은 봄, 여름, 가을, 그리고 겨울이다."), ["사계절은 봄", "사계절은 여름", "사계절은 가을", "사계절은 겨울이다."]);
     // An item the reference lacks is FP on its own; the items it has stay TP.
     assert.deepEqual(verdicts("What does a plant need to grow?", "Light, water and sugar.", "A plant needs light, water and carbon dioxide.").response, ["TP", "TP", "FP"]);
+    // A clause before a Korean list is a claim of its own, and the items keep its topic.
+    assert.deepEqual(atomicClaims("과일은 모두 세 가지로, 사과, 배, 감이 있다."), ["과일은 모두 세 가지로", "과일은 사과 있다.", "과일은 배 있다.", "과일은 감이 있다."]);
+  });
+
+  it("marks an item the other side's list lacks FP even where the rest of its statement matches, and the item it misses FN", () => {
+    const v = verdicts("Which gases are noble gases?", "The noble gases include helium, neon, argon and nitrogen.", "The noble gases include helium, neon, argon and krypton.");
+    assert.deepEqual(v.response, ["TP", "TP", "TP", "FP"], v.reasons.join(" | "));
+    assert.deepEqual(v.reference, ["covered", "covered", "covered", "FN"], v.reasons.join(" | "));
+    const k = verdicts("한국의 사계절은 무엇인가요?", "봄, 여름, 가을, 그리고 장마가 사계절입니다.", "한국의 사계절은 봄, 여름, 가을, 겨울입니다.");
+    assert.deepEqual([k.response.at(-1), k.reference.at(-1)], ["FP", "FN"], k.reasons.join(" | "));
+    // Two statements that differ by a word are no list: a paraphrase stays supported.
+    const p = verdicts("When did the first PlayStation come out?", "The first PlayStation launched in Japan in 1994.", "The original PlayStation was released in Japan in 1994.");
+    assert.deepEqual([p.response, p.reference], [["TP", "TP"], ["covered", "covered"]], p.reasons.join(" | "));
+  });
+
+  it("reads Korean day names written with a middle dot as their Sino-Korean names (3·1절 = 삼일절), not as numbers", () => {
+    assertSupported([["광복절은 언제인가요?", "6·25 전쟁은 1950년에 일어났다.", "육이오 전쟁은 1950년에 일어났다."]]);
+    assert.equal(findValues("3·1절").length, 0);
   });
 
   it("splits 'X, not Y' of common nouns into the claim and its denial", () => {

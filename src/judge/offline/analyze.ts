@@ -249,7 +249,17 @@ export function analyzeStatement(text: string): StatementAnalysis {
   return cache.get(text, readStatement);
 }
 
-function readStatement(text: string): StatementAnalysis {
+/** Sino-Korean readings of digits, for the names of days written with a middle dot (3·1절 = 삼일절). */
+const SINO_KOREAN = ["공", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"];
+
+/** "3·1절" → "삼일절", "6·25 전쟁" → "육이오 전쟁": Korean names of dates, read digit by digit. */
+function readDotNames(text: string): string {
+  if (!text.includes("·") || !/[\uAC00-\uD7A3]/.test(text)) return text;
+  return text.replace(/(?<![\d.,])(\d{1,2})·(\d{1,2})(?![\d.,])/gu, (_, a: string, b: string) => [...a, ...b].map((d) => SINO_KOREAN[Number(d)]).join(""));
+}
+
+function readStatement(written: string): StatementAnalysis {
+  const text = readDotNames(written);
   const values = findValues(text);
   const korean = HANGUL.test(text);
   const read = korean ? { ...koreanTerms(text, values), lowerWords: [] as string[] } : englishTerms(text, values);

@@ -326,18 +326,32 @@ function englishClaims(clause: string, depth = 0): string[] {
   return [...new Set(claims)].filter((c) => /[\p{L}\p{N}]/u.test(c));
 }
 
+/** Korean count words before a counter ("다섯 개로"). */
+const KOREAN_COUNT = /^(?:\d+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|모두)$/u;
+
+/** Whether a word before a comma is tied to its clause by a particle ("…에서,", "다섯 개로,"), not a list item. */
+function tiedToClause(word: string, previous: string): boolean {
+  return /(?:으로|에서|에게|에는|에도),$/u.test(word) || (/로,$/u.test(word) && KOREAN_COUNT.test(previous));
+}
+
 /** Korean: a list of three or more words joined by commas ("고구려, 백제, 신라이다") becomes one claim per item. */
 function koreanList(words: ReadonlyArray<{ text: string }>): string[] | undefined {
   for (let i = 0; i < words.length; i++) {
     let j = i;
-    while (j < words.length && /^[\uAC00-\uD7A3\w·]+,$/u.test(words[j]!.text)) j++;
+    // Items: words ending in a comma, not in a particle that ties them to the clause ("다섯 개로,").
+    while (j < words.length && /^[\uAC00-\uD7A3\w·]+,$/u.test(words[j]!.text) && !tiedToClause(words[j]!.text, words[j - 1]?.text ?? "")) j++;
     if (j - i < 2 || j >= words.length) continue;
     // "…, 한글날, 그리고 현충일이": the last item may follow a conjunction.
     const last = /^(?:그리고|및|또는)$/u.test(words[j]!.text) && j + 1 < words.length ? j + 1 : j;
-    const before = words.slice(0, i).map((w) => w.text);
+    let before = words.slice(0, i).map((w) => w.text);
     const after = words.slice(last + 1).map((w) => w.text);
     const items = [...words.slice(i, j).map((w) => w.text.slice(0, -1)), words[last]!.text];
-    return items.map((item) => tidy([...before, item, ...after].join(" ")));
+    // "국경일은 모두 다섯 개로, 3·1절, …": a clause before the list is a claim of its own, and the
+    // items keep only its topic.
+    const leadIn = i > 0 && words[i - 1]!.text.endsWith(",") ? tidy(before.join(" ").replace(/,$/, "")) : undefined;
+    if (leadIn !== undefined) before = before.filter((w) => /[\uAC00-\uD7A3](?:은|는)$/u.test(w)).slice(0, 1);
+    const claims = items.map((item) => tidy([...before, item, ...after].join(" ")));
+    return leadIn !== undefined ? [leadIn, ...claims] : claims;
   }
   return undefined;
 }
@@ -376,7 +390,7 @@ function koreanClaims(clause: string): string[] {
  */
 export function atomicClaims(clause: string): string[] {
   if (clause.length > 600) return [clause];
-  return [...recentClaims.get(clause, (c) => (HANGUL.test(c) ? koreanClaims(c) : englishClaims(c)))];
+  return [...recentClaims.get(clause, (c) => [...new Set(HANGUL.test(c) ? koreanClaims(c) : englishClaims(c))])];
 }
 
 /** Claims of recently split clauses: answers often repeat sentences of their reference or of each other. */

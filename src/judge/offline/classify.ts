@@ -240,6 +240,30 @@ function headOfAnotherName(head: Term, other: Pool): boolean {
   return longer && !bare;
 }
 
+/**
+ * The one content word of `statement` that neither the other side nor the question holds, when
+ * at least three statements of the other side hold everything else it says (or the question does)
+ * and each adds another word of its own: the other side's list, of which this word is not an
+ * item. Undefined otherwise.
+ */
+function listRival(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, question: Pool): { term: Term; rivals: string[] } | undefined {
+  const missing = statement.terms.filter((t) => t.weight >= 1 && !holds(other, t) && !holds(question, t));
+  if (missing.length !== 1) return undefined;
+  const frame = statement.terms.filter((t) => t !== missing[0] && t.weight >= 1);
+  if (frame.length === 0) return undefined;
+  const self = pool([statement]);
+  const rivals: string[] = [];
+  for (const o of others) {
+    const p = pool([o]);
+    if (!frame.every((t) => holds(p, t) || holds(question, t))) continue;
+    const own = o.terms.filter((u) => u.weight >= 1 && !holds(self, u) && !holds(question, u));
+    if (own.length === 1 && !rivals.includes(own[0]!.form)) rivals.push(own[0]!.form);
+  }
+  // Three other items at least: two statements that differ from this one by a word are as often a
+  // paraphrase or another inflection as a list.
+  return rivals.length >= 3 ? { term: missing[0]!, rivals } : undefined;
+}
+
 /** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
 function deniedThere(statement: StatementAnalysis, other: StatementAnalysis): boolean {
   return statement.negations.length > 0 && other.negations.length === 0;
@@ -388,6 +412,13 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   }
 
   // Supported on the face of it; now what would contradict it.
+  // Another item of a list: the other side says the same of several other things, and this
+  // statement's one word it lacks is the item ("the fat-soluble vitamins are C" against "… are A",
+  // "… are D", "… are E").
+  const item = listRival(statement, others, other, question);
+  if (item !== undefined) {
+    return { verdict: "unsupported", reason: `the ${side} lists ${show(item.rivals)}, not ${show([item.term.form])}` };
+  }
   // A swapped name: the statement that says the same of something else ("the largest desert is
   // Antarctica" against "the Sahara is the largest desert").
   if (names.length > 0) {

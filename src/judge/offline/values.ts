@@ -357,6 +357,8 @@ function readValues(text: string): TextValue[] {
     const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
     if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length)) continue;
     if (overlaps(taken, start, start + m[0].length) || overlaps(compound, start, start + m[0].length)) continue;
+    // Digits joined by a middle dot name a day ("3·1절", "6·25 전쟁"): a name, not numbers.
+    if (text.charAt(start - 1) === "·" || text.charAt(start + m[0].length) === "·") continue;
     numbers.push({ start, end: start + m[0].length, value: parseDigits(m[0]), step: digitStep(m[0]) });
   }
   for (const m of words ? text.matchAll(FRACTION) : []) {
