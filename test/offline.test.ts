@@ -174,6 +174,28 @@ describe("atomic claims", () => {
     assert.deepEqual([p.response, p.reference], [["TP", "TP"], ["covered", "covered"]], p.reasons.join(" | "));
   });
 
+  it("reads Korean native numbers with their counters, and a small number of 년 as years, not a year", () => {
+    assert.equal(compareValues(value("모두 마흔여섯 개"), value("46개")), "same");
+    assert.equal(compareValues(value("임기는 다섯 해"), value("임기는 5년")), "same");
+    assert.equal(compareValues(value("그로부터 10년 뒤"), value("1915년")), "unrelated");
+    assert.equal(findValues("한 해결책").length, 0);
+    assert.deepEqual(verdicts("사람의 염색체는 몇 개인가요?", "모두 마흔여섯 개입니다.", "사람의 염색체는 46개입니다.").response, ["TP"]);
+  });
+
+  it("reads Korean polite endings, Sino-Korean colour words and 'A가 아니라 B'", () => {
+    assertSupported([
+      ["가장 큰 나라는 어디인가요?", "러시아예요.", "가장 큰 나라는 러시아입니다."],
+      ["신호등의 멈춤 신호는 무슨 색인가요?", "멈춤 신호는 적색입니다.", "멈춤 신호는 빨간색입니다."],
+    ]);
+    assert.deepEqual(atomicClaims("주파수는 60Hz가 아니라 50Hz예요."), ["주파수는 50Hz예요.", "주파수는 60Hz가 아니다."]);
+    const v = verdicts("한국의 전기 주파수는?", "주파수는 50Hz가 아니라 60Hz입니다.", "한국의 전기 주파수는 60Hz입니다.");
+    assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));
+  });
+
+  it("ends a Korean list at its last comma when a word such as 이렇게 follows", () => {
+    assert.deepEqual(atomicClaims("봄, 여름, 가을, 이렇게 세 계절이 좋다."), ["봄 이렇게 세 계절이 좋다.", "여름 이렇게 세 계절이 좋다.", "가을 이렇게 세 계절이 좋다."]);
+  });
+
   it("reads Korean day names written with a middle dot as their Sino-Korean names (3·1절 = 삼일절), not as numbers", () => {
     assertSupported([["광복절은 언제인가요?", "6·25 전쟁은 1950년에 일어났다.", "육이오 전쟁은 1950년에 일어났다."]]);
     assert.equal(findValues("3·1절").length, 0);

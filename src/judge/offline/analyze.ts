@@ -83,6 +83,8 @@ const LIGHT_LEMMAS: ReadonlySet<string> = new Set([
 const KOREAN_LIGHT: ReadonlySet<string> = new Set([
   "이", "있", "하", "되", "것", "수", "등", "및", "그", "이것", "저", "제", "약", "대략", "정도", "때문", "위해", "통해",
   "입니다", "이다", "있다", "합니다", "한다", "된다", "네", "예", "아니요", "아니오", "그렇", "그렇다",
+  // Adverbs and connectives that carry no fact: 이렇게 네 개, 모두 다섯, 그중 한 쌍.
+  "이렇게", "그렇게", "모두", "각각", "전부", "그중", "즉", "다만", "그리고", "또한", "참고로", "바로",
 ]);
 
 /** Refusals and "I don't know", in English and Korean. */
@@ -122,8 +124,9 @@ function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[
     const written = m[0];
     const lower = written.toLowerCase();
     if (inValue(values, m.index, m.index + written.length) && !/\p{L}{2,}$/u.test(written.replace(/^\d+/, ""))) continue;
-    // A number with its unit ("510km", "510킬로미터입니다") is a value: its unit word is not a term of its own.
-    if (values.some((v) => m.index < v.end && m.index + written.length > v.start && v.dimension !== "number" && v.dimension !== "year" && v.dimension !== "date")) continue;
+    // A number with its unit ("510km", "510킬로미터입니다") or its counter ("네 개가") is a value:
+    // its unit or counter word is not a term of its own.
+    if (values.some((v) => m.index < v.end && m.index + written.length > v.start && ((v.dimension !== "number" && v.dimension !== "year" && v.dimension !== "date") || HANGUL.test(v.text)))) continue;
     if (isNegation(lower)) {
       negations.push(lower);
       continue;

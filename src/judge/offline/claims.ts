@@ -341,11 +341,14 @@ function koreanList(words: ReadonlyArray<{ text: string }>): string[] | undefine
     // Items: words ending in a comma, not in a particle that ties them to the clause ("다섯 개로,").
     while (j < words.length && /^[\uAC00-\uD7A3\w·]+,$/u.test(words[j]!.text) && !tiedToClause(words[j]!.text, words[j - 1]?.text ?? "")) j++;
     if (j - i < 2 || j >= words.length) continue;
+    // "화성, 지구, 금성, 수성, 이렇게 네 개가 …": the list ended at its last comma.
+    const closedEarly = /^(?:이렇게|모두|총|전부|등|등등|다)$/u.test(words[j]!.text);
+    if (closedEarly && j - i < 3) continue;
     // "…, 한글날, 그리고 현충일이": the last item may follow a conjunction.
-    const last = /^(?:그리고|및|또는)$/u.test(words[j]!.text) && j + 1 < words.length ? j + 1 : j;
+    const last = closedEarly ? j - 1 : /^(?:그리고|및|또는)$/u.test(words[j]!.text) && j + 1 < words.length ? j + 1 : j;
     let before = words.slice(0, i).map((w) => w.text);
-    const after = words.slice(last + 1).map((w) => w.text);
-    const items = [...words.slice(i, j).map((w) => w.text.slice(0, -1)), words[last]!.text];
+    const after = words.slice(closedEarly ? j : last + 1).map((w) => w.text);
+    const items = closedEarly ? words.slice(i, j).map((w) => w.text.slice(0, -1)) : [...words.slice(i, j).map((w) => w.text.slice(0, -1)), words[last]!.text];
     // "국경일은 모두 다섯 개로, 3·1절, …": a clause before the list is a claim of its own, and the
     // items keep only its topic.
     const leadIn = i > 0 && words[i - 1]!.text.endsWith(",") ? tidy(before.join(" ").replace(/,$/, "")) : undefined;
@@ -356,9 +359,24 @@ function koreanList(words: ReadonlyArray<{ text: string }>): string[] | undefine
   return undefined;
 }
 
+/**
+ * Korean "A가 아니라 B": "주파수는 60Hz가 아니라 50Hz예요" → ["주파수는 50Hz예요", "주파수는 60Hz가 아니다"],
+ * the claim and the denial, as "X, not Y" in English.
+ */
+function koreanContrast(words: ReadonlyArray<{ text: string }>): string[] | undefined {
+  const k = words.findIndex((w, i) => i > 0 && /^아니(?:라|고)[,]?$/u.test(w.text));
+  if (k < 1 || k + 1 >= words.length) return undefined;
+  const denied = words[k - 1]!.text;
+  const before = words.slice(0, k - 1).map((w) => w.text);
+  const rest = words.slice(k + 1).map((w) => w.text);
+  return [tidy([...before, ...rest].join(" ")), tidy([...before, denied, "아니다."].join(" "))];
+}
+
 /** Korean: a clause with several values (or a value and a subject beside its topic) becomes one claim per item. */
 function koreanClaims(clause: string): string[] {
   const words = [...clause.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+  const contrast = koreanContrast(words);
+  if (contrast) return contrast.flatMap((c) => koreanClaims(c));
   const listed = koreanList(words);
   if (listed) return listed.flatMap((c) => koreanClaims(c));
   const values = findValues(clause);

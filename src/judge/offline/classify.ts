@@ -350,6 +350,10 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     const different = other.values.filter((w) => compareValues(v, w) === "different");
     if (different.length > 0) {
       const j = others.findIndex((o) => o.values.includes(different[0]!));
+      // Denying another value is what the other side says too ("50Hz가 아니다" against "60Hz").
+      if (j >= 0 && deniedThere(statement, others[j]!)) {
+        return { verdict: "supported", reason: `consistent with ${ref(j)}: it says ${different[0]!.text}, not ${v.text}` };
+      }
       return { verdict: "clash", reason: `clashes with ${ref(j)}: ${v.text} where it says ${different.map((d) => d.text).join(", ")}` };
     }
     return { verdict: "unsupported", reason: `the ${side} never states ${v.text}` };

@@ -13,6 +13,13 @@
  * first word; a word in no group is its own key.
  */
 export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
+  // Korean colours: native and Sino-Korean words
+  ["파란색", "청색", "파랑", "푸른색"],
+  ["노란색", "황색", "노랑"],
+  ["검은색", "흑색", "까만색", "검정", "검정색"],
+  ["초록색", "녹색", "초록"],
+  ["빨간색", "적색", "빨강", "붉은색"],
+  ["흰색", "백색", "하얀색", "하양"],
   // size, speed, age, cost, risk
   ["large", "big", "huge", "enormous", "vast", "massive", "giant", "gigantic", "immense"],
   ["small", "little", "tiny", "minuscule"],

@@ -39,8 +39,14 @@ const KOREAN_ENDINGS: readonly string[] = [
   "이었다", "입니다", "합니다", "되었다", "하였다", "했으며", "했지만", "에서는",
   "되었고", "되었으며", "에서", "으로", "이다", "였다", "했다", "됐다", "한다", "된다", "했고", "었다", "았다",
   "었고", "았고", "하며", "하고", "되며", "되고", "이며", "이고", "으며", "에는", "까지", "부터", "에게",
+  // Polite and formal sentence endings: 인도예요 / 인도입니다, 만들었어요 / 세웠습니다.
+  "이에요", "예요", "에요", "했어요", "했습니다", "었습니다", "았습니다", "였습니다", "됐습니다", "었어요", "았어요", "였어요",
+  "습니다", "해요", "어요", "아요", "이죠", "네요",
   "은", "는", "이", "가", "을", "를", "의", "에", "로", "와", "과", "도", "만",
 ].slice().sort((a, b) => b.length - a.length);
+
+/** Particles that are also common last syllables of nouns (인도, 온도, 정도): stripped only from a longer word. */
+const SHORT_STEM_KEEPS: ReadonlySet<string> = new Set(["도", "만"]);
 
 const HANGUL_WORD = /^[\uAC00-\uD7A3]+$/;
 const LATIN_WORD = /^[a-z]+$/;
@@ -124,7 +130,7 @@ export function stripKoreanEnding(word: string): string {
   if (!HANGUL_WORD.test(word)) return word;
   let current = word;
   for (let round = 0; round < 3; round++) {
-    const ending = KOREAN_ENDINGS.find((e) => current.endsWith(e) && current.length - e.length >= 1);
+    const ending = KOREAN_ENDINGS.find((e) => current.endsWith(e) && current.length - e.length >= (SHORT_STEM_KEEPS.has(e) ? 2 : 1));
     if (!ending) break;
     current = current.slice(0, current.length - ending.length);
   }

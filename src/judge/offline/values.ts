@@ -128,6 +128,24 @@ const SLASH_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/gu;
 const DOTTED_DATE = /(?<![\d.])(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})(?!\d)\.?/gu;
 /** A Korean number in parts, largest first: "38만 4천" (384,000), "3억 5천만", "1만 2천 500". */
 const KOREAN_NUMBER = /(?<![\d.,])\d+(?:\.\d+)?\s?(?:조|억|만|천)(?:\s?\d+(?:\.\d+)?\s?(?:천만|백만|억|만|천|백))+(?:\s?\d+(?![\d.,]))?/gu;
+/** Korean native numbers: units and tens ("마흔여섯" = 46, "스물세" = 23, "한" = 1). */
+const KOREAN_NATIVE_UNITS: Readonly<Record<string, number>> = {
+  하나: 1, 한: 1, 둘: 2, 두: 2, 셋: 3, 세: 3, 석: 3, 넷: 4, 네: 4, 넉: 4, 다섯: 5, 여섯: 6, 일곱: 7, 여덟: 8, 아홉: 9,
+};
+const KOREAN_NATIVE_TENS: Readonly<Record<string, number>> = {
+  열: 10, 스물: 20, 스무: 20, 서른: 30, 마흔: 40, 쉰: 50, 예순: 60, 일흔: 70, 여든: 80, 아흔: 90,
+};
+/** Counters after a Korean native number; 해 and 년 make a number of years. */
+const KOREAN_COUNTER = "개|쌍|명|마리|번|가지|권|곳|살|시간|개월|달|해|년|대|채|척|잔|그루|송이|장";
+const KOREAN_NATIVE_NUMBER = new RegExp(
+  `(?<![\\uAC00-\\uD7A3])(${Object.keys(KOREAN_NATIVE_TENS).join("|")})?(${Object.keys(KOREAN_NATIVE_UNITS).join("|")})?\\s?(${KOREAN_COUNTER})` +
+    // The counter ends its word, or a particle or copula follows it ("개로", "쌍을", "해이고"), not another word ("한 해결책").
+    `(?=[^\\uAC00-\\uD7A3]|$|(?:이고|이며|이다|이에요|예요|입니다|으로|에는|에서|이|가|을|를|은|는|의|에|로|도|만|씩|째|간|뒤|후|동안)(?![\\uAC00-\\uD7A3]))`,
+  "gu",
+);
+/** Whether a text may hold a Korean native number before a counter (the gate before the full pattern). */
+const KOREAN_NATIVE_HINT = new RegExp(`(?:${[...Object.keys(KOREAN_NATIVE_TENS), ...Object.keys(KOREAN_NATIVE_UNITS)].join("|")})\\s?(?:${KOREAN_COUNTER})`, "u");
+
 /** An ordinal in digits ("26th", "3rd"), read as an ordinal, not a count. */
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
 /** Ordinal words past "second" (whose other senses are common), and compounds ("twenty-sixth"). */
@@ -323,7 +341,8 @@ const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")
 function readValues(text: string): TextValue[] {
   const digits = HAS_DIGIT.test(text);
   const words = HAS_NUMBER_WORD.test(text);
-  if (!digits && !words) return [];
+  const koreanCounts = KOREAN_NATIVE_HINT.test(text);
+  if (!digits && !words && !koreanCounts) return [];
   const values = digits ? findDates(text) : [];
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
   const numbers: Array<{ start: number; end: number; value: number; step: number }> = [];
@@ -335,6 +354,17 @@ function readValues(text: string): TextValue[] {
       const value = koreanNumber(m[0]);
       numbers.push({ start: m.index, end: m.index + m[0].length, value, step: trailingZeroStep(value) });
       compound.push({ start: m.index, end: m.index + m[0].length });
+    }
+  }
+  if (koreanCounts) {
+    for (const m of text.matchAll(KOREAN_NATIVE_NUMBER)) {
+      if (m[1] === undefined && m[2] === undefined) continue;
+      const end = m.index + m[0].length;
+      if (overlaps(taken, m.index, end)) continue;
+      const value = (m[1] === undefined ? 0 : KOREAN_NATIVE_TENS[m[1]]!) + (m[2] === undefined ? 0 : KOREAN_NATIVE_UNITS[m[2]]!);
+      const years = m[3] === "해" || m[3] === "년";
+      values.push({ dimension: years ? "duration-year" : "number", value, approximate: false, step: 1, text: m[0], start: m.index, end });
+      taken.push({ start: m.index, end });
     }
   }
   for (const m of text.matchAll(ORDINAL_WORD)) {
@@ -414,6 +444,10 @@ function readValues(text: string): TextValue[] {
       value *= unit.factor;
       step *= unit.factor;
       end += unit.length;
+    } else if (YEAR_WORD.test(text.slice(end)) && Number.isInteger(value) && value > 0 && value < 100 && n.end - n.start <= 2) {
+      // "임기는 5년", "10년 뒤": a number of years, not the year 5.
+      dimension = "duration-year";
+      end += /^\s*년/u.exec(text.slice(end))![0].length;
     } else if (dimension === "year" || YEAR_WORD.test(text.slice(end))) {
       dimension = "year";
     } else if (Number.isInteger(value) && value >= 1000 && value <= 2100 && n.end - n.start === 4) {
