@@ -35,7 +35,7 @@ const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
     /judge_rank[\s\S]*label_rank/,
     /ranking agrees with the labels: true/,
     // The held-out set's test split: 144 answers the judge was not built on.
-    /288 rows · \d+ chat calls \(0 cached\) .*· offline \(approximate\)/,
+    /360 rows · \d+ chat calls \(0 cached\) .*· offline \(approximate\)/,
     /factual<\/td><td[^>]*>answer_correctness_factual<\/td><td[^>]*>label_f1<\/td><td[^>]*>\(all\)<\/td><td[^>]*>144<\/td>/,
     /difference[\s\S]*statements/,
     /no OPENAI_API_KEY or OPENAI_BASE_URL is set: checking the offline judge only/,
