@@ -104,6 +104,12 @@ describe("values", () => {
     assert.equal(value("about one-third of the seats").value, 1 / 3);
   });
 
+  it("reads a dash between two numbers as a range, not a minus sign", () => {
+    assert.deepEqual(findValues("a resting rate of 60–100 beats").map((v) => v.value), [60, 100]);
+    assert.deepEqual(findValues("from 1914-1918").map((v) => v.value), [1914, 1918]);
+    assert.equal(value("-40 °C").value, -40);
+  });
+
   it("reads a number after a sentence's opening adverb as a value, not as part of a name", () => {
     assert.equal(value("Typically 206 bones.").value, 206);
     assert.equal(value("Usually 12 eggs.").value, 12);
@@ -253,6 +259,10 @@ describe("splitStatements", () => {
   it("keeps a short clause after a semicolon apart, and drops pieces that name nothing", () => {
     assert.deepEqual(splitStatements("Spiders aren't insects; they're arachnids."), ["Spiders aren't insects", "they're arachnids."]);
     assert.deepEqual(splitStatements("They do. Bees make honey."), ["Bees make honey."]);
+  });
+
+  it("keeps an abbreviated month in its sentence", () => {
+    assert.deepEqual(splitStatements("The treaty was signed on Dec. 12, 2015. It took effect later."), ["The treaty was signed on Dec. 12, 2015.", "It took effect later."]);
   });
 
   it("drops filler, keeps refusals, and drops empty or symbol-only text", () => {
@@ -459,6 +469,13 @@ describe("classifyStatements", () => {
       "The capital of Canada is Ottawa. It lies on the Ottawa River.",
     );
     assert.deepEqual([v.response, v.reference], [["TP", "FP"], ["covered", "FN"]]);
+  });
+
+  it("reads the ways a model declines as refusals, and finds a formula under its name", () => {
+    for (const answer of ["I'm not certain which city that was.", "I'd rather not guess.", "I can't recall who wrote it.", "I don't have reliable information about that."]) {
+      assert.deepEqual(verdicts("Who wrote it?", answer, "Tolstoy wrote it.").response, ["FP"], answer);
+    }
+    assertSupported([["Which gas is in natural gas?", "Natural gas is mostly CH4.", "Natural gas is mostly methane."]]);
   });
 
   it("treats a refusal as a claim that supports nothing", () => {

@@ -89,7 +89,7 @@ const KOREAN_LIGHT: ReadonlySet<string> = new Set([
 
 /** Refusals and "I don't know", in English and Korean. */
 const REFUSAL =
-  /\b(?:i\s+(?:do\s+not|don't|dont)\s+know|i(?:'m| am)\s+not\s+sure|i\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+(?:answer|help|say|tell|provide|determine|find)|(?:i\s+have|there\s+is)\s+no\s+(?:information|data|knowledge)|no\s+idea|unable\s+to\s+(?:answer|determine)|as\s+an\s+ai\b|not\s+(?:able|possible)\s+to\s+(?:answer|say))|모르겠|잘\s*모릅니다|알\s*수\s*없|답변(?:할|드릴)\s*수\s*없|답(?:할|하기)\s*(?:수\s*)?(?:없|어렵)|대답할\s*수\s*없|정보가\s*없/iu;
+  /\b(?:i\s+(?:do\s+not|don't|dont)\s+know|i(?:'m| am)\s+not\s+(?:sure|certain|confident)|i(?:'d|\s+would)\s+rather\s+not\s+(?:guess|say|answer|speculate)|i\s+(?:can't|cannot|don't|do\s+not)\s+(?:recall|remember)|i\s+(?:don't|do\s+not)\s+have\s+(?:reliable|enough|that|this|any)\s+information|i\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+(?:answer|help|say|tell|provide|determine|find)|(?:i\s+have|there\s+is)\s+no\s+(?:information|data|knowledge)|no\s+idea|unable\s+to\s+(?:answer|determine)|as\s+an\s+ai\b|not\s+(?:able|possible)\s+to\s+(?:answer|say))|모르겠|잘\s*모릅니다|알\s*수\s*없|답변(?:할|드릴)\s*수\s*없|답(?:할|하기)\s*(?:수\s*)?(?:없|어렵)|대답할\s*수\s*없|정보가\s*없/iu;
 
 /** Whether a statement refuses to answer or says it does not know. */
 export function isRefusal(text: string): boolean {
@@ -212,7 +212,13 @@ const ABBREVIATIONS: Readonly<Record<string, string>> = {
   wwi: "first world war", ww1: "first world war", uk: "united kingdom", us: "united states", usa: "united states",
   dna: "deoxyribonucleic acid", rna: "ribonucleic acid", ai: "artificial intelligence", eu: "european union",
   un: "united nations", gdp: "gross domestic product", ceo: "chief executive officer", pe: "price earnings",
+  ch4: "methane", o3: "ozone", n2: "nitrogen", nacl: "sodium chloride", h2so4: "sulfuric acid", nh3: "ammonia",
 };
+
+/** The words a known abbreviation or formula stands for ("ch4" → ["methane"]), if it is one. */
+export function expansionOf(key: string): readonly string[] | undefined {
+  return ABBREVIATIONS[key.toLowerCase()]?.split(" ");
+}
 
 /** Adds the words of a known abbreviation's expansion as terms of the same weight. */
 function expandAbbreviations(terms: Term[]): Term[] {

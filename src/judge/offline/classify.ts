@@ -10,7 +10,7 @@
  * one side only, or an opposite word (rise/fall, red/blue).
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
-import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
+import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
 import { Memo } from "./memo";
 import { quoteWords } from "./text";
 import { hasOpposite, NAME_ALIASES, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
@@ -365,6 +365,9 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   const nameFound = (t: Term): boolean => {
     if (holds(other, t) || holds(question, t)) return true;
     if (aliasHeld(t, other) || aliasHeld(t, question)) return true;
+    // A formula or abbreviation whose expansion is there ("CH4" for "methane").
+    const expansion = expansionOf(t.key);
+    if (expansion !== undefined && expansion.every((w) => other.synonyms.has(w) || question.synonyms.has(w))) return true;
     if (t.group === "") return false;
     const head = statement.terms.filter((u) => u.group === t.group).pop();
     if (head === undefined || head === t) return false;

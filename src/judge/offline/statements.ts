@@ -19,6 +19,8 @@ const HANGUL = /[\uAC00-\uD7A3]/;
 const ABBREVIATIONS: ReadonlySet<string> = new Set([
   "mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "mt.", "jr.", "sr.", "vs.", "e.g.", "i.e.", "cf.", "approx.",
   "gen.", "col.", "lt.", "sgt.", "capt.", "rev.", "fig.",
+  // Months written short: "adopted on Dec. 12, 2015".
+  "jan.", "feb.", "mar.", "apr.", "jun.", "jul.", "aug.", "sep.", "sept.", "oct.", "nov.", "dec.",
 ]);
 
 /** English coordinators that split a sentence into clauses when both sides have at least 3 words. */

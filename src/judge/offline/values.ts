@@ -379,17 +379,23 @@ function readValues(text: string): TextValue[] {
     taken.push({ start: m.index, end });
   }
   for (const m of digits ? text.matchAll(DIGITS) : []) {
-    const start = m.index;
+    let start = m.index;
+    let written = m[0];
+    // "60–100", "1914-1918": a dash right after a digit joins a range; it is no minus sign.
+    if (/^[-−–]/.test(written) && start > 0 && /\d/.test(text.charAt(start - 1))) {
+      start += 1;
+      written = written.slice(1);
+    }
     // A digit run glued to letters on its left (e.g. "CO2", "Q3", "H2O") is part of a name.
     if (start > 0 && /[\p{L}]/u.test(text.charAt(start - 1)) && !/[\uAC00-\uD7A3]/.test(text.charAt(start - 1))) continue;
     // A number after a capitalised word names a thing ("Apollo 11", "Windows 10"), unless the word is a
     // month, or a common word that is capitalised only because it opens the sentence ("Typically 206").
     const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
     if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length)) continue;
-    if (overlaps(taken, start, start + m[0].length) || overlaps(compound, start, start + m[0].length)) continue;
+    if (overlaps(taken, start, start + written.length) || overlaps(compound, start, start + written.length)) continue;
     // Digits joined by a middle dot name a day ("3·1절", "6·25 전쟁"): a name, not numbers.
-    if (text.charAt(start - 1) === "·" || text.charAt(start + m[0].length) === "·") continue;
-    numbers.push({ start, end: start + m[0].length, value: parseDigits(m[0]), step: digitStep(m[0]) });
+    if (text.charAt(start - 1) === "·" || text.charAt(start + written.length) === "·") continue;
+    numbers.push({ start, end: start + written.length, value: parseDigits(written), step: digitStep(written) });
   }
   for (const m of words ? text.matchAll(FRACTION) : []) {
     const fraction = { half: 0.5, third: 1 / 3, quarter: 0.25 }[m[1]!.toLowerCase() as "half" | "third" | "quarter"];
