@@ -451,6 +451,33 @@ describe("classifyStatements", () => {
     assert.equal(v.response[0], "FP", v.reasons.join(" | "));
   });
 
+  it("marks an attribute taken from the wrong statement FP (a crossed pair), in English and Korean", () => {
+    const v = verdicts("Which pole is colder?", "The South Pole is milder, while the North Pole is colder.", "The South Pole is colder. The North Pole is milder.");
+    assert.deepEqual(v.response, ["FP", "FP"], v.reasons.join(" | "));
+    const k = verdicts("수탉과 암탉 중 알을 낳는 것은?", "수탉은 알을 낳고, 암탉은 새벽에 웁니다.", "암탉은 알을 낳고, 수탉은 새벽에 운다.");
+    assert.deepEqual(k.response, ["FP", "FP"], k.reasons.join(" | "));
+    // Two facts of two statements, each where it belongs, stay TP.
+    const both = verdicts("Tell me about Paris.", "Paris is the capital of France and lies on the Seine.", "Paris is the capital of France. Paris lies on the Seine.");
+    assert.ok(both.response.every((x) => x === "TP"), both.reasons.join(" | "));
+  });
+
+  it("marks two names in each other's roles FP, in English and Korean", () => {
+    const v = verdicts("Who won the 1997 match?", "Kasparov defeated Deep Blue.", "Deep Blue defeated Kasparov.");
+    assert.deepEqual(v.response, ["FP"], v.reasons.join(" | "));
+    assert.match(v.reasons[0]!, /each other's roles/);
+    const k = verdicts("결승전 결과는?", "브라질 대표팀이 독일을 이겼다.", "독일 대표팀이 브라질을 이겼다.");
+    assert.deepEqual(k.response, ["FP"], k.reasons.join(" | "));
+  });
+
+  it("treats a Korean title in brackets as a name, and checks a Korean slot against every statement sharing two things", () => {
+    assertClashes([["이 작가의 대표작은?", "대표작은 『토지』입니다.", "대표작은 『태백산맥』입니다.", /토지.*태백산맥/]]);
+    const v = verdicts("탄소 원자에 대해 알려 주세요.", "탄소 원자핵에는 중성자가 6개 있다.", "탄소의 원자 번호는 6이다. 탄소 원자핵에는 양성자가 6개 있다.");
+    assert.equal(v.response[0], "FP", v.reasons.join(" | "));
+    assert.match(v.reasons[0]!, /중성자가.*양성자가/);
+    // "한 번씩" is an idiom, not a count that splits the claim.
+    assert.equal(findValues("76년에 한 번씩 돌아온다").length, 1);
+  });
+
   it("reads 'no X has …' after a comma as a denial, and agrees with 'never' on the same side", () => {
     const v = verdicts("Has a woman walked on the Moon?", "No woman has ever walked on the Moon.", "As of 2024, no woman has walked on the Moon.");
     assert.deepEqual(v.response, ["TP"], v.reasons.join(" | "));

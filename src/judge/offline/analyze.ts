@@ -117,12 +117,19 @@ function inValue(values: readonly TextValue[], start: number, end: number): bool
   return values.some((v) => start < v.end && end > v.start);
 }
 
+/** Spans of titles in Korean brackets (『구운몽』, 「모나리자」, 《…》, 〈…〉): the words inside are a name. */
+function titleSpans(text: string): Array<{ start: number; end: number }> {
+  return [...text.matchAll(/[『「《〈][^』」》〉]{1,60}[』」》〉]/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
 function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[]; negations: string[] } {
   const terms: Term[] = [];
   const negations: string[] = [];
+  const titles = titleSpans(text);
   for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)) {
     const written = m[0];
     const lower = written.toLowerCase();
+    const inTitle = titles.some((t) => m.index >= t.start && m.index < t.end);
     if (inValue(values, m.index, m.index + written.length) && !/\p{L}{2,}$/u.test(written.replace(/^\d+/, ""))) continue;
     // A number with its unit ("510km", "510킬로미터입니다") or its counter ("네 개가") is a value:
     // its unit or counter word is not a term of its own.
@@ -134,9 +141,11 @@ function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[
     if (HANGUL_WORD.test(lower)) {
       const key = stripKoreanEnding(lower);
       if (KOREAN_LIGHT.has(key) || KOREAN_LIGHT.has(lower)) continue;
-      terms.push({ key, form: written, weight: 1, entity: false, role: koreanRole(lower), acronym: false, group: "" });
+      terms.push({ key: inTitle ? lower : key, form: written, weight: inTitle ? 1.5 : 1, entity: inTitle, role: koreanRole(lower), acronym: false, group: "" });
     } else if (/\p{L}/u.test(lower) && !STOP_WORDS.has(lower)) {
-      terms.push({ key: lower.replace(/^\d+/, ""), form: written, weight: 1.5, entity: /^\p{Lu}/u.test(written), role: "", acronym: ACRONYM.test(written), group: "" });
+      // A number glued to a Korean word keeps the word's particle as its role ("9단이": the doer).
+      const tail = lower.replace(/^\d+/, "");
+      terms.push({ key: tail, form: written, weight: 1.5, entity: /^\p{Lu}/u.test(written), role: HANGUL_WORD.test(tail) ? koreanRole(tail) : "", acronym: ACRONYM.test(written), group: "" });
     }
   }
   return { terms, negations };

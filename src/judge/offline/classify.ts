@@ -264,6 +264,85 @@ function listRival(statement: StatementAnalysis, others: readonly StatementAnaly
   return rivals.length >= 3 ? { term: missing[0]!, rivals } : undefined;
 }
 
+/** An English verb, or a Korean word with a verb ending (낳고, 운다, 웁니다): the predicate, not what it is said of. */
+function isPredicate(t: Term): boolean {
+  return HANGUL.test(t.key) ? /(?:다|요|죠|고|며)[.!?]?$/u.test(t.form) : t.weight === 0.75;
+}
+
+/** How many terms and values two statements share. */
+function sharedCount(a: StatementAnalysis, b: StatementAnalysis): number {
+  const p = pool([b]);
+  return a.terms.filter((t) => holds(p, t)).length + a.values.filter((v) => b.values.some((w) => compareValues(v, w) === "same")).length;
+}
+
+/** The slot a Korean particle or an English role stands for: the doer, or what is done to. */
+function doerOrDone(t: Term): "who" | "whom" | undefined {
+  if (HANGUL.test(t.key)) return t.role === "subject" || t.role === "topic" ? "who" : t.role === "object" ? "whom" : undefined;
+  if (!t.entity) return undefined;
+  const slot = slotOf(t.role);
+  return slot === "who" ? "who" : RELATION_WORDS.has(t.role) || t.role === "" ? undefined : "whom";
+}
+
+/** A term's role, or for a Korean noun without a particle the role of the word after it ("이세돌 9단이": the doer). */
+function roleInPhrase(terms: readonly Term[], i: number): "who" | "whom" | undefined {
+  const own = doerOrDone(terms[i]!);
+  if (own !== undefined || !HANGUL.test(terms[i]!.key) || terms[i]!.role !== "") return own;
+  const next = terms[i + 1];
+  return next !== undefined && !HANGUL.test(next.key.charAt(0)) ? undefined : next === undefined ? undefined : doerOrDone(next);
+}
+
+/** Two names (or Korean nouns) of `statement` that an aligned statement of the other side gives in each other's roles. */
+function swappedRoles(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; a: string; b: string } | undefined {
+  const roles = statement.terms.map((t, i) => [t, roleInPhrase(statement.terms, i)] as const).filter((x): x is readonly [Term, "who" | "whom"] => x[1] !== undefined);
+  const doers = roles.filter(([, r]) => r === "who").map(([t]) => t);
+  const done = roles.filter(([, r]) => r === "whom").map(([t]) => t);
+  if (doers.length === 0 || done.length === 0) return undefined;
+  for (let index = 0; index < others.length; index++) {
+    const o = others[index]!;
+    const roleThere = (t: Term) => {
+      const i = o.terms.findIndex((x) => sameTerm(synonymKey(x.key), synonymKey(t.key)));
+      return i < 0 ? undefined : roleInPhrase(o.terms, i);
+    };
+    for (const a of doers) {
+      if (roleThere(a) !== "whom") continue;
+      const b = done.find((t) => roleThere(t) === "who");
+      if (b !== undefined) return { index, a: a.form, b: b.form };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The one term of `statement` that its best-matching statement of the other side lacks but another
+ * statement of that side has, where the best one says something else of its own: an attribute
+ * taken from the wrong statement. Undefined otherwise.
+ */
+function crossedAttribute(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, question: Pool): { index: number; mine: string; theirs: string } | undefined {
+  let best = -1;
+  let bestShared = 0;
+  others.forEach((o, i) => {
+    const n = sharedCount(statement, o);
+    if (n > bestShared) {
+      best = i;
+      bestShared = n;
+    }
+  });
+  if (best < 0 || bestShared < 1) return undefined;
+  const o = others[best]!;
+  const oPool = pool([o]);
+  // Verbs are left out: they are paraphrased freely (rotate / spin, 웁니다 / 운다); the attribute is a
+  // noun, adjective or adverb.
+  const missing = statement.terms.filter((t) => !isPredicate(t) && !holds(oPool, t));
+  if (missing.length !== 1 || !holds(other, missing[0]!)) return undefined;
+  // The attribute must come from a statement that says it of something else.
+  const self = pool([statement]);
+  const elsewhere = others.some((x, i) => i !== best && holds(pool([x]), missing[0]!) && x.terms.some((u) => !holds(self, u)));
+  if (!elsewhere) return undefined;
+  const theirs = o.terms.filter((u) => !isPredicate(u) && !holds(self, u) && u.weight === missing[0]!.weight);
+  if (theirs.length !== 1 || statement.values.some((v) => !o.values.some((w) => compareValues(v, w) === "same"))) return undefined;
+  return { index: best, mine: missing[0]!.form, theirs: theirs[0]!.form };
+}
+
 /** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
 function deniedThere(statement: StatementAnalysis, other: StatementAnalysis): boolean {
   return statement.negations.length > 0 && other.negations.length === 0;
@@ -487,13 +566,31 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL.test(t.key));
   const near = korean ? nearest() : { index: -1, share: 0 };
   if (near.index >= 0 && near.share > 0) {
-    const o = others[near.index]!;
-    const oPool = pool([o]);
-    for (const t of statement.terms) {
-      if (!KOREAN_SLOTS.has(t.role) || !HANGUL.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
-      const rival = o.terms.find((u) => u.role === t.role && HANGUL.test(u.key) && !holds(self, u) && !holds(question, u));
-      if (rival) return { verdict: "clash", reason: `clashes with ${ref(near.index)}: "${t.form}" where it says "${rival.form}"` };
+    // The nearest statement, then any other that shares two things with this one (the same value
+    // and subject: "중성자가 8개" against "양성자가 8개").
+    const candidates = [near.index, ...others.map((_, i) => i).filter((i) => i !== near.index && sharedCount(statement, others[i]!) >= 2)];
+    for (const index of candidates) {
+      const o = others[index]!;
+      const oPool = pool([o]);
+      for (const t of statement.terms) {
+        if (!KOREAN_SLOTS.has(t.role) || !HANGUL.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
+        const rival = o.terms.find((u) => u.role === t.role && HANGUL.test(u.key) && !holds(self, u) && !holds(question, u));
+        if (rival) return { verdict: "clash", reason: `clashes with ${ref(index)}: "${t.form}" where it says "${rival.form}"` };
+      }
     }
+  }
+
+  // The same two things in each other's roles: "이세돌 9단이 알파고를 꺾었다" against "알파고가 이세돌 9단을 이겼다".
+  const swap = swappedRoles(statement, others);
+  if (swap !== undefined) {
+    return { verdict: "clash", reason: `clashes with ${ref(swap.index)}: "${swap.a}" and "${swap.b}" in each other's roles` };
+  }
+
+  // A statement that takes its subject from one statement of the other side and its attribute from
+  // another: "Northern … clockwise" against "Northern … counterclockwise" and "Southern … clockwise".
+  const crossed = crossedAttribute(statement, others, other, question);
+  if (crossed !== undefined) {
+    return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
   }
 
   // Negation on one side only, between statements about the same thing.

@@ -87,7 +87,9 @@ function findCuts(sentence: string): Cut[] {
       const next = words[i + 1];
       if (!current || !next) continue;
       const bare = current[0].replace(/,$/, "");
-      if (!endsKoreanClause(bare)) continue;
+      // "-고," before a new topic or subject ("…알을 낳고, 수탉은 …") ends a clause whatever the verb.
+      const newSubject = current[0].endsWith("고,") && /[\uAC00-\uD7A3](?:은|는|이|가)$/u.test(next[0]);
+      if (!endsKoreanClause(bare) && !newSubject) continue;
       // "-고 있다", "-고 싶다", "-고 나서": an auxiliary verb follows, the clause goes on.
       if (bare.endsWith("고") && AUXILIARY_AFTER_GO.test(next[0])) continue;
       cuts.push({ start: (current.index ?? 0) + bare.length, end: next.index ?? 0, kind: "korean" });
