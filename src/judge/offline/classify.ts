@@ -280,8 +280,16 @@ function doerOrDone(t: Term): "who" | "whom" | undefined {
   if (HANGUL.test(t.key)) return t.role === "subject" || t.role === "topic" ? "who" : t.role === "object" ? "whom" : undefined;
   if (!t.entity) return undefined;
   const slot = slotOf(t.role);
-  return slot === "who" ? "who" : RELATION_WORDS.has(t.role) || t.role === "" ? undefined : "whom";
+  // After a verb it is what is done to; after a preposition ("held in Africa") it is neither.
+  return slot === "who" ? "who" : PREPOSITIONS.has(t.role) || RELATION_WORDS.has(t.role) || t.role === "" ? undefined : "whom";
 }
+
+/** English prepositions, which a term's role may be instead of a verb. */
+const PREPOSITIONS: ReadonlySet<string> = new Set([
+  "in", "on", "at", "of", "to", "from", "for", "with", "into", "onto", "over", "under", "about", "through", "during", "since",
+  "until", "between", "among", "across", "against", "around", "near", "off", "out", "up", "down", "within", "as", "than",
+  "like", "per", "via", "toward", "towards", "upon", "beyond", "along", "behind", "beside", "besides", "despite", "except",
+]);
 
 /** A term's role, or for a Korean noun without a particle the role of the word after it ("이세돌 9단이": the doer). */
 function roleInPhrase(terms: readonly Term[], i: number): "who" | "whom" | undefined {
@@ -586,9 +594,10 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     return { verdict: "clash", reason: `clashes with ${ref(swap.index)}: "${swap.a}" and "${swap.b}" in each other's roles` };
   }
 
-  // A statement that takes its subject from one statement of the other side and its attribute from
-  // another: "Northern … clockwise" against "Northern … counterclockwise" and "Southern … clockwise".
-  const crossed = crossedAttribute(statement, others, other, question);
+  // An answer's statement that takes its subject from one statement of the reference and its
+  // attribute from another: "Northern … clockwise" against "Northern … counterclockwise" and
+  // "Southern … clockwise". (Not for coverage: an answer may say a reference fact in other words.)
+  const crossed = side === "reference" && statement.negations.length === 0 ? crossedAttribute(statement, others, other, question) : undefined;
   if (crossed !== undefined) {
     return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
   }

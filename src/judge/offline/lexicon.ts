@@ -20,6 +20,7 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   ["초록색", "녹색", "초록"],
   ["빨간색", "적색", "빨강", "붉은색"],
   ["흰색", "백색", "하얀색", "하양"],
+  ["근처", "인근", "부근", "주변"],
   // size, speed, age, cost, risk
   ["large", "big", "huge", "enormous", "vast", "massive", "giant", "gigantic", "immense"],
   ["small", "little", "tiny", "minuscule"],
