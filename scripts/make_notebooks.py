@@ -330,7 +330,7 @@ CALIBRATE = [
     "}",
     "md:## 8. On answers it has never seen\n\n"
     "The offline judge was built on the data above, so its agreement there flatters it. `data/qa-heldout.csv` holds "
-    "144 other questions (42 in Korean), each answered right, wrong and in part, hand-labelled the same way; its "
+    "192 other questions (60 in Korean), each answered right, wrong and in part, hand-labelled the same way; its "
     "`test` split was never read while the judge was built (`docs/labelling.md`). This is the agreement to expect on "
     "answers of your own.",
     'const heldOut = await scoreAnswerCorrectness(await loadDataset("../data/qa-heldout.csv"), { judge: createJudge({ judge: "offline" }), progress: false });\n'
