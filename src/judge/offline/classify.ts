@@ -71,10 +71,15 @@ function sameTerm(a: string, b: string): boolean {
     while (p < x.length && p < y.length && x[p] === y[p]) p++;
     return p >= 4 && p >= 0.6 * Math.min(x.length, y.length);
   }
-  if (isGerundOf(a, b) || isGerundOf(b, a)) return true;
-  // A plural that the tagger left unlemmatised (a capitalised "Colds" opening a sentence).
-  if (a.length >= 3 && (b === `${a}s` || b === `${a}es`)) return true;
-  if (b.length >= 3 && (a === `${b}s` || a === `${b}es`)) return true;
+  // A plural that the tagger left unlemmatised (a capitalised "Colds" opening a sentence), and a
+  // verb against its -ing form; both decided by the lengths first (this runs for every pair of terms).
+  const d = b.length - a.length;
+  if (d !== 0 && Math.abs(d) <= 4) {
+    const [short, long] = d > 0 ? [a, b] : [b, a];
+    const gap = Math.abs(d);
+    if (gap <= 2 && short.length >= 3 && long.startsWith(short) && (gap === 1 ? long.endsWith("s") : long.endsWith("es"))) return true;
+    if (gap >= 2 && long.endsWith("ing") && isGerundOf(short, long)) return true;
+  }
   const min = Math.min(a.length, b.length);
   if (min < 5) return false;
   let prefix = 0;
@@ -307,6 +312,9 @@ function swappedRoles(statement: StatementAnalysis, others: readonly StatementAn
   if (doers.length === 0 || done.length === 0) return undefined;
   for (let index = 0; index < others.length; index++) {
     const o = others[index]!;
+    // Only a statement that names both sides can swap them (the pool's answers are kept).
+    const there = pool([o]);
+    if (!doers.some((t) => holds(there, t)) || !done.some((t) => holds(there, t))) continue;
     const roleThere = (t: Term) => {
       const i = o.terms.findIndex((x) => sameTerm(synonymKey(x.key), synonymKey(t.key)));
       return i < 0 ? undefined : roleInPhrase(o.terms, i);
@@ -321,21 +329,13 @@ function swappedRoles(statement: StatementAnalysis, others: readonly StatementAn
 }
 
 /**
- * The one term of `statement` that its best-matching statement of the other side lacks but another
+ * The one term of `statement` that its best-matching statement of the other side (`best`, the
+ * closest by shared content) lacks but another
  * statement of that side has, where the best one says something else of its own: an attribute
  * taken from the wrong statement. Undefined otherwise.
  */
-function crossedAttribute(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, question: Pool): { index: number; mine: string; theirs: string } | undefined {
-  let best = -1;
-  let bestShared = 0;
-  others.forEach((o, i) => {
-    const n = sharedCount(statement, o);
-    if (n > bestShared) {
-      best = i;
-      bestShared = n;
-    }
-  });
-  if (best < 0 || bestShared < 1) return undefined;
+function crossedAttribute(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, best: number): { index: number; mine: string; theirs: string } | undefined {
+  if (best < 0) return undefined;
   const o = others[best]!;
   const oPool = pool([o]);
   // Verbs are left out: they are paraphrased freely (rotate / spin, 웁니다 / 운다); the attribute is a
@@ -597,7 +597,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // An answer's statement that takes its subject from one statement of the reference and its
   // attribute from another: "Northern … clockwise" against "Northern … counterclockwise" and
   // "Southern … clockwise". (Not for coverage: an answer may say a reference fact in other words.)
-  const crossed = side === "reference" && statement.negations.length === 0 ? crossedAttribute(statement, others, other, question) : undefined;
+  const crossed = side === "reference" && statement.negations.length === 0 ? crossedAttribute(statement, others, other, nearest().index) : undefined;
   if (crossed !== undefined) {
     return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
   }

@@ -131,9 +131,9 @@ function sentences(line: string): string[] {
   const pieces = [...segments(line)];
   pieces.forEach((segment, i) => {
     pending += segment;
-    const last = pending.trim().split(/\s+/).pop()?.toLowerCase() ?? "";
+    const word = /\S+\s*$/u.exec(pending)?.[0].trim() ?? "";
     // A title ("Dr.") or an initial ("J.", "J.J.", "J.R.R.") does not end a sentence.
-    if (ABBREVIATIONS.has(last) || /^(?:\p{Lu}\.)+$/u.test(pending.trim().split(/\s+/).pop() ?? "")) return;
+    if (ABBREVIATIONS.has(word.toLowerCase()) || /^(?:\p{Lu}\.)+$/u.test(word)) return;
     // A date written with dots ("2019. 6. 25.", "1446. 10. 9.") is one piece, not three sentences.
     if (/(?:^|\s)\d{1,4}\.\s*$/.test(pending) && /^\d{1,2}\./.test(pieces[i + 1] ?? "")) return;
     // ... and so is "9.에": no space after the dot, no sentence end.

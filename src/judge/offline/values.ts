@@ -154,6 +154,8 @@ const ORDINAL_WORDS: Readonly<Record<string, number>> = {
   thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
   twentieth: 20, thirtieth: 30, fortieth: 40, fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90, hundredth: 100,
 };
+/** Every ordinal word ends in "th", "st", "nd" or "rd" ("first", "second", "third", "twelfth"): the cheap gate before the full pattern. */
+const ORDINAL_HINT = /(?:th|st|nd|rd)\b/i;
 const ORDINAL_WORD = new RegExp(
   `\\b(?:(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-)?(first|second|${Object.keys(ORDINAL_WORDS).join("|")})\\b`,
   "giu",
@@ -367,7 +369,7 @@ function readValues(text: string): TextValue[] {
       taken.push({ start: m.index, end });
     }
   }
-  for (const m of text.matchAll(ORDINAL_WORD)) {
+  for (const m of ORDINAL_HINT.test(text) ? text.matchAll(ORDINAL_WORD) : []) {
     const unit = m[2]!.toLowerCase();
     if (m[1] === undefined && (unit === "first" || unit === "second")) continue;
     // "a third of", "one fifth": a fraction, not a rank.
