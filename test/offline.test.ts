@@ -469,6 +469,11 @@ describe("classifyStatements", () => {
     assert.deepEqual(k.response, ["FP"], k.reasons.join(" | "));
   });
 
+  it("does not call active and passive sentences a swap, nor a reference fact said in other words a crossed attribute", () => {
+    assertSupported([["Has Antarctica hosted the Olympics?", "Antarctica has never hosted the Olympics.", "The Olympics have never been held in Antarctica."]]);
+    assertSupported([["비행은 어디서 했나요?", "첫 비행은 키티호크 인근에서 했다.", "첫 비행은 키티호크 근처에서 했다."]]);
+  });
+
   it("treats a Korean title in brackets as a name, and checks a Korean slot against every statement sharing two things", () => {
     assertClashes([["이 작가의 대표작은?", "대표작은 『토지』입니다.", "대표작은 『태백산맥』입니다.", /토지.*태백산맥/]]);
     const v = verdicts("탄소 원자에 대해 알려 주세요.", "탄소 원자핵에는 중성자가 6개 있다.", "탄소의 원자 번호는 6이다. 탄소 원자핵에는 양성자가 6개 있다.");
