@@ -77,6 +77,11 @@ export const ROW_AGREEMENT_COLUMNS = [
 /** Columns of these tables that hold text; the rest are numbers. */
 const TEXT_COLUMNS = new Set(["target", "judge_column", "label_column", "model"]);
 
+/** One empty list of cells per column. */
+function emptyCells(columns: readonly string[]): Record<string, Cell[]> {
+  return Object.fromEntries(columns.map((name) => [name, []]));
+}
+
 /** A table of the given columns from cells filled row by row. */
 function cellsFrame(columns: readonly string[], cells: Record<string, Cell[]>): DataFrame {
   return frameOf(
@@ -92,7 +97,7 @@ export function rowAgreementFrame(cells: Record<string, Cell[]>): DataFrame {
 
 /** Empty cells for {@link scoreAgreementRows}. */
 export function emptyRowAgreementCells(): Record<string, Cell[]> {
-  return Object.fromEntries(ROW_AGREEMENT_COLUMNS.map((name) => [name, []]));
+  return emptyCells(ROW_AGREEMENT_COLUMNS);
 }
 
 /** The columns of the answer-order table, in order. */
@@ -157,7 +162,7 @@ export function answerOrderFrame(cells: Record<string, Cell[]>): DataFrame {
 
 /** Empty cells for {@link answerOrderRow}. */
 export function emptyAnswerOrderCells(): Record<string, Cell[]> {
-  return Object.fromEntries(ANSWER_ORDER_COLUMNS.map((name) => [name, []]));
+  return emptyCells(ANSWER_ORDER_COLUMNS);
 }
 
 /** Ranks by mean, 1 for the highest; tied means share the average of their ranks. */

@@ -14,7 +14,7 @@ import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from
 import { Memo } from "./memo";
 import { quoteWords } from "./text";
 import { hasOpposite, NAME_ALIASES, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
-import { compareValues, type TextValue } from "./values";
+import { compareValues, isWordCount, type TextValue } from "./values";
 
 /** Share of a statement's weighted content that the other side must hold. */
 export const SUPPORT_THRESHOLD = 0.4;
@@ -163,7 +163,7 @@ const stated = new WeakMap<StatementAnalysis, TextValue[]>();
 function statedValues(a: StatementAnalysis): TextValue[] {
   let values = stated.get(a);
   if (!values) {
-    values = a.values.filter((v) => !(v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text)));
+    values = a.values.filter((v) => !isWordCount(v));
     stated.set(a, values);
   }
   return values;
@@ -171,7 +171,7 @@ function statedValues(a: StatementAnalysis): TextValue[] {
 
 /** Small counts written in words ("three chambers", "a four-year term"), which {@link statedValues} leaves out. */
 function wordCounts(a: StatementAnalysis): TextValue[] {
-  return a.values.filter((v) => v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text));
+  return a.values.filter(isWordCount);
 }
 
 /** The noun a number counts, as a rough singular: "three chambers" → "chamber", "a four-year term" → "year". */
@@ -301,7 +301,7 @@ function roleInPhrase(terms: readonly Term[], i: number): "who" | "whom" | undef
   const own = doerOrDone(terms[i]!);
   if (own !== undefined || !HANGUL.test(terms[i]!.key) || terms[i]!.role !== "") return own;
   const next = terms[i + 1];
-  return next !== undefined && !HANGUL.test(next.key.charAt(0)) ? undefined : next === undefined ? undefined : doerOrDone(next);
+  return next !== undefined && HANGUL.test(next.key.charAt(0)) ? doerOrDone(next) : undefined;
 }
 
 /** Two names (or Korean nouns) of `statement` that an aligned statement of the other side gives in each other's roles. */
@@ -410,7 +410,8 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
 
   if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing" };
   // A bare count is all a fragment says ("Four."), so it is checked like any value.
-  const values = statement.terms.length === 0 && statedValues(statement).length === 0 ? wordCounts(statement) : statedValues(statement);
+  const stated = statedValues(statement);
+  const values = statement.terms.length === 0 && stated.length === 0 ? wordCounts(statement) : stated;
   if (statement.terms.length === 0 && values.length === 0) {
     return { verdict: "unsupported", reason: "the statement has no content to check" };
   }

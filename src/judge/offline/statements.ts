@@ -4,6 +4,7 @@
  */
 import { analyzeStatement, type StatementAnalysis } from "./analyze";
 import { atomicClaims } from "./claims";
+import { isWordCount } from "./values";
 
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
@@ -204,11 +205,6 @@ function echoesQuestion(rest: string, question: string): boolean {
   if (said.values.length > 0) return false;
   const asked = analyzeStatement(question).terms.map((t) => t.key);
   return said.terms.every((t) => asked.some((k) => k === t.key || (HANGUL.test(k) && HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))));
-}
-
-/** A small count written in words ("two", "four"), the only kind of value a lead-in such as "Two ways:" has. */
-function isWordCount(v: StatementAnalysis["values"][number]): boolean {
-  return v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text);
 }
 
 /** Whether a statement has words outside its values ("Two ways" has "ways"; "Six years" has none). */

@@ -567,6 +567,18 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
 }
 
 /**
+ * A small count written in words ("two scales", "four chambers", "네 개"): a value the judge
+ * does not require the other side to state, but checks against a count of the same thing.
+ *
+ * @example
+ * isWordCount(findValues("three chambers")[0]!); // → true
+ * isWordCount(findValues("3 chambers")[0]!);     // → false
+ */
+export function isWordCount(v: TextValue): boolean {
+  return v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text);
+}
+
+/**
  * A canonical token for a value, for embeddings and reasons: "date:1967-1-15",
  * "year:1879", "temperature-c:100".
  *
