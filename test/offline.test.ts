@@ -35,6 +35,12 @@ function assertSupported(cases: ReadonlyArray<readonly [string, string, string]>
   }
 }
 
+/** Asserts that every statement of the answer is TP and every statement of the reference covered. */
+function assertAllSupported(q: string, response: string, reference: string): void {
+  const v = verdicts(q, response, reference);
+  assert.ok(v.response.every((x) => x === "TP") && v.reference.every((x) => x === "covered"), `${response} | ${v.reasons.join(" | ")}`);
+}
+
 /** Asserts that each one-statement answer clashes with its reference (FP, and the reference FN), for the reason given. */
 function assertClashes(cases: ReadonlyArray<readonly [string, string, string, RegExp]>): void {
   for (const [q, response, reference, reason] of cases) {
@@ -472,6 +478,40 @@ describe("classifyStatements", () => {
   it("does not call active and passive sentences a swap, nor a reference fact said in other words a crossed attribute", () => {
     assertSupported([["Has Antarctica hosted the Olympics?", "Antarctica has never hosted the Olympics.", "The Olympics have never been held in Antarctica."]]);
     assertSupported([["비행은 어디서 했나요?", "첫 비행은 키티호크 인근에서 했다.", "첫 비행은 키티호크 근처에서 했다."]]);
+  });
+
+  it("leaves a reference fact uncovered when the answer gives its two attributes crossed, in English and in Korean", () => {
+    const v = verdicts(
+      "How does blood circulate?",
+      "Veins carry blood away from the heart, and arteries carry it back toward the heart.",
+      "Arteries carry blood away from the heart. Veins carry blood back toward the heart.",
+    );
+    assert.deepEqual([v.response, v.reference], [["FP", "FP"], ["FN", "FN"]], v.reasons.join(" | "));
+    // A noun with the copula fused on (어류이고, 포유류입니다) is what is said of the subject, not a verb.
+    const k = verdicts("고래와 상어는 각각 무엇인가요?", "고래는 어류이고, 상어는 포유류입니다.", "고래는 포유류이고, 상어는 어류이다.");
+    assert.deepEqual([k.response, k.reference], [["FP", "FP"], ["FN", "FN"]], k.reasons.join(" | "));
+    // One-way, a word of the answer's own in the place of the reference's is wording, not a cross.
+    assertAllSupported("Do ships in Britain keep left?", "Yes, boats on British rivers keep to the left.", "Yes. On British rivers, vessels keep to the left.");
+  });
+
+  it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
+    const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
+    assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));
+    assertSupported([["When did the iPhone come out?", "The first iPhone came out in 2007.", "The original iPhone was released in 2007."]]);
+  });
+
+  it("reads the short end of a range of years in the century of its start", () => {
+    assert.deepEqual(findValues("the war of 1914–18").map((v) => [v.dimension, v.value]), [["year", 1914], ["year", 1918]]);
+    assert.deepEqual(findValues("scored 21-18").map((v) => v.value), [21, 18]);
+    assertAllSupported("When was the war?", "It was fought in 1939–45.", "It was fought from 1939 to 1945.");
+  });
+
+  it("keeps a value's hyphenated compound whole when it splits a clause by value, and gives a 'who' clause its person", () => {
+    const split = splitStatements("You may stay up to 30 days in any 60-day window.");
+    assert.ok(split.every((s) => !/\s-\p{L}/u.test(s)), split.join(" | "));
+    assert.ok(split.some((s) => s.includes("60-day window")), split.join(" | "));
+    const who = splitStatements("The first woman in space was Valentina Tereshkova, who flew aboard Vostok 6 in June 1963.");
+    assert.ok(who.length >= 2 && who.slice(1).every((s) => s.startsWith("Valentina Tereshkova flew")), who.join(" | "));
   });
 
   it("treats a Korean title in brackets as a name, and checks a Korean slot against every statement sharing two things", () => {

@@ -70,10 +70,17 @@ function nameLike(t: EnglishToken): boolean {
  */
 function englishItems(tokens: readonly EnglishToken[], values: readonly TextValue[]): Array<{ start: number; end: number }> {
   // A value takes the noun it counts ("40 bottles", "3 moons").
+  // A value in a compound takes the whole of it ("a 180-day period", "a four-year term").
   const items: Array<{ start: number; end: number }> = values.map((v) => {
-    const next = tokens.find((t) => t.start >= v.end);
-    const counted = next !== undefined && next.pos === "NOUN" && !nameLike(next) && next.start - v.end <= 1;
-    return { start: v.start, end: counted ? next.end : v.end };
+    let end = v.end;
+    let i = tokens.findIndex((t) => t.start >= end);
+    if (i >= 0 && tokens[i]!.text === "-" && tokens[i]!.start === end && tokens[i + 1]?.start === tokens[i]!.end && /^\p{L}/u.test(tokens[i + 1]!.text)) {
+      end = tokens[i + 1]!.end;
+      i += 2;
+    }
+    const next = tokens[i];
+    const counted = next !== undefined && next.pos === "NOUN" && !nameLike(next) && next.start - end <= 1;
+    return { start: v.start, end: counted ? next.end : end };
   });
   // A fragment without a verb ("Canberra, not Sydney") has its names anywhere.
   let seenVerb = !tokens.some((t) => t.pos === "VERB" || t.pos === "AUX");
@@ -102,7 +109,9 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
   for (const item of items) {
     const last = merged[merged.length - 1];
     const between = last ? tokens.filter((t) => t.start >= last.end && t.end <= item.start) : [];
-    if (last && between.length > 0 && between.every((t) => t.pos === "ADJ" || t.pos === "NOUN" || t.pos === "PROPN")) {
+    // A range ("1914–18", "60-100") is one item, as is a run of modifiers between two items.
+    const range = between.length === 1 && /^[-–~]$/.test(between[0]!.text);
+    if (last && between.length > 0 && (range || between.every((t) => t.pos === "ADJ" || t.pos === "NOUN" || t.pos === "PROPN"))) {
       last.end = item.end;
     } else if (last && item.start < last.end) {
       last.end = Math.max(last.end, item.end);

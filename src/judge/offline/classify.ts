@@ -269,9 +269,13 @@ function listRival(statement: StatementAnalysis, others: readonly StatementAnaly
   return rivals.length >= 3 ? { term: missing[0]!, rivals } : undefined;
 }
 
+/** A Korean noun with the copula fused on (수컷이고, 암컷입니다, 열대저기압이다): what is said, not a verb. */
+const KOREAN_COPULA = /[\uAC00-\uD7A3]{2,}(?:이고|이며|이다|입니다|이에요|예요|였다|이었다|였습니다|이었습니다)[.!?]?$/u;
+
 /** An English verb, or a Korean word with a verb ending (낳고, 운다, 웁니다): the predicate, not what it is said of. */
 function isPredicate(t: Term): boolean {
-  return HANGUL.test(t.key) ? /(?:다|요|죠|고|며)[.!?]?$/u.test(t.form) : t.weight === 0.75;
+  if (HANGUL.test(t.key)) return /(?:다|요|죠|고|며)[.!?]?$/u.test(t.form) && !KOREAN_COPULA.test(t.form);
+  return t.weight === 0.75;
 }
 
 /** How many terms and values two statements share. */
@@ -334,7 +338,7 @@ function swappedRoles(statement: StatementAnalysis, others: readonly StatementAn
  * statement of that side has, where the best one says something else of its own: an attribute
  * taken from the wrong statement. Undefined otherwise.
  */
-function crossedAttribute(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, best: number): { index: number; mine: string; theirs: string } | undefined {
+function crossedAttribute(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, best: number): { index: number; mine: string; theirs: string; theirsTerm: Term } | undefined {
   if (best < 0) return undefined;
   const o = others[best]!;
   const oPool = pool([o]);
@@ -348,7 +352,7 @@ function crossedAttribute(statement: StatementAnalysis, others: readonly Stateme
   if (!elsewhere) return undefined;
   const theirs = o.terms.filter((u) => !isPredicate(u) && !holds(self, u) && u.weight === missing[0]!.weight);
   if (theirs.length !== 1 || statement.values.some((v) => !o.values.some((w) => compareValues(v, w) === "same"))) return undefined;
-  return { index: best, mine: missing[0]!.form, theirs: theirs[0]!.form };
+  return { index: best, mine: missing[0]!.form, theirs: theirs[0]!.form, theirsTerm: theirs[0]! };
 }
 
 /** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
@@ -381,15 +385,20 @@ function closest(a: StatementAnalysis, others: readonly StatementAnalysis[]): { 
     for (const t of a.terms) if (holds(p, t)) found += t.weight;
     for (const v of values) if (o.values.some((w) => compareValues(v, w) === "same")) found += VALUE_WEIGHT;
     const share = found / total;
-    if (share > best.share) best = { index: i, share };
+    // A tie goes to the statement about the same thing: the one that holds this one's first term.
+    if (share > best.share || (share === best.share && share > 0 && a.terms.length > 0 && holds(p, a.terms[0]!) && !holds(pool([others[best.index]!]), a.terms[0]!))) best = { index: i, share };
   }
   return best;
 }
 
-/** Whether one English term was read as a noun and the other as an adjective (by their weights). */
+/**
+ * Whether two English terms were read as different parts of speech other than a verb (by their
+ * weights): a noun against an adjective ("the final" against "the first cup"), an adverb against
+ * an adjective ("first performed", for the first time, against "the last symphony").
+ */
 function nounAgainstAdjective(a: Term, b: Term): boolean {
   const english = !HANGUL.test(a.key) && !HANGUL.test(b.key);
-  return english && ((a.weight === 1.5 && b.weight === 1) || (a.weight === 1 && b.weight === 1.5));
+  return english && a.weight !== b.weight && a.weight !== 0.75 && b.weight !== 0.75;
 }
 
 /** A word of the other side (as written) that is the opposite of `t`, and that this side lacks (not a noun against an adjective). */
@@ -401,7 +410,7 @@ function oppositeWord(t: Term, other: Pool, self: Pool): string | undefined {
  * Judges one statement against the statements of the other side and the
  * question. `side` names the other side in reasons ("reference"/"response").
  */
-function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, question: Pool, side: string): Standing {
+function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, own: Pool, question: Pool, side: string): Standing {
   const self = pool([statement]);
   // The other side's closest statement, found only when a check needs it.
   let closestFound: { index: number; share: number } | undefined;
@@ -598,8 +607,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // An answer's statement that takes its subject from one statement of the reference and its
   // attribute from another: "Northern … clockwise" against "Northern … counterclockwise" and
   // "Southern … clockwise". (Not for coverage: an answer may say a reference fact in other words.)
-  const crossed = side === "reference" && statement.negations.length === 0 ? crossedAttribute(statement, others, other, nearest().index) : undefined;
-  if (crossed !== undefined) {
+  // For coverage, only a two-way cross: the word the response says in its place is the reference's
+  // too, said of something else ("oxidation … anode" against "oxidation … cathode, reduction …
+  // anode"). One way only, it is as often the response's own wording ("traffic" for "cars").
+  const crossed = statement.negations.length === 0 ? crossedAttribute(statement, others, other, nearest().index) : undefined;
+  if (crossed !== undefined && (side === "reference" || (holds(own, crossed.theirsTerm) && !holds(question, crossed.theirsTerm)))) {
     return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
   }
 
@@ -646,9 +658,10 @@ export function classifyStatements(question: string, response: readonly string[]
   const asked = pool([analyzeStatement(question)]);
 
   const referencePool = buildPool(references);
+  const ownPool = buildPool(responses);
   const responseVerdicts: ResponseVerdict[] = responses.map((r, i) => {
     if (references.length === 0) return { verdict: "FP", reason: "there are no reference statements to match" };
-    const s = stand(r, references, referencePool, asked, "reference");
+    const s = stand(r, references, referencePool, ownPool, asked, "reference");
     return { verdict: s.verdict === "supported" ? "TP" : "FP", reason: s.reason };
   });
 
@@ -660,7 +673,7 @@ export function classifyStatements(question: string, response: readonly string[]
     if (!answers) {
       return { verdict: "FN", reason: responses.length === 0 ? "not covered: the response has no statements" : "not covered: the response does not answer" };
     }
-    const s = stand(r, answering, responsePool, asked, "response");
+    const s = stand(r, answering, responsePool, referencePool, asked, "response");
     if (s.verdict === "supported") return { verdict: "covered", reason: `covered: ${s.reason}` };
     return { verdict: "FN", reason: `not covered: ${s.reason}` };
   });

@@ -34,6 +34,7 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   ["difficult", "challenging"],
   ["easy", "simple", "straightforward"],
   ["correct", "accurate"],
+  ["first", "original", "initial", "earliest"],
   ["incorrect", "wrong", "inaccurate", "erroneous"],
   ["famous", "renowned", "celebrated"],
   ["rich", "wealthy", "affluent"],

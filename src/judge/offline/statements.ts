@@ -103,6 +103,7 @@ function findCuts(sentence: string): Cut[] {
 function splitClauses(sentence: string): string[] {
   const pieces: string[] = [];
   let from = 0;
+  let subject = "";
   for (const cut of findCuts(sentence)) {
     if (cut.start < from) continue;
     const left = sentence.slice(from, cut.start);
@@ -116,12 +117,17 @@ function splitClauses(sentence: string): string[] {
         ? countWords(left) >= minLeft && countWords(right) >= minRight
         : longEnoughKorean(left) && longEnoughKorean(right);
     if (!ok) continue;
-    pieces.push(left);
+    pieces.push(subject + left);
     from = cut.end;
+    // "…was Charles Lindbergh, who took …": the person named last is the next clause's subject.
+    subject = /,\s+who\s+$/iu.test(joint) ? `${PERSON_AT_END.exec(left)?.[1] ?? ""} `.trimStart() : "";
   }
-  pieces.push(sentence.slice(from));
+  pieces.push(subject + sentence.slice(from));
   return pieces;
 }
+
+/** A person's name closing a clause ("… was Charles Lindbergh", "… Leonardo da Vinci"). */
+const PERSON_AT_END = /(?:^|\s)((?:\p{Lu}[\p{L}'’.-]*)(?:\s+(?:\p{Lu}[\p{L}'’.-]*|da|de|del|di|van|von|der|la|le))*)\s*$/u;
 
 /** Sentences of one line, with pieces broken after a title abbreviation ("Dr. ") glued back. */
 function sentences(line: string): string[] {

@@ -347,7 +347,7 @@ function readValues(text: string): TextValue[] {
   if (!digits && !words && !koreanCounts) return [];
   const values = digits ? findDates(text) : [];
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
-  const numbers: Array<{ start: number; end: number; value: number; step: number }> = [];
+  const numbers: Array<{ start: number; end: number; value: number; step: number; year?: boolean }> = [];
   // Korean numbers in parts, read whole (their digit runs are not read again below).
   const compound: Span[] = [];
   if (digits && /[조억만천]/.test(text)) {
@@ -397,6 +397,12 @@ function readValues(text: string): TextValue[] {
     if (overlaps(taken, start, start + written.length) || overlaps(compound, start, start + written.length)) continue;
     // Digits joined by a middle dot name a day ("3·1절", "6·25 전쟁"): a name, not numbers.
     if (text.charAt(start - 1) === "·" || text.charAt(start + written.length) === "·") continue;
+    // The end of a range of years written short: "1826–27", "1939-45" (the century of its start).
+    const from = /(?<!\d)(\d{2})(\d{2})[-–]$/.exec(text.slice(Math.max(0, start - 6), start));
+    if (from && /^\d{2}$/.test(written) && Number(written) > Number(from[2])) {
+      numbers.push({ start, end: start + written.length, value: Number(from[1]) * 100 + Number(written), step: 1, year: true });
+      continue;
+    }
     numbers.push({ start, end: start + written.length, value: parseDigits(written), step: digitStep(written) });
   }
   for (const m of words ? text.matchAll(FRACTION) : []) {
@@ -456,7 +462,7 @@ function readValues(text: string): TextValue[] {
       // "임기는 5년", "10년 뒤": a number of years, not the year 5.
       dimension = "duration-year";
       end += /^\s*년/u.exec(text.slice(end))![0].length;
-    } else if (dimension === "year" || YEAR_WORD.test(text.slice(end))) {
+    } else if (dimension === "year" || n.year === true || YEAR_WORD.test(text.slice(end))) {
       dimension = "year";
     } else if (Number.isInteger(value) && value >= 1000 && value <= 2100 && n.end - n.start === 4) {
       dimension = "year";
