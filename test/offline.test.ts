@@ -494,6 +494,24 @@ describe("classifyStatements", () => {
     assertAllSupported("Do ships in Britain keep left?", "Yes, boats on British rivers keep to the left.", "Yes. On British rivers, vessels keep to the left.");
   });
 
+  it("gives each thing of a gapped clause its own value or place, and catches them crossed", () => {
+    assert.deepEqual(splitStatements("Bell worked in Boston and Edison in New Jersey."), ["Bell worked in Boston", "Edison worked in New Jersey."]);
+    assert.deepEqual(splitStatements("세종은 1418년, 정조는 1776년에 즉위했다."), ["세종은 1418년 즉위했다.", "정조는 1776년에 즉위했다."]);
+    assert.deepEqual(splitStatements("사과 3개, 배 2개예요."), ["사과 3개", "배 2개예요."]);
+    const v = verdicts("Where did they work?", "Edison worked in Boston and Bell in New Jersey.", "Bell worked in Boston. Edison worked in New Jersey.");
+    assert.deepEqual([v.response, v.reference], [["FP", "FP"], ["FN", "FN"]], v.reasons.join(" | "));
+    assert.match(v.reasons[0]!, /"Boston" where it says "New Jersey"/);
+    const k = verdicts("두 왕은 언제 즉위했나요?", "세종은 1776년, 정조는 1418년에 즉위했다.", "세종은 1418년에 즉위했다. 정조는 1776년에 즉위했다.");
+    assert.deepEqual([k.response, k.reference], [["FP", "FP"], ["FN", "FN"]], k.reasons.join(" | "));
+    assert.match(k.reasons[0]!, /1418년 for "세종은", not 1776년/);
+    const n = verdicts("서울과 부산의 지역 번호는?", "서울은 051, 부산은 02입니다.", "서울의 지역 번호는 02이고, 부산의 지역 번호는 051이다.");
+    assert.deepEqual(n.response, ["FP", "FP"], n.reasons.join(" | "));
+    // The same values, each with its own thing, stay TP.
+    assertAllSupported("서울과 부산의 지역 번호는?", "서울은 02, 부산은 051입니다.", "서울의 지역 번호는 02이고, 부산의 지역 번호는 051이다.");
+    // A native Korean number before 칸, 층, 편 … is a count.
+    assert.deepEqual(findValues("모는 다섯 칸을 움직인다").map((x) => x.value), [5]);
+  });
+
   it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
     const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
     assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));

@@ -258,6 +258,34 @@ function splitParticiple(clause: string, tokens: readonly EnglishToken[]): strin
   return undefined;
 }
 
+/**
+ * "Oxidation happens at the anode and reduction at the cathode." → ["Oxidation happens at the
+ * anode", "reduction happens at the cathode"]: a second conjunct with no verb of its own, a noun
+ * phrase then a phrase of the preposition that closes the first (a gapped clause), takes the first
+ * one's verb, so that each thing keeps what is said of it.
+ */
+function splitGapped(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
+  const firstVerb = tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
+  if (firstVerb <= 0 || !tokens.slice(0, firstVerb).some((t) => t.pos === "NOUN" || t.pos === "PROPN")) return undefined;
+  const and = tokens.findIndex((t, i) => i > firstVerb && /^(?:and|but|whereas)$/i.test(t.text));
+  if (and < 0) return undefined;
+  const right = tokens.slice(and + 1).filter((t) => t.pos !== "PUNCT");
+  if (right.some((t) => t.pos === "VERB" || t.pos === "AUX")) return undefined;
+  let k = 0;
+  while (k < right.length && right[k]!.pos === "DET") k++;
+  const from = k;
+  while (k < right.length && ["ADJ", "NOUN", "PROPN"].includes(right[k]!.pos)) k++;
+  const preposition = right[k];
+  if (k === from || preposition === undefined || preposition.pos !== "ADP" || !right.slice(from, k).some((t) => t.pos === "NOUN" || t.pos === "PROPN")) return undefined;
+  // The first conjunct's phrase of the same preposition, right before "and" ("at the anode").
+  let j = and - 1;
+  while (j > firstVerb && ["DET", "ADJ", "NOUN", "PROPN", "NUM", "PUNCT"].includes(tokens[j]!.pos)) j--;
+  if (j <= firstVerb || tokens[j]!.pos !== "ADP" || tokens[j]!.text.toLowerCase() !== preposition.text.toLowerCase()) return undefined;
+  const verbPhrase = clause.slice(tokens[firstVerb]!.start, tokens[j]!.start);
+  const first = tidy(clause.slice(0, tokens[and]!.start).replace(/,\s*$/, ""));
+  return [first, tidy(`${clause.slice(right[0]!.start, right[k - 1]!.end)} ${verbPhrase}${clause.slice(preposition.start)}`)];
+}
+
 /** Tags a list item may hold: a short noun phrase ("object-oriented design", "the aorta"). */
 const ITEM_POS = new Set(["NOUN", "PROPN", "ADJ", "DET", "PUNCT"]);
 
@@ -314,7 +342,7 @@ function isCalculation(clause: string, values: readonly TextValue[]): boolean {
 function englishClaims(clause: string, depth = 0): string[] {
   const tokens = englishTokens(clause);
   if (depth < 2) {
-    const parts = splitContrast(clause, tokens) ?? splitParticiple(clause, tokens) ?? splitList(clause, tokens) ?? splitVerbPhrases(clause, tokens);
+    const parts = splitContrast(clause, tokens) ?? splitParticiple(clause, tokens) ?? splitList(clause, tokens) ?? splitVerbPhrases(clause, tokens) ?? splitGapped(clause, tokens);
     if (parts) return parts.flatMap((p) => englishClaims(p, depth + 1));
   }
   const values = findValues(clause);
@@ -381,12 +409,42 @@ function koreanContrast(words: ReadonlyArray<{ text: string }>): string[] | unde
   return [tidy([...before, ...rest].join(" ")), tidy([...before, denied, "아니다."].join(" "))];
 }
 
+/** A Korean word with a subject or topic particle (이론이, 경찰은). */
+const KOREAN_SUBJECT = /[\uAC00-\uD7A3](?:은|는|이|가)$/u;
+
+/**
+ * Korean gapping: "일반 상대성 이론이 1905년, 특수 상대성 이론이 1915년에 나왔다" → ["일반 상대성
+ * 이론이 1905년 나왔다", "특수 상대성 이론이 1915년에 나왔다"]. Parts before the last, each a subject
+ * and what goes with it but no verb, take the last part's verb (the words after its value or its
+ * word with a place or object particle), so that each subject keeps its own value.
+ */
+function koreanGapped(words: ReadonlyArray<{ text: string }>): string[] | undefined {
+  const parts: string[][] = [[]];
+  for (const w of words) {
+    parts[parts.length - 1]!.push(w.text.replace(/,$/u, ""));
+    if (w.text.endsWith(",")) parts.push([]);
+  }
+  const last = parts[parts.length - 1]!;
+  if (parts.length < 2) return undefined;
+  const gapped = parts.slice(0, -1);
+  // "도 1칸, 개 2칸, 걸 3칸이에요": short pairs of a thing and its number, the verb fused on the last.
+  const pairs = parts.every((p) => p.length === 2 && /\d/.test(p[1]!) && !/\d/.test(p[0]!));
+  if (pairs) return parts.map((p) => tidy(p.join(" ")));
+  const hasSubject = (p: readonly string[]) => p.slice(0, -1).some((w) => KOREAN_SUBJECT.test(w));
+  if (last.length < 3 || !gapped.every((p) => p.length >= 2 && hasSubject(p) && !/(?:다|요|죠|고|며)$/u.test(p[p.length - 1]!)) || !hasSubject(last)) return undefined;
+  let slot = last.length - 1;
+  while (slot >= 0 && !/\d|(?:으로|로|에서|에|을|를)$/u.test(last[slot]!)) slot--;
+  if (slot < 1 || slot >= last.length - 1) return undefined;
+  const verb = last.slice(slot + 1);
+  return [...gapped.map((p) => tidy([...p, ...verb].join(" "))), tidy(last.join(" "))];
+}
+
 /** Korean: a clause with several values (or a value and a subject beside its topic) becomes one claim per item. */
 function koreanClaims(clause: string): string[] {
   const words = [...clause.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
   const contrast = koreanContrast(words);
   if (contrast) return contrast.flatMap((c) => koreanClaims(c));
-  const listed = koreanList(words);
+  const listed = koreanList(words) ?? koreanGapped(words);
   if (listed) return listed.flatMap((c) => koreanClaims(c));
   const values = findValues(clause);
   if (isCalculation(clause, values)) return [clause];

@@ -350,9 +350,59 @@ function crossedAttribute(statement: StatementAnalysis, others: readonly Stateme
   const self = pool([statement]);
   const elsewhere = others.some((x, i) => i !== best && holds(pool([x]), missing[0]!) && x.terms.some((u) => !holds(self, u)));
   if (!elsewhere) return undefined;
-  const theirs = o.terms.filter((u) => !isPredicate(u) && !holds(self, u) && u.weight === missing[0]!.weight);
+  // (The words of one name are one attribute: "New Jersey".)
+  const theirs = o.terms.filter((u, i) => !isPredicate(u) && !holds(self, u) && u.weight === missing[0]!.weight && (u.group === "" || o.terms.findIndex((w) => w.group === u.group) === i));
   if (theirs.length !== 1 || statement.values.some((v) => !o.values.some((w) => compareValues(v, w) === "same"))) return undefined;
-  return { index: best, mine: missing[0]!.form, theirs: theirs[0]!.form, theirsTerm: theirs[0]! };
+  const name = theirs[0]!.group === "" ? [theirs[0]!] : o.terms.filter((w) => w.group === theirs[0]!.group);
+  return { index: best, mine: missing[0]!.form, theirs: name.map((w) => w.form).join(" "), theirsTerm: theirs[0]! };
+}
+
+/** A name, or a Korean noun marked as subject or topic (세종은, 경찰이): what a statement is about. */
+function isHolder(t: Term): boolean {
+  return HANGUL.test(t.key) ? t.role === "subject" || t.role === "topic" : t.entity;
+}
+
+/**
+ * A value that the other side gives to another thing, where it gives this statement's thing
+ * another value in a parallel statement (two statements that share a frame of at least two
+ * terms): "경찰은 119" against "화재 신고 번호는 119번" and "경찰 신고 번호는 112번"; "general
+ * relativity came in 1905" against "special … in 1905" and "general … in 1915". Undefined
+ * otherwise.
+ */
+function crossedValue(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; value: string; term: string; theirs: string } | undefined {
+  const values = statedValues(statement);
+  if (values.length === 0 || statement.negations.length > 0) return undefined;
+  const self = pool([statement]);
+  const things = statement.terms.filter((t) => !isPredicate(t));
+  for (const v of values) {
+    // How far a term is written from the value.
+    const distance = (t: Term): number => {
+      const at = statement.text.indexOf(t.form);
+      return at < 0 ? Infinity : at < v.start ? v.start - (at + t.form.length) : at - v.end;
+    };
+    for (let i = 0; i < others.length; i++) {
+      const o = others[i]!;
+      if (!o.values.some((w) => compareValues(v, w) === "same")) continue;
+      // The thing the value is given to: of the terms the other statement lacks, the one written nearest the value.
+      const here = pool([o]);
+      const lacking = things.filter((t) => !holds(here, t));
+      if (lacking.length === 0) continue;
+      const x = lacking.reduce((a, b) => (distance(b) < distance(a) ? b : a));
+      for (let j = 0; j < others.length; j++) {
+        const parallel = others[j]!;
+        const there = pool([parallel]);
+        if (j === i || !holds(there, x) || parallel.values.some((w) => compareValues(v, w) === "same")) continue;
+        const theirs = parallel.values.find((w) => compareValues(v, w) === "different");
+        // The parallel statement says the same kind of thing of x (they share a frame of two
+        // terms), and this one names nothing that only the first one has.
+        // (One shared term is enough when x is what both statements are about: "세종은 1418년에 즉위했다".)
+        const about = isHolder(x) && parallel.terms.some((u) => isHolder(u) && sameTerm(synonymKey(u.key), synonymKey(x.key)));
+        if (theirs === undefined || sharedCount(o, parallel) < (about ? 1 : 2) || o.terms.some((u) => !holds(there, u) && holds(self, u))) continue;
+        return { index: j, value: v.text, term: x.form, theirs: theirs.text };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Whether a denial is borne out by the other statement ("not Sydney" against "the capital is Canberra"). */
@@ -602,6 +652,13 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   const swap = swappedRoles(statement, others);
   if (swap !== undefined) {
     return { verdict: "clash", reason: `clashes with ${ref(swap.index)}: "${swap.a}" and "${swap.b}" in each other's roles` };
+  }
+
+  // A value given to the wrong one of two parallel things: "경찰은 119" where the reference gives
+  // 119 to 화재 and 112 to 경찰.
+  const swappedValue = crossedValue(statement, others);
+  if (swappedValue !== undefined) {
+    return { verdict: "clash", reason: `clashes with ${ref(swappedValue.index)}: it gives ${swappedValue.theirs} for "${swappedValue.term}", not ${swappedValue.value}` };
   }
 
   // An answer's statement that takes its subject from one statement of the reference and its

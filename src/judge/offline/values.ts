@@ -136,7 +136,7 @@ const KOREAN_NATIVE_TENS: Readonly<Record<string, number>> = {
   열: 10, 스물: 20, 스무: 20, 서른: 30, 마흔: 40, 쉰: 50, 예순: 60, 일흔: 70, 여든: 80, 아흔: 90,
 };
 /** Counters after a Korean native number; 해 and 년 make a number of years. (번 is left out: "한 번씩", "한 번 더" are idioms more often than counts.) */
-const KOREAN_COUNTER = "개|쌍|명|마리|가지|권|곳|살|시간|개월|달|해|년|대|채|척|잔|그루|송이|장";
+const KOREAN_COUNTER = "개|쌍|명|마리|가지|권|곳|살|시간|개월|달|해|년|대|채|척|잔|그루|송이|장|칸|층|편|벌|켤레|자루|병|군데|조각";
 const KOREAN_NATIVE_NUMBER = new RegExp(
   `(?<![\\uAC00-\\uD7A3])(${Object.keys(KOREAN_NATIVE_TENS).join("|")})?(${Object.keys(KOREAN_NATIVE_UNITS).join("|")})?\\s?(${KOREAN_COUNTER})` +
     // The counter ends its word, or a particle or copula follows it ("개로", "쌍을", "해이고"), not another word ("한 해결책").
