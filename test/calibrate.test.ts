@@ -466,6 +466,36 @@ describe("evalframe calibrate", () => {
     assert.match(result.out, /score +answer_correctness +human_score +\(all\) +6 +0\.679 +0\.275 +0\.058 +1 +1\n/);
   });
 
+  it("reads only the rows --where names, in calibrate and in summarize and compare, and says why when none is left", async () => {
+    await toCSV(scoredRecords(), scoredCsv);
+    const atlas = await run(["calibrate", scoredCsv, "--labels", labelFile, "--where", "model=atlas", "--json"]);
+    assert.equal(atlas.code, 0, atlas.err);
+    const body = JSON.parse(atlas.out) as { where: string; coverage: Record<string, number>[]; rows: Record<string, unknown>[] };
+    assert.equal(body.where, "model=atlas");
+    assert.deepEqual(body.coverage[0], { kind: "answer_correctness", labels: 6, matched: 3, stale: 0, unlabelled_rows: 0, unused_labels: 3 });
+    assert.deepEqual(body.rows.filter((r) => r["target"] === "factual").map((r) => [r["model"], r["n"]]), [["(all)", 3], ["atlas", 3]]);
+    const printed = await run(["calibrate", scoredCsv, "--labels", labelFile, "--where", "model=atlas|swift"]);
+    assert.match(printed.out, /\(its rows where model=atlas\|swift; labels of the others count as unused\)/);
+    assert.match(printed.out, /answer_correctness +6 +6 +0 +0 +0\n/);
+
+    const summary = await run(["summarize", scoredCsv, "--where", "model=swift", "--json"]);
+    assert.equal(summary.code, 0, summary.err);
+    assert.deepEqual([...new Set((JSON.parse(summary.out) as { model: string }[]).map((r) => r.model))], ["swift"]);
+    const both = await run(["compare", scoredCsv, "--where", "id=q1|q2", "--json"]);
+    assert.equal(both.code, 0, both.err);
+    assert.equal((JSON.parse(both.out) as { n_pairs: number }[])[0]!.n_pairs, 2);
+
+    const unknown = await run(["calibrate", scoredCsv, "--labels", labelFile, "--where", "split=test"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /--where names column "split", which .*scored\.csv does not have; its columns are: id, model, /);
+    const none = await run(["summarize", scoredCsv, "--where", "model=atlas", "--where", "id=q9"]);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /no row of .*scored\.csv has id=q9 \(with the conditions before it\); its values there are: q1, q2, q3/);
+    const malformed = await run(["compare", scoredCsv, "--where", "model"]);
+    assert.equal(malformed.code, 2);
+    assert.match(malformed.err, /--where "model" is not COLUMN=VALUE/);
+  });
+
   it("exits 2 without --labels, and 1 with one line for a label file it cannot use", async () => {
     const missing = await run(["calibrate", scoredCsv]);
     assert.equal(missing.code, 2);

@@ -4,7 +4,9 @@
  */
 import type { DataFrame } from "danfojs-node";
 import type { CalibrateOptions, CalibrationReport } from "../analysis/calibrate";
-import { finiteNumber, inputFormat, onePositional, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
+import { finiteNumber, inputFormat, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
+import { readScored } from "./command-support";
+import { describeConditions, WHERE_OPTION } from "./where";
 import type { Command } from "./command";
 import { failOnError, UsageError } from "./errors";
 import { labelFiles, LABELS_OPTION, readLabelFiles } from "./labels";
@@ -35,9 +37,9 @@ function sections(report: CalibrationReport, top: number): [string, string, Data
 /** `evalframe calibrate`: how well the judge of a scored file agrees with hand labels. */
 export const calibrateCommand: Command = async (argv, io) => {
   const c = "calibrate";
-  const args = parseCommand(c, argv, { labels: LABELS_OPTION, "label-score": s, top: s, "align-threshold": s, json: b, format: s });
-  const file = onePositional(c, args, "scored table (a CSV that evalframe score wrote)");
-  const format = inputFormat(c, file, stringOption(args, "format"));
+  const args = parseCommand(c, argv, { labels: LABELS_OPTION, "label-score": s, top: s, "align-threshold": s, json: b, format: s, where: WHERE_OPTION });
+  const input = readScored(c, args);
+  const file = input.file;
   const files = labelFiles(c, args);
   if (files === undefined) throw new UsageError(`${c}: --labels is required, e.g. --labels data/qa-models.labels.jsonl`, c);
   const labelScore = stringOption(args, "label-score");
@@ -50,7 +52,7 @@ export const calibrateCommand: Command = async (argv, io) => {
   const alignThreshold = finiteNumber(c, "align-threshold", stringOption(args, "align-threshold"), { min: 0, max: 1 });
 
   const { loadDataset, calibrate, formatTable, frameRecords } = runtime();
-  const scored = await failOnError(() => loadDataset(file, { format, required: [], warn: false }), `${file}: `);
+  const scored = await input.load();
   const labels = labelFormat !== undefined
     ? await failOnError(() => loadDataset(files[0]!, { format: labelFormat, required: [], warn: false }), `${files[0]}: `)
     : await readLabelFiles(files);
@@ -63,6 +65,7 @@ export const calibrateCommand: Command = async (argv, io) => {
   if (flag(args, "json")) {
     const body = {
       scored: file,
+      ...(input.where.length > 0 ? { where: describeConditions(input.where) } : {}),
       labels: files,
       kind: report.labels,
       matchedBy: report.matchedBy,
@@ -75,7 +78,8 @@ export const calibrateCommand: Command = async (argv, io) => {
     return 0;
   }
   const matchedBy = report.matchedBy === "id" ? "(id, model)" : "(user_input, model)";
-  io.out(`${file} against ${files.join(", ")}: rows matched by ${matchedBy}\n`);
+  const rows = input.where.length > 0 ? ` (its rows where ${describeConditions(input.where)}; labels of the others count as unused)` : "";
+  io.out(`${file}${rows} against ${files.join(", ")}: rows matched by ${matchedBy}\n`);
   for (const [key, heading, frame] of parts) {
     io.out(`\n${heading}\n${formatTable(frame, { maxWidth: key === "disagreements" ? 60 : 48 })}\n`);
   }

@@ -7,6 +7,7 @@ import { choice, list, parseCommand, requiredOption, stringOption } from "./args
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
 import { s, readScored } from "./command-support";
+import { WHERE_OPTION } from "./where";
 
 /** The kinds of `evalframe chart`. */
 export const CHART_KINDS = ["box", "histogram", "mean", "scatter", "heatmap", "paired", "wtl", "verdicts", "sweep", "relevance"] as const;
@@ -15,7 +16,7 @@ type ChartKind = (typeof CHART_KINDS)[number];
 /** `evalframe chart`: one chart of a scored file, as PNG, SVG or a Vega-Lite spec. */
 export const chartCommand: Command = async (argv, io) => {
   const c = "chart";
-  const args = parseCommand(c, argv, { kind: s, out: s, metric: s, by: s, "pair-by": s, models: s, baseline: s, format: s });
+  const args = parseCommand(c, argv, { kind: s, out: s, metric: s, by: s, "pair-by": s, models: s, baseline: s, format: s, where: WHERE_OPTION });
   const input = readScored(c, args);
   const kindText = requiredOption(c, args, "kind", CHART_KINDS.join("|"));
   const kind: ChartKind = choice(c, "kind", kindText, CHART_KINDS)!;

@@ -9,6 +9,7 @@ import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import { metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { failOnError } from "./errors";
+import { conditionColumns, rowConditions, rowsWhere, type RowCondition } from "./where";
 import type { CliIO } from "./command";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
@@ -65,19 +66,25 @@ export async function readInput(
 
 /**
  * Reads a scored table for analysis: no column is required beyond what the
- * analysis asks for. `load` gives a typed table (no danfojs); `frame` a DataFrame.
+ * analysis asks for. `load` gives a typed table (no danfojs), of the rows
+ * `--where` names when the command takes it.
  */
 export function readScored(
   command: string,
   args: ParsedArgs,
-): { file: string; load: (columns?: readonly string[], cellText?: CellText) => Promise<Table>; frame: () => Promise<DataFrame> } {
+): { file: string; where: readonly RowCondition[]; load: (columns?: readonly string[], cellText?: CellText) => Promise<Table> } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
   const format = inputFormat(command, file, stringOption(args, "format"));
+  // `--where COLUMN=VALUE`, for the commands that take it: only the rows it names are read.
+  const where = rowConditions(command, args);
   return {
     file,
-    load: (columns, cellText) =>
-      failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(columns ? { columns } : {}), ...(cellText ? { cellText } : {}) })),
-    frame: () => readInput(file, format, { required: [] }),
+    where,
+    load: async (columns, cellText) => {
+      const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
+      const table = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
+      return rowsWhere(command, file, table, where);
+    },
   };
 }
 

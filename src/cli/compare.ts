@@ -5,11 +5,12 @@ import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
 import { s, b, tables, readScored, defaultMetric, scoreColumnsRead } from "./command-support";
+import { WHERE_OPTION } from "./where";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
 export const compareCommand: Command = async (argv, io) => {
   const c = "compare";
-  const args = parseCommand(c, argv, { metric: s, by: s, "pair-by": s, baseline: s, seed: s, json: b, format: s });
+  const args = parseCommand(c, argv, { metric: s, by: s, "pair-by": s, baseline: s, seed: s, json: b, format: s, where: WHERE_OPTION });
   const input = readScored(c, args);
   const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
   const { comparisonTable, formatTable, frameRecords } = tables();

@@ -203,7 +203,7 @@ Options:
   calibrate: () => `evalframe calibrate — how well the judge of a scored table agrees with hand labels
 
 Usage:
-  evalframe calibrate <scored.csv> --labels labels.jsonl [--labels more.jsonl] [--top N] [--json]
+  evalframe calibrate <scored.csv> --labels labels.jsonl [--labels more.jsonl] [--where split=test] [--top N] [--json]
   evalframe calibrate <scored.csv> --labels grades.csv --label-score human_score
 
 Rows are matched by (id, model) when both sides have ids, else by (user_input, model); a
@@ -222,6 +222,8 @@ Options:
   --label-score COL    the labels are a plain human score (0-1 or 0/1) in column COL
   --top N              rows in the disagreement table (default 10)
   --align-threshold T  word overlap at which two different statements align (default 0.5)
+  --where COL=V        only the scored rows whose COL is V (V1|V2 for either; repeat to narrow),
+                       e.g. --where split=test; labels of the rows left out count as unused
   --json               print JSON records instead of tables
   --format F           csv|tsv|jsonl|json for the scored table when the extension does not tell
 `,
@@ -234,6 +236,7 @@ Options:
   --by COLUMNS      group by these columns (comma-separated; default model when present)
 ${wrap("  --metrics LIST    ", `score columns (default: ${defaultScoreColumns().join(", ")}, those present)`)}
   --seed N          bootstrap seed (default fixed: a rerun gives the same interval)
+  --where COL=V     only the rows whose COL is V (V1|V2 for either); repeat to narrow further
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
 
@@ -280,6 +283,7 @@ ${wrap("  --metric M        ", `score column (default ${defaultMetricText()})`)}
                     column, the question text user_input)
   --baseline M      compare every model with M (default: all pairs)
   --seed N          bootstrap seed
+  --where COL=V     only the rows whose COL is V (V1|V2 for either); repeat to narrow further
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
 `,
@@ -307,6 +311,7 @@ Options:
   --pair-by COLUMN  question column for heatmap and paired (default id)
   --models A,B      the two models of a paired chart (default every pair)
   --baseline M      compare every model with M (wtl)
+  --where COL=V     only the rows whose COL is V (V1|V2 for either); repeat to narrow further
   --format F        csv|tsv|jsonl|json when the extension does not tell
 `,
   report: () => `evalframe report — one self-contained HTML report

@@ -6,11 +6,12 @@ import { failOnError, UsageError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate } from "./fail-under";
 import type { Command } from "./command";
 import { s, b, columnsOf, tables, readScored, scoreColumnsRead } from "./command-support";
+import { WHERE_OPTION } from "./where";
 
 /** `evalframe summarize`: the summary table of a scored file. */
 export const summarizeCommand: Command = async (argv, io) => {
   const c = "summarize";
-  const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s, ...FAIL_UNDER_OPTIONS });
+  const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s, where: WHERE_OPTION, ...FAIL_UNDER_OPTIONS });
   const gate = failUnderGate(c, args);
   const input = readScored(c, args);
   const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);

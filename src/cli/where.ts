@@ -1,0 +1,83 @@
+/**
+ * `--where COLUMN=VALUE`: the rows of a scored table that an analysis
+ * command reads, chosen by the values of a column ("split=test",
+ * "lang=ko,en"). Repeated, every condition must hold.
+ */
+import { cellText, getColumn, type Table } from "../dataset/table";
+import type { OptionSpec, ParsedArgs } from "./args";
+import { UsageError } from "./errors";
+
+/** The `--where` option: repeatable. */
+export const WHERE_OPTION: OptionSpec = { type: "string", multiple: true };
+
+/** One condition: the rows whose `column` holds one of `values` (as its text). */
+export interface RowCondition {
+  column: string;
+  values: string[];
+}
+
+/**
+ * The conditions of `--where` (none when it is absent). Each is
+ * `COLUMN=VALUE` or `COLUMN=V1|V2` (any of the values).
+ *
+ * @example
+ * // evalframe calibrate out/heldout.csv --labels data/qa-heldout.labels.jsonl --where split=test
+ * rowConditions("calibrate", args); // [{ column: "split", values: ["test"] }]
+ */
+export function rowConditions(command: string, args: ParsedArgs): RowCondition[] {
+  const raw = args.values["where"];
+  if (raw === undefined || typeof raw === "boolean") return [];
+  // Not split at commas: a value may hold one ("model=gpt-4o, 2024").
+  const items = Array.isArray(raw) ? raw : [raw];
+  return items.map((item) => {
+    const at = item.indexOf("=");
+    const column = at < 0 ? "" : item.slice(0, at).trim();
+    if (at < 0 || column === "") {
+      throw new UsageError(`${command}: --where "${item}" is not COLUMN=VALUE; write e.g. --where split=test (several values: --where "lang=en|ko")`, command);
+    }
+    return { column, values: item.slice(at + 1).split("|").map((v) => v.trim()) };
+  });
+}
+
+/** The columns the conditions read, to load beside what the command needs. */
+export function conditionColumns(conditions: readonly RowCondition[]): string[] {
+  return conditions.map((c) => c.column);
+}
+
+/** The conditions as the user wrote them, for headings: `split=test, lang=ko`. */
+export function describeConditions(conditions: readonly RowCondition[]): string {
+  return conditions.map((c) => `${c.column}=${c.values.join("|")}`).join(", ");
+}
+
+/**
+ * The rows of `table` that meet every condition, in their order; the table
+ * itself when there are none. A column the table lacks, or no row left, is a
+ * usage error that names the column and the values it does hold.
+ */
+export function rowsWhere(command: string, file: string, table: Table, conditions: readonly RowCondition[]): Table {
+  if (conditions.length === 0) return table;
+  let keep = Array.from({ length: table.rowCount }, (_, i) => i);
+  for (const condition of conditions) {
+    const column = getColumn(table, condition.column);
+    if (column === undefined) {
+      const names = table.columns.map((c) => c.name).join(", ");
+      throw new UsageError(`${command}: --where names column "${condition.column}", which ${file} does not have; its columns are: ${names}`, command);
+    }
+    const wanted = new Set(condition.values);
+    const text = (i: number) => cellText(column.values[i]) ?? "";
+    const kept = keep.filter((i) => wanted.has(text(i)));
+    if (kept.length === 0) {
+      const seen = [...new Set(keep.map(text))].slice(0, 12).map((v) => (v === "" ? '""' : v));
+      throw new UsageError(
+        `${command}: no row of ${file} has ${condition.column}=${condition.values.join("|")}${conditions.length > 1 ? " (with the conditions before it)" : ""}; ` +
+          `its values there are: ${seen.join(", ")}`,
+        command,
+      );
+    }
+    keep = kept;
+  }
+  return {
+    rowCount: keep.length,
+    columns: table.columns.map((c) => ({ ...c, values: keep.map((i) => c.values[i] ?? null) })),
+  };
+}
