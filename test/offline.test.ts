@@ -512,6 +512,12 @@ describe("classifyStatements", () => {
     assert.deepEqual(findValues("모는 다섯 칸을 움직인다").map((x) => x.value), [5]);
   });
 
+  it("splits a verbless 'X, not Y' answer into the answer and its denial, so that the answer counts", () => {
+    assert.deepEqual(splitStatements("The heart, not the brain."), ["The heart.", "not the brain."]);
+    const v = verdicts("Which organ pumps blood?", "The heart, not the brain.", "The heart pumps blood through the body.");
+    assert.equal(v.response[0], "TP", v.reasons.join(" | "));
+  });
+
   it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
     const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
     assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));

@@ -220,7 +220,7 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
 /**
  * "Whales are mammals, not fish." → ["Whales are mammals.", "Whales are not fish."]: a clause
  * that ends in ", not Y" (a short phrase of common words, no verb) is the clause and its
- * subject and verb denying Y. Names and values after "not" are lists of items (see
+ * subject and verb denying Y; a fragment ("The skin, not the liver.") is the answer and "not Y". Names and values after "not" are lists of items (see
  * {@link englishSlots}) and are left to them.
  */
 function splitContrast(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
@@ -229,12 +229,15 @@ function splitContrast(clause: string, tokens: readonly EnglishToken[]): string[
   const denied = tokens.slice(not + 1).filter((t) => t.pos !== "PUNCT");
   if (denied.length === 0 || denied.length > 4 || denied.some((t) => ["VERB", "AUX", "PROPN", "NUM"].includes(t.pos) || /^\p{Lu}/u.test(t.text))) return undefined;
   const verb = tokens.findIndex((t) => t.pos === "AUX" || t.pos === "VERB");
-  if (verb < 0 || verb >= not - 1) return undefined;
   const end = tokens[not + denied.length]?.end ?? clause.length;
+  // A fragment ("The skin, not the liver"): the answer, and the denial.
+  const deniedText = clause.slice(denied[0]!.start, denied[denied.length - 1]!.end);
+  const stop = /[.!?]\s*$/.test(clause) ? "." : "";
+  if (verb < 0 && not >= 2) return [tidy(clause.slice(0, tokens[not - 1]!.start) + clause.slice(end)), tidy(`not ${deniedText}${stop}`)];
+  if (verb < 0 || verb >= not - 1) return undefined;
   const said = tidy(clause.slice(0, tokens[not - 1]!.start) + clause.slice(end));
   const head = clause.slice(0, tokens[verb]!.end);
-  const deniedText = clause.slice(denied[0]!.start, denied[denied.length - 1]!.end);
-  return [said, tidy(`${head} not ${deniedText}${/[.!?]\s*$/.test(clause) ? "." : ""}`)];
+  return [said, tidy(`${head} not ${deniedText}${stop}`)];
 }
 
 /**
