@@ -518,6 +518,16 @@ describe("classifyStatements", () => {
     assert.equal(v.response[0], "TP", v.reasons.join(" | "));
   });
 
+  it("splits a list of names closed by 'and' item by item, and a clause with its own subject after an adverb", () => {
+    // "borders" is read as a noun by the tagger; the verb stays with every item all the same.
+    assert.deepEqual(splitStatements("It borders France, Spain, Italy and Austria."), ["It borders France.", "It borders Spain.", "It borders Italy.", "It borders Austria."]);
+    assert.deepEqual(splitStatements("The founders were Larry Page, Sergey Brin and Eric Schmidt."), ["The founders were Larry Page.", "The founders were Sergey Brin.", "The founders were Eric Schmidt."]);
+    // Two single-word names alone are still one name, and "Rome, Italy" an apposition.
+    assert.deepEqual(splitStatements("The expedition was led by Lewis and Clark."), ["The expedition was led by Lewis and Clark."]);
+    assert.equal(splitStatements("He was born in Rome, Italy, in 1950.")[0], "He was born in Rome, Italy.");
+    assert.deepEqual(splitStatements("Anodes always attract anions and cathodes always attract cations."), ["Anodes always attract anions", "cathodes always attract cations."]);
+  });
+
   it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
     const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
     assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));

@@ -131,9 +131,12 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
       const between = tokens.filter((t) => t.start >= last.end && t.end <= item.start);
       // A list needs a conjunction ("A and B", "A, or B", "A, not B"); a lone comma is an apposition ("Rome, Italy").
       const joined = between.some((t) => /^(?:or|and|nor|not|\()$/i.test(t.text));
-      const apposition = between.length > 0 && between.every((t) => t.text === ",");
+      // A lone comma is a list's when the list closes later ("France, Spain and Italy").
+      const closesLater = items.some((later) => later.start > item.start && tokens.some((t) => t.start >= item.end && t.end <= later.start && /^(?:or|and)$/i.test(t.text)) && !tokens.some((t) => t.start >= item.end && t.end <= later.start && (t.pos === "VERB" || t.pos === "AUX" || t.pos === "ADP")));
+      const apposition = between.length > 0 && between.every((t) => t.text === ",") && !closesLater;
       // "Pride and Prejudice", "Lewis and Clark": single-word names joined by "and" are one name.
       const singleNames =
+        last.items.length < 2 &&
         !between.some((t) => /^(?:or|nor|not|,|\()$/i.test(t.text)) &&
         [last.items[last.items.length - 1]!, item].every((it) => !/\s/.test(clause.slice(it.start, it.end)) && /^\p{Lu}/u.test(clause.slice(it.start, it.end)));
       if (apposition || singleNames) {
@@ -141,7 +144,7 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
         last.end = item.end;
         continue;
       }
-      if (joined && between.every((t) => GLUE.test(t.text) || t.pos === "DET")) {
+      if ((joined || closesLater) && between.every((t) => GLUE.test(t.text) || t.pos === "DET")) {
         if (between.some((t) => /^not$/i.test(t.text)) && last.negatedFrom < 0) last.negatedFrom = last.items.length;
         last.items.push(item);
         last.end = item.end;
@@ -188,7 +191,8 @@ function claimFor(clause: string, slots: readonly Slot[], keep: readonly Slot[],
 
 /** "They absorb X and release Y" → ["They absorb X", "They release Y"]: a coordinated verb phrase gets the subject. */
 function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
-  const firstVerb = tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
+  // A verb in lower case (the tagger reads some surnames as verbs: "Watson, Crick and Franklin").
+  const firstVerb = tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
   if (firstVerb < 0) return undefined;
   for (let i = firstVerb + 1; i + 1 < tokens.length; i++) {
     const and = tokens[i]!;
@@ -200,7 +204,10 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     // "… and veins carry it back": a clause with its own subject (a determiner, then a noun or pronoun, then its verb).
     const ownSubjectAt = next.pos === "DET" ? i + 2 : i + 1;
     const ownSubject = tokens[ownSubjectAt];
-    const ownVerb = tokens[ownSubjectAt + 1];
+    // (An adverb may stand between: "… and reduction always takes place …".)
+    let verbAt = ownSubjectAt + 1;
+    while (tokens[verbAt]?.pos === "ADV") verbAt++;
+    const ownVerb = tokens[verbAt];
     if (
       ownSubject !== undefined && ownVerb !== undefined && ["NOUN", "PROPN", "PRON"].includes(ownSubject.pos) &&
       (ownVerb.pos === "VERB" || ownVerb.pos === "AUX") && /^\p{Ll}/u.test(ownVerb.text) && !/^(?:it|them|him|her|us|me)$/i.test(ownSubject.text)
@@ -328,7 +335,9 @@ function splitList(clause: string, tokens: readonly EnglishToken[]): string[] | 
     if (!closed || items.length < 3) continue;
     const kinds = items.map((it) => tokens.slice(it.from, it.to).filter((t) => t.pos !== "DET" && t.pos !== "PUNCT"));
     // Names and values are the slots' to split; a list of them alone is left to them.
-    if (kinds.every((k) => k.every((t) => t.pos === "PROPN" || /^\p{Lu}/u.test(t.text)))) return undefined;
+    // (The first item is judged by the others: its run back may have taken a verb the tagger read
+    // as a noun, "It borders France, Spain and Italy".)
+    if (kinds.slice(1).every((k) => k.every((t) => t.pos === "PROPN" || /^\p{Lu}/u.test(t.text)))) return undefined;
     const head = clause.slice(0, tokens[items[0]!.from]!.start);
     const last = items[items.length - 1]!;
     const tail = last.to < tokens.length ? clause.slice(tokens[last.to - 1]!.end) : "";
