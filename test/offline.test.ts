@@ -528,6 +528,11 @@ describe("classifyStatements", () => {
     assert.deepEqual(splitStatements("Anodes always attract anions and cathodes always attract cations."), ["Anodes always attract anions", "cathodes always attract cations."]);
   });
 
+  it("reads 'not … until' a date as when it happened, not as a denial", () => {
+    assertSupported([["When did Hawaii become a state?", "Hawaii did not become a state until 1959.", "Hawaii became a state in 1959."]]);
+    assert.deepEqual(verdicts("Is the shop open?", "The shop is not open until further notice.", "The shop is open.").response, ["FP"]);
+  });
+
   it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
     const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
     assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));

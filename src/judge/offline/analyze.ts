@@ -181,7 +181,11 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     if (isNegation(lower) || token.lemma === "not") {
       // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause (", no Y has …" does).
       const contrast = lower === "not" && /,\s*$/.test(text.slice(Math.max(0, start - 3), start));
-      if (!contrast) negations.push(lower);
+      // "weren't issued until 2002", "did not become a state until 1959": it happened then (a
+      // date or a number follows "until"; "not open until further notice" stays a denial).
+      const until = /^\W*(?:\S+\s+){0,4}?(?:until|till)\s+(?:the\s+)?/iu.exec(text.slice(end));
+      const notUntil = until !== null && values.some((v) => v.start === end + until[0].length);
+      if (!contrast && !notUntil) negations.push(lower);
       continue;
     }
     if (token.pos === "ADP" || token.pos === "AUX" || (token.pos === "VERB" && !LIGHT_LEMMAS.has(token.lemma))) {
