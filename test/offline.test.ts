@@ -543,6 +543,8 @@ describe("classifyStatements", () => {
     assert.deepEqual(findValues("the war of 1914–18").map((v) => [v.dimension, v.value]), [["year", 1914], ["year", 1918]]);
     assert.deepEqual(findValues("scored 21-18").map((v) => v.value), [21, 18]);
     assertAllSupported("When was the war?", "It was fought in 1939–45.", "It was fought from 1939 to 1945.");
+    // A range in one Korean word is one item: no statement loses both its ends.
+    assert.deepEqual(splitStatements("독도는 대략 460만~250만 년 전에 형성됐다."), ["독도는 대략 460만~250만 년 전에 형성됐다."]);
   });
 
   it("keeps a value's hyphenated compound whole when it splits a clause by value, and gives a 'who' clause its person", () => {

@@ -465,7 +465,9 @@ function koreanClaims(clause: string): string[] {
   const items: Array<Array<(typeof words)[number]>> = [];
   for (const v of values) {
     const span = words.filter((w) => v.start < w.end && v.end > w.start);
-    if (span.length > 0 && span[0] !== words[0]) items.push(span);
+    if (span.length === 0 || span[0] === words[0]) continue;
+    // Two values in one word are one item ("460만~250만": a range).
+    if (!items.some((g) => g.length === 1 && span.length === 1 && g[0] === span[0])) items.push(span);
   }
   words.forEach((w, i) => {
     if (i > 0 && i < words.length - 1 && hasTopic && /[\uAC00-\uD7A3]{2,}(?:이|가)$/.test(w.text) && !items.some((g) => g.includes(w))) items.push([w]);
