@@ -533,6 +533,22 @@ describe("classifyStatements", () => {
     assert.deepEqual(verdicts("Is the shop open?", "The shop is not open until further notice.", "The shop is open.").response, ["FP"]);
   });
 
+  it("reads names and numbers written another common way: initials, titles, 'No.', short words of names, scientific notation, dozens", () => {
+    assertSupported([
+      ["Who discovered the electron?", "The electron was discovered by J. J. Thomson.", "J.J. Thomson discovered the electron."],
+      ["Who did the first heart transplant?", "It was Dr. Christiaan Barnard.", "Christiaan Barnard performed the first heart transplant."],
+      ["Where was the transistor invented?", "At Bell Laboratories.", "The transistor was invented at Bell Labs."],
+      ["How high is Mount Fuji?", "Mt. Fuji is 3,776 m high.", "Mount Fuji is 3,776 metres high."],
+      ["What is Avogadro's number?", "It is about 6.02 × 10²³ per mole.", "Avogadro's number is about 6.022 × 10^23 per mole."],
+      ["How many eggs are in the box?", "The box holds two dozen eggs.", "The box holds 24 eggs."],
+    ]);
+    assert.deepEqual(findValues("3 x 10^8 m/s").map((v) => [v.dimension, v.value]), [["speed", 3e8]]);
+    assert.deepEqual(findValues("1.6e-19").map((v) => v.value), [1.6e-19]);
+    assert.deepEqual(verdicts("What is Avogadro's number?", "It is about 6.02 × 10^22 per mole.", "Avogadro's number is about 6.022 × 10^23 per mole.").response, ["FP"]);
+    // "No." names nothing before a number: the symphony is judged on what is said of it.
+    assertAllSupported("Where did the Ninth premiere?", "Symphony No. 9 premiered in Vienna.", "The Ninth Symphony premiered in Vienna.");
+  });
+
   it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
     const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
     assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));

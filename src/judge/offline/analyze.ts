@@ -205,6 +205,8 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     const letter = /^\p{Lu}\.?$/u.test(token.text) && token.pos === "PROPN" && token.text !== "I" && !/[-‐–]/.test(text.charAt(start - 1) + text.charAt(end));
     if (letter) key = token.text.charAt(0).toLowerCase();
     if (!/[\p{L}\p{N}]/u.test(key) || (key.length < 2 && !letter) || (!capitals && !letter && (STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)))) continue;
+    // A title before a name ("Dr. Barnard") and "No." before a number ("Symphony No. 9") say nothing.
+    if (TITLES.has(lower) || (/^no\.?$/.test(lower) && /^\s*\d/.test(text.slice(end)))) continue;
     // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
     const entity = /^\p{Lu}/u.test(token.text) && (token.pos === "PROPN" || (token.pos === "NOUN" && wasName));
     terms.push({ key, form, weight, entity, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
@@ -218,6 +220,9 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
   }
   return { terms, negations, lowerWords };
 }
+
+/** Titles written before a name. */
+const TITLES: ReadonlySet<string> = new Set(["dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "prof", "prof.", "sir", "dame"]);
 
 /** Common abbreviations whose letters are not the initials of their expansion. */
 const ABBREVIATIONS: Readonly<Record<string, string>> = {
@@ -280,8 +285,13 @@ function readDotNames(text: string): string {
   return text.replace(/(?<![\d.,])(\d{1,2})·(\d{1,2})(?![\d.,])/gu, (_, a: string, b: string) => [...a, ...b].map((d) => SINO_KOREAN[Number(d)]).join(""));
 }
 
+/** "J. J. Thomson" → "J.J. Thomson": initials are written with and without a space between them. */
+function closeInitials(text: string): string {
+  return /\p{Lu}\.\s\p{Lu}\./u.test(text) ? text.replace(/(?<![\p{L}.])(\p{Lu}\.)\s(?=\p{Lu}\.)/gu, "$1") : text;
+}
+
 function readStatement(written: string): StatementAnalysis {
-  const text = readDotNames(written);
+  const text = closeInitials(readDotNames(written));
   const values = findValues(text);
   const korean = HANGUL.test(text);
   const read = korean ? { ...koreanTerms(text, values), lowerWords: [] as string[] } : englishTerms(text, values);

@@ -5,7 +5,7 @@
  *
  * A statement is supported by the other side when every value it states
  * (number, date, quantity) and every name it gives is found there (or in the
- * question), at least half of its weighted content words are found there,
+ * question), at least 35% of its weighted content words are found there,
  * and nothing clashes: another value or name in the same slot, a negation on
  * one side only, or an opposite word (rise/fall, red/blue).
  */
@@ -17,7 +17,7 @@ import { hasOpposite, NAME_ALIASES, opposite, oppositeWords, RELATION_WORDS, syn
 import { compareValues, isWordCount, type TextValue } from "./values";
 
 /** Share of a statement's weighted content that the other side must hold. */
-export const SUPPORT_THRESHOLD = 0.4;
+export const SUPPORT_THRESHOLD = 0.35;
 
 /** Weight of a value (a number, date or quantity) in the support share. */
 const VALUE_WEIGHT = 2;

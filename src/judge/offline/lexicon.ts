@@ -21,6 +21,14 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   ["빨간색", "적색", "빨강", "붉은색"],
   ["흰색", "백색", "하얀색", "하양"],
   ["근처", "인근", "부근", "주변"],
+  // words of names and their short forms (Bell Labs = Bell Laboratories, Mt. Fuji = Mount Fuji)
+  ["laboratory", "laboratories", "lab", "labs"],
+  ["university", "univ"],
+  ["corporation", "corp"],
+  ["incorporated", "inc"],
+  ["department", "dept"],
+  ["mount", "mt"],
+  ["international", "intl"],
   // size, speed, age, cost, risk
   ["large", "big", "huge", "enormous", "vast", "massive", "giant", "gigantic", "immense"],
   ["small", "little", "tiny", "minuscule"],

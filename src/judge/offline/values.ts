@@ -62,7 +62,7 @@ const SMALL_NUMBERS: Readonly<Record<string, number>> = {
   nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
 };
 const SCALES: Readonly<Record<string, number>> = {
-  hundred: 1e2, thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
+  dozen: 12, hundred: 1e2, thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
   백: 1e2, 천: 1e3, 만: 1e4, 백만: 1e6, 천만: 1e7, 억: 1e8, 조: 1e12,
 };
 
@@ -109,6 +109,12 @@ const HEDGE_AFTER = /^\s*(?:or so|-ish|정도|가량|여|쯤|안팎)/u;
 const MINUS_BEFORE = /(?:minus|negative|영하)\s*$/iu;
 
 /** A number in digits, with thousands separators (",", " ", thin spaces) or a decimal point. */
+/** A number in scientific notation: its mantissa and its power of ten (after ^, in superscript, or after e). */
+const SCIENTIFIC = /(?<![\d.])(\d+(?:\.\d+)?)(?:\s*[×x*]\s*10\s*\^?\s*([-−]?\d{1,3}|[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})|e([-−+]?\d{1,3}))(?![\d\p{L}])/gu;
+
+/** Superscript digits and minus as plain ones. */
+const SUPERSCRIPT_DIGITS: Readonly<Record<string, string>> = { "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "⁻": "-", "−": "-" };
+
 const DIGITS = /[-−–]?\d{1,3}(?:(?:,|\u202f|\u00a0| )\d{3})+(?:\.\d+)?(?!\d)|[-−–]?\d+(?:\.\d+)?/gu;
 const NUMBER_WORDS = new RegExp(
   `\\b(?:(?:${Object.keys(SMALL_NUMBERS).join("|")})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)\\b(?:\\s+(?:hundred|thousand|million|billion|trillion)\\b)*`,
@@ -269,7 +275,7 @@ function unitAfter(rest: string): { dimension: Dimension; factor: number; length
 
 /** A scale word right after a number ("1.5 million", "95k", "5천만"). */
 function scaleAfter(rest: string): { factor: number; length: number } | undefined {
-  const m = /^\s?(hundred|thousand|million|billion|trillion|mn|bn|k|천만|백만|천|만|억|조)(?![a-z])/iu.exec(rest);
+  const m = /^\s?(hundred|thousand|million|billion|trillion|dozen|mn|bn|k|천만|백만|천|만|억|조)(?![a-z])/iu.exec(rest);
   if (!m) return undefined;
   const factor = SCALES[m[1]!.toLowerCase()];
   return factor === undefined ? undefined : { factor, length: m[0].length };
@@ -355,6 +361,17 @@ function readValues(text: string): TextValue[] {
       if (overlaps(taken, m.index, m.index + m[0].length)) continue;
       const value = koreanNumber(m[0]);
       numbers.push({ start: m.index, end: m.index + m[0].length, value, step: trailingZeroStep(value) });
+      compound.push({ start: m.index, end: m.index + m[0].length });
+    }
+  }
+  // Scientific notation, read whole: "6.022 × 10^23", "6.02 × 10²³", "3 x 10^8", "1.6e-19".
+  if (digits && /\d\s*(?:[×x*]\s*10|e[-−+]?\d)/u.test(text)) {
+    for (const m of text.matchAll(SCIENTIFIC)) {
+      if (overlaps(taken, m.index, m.index + m[0].length)) continue;
+      const exponent = Number((m[2] ?? m[3]!).replace(/^\+/, "").replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹⁻−]/gu, (c) => SUPERSCRIPT_DIGITS[c] ?? c));
+      if (!Number.isFinite(exponent)) continue;
+      // (Read as "6.022e23": exact, where 6.022 × 10 ** 23 is not.)
+      numbers.push({ start: m.index, end: m.index + m[0].length, value: Number(`${m[1]}e${exponent}`), step: Number(`${digitStep(m[1]!)}e${exponent}`) });
       compound.push({ start: m.index, end: m.index + m[0].length });
     }
   }
