@@ -330,9 +330,9 @@ CALIBRATE = [
     "}",
     "md:## 8. On answers it has never seen\n\n"
     "The offline judge was built on the data above, so its agreement there flatters it. `data/qa-heldout.csv` holds "
-    "192 other questions (60 in Korean), each answered right, wrong and in part, hand-labelled the same way; its "
+    "288 other questions (84 in Korean), each answered right, wrong and in part, hand-labelled the same way; its "
     "`test` split was never read while the judge was built (`docs/labelling.md`). This is the agreement to expect on "
-    "answers of your own.",
+    "answers of your own. (On the command line: `evalframe calibrate scored.csv --labels data/qa-heldout.labels.jsonl --where split=test`.)",
     'const heldOut = await scoreAnswerCorrectness(await loadDataset("../data/qa-heldout.csv"), { judge: createJudge({ judge: "offline" }), progress: false });\n'
     'const testRows = frameRecords(heldOut).filter((row) => row["split"] === "test");\n'
     'const unseen = calibrate(testRows, "../data/qa-heldout.labels.jsonl", { top: 5 });\n'

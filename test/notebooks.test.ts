@@ -34,9 +34,9 @@ const EXPECTED_OUTPUT: Record<string, RegExp[]> = {
     /n_pairs[\s\S]*ordered[\s\S]*reversed[\s\S]*share_ordered/,
     /judge_rank[\s\S]*label_rank/,
     /ranking agrees with the labels: true/,
-    // The held-out set's test split: 252 answers the judge was not built on.
-    /576 rows · [\d,]+ chat calls \(0 cached\) .*· offline \(approximate\)/,
-    /factual<\/td><td[^>]*>answer_correctness_factual<\/td><td[^>]*>label_f1<\/td><td[^>]*>\(all\)<\/td><td[^>]*>252<\/td>/,
+    // The held-out set's test split: 540 answers the judge was not built on.
+    /864 rows · [\d,]+ chat calls \(0 cached\) .*· offline \(approximate\)/,
+    /factual<\/td><td[^>]*>answer_correctness_factual<\/td><td[^>]*>label_f1<\/td><td[^>]*>\(all\)<\/td><td[^>]*>540<\/td>/,
     /difference[\s\S]*statements/,
     /no OPENAI_API_KEY or OPENAI_BASE_URL is set: checking the offline judge only/,
     /human_score/,
