@@ -371,34 +371,45 @@ function isHolder(t: Term): boolean {
  */
 function crossedValue(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; value: string; term: string; theirs: string } | undefined {
   const values = statedValues(statement);
-  if (values.length === 0 || statement.negations.length > 0) return undefined;
+  if (values.length === 0 || statement.negations.length > 0 || others.length < 2) return undefined;
   const self = pool([statement]);
   const things = statement.terms.filter((t) => !isPredicate(t));
   for (const v of values) {
+    // The other side's statements that give this value, and those that give another of its kind.
+    const same: number[] = [];
+    const theirs = new Map<number, TextValue>();
+    others.forEach((o, i) => {
+      let other: TextValue | undefined;
+      for (const w of o.values) {
+        const c = compareValues(v, w);
+        if (c === "same") return void same.push(i);
+        if (c === "different") other ??= w;
+      }
+      if (other !== undefined) theirs.set(i, other);
+    });
+    if (same.length === 0 || theirs.size === 0) continue;
     // How far a term is written from the value.
     const distance = (t: Term): number => {
       const at = statement.text.indexOf(t.form);
       return at < 0 ? Infinity : at < v.start ? v.start - (at + t.form.length) : at - v.end;
     };
-    for (let i = 0; i < others.length; i++) {
+    for (const i of same) {
       const o = others[i]!;
-      if (!o.values.some((w) => compareValues(v, w) === "same")) continue;
       // The thing the value is given to: of the terms the other statement lacks, the one written nearest the value.
       const here = pool([o]);
       const lacking = things.filter((t) => !holds(here, t));
       if (lacking.length === 0) continue;
       const x = lacking.reduce((a, b) => (distance(b) < distance(a) ? b : a));
-      for (let j = 0; j < others.length; j++) {
+      for (const [j, value] of theirs) {
         const parallel = others[j]!;
         const there = pool([parallel]);
-        if (j === i || !holds(there, x) || parallel.values.some((w) => compareValues(v, w) === "same")) continue;
-        const theirs = parallel.values.find((w) => compareValues(v, w) === "different");
+        if (!holds(there, x)) continue;
         // The parallel statement says the same kind of thing of x (they share a frame of two
-        // terms), and this one names nothing that only the first one has.
-        // (One shared term is enough when x is what both statements are about: "세종은 1418년에 즉위했다".)
+        // terms; one is enough when x is what both are about: "세종은 1418년에 즉위했다"), and this
+        // one names nothing that only the first one has.
         const about = isHolder(x) && parallel.terms.some((u) => isHolder(u) && sameTerm(synonymKey(u.key), synonymKey(x.key)));
-        if (theirs === undefined || sharedCount(o, parallel) < (about ? 1 : 2) || o.terms.some((u) => !holds(there, u) && holds(self, u))) continue;
-        return { index: j, value: v.text, term: x.form, theirs: theirs.text };
+        if (sharedCount(o, parallel) < (about ? 1 : 2) || o.terms.some((u) => !holds(there, u) && holds(self, u))) continue;
+        return { index: j, value: v.text, term: x.form, theirs: value.text };
       }
     }
   }
