@@ -549,6 +549,25 @@ describe("classifyStatements", () => {
     assertAllSupported("Where did the Ninth premiere?", "Symphony No. 9 premiered in Vienna.", "The Ninth Symphony premiered in Vienna.");
   });
 
+  it("reads centuries, decades and frequencies in their common forms", () => {
+    const dims = (t: string) => findValues(t).map((v) => [v.dimension, v.value]);
+    assert.deepEqual(dims("in the late 15th century"), [["century", 15]]);
+    assert.deepEqual(dims("toward the end of the 1400s"), [["century", 15]]);
+    assert.deepEqual(dims("the fifteenth century"), [["century", 15]]);
+    assert.deepEqual(dims("15세기 후반"), [["century", 15]]);
+    assert.deepEqual(dims("in the 1990s"), [["decade", 1990]]);
+    assert.deepEqual(dims("2.4 GHz"), [["frequency", 2.4e9]]);
+    assertSupported([["When was Sikhism founded?", "It began toward the end of the 1400s.", "Sikhism began in the late 15th century."]]);
+    assert.deepEqual(verdicts("When was Sikhism founded?", "It began in the 1500s.", "Sikhism began in the 15th century.").response, ["FP"]);
+    assertSupported([["At what frequency does it vibrate?", "It vibrates at 32,768 Hz.", "It vibrates at 32,768 hertz."]]);
+  });
+
+  it("does not ask an answer's verb alone to be the reference's: verbs are paraphrased freely", () => {
+    assertSupported([["Has Africa hosted the Olympics?", "Africa has never hosted the Olympics.", "The Olympics have never been held in Africa."]]);
+    // Something other than a verb that the reference never says of the subject still is FP.
+    assert.deepEqual(verdicts("What can cats do?", "Cats can fly.", "Cats have four legs.").response, ["FP"]);
+  });
+
   it("reads 'first' before a verb as 'for the first time', and 'original' as 'first'", () => {
     const v = verdicts("Where did the opera open?", "The opera was first performed in Milan in 1816.", "The opera premiered in Milan in 1816. Its final act is set in Seville.");
     assert.deepEqual(v.response, ["TP", "TP"], v.reasons.join(" | "));

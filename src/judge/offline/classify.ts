@@ -701,7 +701,12 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // answer that names "Apollo 11" covers "during the Apollo 11 mission".)
   if (side === "reference" && matched.length === 0) {
     const said = statement.terms.slice(1).filter((t) => !holds(question, t));
-    if (said.length > 0 && !said.some((t) => holds(other, t) || aliasHeld(t, other))) {
+    // An English verb alone is paraphrased freely ("hosted" for "held in") where one statement of
+    // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
+    // holds the subject alone ("Cats can fly" against "Cats have four legs").
+    const related = (): boolean => others.some((o) => statement.terms.filter((t) => !isPredicate(t) && holds(pool([o]), t)).length >= 2);
+    const verbsOnly = said.every((t) => !HANGUL.test(t.key) && isPredicate(t));
+    if (said.length > 0 && !(verbsOnly && related()) && !said.some((t) => holds(other, t) || aliasHeld(t, other))) {
       return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
     }
   }

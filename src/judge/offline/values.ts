@@ -72,6 +72,10 @@ const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
   [/^(?:°\s?f\b|℉|degrees? fahrenheit|fahrenheit|화씨\s?도?)/iu, "temperature-f", 1],
   [/^(?:°|degrees?\b|도(?![\p{L}]))/iu, "degree", 1],
   [/^(?:%|percent\b|per cent\b|퍼센트|프로)/iu, "percent", 1],
+  [/^(?:ghz\b|gigahertz)/iu, "frequency", 1e9],
+  [/^(?:mhz\b|megahertz)/iu, "frequency", 1e6],
+  [/^(?:khz\b|kilohertz)/iu, "frequency", 1e3],
+  [/^(?:hz\b|hertz\b|헤르츠)/iu, "frequency", 1],
   [/^(?:km\/h|kph|kilometres? per hour|kilometers? per hour|킬로미터 ?毎?시)/iu, "speed-kmh", 1],
   [/^(?:mph|miles? per hour)/iu, "speed-kmh", 1.609344],
   [/^(?:m\/s|metres? per second|meters? per second)/iu, "speed", 1],
@@ -108,13 +112,13 @@ const HEDGE_BEFORE = /(?:about|around|roughly|approximately|approx\.?|nearly|alm
 const HEDGE_AFTER = /^\s*(?:or so|-ish|정도|가량|여|쯤|안팎)/u;
 const MINUS_BEFORE = /(?:minus|negative|영하)\s*$/iu;
 
-/** A number in digits, with thousands separators (",", " ", thin spaces) or a decimal point. */
 /** A number in scientific notation: its mantissa and its power of ten (after ^, in superscript, or after e). */
 const SCIENTIFIC = /(?<![\d.])(\d+(?:\.\d+)?)(?:\s*[×x*]\s*10\s*\^?\s*([-−]?\d{1,3}|[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})|e([-−+]?\d{1,3}))(?![\d\p{L}])/gu;
 
 /** Superscript digits and minus as plain ones. */
 const SUPERSCRIPT_DIGITS: Readonly<Record<string, string>> = { "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "⁻": "-", "−": "-" };
 
+/** A number in digits, with thousands separators (",", " ", thin spaces) or a decimal point. */
 const DIGITS = /[-−–]?\d{1,3}(?:(?:,|\u202f|\u00a0| )\d{3})+(?:\.\d+)?(?!\d)|[-−–]?\d+(?:\.\d+)?/gu;
 const NUMBER_WORDS = new RegExp(
   `\\b(?:(?:${Object.keys(SMALL_NUMBERS).join("|")})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)\\b(?:\\s+(?:hundred|thousand|million|billion|trillion)\\b)*`,
@@ -154,6 +158,8 @@ const KOREAN_NATIVE_HINT = new RegExp(`(?:${[...Object.keys(KOREAN_NATIVE_TENS),
 
 /** An ordinal in digits ("26th", "3rd"), read as an ordinal, not a count. */
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
+/** "century" after an ordinal ("the 15th century", "the fifteenth century"). */
+const CENTURY_AFTER = /^[\s-]centur(?:y|ies)\b/iu;
 /** Ordinal words past "second" (whose other senses are common), and compounds ("twenty-sixth"). */
 const ORDINAL_WORDS: Readonly<Record<string, number>> = {
   third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
@@ -393,8 +399,10 @@ function readValues(text: string): TextValue[] {
     if (m[1] === undefined && /\b(?:a|one)[\s-]+$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
     const tens = m[1] === undefined ? 0 : (SMALL_NUMBERS[m[1].toLowerCase()] ?? 0);
     const value = tens + (unit === "first" ? 1 : unit === "second" ? 2 : (ORDINAL_WORDS[unit] ?? 0));
-    const end = m.index + m[0].length;
-    values.push({ dimension: "ordinal", value, approximate: false, step: 1, text: m[0], start: m.index, end });
+    let end = m.index + m[0].length;
+    const century = CENTURY_AFTER.exec(text.slice(end));
+    if (century) end += century[0].length;
+    values.push({ dimension: century ? "century" : "ordinal", value, approximate: false, step: 1, text: text.slice(m.index, end), start: m.index, end });
     taken.push({ start: m.index, end });
   }
   for (const m of digits ? text.matchAll(DIGITS) : []) {
@@ -450,8 +458,27 @@ function readValues(text: string): TextValue[] {
     const ordinal = ORDINAL_SUFFIX.exec(text.slice(end));
     if (ordinal && Number.isInteger(value) && value > 0) {
       end += ordinal[0].length;
+      // "the 15th century" is a span of years, the same as "the 1400s" and "15세기".
+      const century = CENTURY_AFTER.exec(text.slice(end));
+      if (century) end += century[0].length;
       taken.push({ start: n.start, end });
-      values.push({ dimension: "ordinal", value, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      values.push({ dimension: century ? "century" : "ordinal", value, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      continue;
+    }
+    const koreanCentury = /^\s?세기/u.exec(text.slice(end));
+    const hundreds = /^['’]?s\b/u.exec(text.slice(end));
+    if ((koreanCentury || (hundreds && value % 100 === 0 && n.end - n.start === 4)) && Number.isInteger(value) && value > 0 && value <= 2100) {
+      end += (koreanCentury ?? hundreds)![0].length;
+      const century = koreanCentury ? value : value / 100 + 1;
+      taken.push({ start: n.start, end });
+      values.push({ dimension: "century", value: century, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      continue;
+    }
+    // "the 1990s": a decade (not 1,990 seconds).
+    if (hundreds && value % 10 === 0 && n.end - n.start === 4 && Number.isInteger(value) && value >= 1000 && value <= 2100) {
+      end += hundreds[0].length;
+      taken.push({ start: n.start, end });
+      values.push({ dimension: "decade", value, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
       continue;
     }
     const era = /^\s?(AD|CE|BC|BCE)\b/.exec(text.slice(end));
