@@ -1,0 +1,159 @@
+/**
+ * What one side of a comparison holds, for the offline judge's statement
+ * classifier: a pool of terms and values (one statement's, or a whole
+ * side's), and whether it holds a term: the same word, a synonym, a close
+ * inflection (Korean stems across endings, plurals, -ing forms), or another
+ * name of the same country or state.
+ */
+import type { StatementAnalysis, Term } from "./analyze";
+import { Memo } from "./memo";
+import { NAME_ALIASES, synonymKey } from "./lexicon";
+import type { TextValue } from "./values";
+
+/** A word written wholly in Hangul. */
+export const HANGUL = /^[\uAC00-\uD7A3]+$/;
+
+/** Hangul syllables as their letters (jamo): 흐릅 → ㅎㅡㄹㅡㅂ (as indices), so that stems meet across endings. */
+function readJamo(word: string): number[] {
+  const out: number[] = [];
+  for (const ch of word) {
+    const code = ch.charCodeAt(0) - 0xac00;
+    if (code < 0 || code > 11171) {
+      out.push(ch.charCodeAt(0));
+      continue;
+    }
+    out.push(1000 + Math.floor(code / 588), 2000 + Math.floor((code % 588) / 28));
+    if (code % 28 !== 0) out.push(3000 + (code % 28));
+  }
+  return out;
+}
+
+const recentJamo = new Memo<number[]>(50_000);
+
+function jamo(word: string): number[] {
+  return recentJamo.get(word, readJamo);
+}
+
+/** Whether `b` is the -ing form of the verb `a`: swim → swimming, use → using, play → playing. */
+function isGerundOf(a: string, b: string): boolean {
+  if (a.length < 3 || !b.endsWith("ing") || b.length < a.length + 3) return false;
+  const stem = b.slice(0, -3);
+  return stem === a || (stem.length === a.length + 1 && stem.startsWith(a) && stem.at(-1) === a.at(-1)) || `${stem}e` === a;
+}
+
+/** Whether two term keys name the same thing: equal, or one a close inflection of the other. */
+export function sameTerm(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  if (HANGUL.test(a) && HANGUL.test(b)) {
+    const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+    if (short.length >= 2 && long.startsWith(short)) return true;
+    // Verb stems with endings fused in: 흐릅(니다) / 흐른(다), 만들었 / 만든.
+    const x = jamo(a);
+    const y = jamo(b);
+    let p = 0;
+    while (p < x.length && p < y.length && x[p] === y[p]) p++;
+    return p >= 4 && p >= 0.6 * Math.min(x.length, y.length);
+  }
+  // A plural that the tagger left unlemmatised (a capitalised "Colds" opening a sentence), and a
+  // verb against its -ing form; both decided by the lengths first (this runs for every pair of terms).
+  const d = b.length - a.length;
+  if (d !== 0 && Math.abs(d) <= 4) {
+    const [short, long] = d > 0 ? [a, b] : [b, a];
+    const gap = Math.abs(d);
+    if (gap <= 2 && short.length >= 3 && long.startsWith(short) && (gap === 1 ? long.endsWith("s") : long.endsWith("es"))) return true;
+    if (gap >= 2 && long.endsWith("ing") && isGerundOf(short, long)) return true;
+  }
+  const min = Math.min(a.length, b.length);
+  if (min < 5) return false;
+  let prefix = 0;
+  while (prefix < min && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return prefix >= Math.max(5, min - 2) && Math.abs(a.length - b.length) <= 3;
+}
+
+/** The content of one side (or the question) pooled: terms by key, values, and the statements behind them. */
+export interface Pool {
+  terms: Term[];
+  /** The terms' keys as their synonym keys ("large" for "huge"): a term is held when it or a synonym is. */
+  synonyms: Set<string>;
+  /** Term keys by their first character, for the inflection check. */
+  byInitial: Map<number, string[]>;
+  /** Answers of {@link holds} so far (the same terms are asked about again and again). */
+  held: Map<Term, boolean>;
+  values: TextValue[];
+  analyses: readonly StatementAnalysis[];
+}
+
+export function buildPool(analyses: readonly StatementAnalysis[]): Pool {
+  const terms: Term[] = [];
+  const values: TextValue[] = [];
+  for (const a of analyses) {
+    for (const t of a.terms) terms.push(t);
+    for (const v of a.values) values.push(v);
+  }
+  const byInitial = new Map<number, string[]>();
+  for (const t of terms) {
+    const c = t.key.charCodeAt(0);
+    const list = byInitial.get(c);
+    if (list) list.push(t.key);
+    else byInitial.set(c, [t.key]);
+  }
+  return { terms, synonyms: new Set(terms.map((t) => synonymKey(t.key))), byInitial, held: new Map(), values, analyses };
+}
+
+const singlePools = new WeakMap<StatementAnalysis, Pool>();
+
+/** The pool of one statement (built once per statement) or of several. */
+export function pool(analyses: readonly StatementAnalysis[]): Pool {
+  if (analyses.length !== 1) return buildPool(analyses);
+  const a = analyses[0]!;
+  let p = singlePools.get(a);
+  if (!p) {
+    p = buildPool(analyses);
+    singlePools.set(a, p);
+  }
+  return p;
+}
+
+/** Whether a pool holds a term, or spells an acronym out ("EPS" ↔ "earnings per share"). */
+function hasTerm(p: Pool, key: string, acronym = false): boolean {
+  if (p.synonyms.has(synonymKey(key))) return true;
+  const candidates = p.byInitial.get(key.charCodeAt(0));
+  if (candidates) for (const k of candidates) if (sameTerm(k, key)) return true;
+  return acronym && p.analyses.some((a) => a.initials.has(key));
+}
+
+export function holds(p: Pool, t: Term): boolean {
+  let answer = p.held.get(t);
+  if (answer === undefined) {
+    answer = hasTerm(p, t.key, t.acronym);
+    p.held.set(t, answer);
+  }
+  return answer;
+}
+
+export function hasLowerWord(p: Pool, word: string): boolean {
+  return p.analyses.some((a) => a.lowerWords.includes(word));
+}
+
+/** A name, unless the word is also written in lower case (a capitalised first word such as "Water"). */
+export function isName(t: Term, ...pools: readonly Pool[]): boolean {
+  return t.entity && !pools.some((p) => hasLowerWord(p, t.key));
+}
+
+/** Whether a pool holds another name of the country or state `t` names ("United Kingdom" for "Britain"). */
+export function aliasHeld(t: Term, p: Pool): boolean {
+  const aliases = NAME_ALIASES[t.key];
+  if (aliases?.some((alias) => alias.split(" ").every((word) => p.synonyms.has(word) || p.analyses.some((a) => a.initials.has(word) && word.length > 1)))) return true;
+  // The other way round: "Kingdom" of "United Kingdom" against "Britain".
+  return ALIASED_WORDS.get(t.key)?.some((name) => p.synonyms.has(name)) ?? false;
+}
+
+/** Each word of an alias, with the names it is an alias of: "kingdom" → ["britain"]. */
+const ALIASED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const [name, aliases] of Object.entries(NAME_ALIASES)) {
+    for (const word of new Set(aliases.flatMap((a) => a.split(" ")))) out.set(word, [...(out.get(word) ?? []), name]);
+  }
+  return out;
+})();
