@@ -15,6 +15,7 @@ import { frameRecords } from "../src/cli/table";
 import { loadDataset } from "../src/frame/load";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
+import { readLabels } from "../src/labels/read";
 import { figure, round, type BenchFigure, type BenchResult } from "./support";
 
 const root = path.join(__dirname, "..");
@@ -112,6 +113,32 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
       figure(`${what}: model order by final score agrees with the labels`, String(r.rankingAgrees), "", split === "test" ? "true" : undefined, split === "test" ? r.rankingAgrees === true : undefined),
     );
   }
+
+  // A second reader: some test batches labelled again, apart, by a reader who saw neither the first
+  // labels nor the judge. How far two readers agree is the most a judge can be asked to agree.
+  const secondFile = path.join(root, "data", "qa-heldout.second-reader.labels.jsonl");
+  const firstFile = path.join(root, "data", "qa-heldout.labels.jsonl");
+  const second = readLabels(secondFile).answerCorrectness;
+  const keys = new Set(second.map((l) => `${String(l.id)}\u0000${String(l.model)}`));
+  const both = heldOut.filter((r) => keys.has(`${String(r["id"])}\u0000${String(r["model"])}`));
+  const replayed = frameRecords(await scoreAnswerCorrectness(both.map(({ user_input, response, reference, id, model, split }) => ({ id, model, split, user_input, response, reference })), { judge: createJudge({ judge: "labels", labels: secondFile }), progress: false, quiet: true }));
+  const agreement = (r: ReturnType<typeof calibrate>) => {
+    const f = frameRecords(r.rows!).find((x) => x["target"] === "factual" && x["model"] === "(all)")!;
+    const o = frameRecords(r.answerOrder!).find((x) => x["target"] === "factual")!;
+    const zero = f["n_label_zero"] as number;
+    const high = Math.round((f["high_on_label_zero"] as number) * zero);
+    return `Spearman ${round(f["spearman"] as number, 3)}; ${high} of ${zero} label-0 answers at ≥ 0.5; ${String(o["ordered"])} of ${String(o["n_pairs"])} pairs ordered (${String(o["tied"])} tied)`;
+  };
+  const batches = [...new Set(both.map((r) => String(r["id"]).split("-")[0]))].join(", ");
+  figures.push(
+    figure(`second reader vs first reader, ${both.length} test answers (${batches})`, agreement(calibrate(replayed, firstFile, { top: 0 })), ""),
+    figure(`offline judge vs first reader, the same answers`, agreement(calibrate(both, firstFile, { top: 0 })), ""),
+    figure(`offline judge vs second reader, the same answers`, agreement(calibrate(both, secondFile, { top: 0 })), ""),
+  );
+  notes.push(
+    `second reader: data/qa-heldout.second-reader.labels.jsonl labels ${both.length} answers of the test split again, by a reader who saw neither the first labels nor the judge; ` +
+      "its factual F1 (the labels judge replays it) against the first reader's is how far two careful readers agree.",
+  );
 
   const bowl = await scoreOne("When was the first super bowl?", "The first superbowl was held on Jan 15, 1967", "The first superbowl was held on January 15, 1967");
   figures.push(figure("Ragas example: super bowl paraphrase, score", round(bowl["answer_correctness"] as number, 3), "", "≥ 0.8", (bowl["answer_correctness"] as number) >= 0.8));

@@ -20,6 +20,8 @@ import { records } from "./support/frames";
 const data = path.join(__dirname, "..", "data");
 const CSV = path.join(data, "qa-heldout.csv");
 const LABELS = path.join(data, "qa-heldout.labels.jsonl");
+/** The same test answers labelled again by a second reader, apart (docs/labelling.md). */
+const SECOND = path.join(data, "qa-heldout.second-reader.labels.jsonl");
 const quiet = { progress: false, quiet: true } as const;
 
 describe("held-out hand labels", () => {
@@ -58,6 +60,27 @@ describe("held-out hand labels", () => {
     scored.forEach((row, i) => {
       const { tp, fp, fn } = labelCounts(labels[i]!);
       assert.deepEqual([row["answer_correctness_tp"], row["answer_correctness_fp"], row["answer_correctness_fn"]], [tp, fp, fn], `row ${i}`);
+    });
+  });
+
+  it("of a second reader, for some test questions: each line its row's, one reference list per question, replayed exactly", async () => {
+    const second = readLabels(SECOND).answerCorrectness;
+    assert.ok(second.length >= 36, `${second.length} lines`);
+    const byKey = new Map(rows.map((r) => [`${String(r["id"])}/${String(r["model"])}`, r]));
+    const lists = new Map<string, string>();
+    for (const l of second) {
+      const row = byKey.get(`${String(l.id)}/${String(l.model)}`);
+      assert.ok(row !== undefined && row["split"] === "test", `${String(l.id)} ${String(l.model)} is a test row`);
+      assert.deepEqual([l.user_input, l.response, l.reference], [row["user_input"], row["response"], row["reference"]], `${String(l.id)} ${String(l.model)}`);
+      const statements = JSON.stringify(l.reference_statements.map((x) => x.statement));
+      assert.equal(lists.get(l.id!) ?? statements, statements, `question ${String(l.id)}`);
+      lists.set(l.id!, statements);
+    }
+    const subset = second.map((l) => byKey.get(`${String(l.id)}/${String(l.model)}`)!);
+    const scored = records(await scoreAnswerCorrectness(subset, { judge: createJudge({ judge: "labels", labels: SECOND }), ...quiet }));
+    scored.forEach((row, i) => {
+      const { tp, fp, fn } = labelCounts(second[i]!);
+      assert.deepEqual([row["answer_correctness_tp"], row["answer_correctness_fp"], row["answer_correctness_fn"]], [tp, fp, fn], `line ${i + 1}`);
     });
   });
 
