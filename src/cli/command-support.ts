@@ -9,7 +9,7 @@ import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import { metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { failOnError } from "./errors";
-import { conditionColumns, rowConditions, rowsWhere, type RowCondition } from "./where";
+import { conditionColumns, rowConditions, rowsKept, type RowCondition } from "./where";
 import type { CliIO } from "./command";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
@@ -67,24 +67,35 @@ export async function readInput(
 /**
  * Reads a scored table for analysis: no column is required beyond what the
  * analysis asks for. `load` gives a typed table (no danfojs), of the rows
- * `--where` names when the command takes it.
+ * `--where` names when the command takes it; `fileRows` says which row of
+ * the file each of its rows is.
  */
 export function readScored(
   command: string,
   args: ParsedArgs,
-): { file: string; where: readonly RowCondition[]; load: (columns?: readonly string[], cellText?: CellText) => Promise<Table> } {
+): {
+  file: string;
+  where: readonly RowCondition[];
+  load: (columns?: readonly string[], cellText?: CellText) => Promise<Table>;
+  fileRows: (table: Table) => readonly number[];
+} {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
   const format = inputFormat(command, file, stringOption(args, "format"));
   // `--where COLUMN=VALUE`, for the commands that take it: only the rows it names are read.
   const where = rowConditions(command, args);
+  const rowsOfFile = new WeakMap<Table, number[]>();
   return {
     file,
     where,
     load: async (columns, cellText) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
-      const table = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
-      return rowsWhere(command, file, table, where);
+      const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
+      const { table, rows } = rowsKept(command, file, loaded, where);
+      rowsOfFile.set(table, rows);
+      return table;
     },
+    // The file's row (as `cellText` is given it) of each row of a table `load` gave.
+    fileRows: (table) => rowsOfFile.get(table) ?? Array.from({ length: table.rowCount }, (_, i) => i),
   };
 }
 

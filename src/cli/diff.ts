@@ -11,6 +11,7 @@ import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
 import { columnsOf, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
+import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
@@ -51,7 +52,9 @@ export const diffCommand: Command = async (argv, io) => {
     "fail-under-change": s,
     "fail-on-worse": b,
     "fail-on-scoring-change": b,
+    where: WHERE_OPTION,
   });
+  const where = rowConditions(c, args);
   if (args.positionals.length !== 2) {
     throw new UsageError(`${c}: give two scored tables, the earlier run first: evalframe diff old.csv new.csv (got ${args.positionals.length})`, c);
   }
@@ -83,11 +86,13 @@ export const diffCommand: Command = async (argv, io) => {
   const columns = [
     ...scoreColumnsRead([options.by ?? "model", options.pairBy ?? "id", "user_input", "response"], options.metric === undefined ? undefined : [options.metric]),
     ...definitions.filter((d) => options.metric === undefined || d === definitionOfColumn(options.metric)).flatMap((d) => d.columns),
+    ...conditionColumns(where),
   ];
   // Of a statements cell, only how the row was scored: the statements themselves are most of a scored file.
   const cellText = scoringPartsOnly();
+  // Of each run, only the rows --where names (the same conditions for both).
   const [before, after] = await Promise.all(
-    [beforeFile, afterFile].map((file, i) => failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns, cellText }), `${file}: `)),
+    [beforeFile, afterFile].map(async (file, i) => rowsWhere(c, file, await failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns, cellText }), `${file}: `), where)),
   );
   if (options.metric === undefined) {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).

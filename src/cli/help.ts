@@ -263,6 +263,7 @@ ${wrap("  --metric M              ", `score column (default ${defaultMetricText(
   --chart FILE            the change per model with its CI: .png, .svg or .json (Vega-Lite spec)
   --seed N                bootstrap seed
   --json                  print JSON (summary and the top changed answers) instead of tables
+  --where COL=V           only the rows whose COL is V, in both runs (V1|V2 for either; repeat to narrow)
   --format F              csv|tsv|jsonl|json when the extensions do not tell
 
 CI gates (exit 1 with one line, after everything is printed and written):
@@ -330,6 +331,7 @@ Options:
   --usage-json F the usage line from the JSON that evalframe score --summary-json wrote
   --previous F   an earlier scored run of the same data: adds "Change since the previous run"
                  (the change per model with CI and verdict, a chart, the answers that changed most)
+  --where COL=V  only the rows (of --previous too) whose COL is V (V1|V2 for either); repeat to narrow further
   --format F     csv|tsv|jsonl|json when the extension does not tell
 `,
 };

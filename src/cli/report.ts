@@ -9,6 +9,7 @@ import { CliFailure, failOnError } from "./errors";
 import type { Command } from "./command";
 import { runtime, s, readScored, scoringPartsOnly, tables, writeText } from "./command-support";
 import { getColumn, type Table } from "../dataset/table";
+import { rowsWhere, WHERE_OPTION } from "./where";
 
 /** The run's usage from a JSON file that `evalframe score --summary-json` wrote. */
 async function readUsage(file: string): Promise<UsageSummary> {
@@ -37,7 +38,10 @@ async function withStatementsOfShownRows(input: ReturnType<typeof readScored>, s
   });
   const rows = shownRows(table);
   if (shortened.size === 0 || rows.size === 0) return table;
-  const whole = await input.load([...shortened], (_column, text, row) => (rows.has(row) ? text : ""));
+  // (`cellText` is given the file's rows; with --where, the table's rows are some of them.)
+  const fileRows = input.fileRows(table);
+  const wanted = new Set([...rows].map((row) => fileRows[row]!));
+  const whole = await input.load([...shortened], (_column, text, row) => (wanted.has(row) ? text : ""));
   if (whole.rowCount !== table.rowCount) throw new CliFailure(`${input.file} changed while it was read (${table.rowCount} rows, then ${whole.rowCount}); run the report again`);
   for (const name of shortened) {
     const from = getColumn(whole, name);
@@ -50,7 +54,7 @@ async function withStatementsOfShownRows(input: ReturnType<typeof readScored>, s
 /** `evalframe report`: the self-contained HTML report of a scored file. */
 export const reportCommand: Command = async (argv, io) => {
   const c = "report";
-  const args = parseCommand(c, argv, { out: s, title: s, worst: s, "usage-json": s, format: s, previous: s });
+  const args = parseCommand(c, argv, { out: s, title: s, worst: s, "usage-json": s, format: s, previous: s, where: WHERE_OPTION });
   const input = readScored(c, args);
   const out = requiredOption(c, args, "out", "report.html");
   const worst = wholeNumber(c, "worst", stringOption(args, "worst"), 0);
@@ -65,7 +69,11 @@ export const reportCommand: Command = async (argv, io) => {
   if (worst !== undefined) options.worst = worst;
   if (usage !== undefined) options.usage = usage;
   const scored = await withStatementsOfShownRows(input, (table) => rowsWithStatements(table, options));
-  if (previous !== undefined) options.previous = await failOnError(() => tables().loadTable(previous, { format: previousFormat!, warn: false, required: [] }));
+  if (previous !== undefined) {
+    // The previous run's same rows: --where applies to it too.
+    const earlier = await failOnError(() => tables().loadTable(previous, { format: previousFormat!, warn: false, required: [] }));
+    options.previous = rowsWhere(c, previous, earlier, input.where);
+  }
   const html = await failOnError(() => buildReport(scored, options), `${input.file}: `);
   await writeText(out, html);
   io.out(`wrote ${out} (${Math.round(Buffer.byteLength(html) / 1024).toLocaleString("en-US")} KB)\n`);

@@ -55,7 +55,15 @@ export function describeConditions(conditions: readonly RowCondition[]): string 
  * usage error that names the column and the values it does hold.
  */
 export function rowsWhere(command: string, file: string, table: Table, conditions: readonly RowCondition[]): Table {
-  if (conditions.length === 0) return table;
+  return rowsKept(command, file, table, conditions).table;
+}
+
+/**
+ * {@link rowsWhere}, with the row of `table` that each kept row was (in order): what a second
+ * read of the same file needs to find them again.
+ */
+export function rowsKept(command: string, file: string, table: Table, conditions: readonly RowCondition[]): { table: Table; rows: number[] } {
+  if (conditions.length === 0) return { table, rows: Array.from({ length: table.rowCount }, (_, i) => i) };
   let keep = Array.from({ length: table.rowCount }, (_, i) => i);
   for (const condition of conditions) {
     const column = getColumn(table, condition.column);
@@ -77,7 +85,7 @@ export function rowsWhere(command: string, file: string, table: Table, condition
     keep = kept;
   }
   return {
-    rowCount: keep.length,
-    columns: table.columns.map((c) => ({ ...c, values: keep.map((i) => c.values[i] ?? null) })),
+    table: { rowCount: keep.length, columns: table.columns.map((c) => ({ ...c, values: keep.map((i) => c.values[i] ?? null) })) },
+    rows: keep,
   };
 }
