@@ -1,7 +1,8 @@
 /**
  * `--where COLUMN=VALUE` on the commands that read a scored table and make a
- * page or a comparison of it: `report` (whose second read, for the statements
- * of the rows it shows, must find those rows again) and `diff` (both runs).
+ * page, a chart or a comparison of it: `report` (whose second read, for the
+ * statements of the rows it shows, must find those rows again), `chart` and
+ * `diff` (both runs).
  * calibrate, summarize and compare are checked in calibrate.test.ts.
  */
 import assert from "node:assert/strict";
@@ -51,6 +52,15 @@ describe("--where on report and diff", () => {
     const both = await run(["report", afterCsv, "--out", path.join(dir, "both.html"), "--where", "model=swift", "--previous", beforeCsv]);
     assert.equal(both.code, 0, both.err);
     assert.doesNotMatch(readFileSync(path.join(dir, "both.html"), "utf8"), />atlas</);
+  });
+
+  it("chart: only the rows named are drawn", async () => {
+    const spec = path.join(dir, "box.json");
+    const result = await run(["chart", afterCsv, "--kind", "box", "--out", spec, "--where", "model=swift"]);
+    assert.equal(result.code, 0, result.err);
+    const text = readFileSync(spec, "utf8");
+    assert.match(text, /"swift"/);
+    assert.doesNotMatch(text, /"atlas"/);
   });
 
   it("diff: the same rows of both runs", async () => {
