@@ -84,6 +84,7 @@ export interface Pool {
   analyses: readonly StatementAnalysis[];
 }
 
+/** The pool of some statements (a whole side, or the question), built afresh; {@link pool} keeps one statement's. */
 export function buildPool(analyses: readonly StatementAnalysis[]): Pool {
   const terms: Term[] = [];
   const values: TextValue[] = [];
@@ -123,6 +124,7 @@ function hasTerm(p: Pool, key: string, acronym = false): boolean {
   return acronym && p.analyses.some((a) => a.initials.has(key));
 }
 
+/** Whether a pool holds a term (the answer is kept in the pool: terms are asked about again and again). */
 export function holds(p: Pool, t: Term): boolean {
   let answer = p.held.get(t);
   if (answer === undefined) {
@@ -132,6 +134,7 @@ export function holds(p: Pool, t: Term): boolean {
   return answer;
 }
 
+/** Whether a statement of the pool writes the word in lower case (then, capitalised elsewhere, it is no name). */
 export function hasLowerWord(p: Pool, word: string): boolean {
   return p.analyses.some((a) => a.lowerWords.includes(word));
 }
