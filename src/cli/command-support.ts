@@ -90,6 +90,7 @@ export function readScored(
     load: async (columns, cellText) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
       const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
+      if (where.length === 0) return loaded;
       const { table, rows } = rowsKept(command, file, loaded, where);
       rowsOfFile.set(table, rows);
       return table;

@@ -1,7 +1,7 @@
 /**
  * `--where COLUMN=VALUE`: the rows of a scored table that an analysis
  * command reads, chosen by the values of a column ("split=test",
- * "lang=ko,en"). Repeated, every condition must hold.
+ * "lang=ko|en"). Repeated, every condition must hold.
  */
 import { cellText, getColumn, type Table } from "../dataset/table";
 import type { OptionSpec, ParsedArgs } from "./args";
@@ -55,7 +55,7 @@ export function describeConditions(conditions: readonly RowCondition[]): string 
  * usage error that names the column and the values it does hold.
  */
 export function rowsWhere(command: string, file: string, table: Table, conditions: readonly RowCondition[]): Table {
-  return rowsKept(command, file, table, conditions).table;
+  return conditions.length === 0 ? table : rowsKept(command, file, table, conditions).table;
 }
 
 /**
