@@ -131,9 +131,16 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
       const between = tokens.filter((t) => t.start >= last.end && t.end <= item.start);
       // A list needs a conjunction ("A and B", "A, or B", "A, not B"); a lone comma is an apposition ("Rome, Italy").
       const joined = between.some((t) => /^(?:or|and|nor|not|\()$/i.test(t.text));
-      // A lone comma is a list's when the list closes later ("France, Spain and Italy").
-      const closesLater = items.some((later) => later.start > item.start && tokens.some((t) => t.start >= item.end && t.end <= later.start && /^(?:or|and)$/i.test(t.text)) && !tokens.some((t) => t.start >= item.end && t.end <= later.start && (t.pos === "VERB" || t.pos === "AUX" || t.pos === "ADP")));
-      const apposition = between.length > 0 && between.every((t) => t.text === ",") && !closesLater;
+      // A lone comma is a list's when the list closes later ("France, Spain and Italy"): a later
+      // item comes after "and" or "or", with no verb or preposition on the way.
+      let closing: boolean | undefined;
+      const closesLater = (): boolean =>
+        (closing ??= items.some((later) => {
+          if (later.start <= item.start) return false;
+          const gap = tokens.filter((t) => t.start >= item.end && t.end <= later.start);
+          return gap.some((t) => /^(?:or|and)$/i.test(t.text)) && !gap.some((t) => t.pos === "VERB" || t.pos === "AUX" || t.pos === "ADP");
+        }));
+      const apposition = between.length > 0 && between.every((t) => t.text === ",") && !closesLater();
       // "Pride and Prejudice", "Lewis and Clark": single-word names joined by "and" are one name.
       const singleNames =
         last.items.length < 2 &&
@@ -144,7 +151,7 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
         last.end = item.end;
         continue;
       }
-      if ((joined || closesLater) && between.every((t) => GLUE.test(t.text) || t.pos === "DET")) {
+      if ((joined || closesLater()) && between.every((t) => GLUE.test(t.text) || t.pos === "DET")) {
         if (between.some((t) => /^not$/i.test(t.text)) && last.negatedFrom < 0) last.negatedFrom = last.items.length;
         last.items.push(item);
         last.end = item.end;
@@ -189,10 +196,14 @@ function claimFor(clause: string, slots: readonly Slot[], keep: readonly Slot[],
   return tidy(out + clause.slice(from));
 }
 
+/** The first verb written in lower case, or -1: the tagger reads some surnames as verbs ("Watson, Crick and Franklin"). */
+function firstMainVerb(tokens: readonly EnglishToken[]): number {
+  return tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
+}
+
 /** "They absorb X and release Y" → ["They absorb X", "They release Y"]: a coordinated verb phrase gets the subject. */
 function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
-  // A verb in lower case (the tagger reads some surnames as verbs: "Watson, Crick and Franklin").
-  const firstVerb = tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
+  const firstVerb = firstMainVerb(tokens);
   if (firstVerb < 0) return undefined;
   for (let i = firstVerb + 1; i + 1 < tokens.length; i++) {
     const and = tokens[i]!;
@@ -240,9 +251,9 @@ function splitContrast(clause: string, tokens: readonly EnglishToken[]): string[
   // A fragment ("The skin, not the liver"): the answer, and the denial.
   const deniedText = clause.slice(denied[0]!.start, denied[denied.length - 1]!.end);
   const stop = /[.!?]\s*$/.test(clause) ? "." : "";
-  if (verb < 0 && not >= 2) return [tidy(clause.slice(0, tokens[not - 1]!.start) + clause.slice(end)), tidy(`not ${deniedText}${stop}`)];
-  if (verb < 0 || verb >= not - 1) return undefined;
   const said = tidy(clause.slice(0, tokens[not - 1]!.start) + clause.slice(end));
+  if (verb < 0 && not >= 2) return [said, tidy(`not ${deniedText}${stop}`)];
+  if (verb < 0 || verb >= not - 1) return undefined;
   const head = clause.slice(0, tokens[verb]!.end);
   return [said, tidy(`${head} not ${deniedText}${stop}`)];
 }
@@ -252,8 +263,7 @@ function splitContrast(clause: string, tokens: readonly EnglishToken[]): string[
  * Brazil in the final."]: a participle clause after a comma says a second thing of the subject.
  */
 function splitParticiple(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
-  // A main verb in lower case (the tagger reads some surnames as verbs: "Watson and Crick").
-  const firstVerb = tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
+  const firstVerb = firstMainVerb(tokens);
   if (firstVerb <= 0 || !tokens.slice(0, firstVerb).some((t) => ["NOUN", "PROPN", "PRON"].includes(t.pos))) return undefined;
   for (let i = firstVerb + 2; i + 1 < tokens.length; i++) {
     const t = tokens[i]!;
@@ -275,7 +285,7 @@ function splitParticiple(clause: string, tokens: readonly EnglishToken[]): strin
  * one's verb, so that each thing keeps what is said of it.
  */
 function splitGapped(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
-  const firstVerb = tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
+  const firstVerb = firstMainVerb(tokens);
   if (firstVerb <= 0 || !tokens.slice(0, firstVerb).some((t) => t.pos === "NOUN" || t.pos === "PROPN")) return undefined;
   const and = tokens.findIndex((t, i) => i > firstVerb && /^(?:and|but|whereas)$/i.test(t.text));
   if (and < 0) return undefined;
@@ -422,7 +432,7 @@ function koreanContrast(words: ReadonlyArray<{ text: string }>): string[] | unde
 }
 
 /** A Korean word with a subject or topic particle (이론이, 경찰은). */
-const KOREAN_SUBJECT = /[\uAC00-\uD7A3](?:은|는|이|가)$/u;
+export const KOREAN_SUBJECT = /[\uAC00-\uD7A3](?:은|는|이|가)$/u;
 
 /**
  * Korean gapping: "일반 상대성 이론이 1905년, 특수 상대성 이론이 1915년에 나왔다" → ["일반 상대성

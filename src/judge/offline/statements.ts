@@ -3,7 +3,7 @@
  * atomic claims (see claims.ts); yes/no answers become the question's claim.
  */
 import { analyzeStatement, type StatementAnalysis } from "./analyze";
-import { atomicClaims } from "./claims";
+import { atomicClaims, KOREAN_SUBJECT } from "./claims";
 import { isWordCount } from "./values";
 
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -89,7 +89,7 @@ function findCuts(sentence: string): Cut[] {
       if (!current || !next) continue;
       const bare = current[0].replace(/,$/, "");
       // "-고," before a new topic or subject ("…알을 낳고, 수탉은 …") ends a clause whatever the verb.
-      const newSubject = current[0].endsWith("고,") && /[\uAC00-\uD7A3](?:은|는|이|가)$/u.test(next[0]);
+      const newSubject = current[0].endsWith("고,") && KOREAN_SUBJECT.test(next[0]);
       if (!endsKoreanClause(bare) && !newSubject) continue;
       // "-고 있다", "-고 싶다", "-고 나서": an auxiliary verb follows, the clause goes on.
       if (bare.endsWith("고") && AUXILIARY_AFTER_GO.test(next[0])) continue;

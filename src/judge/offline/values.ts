@@ -359,6 +359,11 @@ function readValues(text: string): TextValue[] {
   if (!digits && !words && !koreanCounts) return [];
   const values = digits ? findDates(text) : [];
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
+  /** A value read whole, with no unit or hedge (an ordinal, a century, a decade, a Korean count), as written. */
+  const whole = (dimension: Dimension, value: number, start: number, end: number): void => {
+    values.push({ dimension, value, approximate: false, step: 1, text: text.slice(start, end), start, end });
+    taken.push({ start, end });
+  };
   const numbers: Array<{ start: number; end: number; value: number; step: number; year?: boolean }> = [];
   // Korean numbers in parts, read whole (their digit runs are not read again below).
   const compound: Span[] = [];
@@ -388,8 +393,7 @@ function readValues(text: string): TextValue[] {
       if (overlaps(taken, m.index, end)) continue;
       const value = (m[1] === undefined ? 0 : KOREAN_NATIVE_TENS[m[1]]!) + (m[2] === undefined ? 0 : KOREAN_NATIVE_UNITS[m[2]]!);
       const years = m[3] === "해" || m[3] === "년";
-      values.push({ dimension: years ? "duration-year" : "number", value, approximate: false, step: 1, text: m[0], start: m.index, end });
-      taken.push({ start: m.index, end });
+      whole(years ? "duration-year" : "number", value, m.index, end);
     }
   }
   for (const m of ORDINAL_HINT.test(text) ? text.matchAll(ORDINAL_WORD) : []) {
@@ -402,8 +406,7 @@ function readValues(text: string): TextValue[] {
     let end = m.index + m[0].length;
     const century = CENTURY_AFTER.exec(text.slice(end));
     if (century) end += century[0].length;
-    values.push({ dimension: century ? "century" : "ordinal", value, approximate: false, step: 1, text: text.slice(m.index, end), start: m.index, end });
-    taken.push({ start: m.index, end });
+    whole(century ? "century" : "ordinal", value, m.index, end);
   }
   for (const m of digits ? text.matchAll(DIGITS) : []) {
     let start = m.index;
@@ -461,24 +464,20 @@ function readValues(text: string): TextValue[] {
       // "the 15th century" is a span of years, the same as "the 1400s" and "15세기".
       const century = CENTURY_AFTER.exec(text.slice(end));
       if (century) end += century[0].length;
-      taken.push({ start: n.start, end });
-      values.push({ dimension: century ? "century" : "ordinal", value, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      whole(century ? "century" : "ordinal", value, n.start, end);
       continue;
     }
     const koreanCentury = /^\s?세기/u.exec(text.slice(end));
     const hundreds = /^['’]?s\b/u.exec(text.slice(end));
     if ((koreanCentury || (hundreds && value % 100 === 0 && n.end - n.start === 4)) && Number.isInteger(value) && value > 0 && value <= 2100) {
       end += (koreanCentury ?? hundreds)![0].length;
-      const century = koreanCentury ? value : value / 100 + 1;
-      taken.push({ start: n.start, end });
-      values.push({ dimension: "century", value: century, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      whole("century", koreanCentury ? value : value / 100 + 1, n.start, end);
       continue;
     }
     // "the 1990s": a decade (not 1,990 seconds).
     if (hundreds && value % 10 === 0 && n.end - n.start === 4 && Number.isInteger(value) && value >= 1000 && value <= 2100) {
       end += hundreds[0].length;
-      taken.push({ start: n.start, end });
-      values.push({ dimension: "decade", value, approximate: false, step: 1, text: text.slice(n.start, end), start: n.start, end });
+      whole("decade", value, n.start, end);
       continue;
     }
     const era = /^\s?(AD|CE|BC|BCE)\b/.exec(text.slice(end));
