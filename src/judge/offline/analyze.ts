@@ -8,7 +8,7 @@
 import { englishTokens } from "./english";
 import { Memo } from "./memo";
 import { phrasalVerb } from "./lexicon";
-import { isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
+import { HANGUL_WORD, HAS_HANGUL, isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
 import { findValues, type TextValue } from "./values";
 
 /** A content word of a statement. */
@@ -66,9 +66,7 @@ function initialsOf(text: string): Set<string> {
   return out;
 }
 
-const HANGUL = /[\uAC00-\uD7A3]/;
 const ACRONYM = /^\p{Lu}{2,6}$/u;
-const HANGUL_WORD = /^[\uAC00-\uD7A3]+$/;
 
 /** Lemmas that carry no content even when tagged as content words. */
 const LIGHT_LEMMAS: ReadonlySet<string> = new Set([
@@ -133,7 +131,7 @@ function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[
     if (inValue(values, m.index, m.index + written.length) && !/\p{L}{2,}$/u.test(written.replace(/^\d+/, ""))) continue;
     // A number with its unit ("510km", "510킬로미터입니다") or its counter ("네 개가") is a value:
     // its unit or counter word is not a term of its own.
-    if (values.some((v) => m.index < v.end && m.index + written.length > v.start && ((v.dimension !== "number" && v.dimension !== "year" && v.dimension !== "date") || HANGUL.test(v.text)))) continue;
+    if (values.some((v) => m.index < v.end && m.index + written.length > v.start && ((v.dimension !== "number" && v.dimension !== "year" && v.dimension !== "date") || HAS_HANGUL.test(v.text)))) continue;
     if (isNegation(lower)) {
       negations.push(lower);
       continue;
@@ -281,7 +279,7 @@ const SINO_KOREAN = ["공", "일", "이", "삼", "사", "오", "육", "칠", "�
 
 /** "3·1절" → "삼일절", "6·25 전쟁" → "육이오 전쟁": Korean names of dates, read digit by digit. */
 function readDotNames(text: string): string {
-  if (!text.includes("·") || !/[\uAC00-\uD7A3]/.test(text)) return text;
+  if (!text.includes("·") || !HAS_HANGUL.test(text)) return text;
   return text.replace(/(?<![\d.,])(\d{1,2})·(\d{1,2})(?![\d.,])/gu, (_, a: string, b: string) => [...a, ...b].map((d) => SINO_KOREAN[Number(d)]).join(""));
 }
 
@@ -293,7 +291,7 @@ function closeInitials(text: string): string {
 function readStatement(written: string): StatementAnalysis {
   const text = closeInitials(readDotNames(written));
   const values = findValues(text);
-  const korean = HANGUL.test(text);
+  const korean = HAS_HANGUL.test(text);
   const read = korean ? { ...koreanTerms(text, values), lowerWords: [] as string[] } : englishTerms(text, values);
   const analysis: StatementAnalysis = {
     text,

@@ -8,9 +8,9 @@
  */
 import { englishTokens, type EnglishToken } from "./english";
 import { Memo } from "./memo";
+import { HAS_HANGUL } from "./text";
 import { findValues, type TextValue } from "./values";
 
-const HANGUL = /[\uAC00-\uD7A3]/;
 
 /** A slot: a preposition (and modifiers) followed by one or more items (values or names). */
 interface Slot {
@@ -499,7 +499,7 @@ function koreanClaims(clause: string): string[] {
  */
 export function atomicClaims(clause: string): string[] {
   if (clause.length > 600) return [clause];
-  return [...recentClaims.get(clause, (c) => [...new Set(HANGUL.test(c) ? koreanClaims(c) : englishClaims(c))])];
+  return [...recentClaims.get(clause, (c) => [...new Set(HAS_HANGUL.test(c) ? koreanClaims(c) : englishClaims(c))])];
 }
 
 /** Claims of recently split clauses: answers often repeat sentences of their reference or of each other. */

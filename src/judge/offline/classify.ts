@@ -11,9 +11,9 @@
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
 import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
-import { quoteWords } from "./text";
+import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
-import { aliasHeld, buildPool, HANGUL, hasLowerWord, holds, isName, pool, type Pool } from "./pool";
+import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, type Pool } from "./pool";
 import {
   clashingCount, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
   statedValues, swappedRoles, wordCounts,
@@ -68,7 +68,7 @@ function closest(a: StatementAnalysis, others: readonly StatementAnalysis[]): { 
  * an adjective ("first performed", for the first time, against "the last symphony").
  */
 function nounAgainstAdjective(a: Term, b: Term): boolean {
-  const english = !HANGUL.test(a.key) && !HANGUL.test(b.key);
+  const english = !HANGUL_WORD.test(a.key) && !HANGUL_WORD.test(b.key);
   return english && a.weight !== b.weight && a.weight !== 0.75 && b.weight !== 0.75;
 }
 
@@ -252,7 +252,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   }
 
   // Korean slots: another noun with the same particle in a statement about the same thing.
-  const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL.test(t.key));
+  const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL_WORD.test(t.key));
   const near = korean ? nearest() : { index: -1, share: 0 };
   if (near.index >= 0 && near.share > 0) {
     // The nearest statement, then any other that shares two things with this one (the same value
@@ -262,8 +262,8 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       const o = others[index]!;
       const oPool = pool([o]);
       for (const t of statement.terms) {
-        if (!KOREAN_SLOTS.has(t.role) || !HANGUL.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
-        const rival = o.terms.find((u) => u.role === t.role && HANGUL.test(u.key) && !holds(self, u) && !holds(question, u));
+        if (!KOREAN_SLOTS.has(t.role) || !HANGUL_WORD.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
+        const rival = o.terms.find((u) => u.role === t.role && HANGUL_WORD.test(u.key) && !holds(self, u) && !holds(question, u));
         if (rival) return { verdict: "clash", reason: `clashes with ${ref(index)}: "${t.form}" where it says "${rival.form}"` };
       }
     }
@@ -315,7 +315,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
     // holds the subject alone ("Cats can fly" against "Cats have four legs").
     const related = (): boolean => others.some((o) => statement.terms.filter((t) => !isPredicate(t) && holds(pool([o]), t)).length >= 2);
-    const verbsOnly = said.every((t) => !HANGUL.test(t.key) && isPredicate(t));
+    const verbsOnly = said.every((t) => !HANGUL_WORD.test(t.key) && isPredicate(t));
     if (said.length > 0 && !(verbsOnly && related()) && !said.some((t) => holds(other, t) || aliasHeld(t, other))) {
       return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
     }

@@ -2,7 +2,7 @@
  * Hashed bag-of-words embeddings for the offline judge: no model, no network.
  */
 
-import { isNegation, STOP_WORDS, stemEnglish, stripKoreanEnding } from "./text";
+import { HANGUL_WORD, isNegation, STOP_WORDS, stemEnglish, stripKoreanEnding } from "./text";
 import { Memo } from "./memo";
 import { findValues, valueToken } from "./values";
 
@@ -35,7 +35,6 @@ export function fnv1a32(text: string): number {
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 const LATIN = /^[a-z]+$/;
-const HANGUL = /^[\uAC00-\uD7A3]+$/;
 
 const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u;
 const recentFeatures = new Memo<readonly string[]>(50_000);
@@ -64,7 +63,7 @@ function sentenceFeatures(text: string): string[] {
     if (inValue) continue;
     const word = m[0].toLowerCase().replace(/['’]s$/, "");
     if (STOP_WORDS.has(word) || isNegation(word)) continue;
-    out.push(LATIN.test(word) ? stemEnglish(word) : HANGUL.test(word) ? stripKoreanEnding(word) : word);
+    out.push(LATIN.test(word) ? stemEnglish(word) : HANGUL_WORD.test(word) ? stripKoreanEnding(word) : word);
   }
   while (v < values.length) out.push(`v:${valueToken(values[v++]!)}`);
   return out;

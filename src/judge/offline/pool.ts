@@ -8,10 +8,8 @@
 import type { StatementAnalysis, Term } from "./analyze";
 import { Memo } from "./memo";
 import { NAME_ALIASES, synonymKey } from "./lexicon";
+import { HANGUL_WORD } from "./text";
 import type { TextValue } from "./values";
-
-/** A word written wholly in Hangul. */
-export const HANGUL = /^[\uAC00-\uD7A3]+$/;
 
 /** Hangul syllables as their letters (jamo): 흐릅 → ㅎㅡㄹㅡㅂ (as indices), so that stems meet across endings. */
 function readJamo(word: string): number[] {
@@ -45,7 +43,7 @@ function isGerundOf(a: string, b: string): boolean {
 export function sameTerm(a: string, b: string): boolean {
   if (a === b) return true;
   if (a.charCodeAt(0) !== b.charCodeAt(0)) return false;
-  if (HANGUL.test(a) && HANGUL.test(b)) {
+  if (HANGUL_WORD.test(a) && HANGUL_WORD.test(b)) {
     const [short, long] = a.length <= b.length ? [a, b] : [b, a];
     if (short.length >= 2 && long.startsWith(short)) return true;
     // Verb stems with endings fused in: 흐릅(니다) / 흐른(다), 만들었 / 만든.

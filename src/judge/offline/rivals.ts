@@ -8,7 +8,8 @@
  */
 import type { StatementAnalysis, Term } from "./analyze";
 import { RELATION_WORDS, synonymKey } from "./lexicon";
-import { HANGUL, holds, isName, pool, sameTerm, type Pool } from "./pool";
+import { holds, isName, pool, sameTerm, type Pool } from "./pool";
+import { HANGUL_WORD } from "./text";
 import { compareValues, isWordCount, type TextValue } from "./values";
 
 const stated = new WeakMap<StatementAnalysis, TextValue[]>();
@@ -111,7 +112,7 @@ const KOREAN_COPULA = /[\uAC00-\uD7A3]{2,}(?:이고|이며|이다|입니다|이�
 
 /** An English verb, or a Korean word with a verb ending (낳고, 운다, 웁니다): the predicate, not what it is said of. */
 export function isPredicate(t: Term): boolean {
-  if (HANGUL.test(t.key)) return /(?:다|요|죠|고|며)[.!?]?$/u.test(t.form) && !KOREAN_COPULA.test(t.form);
+  if (HANGUL_WORD.test(t.key)) return /(?:다|요|죠|고|며)[.!?]?$/u.test(t.form) && !KOREAN_COPULA.test(t.form);
   return t.weight === 0.75;
 }
 
@@ -123,7 +124,7 @@ export function sharedCount(a: StatementAnalysis, b: StatementAnalysis): number 
 
 /** The slot a Korean particle or an English role stands for: the doer, or what is done to. */
 function doerOrDone(t: Term): "who" | "whom" | undefined {
-  if (HANGUL.test(t.key)) return t.role === "subject" || t.role === "topic" ? "who" : t.role === "object" ? "whom" : undefined;
+  if (HANGUL_WORD.test(t.key)) return t.role === "subject" || t.role === "topic" ? "who" : t.role === "object" ? "whom" : undefined;
   if (!t.entity) return undefined;
   const slot = slotOf(t.role);
   // After a verb it is what is done to; after a preposition ("held in Africa") it is neither.
@@ -140,9 +141,9 @@ const PREPOSITIONS: ReadonlySet<string> = new Set([
 /** A term's role, or for a Korean noun without a particle the role of the word after it ("이세돌 9단이": the doer). */
 function roleInPhrase(terms: readonly Term[], i: number): "who" | "whom" | undefined {
   const own = doerOrDone(terms[i]!);
-  if (own !== undefined || !HANGUL.test(terms[i]!.key) || terms[i]!.role !== "") return own;
+  if (own !== undefined || !HANGUL_WORD.test(terms[i]!.key) || terms[i]!.role !== "") return own;
   const next = terms[i + 1];
-  return next !== undefined && HANGUL.test(next.key.charAt(0)) ? doerOrDone(next) : undefined;
+  return next !== undefined && HANGUL_WORD.test(next.key.charAt(0)) ? doerOrDone(next) : undefined;
 }
 
 /** Two names (or Korean nouns) of `statement` that an aligned statement of the other side gives in each other's roles. */
@@ -196,7 +197,7 @@ export function crossedAttribute(statement: StatementAnalysis, others: readonly 
 
 /** A name, or a Korean noun marked as subject or topic (세종은, 경찰이): what a statement is about. */
 function isHolder(t: Term): boolean {
-  return HANGUL.test(t.key) ? t.role === "subject" || t.role === "topic" : t.entity;
+  return HANGUL_WORD.test(t.key) ? t.role === "subject" || t.role === "topic" : t.entity;
 }
 
 /**

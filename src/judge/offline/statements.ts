@@ -4,6 +4,7 @@
  */
 import { analyzeStatement, type StatementAnalysis } from "./analyze";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
+import { HAS_HANGUL } from "./text";
 import { isWordCount } from "./values";
 
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -11,7 +12,6 @@ const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 /** A bullet or list marker at the start of a line: "- ", "* ", "+ ", "• ", "1. ", "2) ". */
 const BULLET = /^\s*(?:[-*+•‣◦▪]|\d{1,3}[.)])\s+/u;
 const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const HANGUL = /[\uAC00-\uD7A3]/;
 
 /**
  * Title abbreviations after which the sentence segmenter wrongly breaks
@@ -81,7 +81,7 @@ function findCuts(sentence: string): Cut[] {
     const start = match.index ?? 0;
     cuts.push({ start, end: start + match[0].length, kind: "english" });
   }
-  if (HANGUL.test(sentence)) {
+  if (HAS_HANGUL.test(sentence)) {
     const words = [...sentence.matchAll(/\S+/g)];
     for (let i = 0; i + 1 < words.length; i++) {
       const current = words[i];
@@ -197,7 +197,7 @@ const POLAR_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|has
  */
 function answerAsClaim(question: string, yes: boolean): string {
   const body = question.trim().replace(/[?？]+$/, "").replace(POLAR_QUESTION, "");
-  if (/[\uAC00-\uD7A3]/.test(body)) return `${body}: ${yes ? "그렇다" : "그렇지 않다"}`;
+  if (HAS_HANGUL.test(body)) return `${body}: ${yes ? "그렇다" : "그렇지 않다"}`;
   const claim = body.charAt(0).toLowerCase() + body.slice(1);
   return `${yes ? "It is true that" : "It is not true that"} ${claim}`;
 }
@@ -210,7 +210,7 @@ function echoesQuestion(rest: string, question: string): boolean {
   const said = analyzeStatement(rest);
   if (said.values.length > 0) return false;
   const asked = analyzeStatement(question).terms.map((t) => t.key);
-  return said.terms.every((t) => asked.some((k) => k === t.key || (HANGUL.test(k) && HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))));
+  return said.terms.every((t) => asked.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))));
 }
 
 /** Whether a statement has words outside its values ("Two ways" has "ways"; "Six years" has none). */
@@ -248,7 +248,7 @@ export function splitStatements(text: string, question = ""): string[] {
       let rest = sentence;
       const polar = first ? YES_NO.exec(rest.trim()) : null;
       first = false;
-      if (polar && (POLAR_QUESTION.test(question.trim()) || /[\uAC00-\uD7A3]/.test(question))) {
+      if (polar && (POLAR_QUESTION.test(question.trim()) || HAS_HANGUL.test(question))) {
         claims.push(answerAsClaim(question, polar[1] !== undefined));
         rest = rest.trim().slice(polar[0].length);
         // "Yes, correct." / "네, 맞아요.": a second yes or no says no more.

@@ -48,7 +48,10 @@ const KOREAN_ENDINGS: readonly string[] = [
 /** Particles that are also common last syllables of nouns (인도, 온도, 정도): stripped only from a longer word. */
 const SHORT_STEM_KEEPS: ReadonlySet<string> = new Set(["도", "만"]);
 
-const HANGUL_WORD = /^[\uAC00-\uD7A3]+$/;
+/** A word written wholly in Hangul syllables. */
+export const HANGUL_WORD = /^[\uAC00-\uD7A3]+$/;
+/** A text with at least one Hangul syllable: Korean, for the offline judge. */
+export const HAS_HANGUL = /[\uAC00-\uD7A3]/;
 const LATIN_WORD = /^[a-z]+$/;
 const NUMBER_TOKEN = /^\d+(?:[.,]\d+)*$/;
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
