@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { DataFrame } from "danfojs-node";
 import { loadDataset, toCSV, toDataFrame } from "../src/index";
 import { MalformedFileError } from "../src/dataset/csv";
+import { RepeatedFields } from "../src/dataset/repeated-fields";
 import { MissingColumnError } from "../src/dataset/validate";
 import { tempDir, writeText } from "./support/files";
 import { records } from "./support/frames";
@@ -289,5 +290,45 @@ describe("loadDataset: only some columns", () => {
     assert.ok(Number.isNaN(got[7]!["score"]));
     assert.match(String(got[30_000]!["input_error"]), /user_input/);
     assert.match(warnings[0] ?? "", /row 30000 \(line 60002\)/, "the bad row's line counts the quoted line breaks before it");
+  });
+});
+
+describe("loadDataset: one string for a text repeated down a column", () => {
+  it("keeps every row's own values where columns repeat (model, question, how it was scored) and answers never do", async () => {
+    // 3 models answer each question; the answers all differ; a column that is unique for its first 6,000 rows
+    // (the loader stops looking it up) and repeats after; more than 4,096 rows so that every check runs.
+    const rows = 3 * 4_000;
+    const models = ["gpt-4o", "llama-3", "mistral"];
+    const line = (i: number) =>
+      `r${i},${models[i % 3]},"Question ${Math.floor(i / 3)}, asked of every model","Answer ${i}: ""its own""","{""judge"":""x"",""beta"":1}",${i < 6_000 ? `u${i}` : "same"}`;
+    const body = Array.from({ length: rows }, (_, i) => line(i)).join("\n");
+    const file = writeText(tempDir(), "repeats.csv", `id,model,question,answer,answer_correctness_statements,tail\n${body}\n`);
+    const got = records(await loadDataset(file, { warn: false }));
+    assert.equal(got.length, rows);
+    for (const i of [0, 1, 2, 3, 4_095, 4_096, 4_097, 5_999, 6_000, 8_191, 8_192, rows - 1]) {
+      assert.deepEqual(got[i], {
+        id: `r${i}`,
+        model: models[i % 3],
+        user_input: `Question ${Math.floor(i / 3)}, asked of every model`,
+        response: `Answer ${i}: "its own"`,
+        answer_correctness_statements: '{"judge":"x","beta":1}',
+        tail: i < 6_000 ? `u${i}` : "same",
+      }, `row ${i}`);
+    }
+    assert.equal(new Set(got.map((r) => r["response"])).size, rows, "no answer taken for another's");
+  });
+
+  it("copies a text the first time its column shows it; a column of unique texts is copied field by field, and no text is ever another's", () => {
+    let copies = 0;
+    const repeated = new RepeatedFields(2, (text) => (copies++, `${text}`));
+    for (let i = 0; i < 50_000; i++) {
+      assert.equal(repeated.field(0, `model ${i % 3}`), `model ${i % 3}`);
+      assert.equal(repeated.field(1, `answer ${i}`), `answer ${i}`);
+    }
+    // Three texts copied once each in column 0; every field of column 1.
+    assert.equal(copies, 3 + 50_000);
+    // A column of more distinct texts than it remembers (131,072) still gives each field its own text.
+    const many = new RepeatedFields(1, (text) => text);
+    for (let i = 0; i < 300_000; i++) assert.equal(many.field(0, `q${i % 150_000}`), `q${i % 150_000}`);
   });
 });

@@ -10,6 +10,7 @@ import { isDataFrame, rawFromDataFrame } from "./frame-like";
 import { canonicalName, INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
 import { CsvStreamParser, unescapeFormula, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
+import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, RowProblems, type Table } from "./table";
 import { canonicalizeNames, requireColumns, validateRows } from "./validate";
@@ -119,19 +120,21 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   let kept: number[] | undefined;
   const records: CsvRecord[] = [];
   let rewrite: ((field: string, at: number, row: number) => string) | undefined;
+  let repeated: RepeatedFields | undefined;
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
       kept = keptIndices(parser.header!, options);
       const { cellText } = options;
       const names = kept.map((j) => parser.header![j]!);
       if (cellText) rewrite = (field, at, row) => cellText(names[at]!, field, row);
+      repeated = new RepeatedFields(kept.length, detached);
     }
-    for (const record of batch) records.push(keptRecord(record, kept, records.length, rewrite));
+    for (const record of batch) records.push(keptRecord(record, kept, records.length, repeated!, rewrite));
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
   const header = parser.header!;
-  const escapes = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1);
+  const escapes = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1, new RepeatedFields(kept!.length, detached));
   return csvRawTable(escapes.fields, escapes.unquotedEscapes, records, options, header);
 }
 
@@ -152,9 +155,12 @@ function keptColumns(raw: RawTable, options: LoadDatasetOptions): RawTable {
   return { ...raw, names: kept.map((j) => raw.names[j]!), columns: kept.map((j) => raw.columns[j]!) };
 }
 
-/** A record with the kept fields only, each a copy (see {@link detached}), its escapes renumbered. */
-function keptRecord(record: CsvRecord, kept: readonly number[], row: number, rewrite?: (field: string, at: number, row: number) => string): CsvRecord {
-  const fields = kept.map((j, at) => detached(rewrite ? rewrite(record.fields[j]!, at, row) : record.fields[j]!));
+/**
+ * A record with the kept fields only, each a copy (see {@link detached}) or the string kept for the
+ * same text earlier in its column (see {@link RepeatedFields}), its escapes renumbered.
+ */
+function keptRecord(record: CsvRecord, kept: readonly number[], row: number, repeated: RepeatedFields, rewrite?: (field: string, at: number, row: number) => string): CsvRecord {
+  const fields = kept.map((j, at) => repeated.field(at, rewrite ? rewrite(record.fields[j]!, at, row) : record.fields[j]!));
   const escapes = record.unquotedEscapes?.flatMap((j) => {
     const at = kept.indexOf(j);
     return at < 0 ? [] : [at];
