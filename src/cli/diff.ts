@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import type { CompareRunsOptions } from "../analysis/compare-runs";
+import type { DatasetFormat } from "../dataset/load";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
@@ -90,16 +91,18 @@ export const diffCommand: Command = async (argv, io) => {
   ];
   // Of a statements cell, only how the row was scored: the statements themselves are most of a scored file.
   const cellText = scoringPartsOnly();
-  // Of each run, only the rows --where names (the same conditions for both).
-  const [before, after] = await Promise.all(
-    [beforeFile, afterFile].map(async (file, i) => rowsWhere(c, file, await failOnError(() => loadTable(file, { format: formats[i]!, required: [], warn: false, columns, cellText }), `${file}: `), where)),
-  );
+  // Of each run, only the rows --where names (the same conditions for both). One run after the other:
+  // a load's passing garbage is larger than the table it leaves, and two loads at once add theirs up.
+  const load = async (file: string, format: DatasetFormat) =>
+    rowsWhere(c, file, await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, cellText }), `${file}: `), where);
+  const before = await load(beforeFile, formats[0]);
+  const after = await load(afterFile, formats[1]);
   if (options.metric === undefined) {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).
-    const has = (name: string) => columnsOf(before!).includes(name) && columnsOf(after!).includes(name);
+    const has = (name: string) => columnsOf(before).includes(name) && columnsOf(after).includes(name);
     options.metric = (definitions.find((d) => has(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
   }
-  const runs = await failOnError(() => compareRuns(before!, after!, options), `${beforeFile} vs ${afterFile}: `);
+  const runs = await failOnError(() => compareRuns(before, after, options), `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);
 
   const written: string[] = [];
