@@ -187,6 +187,45 @@ describe("evalframe score --dry-run", () => {
     assert.match(real.err, /--judge openai needs OPENAI_API_KEY/);
   });
 
+  it("lists the cheaper layouts of answer correctness, each with what the library estimates for it and what it gives up", async () => {
+    const dir = tempDir();
+    const judge = ["--judge", "openai", "--base-url", fake.url(), "--cache-dir", path.join(dir, "cache")];
+    const run = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(fake.server.requests.length, 0, "the other layouts are estimated without a call too");
+    const section = run.out.slice(run.out.indexOf("Cheaper ways to score answer correctness"));
+    assert.ok(section.length < run.out.length, run.out);
+    const line = (flags: string) => section.split("\n").find((l) => l.trimStart().startsWith(`${flags}  `));
+    const perRow = (l: string | undefined) => Number(/(\d[\d,]*) tokens\/row/.exec(l ?? "")?.[1]?.replace(/,/g, ""));
+    const share = (l: string | undefined) => Number(/\(([\d.]+)×\)/.exec(l ?? "")?.[1]);
+    const options = { judge: { judge: "openai" as const, baseURL: fake.url(), apiKey: "x", cacheDir: path.join(dir, "cache") } };
+    const tokens = async (flags: Parameters<typeof answerCorrectness>[0]) => {
+      const e = await estimate(SAMPLE, [answerCorrectness(flags)], options);
+      return { perRow: Math.round((e.promptTokens + e.completionTokens + e.embeddingTokens) / e.rows), cost: e.costUSD! };
+    };
+    const asked = await tokens({});
+    assert.equal(perRow(line("this run")), asked.perRow);
+    for (const [flags, layout, givesUp] of [
+      ["--layout fused", { layout: "fused", answersPerCall: 1 }, /gives up Ragas' own layout/],
+      ["--no-reasons", { reasons: false }, /gives up the reason behind each verdict/],
+      ["--layout fused --answers-per-call 8", { layout: "fused", answersPerCall: 8 }, /gives up each answer judged alone/],
+      ["--layout fused --answers-per-call 8 --no-reasons", { layout: "fused", answersPerCall: 8, reasons: false }, /gives up Ragas' layout, each answer judged alone and the reasons/],
+    ] as const) {
+      const l = line(flags);
+      const expected = await tokens(layout);
+      assert.equal(perRow(l), expected.perRow, flags);
+      assert.equal(share(l), Number((expected.cost / asked.cost).toFixed(2)), flags);
+      assert.ok(share(l) < 1, `${flags} is cheaper`);
+      assert.match(l!, givesUp);
+    }
+    // The cheapest layout asked for: nothing cheaper to offer. The offline judge costs nothing: no offer.
+    const cheapest = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge, "--layout", "fused", "--answers-per-call", "8", "--no-reasons"]);
+    assert.equal(cheapest.code, 0, cheapest.err);
+    assert.doesNotMatch(cheapest.out, /Cheaper ways/);
+    const offline = await runCliCaptured(["score", SAMPLE, "--dry-run", "--judge", "offline"]);
+    assert.doesNotMatch(offline.out, /Cheaper ways/);
+  });
+
   it("refuses a bad --rpm in flag words", async () => {
     const run = await runCliCaptured(["score", SAMPLE, "--dry-run", "--rpm", "0"]);
     assert.equal(run.code, 2);

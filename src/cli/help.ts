@@ -134,7 +134,8 @@ Output:
 Cost before you pay:
   --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at
                              list and batch price and the time, without any chat or embedding
-                             call (--out optional)
+                             call (--out optional); then the cheaper layouts of answer
+                             correctness, each with its cost and what it gives up
   --rpm N, --tpm N           the server's requests / tokens per minute, for the time estimate
 
 ${failUnderHelp()}

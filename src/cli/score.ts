@@ -11,6 +11,7 @@ import { choice, counted, finiteNumber, flag, inputFormat, list, onePositional, 
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, type FailUnderGate } from "./fail-under";
 import { readLabelFiles } from "./labels";
+import { formatLayoutChoices, layoutChoices } from "./layout-choices";
 import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 import type { CliIO, Command } from "./command";
 import { runtime, batchRuntime, s, b, columnsOf, readInput, writeText, errorCount } from "./command-support";
@@ -153,6 +154,17 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
       estimate(input, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
     );
     io.out(`${formatEstimate(e)}\n`);
+    if (e.paid && chosen.includes("answer_correctness")) {
+      // What the other layouts would cost, so the trade is made before paying (the same rows, judge and cache).
+      const correctness = metricDefinitions().find((d) => d.name === "answer_correctness")!;
+      const choices = [];
+      for (const { choice, flags } of layoutChoices(metricFlags)) {
+        const others = chosen.map((m) => (m === "answer_correctness" ? correctness.create(flags) : metrics[m]!));
+        choices.push({ choice, flags, estimate: await failOnError(() => estimate(input, others, { judge, load: { format, strict, warn: false } })) });
+      }
+      const text = formatLayoutChoices(e, choices);
+      if (text !== "") io.out(`\n${text}\n`);
+    }
     return 0;
   }
   const progress = flag(args, "no-progress") ? false : terminalProgress();

@@ -12,6 +12,17 @@ export function counted(n: number, noun: string): string {
 }
 
 /**
+ * An amount of US dollars: cents, or four decimals under a cent.
+ *
+ * @example
+ * dollars(0.2267) // "$0.23"
+ * dollars(0.0021) // "$0.0021"
+ */
+export function dollars(value: number): string {
+  return `$${value > 0 && value < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
+}
+
+/**
  * A length of time for people: tenths of a second under 10 s, then whole
  * seconds, minutes and seconds, hours and minutes. `wholeSeconds` rounds
  * short times to the second too (an estimate, or a line redrawn as it runs).

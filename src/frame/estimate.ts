@@ -14,7 +14,7 @@ import { tokenCounter, type EncodingName, type TokenCounter } from "../judge/tok
 import type { StructuredRequest } from "../judge/types";
 import { BATCH_DISCOUNT, DEFAULT_PRICES, priceOf, type ModelPrice } from "../judge/usage";
 import type { Metric, PlannedCall, PlanContext } from "../metrics/metric";
-import { counted, duration } from "../display/words";
+import { counted, dollars, duration } from "../display/words";
 import { evalRows, isJudge } from "./score";
 
 /** Options of {@link estimate}. */
@@ -283,8 +283,7 @@ function n(value: number): string {
 }
 
 function usd(value: number | null): string {
-  if (value === null) return "unknown";
-  return `$${value > 0 && value < 0.01 ? value.toFixed(4) : value.toFixed(2)}`;
+  return value === null ? "unknown" : dollars(value);
 }
 
 /**
