@@ -18,7 +18,7 @@ import {
   clashingCount, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
   statedValues, swappedRoles, wordCounts,
 } from "./rivals";
-import { compareValues } from "./values";
+import { compareValues, type TextValue } from "./values";
 
 /** Share of a statement's weighted content that the other side must hold. */
 export const SUPPORT_THRESHOLD = 0.35;
@@ -78,8 +78,202 @@ function oppositeWord(t: Term, other: Pool, self: Pool): string | undefined {
 }
 
 /**
+ * One statement read against the other side, once it is supported on the face of it: what every
+ * check of a contradiction reads.
+ */
+interface Reading {
+  statement: StatementAnalysis;
+  /** The other side's statements, and all of them pooled. */
+  others: readonly StatementAnalysis[];
+  other: Pool;
+  /** This side's statements pooled, and this statement alone. */
+  own: Pool;
+  self: Pool;
+  question: Pool;
+  /** The other side's name in reasons ("reference"/"response"). */
+  side: string;
+  /** The statement's names, and the values it is checked by. */
+  names: Term[];
+  values: readonly TextValue[];
+  /** Its values found on the other side, as reasons show them ("100 °C = 100 degrees Celsius"). */
+  matched: string[];
+  /** The other side's closest statement, found when first asked for. */
+  nearest: () => { index: number; share: number };
+  /** "reference 2", or "the reference" for no one statement. */
+  ref: (index: number) => string;
+}
+
+/** A check of one kind of contradiction: the standing it finds, or undefined. */
+type Contradiction = (r: Reading) => Standing | undefined;
+
+/**
+ * Another item of a list: the other side says the same of several other things, and this
+ * statement's one word it lacks is the item ("the fat-soluble vitamins are C" against "… are A",
+ * "… are D", "… are E").
+ */
+const anotherListItem: Contradiction = ({ statement, others, other, question, side }) => {
+  const item = listRival(statement, others, other, question);
+  return item === undefined ? undefined : { verdict: "unsupported", reason: `the ${side} lists ${show(item.rivals)}, not ${show([item.term.form])}` };
+};
+
+/**
+ * A swapped name: the statement that says the same of something else ("the largest desert is
+ * Antarctica" against "the Sahara is the largest desert").
+ */
+const swappedName: Contradiction = ({ statement, others, self, question, names, ref }) => {
+  if (names.length === 0) return undefined;
+  const predicate = statement.terms.filter((t) => !names.includes(t));
+  const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
+  let best = -1;
+  let bestShare = 0;
+  others.forEach((o, i) => {
+    const p = pool([o]);
+    const share = weight === 0 ? 0 : predicate.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight;
+    const holdsNames = names.some((t) => holds(p, t));
+    if (share > bestShare || (share === bestShare && share > 0 && holdsNames)) {
+      best = i;
+      bestShare = share;
+    }
+  });
+  if (best < 0 || bestShare < 0.6 || predicate.length < 2) return undefined;
+  const o = others[best]!;
+  // The names this statement gives that the statement saying the same of something lacks
+  // ("Argentina won the first World Cup" against "Uruguay won the first FIFA World Cup").
+  const absent = names.filter((t) => !holds(pool([o]), t) && !aliasHeld(t, pool([o])));
+  if (absent.length === 0) return undefined;
+  const rival = rivalNames(o, new Set(absent.map((t) => slotOf(t.role))), self, question);
+  if (rival.length === 0 || deniedThere(statement, o)) return undefined;
+  return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
+};
+
+/** Opposites: "rises" against "falls", "red" against "blue". */
+const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }) => {
+  for (const t of statement.terms) {
+    if (!hasOpposite(t.key) || holds(other, t)) continue;
+    // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
+    const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
+    if (rival) {
+      const j = others.findIndex((o) => o.terms.includes(rival));
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"` };
+    }
+    // Function words with a meaning ("only" against "both … and").
+    const word = oppositeWord(t, other, self);
+    if (word) {
+      const j = others.findIndex((o) => o.lowerWords.includes(word));
+      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"` };
+    }
+  }
+  return undefined;
+};
+
+/** Opposite relations: the same thing "above" the pump here and "below" it there, "before" the war and "after" it. */
+const oppositeRelation: Contradiction = ({ statement, others, other, ref }) => {
+  for (const t of statement.terms) {
+    if (!RELATION_WORDS.has(t.role)) continue;
+    const key = synonymKey(t.key);
+    const there = other.terms.filter((u) => synonymKey(u.key) === key);
+    if (there.length === 0 || !there.every((u) => opposite(t.role, u.role))) continue;
+    const j = others.findIndex((o) => o.terms.includes(there[0]!));
+    return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.role}" where it says "${there[0]!.role}" (of "${t.form}")` };
+  }
+  return undefined;
+};
+
+/** Korean slots: another noun with the same particle in a statement about the same thing. */
+const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nearest, ref }) => {
+  const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL_WORD.test(t.key));
+  const near = korean ? nearest() : { index: -1, share: 0 };
+  if (near.index < 0 || near.share <= 0) return undefined;
+  // The nearest statement, then any other that shares two things with this one (the same value
+  // and subject: "중성자가 8개" against "양성자가 8개").
+  const candidates = [near.index, ...others.map((_, i) => i).filter((i) => i !== near.index && sharedCount(statement, others[i]!) >= 2)];
+  for (const index of candidates) {
+    const o = others[index]!;
+    const oPool = pool([o]);
+    for (const t of statement.terms) {
+      if (!KOREAN_SLOTS.has(t.role) || !HANGUL_WORD.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
+      const rival = o.terms.find((u) => u.role === t.role && HANGUL_WORD.test(u.key) && !holds(self, u) && !holds(question, u));
+      if (rival) return { verdict: "clash", reason: `clashes with ${ref(index)}: "${t.form}" where it says "${rival.form}"` };
+    }
+  }
+  return undefined;
+};
+
+/** The same two things in each other's roles: "이세돌 9단이 알파고를 꺾었다" against "알파고가 이세돌 9단을 이겼다". */
+const rolesSwapped: Contradiction = ({ statement, others, ref }) => {
+  const swap = swappedRoles(statement, others);
+  return swap === undefined ? undefined : { verdict: "clash", reason: `clashes with ${ref(swap.index)}: "${swap.a}" and "${swap.b}" in each other's roles` };
+};
+
+/** A value given to the wrong one of two parallel things: "경찰은 119" where the reference gives 119 to 화재 and 112 to 경찰. */
+const valueCrossed: Contradiction = ({ statement, others, ref }) => {
+  const swapped = crossedValue(statement, others);
+  return swapped === undefined ? undefined : { verdict: "clash", reason: `clashes with ${ref(swapped.index)}: it gives ${swapped.theirs} for "${swapped.term}", not ${swapped.value}` };
+};
+
+/**
+ * An answer's statement that takes its subject from one statement of the reference and its
+ * attribute from another: "Northern … clockwise" against "Northern … counterclockwise" and
+ * "Southern … clockwise". (Not for coverage: an answer may say a reference fact in other words.)
+ * For coverage, only a two-way cross: the word the response says in its place is the reference's
+ * too, said of something else ("oxidation … anode" against "oxidation … cathode, reduction …
+ * anode"). One way only, it is as often the response's own wording ("traffic" for "cars").
+ */
+const attributeCrossed: Contradiction = ({ statement, others, other, own, question, side, nearest, ref }) => {
+  const crossed = statement.negations.length === 0 ? crossedAttribute(statement, others, other, nearest().index) : undefined;
+  if (crossed === undefined || !(side === "reference" || (holds(own, crossed.theirsTerm) && !holds(question, crossed.theirsTerm)))) return undefined;
+  return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
+};
+
+/** Negation on one side only, between statements about the same thing. */
+const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, ref }) => {
+  const negated = statement.negations.length > 0;
+  const aligned = nearest();
+  if (aligned.index < 0 || aligned.share < SUPPORT_THRESHOLD || statement.terms.length + values.length < 2) return undefined;
+  const o = others[aligned.index]!;
+  // A clash unless a statement of the same polarity matches as well.
+  if (negated === (o.negations.length > 0) || closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share > aligned.share) return undefined;
+  const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
+  return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}` };
+};
+
+/**
+ * An answer's statement must have something of what it says of its first term (its subject, as
+ * a rule) found in the reference too: "Cats can fly" is not supported by "Cats have four legs",
+ * though "cats" is most of its weight. (Coverage of a reference statement stays lenient: an
+ * answer that names "Apollo 11" covers "during the Apollo 11 mission".)
+ */
+const nothingSaidOfSubject: Contradiction = ({ statement, others, other, question, side, matched }) => {
+  if (side !== "reference" || matched.length > 0) return undefined;
+  const said = statement.terms.slice(1).filter((t) => !holds(question, t));
+  // An English verb alone is paraphrased freely ("hosted" for "held in") where one statement of
+  // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
+  // holds the subject alone ("Cats can fly" against "Cats have four legs").
+  const related = (): boolean => others.some((o) => statement.terms.filter((t) => !isPredicate(t) && holds(pool([o]), t)).length >= 2);
+  const verbsOnly = said.every((t) => !HANGUL_WORD.test(t.key) && isPredicate(t));
+  if (said.length === 0 || (verbsOnly && related()) || said.some((t) => holds(other, t) || aliasHeld(t, other))) return undefined;
+  return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
+};
+
+/** What would contradict a statement supported on the face of it, in the order they are checked: the first found decides. */
+const CONTRADICTIONS: readonly Contradiction[] = [
+  anotherListItem,
+  swappedName,
+  oppositeWordSaid,
+  oppositeRelation,
+  koreanSlotTaken,
+  rolesSwapped,
+  valueCrossed,
+  attributeCrossed,
+  negatedOnOneSide,
+  nothingSaidOfSubject,
+];
+
+/**
  * Judges one statement against the statements of the other side and the
- * question. `side` names the other side in reasons ("reference"/"response").
+ * question: supported on the face of it (its values and names found, enough
+ * of its content), then not contradicted ({@link CONTRADICTIONS}). `side`
+ * names the other side in reasons ("reference"/"response").
  */
 function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, own: Pool, question: Pool, side: string): Standing {
   const self = pool([statement]);
@@ -187,140 +381,12 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   }
 
   // Supported on the face of it; now what would contradict it.
-  // Another item of a list: the other side says the same of several other things, and this
-  // statement's one word it lacks is the item ("the fat-soluble vitamins are C" against "… are A",
-  // "… are D", "… are E").
-  const item = listRival(statement, others, other, question);
-  if (item !== undefined) {
-    return { verdict: "unsupported", reason: `the ${side} lists ${show(item.rivals)}, not ${show([item.term.form])}` };
+  const reading: Reading = { statement, others, other, own, self, question, side, names, values, matched, nearest, ref };
+  for (const contradiction of CONTRADICTIONS) {
+    const found = contradiction(reading);
+    if (found !== undefined) return found;
   }
-  // A swapped name: the statement that says the same of something else ("the largest desert is
-  // Antarctica" against "the Sahara is the largest desert").
-  if (names.length > 0) {
-    const predicate = statement.terms.filter((t) => !names.includes(t));
-    const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
-    let best = -1;
-    let bestShare = 0;
-    others.forEach((o, i) => {
-      const p = pool([o]);
-      const share = weight === 0 ? 0 : predicate.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight;
-      const holdsNames = names.some((t) => holds(p, t));
-      if (share > bestShare || (share === bestShare && share > 0 && holdsNames)) {
-        best = i;
-        bestShare = share;
-      }
-    });
-    if (best >= 0 && bestShare >= 0.6 && predicate.length >= 2) {
-      const o = others[best]!;
-      // The names this statement gives that the statement saying the same of something lacks
-      // ("Argentina won the first World Cup" against "Uruguay won the first FIFA World Cup").
-      const absent = names.filter((t) => !holds(pool([o]), t) && !aliasHeld(t, pool([o])));
-      if (absent.length > 0) {
-        const rival = rivalNames(o, new Set(absent.map((t) => slotOf(t.role))), self, question);
-        if (rival.length > 0 && !deniedThere(statement, o)) {
-          return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
-        }
-      }
-    }
-  }
-
-  // Opposites: "rises" against "falls", "red" against "blue".
-  for (const t of statement.terms) {
-    if (!hasOpposite(t.key) || holds(other, t)) continue;
-    // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
-    const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
-    if (rival) {
-      const j = others.findIndex((o) => o.terms.includes(rival));
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"` };
-    }
-    // Function words with a meaning ("only" against "both … and").
-    const word = oppositeWord(t, other, self);
-    if (word) {
-      const j = others.findIndex((o) => o.lowerWords.includes(word));
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"` };
-    }
-  }
-
-  // Opposite relations: the same thing "above" the pump here and "below" it there, "before" the war and "after" it.
-  for (const t of statement.terms) {
-    if (!RELATION_WORDS.has(t.role)) continue;
-    const key = synonymKey(t.key);
-    const there = other.terms.filter((u) => synonymKey(u.key) === key);
-    if (there.length === 0 || !there.every((u) => opposite(t.role, u.role))) continue;
-    const j = others.findIndex((o) => o.terms.includes(there[0]!));
-    return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.role}" where it says "${there[0]!.role}" (of "${t.form}")` };
-  }
-
-  // Korean slots: another noun with the same particle in a statement about the same thing.
-  const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL_WORD.test(t.key));
-  const near = korean ? nearest() : { index: -1, share: 0 };
-  if (near.index >= 0 && near.share > 0) {
-    // The nearest statement, then any other that shares two things with this one (the same value
-    // and subject: "중성자가 8개" against "양성자가 8개").
-    const candidates = [near.index, ...others.map((_, i) => i).filter((i) => i !== near.index && sharedCount(statement, others[i]!) >= 2)];
-    for (const index of candidates) {
-      const o = others[index]!;
-      const oPool = pool([o]);
-      for (const t of statement.terms) {
-        if (!KOREAN_SLOTS.has(t.role) || !HANGUL_WORD.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
-        const rival = o.terms.find((u) => u.role === t.role && HANGUL_WORD.test(u.key) && !holds(self, u) && !holds(question, u));
-        if (rival) return { verdict: "clash", reason: `clashes with ${ref(index)}: "${t.form}" where it says "${rival.form}"` };
-      }
-    }
-  }
-
-  // The same two things in each other's roles: "이세돌 9단이 알파고를 꺾었다" against "알파고가 이세돌 9단을 이겼다".
-  const swap = swappedRoles(statement, others);
-  if (swap !== undefined) {
-    return { verdict: "clash", reason: `clashes with ${ref(swap.index)}: "${swap.a}" and "${swap.b}" in each other's roles` };
-  }
-
-  // A value given to the wrong one of two parallel things: "경찰은 119" where the reference gives
-  // 119 to 화재 and 112 to 경찰.
-  const swappedValue = crossedValue(statement, others);
-  if (swappedValue !== undefined) {
-    return { verdict: "clash", reason: `clashes with ${ref(swappedValue.index)}: it gives ${swappedValue.theirs} for "${swappedValue.term}", not ${swappedValue.value}` };
-  }
-
-  // An answer's statement that takes its subject from one statement of the reference and its
-  // attribute from another: "Northern … clockwise" against "Northern … counterclockwise" and
-  // "Southern … clockwise". (Not for coverage: an answer may say a reference fact in other words.)
-  // For coverage, only a two-way cross: the word the response says in its place is the reference's
-  // too, said of something else ("oxidation … anode" against "oxidation … cathode, reduction …
-  // anode"). One way only, it is as often the response's own wording ("traffic" for "cars").
-  const crossed = statement.negations.length === 0 ? crossedAttribute(statement, others, other, nearest().index) : undefined;
-  if (crossed !== undefined && (side === "reference" || (holds(own, crossed.theirsTerm) && !holds(question, crossed.theirsTerm)))) {
-    return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
-  }
-
-  // Negation on one side only, between statements about the same thing.
-  const negated = statement.negations.length > 0;
-  const aligned = nearest();
-  if (aligned.index >= 0 && aligned.share >= SUPPORT_THRESHOLD && statement.terms.length + values.length >= 2) {
-    const o = others[aligned.index]!;
-    // A clash unless a statement of the same polarity matches as well.
-    if (negated !== (o.negations.length > 0) && closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share <= aligned.share) {
-      const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
-      return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}` };
-    }
-  }
-
-  // An answer's statement must have something of what it says of its first term (its subject, as
-  // a rule) found in the reference too: "Cats can fly" is not supported by "Cats have four legs",
-  // though "cats" is most of its weight. (Coverage of a reference statement stays lenient: an
-  // answer that names "Apollo 11" covers "during the Apollo 11 mission".)
-  if (side === "reference" && matched.length === 0) {
-    const said = statement.terms.slice(1).filter((t) => !holds(question, t));
-    // An English verb alone is paraphrased freely ("hosted" for "held in") where one statement of
-    // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
-    // holds the subject alone ("Cats can fly" against "Cats have four legs").
-    const related = (): boolean => others.some((o) => statement.terms.filter((t) => !isPredicate(t) && holds(pool([o]), t)).length >= 2);
-    const verbsOnly = said.every((t) => !HANGUL_WORD.test(t.key) && isPredicate(t));
-    if (said.length > 0 && !(verbsOnly && related()) && !said.some((t) => holds(other, t) || aliasHeld(t, other))) {
-      return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
-    }
-  }
-  return { verdict: "supported", reason: `matches ${ref(aligned.index)} on ${show(evidence)}` };
+  return { verdict: "supported", reason: `matches ${ref(nearest().index)} on ${show(evidence)}` };
 }
 
 /**
