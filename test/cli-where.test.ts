@@ -2,16 +2,19 @@
  * `--where COLUMN=VALUE` on the commands that read a scored table and make a
  * page, a chart or a comparison of it: `report` (whose second read, for the
  * statements of the rows it shows, must find those rows again), `chart` and
- * `diff` (both runs).
+ * `diff` (both runs); and `score`, which scores and writes only the rows
+ * named, a chunk at a time, in batch mode and in its dry run alike.
  * calibrate, summarize and compare are checked in calibrate.test.ts.
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { before, describe, it } from "node:test";
 import { createJudge, scoreAnswerCorrectness, toCSV } from "../src/index";
 import { runCliCaptured as run } from "./support/cli";
 import { tempDir } from "./support/files";
+import { useFakeOpenAI } from "./support/fake-openai";
+import { formatCsv } from "../src/dataset/export";
 
 const QUESTIONS = [
   ["q1", "Which city is the capital of Peru?", "Lima is the capital of Peru."],
@@ -74,5 +77,57 @@ describe("--where on report and diff", () => {
     const missing = await run(["diff", beforeCsv, afterCsv, "--where", "split=test"]);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /--where names column "split", which .*before\.csv does not have/);
+  });
+});
+
+describe("score --where", () => {
+  const fake = useFakeOpenAI();
+  const dir = tempDir();
+  const input = path.join(dir, "in.csv");
+  // Seven rows, one with bad input (no question) among the rows chosen; the file read in chunks of two rows.
+  const table = [
+    ...rows(false),
+    { id: "q4", model: "swift", user_input: "", response: "Santiago.", reference: "Santiago is the capital of Chile." },
+  ];
+  before(() => writeFileSync(input, formatCsv(table, { columns: ["id", "model", "user_input", "response", "reference"] })));
+
+  it("scores and writes only the rows named, in the file's order, the bad row kept with its error, a chunk at a time", async () => {
+    const out = path.join(dir, "swift.csv");
+    const statements = path.join(dir, "swift-statements.csv");
+    const result = await run(["score", input, "--out", out, "--statements-out", statements, "--judge", "offline", "--where", "model=swift", "--chunk-rows", "2", "--no-progress"]);
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /wrote \S+swift\.csv \(4 rows: those with model=swift, of 7\)/);
+    assert.match(result.err, /1 of 4 rows have bad input .* row 3 \(line 8\): column "user_input" is empty/);
+    const scored = readFileSync(out, "utf8").trim().split("\n");
+    const header = scored[0]!.split(",");
+    assert.equal(scored.length, 5);
+    const cell = (line: string, name: string) => line.split(",")[header.indexOf(name)];
+    assert.deepEqual(scored.slice(1).map((l) => [cell(l, "id"), cell(l, "model")]), [["q1", "swift"], ["q2", "swift"], ["q3", "swift"], ["q4", "swift"]]);
+    assert.ok(header.includes("input_error"));
+    // The same scores as scoring those rows alone: nothing of the other rows' scoring leaks in.
+    const alone = path.join(dir, "alone.csv");
+    writeFileSync(path.join(dir, "only.csv"), formatCsv(table.filter((r) => r.model === "swift"), { columns: ["id", "model", "user_input", "response", "reference"] }));
+    const direct = await run(["score", path.join(dir, "only.csv"), "--out", alone, "--judge", "offline", "--no-progress"]);
+    assert.equal(direct.code, 0, direct.err);
+    assert.equal(readFileSync(out, "utf8"), readFileSync(alone, "utf8"));
+    // The statements table numbers the rows of the table written.
+    assert.ok(readFileSync(statements, "utf8").split("\n").slice(1).every((l) => l === "" || /^[0-3],/.test(l)));
+  });
+
+  it("a dry run and batch mode read only the rows named; a column the file lacks or a value no row has exits 2 naming what it has", async () => {
+    const dry = await run(["score", input, "--dry-run", "--judge", "openai", "--base-url", fake.url(), "--where", "model=atlas", "--no-cache"]);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /Estimate for 3 rows/);
+    assert.equal(fake.server.requests.length, 0);
+
+    const none = await run(["score", input, "--out", path.join(dir, "x.csv"), "--judge", "offline", "--where", "model=gpt"]);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /no row of .*in\.csv has model=gpt; its values are: model: atlas, swift/);
+    const missing = await run(["score", input, "--out", path.join(dir, "x.csv"), "--judge", "offline", "--where", "split=test"]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /--where names column "split", which .*in\.csv does not have; its columns are: id, model, user_input, response, reference/);
+    const batch = await run(["score", input, "--out", path.join(dir, "x.csv"), "--judge", "offline", "--batch", "--where", "model=gpt"]);
+    assert.equal(batch.code, 2);
+    assert.match(batch.err, /no row of .*in\.csv has model=gpt/);
   });
 });

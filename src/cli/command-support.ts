@@ -6,6 +6,7 @@ import type { DataFrame } from "danfojs-node";
 import type { CanonicalColumn } from "../dataset/columns";
 import type { Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
+import type { Records } from "../dataset/raw";
 import { metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { failOnError } from "./errors";
@@ -52,9 +53,9 @@ export function tables(): {
   return { loadTable, summaryTable, comparisonTable, headline, formatTable, frameRecords, judgeLabels };
 }
 
-/** Reads a data file, any problem as one line (exit 1). */
+/** Reads a data file (or rows read from one already), any problem as one line (exit 1). */
 export async function readInput(
-  file: string,
+  file: string | Records,
   format: DatasetFormat,
   options: { required?: readonly CanonicalColumn[]; io?: CliIO; strict?: boolean } = {},
 ): Promise<DataFrame> {

@@ -130,6 +130,8 @@ Output:
   --statements-out FILE      one row per statement with its verdict and reason (answer correctness)
   --summary-json FILE        the run's usage and the summary per model, as JSON
   --no-progress              no progress bar on stderr
+  --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;
+                             repeat to narrow), e.g. --where model=my-model
 
 Cost before you pay:
   --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at

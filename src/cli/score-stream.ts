@@ -14,10 +14,10 @@ import type { DataFrame } from "danfojs-node";
 import { summarize } from "../analysis/summarize";
 import { readRawChunks } from "../dataset/chunks";
 import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type ColumnType } from "../dataset/columns";
-import { setField } from "../dataset/table";
+import { cellText, getColumn, setField } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
-import { badInputWarning, checkRawTable, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
+import { badInputWarning, checkRawTable, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
 import { scoreChecked, scoreRun } from "../frame/score";
 import { statements } from "../frame/statements";
 import type { Judge } from "../judge/judge";
@@ -25,6 +25,7 @@ import { ProgressTracker, type ProgressCallback } from "../judge/progress";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { frameRecords } from "./table";
+import { noRowMeets, rowsMeeting, type RowCondition } from "./where";
 
 /** Rows read, scored and written at a time, by default. */
 export const CHUNK_ROWS = 10_000;
@@ -33,9 +34,22 @@ export const CHUNK_ROWS = 10_000;
 export interface InputSurvey {
   /** Column names as scoring sees them (aliases applied). */
   columns: string[];
+  /** Rows to score (those `--where` names, when it is given). */
   rows: number;
-  /** Rows with bad input. */
+  /** Of those, rows with bad input. */
   bad: number;
+  /** Rows of the file, `--where` or not. */
+  fileRows: number;
+}
+
+/** The rows of a checked chunk that `where` names (all of it when there are no conditions), renumbered. */
+function rowsWhereChecked(checked: CheckedDataset, where: readonly RowCondition[]): CheckedDataset {
+  if (where.length === 0) return checked;
+  const rows = rowsMeeting(checked.table, where);
+  const table = { rowCount: rows.length, columns: checked.table.columns.map((c) => ({ ...c, values: rows.map((i) => c.values[i] ?? null) })) };
+  const kept: CheckedDataset = { table, errors: rows.map((i) => checked.errors[i]!), source: checked.source };
+  if (checked.lines) kept.lines = rows.map((i) => checked.lines![i]!);
+  return kept;
 }
 
 /** Reading options of both passes: every column that is not one of evalframe's own is text, kept as written. */
@@ -53,15 +67,25 @@ function loadOptions(format: DatasetFormat, strict: boolean, warn: LoadDatasetOp
 export async function surveyInput(
   file: string,
   format: DatasetFormat,
-  options: { strict: boolean; warn: (message: string) => void; chunkRows?: number },
+  options: { strict: boolean; warn: (message: string) => void; chunkRows?: number; where?: readonly RowCondition[]; command?: string },
 ): Promise<InputSurvey> {
+  const where = options.where ?? [];
   const columns: string[] = [];
   let rows = 0;
   let bad = 0;
+  let fileRows = 0;
   let first: { row: number; line: number | undefined; message: string } | undefined;
+  // A few of the values each condition's column holds, for the message when no row meets them.
+  const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
   for await (const raw of readRawChunks(file, loadOptions(format, options.strict, options.warn), options.chunkRows ?? CHUNK_ROWS)) {
-    const checked = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names));
-    for (const c of checked.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
+    const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names));
+    for (const c of all.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
+    for (const [name, values] of seen) {
+      const column = getColumn(all.table, name);
+      for (let i = 0; column !== undefined && i < all.table.rowCount && values.size < 12; i++) values.add(cellText(column.values[i]) ?? "");
+    }
+    fileRows += all.table.rowCount;
+    const checked = rowsWhereChecked(all, where);
     checked.errors.forEach((message, row) => {
       if (message === "") return;
       bad++;
@@ -69,8 +93,11 @@ export async function surveyInput(
     });
     rows += checked.table.rowCount;
   }
+  if (where.length > 0 && (rows === 0 || where.some((c) => !columns.includes(c.column)))) {
+    throw noRowMeets(options.command ?? "score", file, where, columns, seen);
+  }
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));
-  return { columns, rows, bad };
+  return { columns, rows, bad, fileRows };
 }
 
 /** What the streamed run leaves: counts, the summary, the usage. */
@@ -99,6 +126,8 @@ export interface StreamOptions {
   strict: boolean;
   /** Rows per chunk; default {@link CHUNK_ROWS}. */
   chunkRows?: number;
+  /** Only the rows that meet these conditions are scored and written (`--where`). */
+  where?: readonly RowCondition[];
 }
 
 /**
@@ -132,7 +161,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
   const start = async (): Promise<Promise<DataFrame> | undefined> => {
     const next = await chunks.next();
     if (next.done) return undefined;
-    const checked = checkRawTable(next.value, input, loadOptions(format, options.strict, false, next.value.names));
+    const checked = rowsWhereChecked(checkRawTable(next.value, input, loadOptions(format, options.strict, false, next.value.names)), options.where ?? []);
     const scoring = scoreChecked(checked, metrics, judge, { usage, quiet: true }, progress);
     scoring.catch(() => undefined); // awaited below; a failure there ends the run
     return scoring;

@@ -14,7 +14,10 @@ import { readLabelFiles } from "./labels";
 import { formatLayoutChoices, layoutChoices } from "./layout-choices";
 import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 import type { CliIO, Command } from "./command";
-import { runtime, batchRuntime, s, b, columnsOf, readInput, writeText, errorCount } from "./command-support";
+import { runtime, batchRuntime, s, b, columnsOf, readInput, tables, writeText, errorCount } from "./command-support";
+import { describeConditions, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
+import { tableRecord } from "../dataset/table";
+import type { Records } from "../dataset/raw";
 
 const SCORE_OPTIONS: Record<string, OptionSpec> = {
   out: s,
@@ -41,6 +44,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "batch-import": s,
   "poll-interval": s,
   "dry-run": b,
+  where: WHERE_OPTION,
   rpm: s,
   tpm: s,
   ...FAIL_UNDER_OPTIONS,
@@ -66,6 +70,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0 });
   const out = batchExport !== undefined || dryRun ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
   const format = inputFormat(c, input, stringOption(args, "format"));
+  const where = rowConditions(c, args);
   const statementsOut = stringOption(args, "statements-out");
   const summaryJson = stringOption(args, "summary-json");
   // The metrics are the registry's (metrics/registry.ts), in its order.
@@ -122,8 +127,14 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns, estimate, formatEstimate } = runtime();
   let df: DataFrame | undefined;
   let survey: InputSurvey | undefined;
-  if (batching) df = await readInput(input, format, { io, strict });
-  else survey = await failOnError(() => surveyInput(input, format, { strict, warn: (m: string) => io.err(`${m}\n`), ...(chunkRows ? { chunkRows } : {}) }));
+  // What the paths that read the input whole (batch mode, the dry run) read: the file, or with --where its rows that meet it.
+  let whole: string | Records = input;
+  if (where.length > 0 && (batching || dryRun)) {
+    const table = rowsWhere(c, input, await failOnError(() => tables().loadTable(input, { format, required: [], warn: false, ...(strict ? { strict } : {}) })), where);
+    whole = Array.from({ length: table.rowCount }, (_, i) => tableRecord(table, i));
+  }
+  if (batching) df = await readInput(whole, format, { io, strict });
+  else survey = await failOnError(() => surveyInput(input, format, { strict, warn: (m: string) => io.err(`${m}\n`), where, command: c, ...(chunkRows ? { chunkRows } : {}) }));
   const columns = df ? columnsOf(df) : survey!.columns;
   if ((df ? (df.shape[0] ?? 0) : survey!.rows) === 0) {
     throw new CliFailure(`${input}: no rows to score: the file has ${columns.length > 0 ? "a header and nothing under it" : "nothing in it"}`);
@@ -151,7 +162,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   if (dryRun) {
     // No chat or embedding call: the calls are planned, their prompts counted with the model's tokenizer, the cache read.
     const e = await failOnError(() =>
-      estimate(input, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
+      estimate(whole, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
     );
     io.out(`${formatEstimate(e)}\n`);
     if (e.paid && chosen.includes("answer_correctness")) {
@@ -160,7 +171,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
       const choices = [];
       for (const { choice, flags } of layoutChoices(metricFlags)) {
         const others = chosen.map((m) => (m === "answer_correctness" ? correctness.create(flags) : metrics[m]!));
-        choices.push({ choice, flags, estimate: await failOnError(() => estimate(input, others, { judge, load: { format, strict, warn: false } })) });
+        choices.push({ choice, flags, estimate: await failOnError(() => estimate(whole, others, { judge, load: { format, strict, warn: false } })) });
       }
       const text = formatLayoutChoices(e, choices);
       if (text !== "") io.out(`\n${text}\n`);
@@ -170,9 +181,10 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const progress = flag(args, "no-progress") ? false : terminalProgress();
   if (!batching) {
     const run = await failOnError(() =>
-      scoreFileInChunks({ input, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, ...(chunkRows ? { chunkRows } : {}) }),
+      scoreFileInChunks({ input, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, where, ...(chunkRows ? { chunkRows } : {}) }),
     );
-    const written = [`${out} (${counted(run.rows, "row")})`];
+    const chosenRows = where.length > 0 ? `: those with ${describeConditions(where)}, of ${survey!.fileRows.toLocaleString("en-US")}` : "";
+    const written = [`${out} (${counted(run.rows, "row")}${chosenRows})`];
     if (statementsOut !== undefined) written.push(`${statementsOut} (${counted(run.statements, "statement")})`);
     return reportScored(io, { input, out, summaryJson, chosen, written, gate, ...run });
   }

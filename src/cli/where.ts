@@ -89,3 +89,34 @@ export function rowsKept(command: string, file: string, table: Table, conditions
     rows: keep,
   };
 }
+
+/**
+ * The rows of `table` that meet every condition, as indices in order: for a
+ * table read a chunk at a time, where a chunk may hold none. A column the
+ * table lacks holds "" in every row.
+ *
+ * @example
+ * rowsMeeting(chunk, [{ column: "model", values: ["gpt-4o"] }]); // [0, 3, 6, …]
+ */
+export function rowsMeeting(table: Table, conditions: readonly RowCondition[]): number[] {
+  const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, wanted: new Set(c.values) }));
+  const rows: number[] = [];
+  for (let i = 0; i < table.rowCount; i++) {
+    if (tests.every((t) => t.wanted.has((t.values === undefined ? null : cellText(t.values[i])) ?? ""))) rows.push(i);
+  }
+  return rows;
+}
+
+/**
+ * The usage error for conditions that no row of a whole file met, or that
+ * name a column it lacks: the column, and the file's columns or the values
+ * it holds there (`seen`, a few per column).
+ */
+export function noRowMeets(command: string, file: string, conditions: readonly RowCondition[], columns: readonly string[], seen: ReadonlyMap<string, ReadonlySet<string>>): UsageError {
+  const missing = conditions.find((c) => !columns.includes(c.column));
+  if (missing !== undefined) {
+    return new UsageError(`${command}: --where names column "${missing.column}", which ${file} does not have; its columns are: ${columns.join(", ")}`, command);
+  }
+  const values = conditions.map((c) => `${c.column}: ${[...(seen.get(c.column) ?? [])].map((v) => (v === "" ? '""' : v)).join(", ")}`);
+  return new UsageError(`${command}: no row of ${file} has ${describeConditions(conditions)}; its values are: ${values.join("; ")}`, command);
+}
