@@ -4,6 +4,8 @@
  *   npx tsx bench/stream-worker.ts write N FILE   # data/qa-models.csv repeated to N rows (ids "k/q01"), written as a stream
  *   npx tsx bench/stream-worker.ts score FILE OUT # `evalframe score FILE --out OUT --judge offline` from dist/, in this process
  *   npx tsx bench/stream-worker.ts cli ARGS...    # any `evalframe ARGS...` from dist/, in this process
+ *   npx tsx bench/stream-worker.ts unique IN OUT  # a scored file's copies made unique: each copy's question, reference and
+ *                                                 # answer end in " [k]" (k: its id's copy number), as real data differs
  *
  * `score` and `cli` print one JSON line: wall time, CPU seconds and the
  * process's peak memory (main and worker threads: they share the process).
@@ -64,8 +66,44 @@ async function cli(args: string[]): Promise<void> {
   console.log(JSON.stringify({ code, ms, cpuSeconds: (used.user + used.system) / 1e6, peakMb: resourceUsage().maxRSS / 1024 }));
 }
 
+/**
+ * The scored file `input` with each copy of a sample row told apart: " [k]" after its question,
+ * reference and answer (k: the copy number its id starts with). Real data repeats a question and
+ * its reference once per model, not every answer 1 in 126 rows: the analyses' memory is measured
+ * on this file, so that keeping one string per repeated text is not flattered.
+ */
+async function unique(input: string, output: string): Promise<void> {
+  const { CsvStreamParser } = require(path.join(root, "dist", "dataset", "csv.js")) as typeof import("../src/dataset/csv");
+  const { textPieces } = require(path.join(root, "dist", "dataset", "file-text.js")) as typeof import("../src/dataset/file-text");
+  const parser = new CsvStreamParser({ delimiter: "," }, input);
+  const out = createWriteStream(output);
+  const put = (text: string) => new Promise<void>((resolve) => (out.write(text) ? resolve() : out.once("drain", () => resolve())));
+  const quoted = (fields: readonly string[]) => `${fields.map((f) => `"${f.replace(/"/g, '""')}"`).join(",")}\n`;
+  let marked: number[] | undefined;
+  const write = async (records: readonly { fields: string[] }[]) => {
+    const header = parser.header;
+    if (header === undefined) return;
+    if (marked === undefined) {
+      marked = ["user_input", "response", "reference"].map((name) => header.indexOf(name)).filter((j) => j >= 0);
+      await put(quoted(header));
+    }
+    const id = header.indexOf("id");
+    let text = "";
+    for (const { fields } of records) {
+      const copy = fields[id]!.split("/")[0];
+      for (const j of marked) fields[j] = `${fields[j]} [${copy}]`;
+      text += quoted(fields);
+    }
+    await put(text);
+  };
+  for await (const piece of textPieces(input, {})) await write(parser.push(piece));
+  await write(parser.end());
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+}
+
 const [command, a, b] = process.argv.slice(2);
 if (command === "write") void write(Number(a), b!);
 else if (command === "score") void score(a!, b!);
 else if (command === "cli") void cli(process.argv.slice(3));
-else throw new Error("usage: stream-worker.ts write N FILE | score FILE OUT | cli ARGS...");
+else if (command === "unique") void unique(a!, b!);
+else throw new Error("usage: stream-worker.ts write N FILE | score FILE OUT | cli ARGS... | unique IN OUT");

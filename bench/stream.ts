@@ -3,7 +3,9 @@
  * offline judge on data/qa-models.csv repeated to 200,000 rows (70 MB, the
  * size of the file [E] was reported with) and to 1,000,000 rows, each in a
  * process of its own, from dist/ (time, CPU, peak memory); then summarize,
- * compare, diff and report of the 200,000-row scored file.
+ * compare, diff and report of the 200,000-row scored file, its copies told
+ * apart (`stream-worker.ts unique`: each question and reference repeated once
+ * per model, every answer its own, as in real data).
  *
  *   npm run build && npm run bench -- --only stream
  */
@@ -71,7 +73,13 @@ export async function benchStream(): Promise<BenchResult> {
         figure(`score ${n} rows offline (CLI, streamed), CPU time`, round(run.cpuSeconds, 1), "s"),
       );
       notes.push(`stream ${n}: ${round(mb, 1)} MB of CSV (data/qa-models.csv repeated, new ids); exit ${run.code}, ${run.rows.toLocaleString("en-US")} rows written, ${run.failed} failed.`);
-      if (target) figures.push(...(await analyses(path.join(dir, "out.csv"), dir, n)));
+      if (target) {
+        // Analysed with its copies told apart (each question once per model, each answer once), as real data is.
+        const unique = path.join(dir, "unique.csv");
+        await child(["unique", path.join(dir, "out.csv"), unique]);
+        figures.push(...(await analyses(unique, dir, n)));
+        notes.push(`stream ${n}: summarize, compare, diff and report read the scored file with each copy's question, reference and answer marked " [k]", so that no two copies' texts are the same.`);
+      }
     });
   }
   return { name: "stream", figures, notes };

@@ -67,10 +67,7 @@ export function rowsKept(command: string, file: string, table: Table, conditions
   let keep = Array.from({ length: table.rowCount }, (_, i) => i);
   for (const condition of conditions) {
     const column = getColumn(table, condition.column);
-    if (column === undefined) {
-      const names = table.columns.map((c) => c.name).join(", ");
-      throw new UsageError(`${command}: --where names column "${condition.column}", which ${file} does not have; its columns are: ${names}`, command);
-    }
+    if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
     const wanted = new Set(condition.values);
     const text = (i: number) => cellText(column.values[i]) ?? "";
     const kept = keep.filter((i) => wanted.has(text(i)));
@@ -114,9 +111,11 @@ export function rowsMeeting(table: Table, conditions: readonly RowCondition[]): 
  */
 export function noRowMeets(command: string, file: string, conditions: readonly RowCondition[], columns: readonly string[], seen: ReadonlyMap<string, ReadonlySet<string>>): UsageError {
   const missing = conditions.find((c) => !columns.includes(c.column));
-  if (missing !== undefined) {
-    return new UsageError(`${command}: --where names column "${missing.column}", which ${file} does not have; its columns are: ${columns.join(", ")}`, command);
-  }
+  if (missing !== undefined) return unknownColumn(command, file, missing.column, columns);
   const values = conditions.map((c) => `${c.column}: ${[...(seen.get(c.column) ?? [])].map((v) => (v === "" ? '""' : v)).join(", ")}`);
   return new UsageError(`${command}: no row of ${file} has ${describeConditions(conditions)}; its values are: ${values.join("; ")}`, command);
+}
+
+function unknownColumn(command: string, file: string, column: string, columns: readonly string[]): UsageError {
+  return new UsageError(`${command}: --where names column "${column}", which ${file} does not have; its columns are: ${columns.join(", ")}`, command);
 }
