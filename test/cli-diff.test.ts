@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
-import { loadDataset, toCSV } from "../src/index";
+import { compareRuns, loadDataset, toCSV } from "../src/index";
 import { runCliCaptured as run } from "./support/cli";
 import { tempDir } from "./support/files";
 import { AFTER, BEFORE, shiftedRuns } from "./support/runs";
@@ -189,6 +189,35 @@ describe("evalframe diff", () => {
     const spec = JSON.parse(readFileSync(file("change.json"), "utf8")) as { $schema: string; data: { values: { model: string }[] } };
     assert.match(spec.$schema, /vega-lite/);
     assert.deepEqual(spec.data.values.map((v) => v.model), ["A", "B", "(all)"]);
+  });
+
+  it("--low-memory: --out and --json give each changed answer's own texts, as the library's comparison of the same files does", async () => {
+    // Answers under an alias of the column ("answer"), one that a spreadsheet would take for a formula, a
+    // comma and a line break: the answers are read as digests and their texts read again for the rows written.
+    const answer = (r: (typeof BEFORE)[number], text: string) => ({ ...r, response: undefined, answer: text });
+    const before = BEFORE.map((r, i) => answer(r, i === 0 ? "=1+1, said A\non two lines" : r.response));
+    const after = AFTER.map((r) => answer(r, r.id === "q1" && r.model === "A" ? "=2+2, said A" : r.response));
+    await toCSV(before.map(({ response, ...r }) => r), file("alias-before.csv"));
+    await toCSV(after.map(({ response, ...r }) => r), file("alias-after.csv"));
+    const r = await run(["diff", file("alias-before.csv"), file("alias-after.csv"), "--out", file("alias-changes.csv"), "--top", "0", "--low-memory"]);
+    assert.equal(r.code, 0, r.err);
+    const held = await run(["diff", file("alias-before.csv"), file("alias-after.csv"), "--out", file("alias-changes-texts.csv"), "--top", "0"]);
+    assert.equal(held.code, 0, held.err);
+    assert.equal(readFileSync(file("alias-changes.csv"), "utf8"), readFileSync(file("alias-changes-texts.csv"), "utf8"), "the same file, texts held or read again");
+    const library = compareRuns(await loadDataset(file("alias-before.csv"), { required: [] }), await loadDataset(file("alias-after.csv"), { required: [] }));
+    await toCSV(library.changes, file("library-changes.csv"));
+    assert.equal(readFileSync(file("alias-changes.csv"), "utf8"), readFileSync(file("library-changes.csv"), "utf8"));
+    const changes = await loadDataset(file("alias-changes.csv"), { required: [] });
+    const at = (v: unknown[], name: string) => v[changes.columns.indexOf(name)];
+    const texts = (changes.values as unknown[][]).map((v) => [at(v, "status"), at(v, "id"), at(v, "model"), at(v, "response_before"), at(v, "response_after")]);
+    assert.deepEqual(texts[0], ["better", "q1", "A", "=1+1, said A\non two lines", "=2+2, said A"]);
+    const dropped = texts.find(([status]) => status === "dropped")!;
+    assert.deepEqual(dropped.slice(3), [`answer of ${String(dropped[2])} to ${String(dropped[1])}`, ""]);
+    assert.deepEqual(texts.find(([status]) => status === "added")!.slice(3), ["", "answer of A to q6"]);
+
+    const json = await run(["diff", file("alias-before.csv"), file("alias-after.csv"), "--json", "--top", "1", "--low-memory"]);
+    const body = JSON.parse(json.out) as { changes: Record<string, unknown>[] };
+    assert.deepEqual([body.changes[0]!["response_before"], body.changes[0]!["response_after"]], ["=1+1, said A\non two lines", "=2+2, said A"]);
   });
 
   it("gates: --fail-under-change and --fail-on-worse exit 1 with one line; met gates exit 0", async () => {

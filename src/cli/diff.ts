@@ -4,6 +4,7 @@
  * the answers that changed most, and (on request) every changed answer as
  * CSV and a chart of the change.
  */
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import type { CompareRunsOptions } from "../analysis/compare-runs";
 import type { DatasetFormat } from "../dataset/load";
@@ -53,6 +54,7 @@ export const diffCommand: Command = async (argv, io) => {
     "fail-under-change": s,
     "fail-on-worse": b,
     "fail-on-scoring-change": b,
+    "low-memory": b,
     where: WHERE_OPTION,
   });
   const where = rowConditions(c, args);
@@ -90,7 +92,12 @@ export const diffCommand: Command = async (argv, io) => {
     ...conditionColumns(where),
   ];
   // Of a statements cell, only how the row was scored: the statements themselves are most of a scored file.
-  const cellText = scoringPartsOnly();
+  // With --low-memory, or files of more than 1 GB together, of an answer a digest (unless the answers
+  // pair or group the rows): the texts of the changed answers written out are read again at the end.
+  const { answersAsDigests, answerTexts, isAnswerDigest, LOW_MEMORY_ABOVE_BYTES } = require("./answer-texts") as typeof import("./answer-texts");
+  const large = () => [beforeFile, afterFile].reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0) > LOW_MEMORY_ABOVE_BYTES;
+  const digests = options.pairBy !== "response" && options.by !== "response" && (flag(args, "low-memory") || large());
+  const cellText = digests ? answersAsDigests(scoringPartsOnly()) : scoringPartsOnly();
   // Of each run, only the rows --where names (the same conditions for both). One run after the other:
   // a load's passing garbage is larger than the table it leaves, and two loads at once add theirs up.
   const load = async (file: string, format: DatasetFormat) =>
@@ -107,8 +114,22 @@ export const diffCommand: Command = async (argv, io) => {
 
   const written: string[] = [];
   const total = runs.changes.shape[0] ?? 0;
+  const changes = frameRecords(runs.changes);
+  // The texts of the changed answers shown (all of them in --out, the first --top in --json), read again.
+  const json = flag(args, "json");
+  const shown = out !== undefined ? changes : json ? changes.slice(0, top) : [];
+  const wanted = new Set(shown.flatMap((r) => [r["response_before"], r["response_after"]].filter(isAnswerDigest)));
+  if (wanted.size > 0) {
+    const texts = await failOnError(() => answerTexts([{ file: beforeFile, format: formats[0] }, { file: afterFile, format: formats[1] }], wanted, loadTable));
+    for (const r of shown) {
+      for (const key of ["response_before", "response_after"]) {
+        const v = r[key];
+        if (isAnswerDigest(v)) r[key] = texts.get(v) ?? "";
+      }
+    }
+  }
   if (out !== undefined) {
-    await failOnError(() => toCSV(runs.changes, out), `cannot write "${out}": `);
+    await failOnError(() => toCSV(changes, out, { columns: runs.changes.columns }), `cannot write "${out}": `);
     written.push(`${out} (${counted(total, "changed answer")})`);
   }
   if (chart !== undefined) {
@@ -117,8 +138,7 @@ export const diffCommand: Command = async (argv, io) => {
   }
 
   const summary = frameRecords(runs.summary);
-  const changes = frameRecords(runs.changes);
-  if (flag(args, "json")) {
+  if (json) {
     const body = { before: beforeFile, after: afterFile, metric: runs.metric, pairedBy: runs.pairedBy, by: runs.by ?? null, warnings: runs.warnings, scoringChanges: runs.scoringChanges, summary, changes: changes.slice(0, top), changed: total };
     io.out(`${JSON.stringify(body, null, 2)}\n`);
   } else {

@@ -268,6 +268,9 @@ ${wrap("  --metric M              ", `score column (default ${defaultMetricText(
   --json                  print JSON (summary and the top changed answers) instead of tables
   --where COL=V           only the rows whose COL is V, in both runs (V1|V2 for either; repeat to narrow)
   --format F              csv|tsv|jsonl|json when the extensions do not tell
+  --low-memory            hold a digest of each answer, not its text, and read the texts of the
+                          changed answers written out again at the end: less memory, more time with
+                          --out or --json (on by itself when the two files pass 1 GB together)
 
 CI gates (exit 1 with one line, after everything is printed and written):
   --fail-under-change X   fail when a model's mean change is under X (-1 to 1), e.g. -0.05
