@@ -112,30 +112,43 @@ function jsonlRawTable(text: string, file: string): RawTable {
 
 /**
  * A CSV or TSV file read 64 KB at a time, only the columns `options.columns`
- * keeps, each field copied out of the file's text as it is read: the text
- * itself is never held whole, nor are the columns left out.
+ * keeps, each field copied out of the file's text as it is read (or the
+ * string kept for the same text earlier in its column) into its column: the
+ * text itself is never held whole, nor the columns left out, nor a record
+ * per row.
  */
 async function readCsvFile(file: string, format: DatasetFormat, options: LoadDatasetOptions): Promise<RawTable> {
   const parser = new CsvStreamParser({ delimiter: csvDelimiter(format, options) }, file);
   let kept: number[] | undefined;
-  const records: CsvRecord[] = [];
+  let columns: string[][] = [];
+  const lines: number[] = [];
+  // Whether a person's own unquoted "'=…" gets one more "'" (see csvRawTable).
+  let ownEscapes = false;
   let rewrite: ((field: string, at: number, row: number) => string) | undefined;
   let repeated: RepeatedFields | undefined;
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
-      kept = keptIndices(parser.header!, options);
+      const header = parser.header!;
+      kept = keptIndices(header, options);
       const { cellText } = options;
-      const names = kept.map((j) => parser.header![j]!);
+      const names = kept.map((j) => header[j]!);
       if (cellText) rewrite = (field, at, row) => cellText(names[at]!, field, row);
       repeated = new RepeatedFields(kept.length, detached);
+      columns = kept.map(() => []);
+      ownEscapes = escapesOwnFormulas(header, options);
     }
-    for (const record of batch) records.push(keptRecord(record, kept, records.length, repeated!, rewrite));
+    for (const record of batch) {
+      const { fields, unquotedEscapes } = keptRecord(record, kept, lines.length, repeated!, rewrite);
+      if (ownEscapes) for (const j of unquotedEscapes ?? []) fields[j] = `'${fields[j]!}`;
+      for (let at = 0; at < fields.length; at++) columns[at]!.push(fields[at]!);
+      lines.push(record.line);
+    }
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
-  const header = parser.header!;
-  const escapes = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1, new RepeatedFields(kept!.length, detached));
-  return csvRawTable(escapes.fields, escapes.unquotedEscapes, records, options, header);
+  const header = keptRecord({ fields: parser.header!, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1, new RepeatedFields(kept!.length, detached));
+  if (ownEscapes) for (const j of header.unquotedEscapes ?? []) header.fields[j] = `'${header.fields[j]!}`;
+  return { names: options.unescapeFormulas === false ? header.fields : header.fields.map(unescapeFormula), columns, rowCount: lines.length, origin: "text", lines };
 }
 
 /** Indices of the columns read: all, or those `options.columns` names (as the file names them, or by canonical name), and input_error. */
@@ -202,7 +215,7 @@ export function csvDelimiter(format: DatasetFormat, options: LoadDatasetOptions)
  * takes off again), unless the header shows evalframe wrote the file.
  */
 export function csvRawTable(header: string[], headerEscapes: number[] | undefined, records: CsvRecord[], options: LoadDatasetOptions, fileHeader: readonly string[] = header): RawTable {
-  if (options.unescapeFormulas !== false && !fileHeader.some((name) => EVALFRAME_COLUMN.test(name))) {
+  if (escapesOwnFormulas(fileHeader, options)) {
     for (const record of [{ fields: header, unquotedEscapes: headerEscapes }, ...records]) {
       for (const j of record.unquotedEscapes ?? []) record.fields[j] = `'${record.fields[j]!}`;
     }
@@ -218,6 +231,11 @@ export function csvRawTable(header: string[], headerEscapes: number[] | undefine
 
 /** Columns only evalframe writes: a file with one was written by `toCSV`, whatever its quoting. */
 const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_relevance_error)$/;
+
+/** Whether a person's own unquoted "'=…" in a file with this header gets one more "'": formulas are unescaped, and evalframe did not write the file. */
+function escapesOwnFormulas(fileHeader: readonly string[], options: LoadDatasetOptions): boolean {
+  return options.unescapeFormulas !== false && !fileHeader.some((name) => EVALFRAME_COLUMN.test(name));
+}
 
 function describeSource(source: DatasetSource): string {
   if (typeof source === "string") return source;
