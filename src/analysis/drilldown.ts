@@ -4,7 +4,7 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { cellString, DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText, type PairOptions } from "../dataset/column-toolkit";
-import { getColumn, type Table, type TableColumn } from "../dataset/table";
+import { getColumn, tableRows, type TableColumn } from "../dataset/table";
 import { asList, column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 
 /** Options of {@link disagreements}. */
@@ -182,9 +182,5 @@ export function worst(scored: FrameInput, options: WorstOptions = {}): DataFrame
     valid.sort((i, j) => scores[i]! - scores[j]! || i - j);
     for (const i of valid.slice(0, Math.min(valid.length, n))) picked.push(i);
   }
-  return frameOf(subset(table, picked), picked.length);
-}
-
-function subset(table: Table, rows: readonly number[]): TableColumn[] {
-  return table.columns.map((c) => column(c.name, c.type, rows.map((i) => c.values[i] ?? null)));
+  return frameOf(tableRows(table, picked).columns, picked.length);
 }

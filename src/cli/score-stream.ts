@@ -14,7 +14,7 @@ import type { DataFrame } from "danfojs-node";
 import { summarize } from "../analysis/summarize";
 import { readRawChunks } from "../dataset/chunks";
 import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type ColumnType } from "../dataset/columns";
-import { cellText, getColumn, setField } from "../dataset/table";
+import { cellText, getColumn, setField, tableRows } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { badInputWarning, checkRawTable, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
@@ -46,8 +46,7 @@ export interface InputSurvey {
 function rowsWhereChecked(checked: CheckedDataset, where: readonly RowCondition[]): CheckedDataset {
   if (where.length === 0) return checked;
   const rows = rowsMeeting(checked.table, where);
-  const table = { rowCount: rows.length, columns: checked.table.columns.map((c) => ({ ...c, values: rows.map((i) => c.values[i] ?? null) })) };
-  const kept: CheckedDataset = { table, errors: rows.map((i) => checked.errors[i]!), source: checked.source };
+  const kept: CheckedDataset = { table: tableRows(checked.table, rows), errors: rows.map((i) => checked.errors[i]!), source: checked.source };
   if (checked.lines) kept.lines = rows.map((i) => checked.lines![i]!);
   return kept;
 }

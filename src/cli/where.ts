@@ -3,7 +3,7 @@
  * command reads, chosen by the values of a column ("split=test",
  * "lang=ko|en"). Repeated, every condition must hold.
  */
-import { cellText, getColumn, type Table } from "../dataset/table";
+import { cellText, getColumn, tableRows, type Table } from "../dataset/table";
 import type { OptionSpec, ParsedArgs } from "./args";
 import { UsageError } from "./errors";
 
@@ -82,7 +82,7 @@ export function rowsKept(command: string, file: string, table: Table, conditions
     keep = kept;
   }
   return {
-    table: { rowCount: keep.length, columns: table.columns.map((c) => ({ ...c, values: keep.map((i) => c.values[i] ?? null) })) },
+    table: tableRows(table, keep),
     rows: keep,
   };
 }

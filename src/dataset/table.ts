@@ -209,6 +209,16 @@ export function getColumn(table: Table, name: string): TableColumn | undefined {
   return table.columns.find((c) => c.name === name);
 }
 
+/**
+ * The rows of a table at these indices, in the order given, as a table of their own.
+ *
+ * @example
+ * tableRows(table, [0, 2]).rowCount // 2
+ */
+export function tableRows(table: Table, rows: readonly number[]): Table {
+  return { rowCount: rows.length, columns: table.columns.map((c) => ({ ...c, values: rows.map((i) => c.values[i] ?? null) })) };
+}
+
 /** Row `i` of a table as a plain record, in column order. */
 export function tableRecord(table: Table, i: number): Record<string, Cell> {
   const out: Record<string, Cell> = {};
