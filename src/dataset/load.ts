@@ -138,16 +138,16 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
       ownEscapes = escapesOwnFormulas(header, options);
     }
     for (const record of batch) {
-      const { fields, unquotedEscapes } = keptRecord(record, kept, lines.length, repeated!, rewrite);
-      if (ownEscapes) for (const j of unquotedEscapes ?? []) fields[j] = `'${fields[j]!}`;
-      for (let at = 0; at < fields.length; at++) columns[at]!.push(fields[at]!);
+      const read = keptRecord(record, kept, lines.length, repeated!, rewrite);
+      if (ownEscapes) escapeOwnFormulas(read);
+      for (let at = 0; at < read.fields.length; at++) columns[at]!.push(read.fields[at]!);
       lines.push(record.line);
     }
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
   const header = keptRecord({ fields: parser.header!, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1, new RepeatedFields(kept!.length, detached));
-  if (ownEscapes) for (const j of header.unquotedEscapes ?? []) header.fields[j] = `'${header.fields[j]!}`;
+  if (ownEscapes) escapeOwnFormulas(header);
   return { names: options.unescapeFormulas === false ? header.fields : header.fields.map(unescapeFormula), columns, rowCount: lines.length, origin: "text", lines };
 }
 
@@ -216,9 +216,7 @@ export function csvDelimiter(format: DatasetFormat, options: LoadDatasetOptions)
  */
 export function csvRawTable(header: string[], headerEscapes: number[] | undefined, records: CsvRecord[], options: LoadDatasetOptions, fileHeader: readonly string[] = header): RawTable {
   if (escapesOwnFormulas(fileHeader, options)) {
-    for (const record of [{ fields: header, unquotedEscapes: headerEscapes }, ...records]) {
-      for (const j of record.unquotedEscapes ?? []) record.fields[j] = `'${record.fields[j]!}`;
-    }
+    for (const record of [{ fields: header, unquotedEscapes: headerEscapes }, ...records]) escapeOwnFormulas(record);
   }
   return {
     names: options.unescapeFormulas === false ? header : header.map(unescapeFormula),
@@ -235,6 +233,11 @@ const EVALFRAME_COLUMN = /^(?:input_error|answer_correctness_error|multimodal_re
 /** Whether a person's own unquoted "'=…" in a file with this header gets one more "'": formulas are unescaped, and evalframe did not write the file. */
 function escapesOwnFormulas(fileHeader: readonly string[], options: LoadDatasetOptions): boolean {
   return options.unescapeFormulas !== false && !fileHeader.some((name) => EVALFRAME_COLUMN.test(name));
+}
+
+/** Gives each of a record's unquoted "'=…" fields one more "'", which the unescape takes off again (see {@link escapesOwnFormulas}). */
+function escapeOwnFormulas(record: { fields: string[]; unquotedEscapes?: readonly number[] | undefined }): void {
+  for (const j of record.unquotedEscapes ?? []) record.fields[j] = `'${record.fields[j]!}`;
 }
 
 function describeSource(source: DatasetSource): string {
