@@ -127,9 +127,10 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns, estimate, formatEstimate } = runtime();
   let df: DataFrame | undefined;
   let survey: InputSurvey | undefined;
-  // What the paths that read the input whole (batch mode, the dry run) read: the file, or with --where its rows that meet it.
+  // What the paths that read the input whole read: in batch mode the file, or with --where its rows that
+  // meet it; in the dry run those rows read once, for the estimate of this run and of each other layout.
   let whole: string | Records = input;
-  if (where.length > 0 && (batching || dryRun)) {
+  if ((where.length > 0 && batching) || dryRun) {
     const table = rowsWhere(c, input, await failOnError(() => tables().loadTable(input, { format, required: [], warn: false, ...(strict ? { strict } : {}) })), where);
     whole = Array.from({ length: table.rowCount }, (_, i) => tableRecord(table, i));
   }
