@@ -265,7 +265,7 @@ describe("loadDataset: only some columns", () => {
     assert.deepEqual(some, [{ response: "=1+1" }]);
   });
 
-  it("cellText rewrites each CSV field as it is read, told its column and row", async () => {
+  it("cellText rewrites each CSV field as it is read, told its column (as the table names it) and row", async () => {
     const file = writeText(tempDir(), "c.csv", 'question,answer,notes\nWhere?,Paris.,"a ""long"" note"\n\nWho?,Ada.,"kept whole"\n');
     const seen: string[] = [];
     const cellText = (column: string, text: string, row: number) => (seen.push(`${column}@${row}`), column === "notes" && row === 0 ? text.slice(0, 3) : text);
@@ -275,7 +275,18 @@ describe("loadDataset: only some columns", () => {
       { user_input: "Who?", response: "Ada.", notes: "kept whole" },
     ]);
     // The blank line is no row: rows are the table's, not the file's lines.
-    assert.deepEqual(seen, ["question@0", "answer@0", "notes@0", "question@1", "answer@1", "notes@1"]);
+    assert.deepEqual(seen, ["user_input@0", "response@0", "notes@0", "user_input@1", "response@1", "notes@1"]);
+  });
+
+  it("cellText is told a column's table name under the caller's aliases and a formula-escaped header", async () => {
+    const file = writeText(tempDir(), "a.csv", "'=gold,question,output,answer_correctness_error\nParis.,Where?,Paris!,\n");
+    const seen = new Set<string>();
+    const cellText = (column: string, text: string) => (seen.add(column), column === "reference" ? text.toUpperCase() : text);
+    const df = await loadDataset(file, { cellText, aliases: { output: "response" }, required: [], warn: false });
+    assert.deepEqual(records(df), [{ "=gold": "Paris.", user_input: "Where?", response: "Paris!", answer_correctness_error: "" }]);
+    assert.deepEqual([...seen], ["=gold", "user_input", "response", "answer_correctness_error"]);
+    const gold = await loadDataset(file, { cellText, aliases: { "=gold": "reference" }, required: [], warn: false });
+    assert.equal(records(gold)[0]!["reference"], "PARIS.");
   });
 
   it("reads a large CSV piece by piece with the same values and line numbers as a small one: Korean text, quoted line breaks, a bad row", async () => {

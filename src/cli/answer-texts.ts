@@ -6,8 +6,6 @@
  * million answers of a few hundred characters are several hundred MB a run.
  */
 import { createHash } from "node:crypto";
-import { canonicalName } from "../dataset/columns";
-import { unescapeFormula } from "../dataset/csv";
 import type { DatasetFormat } from "../dataset/load";
 import { textAt } from "../dataset/column-toolkit";
 import type { CellText } from "./command-support";
@@ -28,16 +26,6 @@ function answerDigest(text: string): string {
   return text === "" ? "" : `${DIGEST_MARK}${createHash("sha1").update(text).digest("base64url")}`;
 }
 
-/** Whether a column of the file, by the name it has there, is the answers' (`response`, or an alias of it). */
-function answerColumn(): (column: string) => boolean {
-  const seen = new Map<string, boolean>();
-  return (column) => {
-    let is = seen.get(column);
-    if (is === undefined) seen.set(column, (is = (canonicalName(unescapeFormula(column)) ?? column) === "response"));
-    return is;
-  };
-}
-
 /**
  * `cellText` that reads each answer as its digest and every other field as
  * `others` does.
@@ -46,8 +34,7 @@ function answerColumn(): (column: string) => boolean {
  * loadTable(file, { columns, cellText: answersAsDigests(scoringPartsOnly()) });
  */
 export function answersAsDigests(others: CellText): CellText {
-  const isAnswer = answerColumn();
-  return (column, text, row) => (isAnswer(column) ? answerDigest(text) : others(column, text, row));
+  return (column, text, row) => (column === "response" ? answerDigest(text) : others(column, text, row));
 }
 
 /** Whether a cell holds an answer's digest, not its text. */
@@ -67,10 +54,9 @@ export async function answerTexts(
   const texts = new Map<string, string>();
   for (const { file, format } of files) {
     if (texts.size === wanted.size) break;
-    const isAnswer = answerColumn();
     const found = new Map<number, string>();
     const cellText: CellText = (column, text, row) => {
-      if (!isAnswer(column)) return text;
+      if (column !== "response") return text;
       const digest = answerDigest(text);
       if (!wanted.has(digest) || texts.has(digest)) return "";
       found.set(row, digest);

@@ -63,7 +63,8 @@ export interface LoadDatasetOptions {
   columns?: readonly string[];
   /**
    * Rewrites each field of a CSV or TSV file as it is read, given the
-   * column's name as the file has it: keeps only the part of a long cell
+   * column's name as the table will have it (`"response"` for an `answer`
+   * column, an alias in `aliases` taken into account): keeps only the part of a long cell
    * that an analysis reads (`evalframe diff` keeps, of each statements cell,
    * how the row was scored; `evalframe report` keeps the whole cell only for
    * the rows it shows). `row` is the field's 0-based row in the table loaded.
@@ -126,16 +127,23 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   let ownEscapes = false;
   let rewrite: ((field: string, at: number, row: number) => string) | undefined;
   let repeated: RepeatedFields | undefined;
+  let names: string[] = [];
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
       const header = parser.header!;
       kept = keptIndices(header, options);
+      ownEscapes = escapesOwnFormulas(header, options);
+      const read = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept, -1, new RepeatedFields(kept.length, detached));
+      if (ownEscapes) escapeOwnFormulas(read);
+      names = options.unescapeFormulas === false ? read.fields : read.fields.map(unescapeFormula);
       const { cellText } = options;
-      const names = kept.map((j) => header[j]!);
-      if (cellText) rewrite = (field, at, row) => cellText(names[at]!, field, row);
+      if (cellText) {
+        // Each column by the name the table will give it (see canonicalizeNames).
+        const tableNames = names.map((name) => canonicalName(name, options.aliases) ?? name);
+        rewrite = (field, at, row) => cellText(tableNames[at]!, field, row);
+      }
       repeated = new RepeatedFields(kept.length, detached);
       columns = kept.map(() => []);
-      ownEscapes = escapesOwnFormulas(header, options);
     }
     for (const record of batch) {
       const read = keptRecord(record, kept, lines.length, repeated!, rewrite);
@@ -146,9 +154,7 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
-  const header = keptRecord({ fields: parser.header!, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept!, -1, new RepeatedFields(kept!.length, detached));
-  if (ownEscapes) escapeOwnFormulas(header);
-  return { names: options.unescapeFormulas === false ? header.fields : header.fields.map(unescapeFormula), columns, rowCount: lines.length, origin: "text", lines };
+  return { names, columns, rowCount: lines.length, origin: "text", lines };
 }
 
 /** Indices of the columns read: all, or those `options.columns` names (as the file names them, or by canonical name), and input_error. */
