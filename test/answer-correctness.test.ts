@@ -75,6 +75,16 @@ describe("answer correctness: scores", () => {
     });
   }
 
+  it("scoring a thresholded frame again without a threshold leaves no continuous column of the earlier settings", async () => {
+    const judge = judgeFor({ cache: true, cacheDir: tempDir() });
+    const thresholded = await score(knownRows(), [answerCorrectness({ threshold: 0.5 })], { judge, ...quiet });
+    assert.ok(thresholded.columns.includes("answer_correctness_continuous"));
+    const again = await score(thresholded, [answerCorrectness({ weights: [1, 0] })], { judge, ...quiet });
+    assert.deepEqual(again.columns.filter((c) => c === "answer_correctness_continuous"), []);
+    assert.deepEqual(again.columns, (await score(knownRows(), [answerCorrectness({ weights: [1, 0] })], { judge, ...quiet })).columns);
+    KNOWN.forEach((k, i) => assert.equal(records(again)[i]!["answer_correctness"], handFbeta(k.tp, k.fp, k.fn, 1)));
+  });
+
   it("scores 1 when neither side makes a statement, without a classification call", async () => {
     server.options.chat = (ctx) => (typeof requestData(ctx)["text"] === "string" ? { statements: [] } : scriptedAnswerCorrectness(ctx));
     const scored = await score([{ user_input: "Q?", response: "Hmm.", reference: "Well." }], [answerCorrectness({ weights: [1, 0] })], { judge: judgeFor(), ...quiet });

@@ -15,6 +15,7 @@ import { formatUsage, type UsageRecorder, type UsageSummary } from "../judge/usa
 import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
 import type { EvalRow, Metric } from "../metrics/metric";
 import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
+import { metricDefinition } from "../metrics/registry";
 import { tableToDataFrame } from "./dataframe";
 
 /** Options of {@link score}. */
@@ -153,8 +154,9 @@ export async function scoreChecked(
       return columns;
     }),
   );
-  // Columns of an earlier run of the same metrics, and a stale input_error, are replaced.
-  const produced = new Set(outputs.flat().map((c) => c.name));
+  // Columns of an earlier run of the same metrics (every column they may write: a threshold's
+  // `_continuous` column is not written again without one), and a stale input_error, are replaced.
+  const produced = new Set([...outputs.flat().map((c) => c.name), ...metrics.flatMap((m) => metricDefinition(m.name)?.columns ?? [])]);
   const columns = table.columns.filter((c) => !produced.has(c.name) && c.name !== INPUT_ERROR_COLUMN);
   if (errors.some((e) => e !== "")) columns.push({ name: INPUT_ERROR_COLUMN, type: "string", values: [...errors] });
   columns.push(...outputs.flat());
