@@ -42,6 +42,20 @@ describe("score in chunks", () => {
     assert.equal(whole.out, formatCsv(library));
   });
 
+  it("scores a thresholded file again without a threshold as it scores the file first given, in chunks and whole", async () => {
+    const dir = tempDir();
+    const input = path.join(ROOT, "data", "qa-models.csv");
+    const thresholded = path.join(dir, "thresholded.csv");
+    const first = await runCliCaptured(["score", input, "--out", thresholded, "--judge", "offline", "--no-progress", "--threshold", "0.5"]);
+    assert.equal(first.code, 0, first.err);
+    assert.ok(readFileSync(thresholded, "utf8").split("\n")[0]!.includes("answer_correctness_continuous"));
+    const direct = await scoreWith(input, dir, 100_000);
+    for (const chunkRows of [7, 100_000]) {
+      const again = await scoreWith(thresholded, tempDir(), chunkRows);
+      assert.equal(again.out, direct.out, `chunks of ${chunkRows}`);
+    }
+  });
+
   it("gives every row an input_error field when only a late chunk has a bad row", async () => {
     const dir = tempDir();
     const input = path.join(dir, "in.csv");

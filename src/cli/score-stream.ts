@@ -18,7 +18,7 @@ import { cellText, getColumn, setField, tableRows } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { badInputWarning, checkRawTable, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
-import { scoreChecked, scoreRun } from "../frame/score";
+import { replacedColumns, scoreChecked, scoreRun } from "../frame/score";
 import { statements } from "../frame/statements";
 import type { Judge } from "../judge/judge";
 import { ProgressTracker, type ProgressCallback } from "../judge/progress";
@@ -145,8 +145,9 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
   const failures = metrics.map((m) => ({ metric: m.name, failed: 0, first: undefined as string | undefined }));
   // The columns score() gives the whole table: the input's (a metric's old columns replaced), input_error when a row has bad input, the metrics'.
   const produced = metrics.flatMap((m) => m.columns().map((c) => c.name));
+  const replaced = replacedColumns(metrics);
   const columns = [
-    ...survey.columns.filter((c) => !produced.includes(c) && c !== INPUT_ERROR_COLUMN),
+    ...survey.columns.filter((c) => !replaced.has(c)),
     ...(survey.bad > 0 ? [INPUT_ERROR_COLUMN] : []),
     ...produced,
   ];

@@ -154,10 +154,9 @@ export async function scoreChecked(
       return columns;
     }),
   );
-  // Columns of an earlier run of the same metrics (every column they may write: a threshold's
-  // `_continuous` column is not written again without one), and a stale input_error, are replaced.
-  const produced = new Set([...outputs.flat().map((c) => c.name), ...metrics.flatMap((m) => metricDefinition(m.name)?.columns ?? [])]);
-  const columns = table.columns.filter((c) => !produced.has(c.name) && c.name !== INPUT_ERROR_COLUMN);
+  // Columns of an earlier run of the same metrics, and a stale input_error, are replaced.
+  const replaced = replacedColumns(metrics);
+  const columns = table.columns.filter((c) => !replaced.has(c.name));
   if (errors.some((e) => e !== "")) columns.push({ name: INPUT_ERROR_COLUMN, type: "string", values: [...errors] });
   columns.push(...outputs.flat());
   const scored = tableToDataFrame({ columns, rowCount: table.rowCount });
@@ -165,6 +164,16 @@ export async function scoreChecked(
   RUNS.set(scored, { usage: summary, judges: [...judges], metrics: metrics.map((m) => m.name) });
   if (!options.quiet) console.log(formatUsage(summary));
   return scored;
+}
+
+/**
+ * The input columns a scoring run with these metrics leaves out of its
+ * table: every column each metric may write (a threshold's `_continuous`
+ * column too, which a run without one does not write again), and
+ * `input_error`, which the run writes anew.
+ */
+export function replacedColumns(metrics: readonly Metric[]): Set<string> {
+  return new Set([INPUT_ERROR_COLUMN, ...metrics.flatMap((m) => [...m.columns().map((c) => c.name), ...(metricDefinition(m.name)?.columns ?? [])])]);
 }
 
 /** Splits a one-metric call's options into the run's and the metric's. */
