@@ -175,6 +175,8 @@ describe("compareModels", () => {
     assert.equal(r["unpaired_because"], "", "a paired row has no reason");
     const disjoint = rows(compareModels([...paired([1, 0], [0, 1]).filter((x) => x.model === "a"), ...paired([1, 0], [0, 1]).filter((x) => x.model === "b").map((x) => ({ ...x, id: `z${x.id}` }))]))[0]!;
     assert.equal(disjoint["unpaired_because"], "no id was answered validly by both models");
+    // A column named to pair by that the table lacks is a mistake, not a reason to compare unpaired.
+    assert.throws(() => compareModels(paired(a, b), { pairBy: "qestion_id" }), /compareModels: no pairBy column "qestion_id"; the columns are: id, model, answer_correctness/);
   });
 
   it("uses the exact sign test for 0/1 scores: 9 wins of 10 → p = 0.021484375", () => {

@@ -374,6 +374,18 @@ describe("honest small-n charts", () => {
       ["relevanceRate", (o) => relevanceRate(judged, o)],
     ];
     for (const [name, build] of builders) assert.ok(!subtitle(build({ judgeLabel: false })).some((l) => l.includes("judge")), name);
+  });
+
+  it("pairs answers to a question as compareModels does: a pairBy the table lacks is an error, and no id column pairs by question text", () => {
+    const rows = frameRecordsOf(scored);
+    for (const build of [pairedDifferences, questionHeatmap]) {
+      assert.throws(() => build(scored, { pairBy: "qid" }), /no pairBy column "qid"; the columns are: id, /);
+      // Without ids, the same charts from the question text (each model answers each question once here).
+      const byText = rows.map(({ id: _id, ...rest }) => rest);
+      assert.equal(inlineRows(build(byText)), inlineRows(build(scored)));
+      // Without ids, and a model answering one question twice: no way to pair them.
+      assert.throws(() => build([...byText, byText[0]!]), /cannot tell which answers are to the same question: there is no "id" column, and a model in "model" answers the same question text more than once; give pairBy/);
+    }
     // Two judges in one table: both named.
     const mixed = frameRecordsOf(scored).map((r, i) => ({ ...r, answer_correctness_judge: i % 2 === 0 ? "offline (approximate)" : "hand-labelled" }));
     assert.ok(subtitle(scoreBox(mixed)).includes("judges: offline (approximate); hand-labelled"));

@@ -242,8 +242,8 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  * - `wins`/`ties`/`losses` of a against b per question;
  * - `test` and `p_value`: the exact sign test when every score is 0 or 1, else
  *   Wilcoxon signed-rank (exact for ≤ 25 non-zero differences without ties,
- *   else the normal approximation); with no question in common (or no
- *   `pairBy` column), a two-sample bootstrap of the difference in means over
+ *   else the normal approximation); with no question in common (or, when
+ *   `pairBy` is not given, no id column and no question text to pair by), a two-sample bootstrap of the difference in means over
  *   all valid scores ("two-sample bootstrap (unpaired)", n_pairs 0, n_dropped
  *   the failed rows);
  * - `p_holm`: Holm's adjustment across the rows of this result, and `verdict`:
@@ -261,7 +261,7 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  * showTable(compareModels(scored));                           // all pairs
  * showTable(compareModels(scored, { baseline: "swift-mini" })); // each model vs swift-mini
  *
- * @throws {Error} when a column or the baseline does not exist, when fewer than two
+ * @throws {Error} when a column (the metric's, `by`, or a `pairBy` given) or the baseline does not exist, when fewer than two
  *   models are present, or when a (pairBy, model) pair occurs twice.
  */
 export function compareModels(data: FrameInput, options: CompareModelsOptions = {}): DataFrame {
@@ -275,6 +275,9 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
 
   const table = readTable(data, caller);
   const scores = metricScores(table, metric, caller);
+  // A column named to pair by must exist (a misspelt name would quietly give an unpaired test);
+  // without one, answers are paired by id, or by question text, or not at all.
+  if (options.pairBy !== undefined) requireColumn(table, options.pairBy, caller, "pairBy");
   const pairBy = options.pairBy ?? defaultPairing(table, by);
   const paired = getColumn(table, pairBy) !== undefined;
   const models = modelRows(table, scores, by, paired ? pairBy : undefined, caller);
@@ -323,7 +326,7 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
     column("p_holm", "number", adjusted),
     column("verdict", "string", verdicts),
     column("paired_by", "string", rows.map((r) => (r.nPairs > 0 ? pairBy : ""))),
-    column("unpaired_because", "string", rows.map((r) => (r.nPairs > 0 ? "" : paired ? `no ${pairBy} was answered validly by both models` : unpairedReason(table, by, pairBy, options.pairBy !== undefined)))),
+    column("unpaired_because", "string", rows.map((r) => (r.nPairs > 0 ? "" : paired ? `no ${pairBy} was answered validly by both models` : unpairedReason(table, by)))),
   ];
   // Who judged the scores compared, so that a chart of the comparison can say so.
   const judge = judgeText(table, metric);
@@ -332,8 +335,7 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
 }
 
 /** Why a table's answers cannot be paired at all (its pairing column is absent). */
-function unpairedReason(table: Table, by: string, pairBy: string, named: boolean): string {
-  if (named) return `there is no "${pairBy}" column`;
+function unpairedReason(table: Table, by: string): string {
   if (getColumn(table, "user_input") === undefined) return 'there is no "id" column and no question column (user_input)';
   return `there is no "id" column, and a model in "${by}" answers the same question text more than once, so answers cannot be matched by question`;
 }

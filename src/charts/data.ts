@@ -1,6 +1,7 @@
 /** Reading scored and summarized frames for charts: typed columns, groups, counts. */
 import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
-import { readTable } from "../analysis/summarize";
+import { pairingColumn } from "../analysis/compare";
+import { readTable, requireColumn } from "../analysis/summarize";
 import type { FrameInput } from "../dataset/frame-like";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
 
@@ -52,4 +53,18 @@ export { groupByKey } from "../dataset/column-toolkit";
 /** "12 failed rows left out" style note, or undefined when none failed. */
 export function excludedNote(failed: number): string | undefined {
   return failed > 0 ? `${failed.toLocaleString("en-US")} failed row${failed === 1 ? "" : "s"} (NaN) left out` : undefined;
+}
+
+/**
+ * The column that pairs a chart's answers to the same question: `pairBy`
+ * when given (an error naming the columns when the table lacks it), else
+ * `id`, else the question text when each model answers each question once,
+ * as `compareModels` pairs them; else an error saying how to pair them.
+ */
+export function pairingOf(table: Table, by: string, pairBy: string | undefined, caller: string): string {
+  if (pairBy !== undefined) return (requireColumn(table, pairBy, caller, "pairBy"), pairBy);
+  const found = pairingColumn(table, by);
+  if (found !== undefined) return found;
+  const why = getColumn(table, "user_input") === undefined ? 'no "id" column and no question column (user_input)' : `no "id" column, and a model in "${by}" answers the same question text more than once`;
+  throw new Error(`${caller}: cannot tell which answers are to the same question: there is ${why}; give pairBy, the column that names each question`);
 }

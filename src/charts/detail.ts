@@ -1,8 +1,8 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { DEFAULT_BY, DEFAULT_PAIR_BY, type PairOptions } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
+import { chartTable, pairingOf, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
@@ -139,10 +139,10 @@ export interface HeatmapOptions extends JudgeLabelOptions, PairOptions {
 export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;
-  const pairBy = options.pairBy ?? DEFAULT_PAIR_BY;
-  const table = chartTable(scored, "questionHeatmap");
+    const table = chartTable(scored, "questionHeatmap");
   const scores = numberColumn(table, metric, "questionHeatmap");
   const models = textColumn(table, by);
+  const pairBy = pairingOf(table, by, options.pairBy, "questionHeatmap");
   const ids = textColumn(table, pairBy);
   const questions = textColumn(table, "user_input");
   const names = [...groupByKey(models).keys()];

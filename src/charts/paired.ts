@@ -6,8 +6,8 @@
  */
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { DEFAULT_BY, DEFAULT_PAIR_BY, type PairOptions } from "../dataset/column-toolkit";
-import { chartTable, groupByKey, numberColumn, textColumn } from "./data";
+import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
+import { chartTable, pairingOf, groupByKey, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS, SEQUENTIAL_SCHEME } from "./palette";
@@ -60,10 +60,10 @@ export function pairedDifferences(scored: FrameInput, options: PairedDifferences
   const caller = "pairedDifferences";
   const metric = options.metric ?? "answer_correctness";
   const by = options.by ?? DEFAULT_BY;
-  const pairBy = options.pairBy ?? DEFAULT_PAIR_BY;
-  const table = chartTable(scored, caller);
+    const table = chartTable(scored, caller);
   const scores = numberColumn(table, metric, caller);
   const models = textColumn(table, by);
+  const pairBy = pairingOf(table, by, options.pairBy, caller);
   const ids = textColumn(table, pairBy);
   const questions = textColumn(table, "user_input");
   const names = [...groupByKey(models).keys()];
