@@ -191,6 +191,15 @@ describe("evalframe diff", () => {
     assert.deepEqual(spec.data.values.map((v) => v.model), ["A", "B", "(all)"]);
   });
 
+  it("--out writes the header alone when no answer changed (exit 0: an unchanged run is no failure)", async () => {
+    for (const extra of [[], ["--low-memory"]]) {
+      const r = await run(["diff", file("before.csv"), file("before.csv"), "--out", file("none.csv"), ...extra]);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /wrote .*none\.csv \(0 changed answers\)/);
+      assert.equal(readFileSync(file("none.csv"), "utf8"), "id,model,user_input,before,after,change,status,answer_changed,response_before,response_after,error\n");
+    }
+  });
+
   it("--low-memory: --out and --json give each changed answer's own texts, as the library's comparison of the same files does", async () => {
     // Answers under an alias of the column ("answer"), one that a spreadsheet would take for a formula, a
     // comma and a line break: the answers are read as digests and their texts read again for the rows written.

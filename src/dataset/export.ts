@@ -13,7 +13,7 @@ export type CsvSource = FrameInput;
 
 /** Options for {@link formatCsv} and {@link toCSV}. */
 export interface ToCsvOptions extends CsvWriteOptions {
-  /** Columns to write, in this order; default all, in the table's order. */
+  /** Columns to write, in this order; default all, in the table's order. With no rows to write from row objects (`[]`), the header of these columns. */
   columns?: readonly string[];
   /** Write the header line; default true. `false` gives rows to append to a file that has one. */
   header?: boolean;
@@ -52,6 +52,8 @@ export function formatCsv(data: FrameInput, options: ToCsvOptions = {}): string 
   if (options.columns) {
     columns = options.columns.map((name) => {
       const column = table.columns.find((c) => c.name === name);
+      // No row objects name no columns: the header alone is written (e.g. no changed answers).
+      if (!column && table.rowCount === 0 && table.columns.length === 0) return { name, type: "string" as const, values: [] };
       if (!column) {
         throw new Error(`toCSV: no column "${name}"; the columns are ${table.columns.map((c) => `"${c.name}"`).join(", ")}`);
       }
