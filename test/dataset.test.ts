@@ -66,6 +66,8 @@ describe("loadDataset: bad cells fail only their row", () => {
     { id: "q1", model: "m", question: "What is 2+2?", answer: "four", reference: "4" },
     { id: "q9", model: "m", question: "Q9", answer: "", reference: "y", contexts: "one plain passage" },
     { id: "q10", model: "m", question: "Q10", answer: null, reference: "y", contexts: ["a", "b"] },
+    { id: "q11", model: "m", question: "Q11", answer: "x", reference: "y", contexts: '["images/bar-chart.png", "Sales rose in Q3' },
+    { id: "q12", model: "m", question: "Q12", answer: "x", reference: "y", contexts: "[1] A passage that cites its source first." },
   ];
   const expected: [number, RegExp][] = [
     [1, /^column "user_input" is empty; every row needs the question that was asked$/],
@@ -75,6 +77,8 @@ describe("loadDataset: bad cells fail only their row", () => {
     [5, /^column "retrieved_contexts" item 1 is 7, not text; every context must be a string$/],
     [6, /^column "model" is empty; name the model that gave this answer$/],
     [7, /^column "id": "q1" appears again for model "m" \(first at row 0\); each question id must appear once per model$/],
+    // A list cut short (a spreadsheet's cell limit) is not taken for one passage of text.
+    [10, /^column "retrieved_contexts" looks like a list but is not valid JSON .*; write it as a JSON array of strings/],
   ];
 
   it("puts a message naming the column in that row's input_error, and leaves the other rows alone", async () => {
@@ -89,13 +93,13 @@ describe("loadDataset: bad cells fail only their row", () => {
     });
     assert.deepEqual(column(df, "id"), rows.map((r) => r.id), "rows keep their order");
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0] ?? "", /^evalframe: rows: 7 of 10 rows have bad input and will not be scored; see column "input_error"\. First: row 1: column "user_input" is empty/);
+    assert.match(warnings[0] ?? "", /^evalframe: rows: 8 of 12 rows have bad input and will not be scored; see column "input_error"\. First: row 1: column "user_input" is empty/);
   });
 
   it("treats an empty or missing response as an answer, and normalises contexts to a JSON list", async () => {
     const df = await loadDataset(rows, quiet);
-    assert.deepEqual(column(df, "response").slice(8), ["", ""]);
-    assert.deepEqual(column(df, "retrieved_contexts").slice(8), ['["one plain passage"]', '["a","b"]']);
+    assert.deepEqual(column(df, "response").slice(8, 10), ["", ""]);
+    assert.deepEqual(column(df, "retrieved_contexts").slice(8), ['["one plain passage"]', '["a","b"]', '["images/bar-chart.png", "Sales rose in Q3', '["[1] A passage that cites its source first."]']);
   });
 
   it("names the file line of a bad row in the warning", async () => {

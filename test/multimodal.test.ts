@@ -147,6 +147,23 @@ describe("multimodal relevance against a vision judge", () => {
     assert.equal(server.chatRequests().length, 0);
   });
 
+  it("fails a row with no contexts (empty, \"[]\" or no column value) instead of judging the answer against nothing", async () => {
+    const rows = [
+      { id: "a", question: "Q?", answer: "right", contexts: "" },
+      { id: "b", question: "Q?", answer: "right", contexts: "[]" },
+      { id: "c", question: "Q?", answer: "right", contexts: null },
+      { id: "d", question: "Q?", answer: "right", contexts: JSON.stringify(["A passage."]) },
+    ];
+    const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA })], { judge: judgeFor(), ...quiet }));
+    assert.deepEqual(out.map((r) => r["id"]), ["a", "b", "c", "d"]);
+    for (const r of out.slice(0, 3)) {
+      assert.ok(Number.isNaN(r["multimodal_relevance"]), String(r["id"]));
+      assert.match(String(r["multimodal_relevance_error"]), /^no retrieved contexts: relevance is judged against them/);
+    }
+    assert.deepEqual([out[3]!["multimodal_relevance"], out[3]!["multimodal_relevance_error"]], [1, ""]);
+    assert.equal(server.chatRequests().length, 1, "only the row with a context is put to the judge");
+  });
+
   it("refuses bad options when the metric is built", () => {
     assert.throws(() => multimodalRelevance({ maxImagesPerRow: -1 }), /maxImagesPerRow must be a whole number/);
     assert.throws(() => multimodalRelevance({ detail: "ultra" as "low" }), /detail must be "low", "high" or "auto"/);

@@ -81,7 +81,8 @@ function isBlank(value: unknown): boolean {
 export function parseContexts(cell: string | null): { contexts: string[] } | { problem: string } {
   if (cell === null || cell.trim() === "") return { contexts: [] };
   const text = cell.trim();
-  if (!(text.startsWith("[") && text.endsWith("]"))) return { contexts: [cell] };
+  // A list: "[…]", or one cut short (a spreadsheet's cell limit) that begins as a list of texts, '["…'.
+  if (!(text.startsWith("[") && (text.endsWith("]") || /^\[\s*"/.test(text)))) return { contexts: [cell] };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

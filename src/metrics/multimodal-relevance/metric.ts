@@ -107,6 +107,9 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     const label = this.labelOf(judge);
     const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: label });
     const items = (row.retrieved_contexts ?? []).map(classifyContext);
+    if (items.length === 0) {
+      return failed('no retrieved contexts: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs');
+    }
     const images = imageCount(row);
     if (images > this.maxImagesPerRow) {
       return failed(`the row has ${images} images, more than maxImagesPerRow (${this.maxImagesPerRow}); raise it or split the contexts`);

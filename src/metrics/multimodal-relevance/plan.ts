@@ -20,9 +20,17 @@ export function imageCount(row: EvalRow): number {
   return (row.retrieved_contexts ?? []).filter((c) => classifyContext(c).kind !== "text").length;
 }
 
-/** One call per row whose images are within the limit (a row over it fails without a call). */
+/**
+ * Whether a row is put to the judge: it has contexts to judge the answer
+ * against, and its images are within the limit (any other row fails without a call).
+ */
+export function asksJudge(row: EvalRow, maxImagesPerRow: number): boolean {
+  return (row.retrieved_contexts ?? []).length > 0 && imageCount(row) <= maxImagesPerRow;
+}
+
+/** One call per row put to the judge (see {@link asksJudge}). */
 export function relevanceCallCounts(rows: readonly EvalRow[], maxImagesPerRow: number): StagePlan[] {
-  return [{ stage: RELEVANCE_STAGE, calls: rows.filter((row) => imageCount(row) <= maxImagesPerRow).length }];
+  return [{ stage: RELEVANCE_STAGE, calls: rows.filter((row) => asksJudge(row, maxImagesPerRow)).length }];
 }
 
 /**
@@ -38,7 +46,7 @@ export async function planRelevance(
 ): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
   for (const row of rows) {
-    if (imageCount(row) > options.maxImagesPerRow) continue;
+    if (!asksJudge(row, options.maxImagesPerRow)) continue;
     const contexts = (row.retrieved_contexts ?? []).map((c): RelevanceContext => {
       const item = classifyContext(c);
       return item.kind === "text" ? { type: "text", text: item.text } : { type: "image", source: item.source, dataUri: "" };
