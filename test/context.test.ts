@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, beforeEach, describe, it } from "node:test";
@@ -58,6 +58,22 @@ describe("classifying context items", () => {
     assert.equal(classifyContext("data:image/png;base64,AAAA").kind, "data-uri");
     assert.equal(classifyContext("The chart is in chart.png").kind, "text");
     assert.equal(classifyContext("Sales rose 12% in Q3.").kind, "text");
+    // Names with spaces: a path with a folder is a file; a sentence that ends with a path is text.
+    assert.deepEqual(classifyContext(" images/my chart.png "), { kind: "file", source: "images/my chart.png" });
+    assert.equal(classifyContext("./Q3 sales.webp").kind, "file");
+    assert.equal(classifyContext("C:\\Reports\\Q3 sales.png").kind, "file");
+    assert.equal(classifyContext("my chart.png").kind, "text", "a bare name with a space is ambiguous: write ./my chart.png");
+    assert.equal(classifyContext("The chart is saved as images/chart.png").kind, "text");
+    assert.equal(classifyContext("See the figure. It is in images/chart.png").kind, "text");
+    assert.equal(classifyContext("Two lines\nimages/chart.png").kind, "text");
+  });
+
+  it("loads a local image whose name holds a space", async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, "img"));
+    copyFileSync(path.join(__dirname, "..", "data", "images", "bar-chart.png"), path.join(root, "img", "my chart.png"));
+    const image = await new ImageLoader({ imageRoot: root }).load(classifyContext("img/my chart.png") as never);
+    assert.match(image.dataUri, /^data:image\/png;base64,/);
   });
 });
 
