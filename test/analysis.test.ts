@@ -7,6 +7,7 @@ import { holm } from "../src/stats";
 import { showTable, tableHTML } from "../src/display/table";
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
+import { tempDir, writeText } from "./support/files";
 
 const close = (actual: unknown, expected: number, tolerance = 1e-9) =>
   assert.ok(typeof actual === "number" && Math.abs(actual - expected) <= tolerance, `${String(actual)} is not within ${tolerance} of ${expected}`);
@@ -34,6 +35,20 @@ describe("summarize", () => {
     { id: "q3", model: "b", answer_correctness: 0.4, answer_correctness_error: "" },
     { id: "q4", model: "b", answer_correctness: 0.6, answer_correctness_error: "" },
   ];
+
+  it("refuses a score of a known metric outside 0 to 1, or text, in a row that did not fail; a failed row's cell is not read", async () => {
+    const percent = scored.map((r) => ({ ...r, answer_correctness: typeof r.answer_correctness === "number" ? r.answer_correctness * 100 : r.answer_correctness }));
+    assert.throws(() => summarize(percent, { by: "model" }), /^RangeError: summarize: column "answer_correctness" row 0: 100 is not a score from 0 to 1; a column in percent must be divided by 100$/);
+    const text = await loadDataset(writeText(tempDir(), "text.csv", "id,model,answer_correctness,answer_correctness_error\nq1,a,0.5,\nq2,a,n/a,\n"), { required: [], warn: false });
+    assert.throws(() => summarize(text), /summarize: row 1: column "answer_correctness" holds "n\/a", which is not a number, not a score from 0 to 1; fix the cell, or empty it/);
+    const negative = scored.map((r, i) => (i === 5 ? { ...r, answer_correctness: -0.2 } : r));
+    assert.throws(() => compareModels(negative), /compareModels: column "answer_correctness" row 5: -0.2 is not a score/);
+    // A failed row may hold anything: it is not read.
+    const failedCell = scored.map((r, i) => (i === 3 ? { ...r, answer_correctness: 80 } : r));
+    assert.deepEqual(summarize(failedCell).column("mean").values, summarize(scored).column("mean").values);
+    // A column of a metric with no known bounds is read as it is.
+    assert.equal(summarize(scored.map((r) => ({ ...r, grade: 7 })), { metrics: "grade" }).column("mean").values[0], 7);
+  });
 
   it("counts errors (NaN, null, or an error message) and never averages them in as 0", () => {
     const df = summarize(scored, { by: "model" });
@@ -156,6 +171,8 @@ describe("compareModels", () => {
       { id: `q${i + 1}`, model: names[1], answer_correctness: b[i], answer_correctness_error: "" },
     ]);
   }
+  // Darwin's plant heights are no scores from 0 to 1: they go in a column of their own.
+  const heights = (rows: ReturnType<typeof paired>) => rows.map(({ answer_correctness, answer_correctness_error, ...rest }) => ({ ...rest, height: answer_correctness, height_error: answer_correctness_error }));
 
   it("pairs by the question text when there is no id column, and says so; unpaired when a model answers a question twice", () => {
     const a = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0];
@@ -201,7 +218,9 @@ describe("compareModels", () => {
     data.push({ id: "q16", model: "crossed", answer_correctness: 150, answer_correctness_error: "" });
     data.push({ id: "q16", model: "selfed", answer_correctness: Number.NaN, answer_correctness_error: "judge timed out" });
     data.push({ id: "q17", model: "crossed", answer_correctness: 120, answer_correctness_error: "" });
-    const [r] = rows(compareModels(data));
+    // As answer_correctness they are refused: they are not scores from 0 to 1.
+    assert.throws(() => compareModels(data), /compareModels: column "answer_correctness" row 0: 106 is not a score from 0 to 1/);
+    const [r] = rows(compareModels(heights(data), { metric: "height" }));
     assert.equal(r!.test, "wilcoxon signed-rank (exact)");
     assert.deepEqual([r!.n_pairs, r!.n_dropped, r!.wins, r!.losses], [15, 2, 13, 2]);
     close(r!.p_value, 0.041259765625, 1e-12);
@@ -209,7 +228,7 @@ describe("compareModels", () => {
     assert.equal(r!.verdict, "crossed better than selfed");
     assert.ok((r!.ci_low as number) < (r!.mean_diff as number) && (r!.mean_diff as number) < (r!.ci_high as number));
     // The other way round the verdict names the same winner.
-    const [flipped] = rows(compareModels(data, { baseline: "crossed" }));
+    const [flipped] = rows(compareModels(heights(data), { metric: "height", baseline: "crossed" }));
     assert.equal(flipped!.model_a, "selfed");
     assert.equal(flipped!.verdict, "crossed better than selfed");
   });
@@ -265,10 +284,10 @@ describe("compareModels", () => {
 
   it("is seeded: same seed same interval, another seed another interval, same p-value", () => {
     const base = darwin.map((_, i) => 100 + i);
-    const data = paired(darwin.map((d, i) => base[i]! + d), base);
-    const one = columns(compareModels(data, { seed: 1 }));
-    assert.deepEqual(columns(compareModels(data, { seed: 1 })), one);
-    const two = columns(compareModels(data, { seed: 2 }));
+    const data = heights(paired(darwin.map((d, i) => base[i]! + d), base));
+    const one = columns(compareModels(data, { metric: "height", seed: 1 }));
+    assert.deepEqual(columns(compareModels(data, { metric: "height", seed: 1 })), one);
+    const two = columns(compareModels(data, { metric: "height", seed: 2 }));
     assert.notDeepEqual([two.ci_low, two.ci_high], [one.ci_low, one.ci_high]);
     assert.deepEqual(two.p_value, one.p_value);
   });

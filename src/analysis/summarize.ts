@@ -6,12 +6,12 @@
  */
 import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
-import type { ColumnType } from "../dataset/columns";
+import { INPUT_ERROR_COLUMN, type ColumnType } from "../dataset/columns";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
 import { cellNumber, cellString, groupRows, judgeColumnName, judgeText } from "../dataset/column-toolkit";
-import { defaultScoreColumns } from "../metrics/registry";
+import { defaultScoreColumns, definitionOfColumn } from "../metrics/registry";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
 import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
@@ -70,12 +70,34 @@ export function metricScores(table: Table, metric: string, caller: string): Floa
     throw new TypeError(`${caller}: column "${metric}" holds text, not scores; name a numeric score column`);
   }
   const errors = errorColumnFor(table, metric);
+  const range = definitionOfColumn(metric)?.scoreRange;
+  // A cell that was no number when the table was read is NaN now; the reading put why in input_error.
+  const unread = range === undefined ? undefined : getColumn(table, INPUT_ERROR_COLUMN);
   const out = new Float64Array(table.rowCount);
   for (let i = 0; i < table.rowCount; i++) {
+    const failed = cellString(errors?.values[i]).trim() !== "";
     const score = cellNumber(column.values[i]);
-    out[i] = Number.isFinite(score) && cellString(errors?.values[i]).trim() === "" ? score : Number.NaN;
+    if (range !== undefined && !failed) {
+      const why = cellString(unread?.values[i]).split("; write")[0]!;
+      if (why.startsWith(`column "${metric}" holds `)) throw new RangeError(`${caller}: row ${i}: ${why}, not a score from ${range[0]} to ${range[1]}; fix the cell, or empty it and put the reason in the error column`);
+      checkScore(column.values[i], score, range, i, metric, caller);
+    }
+    out[i] = Number.isFinite(score) && !failed ? score : Number.NaN;
   }
   return out;
+}
+
+/**
+ * A score of a metric with known bounds: a number within them, or empty
+ * (a row not scored); else an error naming the row, as a damaged or rescaled
+ * column would otherwise be averaged, compared and gated as if it were scores.
+ */
+function checkScore(cell: unknown, score: number, [low, high]: readonly [number, number], row: number, metric: string, caller: string): void {
+  if (cell === null || cell === undefined || (typeof cell === "string" && cell.trim() === "") || (typeof cell === "number" && Number.isNaN(cell))) return;
+  if (Number.isFinite(score) && score >= low && score <= high) return;
+  const shown = typeof cell === "string" ? JSON.stringify(cell) : String(cell);
+  const hint = Number.isFinite(score) && score > high && score <= 100 * high ? "; a column in percent must be divided by 100" : "; fix the cell, or empty it and put the reason in the error column";
+  throw new RangeError(`${caller}: column "${metric}" row ${row}: ${shown} is not a score from ${low} to ${high}${hint}`);
 }
 
 /** @internal A column name or several as a list. */

@@ -87,6 +87,12 @@ export interface MetricDefinition {
   readonly needs: string;
   /** True when scores are 0 or 1 (shown as a pass rate). */
   readonly binary: boolean;
+  /**
+   * The lowest and highest score the metric gives, e.g. `[0, 1]`: an analysis
+   * refuses a score column holding a value outside it (a column rescaled to
+   * percent would pass any gate). Optional: a metric without bounds leaves it out.
+   */
+  readonly scoreRange?: readonly [number, number];
   /** Display defaults. */
   readonly display: { readonly chart: PreferredChart };
   /** Builds the metric from the command line's flags. */

@@ -27,6 +27,7 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
   requiredColumns: ["user_input", "response", "reference"],
   needs: `a "reference" column (or ground_truth, expected, reference_answer)`,
   binary: false,
+  scoreRange: [0, 1],
   display: { chart: "meanWithCI" },
   create(flags: MetricFlags): Metric {
     const options: AnswerCorrectnessOptions = {};

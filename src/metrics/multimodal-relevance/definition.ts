@@ -24,6 +24,7 @@ export const MULTIMODAL_RELEVANCE: MetricDefinition = {
   requiredColumns: ["user_input", "response", "retrieved_contexts"],
   needs: `a "retrieved_contexts" column (or contexts, context)`,
   binary: true,
+  scoreRange: [0, 1],
   display: { chart: "relevanceRate" },
   create(flags: MetricFlags): Metric {
     const options: MultimodalRelevanceOptions = {};
