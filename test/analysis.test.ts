@@ -440,4 +440,15 @@ describe("tableHTML and showTable", () => {
     assert.equal(log.mock.callCount(), 2);
     assert.match(String(log.mock.calls[0]!.arguments[0]), /model/);
   });
+
+  it("showTable takes a report's table that does not apply (undefined) and says so, as the README's calibrate lines do under strict types", () => {
+    const log = mock.method(console, "log", () => undefined);
+    const statements: DataFrame | undefined = undefined; // calibrate(scored, grades).statements for a score column
+    try {
+      showTable(statements);
+    } finally {
+      log.mock.restore();
+    }
+    assert.deepEqual(log.mock.calls.map((c) => c.arguments[0]), ["(no table: this part does not apply to this data)"]);
+  });
 });

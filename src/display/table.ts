@@ -80,13 +80,22 @@ export function tableHTML(df: DataFrame | Records, options: TableHTMLOptions = {
 /**
  * Shows a DataFrame (or row objects) in a tslab notebook as an HTML table
  * (see {@link tableHTML}); outside a notebook, prints it with `df.print()`.
+ * `undefined` (a part of a report that does not apply, such as
+ * `calibrate(…).statements` for a score column of labels) shows a one-line note.
  *
  * @example
  * showTable(compareModels(scored));
  * showTable(worst(scored, { n: 5 }), { digits: 2, maxChars: 120 });
+ * showTable(calibrate(scored, labels).statements);
  */
-export function showTable(df: DataFrame | Records, options: TableHTMLOptions = {}): void {
+export function showTable(df: DataFrame | Records | undefined, options: TableHTMLOptions = {}): void {
   const notebook = tslab();
+  if (df === undefined) {
+    const note = "(no table: this part does not apply to this data)";
+    if (notebook) notebook.display.html(`<p><em>${note}</em></p>`);
+    else console.log(note);
+    return;
+  }
   if (notebook) {
     notebook.display.html(tableHTML(df, options));
     return;
