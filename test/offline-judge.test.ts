@@ -88,6 +88,25 @@ describe("offline judge", () => {
     assert.equal(text.relevant, true);
   });
 
+  it("fails a row mostly in a script it cannot read, and still reads English that quotes a few such letters", async () => {
+    const rows = [
+      { id: "ar", model: "m", user_input: "Capital of France?", response: "لندن هي عاصمة فرنسا.", reference: "باريس هي عاصمة فرنسا." },
+      { id: "ja", model: "m", user_input: "Capital of Japan?", response: "東京です。", reference: "日本の首都は東京です。" },
+      { id: "ru", model: "m", user_input: "Capital of Russia?", response: "Moscow.", reference: "Столица России — Москва." },
+      { id: "en", model: "m", user_input: "How thin?", response: "About 5 μm, as the Greek letter μ says.", reference: "About 5 μm." },
+      { id: "ko", model: "m", user_input: "한국의 수도는?", response: "서울입니다.", reference: "한국의 수도는 서울이다." },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    assert.deepEqual(out.map((r) => r["id"]), ["ar", "ja", "ru", "en", "ko"]);
+    for (const [i, script] of [[0, "Arabic"], [1, "Japanese"], [2, "Cyrillic"]] as const) {
+      assert.ok(Number.isNaN(out[i]!["answer_correctness"]), String(i));
+      assert.match(String(out[i]!["answer_correctness_error"]), new RegExp(`the offline judge reads English and Korean, and this row's text is in ${script}; set OPENAI_API_KEY or OPENAI_BASE_URL`));
+    }
+    for (const r of out.slice(3)) assert.equal(r["answer_correctness_error"], "", String(r["id"]));
+    const relevance: JudgeTask = { kind: "relevance", question: "Capital?", response: "東京です。", contexts: [{ type: "text", text: "日本の首都は東京です。" }] };
+    await assert.rejects(createJudge({ judge: "offline" }).complete(request(relevance, Relevance)), /this row's answer is in Japanese/);
+  });
+
   it("answers only evalframe's own tasks", async () => {
     await assert.rejects(createJudge({ judge: "offline" }).complete(request({ kind: "custom", name: "poem" }, Relevance)), /only evalframe's own tasks, not "poem"/);
   });

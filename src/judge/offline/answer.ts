@@ -8,6 +8,7 @@ import { JudgeError, type JudgeTask } from "../types";
 import { classifyStatements } from "./classify";
 import { judgeRelevanceText } from "./relevance";
 import { splitStatements } from "./statements";
+import { unreadScript } from "./text";
 
 /**
  * Answers one task as an LLM judge would reply (same shapes), or throws a
@@ -16,8 +17,11 @@ import { splitStatements } from "./statements";
 export function answerTask(task: JudgeTask): unknown {
   switch (task.kind) {
     case "extract_statements":
+      readable(task.text, "text");
       return { statements: splitStatements(task.text, task.question) };
     case "classify_statements":
+      readable(task.response.join(" "), "answer");
+      readable(task.reference.join(" "), "reference");
       return classifyStatements(task.question, task.response, task.reference);
     case "relevance": {
       const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${describeSource(c.source)})`] : []));
@@ -28,9 +32,24 @@ export function answerTask(task: JudgeTask): unknown {
         );
       }
       const texts = task.contexts.flatMap((c) => (c.type === "text" ? [c.text] : []));
+      readable(task.response, "answer");
+      readable(texts.join(" "), "contexts");
       return judgeRelevanceText(task.question, task.response, texts);
     }
     case "custom":
       throw new JudgeError(`the offline judge answers only evalframe's own tasks, not "${task.name}"`);
   }
+}
+
+/**
+ * Throws a `JudgeError` when `text` is mostly in a script the offline judge
+ * cannot read: a score from words it cannot tell apart would look as sure as any other.
+ */
+function readable(text: string, what: string): void {
+  const script = unreadScript(text);
+  if (script === undefined) return;
+  throw new JudgeError(
+    `the offline judge reads English and Korean, and this row's ${what} is in ${script}; ` +
+      "set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model",
+  );
 }

@@ -241,3 +241,41 @@ export function quoteWords(words: readonly string[], max = 8): string {
   const rest = words.length - shown.length;
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
+
+/** Scripts the offline judge does not read, by the Unicode script of their letters. */
+const UNREAD_SCRIPTS: readonly (readonly [string, RegExp])[] = [
+  ["Japanese", /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ["Chinese", /\p{Script=Han}/u],
+  ["Arabic", /\p{Script=Arabic}/u],
+  ["Hebrew", /\p{Script=Hebrew}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
+  ["Greek", /\p{Script=Greek}/u],
+  ["Thai", /\p{Script=Thai}/u],
+  ["Devanagari", /\p{Script=Devanagari}/u],
+];
+
+/**
+ * The script a text is mostly written in when the offline judge cannot read
+ * it: at least a third of its letters (and 4 or more) in a script other than
+ * Latin and Hangul, e.g. "Japanese" or "Arabic"; undefined for English,
+ * Korean, and text that only quotes a few such letters (μm, π, 漢字 in an
+ * English sentence). Japanese is named whenever kana appear among the letters.
+ *
+ * @example
+ * unreadScript("東京です。")            // "Japanese"
+ * unreadScript("The wavelength is 5 μm.") // undefined
+ */
+export function unreadScript(text: string): string | undefined {
+  let letters = 0;
+  const counts = new Map<string, number>();
+  for (const ch of text) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    const found = UNREAD_SCRIPTS.find(([, pattern]) => pattern.test(ch));
+    if (found) counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
+  }
+  const unread = [...counts.values()].reduce((n, c) => n + c, 0);
+  if (unread < 4 || unread * 3 < letters) return undefined;
+  if (counts.has("Japanese")) return "Japanese";
+  return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+}
