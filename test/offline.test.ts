@@ -126,6 +126,10 @@ describe("values", () => {
     assert.equal(compareValues(value("100 °C"), value("100 degrees Celsius")), "same");
     assert.equal(compareValues(value("212 °F"), value("100 degrees Celsius")), "unrelated");
     assert.equal(compareValues(value("180 °F"), value("212 degrees Fahrenheit")), "different");
+    // Temperatures written without the degree sign.
+    for (const written of ["100 C", "100C", "100 degrees C", "100 deg C", "100 deg. C"]) assert.equal(compareValues(value(written), value("100 °C")), "same", written);
+    assert.equal(compareValues(value("212F"), value("212 °F")), "same");
+    assert.equal(compareValues(value("90 C"), value("100 °C")), "different");
     assert.equal(compareValues(value("5 km"), value("5,000 metres")), "same");
     assert.equal(compareValues(value("3 kilometres"), value("3 km")), "same");
     assert.equal(compareValues(value("roughly 300,000 km per second"), value("299,792,458 metres per second")), "same");

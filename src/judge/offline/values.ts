@@ -68,8 +68,11 @@ const SCALES: Readonly<Record<string, number>> = {
 
 /** Unit words and symbols → [dimension, factor to the base unit]. Longest spellings are tried first. */
 const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
-  [/^(?:°\s?c\b|℃|degrees? (?:celsius|centigrade)|celsius|섭씨\s?도?|도씨)/iu, "temperature-c", 1],
-  [/^(?:°\s?f\b|℉|degrees? fahrenheit|fahrenheit|화씨\s?도?)/iu, "temperature-f", 1],
+  [/^(?:°\s?c\b|℃|(?:degrees?|deg\.?) ?(?:celsius|centigrade|c\b)|celsius|섭씨\s?도?|도씨)/iu, "temperature-c", 1],
+  [/^(?:°\s?f\b|℉|(?:degrees?|deg\.?) ?(?:fahrenheit|f\b)|fahrenheit|화씨\s?도?)/iu, "temperature-f", 1],
+  // A capital C or F alone right after a number ("100 C", "212F"), as temperatures are written without the degree sign.
+  [/^C(?![\p{L}\p{N}])/u, "temperature-c", 1],
+  [/^F(?![\p{L}\p{N}])/u, "temperature-f", 1],
   [/^(?:°|degrees?\b|도(?![\p{L}]))/iu, "degree", 1],
   [/^(?:%|percent\b|per cent\b|퍼센트|프로)/iu, "percent", 1],
   [/^(?:ghz\b|gigahertz)/iu, "frequency", 1e9],
