@@ -32,6 +32,13 @@ describe("loadDataset: columns", () => {
     assert.deepEqual(df.columns, ["user_input", "response", "reference"]);
   });
 
+  it("refuses an alias to a column evalframe does not read, and a dtype that is no type, before reading the file", async () => {
+    const file = writeText(tempDir(), "al.csv", "qid,prompt,prediction,gold,score\n007,Q1?,Paris,Paris,1\n");
+    await assert.rejects(loadDataset(file, { aliases: { gold: "referenc" as never } }), /^RangeError: loadDataset: aliases\["gold"\] is "referenc", not a column evalframe reads; an alias names one of user_input, response, reference, /);
+    await assert.rejects(loadDataset([{ q: "q" }], { dtypes: { score: "float" as never } }), /^RangeError: loadDataset: dtypes\["score"\] is "float"; a column's type is "string", "number" or "boolean"$/);
+    await assert.rejects(loadDataset(file.replace("al.csv", "absent.csv"), { dtypes: { score: "int" as never } }), /dtypes\["score"\] is "int"/, "the options are checked before the file is opened");
+  });
+
   it("refuses two columns that mean the same thing", async () => {
     await assert.rejects(loadDataset([{ question: "q", user_input: "q2", answer: "a" }]), /columns "question" and "user_input" both mean "user_input"/);
   });

@@ -120,6 +120,7 @@ describe("answer correctness, fused layout", () => {
 
   it("refuses an unknown layout when the metric is built", () => {
     assert.throws(() => answerCorrectness({ layout: "fast" as never }), /layout must be "ragas" or "fused"; got "fast"/);
+    assert.throws(() => answerCorrectness({ reasons: "no" as never }), /reasons must be true or false; got "no"/);
   });
 });
 

@@ -7,7 +7,7 @@ import { readText, textPieces } from "./file-text";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { isDataFrame, rawFromDataFrame } from "./frame-like";
-import { canonicalName, INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
+import { CANONICAL_COLUMNS, canonicalName, INPUT_ERROR_COLUMN, type CanonicalColumn, type ColumnType } from "./columns";
 import { CsvStreamParser, unescapeFormula, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
 import { RepeatedFields } from "./repeated-fields";
@@ -256,6 +256,7 @@ function describeSource(source: DatasetSource): string {
  * with canonical names, and each row's input problem. Metrics use this.
  */
 export async function checkDataset(source: DatasetSource, options: LoadDatasetOptions = {}): Promise<CheckedDataset> {
+  checkLoadOptions(options);
   const name = describeSource(source);
   let raw: RawTable;
   if (typeof source === "string") raw = await readRawFile(source, options);
@@ -265,8 +266,30 @@ export async function checkDataset(source: DatasetSource, options: LoadDatasetOp
   return checkRawTable(raw, name, options);
 }
 
+const COLUMN_TYPES: readonly ColumnType[] = ["string", "number", "boolean"];
+
+/**
+ * Refuses `dtypes` and `aliases` that name no type or no column evalframe
+ * reads (code without types, or options parsed from JSON, can pass
+ * anything): an unknown type failed deep inside danfojs, an unknown alias
+ * target was ignored.
+ */
+function checkLoadOptions(options: LoadDatasetOptions): void {
+  for (const [column, type] of Object.entries(options.dtypes ?? {})) {
+    if (!COLUMN_TYPES.includes(type)) {
+      throw new RangeError(`loadDataset: dtypes["${column}"] is ${JSON.stringify(type)}; a column's type is "string", "number" or "boolean"`);
+    }
+  }
+  for (const [alias, column] of Object.entries(options.aliases ?? {})) {
+    if (!CANONICAL_COLUMNS.includes(column)) {
+      throw new RangeError(`loadDataset: aliases["${alias}"] is ${JSON.stringify(column)}, not a column evalframe reads; an alias names one of ${CANONICAL_COLUMNS.join(", ")}`);
+    }
+  }
+}
+
 /** {@link checkDataset} of a raw table read already (`name` is its source, for messages). */
 export function checkRawTable(source: RawTable, name: string, options: LoadDatasetOptions = {}): CheckedDataset {
+  checkLoadOptions(options);
   const raw = canonicalizeNames(source, name, options.aliases);
   requireColumns(raw.names, options.required ?? ["user_input", "response"], name);
   const problems = new RowProblems();

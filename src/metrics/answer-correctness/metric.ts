@@ -111,6 +111,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   constructor(options: AnswerCorrectnessOptions) {
     this.layout = options.layout ?? "ragas";
     this.reasons = options.reasons ?? true;
+    if (typeof this.reasons !== "boolean") throw new RangeError(`answer correctness reasons must be true or false; got ${JSON.stringify(options.reasons)}`);
     if (this.layout !== "ragas" && this.layout !== "fused") {
       throw new RangeError(`answer correctness layout must be "ragas" or "fused"; got ${JSON.stringify(options.layout)}`);
     }
