@@ -236,9 +236,9 @@ describe("chart data", () => {
     };
     for (const spec of [factualVsSemantic(table), pairedDifferences(table), questionHeatmap(table, { metric: "grade" })]) assert.ok(inlineRows(spec) > 0);
 
-    // One model's run against the same answers scored 0.01 higher.
+    // One model's run against the same answers scored 0.01 higher (scores stay from 0 to 1).
     const before = { rowCount: questions, columns: table.columns.map((c) => ({ ...c, values: c.values.slice(0, questions) })) };
-    const after = { ...before, columns: before.columns.map((c) => (c.name === "answer_correctness" ? { ...c, values: c.values.map((v) => Number(v) + 0.01) } : c)) };
+    const after = { ...before, columns: before.columns.map((c) => (c.name === "answer_correctness" ? { ...c, values: c.values.map((v) => Math.min(1, Number(v) + 0.01)) } : c)) };
     const runs = compareRuns(before, after, { bootstrap: 20 });
     assert.deepEqual(
       frameRecords(runs.summary).map((r) => [r["model"], r["n_paired"]]),

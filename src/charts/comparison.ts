@@ -4,15 +4,17 @@
  * rates across thresholds. Every interval is computed here, never by Vega's
  * random ci0/ci1.
  */
-import { getColumn } from "../dataset/table";
-import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
+import { getColumn, type Table } from "../dataset/table";
+import { cellString, type PairOptions } from "../dataset/column-toolkit";
 import { compareModels } from "../analysis/compare";
-import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import { bestGroup, chartTable, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { finishSpec } from "./finish";
+import { labelChars, pairLabels } from "./text";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
-import { baseSpec, modelColorEncoding, modelShapeEncoding, type VegaLiteSpec } from "./spec";
+import { baseSpec, MAX_PAIR_ROWS, modelColorEncoding, modelShapeEncoding, type VegaLiteSpec } from "./spec";
 
 export { meanWithCI, relevanceRate } from "./means";
 export type { MeanChartOptions } from "./means";
@@ -20,11 +22,56 @@ export { pairedDifferences } from "./paired";
 export type { PairedDifferencesOptions } from "./paired";
 
 /** Options of {@link winTieLoss}. */
-export interface WinTieLossOptions extends JudgeLabelOptions {
+export interface WinTieLossOptions extends JudgeLabelOptions, PairOptions {
   /** Score column, when a scored frame is given; default `answer_correctness`. */
   metric?: string;
   /** Compare every model with this one (when a scored frame is given). */
   baseline?: string;
+  /** The column that tells the models apart, when a scored frame is given; default `model`. A column the table lacks is an error. */
+  by?: string;
+  /** The column that pairs the answers to one question, when a scored frame is given; default as `compareModels` pairs them. */
+  pairBy?: string;
+}
+
+/** The rows of a comparison that winTieLoss draws. */
+interface PairCounts {
+  a: string[];
+  b: string[];
+  wins: number[];
+  ties: number[];
+  losses: number[];
+}
+
+/**
+ * Past {@link MAX_PAIR_ROWS} rows, the rows of a comparison with one model:
+ * all of them when one model is in every row (a comparison with a baseline),
+ * else those with the model of the highest mean (`mean_a`/`mean_b`), each
+ * turned to read "model vs best". Undefined when the rows fit.
+ */
+function rowsWithBest(table: Table, rows: PairCounts): { rows: PairCounts; note: string } | undefined {
+  const count = rows.a.length;
+  if (count <= MAX_PAIR_ROWS) return undefined;
+  const models = [...new Set([...rows.a, ...rows.b])];
+  if (models.some((m) => rows.a.every((x, i) => x === m || rows.b[i] === m))) return undefined;
+  const hasMeans = getColumn(table, "mean_a") !== undefined && getColumn(table, "mean_b") !== undefined;
+  const means = hasMeans ? [...numberColumn(table, "mean_a", "winTieLoss"), ...numberColumn(table, "mean_b", "winTieLoss")] : [];
+  const highest = hasMeans ? bestGroup([...rows.a, ...rows.b], means)?.name : undefined;
+  const best = highest ?? rows.a[0]!;
+  const out: PairCounts = { a: [], b: [], wins: [], ties: [], losses: [] };
+  const push = (a: string, b: string, wins: number, ties: number, losses: number) => {
+    out.a.push(a);
+    out.b.push(b);
+    out.wins.push(wins);
+    out.ties.push(ties);
+    out.losses.push(losses);
+  };
+  rows.a.forEach((a, i) => {
+    const b = rows.b[i]!;
+    if (b === best) push(a, b, rows.wins[i]!, rows.ties[i]!, rows.losses[i]!);
+    else if (a === best) push(b, a, rows.losses[i]!, rows.ties[i]!, rows.wins[i]!);
+  });
+  const why = highest !== undefined ? "the highest mean" : "the first model";
+  return { rows: out, note: `each model against ${best} (${why}), not all ${count.toLocaleString("en-US")} pairs` };
 }
 
 /**
@@ -34,25 +81,53 @@ export interface WinTieLossOptions extends JudgeLabelOptions {
  * (dark blue, grey, orange) and carry their counts as text ("win 12"); the
  * number of questions paired is written at the end of each bar. The subtitle
  * names the judge when the scored frame is given (pass `judgeLabel` with a
- * `compareModels` result, which has no judge column).
+ * `compareModels` result, which has no judge column). With more pairs than
+ * {@link MAX_PAIR_ROWS} (12 models and up) and no `baseline`, each model is
+ * drawn against the one of the highest mean score, as the subtitle says.
  *
  * @example
  * await show(winTieLoss(scored));
  * await show(winTieLoss(compareModels(scored), { judgeLabel: judge.label }));
  */
 export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): VegaLiteSpec {
-  const input = chartTable(data, "winTieLoss");
+  const caller = "winTieLoss";
+  const input = chartTable(data, caller);
   const metric = options.metric ?? "answer_correctness";
   let table = input;
+  let limited: string | undefined;
   if (!getColumn(table, "wins")) {
-    const compare: { metric: string; baseline?: string } = { metric };
+    const by = groupColumn(input, options.by, caller);
+    const compare: { metric: string; by: string; baseline?: string; pairBy?: string } = { metric, by };
+    if (options.pairBy !== undefined) compare.pairBy = options.pairBy;
     if (options.baseline !== undefined) compare.baseline = options.baseline;
-    table = chartTable(compareModels(data, compare), "winTieLoss");
+    else {
+      // Raw names, as compareModels reads them.
+      const column = getColumn(input, by);
+      const keys = Array.from({ length: input.rowCount }, (_, i) => cellString(column?.values[i]));
+      const count = new Set(keys).size;
+      const pairs = (count * (count - 1)) / 2;
+      const best = pairs > MAX_PAIR_ROWS ? bestGroup(keys, numberColumn(input, metric, caller)) : undefined;
+      if (best !== undefined) {
+        compare.baseline = best.name;
+        limited = `${count} models: each against ${best.name} (highest mean ${metric}), not all ${pairs.toLocaleString("en-US")} pairs; give baseline to choose`;
+      }
+    }
+    table = chartTable(compareModels(data, compare), caller);
   }
-  const a = textColumn(table, "model_a");
-  const b = textColumn(table, "model_b");
-  const [wins, ties, losses] = ["wins", "ties", "losses"].map((c) => numberColumn(table, c, "winTieLoss")) as [number[], number[], number[]];
-  const pairs = a.map((x, i) => `${x} vs ${b[i]}`);
+  let rows: PairCounts = {
+    a: textColumn(table, "model_a"),
+    b: textColumn(table, "model_b"),
+    ...(Object.fromEntries(["wins", "ties", "losses"].map((c) => [c, numberColumn(table, c, caller)])) as { wins: number[]; ties: number[]; losses: number[] }),
+  };
+  const cut = rowsWithBest(table, rows);
+  if (cut !== undefined) {
+    rows = cut.rows;
+    limited = cut.note;
+  }
+  const { a, b, wins, ties, losses } = rows;
+  // Long names are cut model by model, so that every row keeps both models apart; tooltips name them in full.
+  const rowLabelLimit = 300;
+  const pairs = pairLabels(a.map((x, i): [string, string] => [x, b[i]!]), " vs ", labelChars(rowLabelLimit));
   const unpaired = new Set(pairs.filter((_, i) => ![wins[i], ties[i], losses[i]].some((v) => Number.isFinite(v!) && v! > 0)));
   const categories = [
     { name: "win (first higher)", short: "win", colour: OUTCOME_COLORS.first },
@@ -60,9 +135,9 @@ export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): V
     { name: "loss (second higher)", short: "loss", colour: OUTCOME_COLORS.second },
   ];
   const segments = pairs.flatMap((pair, i) => [
-    { row: pair, category: categories[0]!.name, count: wins[i]!, outcome: `${a[i]} higher` },
-    { row: pair, category: categories[1]!.name, count: ties[i]!, outcome: "tie" },
-    { row: pair, category: categories[2]!.name, count: losses[i]!, outcome: `${b[i]} higher` },
+    { row: pair, category: categories[0]!.name, count: wins[i]!, outcome: `${a[i]} higher`, first: a[i], second: b[i] },
+    { row: pair, category: categories[1]!.name, count: ties[i]!, outcome: "tie", first: a[i], second: b[i] },
+    { row: pair, category: categories[2]!.name, count: losses[i]!, outcome: `${b[i]} higher`, first: a[i], second: b[i] },
   ]);
   const width = 420;
   const { values, layer } = stackedSegmentLayers({
@@ -74,17 +149,21 @@ export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): V
     countTitle: "Questions",
     legendTitle: "Result",
     totalLabel: (row, total) => (unpaired.has(row) ? "no questions paired" : `n = ${total}`),
-    tooltip: [{ field: "outcome", type: "nominal", title: "outcome" }],
-    rowLabelLimit: 260,
+    tooltip: [
+      { field: "first", type: "nominal", title: "first model" },
+      { field: "second", type: "nominal", title: "second model" },
+      { field: "outcome", type: "nominal", title: "outcome" },
+    ],
+    rowLabelLimit,
   });
   const notes = ["first model vs second, on the questions both answered; n: questions paired"];
-  return {
-    ...baseSpec("Wins, ties and losses per question", [notes.join(" · "), judgeLine(options.judgeLabel, [input], [metric])]),
+  return finishSpec({
+    ...baseSpec("Wins, ties and losses per question", [notes.join(" · "), limited, judgeLine(options.judgeLabel, [input], [metric])]),
     width,
     height: { step: 32 },
     data: { values },
     layer,
-  };
+  });
 }
 
 /** Options of {@link thresholdSweep}. */
@@ -107,7 +186,7 @@ export interface ThresholdSweepOptions extends JudgeLabelOptions, Pick<PairOptio
 export function thresholdSweep(scored: FrameInput, options: ThresholdSweepOptions = {}): VegaLiteSpec {
   const table = chartTable(scored, "thresholdSweep");
   const metric = options.metric ?? (getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness");
-  const by = options.by ?? DEFAULT_BY;
+  const by = groupColumn(table, options.by, "thresholdSweep");
   const thresholds = options.thresholds ?? Array.from({ length: 21 }, (_, i) => i / 20);
   const scores = numberColumn(table, metric, "thresholdSweep");
   const groups = groupByKey(textColumn(table, by));
@@ -124,7 +203,7 @@ export function thresholdSweep(scored: FrameInput, options: ThresholdSweepOption
   const models = [...groups.keys()];
   const sameN = sizes.every(([, n]) => n === sizes[0]![1]);
   const nNote = sizes.length === 0 ? undefined : sameN ? `n = ${sizes[0]![1]} scored answers per ${by}` : `n: ${sizes.map(([m, n]) => `${m} ${n}`).join(", ")}`;
-  return {
+  return finishSpec({
     ...baseSpec(`Pass rate of ${metric} by threshold`, [[nNote, excludedNote(failed)].filter(Boolean).join(" · "), judgeLine(options.judgeLabel, [table], [metric])]),
     width: 480,
     height: 260,
@@ -142,5 +221,5 @@ export function thresholdSweep(scored: FrameInput, options: ThresholdSweepOption
         { field: "n", type: "quantitative", title: "scored rows" },
       ],
     },
-  };
+  });
 }

@@ -3,7 +3,7 @@ import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
 import { pairingColumn } from "../analysis/compare";
 import { readTable, requireColumn } from "../analysis/summarize";
 import type { FrameInput } from "../dataset/frame-like";
-import { cellNumber, cellString } from "../dataset/column-toolkit";
+import { cellNumber, cellString, DEFAULT_BY } from "../dataset/column-toolkit";
 
 /**
  * What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table).
@@ -32,6 +32,8 @@ export function numberColumn(table: Table, name: string, caller: string): number
  * objects: a sort order or colour domain holding "constructor" or
  * "toString" fails to render ("Operator not defined"). Such a name gets an
  * invisible zero-width space at its end, so it reads the same on the chart.
+ * (Control characters are made visible later, in every string of the spec:
+ * see `chartText` and `finishSpec`.)
  *
  * @example
  * chartCategory("gpt-4o") // "gpt-4o"
@@ -45,6 +47,45 @@ export function chartCategory(value: string): string {
 export function textColumn(table: Table, name: string): string[] {
   const column = getColumn(table, name);
   return Array.from({ length: table.rowCount }, (_, i) => chartCategory(cellString(column?.values[i])));
+}
+
+/**
+ * The column a chart groups its rows by (its models): `by` when given, else
+ * `model` ({@link DEFAULT_BY}). A `by` given that the table lacks is an error
+ * naming the columns there are (a misspelt `--by modle` would otherwise draw
+ * every row as one group named ""); a table without the default `model`
+ * column is drawn as one group, as {@link textColumn} reads an absent column.
+ */
+export function groupColumn(table: Table, by: string | undefined, caller: string): string {
+  if (by === undefined) return DEFAULT_BY;
+  if (getColumn(table, by) === undefined) {
+    const columns = table.columns.length === 0 ? "(none)" : table.columns.map((c) => c.name).join(", ");
+    throw new Error(`${caller}: no by column "${by}" to group the rows by; the columns are: ${columns}; give by one of them, or leave it out to group by "${DEFAULT_BY}"`);
+  }
+  return by;
+}
+
+/**
+ * The group with the highest mean of its valid (finite) scores, the first
+ * such group on ties, with that mean; undefined when no group has a valid
+ * score. `keys` names each row's group, as the caller names groups.
+ *
+ * @example
+ * bestGroup(["a", "a", "b"], [0.2, 0.4, 0.9]) // { name: "b", mean: 0.9 }
+ */
+export function bestGroup(keys: readonly string[], scores: readonly number[]): { name: string; mean: number } | undefined {
+  const sums = new Map<string, [number, number]>();
+  keys.forEach((key, i) => {
+    const s = scores[i]!;
+    if (!Number.isFinite(s)) return;
+    const entry = sums.get(key) ?? [0, 0];
+    entry[0] += s;
+    entry[1]++;
+    sums.set(key, entry);
+  });
+  let best: { name: string; mean: number } | undefined;
+  for (const [name, [sum, n]] of sums) if (best === undefined || sum / n > best.mean) best = { name, mean: sum / n };
+  return best;
 }
 
 /** Row indices per key (one key per row), groups in order of first appearance (from the column toolkit). */

@@ -1,9 +1,10 @@
 /** Looking inside the scores: the two parts of answer correctness, questions × models, statement verdicts. */
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
-import { chartTable, pairingOf, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import type { PairOptions } from "../dataset/column-toolkit";
+import { chartTable, pairingOf, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
+import { finishSpec } from "./finish";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
@@ -35,8 +36,8 @@ const JITTER_SEMANTIC = 0.006;
  * await show(factualVsSemantic(scored, { jitter: false, judgeLabel: false }));
  */
 export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = {}): VegaLiteSpec {
-  const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "factualVsSemantic");
+  const by = groupColumn(table, options.by, "factualVsSemantic");
   const factual = numberColumn(table, "answer_correctness_factual", "factualVsSemantic");
   const semantic = numberColumn(table, "answer_correctness_semantic", "factualVsSemantic");
   const scores = numberColumn(table, "answer_correctness", "factualVsSemantic");
@@ -64,7 +65,7 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
       entry.count++;
       cells.set(key, entry);
     }
-    return {
+    return finishSpec({
       ...baseSpec("Factual vs semantic part of answer correctness", [[`${valid.length.toLocaleString("en-US")} rows counted on a 25 × 25 grid (size: rows)`, note].filter(Boolean).join(" · "), judge]),
       width: 420,
       height: 320,
@@ -78,7 +79,7 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
         size: { field: "count", type: "quantitative", title: "Rows" },
         tooltip: [{ field: "model", type: "nominal", title: by }, { field: "count", type: "quantitative", title: "rows" }],
       },
-    };
+    });
   }
   const jitter = options.jitter ?? true;
   const rng = mulberry32(options.seed ?? DEFAULT_SEED);
@@ -93,7 +94,7 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
     semantic_shown: jitter ? semantic[i]! + (rng() * 2 - 1) * spread : semantic[i],
   }));
   const jitterNote = jitter ? "dots jittered (seeded) by up to ±0.025 factual so equal scores stay visible; tooltips: exact values" : undefined;
-  return {
+  return finishSpec({
     ...baseSpec("Factual vs semantic part of answer correctness", [[jitterNote, note].filter(Boolean).join(" · "), judge]),
     width: 420,
     height: 320,
@@ -112,7 +113,7 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
         { field: "score", type: "quantitative", title: "answer_correctness", format: ".3f" },
       ],
     },
-  };
+  });
 }
 
 /** Options of {@link questionHeatmap}. */
@@ -138,8 +139,8 @@ export interface HeatmapOptions extends JudgeLabelOptions, PairOptions {
  */
 export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
-    const table = chartTable(scored, "questionHeatmap");
+  const table = chartTable(scored, "questionHeatmap");
+  const by = groupColumn(table, options.by, "questionHeatmap");
   const scores = numberColumn(table, metric, "questionHeatmap");
   const models = textColumn(table, by);
   const pairBy = pairingOf(table, by, options.pairBy, "questionHeatmap");
@@ -174,7 +175,7 @@ export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}
   const note = ["sorted by the spread between models", hidden > 0 ? `top ${order.length} of ${byQuestion.size} questions` : undefined, values.some((v) => v.score === null) ? "×: failed" : undefined]
     .filter(Boolean)
     .join(" · ");
-  return {
+  return finishSpec({
     ...baseSpec(`${metric}, question × ${by}`, [note, judgeLine(options.judgeLabel, [table], [metric])]),
     width: { step: 70 },
     height: { step: 16 },
@@ -205,7 +206,7 @@ export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}
         encoding: { text: { field: "text" }, color: { condition: { test: "datum.text_colour === 'white'", value: "white" }, value: "black" } },
       },
     ],
-  };
+  });
 }
 
 /** Options of {@link verdictBars}. */
@@ -223,8 +224,8 @@ export interface VerdictOptions extends JudgeLabelOptions, Pick<PairOptions, "by
  * await show(verdictBars(scored));
  */
 export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): VegaLiteSpec {
-  const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "verdictBars");
+  const by = groupColumn(table, options.by, "verdictBars");
   const counts = ["tp", "fp", "fn"].map((k) => numberColumn(table, `answer_correctness_${k}`, "verdictBars"));
   const groups = groupByKey(textColumn(table, by));
   const segments: { row: string; category: string; count: number; model: string }[] = [];
@@ -256,7 +257,7 @@ export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): V
     legendTitle: "Verdict",
     totalLabel: (row) => `n = ${answers.get(row) ?? 0} answers`,
   });
-  return {
+  return finishSpec({
     ...baseSpec("Statement verdicts by model", [
       ["TP: supported · FP: unsupported · FN: reference statements missed", excludedNote(failed)].filter(Boolean).join(" · "),
       judgeLine(options.judgeLabel, [table], ["answer_correctness"]),
@@ -265,5 +266,5 @@ export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): V
     height: { step: 32 },
     data: { values },
     layer,
-  };
+  });
 }

@@ -1,7 +1,9 @@
 /** How scores are distributed per model: histograms and box plots, binned and summarised in TypeScript. */
 import { quantileSorted7 } from "../stats/descriptive";
-import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, numberColumn, textColumn } from "./data";
+import { nanMax, nanMin } from "../stats/descriptive";
+import type { PairOptions } from "../dataset/column-toolkit";
+import { chartTable, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
@@ -27,15 +29,16 @@ export interface HistogramOptions extends JudgeLabelOptions, Pick<PairOptions, "
  */
 export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
   const bins = options.bins ?? 10;
   if (!Number.isInteger(bins) || bins < 1 || bins > 200) throw new RangeError(`bins must be a whole number from 1 to 200, got ${bins}`);
   const table = chartTable(scored, "scoreHistogram");
+  const by = groupColumn(table, options.by, "scoreHistogram");
   const scores = numberColumn(table, metric, "scoreHistogram");
   const groups = groupByKey(textColumn(table, by));
   const valid = scores.filter((s) => Number.isFinite(s));
-  const lo = Math.min(0, ...valid);
-  const hi = Math.max(1, ...valid);
+  // Loops, not Math.min(...): spreading 200,000 values as arguments overflows the stack.
+  const lo = valid.length > 0 ? Math.min(0, nanMin(valid)) : 0;
+  const hi = valid.length > 0 ? Math.max(1, nanMax(valid)) : 1;
   const step = (hi - lo) / bins;
   const values: Record<string, unknown>[] = [];
   for (const [model, rows] of groups) {
@@ -65,14 +68,14 @@ export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {
   const spec = baseSpec(`Distribution of ${metric}`, [excludedNote(scores.length - valid.length), judgeLine(options.judgeLabel, [table], [metric])]);
   spec["data"] = { values };
   if (options.layout === "layer") {
-    return { ...spec, width: 480, height: 240, mark: { type: "bar", opacity: 0.55 }, encoding };
+    return finishSpec({ ...spec, width: 480, height: 240, mark: { type: "bar", opacity: 0.55 }, encoding });
   }
-  return {
+  return finishSpec({
     ...spec,
     facet: { row: { field: "panel", type: "nominal", title: by, sort: panels, header: { labelAngle: 0, labelAlign: "left" } } },
     spec: { width: 420, height: 90, mark: "bar", encoding },
     resolve: { scale: { y: "independent" } },
-  };
+  });
 }
 
 /** Options of {@link scoreBox}. */
@@ -94,8 +97,8 @@ export interface BoxOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
  */
 export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
   const table = chartTable(scored, "scoreBox");
+  const by = groupColumn(table, options.by, "scoreBox");
   const scores = numberColumn(table, metric, "scoreBox");
   const groups = groupByKey(textColumn(table, by));
   const stats: Record<string, unknown>[] = [];
@@ -132,9 +135,9 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
   ];
   const spec = baseSpec(`${metric} by ${by}`, [excludedNote(failed), judgeLine(options.judgeLabel, [table], [metric])]);
   const strip = (options.strip ?? true) && table.rowCount <= MAX_INLINE_ROWS;
-  if (!strip) return { ...spec, width: 480, height: { step: 40 }, data: { values: stats }, layer: layers };
+  if (!strip) return finishSpec({ ...spec, width: 480, height: { step: 40 }, data: { values: stats }, layer: layers });
   const points = [...groups].flatMap(([model, rows]) => rows.filter((i) => Number.isFinite(scores[i]!)).map((i) => ({ model, score: scores[i]!, row: i })));
-  return {
+  return finishSpec({
     ...spec,
     width: 480,
     height: { step: 40 },
@@ -155,5 +158,5 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
         },
       },
     ],
-  };
+  });
 }

@@ -4,10 +4,11 @@
  * which stay honest at n = 1 and at rates of 0 or 1.
  */
 import { getColumn, type Table } from "../dataset/table";
-import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
+import type { PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupColumn, numberColumn, textColumn } from "./data";
+import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColorEncoding, type VegaLiteSpec } from "./spec";
@@ -29,9 +30,10 @@ interface SummaryRow {
   pass_rate: number;
 }
 
-/** Rows of a summary for one metric: group, mean, CI, n; summarises a scored frame first if needed. */
-function summaryRows(data: FrameInput, metric: string, by: string, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; input: Table } {
+/** Rows of a summary for one metric: group, mean, CI, n; summarises a scored frame first if needed (a `by` given must name a column of the input). */
+function summaryRows(data: FrameInput, metric: string, byOption: string | undefined, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; input: Table; by: string } {
   const input = chartTable(data, caller);
+  const by = groupColumn(input, byOption, caller);
   let table = input;
   if (!getColumn(table, "ci_low")) {
     const options: { by: string; metrics: string[]; seed?: number } = { by, metrics: [metric] };
@@ -51,7 +53,7 @@ function summaryRows(data: FrameInput, metric: string, by: string, seed: number 
     rows.push({ model: groups[i]!, mean: mean[i]!, ci_low: low[i]!, ci_high: high[i]!, n: nValid[i]!, pass_rate: passRate[i]! });
   });
   if (rows.length === 0) throw new Error(`${caller}: the summary has no valid "${metric}" rows by "${by}"`);
-  return { rows, failed, input };
+  return { rows, failed, input, by };
 }
 
 /** "n = 1 234" with a thin grouping that renders in every font. */
@@ -84,8 +86,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
  */
 export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
-  const { rows, failed, input } = summaryRows(data, metric, by, options.seed, "meanWithCI");
+  const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
   const axis = `mean ${metric}`;
   const values = rows.map((r) => {
     const hasCI = Number.isFinite(r.ci_low) && Number.isFinite(r.ci_high);
@@ -108,7 +109,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   ];
   const small = rows.some((r) => !(r.n >= 2));
   const note = ["bars: 95% bootstrap CI of the mean", small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed)].filter(Boolean).join(" · ");
-  return {
+  return finishSpec({
     ...baseSpec(`Mean ${metric} by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
     height: { step: 36 },
@@ -121,7 +122,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
       },
       intervalLayers(y, tooltip)[3]!,
     ],
-  };
+  });
 }
 
 /**
@@ -138,8 +139,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
  */
 export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "multimodal_relevance";
-  const by = options.by ?? DEFAULT_BY;
-  const { rows, failed, input } = summaryRows(data, metric, by, options.seed, "relevanceRate");
+  const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "relevanceRate");
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const values = rows.map((r) => {
     const n = Math.round(r.n);
@@ -171,7 +171,7 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
   ];
   const color = { ...modelColorEncoding(models, "model", by), legend: null };
   const note = [binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed)].filter(Boolean).join(" · ");
-  return {
+  return finishSpec({
     ...baseSpec(`Relevance rate by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
     height: { step: 36 },
@@ -184,5 +184,5 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
       { mark: { type: "tick", thickness: 3, size: 22, opacity: 1 }, encoding: { y, x: { field: "rate", type: "quantitative" }, color, tooltip } },
       ...intervalLayers(y, tooltip),
     ],
-  };
+  });
 }

@@ -6,12 +6,14 @@
  */
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
-import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
-import { chartTable, pairingOf, groupByKey, numberColumn, textColumn } from "./data";
+import type { PairOptions } from "../dataset/column-toolkit";
+import { bestGroup, chartTable, pairingOf, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { finishSpec } from "./finish";
+import { labelChars, pairLabels } from "./text";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS, SEQUENTIAL_SCHEME } from "./palette";
-import { baseSpec, MAX_INLINE_ROWS, type VegaLiteSpec } from "./spec";
+import { baseSpec, MAX_INLINE_ROWS, MAX_PAIR_ROWS, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link pairedDifferences}. */
 export interface PairedDifferencesOptions extends JudgeLabelOptions, PairOptions {
@@ -19,7 +21,11 @@ export interface PairedDifferencesOptions extends JudgeLabelOptions, PairOptions
   a?: string;
   /** Second model (B) of a single pair; default the first other model. */
   b?: string;
-  /** The pairs to draw, each [A, B] (A − B is drawn). Default: every pair of models, in order of first appearance. */
+  /**
+   * The pairs to draw, each [A, B] (A − B is drawn). Default: every pair of
+   * models, in order of first appearance; past {@link MAX_PAIR_ROWS} pairs
+   * (12 models and up), each model against the one of the highest mean score.
+   */
   pairs?: readonly (readonly [string, string])[];
   /** Score column; default `answer_correctness`. */
   metric?: string;
@@ -37,6 +43,9 @@ interface PairRow {
   diff: number;
   outcome: string;
 }
+
+/** Label limit of the pairs' axis in pixels ("a − b"; longer names are cut model by model). */
+const PAIR_LABEL_LIMIT = 300;
 
 const SHAPES = { first: "triangle-right", tie: "circle", second: "triangle-left" } as const;
 
@@ -59,8 +68,8 @@ const SHAPES = { first: "triangle-right", tie: "circle", second: "triangle-left"
 export function pairedDifferences(scored: FrameInput, options: PairedDifferencesOptions = {}): VegaLiteSpec {
   const caller = "pairedDifferences";
   const metric = options.metric ?? "answer_correctness";
-  const by = options.by ?? DEFAULT_BY;
-    const table = chartTable(scored, caller);
+  const table = chartTable(scored, caller);
+  const by = groupColumn(table, options.by, caller);
   const scores = numberColumn(table, metric, caller);
   const models = textColumn(table, by);
   const pairBy = pairingOf(table, by, options.pairBy, caller);
@@ -69,15 +78,27 @@ export function pairedDifferences(scored: FrameInput, options: PairedDifferences
   const names = [...groupByKey(models).keys()];
   const listed = names.map((n) => `"${n}"`).join(", ");
   let pairs: [string, string][];
+  let title = "Per-question differences, every pair of models";
+  let limited: string | undefined;
   if (options.pairs !== undefined) {
     pairs = options.pairs.map(([a, b]) => [a, b]);
     if (pairs.length === 0) throw new Error(`${caller}: pairs is empty; name at least one pair of models among ${listed}`);
+    title = "Per-question differences";
   } else if (options.a !== undefined || options.b !== undefined) {
     const a = options.a ?? names[0];
     const b = options.b ?? names.find((n) => n !== a);
     pairs = a === undefined || b === undefined ? [] : [[a, b]];
   } else {
-    pairs = names.flatMap((a, i) => names.slice(i + 1).map((b): [string, string] => [a, b]));
+    const count = (names.length * (names.length - 1)) / 2;
+    const best = count > MAX_PAIR_ROWS ? bestGroup(models, scores) : undefined;
+    if (best !== undefined) {
+      // Too many strips to read: each model against the best one.
+      pairs = names.filter((n) => n !== best.name).map((n): [string, string] => [n, best.name]);
+      title = `Per-question differences, each model − ${best.name}`;
+      limited = `${names.length} models: each against ${best.name} (highest mean ${metric}), not all ${count.toLocaleString("en-US")} pairs; give pairs to choose`;
+    } else {
+      pairs = names.flatMap((a, i) => names.slice(i + 1).map((b): [string, string] => [a, b]));
+    }
   }
   const bad = pairs.find(([a, b]) => a === b || !names.includes(a) || !names.includes(b));
   if (pairs.length === 0 || bad) {
@@ -95,8 +116,7 @@ export function pairedDifferences(scored: FrameInput, options: PairedDifferences
     if (!questionOf.has(id)) questionOf.set(id, questions[i]!);
   });
   const judge = judgeLine(options.judgeLabel, [table], [metric]);
-  const rowsOf = (a: string, b: string) => {
-    const label = `${a} − ${b}`;
+  const rowsOf = (a: string, b: string, label: string) => {
     const sa = byModel.get(a) ?? new Map<string, number>();
     const sb = byModel.get(b) ?? new Map<string, number>();
     const rows: PairRow[] = [];
@@ -113,9 +133,11 @@ export function pairedDifferences(scored: FrameInput, options: PairedDifferences
     rows.sort((p, q) => q.diff - p.diff || p.id.localeCompare(q.id));
     return { label, rows, dropped };
   };
-  const drawn = pairs.map(([a, b]) => ({ a, b, ...rowsOf(a, b) }));
-  if (drawn.length === 1) return onePair(drawn[0]!, metric, pairBy, judge);
-  return manyPairs(drawn, metric, pairBy, judge, options.seed ?? DEFAULT_SEED);
+  // Long names are cut model by model, so that every strip keeps both models apart.
+  const labels = pairLabels(pairs, " − ", labelChars(PAIR_LABEL_LIMIT));
+  const drawn = pairs.map(([a, b], k) => ({ a, b, ...rowsOf(a, b, labels[k]!) }));
+  if (drawn.length === 1) return finishSpec(onePair(drawn[0]!, metric, pairBy, judge));
+  return finishSpec(manyPairs(drawn, { title, limited }, metric, pairBy, judge, options.seed ?? DEFAULT_SEED));
 }
 
 interface DrawnPair {
@@ -172,7 +194,7 @@ function onePair(pair: DrawnPair, metric: string, pairBy: string, judge: string 
   const labels: [string, string, string] = [`${a} higher`, "tie", `${b} higher`];
   const values = rows.map((r) => ({ ...r, outcome_label: labels[r.outcome === "first" ? 0 : r.outcome === "tie" ? 1 : 2] }));
   const order = rows.map((r) => r.id);
-  const reach = Math.max(0.05, ...rows.map((r) => Math.abs(r.diff)));
+  const reach = Math.max(0.05, nanMax(rows.map((r) => Math.abs(r.diff))) || 0);
   return {
     ...baseSpec(title, [note, judge]),
     width: 420,
@@ -200,26 +222,30 @@ function onePair(pair: DrawnPair, metric: string, pairBy: string, judge: string 
 }
 
 /** The chart of several pairs: one strip each, dots jittered, counts written. */
-function manyPairs(pairs: readonly DrawnPair[], metric: string, pairBy: string, judge: string | undefined, seed: number): VegaLiteSpec {
+function manyPairs(pairs: readonly DrawnPair[], heading: { title: string; limited: string | undefined }, metric: string, pairBy: string, judge: string | undefined, seed: number): VegaLiteSpec {
   const order = pairs.map((p) => p.label);
   const total = pairs.reduce((n, p) => n + p.rows.length, 0);
   const dropped = pairs.reduce((n, p) => n + p.dropped, 0);
-  const all = pairs.flatMap((p) => p.rows.map((r) => r.diff));
-  const reach = Math.max(0.05, ...all.map(Math.abs));
+  // A loop, not Math.max(...): spreading 200,000 values as arguments overflows the stack.
+  const reach = Math.max(0.05, nanMax(pairs.flatMap((p) => p.rows.map((r) => Math.abs(r.diff)))) || 0);
   const xScale = { domain: [-reach, reach], nice: false };
   const axis = `${metric} difference (first model − second)`;
-  const y = { field: "pair", type: "nominal", title: null, sort: order, axis: { labelLimit: 240 } };
+  const y = { field: "pair", type: "nominal", title: null, sort: order, axis: { labelLimit: PAIR_LABEL_LIMIT } };
   const summary = pairs.map((p) => {
     const c = counts(p.rows);
     const mean = p.rows.length > 0 ? p.rows.reduce((s, r) => s + r.diff, 0) / p.rows.length : null;
-    return { pair: p.label, summary_x: reach, summary: `▶ ${c.first} · ● ${c.tie} · ◀ ${c.second} · n = ${p.rows.length}`, mean };
+    return { pair: p.label, first: p.a, second: p.b, summary_x: reach, summary: `▶ ${c.first} · ● ${c.tie} · ◀ ${c.second} · n = ${p.rows.length}`, mean };
   });
-  const title = pairs.length === 1 ? `Per-question difference, ${order[0]}` : "Per-question differences, every pair of models";
+  const title = pairs.length === 1 ? `Per-question difference, ${order[0]}` : heading.title;
   const note = (drawnAs: string) =>
     [`${drawnAs} · black bar: mean difference`, dropped > 0 ? `${dropped} answers without a valid pair left out` : undefined].filter(Boolean).join(" · ");
+  const pairTooltip = [
+    { field: "first", type: "nominal", title: "first model" },
+    { field: "second", type: "nominal", title: "second model" },
+  ];
   const rule = { data: { values: [{ zero: 0 }] }, mark: { type: "rule", color: "#333", strokeDash: [4, 3] }, encoding: { x: { field: "zero", type: "quantitative", scale: xScale } } };
   const summaryLayers = [
-    { data: { values: summary }, transform: [{ filter: "isValid(datum.mean)" }], mark: { type: "tick", color: "black", thickness: 2, size: 30 }, encoding: { y, x: { field: "mean", type: "quantitative", scale: xScale }, tooltip: [{ field: "pair", type: "nominal", title: "pair" }, { field: "mean", type: "quantitative", title: "mean difference", format: "+.3f" }] } },
+    { data: { values: summary }, transform: [{ filter: "isValid(datum.mean)" }], mark: { type: "tick", color: "black", thickness: 2, size: 30 }, encoding: { y, x: { field: "mean", type: "quantitative", scale: xScale }, tooltip: [...pairTooltip, { field: "mean", type: "quantitative", title: "mean difference", format: "+.3f" }] } },
     { data: { values: summary }, mark: { type: "text", align: "left", baseline: "middle", dx: 10, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "summary_x", type: "quantitative", scale: xScale }, text: { field: "summary" } } },
   ];
   if (total > MAX_INLINE_ROWS) {
@@ -230,11 +256,11 @@ function manyPairs(pairs: readonly DrawnPair[], metric: string, pairBy: string, 
       const histogram = new Array<number>(bins).fill(0);
       for (const r of p.rows) histogram[Math.min(bins - 1, Math.floor((r.diff + reach) / step))]!++;
       histogram.forEach((count, i) => {
-        if (count > 0) cells.push({ pair: p.label, from: -reach + i * step, to: -reach + (i + 1) * step, count });
+        if (count > 0) cells.push({ pair: p.label, first: p.a, second: p.b, from: -reach + i * step, to: -reach + (i + 1) * step, count });
       });
     }
     return {
-      ...baseSpec(title, [note(`${total.toLocaleString("en-US")} questions counted in ${bins} bins per pair`), judge]),
+      ...baseSpec(title, [note(`${total.toLocaleString("en-US")} questions counted in ${bins} bins per pair`), heading.limited, judge]),
       width: 480,
       height: { step: 44 },
       layer: [
@@ -246,7 +272,7 @@ function manyPairs(pairs: readonly DrawnPair[], metric: string, pairBy: string, 
             x: { field: "from", type: "quantitative", title: axis, scale: xScale },
             x2: { field: "to" },
             color: { field: "count", type: "quantitative", title: "Questions", scale: { scheme: SEQUENTIAL_SCHEME }, legend: { orient: "bottom", direction: "horizontal" } },
-            tooltip: [{ field: "pair", type: "nominal", title: "pair" }, { field: "from", type: "quantitative", title: "from", format: ".2f" }, { field: "to", type: "quantitative", title: "to", format: ".2f" }, { field: "count", type: "quantitative", title: "questions" }],
+            tooltip: [...pairTooltip, { field: "from", type: "quantitative", title: "from", format: ".2f" }, { field: "to", type: "quantitative", title: "to", format: ".2f" }, { field: "count", type: "quantitative", title: "questions" }],
           },
         },
         rule,
@@ -260,7 +286,7 @@ function manyPairs(pairs: readonly DrawnPair[], metric: string, pairBy: string, 
     p.rows.map((r) => ({ ...r, first: p.a, second: p.b, outcome_label: labels[r.outcome === "first" ? 0 : r.outcome === "tie" ? 1 : 2], jitter: rng() * 2 - 1 })),
   );
   return {
-    ...baseSpec(title, [note("one mark per question, jittered up and down (seeded)"), judge]),
+    ...baseSpec(title, [note("one mark per question, jittered up and down (seeded)"), heading.limited, judge]),
     width: 480,
     height: { step: 56 },
     layer: [

@@ -9,6 +9,7 @@
 import * as path from "node:path";
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { VegaLiteSpec } from "./spec";
+import { chartText } from "./text";
 
 /** The part of vega-lite we use. */
 interface VegaLiteModule {
@@ -78,8 +79,19 @@ export async function compileChart(spec: VegaLiteSpec): Promise<CompiledChart> {
   return { vega: compiled as unknown as Record<string, unknown>, warnings };
 }
 
+/** Characters XML 1.0 does not allow (C0 controls but tab, line feed and carriage return; lone surrogates; U+FFFE, U+FFFF). */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** SVG text with every character XML does not allow replaced as {@link chartText} replaces it. */
+function xmlSafe(svg: string): string {
+  NOT_XML.lastIndex = 0;
+  return NOT_XML.test(svg) ? svg.replace(NOT_XML, (c) => chartText(c)) : svg;
+}
+
 /**
- * Renders a chart to SVG text, headless (no browser).
+ * Renders a chart to SVG text, headless (no browser). The text is always
+ * well-formed XML: a character XML does not allow (e.g. ESC in a label of a
+ * hand-made spec) is written as a visible escape (`\x1b`; see {@link chartText}).
  *
  * @example
  * const svg = await toSVG(scoreBox(scored));
@@ -88,7 +100,8 @@ export async function toSVG(spec: VegaLiteSpec): Promise<string> {
   const [{ vega: compiled }, vg] = await Promise.all([compileChart(spec), loadVega()]);
   const view = new vg.View(vg.parse(compiled), { renderer: "none" });
   try {
-    return await view.toSVG();
+    // The builders' specs hold no control character (finishSpec); a hand-made spec may: keep the SVG well-formed XML.
+    return xmlSafe(await view.toSVG());
   } finally {
     view.finalize();
   }

@@ -6,6 +6,7 @@ import { ALL_MODELS, type RunComparison } from "../analysis/compare-runs";
 import { isDataFrame } from "../frame/dataframe";
 import { chartCategory, chartTable, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
+import { finishSpec } from "./finish";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColors, type VegaLiteSpec } from "./spec";
 
@@ -88,7 +89,7 @@ export function changeWithCI(data: RunComparison | FrameInput, options: ChangeCh
     { field: "verdict", type: "nominal", title: "verdict" },
   ];
   const color = { field: "model", type: "nominal", title: "Model", scale: { domain: order, range: colours }, legend: null };
-  return {
+  return finishSpec({
     ...baseSpec(`Change in ${metric} since the previous run`, [subtitle, judgeLine(options.judgeLabel, [table], [metric])]),
     width: 420,
     height: { step: 36 },
@@ -102,5 +103,5 @@ export function changeWithCI(data: RunComparison | FrameInput, options: ChangeCh
       },
       { mark: { type: "text", align: "left", baseline: "middle", dx: 7, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "label_x", type: "quantitative" }, text: { field: "label" } } },
     ],
-  };
+  });
 }

@@ -64,11 +64,15 @@ export function stackedSegmentLayers(spec: StackedSegmentsSpec): { values: Recor
   const order = new Map(spec.categories.map((c, i) => [c.name, i]));
   const totals = new Map<string, number>(spec.rows.map((r) => [r, 0]));
   for (const s of spec.segments) totals.set(s.row, (totals.get(s.row) ?? 0) + (Number.isFinite(s.count) ? s.count : 0));
-  const domainMax = Math.max(1, ...totals.values());
+  let domainMax = 1;
+  for (const total of totals.values()) domainMax = Math.max(domainMax, total);
   const pxPerUnit = spec.width / (domainMax * 1.12);
   const start = new Map<string, number>();
   const values: Record<string, unknown>[] = [];
-  const sorted = [...spec.segments].sort((p, q) => spec.rows.indexOf(p.row) - spec.rows.indexOf(q.row) || order.get(p.category)! - order.get(q.category)!);
+  const rowIndex = new Map<string, number>();
+  spec.rows.forEach((r, i) => rowIndex.has(r) || rowIndex.set(r, i));
+  const at = (row: string) => rowIndex.get(row) ?? -1;
+  const sorted = [...spec.segments].sort((p, q) => at(p.row) - at(q.row) || order.get(p.category)! - order.get(q.category)!);
   for (const s of sorted) {
     const count = Number.isFinite(s.count) ? s.count : 0;
     const from = start.get(s.row) ?? 0;

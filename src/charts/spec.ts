@@ -16,6 +16,14 @@ export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json
 /** The most data rows a spec inlines; larger inputs are aggregated first. */
 export const MAX_INLINE_ROWS = 5000;
 
+/**
+ * The most pairs of models a chart draws by default, one row each (60 rows
+ * fill a tall page). With more models (12 and up), winTieLoss and
+ * pairedDifferences draw each model against the best one instead and say so
+ * in the subtitle; naming a baseline or the pairs draws those.
+ */
+export const MAX_PAIR_ROWS = 60;
+
 const assigned = new Map<string, string>();
 /** Every model in order of first use, for its shape (kept apart from `assigned` so hand-set colours keep a shape). */
 const order = new Map<string, number>();
