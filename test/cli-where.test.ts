@@ -57,6 +57,13 @@ describe("--where on report and diff", () => {
     assert.doesNotMatch(readFileSync(path.join(dir, "both.html"), "utf8"), />atlas</);
   });
 
+  it("a value of V1|V2 that no row holds is a usage error naming the values there are", async () => {
+    const r = await run(["summarize", afterCsv, "--where", "model=atlas|swfit"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /no row of .*after\.csv has model=swfit \(of --where model=atlas\|swfit\); its values there are: atlas, swift; fix the value or leave it out/);
+    assert.equal((await run(["summarize", afterCsv, "--where", "model=atlas|swift"])).code, 0);
+  });
+
   it("chart: only the rows named are drawn", async () => {
     const spec = path.join(dir, "box.json");
     const result = await run(["chart", afterCsv, "--kind", "box", "--out", spec, "--where", "model=swift"]);
@@ -129,5 +136,9 @@ describe("score --where", () => {
     const batch = await run(["score", input, "--out", path.join(dir, "x.csv"), "--judge", "offline", "--batch", "--where", "model=gpt"]);
     assert.equal(batch.code, 2);
     assert.match(batch.err, /no row of .*in\.csv has model=gpt/);
+    // One of several values that no row holds is named too (a misspelt model would drop its rows without a word).
+    const misspelt = await run(["score", input, "--out", path.join(dir, "x.csv"), "--judge", "offline", "--where", "model=atlas|swfit", "--chunk-rows", "2"]);
+    assert.equal(misspelt.code, 2);
+    assert.match(misspelt.err, /no row of .*in\.csv has model=swfit \(of --where model=atlas\|swfit\); its values there are: .*atlas.*swift.*; fix the value or leave it out/);
   });
 });

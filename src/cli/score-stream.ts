@@ -25,7 +25,7 @@ import { ProgressTracker, type ProgressCallback } from "../judge/progress";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { frameRecords } from "./table";
-import { noRowMeets, rowsMeeting, type RowCondition } from "./where";
+import { noRowMeets, rowsMeeting, valueNoRowHolds, type RowCondition } from "./where";
 
 /** Rows read, scored and written at a time, by default. */
 export const CHUNK_ROWS = 10_000;
@@ -76,6 +76,8 @@ export async function surveyInput(
   let first: { row: number; line: number | undefined; message: string } | undefined;
   // A few of the values each condition's column holds, for the message when no row meets them.
   const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
+  // The values each condition asks for that some row holds (a value none holds is likely misspelt).
+  const found = where.map(() => new Set<string>());
   for await (const raw of readRawChunks(file, loadOptions(format, options.strict, options.warn), options.chunkRows ?? CHUNK_ROWS)) {
     const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names));
     for (const c of all.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
@@ -83,6 +85,14 @@ export async function surveyInput(
       const column = getColumn(all.table, name);
       for (let i = 0; column !== undefined && i < all.table.rowCount && values.size < 12; i++) values.add(cellText(column.values[i]) ?? "");
     }
+    where.forEach((c, k) => {
+      const column = getColumn(all.table, c.column);
+      const wanted = new Set(c.values);
+      for (let i = 0; column !== undefined && i < all.table.rowCount && found[k]!.size < wanted.size; i++) {
+        const text = cellText(column.values[i]) ?? "";
+        if (wanted.has(text)) found[k]!.add(text);
+      }
+    });
     fileRows += all.table.rowCount;
     const checked = rowsWhereChecked(all, where);
     checked.errors.forEach((message, row) => {
@@ -95,6 +105,10 @@ export async function surveyInput(
   if (where.length > 0 && (rows === 0 || where.some((c) => !columns.includes(c.column)))) {
     throw noRowMeets(options.command ?? "score", file, where, columns, seen);
   }
+  where.forEach((c, k) => {
+    const absent = valueNoRowHolds(options.command ?? "score", file, c, new Set([...found[k]!, ...(seen.get(c.column) ?? [])]));
+    if (absent !== undefined) throw absent;
+  });
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));
   return { columns, rows, bad, fileRows };
 }

@@ -70,6 +70,9 @@ export function rowsKept(command: string, file: string, table: Table, conditions
     if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
     const wanted = new Set(condition.values);
     const text = (i: number) => cellText(column.values[i]) ?? "";
+    const held = new Set(column.values.map((v) => cellText(v) ?? ""));
+    const absent = valueNoRowHolds(command, file, condition, held);
+    if (absent !== undefined) throw absent;
     const kept = keep.filter((i) => wanted.has(text(i)));
     if (kept.length === 0) {
       const seen = [...new Set(keep.map(text))].slice(0, 12).map((v) => (v === "" ? '""' : v));
@@ -114,6 +117,22 @@ export function noRowMeets(command: string, file: string, conditions: readonly R
   if (missing !== undefined) return unknownColumn(command, file, missing.column, columns);
   const values = conditions.map((c) => `${c.column}: ${[...(seen.get(c.column) ?? [])].map((v) => (v === "" ? '""' : v)).join(", ")}`);
   return new UsageError(`${command}: no row of ${file} has ${describeConditions(conditions)}; its values are: ${values.join("; ")}`, command);
+}
+
+/**
+ * The usage error for a value of `condition` that no row's column holds
+ * (`held`: the texts it holds) — one of several values given as V1|V2,
+ * likely misspelt, would otherwise be dropped without a word — else undefined.
+ */
+export function valueNoRowHolds(command: string, file: string, condition: RowCondition, held: ReadonlySet<string>): UsageError | undefined {
+  const absent = condition.values.filter((v) => !held.has(v));
+  if (absent.length === 0 || absent.length === condition.values.length) return undefined;
+  const some = [...held].slice(0, 12).map((v) => (v === "" ? '""' : v));
+  return new UsageError(
+    `${command}: no row of ${file} has ${condition.column}=${absent.join("|")} (of --where ${condition.column}=${condition.values.join("|")}); ` +
+      `its values there are: ${some.join(", ")}${held.size > some.length ? ", …" : ""}; fix the value or leave it out`,
+    command,
+  );
 }
 
 function unknownColumn(command: string, file: string, column: string, columns: readonly string[]): UsageError {
