@@ -6,7 +6,7 @@
  */
 import { reportError } from "./cli/errors";
 import { runCli } from "./cli/main";
-import { printable } from "./cli/printable";
+import { printable } from "./display/printable";
 
 function exit(code: number): void {
   process.exitCode = code;

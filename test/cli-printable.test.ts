@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { printable } from "../src/cli/printable";
+import { printable } from "../src/display/printable";
+import { formatTable } from "../src/display/text-table";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 
@@ -19,6 +20,11 @@ describe("terminal-safe CLI output", () => {
     assert.equal(printable("a\u001b]0;title\u0007b"), "a\\x1b]0;title\\x07b");
     assert.equal(printable("nul\u0000 del\u007f cr\r rtl\u202e"), "nul\\x00 del\\x7f cr\\x0d rtl\\u202e");
     assert.equal(printable("line\nnext\tcol"), "line\nnext\tcol");
+  });
+
+  it("text tables measure a cell after its escapes, so the columns stay aligned", () => {
+    const lines = formatTable([{ model: "\u001b[31mred\u001b[0m", mean: 0.5 }, { model: "plain", mean: 0.25 }]).split("\n");
+    assert.deepEqual(lines, ["model               mean", "------------------  ----", "\\x1b[31mred\\x1b[0m   0.5", "plain               0.25"]);
   });
 
   it("summarize and compare print hostile model names and ids escaped, in tables and in errors", async () => {

@@ -39,6 +39,11 @@ describe("loadDataset: columns", () => {
     await assert.rejects(loadDataset(file.replace("al.csv", "absent.csv"), { dtypes: { score: "int" as never } }), /dtypes\["score"\] is "int"/, "the options are checked before the file is opened");
   });
 
+  it("names the file and the row of a JSON array's item that is no row object", async () => {
+    const file = writeText(tempDir(), "arr.json", '[{"question":"q","answer":"a"},{"question":"q2","answer":"b"},3]');
+    await assert.rejects(loadDataset(file), /arr\.json: row 2 is not an object with named fields; every row must be like \{ "question": "…", "answer": "…" \} \(rows count from 0\)/);
+  });
+
   it("refuses two columns that mean the same thing", async () => {
     await assert.rejects(loadDataset([{ question: "q", user_input: "q2", answer: "a" }]), /columns "question" and "user_input" both mean "user_input"/);
   });

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { CliIO } from "./command";
 import { reportError, UsageError } from "./errors";
 import { COMMAND_HELP, mainHelp } from "./help";
-import { printable } from "./printable";
+import { printable } from "../display/printable";
 
 export type { CliIO } from "./command";
 

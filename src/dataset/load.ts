@@ -102,8 +102,18 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
   const format = formatOf(file, options);
   if (format === "csv" || format === "tsv") return readCsvFile(file, format, options);
   const text = await readText(file, options);
-  const raw = format === "jsonl" ? jsonlRawTable(text, file) : rawFromRecords(jsonRows(text, file));
+  const raw = format === "jsonl" ? jsonlRawTable(text, file) : jsonRawTable(text, file);
   return keptColumns(raw, options);
+}
+
+/** The rows of a JSON file as a raw table; a row that is no object is an error naming the file and the row. */
+function jsonRawTable(text: string, file: string): RawTable {
+  try {
+    return rawFromRecords(jsonRows(text, file));
+  } catch (error) {
+    if (error instanceof TypeError && /^row \d+ is not an object/.test(error.message)) throw new TypeError(`${file}: ${error.message} (rows count from 0)`);
+    throw error;
+  }
 }
 
 function jsonlRawTable(text: string, file: string): RawTable {

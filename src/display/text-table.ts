@@ -1,12 +1,14 @@
 /**
  * Tables as aligned plain text for terminals and logs (the CLI, the demo):
  * numbers rounded for display only and right-aligned, text left-aligned,
- * line breaks flattened, long cells cut with "…". No box drawing.
+ * line breaks flattened, control characters shown as escapes before the
+ * columns are measured, long cells cut with "…". No box drawing.
  */
 import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
 import type { Cell, Table } from "../dataset/table";
 import { displayNumber } from "./html";
+import { printable } from "./printable";
 import { readFrame } from "../dataset/frame-like";
 
 /** Options of {@link formatTable}. */
@@ -27,7 +29,7 @@ function cellText(value: Cell | undefined, digits: number): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return displayNumber(value, digits);
   if (typeof value === "boolean") return value ? "true" : "false";
-  return value.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " ");
+  return printable(value.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " "));
 }
 
 function cut(text: string, width: number): string {
@@ -68,7 +70,7 @@ export function formatTable(data: DataFrame | Records | Table, options: TextTabl
   }
   const maxRows = options.maxRows ?? table.rowCount;
   const shown = Math.min(table.rowCount, Math.max(0, maxRows));
-  const header = columns.map((c) => cut(c.name, maxWidth));
+  const header = columns.map((c) => cut(printable(c.name), maxWidth));
   const body = Array.from({ length: shown }, (_, i) => columns.map((c) => cut(cellText(c.values[i], digits), maxWidth)));
   const widths = columns.map((_, j) => Math.max(length(header[j]!), ...body.map((row) => length(row[j]!))));
   const pad = (text: string, j: number) => {
