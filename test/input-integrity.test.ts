@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { frameRecords, loadDataset, toCSV } from "../src/index";
+import { createJudge, frameRecords, loadDataset, scoreAnswerCorrectness, toCSV } from "../src/index";
 import { formatCsv } from "../src/dataset/export";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
@@ -99,5 +99,19 @@ describe("input is never changed silently", () => {
     assert.match(String(rows[0]!["answer_correctness_error"]), /^input: /);
     assert.equal(rows[2]!["input_error"], "");
     assert.equal(rows[2]!["answer_correctness"], 1);
+  });
+
+  it("keeps a DataFrame's index when it scores it: the row labels of a filtered frame, to join the scores back by", async () => {
+    const df = await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv"));
+    const atlas = df.query(df["model"].eq("atlas-pro"));
+    const judge = createJudge({ judge: "offline", quiet: true });
+    const scored = await scoreAnswerCorrectness(atlas, { judge, progress: false, quiet: true });
+    assert.deepEqual(scored.index, atlas.index);
+    assert.deepEqual(scored.index.slice(0, 3), [0, 3, 6]);
+    assert.deepEqual(scored["id"].values, atlas["id"].values);
+    // The scores are those of the same rows scored whole.
+    const whole = await scoreAnswerCorrectness(df, { judge, progress: false, quiet: true });
+    assert.deepEqual(scored["answer_correctness"].values, (atlas.index as number[]).map((i) => whole["answer_correctness"].values[i]));
+    assert.deepEqual(whole.index.slice(0, 3), [0, 1, 2]);
   });
 });

@@ -5,6 +5,7 @@
 import type { DataFrame } from "danfojs-node";
 import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
 import { checkDataset, type CheckedDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
+import { isDataFrame } from "../dataset/frame-like";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { parseContexts } from "../dataset/validate";
 import type { JudgeOptions } from "../judge/config";
@@ -94,7 +95,8 @@ export function evalRows(table: Table, errors: readonly string[]): EvalRow[] {
 /**
  * Scores a table with one or more metrics and returns a new DataFrame: the
  * input columns, then each metric's columns. Row order and count always
- * equal the input's. A row with bad input, or whose judge call fails for
+ * equal the input's, and a DataFrame's index is kept (the labels of
+ * `df.query(…)` or `setIndex`). A row with bad input, or whose judge call fails for
  * good, gets NaN and the reason in the metric's error column; the other rows
  * are scored. One judge (one scheduler, one cache) serves the whole run, and
  * a usage line is printed at the end.
@@ -109,7 +111,10 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
   const judge = isJudge(options.judge) ? options.judge : createJudge(options.judge ?? {});
   const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
   const checked = await checkDataset(data, { ...options.load, required });
-  return scoreChecked(checked, metrics, judge, options);
+  const scored = await scoreChecked(checked, metrics, judge, options);
+  // A DataFrame's own index (labels, or the row numbers of a filtered frame) stays, to join the scores back by.
+  if (isDataFrame(data) && data.index.some((label, i) => label !== i)) scored.setIndex({ index: [...data.index], inplace: true });
+  return scored;
 }
 
 /**
