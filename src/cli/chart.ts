@@ -8,6 +8,7 @@ import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
 import { s, readScored } from "./command-support";
 import { WHERE_OPTION } from "./where";
+import { checkCommandFiles } from "./output-paths";
 
 /** The kinds of `evalframe chart`. */
 export const CHART_KINDS = ["box", "histogram", "mean", "scatter", "heatmap", "paired", "wtl", "verdicts", "sweep", "relevance"] as const;
@@ -30,6 +31,7 @@ export const chartCommand: Command = async (argv, io) => {
   const by = stringOption(args, "by");
   const pairBy = stringOption(args, "pair-by");
   const baseline = stringOption(args, "baseline");
+  checkCommandFiles(c, { inputs: [{ name: "the scored table", path: input.file }], outputs: [{ name: "--out", path: out, example: "chart.png" }] });
   const opt = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
   // The chart modules only (no judge, no report, no danfojs): a chart of a table is drawn in about a second.
   const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
@@ -50,7 +52,7 @@ export const chartCommand: Command = async (argv, io) => {
       case "paired":
         return pairedDifferences(df, opt({ metric, by, pairBy, a: models?.[0], b: models?.[1] }));
       case "wtl":
-        return winTieLoss(df, opt({ metric, baseline }));
+        return winTieLoss(df, opt({ metric, baseline, by, pairBy }));
       case "verdicts":
         return verdictBars(df, opt({ by }));
       case "sweep":

@@ -14,6 +14,7 @@ import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
 import { columnsOf, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
+import { checkCommandFiles } from "./output-paths";
 
 const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
@@ -80,6 +81,11 @@ export const diffCommand: Command = async (argv, io) => {
     if (v !== undefined) options[key] = v;
   }
   if (seed !== undefined) options.seed = seed;
+  // The files written, before either run is read: neither is a run, nor both one file, and each can be written.
+  checkCommandFiles(c, {
+    inputs: [{ name: "the earlier run (first file)", path: beforeFile }, { name: "the later run (second file)", path: afterFile }],
+    outputs: [{ name: "--out", path: out, example: "changes.csv" }, { name: "--chart", path: chart, example: "change.png" }],
+  });
 
   const { compareRuns, changeWithCI, formatTable, frameRecords, toCSV, saveChart } = runtime();
   const { loadTable } = tables();

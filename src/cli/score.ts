@@ -1,8 +1,14 @@
 /**
  * `evalframe score`: judge every row and write the scored table (streamed, or through the Batch API), then the summary, the headline, the usage line and the gate.
  */
+import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { pipeline } from "node:stream/promises";
 import type { DataFrame } from "danfojs-node";
+import type { DatasetFormat } from "../dataset/load";
+import type { EnvironmentVariables } from "../judge/config";
 import { metricDefinitions, metricNames, type MetricFlags } from "../metrics/registry";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
@@ -16,6 +22,8 @@ import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 import type { CliIO, Command } from "./command";
 import { runtime, batchRuntime, s, b, columnsOf, readInput, tables, writeText, errorCount } from "./command-support";
 import { describeConditions, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
+import { checkCommandFiles } from "./output-paths";
+import { ownDescriptor } from "../dataset/atomic-write";
 import { tableRecord } from "../dataset/table";
 import type { Records } from "../dataset/raw";
 
@@ -52,6 +60,65 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
 
 /** `evalframe score`: judge every row and write the scored table (and, on request, statements and a JSON summary). */
 export const scoreCommand: Command = async (argv, io, env = process.env) => {
+  // An input that is a pipe is scored from a private copy: messages name the path given, and the copy goes at the end.
+  const copies: InputCopy[] = [];
+  const shown = (text: string) => copies.reduce((t, copy) => t.split(copy.file).join(copy.input), text);
+  try {
+    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)) }, env, copies);
+  } catch (error) {
+    throw copies.length === 0 ? error : withMessage(error, shown);
+  } finally {
+    for (const copy of copies) rmSync(copy.dir, { recursive: true, force: true });
+  }
+};
+
+/** A private copy of an input that cannot be read twice (a pipe: `/dev/stdin`, `<(…)`, a FIFO). */
+interface InputCopy {
+  /** The path the user gave. */
+  input: string;
+  /** The copy, in its own temporary folder `dir`. */
+  file: string;
+  dir: string;
+}
+
+/**
+ * The file to read for `input`: itself when it is a regular file (or not
+ * there: reading it says so), else a copy in a private temporary folder
+ * (added to `copies`, for the caller to remove). Scoring reads its input
+ * twice (a survey, then the chunks), and a pipe can be read once.
+ */
+async function readableInput(input: string, format: DatasetFormat, copies: InputCopy[]): Promise<string> {
+  let stats;
+  try {
+    stats = statSync(input, { throwIfNoEntry: false });
+  } catch {
+    return input;
+  }
+  if (stats === undefined || stats.isFile() || stats.isDirectory()) return input;
+  const dir = await mkdtemp(path.join(tmpdir(), "evalframe-input-"));
+  const file = path.join(dir, `input.${format}`);
+  copies.push({ input, file, dir });
+  // This process's own descriptor (/dev/stdin) is read as it is: a socket behind it cannot be opened by name.
+  const fd = ownDescriptor(input);
+  const from = () => (fd === undefined ? createReadStream(input) : createReadStream("", { fd, autoClose: false }));
+  await failOnError(() => pipeline(from(), createWriteStream(file, { mode: 0o600 })), `cannot read "${input}": `);
+  return file;
+}
+
+/** The error with its message rewritten by `rewrite`, of the same kind (usage error, failure, other). */
+function withMessage(error: unknown, rewrite: (text: string) => string): unknown {
+  if (error instanceof UsageError) return new UsageError(rewrite(error.message), error.command);
+  if (error instanceof CliFailure) return new CliFailure(rewrite(error.message));
+  if (error instanceof Error) {
+    const worded = (error as { cliMessage?: unknown }).cliMessage;
+    if (typeof worded === "string") Object.defineProperty(error, "cliMessage", { value: rewrite(worded) });
+    error.message = rewrite(error.message);
+  }
+  return error;
+}
+
+/** `evalframe score` once the input can be read twice; `copies` collects the private copies it makes. */
+async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVariables, copies: InputCopy[]): Promise<number> {
   const c = "score";
   const args = parseCommand(c, argv, SCORE_OPTIONS);
   const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
@@ -124,18 +191,34 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   const strict = flag(args, "strict");
   const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1);
+  // Every file written is checked before any is read: none is an input (but --out may be the input itself:
+  // rescoring in place), two outputs are not one file, and each can be written. A dry run writes nothing.
+  checkCommandFiles(c, {
+    inputs: [{ name: "the input file", path: input }, { name: "--batch-import", path: batchImport }, ...(labels ?? []).map((file) => ({ name: "--labels", path: file }))],
+    outputs: dryRun
+      ? []
+      : [
+          { name: "--out", path: out, example: "scored.csv" },
+          { name: "--statements-out", path: statementsOut, example: "statements.csv" },
+          { name: "--summary-json", path: summaryJson, example: "summary.json" },
+          { name: "--batch-export", path: batchExport, example: "requests.jsonl" },
+        ],
+    mayBeSame: [["--out", "the input file"]],
+  });
+  // What is read: the input, or a private copy of it when it is a pipe.
+  const source = await readableInput(input, format, copies);
   const { createJudge, score, scoreRun, terminalProgress, toCSV, statements, summarize, surveyInput, scoreFileInChunks, requireColumns, estimate, formatEstimate } = runtime();
   let df: DataFrame | undefined;
   let survey: InputSurvey | undefined;
   // What the paths that read the input whole read: in batch mode the file, or with --where its rows that
   // meet it; in the dry run those rows read once, for the estimate of this run and of each other layout.
-  let whole: string | Records = input;
+  let whole: string | Records = source;
   if ((where.length > 0 && batching) || dryRun) {
-    const table = rowsWhere(c, input, await failOnError(() => tables().loadTable(input, { format, required: [], warn: false, ...(strict ? { strict } : {}) })), where);
+    const table = rowsWhere(c, input, await failOnError(() => tables().loadTable(source, { format, required: [], warn: false, ...(strict ? { strict } : {}) })), where);
     whole = Array.from({ length: table.rowCount }, (_, i) => tableRecord(table, i));
   }
   if (batching) df = await readInput(whole, format, { io, strict });
-  else survey = await failOnError(() => surveyInput(input, format, { strict, warn: (m: string) => io.err(`${m}\n`), where, command: c, ...(chunkRows ? { chunkRows } : {}) }));
+  else survey = await failOnError(() => surveyInput(source, format, { strict, warn: (m: string) => io.err(`${m}\n`), where, command: c, ...(chunkRows ? { chunkRows } : {}) }));
   const columns = df ? columnsOf(df) : survey!.columns;
   if ((df ? (df.shape[0] ?? 0) : survey!.rows) === 0) {
     throw new CliFailure(`${input}: no rows to score: the file has ${columns.length > 0 ? "a header and nothing under it" : "nothing in it"}`);
@@ -182,7 +265,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const progress = flag(args, "no-progress") ? false : terminalProgress();
   if (!batching) {
     const run = await failOnError(() =>
-      scoreFileInChunks({ input, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, where, ...(chunkRows ? { chunkRows } : {}) }),
+      scoreFileInChunks({ input: source, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, where, ...(chunkRows ? { chunkRows } : {}) }),
     );
     const chosenRows = where.length > 0 ? `: those with ${describeConditions(where)}, of ${survey!.fileRows.toLocaleString("en-US")}` : "";
     const written = [`${out} (${counted(run.rows, "row")}${chosenRows})`];
