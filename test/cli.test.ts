@@ -198,6 +198,21 @@ describe("evalframe score (offline judge) and the commands that read its output"
     assert.match(unknown.stderr, /baseline "nobody" is not a model/);
   });
 
+  it("a column named by an option that the file lacks exits 2 listing the file's columns, not only those read", async () => {
+    const cases: [string[], string][] = [
+      [["compare", "scored.csv", "--metric", "answer_corectness"], "--metric names column \"answer_corectness\""],
+      [["compare", "scored.csv", "--pair-by", "qid"], "--pair-by names column \"qid\""],
+      [["summarize", "scored.csv", "--by", "modle"], "--by names column \"modle\""],
+      [["summarize", "scored.csv", "--metrics", "answer_correctness,nosuch"], "--metrics names column \"nosuch\""],
+      [["summarize", "scored.csv", "--where", "nosuch=x"], "--where names column \"nosuch\""],
+    ];
+    for (const [args, named] of cases) {
+      const r = await evalframe(args, dir);
+      assert.equal(r.code, 2, args.join(" "));
+      assert.match(r.stderr, new RegExp(`${args[0]}: ${named}, which scored\\.csv does not have; its columns are: id, domain, model, user_input, response, reference, answer_correctness, answer_correctness_factual, `));
+    }
+  });
+
   it("chart writes PNG, SVG and Vega-Lite JSON files", async () => {
     const [png, svg, json, wrongKind, noRelevance] = await Promise.all([
       evalframe(["chart", "scored.csv", "--kind", "box", "--out", "charts/box.png"], dir),

@@ -3,14 +3,14 @@
  */
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
-import type { CanonicalColumn } from "../dataset/columns";
-import type { Table } from "../dataset/table";
+import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
+import { getColumn, type Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import type { Records } from "../dataset/raw";
 import { metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
-import { failOnError } from "./errors";
-import { conditionColumns, rowConditions, rowsKept, type RowCondition } from "./where";
+import { failOnError, UsageError } from "./errors";
+import { conditionColumns, rowConditions, rowsKept, unknownColumn, type RowCondition } from "./where";
 import type { CliIO } from "./command";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
@@ -77,7 +77,7 @@ export function readScored(
 ): {
   file: string;
   where: readonly RowCondition[];
-  load: (columns?: readonly string[], cellText?: CellText) => Promise<Table>;
+  load: (columns?: readonly string[], cellText?: CellText, named?: readonly NamedColumn[]) => Promise<Table>;
   fileRows: (table: Table) => readonly number[];
 } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
@@ -88,9 +88,19 @@ export function readScored(
   return {
     file,
     where,
-    load: async (columns, cellText) => {
+    load: async (columns, cellText, named = []) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
       const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
+      // A column named on the command line that is not there: say so with the file's columns, not the few read.
+      const has = (column: string) => getColumn(loaded, column) !== undefined;
+      const absent = [...named, ...where.map((w) => ({ option: "--where", column: w.column }))].find((n) => !has(n.column));
+      if (absent !== undefined) {
+        const all = columns === undefined ? loaded : await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], cellText: () => "" }));
+        // (input_error: the second read's own, its cells left empty.)
+        const names = all.columns.map((c) => c.name).filter((name) => name !== INPUT_ERROR_COLUMN || has(name));
+        if (absent.option === "--where") throw unknownColumn(command, file, absent.column, names);
+        throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
+      }
       if (where.length === 0) return loaded;
       const { table, rows } = rowsKept(command, file, loaded, where);
       rowsOfFile.set(table, rows);
@@ -144,6 +154,17 @@ export function scoreColumnsRead(also: readonly string[], metrics: readonly stri
     for (let k = parts.length; k >= 1; k--) for (const role of ["error", "judge"]) columns.add(`${parts.slice(0, k).join("_")}_${role}`);
   }
   return [...columns];
+}
+
+/** A column the user named with an option (`--metric answer_correctness`), which the file must have. */
+export interface NamedColumn {
+  option: string;
+  column: string;
+}
+
+/** The columns of `options` that were given (`[["--by", by], …]`), as {@link NamedColumn}s. */
+export function namedColumns(options: readonly (readonly [option: string, columns: string | readonly string[] | undefined])[]): NamedColumn[] {
+  return options.flatMap(([option, columns]) => (columns === undefined ? [] : (typeof columns === "string" ? [columns] : columns).map((column) => ({ option, column }))));
 }
 
 /** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */

@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, scoreColumnsRead } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, scoreColumnsRead } from "./command-support";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
@@ -16,7 +16,8 @@ export const compareCommand: Command = async (argv, io) => {
   const { comparisonTable, formatTable, frameRecords } = tables();
   const metric = stringOption(args, "metric");
   const pairing = [stringOption(args, "by") ?? "model", stringOption(args, "pair-by") ?? "id", "user_input"];
-  const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]));
+  const named = namedColumns([["--metric", metric], ["--by", stringOption(args, "by")], ["--pair-by", stringOption(args, "pair-by")]]);
+  const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named);
   const options = {
     metric: metric ?? defaultMetric(df),
     by: stringOption(args, "by") ?? "model",

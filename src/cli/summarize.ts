@@ -5,7 +5,7 @@ import { flag, list, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError, UsageError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate } from "./fail-under";
 import type { Command } from "./command";
-import { s, b, columnsOf, tables, readScored, scoreColumnsRead } from "./command-support";
+import { s, b, columnsOf, namedColumns, tables, readScored, scoreColumnsRead } from "./command-support";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe summarize`: the summary table of a scored file. */
@@ -19,7 +19,7 @@ export const summarizeCommand: Command = async (argv, io) => {
   if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
   const { summaryTable, formatTable, frameRecords } = tables();
   const named = list(stringOption(args, "by"));
-  const df = await input.load(scoreColumnsRead(named ?? ["model"], metrics));
+  const df = await input.load(scoreColumnsRead(named ?? ["model"], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
   const by = named ?? (columnsOf(df).includes("model") ? ["model"] : []);
   const summary = await failOnError(() =>
     summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),

@@ -135,6 +135,7 @@ export function valueNoRowHolds(command: string, file: string, condition: RowCon
   );
 }
 
-function unknownColumn(command: string, file: string, column: string, columns: readonly string[]): UsageError {
+/** The usage error for a `--where` column the file lacks, naming its columns. */
+export function unknownColumn(command: string, file: string, column: string, columns: readonly string[]): UsageError {
   return new UsageError(`${command}: --where names column "${column}", which ${file} does not have; its columns are: ${columns.join(", ")}`, command);
 }
