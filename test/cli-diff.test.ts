@@ -91,6 +91,8 @@ describe("--fail-under on summarize", () => {
       // Written with a space too: the negative number is read as the value, not as an option.
       [["--fail-under", "-0.1"], /--fail-under must be a number at least 0 and at most 1, got "-0\.1"/],
       [["--fail-under", "70%"], /--fail-under must be a number/],
+      [["--fail-under", "0x1"], /--fail-under must be a number at least 0 and at most 1, got "0x1"/],
+      [["--fail-under", "Infinity"], /--fail-under must be a number/],
       [["--fail-under-metric", "answer_correctness"], /--fail-under-metric goes with --fail-under X/],
       [["--fail-under", "0.5", "--fail-under-model", "A", "--fail-under-overall"], /use --fail-under-model or --fail-under-overall, not both/],
     ] as const) {

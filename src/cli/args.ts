@@ -151,11 +151,12 @@ export function wholeNumber(command: string, name: string, text: string | undefi
   return Number(t);
 }
 
-/** A finite number, optionally within [min, max]. */
+/** A finite decimal number ("0.8", ".5", "1e-3"), optionally within [min, max]. */
 export function finiteNumber(command: string, name: string, text: string | undefined, range: { min?: number; max?: number; above?: number } = {}): number | undefined {
   if (text === undefined) return undefined;
   const t = text.trim();
-  const value = t === "" ? Number.NaN : Number(t);
+  // Decimal only: Number() would also take "0x1", "0b1" and "Infinity".
+  const value = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(t) ? Number(t) : Number.NaN;
   const bounds = [
     range.above !== undefined ? `greater than ${range.above}` : undefined,
     range.min !== undefined ? `at least ${range.min}` : undefined,
