@@ -68,6 +68,18 @@ describe("classifying context items", () => {
     assert.equal(classifyContext("Two lines\nimages/chart.png").kind, "text");
   });
 
+  it("refuses an image cut short (a download or copy that stopped) before anything is sent, and loads each whole one", async () => {
+    const root = tempDir();
+    for (const name of ["bar-chart.png", "temperature.jpg", "shapes.gif", "street-scene.webp"]) {
+      const bytes = readFileSync(path.join(__dirname, "..", "data", "images", name));
+      writeFileSync(path.join(root, `cut-${name}`), bytes.subarray(0, Math.floor(bytes.length / 2)));
+      writeFileSync(path.join(root, name), bytes);
+      await new ImageLoader({ imageRoot: root }).load(classifyContext(name) as never);
+      await refused(`cut-${name}`, { imageRoot: root }, /has no end|has no trailer|has no end-of-image marker|declares [\d,]+ bytes and has [\d,]+: the file is cut short/);
+    }
+    await refused(`data:image/png;base64,${readFileSync(path.join(__dirname, "..", "data", "images", "bar-chart.png")).subarray(0, 30).toString("base64")}`, {}, /the PNG has no end \(IEND chunk\): the file is cut short/);
+  });
+
   it("loads a local image whose name holds a space", async () => {
     const root = tempDir();
     mkdirSync(path.join(root, "img"));

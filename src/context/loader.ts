@@ -5,7 +5,7 @@
  */
 import { BmpError, bmpToPng } from "./bmp";
 import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";
-import { SENDABLE_MIME, sniffImageType } from "./image-type";
+import { incompleteImage, SENDABLE_MIME, sniffImageType } from "./image-type";
 import type { ContextItem } from "./items";
 import { readLocalImage } from "./local";
 
@@ -86,6 +86,8 @@ export function toSendableImage(source: string, bytes: Buffer, maxBytes: number)
   const type = sniffImageType(bytes);
   if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
   if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
+  const cut = incompleteImage(type, bytes);
+  if (cut !== undefined) throw new ImageRefusedError(cut);
   let data = bytes;
   let convertedFrom: "bmp" | undefined;
   let sendType: LoadedImage["type"];
