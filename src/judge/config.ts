@@ -216,8 +216,29 @@ interface Found<T> {
   from: JudgeSettingSource;
 }
 
+/** Settings whose values are secrets: a wrong value is described by its type alone. */
+const SECRET_SETTINGS: ReadonlySet<JudgeSettingName> = new Set(["apiKey", "embeddingApiKey"]);
+
+/**
+ * Refuses a text option given as something else (JavaScript callers, JSON
+ * configs), which would otherwise fail deep inside as "value.trim is not a
+ * function". A secret's value is never shown, only its type.
+ */
+function checkTextOption(setting: JudgeSettingName, option: unknown): void {
+  if (option === undefined || typeof option === "string") return;
+  const kind = typeof option;
+  const shown = option === null ? "null" : SECRET_SETTINGS.has(setting) || kind === "object" || kind === "function" ? `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}` : String(option);
+  if (setting === "cacheDir") {
+    throw new TypeError(
+      `judge option cacheDir must be the cache folder's path (a string, e.g. ".evalframe-cache"; default EVALFRAME_CACHE_DIR, else .evalframe-cache), got ${shown}; to turn the cache off, use cache: false`,
+    );
+  }
+  throw new TypeError(`judge option ${setting} must be a string, got ${shown}`);
+}
+
 /** A text setting: the option, else the first of its environment variables that is set, else nothing (from "default"). */
 function lookUp(setting: JudgeSettingName, option: string | undefined, env: EnvironmentVariables): Found<string> {
+  checkTextOption(setting, option);
   const given = nonEmpty(option);
   if (given !== undefined) return { value: given, from: "option" };
   for (const name of JUDGE_ENV_VARS[setting]) {

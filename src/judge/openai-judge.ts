@@ -7,13 +7,102 @@ import { cacheKey, DiskCache, NoCache, type ReplyCache } from "./cache";
 import { redactSecrets, shownBaseURL, type ResolvedJudgeConfig } from "./config";
 import type { Judge } from "./judge";
 import { estimateTokens, isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
-import { correctionMessages, messagesFor, readReply, responseFormat, type StructuredMode } from "./structured";
+import { correctionMessages, excerpt, messagesFor, missingContent, readReply, responseFormat, type StructuredMode } from "./structured";
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 import { errorText } from "../display/words";
 
 /** Connections refused, or a host not found, before a server ever answers: then it is taken for absent. */
 const REFUSALS_BEFORE_GIVING_UP = 3;
+
+/**
+ * Refusals of one kind in a row with no success between (the key not
+ * accepted, the quota used up, a model not found) before the run stops
+ * asking: each would refuse every request that follows.
+ */
+const FAILURES_BEFORE_STOPPING = 3;
+
+/**
+ * How long the run stops asking after such refusals. Then requests go again
+ * (a quota topped up, a model pulled, in a notebook that keeps its judge),
+ * and the first refusal stops it again at once.
+ */
+const STOP_LASTS_MS = 60_000;
+
+/** Largest chat reply read (8 MB): a larger one is a runaway reply, and fails its request unread. */
+const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/** What each text adds to the largest embeddings reply read (a 4,096-dimension vector is about 90 kB of JSON). */
+const MAX_EMBEDDING_BYTES_PER_TEXT = 256 * 1024;
+
+/**
+ * A 2xx reply that cannot be used: the connection closed or stalled while
+ * it was read, or it is not the JSON expected, or it is too large.
+ * `retryable` says whether another attempt may help.
+ */
+class ReplyBodyError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = "ReplyBodyError";
+  }
+}
+
+/** Thrown instead of sending a request once the run stopped asking (see `Endpoint.stopped`); never retried. */
+class StoppedError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+    this.name = "StoppedError";
+  }
+}
+
+/** Whether an error says the account's quota is used up (OpenAI: 429 with code or type "insufficient_quota"): no wait will help. */
+function isQuotaExhausted(error: APIError): boolean {
+  return error.code === "insufficient_quota" || error.type === "insufficient_quota";
+}
+
+/** What a body that is not JSON looks like, for messages: an HTML page (with its title), cut-off JSON, text, or nothing. */
+function describeBody(text: string, contentType: string | null): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return "an empty body";
+  if (trimmed.startsWith("<") || /html/i.test(contentType ?? "")) {
+    const heading = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(trimmed)?.[1];
+    const title = heading?.replace(/<[^>]*>/g, " ").trim();
+    return title ? `an HTML page: "${excerpt(title, 80)}"` : "an HTML page";
+  }
+  if (/^[{[]/.test(trimmed)) return `JSON cut off or malformed: "${excerpt(trimmed, 80)}"`;
+  return `text: "${excerpt(trimmed, 80)}"`;
+}
+
+/** A number of bytes in whole megabytes, for messages. */
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+/** A count from a reply's usage: a finite number, else 0. */
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** The shape of a chat completion the judge reads (every field checked before use). */
+interface ChatCompletionShape {
+  choices: unknown[];
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null } | null;
+}
+
+/** The shape of a chat completion's choice the judge reads. */
+type ChoiceShape = { message?: { content?: unknown; refusal?: unknown } | null; finish_reason?: unknown };
+
+/** The shape of an embeddings reply the judge reads. */
+interface EmbeddingsShape {
+  data: unknown[];
+  usage?: { prompt_tokens?: unknown } | null;
+}
 
 /**
  * The innermost cause of a connection failure: its code ("ECONNREFUSED",
@@ -42,6 +131,8 @@ class UsageFanout {
 interface ChatAttemptResult {
   content: string | null;
   finishReason: string | null;
+  /** Why there is nothing to read (no choices, a refusal, no content), if so. */
+  missing: string | undefined;
 }
 
 const SCHEMA_UNSUPPORTED = /response_format|json_schema|structured output/i;
@@ -64,6 +155,10 @@ class Endpoint {
   refusals = 0;
   /** Set once the server is taken for absent: every request to it fails at once with this. */
   unreachable: string | undefined;
+  /** Refusals in a row since the last success, by what they would stop: "key", "quota" or "model:<name>". */
+  private readonly streaks = new Map<string, number>();
+  /** Why the run stopped asking, by the same keys: every request they cover fails at once with it. */
+  private readonly stops = new Map<string, { message: string; status: number; at: number }>();
 
   constructor(
     config: ResolvedJudgeConfig,
@@ -72,6 +167,10 @@ class Endpoint {
     query: Readonly<Record<string, string>>,
     /** What to check when it cannot be reached, e.g. "is the server running, and is the base URL (…) right?". */
     readonly check: string,
+    /** What to check when its key is not accepted, e.g. "EVALFRAME_API_KEY / OPENAI_API_KEY (this key came from …)". */
+    readonly keyCheck: string,
+    /** Where its base URL is set, e.g. "--base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL". */
+    readonly urlSetting: string,
   ) {
     this.shownURL = shownBaseURL(baseURL);
     this.client = new OpenAI({
@@ -83,6 +182,42 @@ class Endpoint {
       defaultQuery: query,
     });
   }
+
+  /** Why a request for `model` is not sent, or undefined: the server is absent, or the run stopped asking it (or for this model). */
+  stopped(model: string): StoppedError | undefined {
+    if (this.unreachable) return new StoppedError(this.unreachable, undefined);
+    for (const what of ["key", "quota", `model:${model}`]) {
+      const stop = this.stops.get(what);
+      if (stop && Date.now() - stop.at > STOP_LASTS_MS) this.stops.delete(what);
+      else if (stop) return new StoppedError(stop.message, stop.status);
+    }
+    return undefined;
+  }
+
+  /** A 2xx for `model`: the server answers, the key is accepted, the quota is not used up, the model exists. */
+  succeeded(model: string): void {
+    this.answered = true;
+    this.streaks.delete("key");
+    this.streaks.delete("quota");
+    this.streaks.delete(`model:${model}`);
+  }
+
+  /**
+   * Counts a refusal of one kind (`what`: "key", "quota", "model:<name>");
+   * at {@link FAILURES_BEFORE_STOPPING} in a row the run stops asking (for
+   * {@link STOP_LASTS_MS}), with the message `stop` makes of the count.
+   */
+  refused(what: string, status: number, stop: (refusals: number) => string): void {
+    const refusals = (this.streaks.get(what) ?? 0) + 1;
+    this.streaks.set(what, refusals);
+    if (refusals >= FAILURES_BEFORE_STOPPING && !this.stops.has(what)) this.stops.set(what, { message: stop(refusals), status, at: Date.now() });
+  }
+}
+
+/** Where a key came from, for messages: "this key came from OPENAI_API_KEY", or "no key is set". */
+function keySource(key: string | undefined, from: ResolvedJudgeConfig["sources"]["apiKey"]): string {
+  if (key === undefined) return "no key is set";
+  return `this key came from ${from === "option" ? "the options of createJudge" : from}`;
 }
 
 /** A judge backed by an OpenAI-compatible HTTP server (and, optionally, a second one for embeddings). */
@@ -115,7 +250,15 @@ export class OpenAIJudge implements Judge {
     this.embeddingModel = config.embeddingModel;
     this.maxReplyTokens = config.maxTokens;
     this.usage = new UsageRecorder(this.label, config.prices);
-    this.chat = new Endpoint(config, config.baseURL, config.apiKey, config.query, "is the server running, and is the base URL (--base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL) right?");
+    this.chat = new Endpoint(
+      config,
+      config.baseURL,
+      config.apiKey,
+      config.query,
+      "is the server running, and is the base URL (--base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL) right?",
+      `EVALFRAME_API_KEY / OPENAI_API_KEY (${keySource(config.apiKey, config.sources.apiKey)})`,
+      "--base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL",
+    );
     this.embeddings = config.separateEmbeddings
       ? new Endpoint(
           config,
@@ -123,6 +266,8 @@ export class OpenAIJudge implements Judge {
           config.embeddingApiKey,
           config.embeddingQuery,
           "is the embeddings server running, and is its base URL (--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL) right?",
+          `EVALFRAME_EMBEDDING_API_KEY (${keySource(config.embeddingApiKey, config.sources.embeddingApiKey)})`,
+          "--embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL",
         )
       : this.chat;
     const scheduler = (): Scheduler =>
@@ -183,29 +328,83 @@ export class OpenAIJudge implements Judge {
     return [apiKey, embeddingApiKey, ...Object.values(headers), ...Object.values(query), ...Object.values(embeddingQuery)];
   }
 
-  /** Builds the `JudgeError` a caller sees, with no secret in it. */
-  private failure(error: unknown, what: string, server: Endpoint): JudgeError {
+  /** Builds the `JudgeError` a caller sees, with no secret in it; `model` is the model the request was for. */
+  private failure(error: unknown, what: string, server: Endpoint, model: string): JudgeError {
     if (error instanceof JudgeError) return error;
     let message: string;
     let status: number | undefined;
-    if (error instanceof APIConnectionTimeoutError) {
+    let retryable: boolean | undefined;
+    if (error instanceof StoppedError) {
+      message = `${what}: ${error.message}`;
+      status = error.status;
+      retryable = false;
+    } else if (error instanceof ReplyBodyError) {
+      message = `${what}: ${error.message}`;
+      retryable = error.retryable;
+    } else if (error instanceof APIConnectionTimeoutError) {
       message = `${what}: no reply within ${this.config.timeoutMs} ms from ${server.shownURL}`;
     } else if (error instanceof APIConnectionError) {
       message = server.unreachable ? `${what}: ${server.unreachable}` : `${what}: could not reach ${server.shownURL} (${rootCause(error).message})`;
     } else if (error instanceof APIError && error.status !== undefined) {
       status = error.status;
-      message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}`;
+      if (isQuotaExhausted(error)) {
+        // The SDK's message starts with the status ("429 You exceeded your current quota, …").
+        message = `${what}: ${this.quotaUsedUp(server)} (HTTP ${error.status}: ${error.message.replace(/^\d{3} /, "")})`;
+        retryable = false;
+      } else {
+        message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}${this.statusHint(error.status, server, model)}`;
+      }
     } else {
       message = `${what}: ${errorText(error)}`;
     }
-    const options: { status?: number; retryable?: boolean } = { retryable: status === undefined || isRetryableStatus(status) };
+    const options: { status?: number; retryable?: boolean } = { retryable: retryable ?? (status === undefined || isRetryableStatus(status)) };
     if (status !== undefined) options.status = status;
     return new JudgeError(redactSecrets(message, this.secrets()), options);
   }
 
-  /** How to go on after a failed attempt; `sent` is how a chat attempt asked for JSON (the mode may have changed since). */
-  private classify(error: unknown, server: Endpoint, sent?: StructuredMode): FailureInfo {
-    if (error instanceof APIUserAbortError) return { retryable: false };
+  /** What a used-up quota means, and what to do. */
+  private quotaUsedUp(server: Endpoint): string {
+    return `the API key's quota is used up (insufficient_quota) at ${server.shownURL}: check the account's plan and billing`;
+  }
+
+  /** What to check after a 401 or a 404 (`; …`), else "". */
+  private statusHint(status: number, server: Endpoint, model: string): string {
+    if (status === 401) return `; the API key was not accepted: check ${server.keyCheck}, or the key for this base URL`;
+    if (status === 404) return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})`;
+    return "";
+  }
+
+  /** Where `model` is set: "--model / EVALFRAME_MODEL" for the chat model, and so on. */
+  private modelSetting(model: string): string {
+    if (model === this.config.model) return "--model / EVALFRAME_MODEL";
+    if (model === this.config.visionModel) return "--vision-model / EVALFRAME_VISION_MODEL";
+    if (model === this.config.embeddingModel) return "--embedding-model / EVALFRAME_EMBEDDING_MODEL";
+    return "the model's name";
+  }
+
+  /**
+   * Counts a refusal that would refuse every request after it (a used-up
+   * quota, a key not accepted, a model not found): after a few in a row, with
+   * no success between, the run stops asking (see {@link Endpoint.refused}).
+   */
+  private noteRefusal(error: APIError, status: number, server: Endpoint, model: string): void {
+    const stops = (refusals: number, forIt = ""): string => `${refusals} requests${forIt} in a row got this answer, so the run stops asking${forIt}`;
+    if (isQuotaExhausted(error)) {
+      server.refused("quota", status, (n) => `${this.quotaUsedUp(server)}; ${stops(n)}`);
+    } else if (status === 401) {
+      server.refused("key", status, (n) => `HTTP 401 from ${server.shownURL} (${error.message}): ${stops(n)}${this.statusHint(status, server, model)}`);
+    } else if (status === 404) {
+      server.refused(`model:${model}`, status, (n) => `HTTP 404 from ${server.shownURL} for model "${model}" (${error.message}): ${stops(n, " for it")}${this.statusHint(status, server, model)}`);
+    }
+  }
+
+  /**
+   * How to go on after a failed attempt for `model`; `sent` is how a chat
+   * attempt asked for JSON (the mode may have changed since).
+   */
+  private classify(error: unknown, server: Endpoint, model: string, sent?: StructuredMode): FailureInfo {
+    if (error instanceof APIUserAbortError || error instanceof StoppedError) return { retryable: false };
+    if (error instanceof ReplyBodyError) return { retryable: error.retryable };
     if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
       const cause = rootCause(error);
       if (!server.answered && (cause.code === "ECONNREFUSED" || cause.code === "ENOTFOUND") && ++server.refusals >= REFUSALS_BEFORE_GIVING_UP) {
@@ -218,6 +417,9 @@ export class OpenAIJudge implements Judge {
     if (error instanceof APIConnectionError) return { retryable: true };
     if (error instanceof APIError) server.answered = true;
     if (error instanceof APIError && error.status !== undefined) {
+      this.noteRefusal(error, error.status, server, model);
+      // A used-up quota comes as a 429, but waiting for it would take the whole rate-limit budget of every request.
+      if (isQuotaExhausted(error)) return { retryable: false };
       if ((error.status === 400 || error.status === 422) && sent !== undefined && sent !== "json_object") {
         // First drop what the server refuses in the schema (length limits), then the schema itself.
         // Judged by what this attempt sent: requests in flight when the mode changed are refused too.
@@ -245,20 +447,88 @@ export class OpenAIJudge implements Judge {
     usage: UsageFanout,
     mode: StructuredMode,
   ): Promise<ChatAttemptResult> {
-    if (this.chat.unreachable) throw new JudgeError(this.chat.unreachable);
+    const stopped = this.chat.stopped(model);
+    if (stopped) throw stopped;
     const body = this.chatBody(request, model, mode, extra);
     usage.each((u) => u.httpRequest("chat"));
-    const { data, response } = await this.chat.client.chat.completions
+    const started = Date.now();
+    const response = await this.chat.client.chat.completions
       .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { maxRetries: 0, timeout: this.config.timeoutMs })
-      .withResponse();
-    const prompt = data.usage?.prompt_tokens ?? 0;
-    const completion = data.usage?.completion_tokens ?? 0;
-    const cached = data.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      .asResponse();
+    this.chat.succeeded(model);
+    const data = await this.readJSON(response, this.chat, started, "chat completion", MAX_REPLY_BYTES, "a runaway reply? bound replies with maxTokens (--max-tokens or EVALFRAME_MAX_TOKENS)");
+    if (typeof data !== "object" || data === null || !Array.isArray((data as { choices?: unknown }).choices)) {
+      throw new ReplyBodyError(`the server's reply was not a JSON chat completion (JSON with no "choices" list: ${excerpt(JSON.stringify(data), 120)}) from ${this.chat.shownURL}`, true);
+    }
+    const completionData = data as ChatCompletionShape;
+    const prompt = count(completionData.usage?.prompt_tokens);
+    const completion = count(completionData.usage?.completion_tokens);
+    const cached = count(completionData.usage?.prompt_tokens_details?.cached_tokens);
     usage.each((u) => u.tokens(model, "chat", prompt, completion, "interactive", cached));
-    this.chat.answered = true;
     this.scheduler.observe(response.headers, prompt + completion);
-    const choice = data.choices[0];
-    return { content: choice?.message.content ?? null, finishReason: choice?.finish_reason ?? null };
+    const first = completionData.choices[0];
+    const choice = typeof first === "object" && first !== null ? (first as ChoiceShape) : undefined;
+    const content = choice?.message?.content;
+    const finishReason = choice?.finish_reason;
+    return { content: typeof content === "string" ? content : null, finishReason: typeof finishReason === "string" ? finishReason : null, missing: missingContent(choice) };
+  }
+
+  /**
+   * Reads a 2xx reply's body as JSON (`expected`: "chat completion", for
+   * messages), within what is left of the request's time (the SDK's timeout
+   * ends when the headers arrive) and at most `limit` bytes. A body cut off,
+   * stalled or not JSON is a transient fault (retried); a body over the limit
+   * is not read, and not retried (`tooLarge` says what to do).
+   */
+  private async readJSON(response: Response, server: Endpoint, started: number, expected: string, limit: number, tooLarge: string): Promise<unknown> {
+    const refuse = (): ReplyBodyError => new ReplyBodyError(`the reply from ${server.shownURL} is larger than ${megabytes(limit)}, so it was not read: ${tooLarge}`, false);
+    const reader = response.body?.getReader();
+    const chunks: Uint8Array[] = [];
+    if (reader) {
+      if (Number(response.headers.get("content-length") ?? Number.NaN) > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw refuse();
+      }
+      let stalled = false;
+      const stall = (): ReplyBodyError =>
+        new ReplyBodyError(`no complete reply within ${this.config.timeoutMs} ms from ${server.shownURL} (the reply began, then stalled)`, true);
+      const timer = setTimeout(
+        () => {
+          stalled = true;
+          void reader.cancel().catch(() => undefined);
+        },
+        Math.max(1, started + this.config.timeoutMs - Date.now()),
+      );
+      try {
+        let size = 0;
+        for (;;) {
+          let next: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            if (stalled) throw stall();
+            const cause = error instanceof Error ? rootCause(error).message : String(error);
+            throw new ReplyBodyError(`the connection closed while reading the reply from ${server.shownURL} (${cause})`, true);
+          }
+          if (stalled) throw stall();
+          if (next.done) break;
+          size += next.value.byteLength;
+          if (size > limit) {
+            await reader.cancel().catch(() => undefined);
+            throw refuse();
+          }
+          chunks.push(next.value);
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const text = Buffer.concat(chunks).toString("utf8");
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ReplyBodyError(`the server's reply was not a JSON ${expected} (${describeBody(text, response.headers.get("content-type"))}) from ${server.shownURL}`, true);
+    }
   }
 
   /** The cache key of a chat request: provider, base URL, model, sampling, prompt version, schema and messages; never secrets. */
@@ -393,15 +663,15 @@ export class OpenAIJudge implements Judge {
       try {
         reply = await this.scheduler.run({
           attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks, (sent = this.mode)),
-          classify: (error) => this.classify(error, this.chat, sent),
+          classify: (error) => this.classify(error, this.chat, model, sent),
           tokens: estimateTokens([...request.messages, ...extra]),
           onRetry: () => sinks.each((u) => u.retry()),
         });
       } catch (error) {
         sinks.each((u) => u.failure());
-        throw this.failure(error, `${request.schemaName} request to ${model}`, this.chat);
+        throw this.failure(error, `${request.schemaName} request to ${model}`, this.chat, model);
       }
-      const read = readReply(request, reply.content, reply.finishReason);
+      const read = reply.missing !== undefined ? { ok: false as const, problem: reply.missing } : readReply(request, reply.content, reply.finishReason);
       if (read.ok) {
         await this.store(request, key, read.value, model);
         return read.value;
@@ -448,13 +718,13 @@ export class OpenAIJudge implements Judge {
         try {
           result = await this.embeddingScheduler.run({
             attempt: () => this.sendEmbeddings(batch, sinks),
-            classify: (error) => this.classify(error, this.embeddings),
+            classify: (error) => this.classify(error, this.embeddings, this.config.embeddingModel),
             tokens: estimateTokens(batch),
             onRetry: () => sinks.each((u) => u.retry()),
           });
         } catch (error) {
           sinks.each((u) => u.failure());
-          throw this.failure(error, `embeddings request to ${this.config.embeddingModel}`, this.embeddings);
+          throw this.failure(error, `embeddings request to ${this.config.embeddingModel}`, this.embeddings, this.config.embeddingModel);
         }
         await Promise.all(
           batch.map(async (text, i) => {
@@ -470,20 +740,30 @@ export class OpenAIJudge implements Judge {
 
   private async sendEmbeddings(batch: string[], usage: UsageFanout): Promise<number[][]> {
     const server = this.embeddings;
-    if (server.unreachable) throw new JudgeError(server.unreachable);
     const model = this.config.embeddingModel;
+    const stopped = server.stopped(model);
+    if (stopped) throw stopped;
     usage.each((u) => u.httpRequest("embedding"));
-    const { data, response } = await server.client.embeddings
+    const started = Date.now();
+    const response = await server.client.embeddings
       .create({ model, input: batch, encoding_format: "float" }, { maxRetries: 0, timeout: this.config.timeoutMs })
-      .withResponse();
-    const tokens = data.usage?.prompt_tokens ?? 0;
+      .asResponse();
+    server.succeeded(model);
+    const limit = MAX_REPLY_BYTES + MAX_EMBEDDING_BYTES_PER_TEXT * batch.length;
+    const data = await this.readJSON(response, server, started, "embeddings reply", limit, "send fewer texts a request (embeddingBatchSize)");
+    if (typeof data !== "object" || data === null || !Array.isArray((data as { data?: unknown }).data)) {
+      throw new ReplyBodyError(`the server's reply was not a JSON embeddings reply (JSON with no "data" list: ${excerpt(JSON.stringify(data), 120)}) from ${server.shownURL}`, true);
+    }
+    const reply = data as EmbeddingsShape;
+    const tokens = count(reply.usage?.prompt_tokens);
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
-    server.answered = true;
     this.embeddingScheduler.observe(response.headers, tokens);
-    const rows = [...data.data].sort((a, b) => a.index - b.index);
+    // An entry with no index sorts first, and fails the check below.
+    const at = (r: { index?: unknown }): number => (typeof r.index === "number" ? r.index : -1);
+    const rows = reply.data.map((r) => (typeof r === "object" && r !== null ? (r as { index?: unknown; embedding?: unknown }) : {})).sort((a, b) => at(a) - at(b));
     if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
       throw new JudgeError(`embeddings reply from ${server.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${rows.length} entries)`);
     }
-    return rows.map((r) => r.embedding);
+    return rows.map((r) => r.embedding as number[]);
   }
 }

@@ -53,16 +53,72 @@ export function excerpt(text: string, max = 160): string {
 /** Outcome of reading a reply. */
 export type ReadReply<T> = { ok: true; value: T } | { ok: false; problem: string };
 
+/** Reasoning blocks at the start of a reply (`<think>…</think>`, `<thinking>`, `<reasoning>`), one or more. */
+const LEADING_REASONING = /^\s*(?:<(think|thinking|reasoning)>[\s\S]*?<\/\1>\s*)+/i;
 /**
- * Reads a reply's content as the request's JSON: strips a Markdown code fence
- * if the model added one, parses, validates with the schema, then runs the
- * request's own check. `finishReason` "length" means the reply was cut off.
+ * Only the end of a reasoning block, before a reply that starts like JSON or
+ * a fence: the chat template opened the block in the prompt (DeepSeek-R1's does).
+ */
+const REASONING_END = /^[\s\S]*?<\/(?:think|thinking|reasoning)>\s*(?=[{[`])/i;
+
+/**
+ * A reply without the reasoning a reasoning model put before its answer
+ * (Ollama and vLLM pass `<think>…</think>` on in the content); a reply that
+ * starts like JSON is left as it is.
+ *
+ * @example
+ * withoutReasoning('<think>Easy.</think>\n{"ok": true}') // '{"ok": true}'
+ */
+export function withoutReasoning(text: string): string {
+  const block = LEADING_REASONING.exec(text);
+  if (block) return text.slice(block[0].length);
+  if (/^\s*[{[]/.test(text)) return text;
+  const end = REASONING_END.exec(text);
+  return end ? text.slice(end[0].length) : text;
+}
+
+/** ` (finish_reason "…": what it means)` for a reply with nothing to read; "" without one. */
+function finishNote(finishReason: string | null | undefined): string {
+  if (!finishReason) return "";
+  const meaning: Record<string, string> = {
+    content_filter: ": the server's content filter withheld the reply",
+    length: ": the token limit was reached before any content",
+    stop: "",
+  };
+  return ` (finish_reason "${finishReason}"${meaning[finishReason] ?? ""})`;
+}
+
+/**
+ * Why a chat completion's first choice has nothing to read, or undefined
+ * when it has content: no choice at all, a refusal (structured outputs), or
+ * a message without content (said with its finish_reason, e.g.
+ * content_filter or length).
+ */
+export function missingContent(choice: { message?: { content?: unknown; refusal?: unknown } | null; finish_reason?: unknown } | undefined): string | undefined {
+  if (choice === undefined) return "the reply had no choices";
+  const message = choice.message;
+  if (typeof message?.content === "string") return undefined;
+  if (typeof message?.refusal === "string" && message.refusal !== "") return `the model refused: "${excerpt(message.refusal)}"`;
+  return `the reply's message had no content${finishNote(typeof choice.finish_reason === "string" ? choice.finish_reason : undefined)}`;
+}
+
+/**
+ * Reads a reply's content as the request's JSON: skips a reasoning block
+ * before it (see {@link withoutReasoning}), strips a Markdown code fence if
+ * the model added one, parses, validates with the schema, then runs the
+ * request's own check. `finishReason` "length" means the reply was cut off;
+ * no content at all is said as such (see {@link missingContent}).
  */
 export function readReply<T>(request: StructuredRequest<T>, content: string | null | undefined, finishReason: string | null | undefined): ReadReply<T> {
-  const text = content ?? "";
-  if (finishReason === "length") {
-    return { ok: false, problem: `the reply was cut off at the token limit (finish_reason "length"): "${excerpt(text)}"` };
+  if (typeof content !== "string") {
+    return { ok: false, problem: missingContent({ message: { content: null }, finish_reason: finishReason ?? null })! };
   }
+  if (finishReason === "length") {
+    return { ok: false, problem: `the reply was cut off at the token limit (finish_reason "length"): "${excerpt(content)}"` };
+  }
+  if (content.trim() === "") return { ok: false, problem: `the reply's message was empty${finishNote(finishReason)}` };
+  // What problems quote: the reply after its reasoning, which says nothing of what was wrong.
+  const text = withoutReasoning(content);
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(text);
   const body = fenced ? fenced[1]! : text;
   let parsed: unknown;
