@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it, mock } from "node:test";
-import { estimateTokens, Scheduler } from "../src/judge/scheduler";
+import { estimateTokens, RateLimitStallError, Scheduler } from "../src/judge/scheduler";
 import { formatResetDuration } from "./support/fake-openai";
 
 /** A failure as the judge classifies a 429. */
@@ -152,5 +152,48 @@ describe("estimateTokens", () => {
       3 + 765,
     );
     assert.equal(estimateTokens([]), 0);
+  });
+});
+
+describe("scheduler under 429s with no x-ratelimit-* headers", () => {
+  beforeEach(() => mock.timers.enable({ apis: ["setTimeout", "Date"], now: 1_000_000 }));
+  afterEach(() => mock.timers.reset());
+
+  const classify = (error: unknown) => (error instanceof RateLimited ? { retryable: true, retryAfterMs: error.retryAfterMs, rateLimited: true } : { retryable: false });
+
+  it("learns no pace from one success and a burst of 429s: the run goes on at full speed once the burst clears", async () => {
+    const scheduler = new Scheduler({ concurrency: 16, random: () => 0.5, rateLimitWindowMs: 60_000 });
+    let attempts = 0;
+    // One request gets through (an embedding batch, say), then 10 are refused, then the server takes every request.
+    const job = () =>
+      scheduler.run({
+        classify,
+        attempt: () => {
+          attempts++;
+          if (attempts >= 2 && attempts <= 11) return new Promise<void>((_, reject) => setTimeout(() => reject(new RateLimited(2000)), 50));
+          // A success is seen as the judge sees it: a reply, with no x-ratelimit-* headers.
+          return new Promise<void>((resolve) => setTimeout(() => (scheduler.observe({}, 1), resolve()), 100));
+        },
+      });
+    const ms = await runVirtually(job().then(() => Promise.all(Array.from({ length: 59 }, job))));
+    assert.equal(attempts, 70);
+    // The 10 refused wait 2 s as asked. A pace learned from that one success (spread over a minute,
+    // no slower than one request a second) dragged the other 49 out over most of a minute.
+    assert.ok(ms < 8000, `${ms} virtual ms`);
+  });
+
+  it("fails every request at once when nothing got through for rateLimitWaitMs, instead of each waiting it in turn", async () => {
+    const scheduler = new Scheduler({ concurrency: 4, random: () => 0.5, rateLimitWaitMs: 1000 });
+    let attempts = 0;
+    const job = () => scheduler.run({ classify, attempt: () => (attempts++, Promise.reject(new RateLimited(100))) });
+    const outcomes = Promise.allSettled(Array.from({ length: 40 }, job));
+    await runVirtually(outcomes);
+    const settled = await outcomes;
+    assert.ok(settled.every((o) => o.status === "rejected"));
+    const stalled = settled.filter((o) => o.status === "rejected" && o.reason instanceof RateLimitStallError);
+    assert.ok(stalled.length >= 30, `${stalled.length} of 40 failed at once`);
+    assert.match(String((stalled[0] as PromiseRejectedResult).reason), /no request got through for 1 s, every one answered 429 \(rate limited\); the last 429 said: 429; try later, or allow a longer wait \(rateLimitWaitMs\)/);
+    // About one budget of 429s in all; each request waiting its own budget in turn took hundreds.
+    assert.ok(attempts <= 40, `${attempts} attempts`);
   });
 });

@@ -147,6 +147,9 @@ export interface ScheduledJob<T> {
 /** How many recent requests size the token budget of a request without an estimate. */
 const RECENT_REQUESTS = 32;
 
+/** A pace is learned from at least this many successes in the window (see `slowDown`). */
+const MIN_SUCCESSES_TO_LEARN = 4;
+
 /** A learned pace starts no slower than one request a second (then slows at each further 429). */
 const SLOWEST_FIRST_PACE = 1 / 1000;
 /**
@@ -175,6 +178,24 @@ const PACE_CUT = 0.75;
 const PACE_RAISE = 1.01;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A duration for messages: "90 s", "30 min". */
+function duration(ms: number): string {
+  return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * A request not sent because nothing got through for `rateLimitWaitMs`, every
+ * answer a 429 (see `Scheduler.run`); its message says so, with the last
+ * refusal's.
+ */
+export class RateLimitStallError extends Error {
+  constructor(waitMs: number, last: unknown) {
+    const said = last instanceof Error ? `; the last 429 said: ${last.message}` : "";
+    super(`no request got through for ${duration(waitMs)}, every one answered 429 (rate limited)${said}; try later, or allow a longer wait (rateLimitWaitMs)`);
+    this.name = "RateLimitStallError";
+  }
+}
 
 /**
  * What the scheduler believes about one server-side budget (requests or
@@ -238,6 +259,9 @@ export class Scheduler {
   private readonly refusedStarts = new Set<number>();
   /** Outcomes recorded since the learned pace was set or last cut. */
   private outcomesSinceCut = 0;
+  /** Since when every answer has been a 429 (undefined after a success), and the last of them. */
+  private limitedSince: number | undefined;
+  private lastLimitError: unknown;
   private readonly rateLimitWaitMs: number;
   private readonly rateLimitWindowMs: number;
 
@@ -273,13 +297,16 @@ export class Scheduler {
     let failures = 0;
     let waitedOnLimits = 0;
     for (let n = 0; ; n++) {
+      this.throwIfStalled();
       const startNumber = await this.acquire(tokens);
       let error: unknown;
       let succeeded = false;
       try {
+        this.throwIfStalled();
         const result = await job.attempt(n);
         succeeded = true;
         this.noteOutcome(startNumber, false);
+        this.limitedSince = undefined;
         return result;
       } catch (e) {
         error = e;
@@ -296,6 +323,8 @@ export class Scheduler {
       const delay = asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1);
       if (limited) {
         this.noteOutcome(startNumber, true);
+        this.limitedSince ??= Date.now();
+        this.lastLimitError = error;
         waitedOnLimits += delay;
         if (waitedOnLimits > this.rateLimitWaitMs) throw error;
         this.slowDown(startNumber, asked);
@@ -310,14 +339,25 @@ export class Scheduler {
   }
 
   /**
+   * Fails a request at once when nothing has got through for `rateLimitWaitMs`
+   * while every answer was a 429: each request's own wait is bounded, but
+   * requests that take turns would each wait it again, so a server that
+   * never lets one through would hold a large run for its rows times the wait.
+   */
+  private throwIfStalled(): void {
+    if (this.limitedSince === undefined || Date.now() - this.limitedSince <= this.rateLimitWaitMs) return;
+    throw new RateLimitStallError(this.rateLimitWaitMs, this.lastLimitError);
+  }
+
+  /**
    * The request that was the `startNumber`-th to start was rate-limited. Unless the
    * server's x-ratelimit-* headers pace us, learn a pace, but only from a
    * limit: once {@link SPENT_LIMIT_REFUSALS} requests in a row were refused
    * (before that, a 429 is waited out by its own request, and the others go
    * one at a time until one gets through). The pace starts at the successes
    * of the last window (`rateLimitWindowMs`, a minute) spread over the
-   * window, at least one request a second (no pace before the first
-   * success). A later 429 of a request started after the last cut makes it
+   * window, at least one request a second (no pace before
+   * {@link MIN_SUCCESSES_TO_LEARN} successes in the window). A later 429 of a request started after the last cut makes it
    * a quarter slower, but never slower than one request a second or per
    * wait the server asked for, whichever is slower; and only when the last
    * cut held ({@link CUT_HELD_OUTCOMES} outcomes since) or refusals are
@@ -332,8 +372,9 @@ export class Scheduler {
       if (!this.limitLooksSpent(startNumber)) return;
       this.forgetOldSuccesses(now);
       const perWindow = this.successes.length;
-      // Nothing has got through yet: nothing to learn from (the pause the server asked for still applies).
-      if (perWindow === 0) return;
+      // Too few got through to tell a limit's pace (one success, then 429s: a burst that clears, which
+      // a pace of one a second would drag out): the refused requests wait as asked, one at a time.
+      if (perWindow < MIN_SUCCESSES_TO_LEARN) return;
       const rate = Math.max(perWindow / this.rateLimitWindowMs, SLOWEST_FIRST_PACE);
       this.requestBudget = { limit: Math.max(1, perWindow), rate, credit: 0, at: now };
       this.learnedPace = true;
