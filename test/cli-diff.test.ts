@@ -263,6 +263,12 @@ describe("evalframe diff", () => {
     const missing = await run(["diff", file("before.csv"), file("nowhere.csv")]);
     assert.equal(missing.code, 1);
     assert.match(missing.err, /nowhere\.csv/);
+    // A column named by an option that a run lacks: exit 2, with that file's columns, not the few read.
+    for (const [option, value] of [["--metric", "answer_corectness"], ["--by", "modle"], ["--pair-by", "qid"]]) {
+      const named = await run(["diff", file("before.csv"), file("after.csv"), option!, value!]);
+      assert.equal(named.code, 2, named.err);
+      assert.match(named.err, new RegExp(`diff: ${option} names column "${value}", which .*before\\.csv does not have; its columns are: id, model, user_input, response, answer_correctness`));
+    }
   });
 
   it("is listed in the help, and report --previous adds the change section", async () => {

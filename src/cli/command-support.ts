@@ -91,16 +91,7 @@ export function readScored(
     load: async (columns, cellText, named = []) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
       const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
-      // A column named on the command line that is not there: say so with the file's columns, not the few read.
-      const has = (column: string) => getColumn(loaded, column) !== undefined;
-      const absent = [...named, ...where.map((w) => ({ option: "--where", column: w.column }))].find((n) => !has(n.column));
-      if (absent !== undefined) {
-        const all = columns === undefined ? loaded : await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], cellText: () => "" }));
-        // (input_error: the second read's own, its cells left empty.)
-        const names = all.columns.map((c) => c.name).filter((name) => name !== INPUT_ERROR_COLUMN || has(name));
-        if (absent.option === "--where") throw unknownColumn(command, file, absent.column, names);
-        throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
-      }
+      await requireNamedColumns(command, file, format, loaded, columns !== undefined, [...named, ...where.map((w) => ({ option: "--where", column: w.column }))]);
       if (where.length === 0) return loaded;
       const { table, rows } = rowsKept(command, file, loaded, where);
       rowsOfFile.set(table, rows);
@@ -165,6 +156,23 @@ export interface NamedColumn {
 /** The columns of `options` that were given (`[["--by", by], …]`), as {@link NamedColumn}s. */
 export function namedColumns(options: readonly (readonly [option: string, columns: string | readonly string[] | undefined])[]): NamedColumn[] {
   return options.flatMap(([option, columns]) => (columns === undefined ? [] : (typeof columns === "string" ? [columns] : columns).map((column) => ({ option, column }))));
+}
+
+/**
+ * Throws a usage error when `loaded` (the table read from `file`, only some
+ * of its columns when `partial`) lacks a column named on the command line,
+ * listing the file's columns, not the few read (the file is read again, its
+ * cells left empty, on this error only).
+ */
+export async function requireNamedColumns(command: string, file: string, format: DatasetFormat, loaded: Table, partial: boolean, named: readonly NamedColumn[]): Promise<void> {
+  const has = (column: string) => getColumn(loaded, column) !== undefined;
+  const absent = named.find((n) => !has(n.column));
+  if (absent === undefined) return;
+  const all = partial ? await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], cellText: () => "" })) : loaded;
+  // (input_error: the second read's own, its cells left empty.)
+  const names = all.columns.map((c) => c.name).filter((name) => name !== INPUT_ERROR_COLUMN || has(name));
+  if (absent.option === "--where") throw unknownColumn(command, file, absent.column, names);
+  throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
 }
 
 /** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */

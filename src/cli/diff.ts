@@ -12,7 +12,7 @@ import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, w
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
+import { columnsOf, namedColumns, requireNamedColumns, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -106,8 +106,12 @@ export const diffCommand: Command = async (argv, io) => {
   const cellText = digests ? answersAsDigests(scoringPartsOnly()) : scoringPartsOnly();
   // Of each run, only the rows --where names (the same conditions for both). One run after the other:
   // a load's passing garbage is larger than the table it leaves, and two loads at once add theirs up.
-  const load = async (file: string, format: DatasetFormat) =>
-    rowsWhere(c, file, await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, cellText }), `${file}: `), where);
+  const named = namedColumns([["--metric", options.metric], ["--by", options.by], ["--pair-by", options.pairBy], ["--where", conditionColumns(where)]]);
+  const load = async (file: string, format: DatasetFormat) => {
+    const table = await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, cellText }), `${file}: `);
+    await requireNamedColumns(c, file, format, table, true, named);
+    return rowsWhere(c, file, table, where);
+  };
   const before = await load(beforeFile, formats[0]);
   const after = await load(afterFile, formats[1]);
   if (options.metric === undefined) {
