@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
@@ -32,6 +32,13 @@ describe("disk cache", () => {
     assert.equal(await new DiskCache(dir).get(b), "reply to b");
     assert.equal(await new DiskCache(dir).get(a), "reply to a");
     assert.equal(readdirSync(path.dirname(target)).filter((f) => f.endsWith(".tmp")).length, 0);
+  });
+
+  it("says how to mend a folder that stands where an entry belongs", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "evalframe-cache-"));
+    const key = cacheKey({ model: "m", messages: ["a"] });
+    mkdirSync(entryFile(dir, key), { recursive: true });
+    await assert.rejects(new DiskCache(dir).get(key), /cannot read the cache entry .*\.json: EISDIR.*; a folder stands where the entry belongs: remove it, and the reply is fetched again/);
   });
 });
 

@@ -82,7 +82,8 @@ export class DiskCache implements ReplyCache {
       // No entry there: none written yet, or the folder's path runs through a file (then nothing can be written either).
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-      throw new Error(`cannot read the cache entry ${this.file(key)}: ${(error as Error).message}`);
+      const hint = code === "EISDIR" ? "; a folder stands where the entry belongs: remove it, and the reply is fetched again" : "";
+      throw new Error(`cannot read the cache entry ${this.file(key)}: ${(error as Error).message}${hint}`);
     }
     try {
       const entry = JSON.parse(text) as { key?: unknown; value: unknown };
