@@ -38,11 +38,13 @@ describe("summarize", () => {
 
   it("refuses a score of a known metric outside 0 to 1, or text, in a row that did not fail; a failed row's cell is not read", async () => {
     const percent = scored.map((r) => ({ ...r, answer_correctness: typeof r.answer_correctness === "number" ? r.answer_correctness * 100 : r.answer_correctness }));
-    assert.throws(() => summarize(percent, { by: "model" }), /^RangeError: summarize: column "answer_correctness" row 0: 100 is not a score from 0 to 1; a column in percent must be divided by 100$/);
+    assert.throws(() => summarize(percent, { by: "model" }), /^RangeError: summarize: column "answer_correctness" row 0: 100 is not a score from -1 to 1; a column in percent must be divided by 100$/);
     const text = await loadDataset(writeText(tempDir(), "text.csv", "id,model,answer_correctness,answer_correctness_error\nq1,a,0.5,\nq2,a,n/a,\n"), { required: [], warn: false });
-    assert.throws(() => summarize(text), /summarize: row 1: column "answer_correctness" holds "n\/a", which is not a number, not a score from 0 to 1; fix the cell, or empty it/);
-    const negative = scored.map((r, i) => (i === 5 ? { ...r, answer_correctness: -0.2 } : r));
-    assert.throws(() => compareModels(negative), /compareModels: column "answer_correctness" row 5: -0.2 is not a score/);
+    assert.throws(() => summarize(text), /summarize: row 1: column "answer_correctness" holds "n\/a", which is not a number, not a score from -1 to 1; fix the cell, or empty it/);
+    const negative = scored.map((r, i) => (i === 5 ? { ...r, answer_correctness: -1.2 } : r));
+    assert.throws(() => compareModels(negative), /compareModels: column "answer_correctness" row 5: -1.2 is not a score from -1 to 1/);
+    // A negative cosine similarity makes a score below 0 (Ragas' arithmetic): that is a score.
+    assert.doesNotThrow(() => summarize(scored.map((r, i) => (i === 5 ? { ...r, answer_correctness: -0.03 } : r))));
     // A failed row may hold anything: it is not read.
     const failedCell = scored.map((r, i) => (i === 3 ? { ...r, answer_correctness: 80 } : r));
     assert.deepEqual(summarize(failedCell).column("mean").values, summarize(scored).column("mean").values);
@@ -219,7 +221,7 @@ describe("compareModels", () => {
     data.push({ id: "q16", model: "selfed", answer_correctness: Number.NaN, answer_correctness_error: "judge timed out" });
     data.push({ id: "q17", model: "crossed", answer_correctness: 120, answer_correctness_error: "" });
     // As answer_correctness they are refused: they are not scores from 0 to 1.
-    assert.throws(() => compareModels(data), /compareModels: column "answer_correctness" row 0: 106 is not a score from 0 to 1/);
+    assert.throws(() => compareModels(data), /compareModels: column "answer_correctness" row 0: 106 is not a score from -1 to 1/);
     const [r] = rows(compareModels(heights(data), { metric: "height" }));
     assert.equal(r!.test, "wilcoxon signed-rank (exact)");
     assert.deepEqual([r!.n_pairs, r!.n_dropped, r!.wins, r!.losses], [15, 2, 13, 2]);

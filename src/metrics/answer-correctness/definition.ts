@@ -27,7 +27,8 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
   requiredColumns: ["user_input", "response", "reference"],
   needs: `a "reference" column (or ground_truth, expected, reference_answer)`,
   binary: false,
-  scoreRange: [0, 1],
+  // From -1: the semantic part is a cosine similarity, which Ragas' arithmetic keeps when it is negative.
+  scoreRange: [-1, 1],
   display: { chart: "meanWithCI" },
   create(flags: MetricFlags): Metric {
     const options: AnswerCorrectnessOptions = {};
