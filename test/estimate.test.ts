@@ -156,7 +156,11 @@ describe("estimate", () => {
     assert.equal(e.costUSD, 0);
     assert.equal(e.promptTokens, 0);
     assert.ok(e.chatCalls > 126);
-    assert.match(formatEstimate(e), /answers locally: no tokens, no cost/);
+    const text = formatEstimate(e);
+    assert.match(text, /answers locally: no tokens, no cost\. To see what a model would cost, estimate with the openai judge \(--judge openai/);
+    // Its calls by stage, and no "cached" column: a local judge has no cache to hit.
+    assert.match(text, /^stage +calls\nextracting statements +\d+\nclassifying +\d+\nembedding +1$/m);
+    assert.ok(!text.includes("cached"));
   });
 });
 

@@ -297,6 +297,13 @@ export function formatEstimate(e: CostEstimate): string {
   const lines: string[] = [];
   lines.push(`Estimate for ${counted(e.rows, "row")} (${e.metrics.join(", ")}) with ${e.judge}; nothing was sent.`);
   if (e.badRows > 0) lines.push(`${n(e.badRows)} row${e.badRows === 1 ? " has" : "s have"} bad input and will not be scored.`);
+  if (!e.paid) {
+    // A local judge has no cache, tokens or cost to show: its calls, by stage.
+    const width = Math.max(...e.stages.map((s) => s.stage.length), "stage".length);
+    lines.push(`${"stage".padEnd(width)}  calls`, ...e.stages.map((s) => `${s.stage.padEnd(width)}  ${n(s.calls).padStart(5)}`));
+    lines.push(`The ${e.judge} judge answers locally: no tokens, no cost. To see what a model would cost, estimate with the openai judge (--judge openai, or judge: { judge: "openai" }); it needs no key.`);
+    return lines.join("\n");
+  }
   const header = ["stage", "calls", "cached", "prompt tokens", "reply tokens"];
   const body = e.stages.map((s) => [s.stage, n(s.calls), n(s.cached), n(s.promptTokens), s.stage === "embedding" ? "-" : n(s.completionTokens)]);
   const sum = (pick: (s: StageEstimate) => number) => e.stages.reduce((a, s) => a + pick(s), 0);
@@ -304,10 +311,6 @@ export function formatEstimate(e: CostEstimate): string {
   const widths = header.map((h, j) => Math.max(h.length, ...body.map((r) => r[j]!.length)));
   const row = (cells: string[]) => cells.map((c, j) => (j === 0 ? c.padEnd(widths[j]!) : c.padStart(widths[j]!))).join("  ");
   lines.push(row(header), ...body.map(row));
-  if (!e.paid) {
-    lines.push(`The ${e.judge} judge answers locally: no tokens, no cost.`);
-    return lines.join("\n");
-  }
   const cost = e.costUSD === null ? `unknown (no price for ${e.unpricedModels.join(", ")}; give prices)` : `~${usd(e.costUSD)} at list price, ~${usd(e.batchCostUSD)} with --batch (half price)`;
   lines.push(`Cost: ${cost}.`);
   lines.push(`Time: ~${duration(e.timeMs, { wholeSeconds: true })} (bound by ${e.timeBoundBy}; ${e.concurrency} in flight).`);
