@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import { printable } from "../src/display/printable";
 import { formatTable } from "../src/display/text-table";
+import { displayNumber } from "../src/display/html";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 
@@ -20,6 +21,13 @@ describe("terminal-safe CLI output", () => {
     assert.equal(printable("a\u001b]0;title\u0007b"), "a\\x1b]0;title\\x07b");
     assert.equal(printable("nul\u0000 del\u007f cr\r rtl\u202e"), "nul\\x00 del\\x7f cr\\x0d rtl\\u202e");
     assert.equal(printable("line\nnext\tcol"), "line\nnext\tcol");
+  });
+
+  it("a number that is not 0 but rounds to it at the digits shown says so (a p-value of 3.5e-5 read as 0)", () => {
+    assert.deepEqual([displayNumber(0.000035), displayNumber(-0.0002), displayNumber(0.12345), displayNumber(0), displayNumber(0.0004999), displayNumber(0.0005)], ["<0.001", ">-0.001", "0.123", "0", "<0.001", "0.001"]);
+    assert.equal(displayNumber(0.004, 2), "<0.01");
+    const lines = formatTable([{ pair: "a vs b", p_value: 0.000035 }]).split("\n");
+    assert.match(lines[2]!, /^a vs b +<0\.001$/);
   });
 
   it("text tables measure a cell after its escapes, so the columns stay aligned", () => {
