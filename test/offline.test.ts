@@ -242,6 +242,20 @@ describe("splitStatements", () => {
     assert.deepEqual(splitStatements("- Oxygen is a gas.\n- Iron is a metal."), ["Oxygen is a gas.", "Iron is a metal."]);
   });
 
+  it("keeps every claim a sentence: no slot cut across a noun, no preposition left behind", () => {
+    // Two names with "on the border between" between them are no one name ("It sits and the Tibet region of China.").
+    assert.deepEqual(splitStatements("It sits in the Himalayas on the border between Nepal and the Tibet region of China."), [
+      "It sits in the Himalayas on the border.",
+      "It sits on the border between Nepal and the Tibet region of China.",
+    ]);
+    // "at around" is one preposition of the value ("…northern Africa, at.").
+    assert.deepEqual(splitStatements("The largest hot desert is the Sahara in northern Africa, at around 9 million square kilometres."), [
+      "The largest hot desert is the Sahara in northern Africa.",
+      "The largest hot desert is the Sahara in northern Africa, at around 9 million square kilometres.",
+    ]);
+    assert.deepEqual(splitStatements("Pride and Prejudice was written by Jane Austen."), ["Pride and Prejudice was written by Jane Austen."]);
+  });
+
   it("turns a bare yes or no into the question's claim, affirmed or denied", () => {
     assert.deepEqual(splitStatements("No.", "Is a tomato a vegetable?"), ["It is not true that a tomato a vegetable"]);
     // What is left of "Yes, it is." names nothing and says nothing more: it is not a statement.

@@ -141,12 +141,15 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
           return gap.some((t) => /^(?:or|and)$/i.test(t.text)) && !gap.some((t) => t.pos === "VERB" || t.pos === "AUX" || t.pos === "ADP");
         }));
       const apposition = between.length > 0 && between.every((t) => t.text === ",") && !closesLater();
-      // "Pride and Prejudice", "Lewis and Clark": single-word names joined by "and" are one name.
+      // "Pride and Prejudice", "Lewis and Clark", "from London to Paris": single-word names joined by
+      // glue words are one item; not across a noun or verb ("the Himalayas on the border between Nepal").
       const singleNames =
         last.items.length < 2 &&
-        !between.some((t) => /^(?:or|nor|not|,|\()$/i.test(t.text)) &&
+        !between.some((t) => /^(?:or|nor|not|,|\()$/i.test(t.text) || t.pos === "NOUN" || t.pos === "VERB") &&
         [last.items[last.items.length - 1]!, item].every((it) => !/\s/.test(clause.slice(it.start, it.end)) && /^\p{Lu}/u.test(clause.slice(it.start, it.end)));
-      if (apposition || singleNames) {
+      // "between Nepal and the Tibet region": the two ends of one relation, not a list of two.
+      const pair = /^between\b/i.test(clause.slice(last.start, last.items[0]!.start)) && last.items.length === 1 && between.some((t) => /^and$/i.test(t.text));
+      if (apposition || singleNames || pair) {
         last.items[last.items.length - 1]!.end = item.end;
         last.end = item.end;
         continue;
@@ -166,6 +169,8 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
       const t = before[i]!;
       if (t.pos === "ADP") {
         start = t.start;
+        // A preposition and a hedge that reads as one ("at around", "of about"): the slot takes both.
+        for (let j = i - 1; j >= 0 && before[j]!.pos === "ADP"; j--) start = before[j]!.start;
         break;
       }
       if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;
