@@ -32,4 +32,4 @@ echo "setup: registering the tslab kernel in .jupyter/"
 node_modules/.bin/tslab install --python=/usr/bin/python3 \
   --binary="$PWD/node_modules/.bin/tslab" --prefix="$PWD/.jupyter" >/dev/null
 
-echo "setup: done. Open the notebooks with JUPYTER_PATH=$PWD/.jupyter/share/jupyter set, or run 'npx tslab install' for your own Jupyter."
+echo "setup: done. Open the notebooks with JUPYTER_PATH=$PWD/.jupyter/share/jupyter set, or run 'npx tslab install --binary $PWD/node_modules/.bin/tslab' for your own Jupyter."
