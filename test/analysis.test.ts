@@ -3,7 +3,8 @@ import { before, describe, it, mock } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import { createJudge, loadDataset, scoreAnswerCorrectness, toDataFrame } from "../src/index";
 import { agreement, compareModels, disagreements, summarize, worst } from "../src/analysis/index";
-import { holm } from "../src/stats";
+import { holm, wilsonInterval } from "../src/stats";
+import { meanWithCI, relevanceRate } from "../src/charts";
 import { showTable, tableHTML } from "../src/display/table";
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
@@ -452,5 +453,64 @@ describe("tableHTML and showTable", () => {
       log.mock.restore();
     }
     assert.deepEqual(log.mock.calls.map((c) => c.arguments[0]), ["(no table: this part does not apply to this data)"]);
+  });
+});
+
+describe("summarize: one honest interval for 0/1 scores", () => {
+  // Ten answers per model, every valid score 0 or 1 (multimodal_relevance, or answer_correctness with a threshold).
+  const binary = ["all", "none", "some"].flatMap((model) =>
+    Array.from({ length: 10 }, (_, i) => ({ id: `q${i}`, model, multimodal_relevance: model === "all" ? 1 : model === "none" ? 0 : i < 7 ? 1 : 0 })),
+  );
+
+  it("gives a 0/1 metric the Wilson score interval (the chart's), never a zero-width 1–1 or 0–0", () => {
+    const [all, none, some] = rows(summarize(binary, { by: "model", metrics: "multimodal_relevance" }));
+    close(all!.ci_low, 0.7224672001371107);
+    assert.equal(all!.ci_high, 1);
+    assert.equal(none!.ci_low, 0);
+    close(none!.ci_high, 0.2775327998628892);
+    for (const [row, successes] of [[all!, 10], [none!, 0], [some!, 7]] as const) {
+      const w = wilsonInterval(successes, 10);
+      assert.deepEqual([row.ci_low, row.ci_high], [w.low, w.high], `${String(row.model)}: wilsonInterval(${successes}, 10)`);
+      assert.equal(row.pass_rate, successes / 10);
+    }
+    // The same confidence as asked; from one valid score on (1 of 1: 0.21–1), where a bootstrap has no interval.
+    const ninety = rows(summarize(binary, { by: "model", metrics: "multimodal_relevance", confidence: 0.9 }))[2]!;
+    assert.deepEqual([ninety.ci_low, ninety.ci_high], [wilsonInterval(7, 10, 0.9).low, wilsonInterval(7, 10, 0.9).high]);
+    const one = rows(summarize([{ model: "solo", multimodal_relevance: 1 }], { by: "model", metrics: "multimodal_relevance" }))[0]!;
+    close(one.ci_low, 0.20654931437723745);
+    assert.equal(one.ci_high, 1);
+    // bootstrap: 0 still means no interval, of either kind.
+    assert.ok(Number.isNaN(rows(summarize(binary, { by: "model", metrics: "multimodal_relevance", bootstrap: 0 }))[0]!.ci_low as number));
+  });
+
+  it("a thresholded answer_correctness is 0/1 too; a metric is 0/1 only when every group's scores are, and a continuous one keeps its bootstrap", () => {
+    const thresholded = binary.map((r) => ({ id: r.id, model: r.model, answer_correctness: r.multimodal_relevance }));
+    const t = rows(summarize(thresholded, { by: "model" }));
+    assert.deepEqual([t[0]!.ci_low, t[0]!.ci_high], [wilsonInterval(10, 10).low, 1]);
+    // A continuous metric with one group that happens to score 1 throughout: one kind of interval for the whole metric (bootstrap), no pass rate.
+    const mixed = binary.map((r, i) => ({ id: r.id, model: r.model, answer_correctness: r.model === "all" ? 1 : ((i * 7) % 10) / 10 }));
+    const m = rows(summarize(mixed, { by: "model" }));
+    assert.deepEqual([m[0]!.ci_low, m[0]!.ci_high, m[0]!.pass_rate], [1, 1, Number.NaN], "a bootstrap of ten 1s");
+    assert.ok(m.every((r) => Number.isNaN(r.pass_rate as number)));
+    const continuous = m[2]!;
+    assert.ok((continuous.ci_low as number) < (continuous.mean as number) && (continuous.mean as number) < (continuous.ci_high as number));
+  });
+
+  it("the chart beside it draws the same interval and names it: relevanceRate and meanWithCI say Wilson for 0/1 scores, bootstrap otherwise", () => {
+    const summary = summarize(binary, { by: "model", metrics: "multimodal_relevance" });
+    const s = rows(summary);
+    const drawn = (spec: Record<string, unknown>) => (spec["data"] as { values: Record<string, unknown>[] }).values;
+    const subtitle = (spec: Record<string, unknown>) => [(spec["title"] as { subtitle: string | string[] }).subtitle].flat().join(" · ");
+    const rate = relevanceRate(binary);
+    drawn(rate).forEach((v, i) => assert.deepEqual([v["ci_low"], v["ci_high"]], [s[i]!.ci_low, s[i]!.ci_high], String(v["model"])));
+    assert.match(subtitle(rate), /95% Wilson score interval/);
+    const mean = meanWithCI(summary, { metric: "multimodal_relevance", judgeLabel: false });
+    drawn(mean).forEach((v, i) => assert.deepEqual([v["ci_low"], v["ci_high"]], [s[i]!.ci_low, s[i]!.ci_high], String(v["model"])));
+    assert.match(subtitle(mean), /95% Wilson score interval/);
+    assert.doesNotMatch(subtitle(mean), /bootstrap/);
+    const scores = binary.map((r, i) => ({ ...r, answer_correctness: ((i * 7) % 10) / 10 + 0.05 }));
+    const continuous = meanWithCI(summarize(scores, { by: "model" }), { judgeLabel: false });
+    assert.match(subtitle(continuous), /95% bootstrap CI of the mean/);
+    assert.doesNotMatch(subtitle(continuous), /Wilson/);
   });
 });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { compareModels } from "../src/analysis/compare";
+import { compareRuns } from "../src/analysis/compare-runs";
 import { headline } from "../src/analysis/headline";
 import { summarize } from "../src/analysis/summarize";
 import { runCliCaptured } from "./support/cli";
@@ -83,5 +84,103 @@ describe("headline at the end of the CLI's score and compare", () => {
     const pairs = (text: string) => text.split("\n").filter((l) => / scores \d\.\d\d higher than /.test(l));
     assert.ok(pairs(scored.out).length >= 1);
     assert.deepEqual(pairs(compared.out), pairs(scored.out), "score (streamed) and compare (whole table) reach the same conclusion");
+  });
+});
+
+describe("headline: when most answers failed, ties, too few pairs, and the change since a previous run", () => {
+  const imageReason = (context: number) =>
+    `relevance judgement failed: the offline judge cannot see images, and this verdict depends on context ${context} (images/chart-${context}.png); set OPENAI_API_KEY or OPENAI_BASE_URL and a vision model to judge this row`;
+  // data/multimodal.csv scored offline, in small: ten questions, three models, one question scored, the rest failed on images.
+  const mostlyFailed = Array.from({ length: 10 }, (_, q) =>
+    ["atlas-pro", "chatter-xl", "swift-mini"].map((model) => ({
+      id: `m${q}`,
+      model,
+      multimodal_relevance: q === 0 ? (model === "swift-mini" ? 0 : 1) : Number.NaN,
+      multimodal_relevance_error: q === 0 ? "" : imageReason(1 + (q % 3)),
+    })),
+  ).flat();
+
+  it("leads with the failures and their commonest reason, ranks no tied model ahead, and draws no conclusion from one pair", () => {
+    const options = { metric: "multimodal_relevance", by: "model" };
+    const summary = summarize(mostlyFailed, { ...options, metrics: "multimodal_relevance" });
+    const sentences = headline(summary, compareModels(mostlyFailed, options), { metric: "multimodal_relevance", scored: mostlyFailed, judge: "offline (approximate)" });
+    assert.deepEqual(sentences, [
+      "Only 3 of 30 answers were scored on multimodal_relevance: 27 failed (9 of atlas-pro's, 9 of chatter-xl's, 9 of swift-mini's), all with “relevance judgement failed: the offline judge cannot see images, and this verdict depends on context N”; they are left out of the means, not counted as 0, so what follows rests on 3 answers.",
+      "Ranking by mean multimodal_relevance: atlas-pro 1.00 (95% CI 0.21–1.00) tied with chatter-xl 1.00 (0.21–1.00), swift-mini 0.00 (0.00–0.79); 1 answer each.",
+      "No conclusion about atlas-pro against chatter-xl (1 question scored for both) or chatter-xl against swift-mini (1 question scored for both): a difference needs at least 2 questions scored for both, so its 95% CI is n/a.",
+      "Scored by the offline judge (approximate, lexical): good for trying the workflow, not for choosing a model; set a model to judge before you rely on these numbers.",
+    ]);
+    assert.ok(!sentences.some((s) => /0\.00–0\.00|1\.00–1\.00|scores 0\.00 higher/.test(s)), "no zero-width interval, no difference of nothing");
+    // Without the scored table: the counts, no reason; reasons that differ: the commonest, with its count.
+    assert.match(headline(summary, undefined, { metric: "multimodal_relevance" })[0]!, /^Only 3 of 30 answers were scored on multimodal_relevance: 27 failed \(9 of atlas-pro's, 9 of chatter-xl's, 9 of swift-mini's\); they are left out/);
+    const mixed = mostlyFailed.map((r, i) => (i >= 24 ? { ...r, multimodal_relevance_error: "image not found: images/gone.png" } : r));
+    assert.match(headline(summary, undefined, { metric: "multimodal_relevance", scored: mixed })[0]!, /27 failed \([^)]+\), most \(21\) with “relevance judgement failed: the offline judge cannot see images/);
+    // Every answer failed: one sentence says so, not two.
+    const none = mostlyFailed.map((r) => ({ ...r, multimodal_relevance: Number.NaN, multimodal_relevance_error: imageReason(1) }));
+    const nothing = headline(summarize(none, { ...options, metrics: "multimodal_relevance" }), undefined, { metric: "multimodal_relevance", scored: none });
+    assert.deepEqual(nothing, [
+      "No answer could be scored on multimodal_relevance: all 30 answers failed (10 of atlas-pro's, 10 of chatter-xl's, 10 of swift-mini's), all with “relevance judgement failed: the offline judge cannot see images, and this verdict depends on context N”.",
+    ]);
+  });
+
+  it("half the answers failed or fewer: the ranking first, the failures after it, as before", () => {
+    const summary = [summaryRow("atlas-pro", 10, 5, 0.7, 0.6, 0.8), summaryRow("swift-mini", 10, 5, 0.5, 0.4, 0.6)];
+    const sentences = headline(summary);
+    assert.match(sentences[0]!, /^Ranking by mean answer_correctness: atlas-pro 0\.70/);
+    assert.equal(sentences[1], "10 of 20 answers failed to score (5 of atlas-pro's, 5 of swift-mini's): they are left out of the means, not counted as 0.");
+  });
+
+  it("tied means: neither ranked ahead, and the pair 'scores the same'; an unpaired difference with one score a side: no conclusion", () => {
+    const summary = [summaryRow("a", 12, 0, 0.5, 0.4, 0.6), summaryRow("b", 12, 0, 0.5, 0.41, 0.59), summaryRow("c", 12, 0, 0.2, 0.1, 0.3)];
+    const comparison = [
+      { ...pair("a", "b", 0, -0.1, 0.1, "wilcoxon signed-rank (exact)", 1, "no detectable difference"), n_pairs: 12 },
+      { ...pair("b", "c", 0.3, 0.2, 0.4, "wilcoxon signed-rank (exact)", 0.001, "b better than c"), n_pairs: 12 },
+    ];
+    assert.deepEqual(headline(summary, comparison), [
+      "Ranking by mean answer_correctness: a 0.50 (95% CI 0.40–0.60) tied with b 0.50 (0.41–0.59), c 0.20 (0.10–0.30); 12 answers each.",
+      "b scores 0.30 higher than c (95% CI 0.20–0.40; Wilcoxon p_holm = 0.001): a real difference.",
+      "a and b score the same (difference 0.00, 95% CI −0.10 to 0.10; Wilcoxon p_holm = 1.00): no detectable difference, it may be chance.",
+    ]);
+    const three = [summaryRow("x", 4, 0, 0.25, 0.1, 0.4), summaryRow("y", 4, 0, 0.25, 0.1, 0.4), summaryRow("z", 4, 0, 0.25, 0.1, 0.4)];
+    assert.match(headline(three)[0]!, /: x 0\.25 \(95% CI 0\.10–0\.40\) tied with y 0\.25 \(0\.10–0\.40\) and z 0\.25 \(0\.10–0\.40\); 4 answers each\.$/);
+    const unpaired = [summaryRow("p", 3, 2, 0.9, Number.NaN, Number.NaN), summaryRow("q", 5, 0, 0.4, 0.2, 0.6)];
+    const thin = [{ ...pair("p", "q", 0.5, 0.3, 0.7, "two-sample bootstrap (unpaired)", 0.2, "no detectable difference", 'there is no "id" column'), n_pairs: 0 }];
+    assert.deepEqual(headline(unpaired, thin).slice(1, 2), [
+      "No conclusion about p against q (unpaired, 1 and 5 scored answers): a difference needs at least 2 questions scored for both (unpaired, 2 scored answers a side), so its 95% CI is n/a.",
+    ]);
+  });
+
+  it("the change since the previous run: the models that changed beyond chance with their interval, the others, and the answers that moved", () => {
+    const summary = [summaryRow("atlas-pro", 20, 0, 0.7, 0.6, 0.8), summaryRow("swift-mini", 20, 0, 0.5, 0.4, 0.6)];
+    const run = (model: string, change: number, low: number, high: number, pHolm: number, verdict: string, extra: Record<string, number> = {}) => ({
+      model, n_paired: 20, change, ci_low: low, ci_high: high, p_holm: pHolm, verdict, test: "wilcoxon signed-rank (exact)", improved: 0, worsened: 0, failed_after_only: 0, ...extra,
+    });
+    const change = {
+      summary: [
+        run("atlas-pro", -0.05, -0.09, -0.01, 0.012, "before better than after"),
+        run("swift-mini", 0.01, -0.03, 0.05, 0.6, "no detectable difference"),
+        run("(all)", -0.02, -0.05, 0.01, 0.2, "no detectable difference", { improved: 4, worsened: 9, failed_after_only: 1 }),
+      ],
+      changes: [...[-0.7, -0.6, -0.65, -0.1, -0.2, -0.1, -0.05, -0.1, -0.3].map((d) => ({ status: "worse", change: d })), ...[0.1, 0.2, 0.1, 0.05].map((d) => ({ status: "better", change: d }))],
+    };
+    const sentences = headline(summary, undefined, { change, judge: "hand-labelled" });
+    assert.equal(
+      sentences[1],
+      "Since the previous run (mean answer_correctness): atlas-pro −0.05 (95% CI −0.09 to −0.01; Wilcoxon p_holm = 0.012); others unchanged within chance; answers: 4 better, 9 worse (3 by 0.5 or more), 1 newly failed.",
+    );
+    assert.equal(sentences.at(-1), "Scored from hand labels: the verdicts of a careful human reader, replayed.", "the judge still last");
+    const calm = { summary: [run("atlas-pro", 0.01, -0.02, 0.04, 0.5, "no detectable difference"), run("swift-mini", 0, -0.03, 0.03, 1, "no detectable difference"), run("(all)", 0, -0.02, 0.02, 1, "no detectable difference")] };
+    assert.equal(headline(summary, undefined, { change: calm })[1], "Since the previous run: every model's mean answer_correctness unchanged within chance; no answer's score moved.");
+    const thin = { summary: [{ ...run("atlas-pro", 1, 1, 1, 1, "no detectable difference"), n_paired: 1 }, run("swift-mini", 0, -0.03, 0.03, 1, "no detectable difference"), run("(all)", 0, 0, 0, 1, "no detectable difference", { improved: 1 })] };
+    assert.equal(headline(summary, undefined, { change: thin })[1], "Since the previous run: swift-mini unchanged within chance; too few answers scored in both runs to tell for atlas-pro; answer: 1 better.");
+    assert.equal(headline(summary, undefined, { change: "the runs share no answer to pair." })[1], "Since the previous run: not compared (the runs share no answer to pair).");
+  });
+
+  it("the change end to end: compareRuns of two runs, one model worse by 0.4 on every answer", () => {
+    const before = Array.from({ length: 8 }, (_, i) => ["a", "b"].map((model) => ({ id: `q${i}`, model, answer_correctness: 0.5 + (i % 4) / 10 }))).flat();
+    const after = before.map((r) => (r.model === "a" ? { ...r, answer_correctness: r.answer_correctness - 0.4 } : r));
+    const runs = compareRuns(before, after);
+    const sentence = headline(summarize(after, { by: "model" }), compareModels(after), { change: runs }).find((s) => s.startsWith("Since the previous run"));
+    assert.match(sentence!, /^Since the previous run \(mean answer_correctness\): a −0\.40 \(95% CI −0\.40 to −0\.40; Wilcoxon p_holm = 0\.0\d+\); others unchanged within chance; answers: 8 worse\.$/);
   });
 });

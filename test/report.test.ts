@@ -93,7 +93,7 @@ describe("HTML report", () => {
     assert.match(summary, /<details class="more"><summary>All columns<\/summary>/);
     assert.ok(headers(summary.slice(summary.indexOf("<details"))).includes("ci_low"), "the full table has every column");
     assert.ok(!headers(summary.slice(summary.indexOf("<details"))).includes("pass_rate"), "a column that is NaN throughout is left out");
-    assert.match(summary, /Left out, no value in any row: pass_rate\./);
+    assert.match(summary, /Not shown, as it is empty in every row: the column <code>pass_rate<\/code>\./, "which column, and why");
     assert.doesNotMatch(withoutLibraries(html), />\s*NaN\s*</, "no NaN cell");
     // compareModels: short (pair, pairs, difference with CI, w/t/l, p_holm, verdict), the full table on demand.
     const comparison = section(html, "comparison");
@@ -338,5 +338,92 @@ describe("HTML report", () => {
     const dom = dumpDom(file);
     assert.deepEqual(pageResult<{ errors: string[] }>(dom).errors, []);
     assert.deepEqual(reportStatus(dom), { drawn: ["chart-relevance"], failed: [] });
+  });
+});
+
+describe("HTML report: 0/1 scores, a run where most answers failed, and the change since the previous run", () => {
+  const models = ["atlas-pro", "chatter-xl", "swift-mini"];
+  const imageReason = "relevance judgement failed: the offline judge cannot see images, and this verdict depends on context 1 (images/bar-chart.png); set OPENAI_API_KEY or OPENAI_BASE_URL and a vision model to judge this row";
+  // As data/multimodal.csv scored offline: one question of ten scored, 27 of 30 rows failed on images.
+  const mostlyFailed = Array.from({ length: 10 }, (_, q) =>
+    models.map((model) => ({
+      id: `m${q}`,
+      model,
+      user_input: `Question ${q}?`,
+      response: `Answer of ${model}.`,
+      multimodal_relevance: q === 0 ? (model === "swift-mini" ? 0 : 1) : Number.NaN,
+      multimodal_relevance_reason: q === 0 ? "in line with the context" : "",
+      multimodal_relevance_error: q === 0 ? "" : imageReason,
+      multimodal_relevance_judge: "offline (approximate)",
+    })),
+  ).flat();
+
+  /** The caption of a chart, and its spec's subtitle. */
+  function chartText(page: string, id: string): { caption: string; subtitle: string } {
+    const start = page.indexOf(`id="${id}"`);
+    assert.ok(start >= 0, id);
+    const caption = /<figcaption>([^<]*)<\/figcaption>/.exec(page.slice(start))![1]!;
+    const data = JSON.parse(/<script type="application\/json" id="evalframe-charts">([\s\S]*?)<\/script>/.exec(page)![1]!) as { id: string; spec: { title: { subtitle: string | string[] } } }[];
+    const spec = data.find((c) => c.id === id)!.spec;
+    return { caption, subtitle: [spec.title.subtitle].flat().join(" · ") };
+  }
+
+  it("most answers failed: the headline leads with it and why, no zero-width interval, no conclusion from one pair; the interval is Wilson's everywhere it is named", () => {
+    const page = buildReport(mostlyFailed, { generatedAt: null });
+    const sentences = [...section(page, "headline").matchAll(/<p>([^<]*)<\/p>/g)].map((m) => m[1]!.replace(/&#39;/g, "'"));
+    assert.match(sentences[0]!, /^Only 3 of 30 answers were scored on multimodal_relevance: 27 failed \(9 of atlas-pro's, 9 of chatter-xl's, 9 of swift-mini's\), all with “relevance judgement failed: the offline judge cannot see images, and this verdict depends on context N”/);
+    assert.equal(sentences[1], "Ranking by mean multimodal_relevance: atlas-pro 1.00 (95% CI 0.21–1.00) tied with chatter-xl 1.00 (0.21–1.00), swift-mini 0.00 (0.00–0.79); 1 answer each.");
+    assert.match(sentences[2]!, /^No conclusion about atlas-pro against chatter-xl \(1 question scored for both\) or chatter-xl against swift-mini \(1 question scored for both\): .*95% CI is n\/a\.$/);
+    assert.ok(!sentences.some((s) => /0\.00–0\.00|1\.00–1\.00|higher than/.test(s)), sentences.join("\n"));
+    assert.ok(!sentences.some((s) => /failed to score/.test(s)), "the failures are said once, first");
+    // The summary: Wilson intervals, and it says so.
+    const summary = section(page, "summary");
+    assert.match(summary, /mean over the valid scores with its 95% Wilson score interval \(the scores are 0 or 1\)/);
+    assert.match(summary, /<td class="num">1\.00 <span class="ci">\(0\.21–1\.00\)<\/span><\/td>/);
+    assert.match(summary, /<td class="num">0\.00 <span class="ci">\(0\.00–0\.79\)<\/span><\/td>/);
+    // The comparison table: a difference from one pair has no interval.
+    const comparison = section(page, "comparison");
+    assert.equal((comparison.match(/<span class="ci" title="1 pair: a difference needs at least 2">\(CI n\/a\)<\/span>/g) ?? []).length, 3);
+    // The relevance chart: caption and subtitle name the same interval.
+    const rate = chartText(page, "chart-relevance");
+    assert.match(rate.caption, /with its 95% Wilson score interval\.$/);
+    assert.match(rate.subtitle, /95% Wilson score interval/);
+    for (const text of [rate.caption, rate.subtitle, summary]) assert.doesNotMatch(text, /bootstrap/);
+    // The filter bar agrees with the text: 0/1 scores pass at 1.
+    const answers = section(page, "answers");
+    assert.match(answers, /An answer passes at a score of 1;/);
+    assert.match(answers, /<option value="passed">passed \(score 1\) \(2\)<\/option><option value="failed">failed \(score 0\) \(1\)<\/option>/);
+    assert.doesNotMatch(answers, /score ≥ 0\.5/);
+  });
+
+  it("a thresholded answer_correctness (0/1) gets Wilson in the mean chart's caption and subtitle; a continuous one keeps the bootstrap", () => {
+    const rows = Array.from({ length: 12 }, (_, q) => models.map((model, m) => ({ id: `q${q}`, model, user_input: `Q${q}?`, response: "A.", answer_correctness: (q + m) % 3 === 0 ? 0 : 1 }))).flat();
+    const zeroOne = chartText(buildReport(rows, { generatedAt: null }), "chart-mean");
+    assert.match(zeroOne.caption, /per model with its 95% Wilson score interval\.$/);
+    assert.match(zeroOne.subtitle, /95% Wilson score interval/);
+    const continuous = chartText(buildReport(rows.map((r, i) => ({ ...r, answer_correctness: r.answer_correctness * 0.8 + (i % 5) / 25 })), { generatedAt: null }), "chart-mean");
+    assert.match(continuous.caption, /per model with its seeded 95% bootstrap confidence interval\.$/);
+    assert.match(continuous.subtitle, /95% bootstrap CI of the mean/);
+  });
+
+  it("with a previous run: one headline sentence on the change, the same numbers as the section's table; a column left out says which and why", () => {
+    const before = Array.from({ length: 10 }, (_, q) =>
+      models.map((model, m) => ({ id: `q${q}`, model, user_input: `Q${q}?`, response: `A${q}`, answer_correctness: 0.3 + ((q * 7 + m * 3) % 10) / 20 })),
+    ).flat();
+    const after = before.map((r, i) => (r.model === "atlas-pro" ? { ...r, answer_correctness: r.answer_correctness - 0.25 - (i % 2) / 10 } : r));
+    const page = buildReport(after, { previous: before, generatedAt: null });
+    const sentences = [...section(page, "headline").matchAll(/<p>([^<]*)<\/p>/g)].map((m) => m[1]!);
+    const change = sentences.filter((s) => s.startsWith("Since the previous run"));
+    assert.equal(change.length, 1, sentences.join("\n"));
+    const m = /^Since the previous run \(mean answer_correctness\): atlas-pro (−0\.\d\d) \(95% CI (−0\.\d\d) to (−0\.\d\d); Wilcoxon p_holm = 0\.0\d+\); others unchanged within chance; answers: 10 worse\.$/.exec(change[0]!);
+    assert.ok(m, change[0]);
+    // The section's table shows the same change and interval for atlas-pro.
+    const row = /<td>atlas-pro<\/td>(?:<td[^>]*>[^<]*<\/td>){3}<td class="num">([^ ]+) <span class="ci">\(([^ ]+) to ([^)]+)\)<\/span><\/td>/.exec(section(page, "change"));
+    assert.ok(row, "atlas-pro's row in the change table");
+    assert.deepEqual([row[1], row[2], row[3]], [m[1], m[2], m[3]]);
+    assert.match(section(page, "change"), /Not shown, as (it is|they are) empty in every row: the columns? <code>/);
+    assert.doesNotMatch(page, /Left out, no value in any row/);
+    // Without a previous run: no such sentence.
+    assert.ok(![...section(buildReport(after, { generatedAt: null }), "headline").matchAll(/<p>([^<]*)<\/p>/g)].some((x) => x[1]!.startsWith("Since the previous run")));
   });
 });

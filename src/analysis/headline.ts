@@ -1,14 +1,15 @@
 /**
  * The conclusion of a run in a few sentences, generated from the numbers:
  * the ranking, each pairwise difference with its interval and verdict in
- * words, the rows that failed, and the judge with its caveat.
+ * words, the change since a previous run, the rows that failed, and the
+ * judge with its caveat.
  */
 import type { Cell, Table } from "../dataset/table";
 import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn } from "../dataset/table";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
-import { readTable, type FrameInput } from "./summarize";
+import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -20,6 +21,65 @@ export interface HeadlineOptions extends Pick<PairOptions, "by"> {
    * the sentences when not given.
    */
   judge?: string;
+  /**
+   * The scored table the summary was made from. When more than half of its
+   * answers failed to score, the headline's first sentence says so and names
+   * the commonest reason (its `<metric>_error` cells, grouped by
+   * {@link failureKind} as the report's "Failed rows" groups them); without
+   * it that sentence gives the counts alone.
+   */
+  scored?: FrameInput;
+  /**
+   * The change since a previous run, `compareRuns(previous, scored, { metric })`
+   * (its `summary`, and its `changes` for the answers that moved most): one
+   * sentence on it, after the model comparison. Text instead: why the runs
+   * could not be compared, which that sentence then says.
+   */
+  change?: RunChangeInput | string;
+}
+
+/** What {@link headline} reads of a `compareRuns` result (a `RunComparison` is one). */
+export interface RunChangeInput {
+  /** One row per model and a last `(all)` row: `model`, `n_paired`, `change`, `ci_low`, `ci_high`, `p_holm`, `verdict`, `test`, `improved`, `worsened`, `failed_after_only`, … */
+  summary: FrameInput;
+  /** One row per answer that differs: `status` ("better", "worse", …) and `change`. */
+  changes?: FrameInput;
+}
+
+/** Share of failed answers above which the headline leads with the failures: more than half. */
+const MOSTLY_FAILED = 0.5;
+
+/** Fewest pairs (or, unpaired, valid scores a side) a difference needs before the headline draws a conclusion from it. */
+const MIN_PAIRS = 2;
+
+/** An answer whose score moved by at least this much between runs is counted apart in the change sentence. */
+const LARGE_CHANGE = 0.5;
+
+/**
+ * The kind of a failure reason, so that rows which failed the same way land
+ * in one group: details in parentheses, quoted text and numbers are left
+ * out, advice after a ";" is dropped, and only the first two ":"-separated
+ * parts are kept (the stage that failed and its cause: "classification of
+ * the statements failed: N Too Many Requests").
+ *
+ * @example
+ * failureKind("embedding failed: request timed out after 60000 ms (try 2)") // "embedding failed: request timed out after N ms"
+ */
+export function failureKind(reason: string): string {
+  let s = reason.replace(/\s+/g, " ").trim();
+  for (let before = ""; before !== s; ) {
+    before = s;
+    s = s.replace(/\s*\([^()]*\)/g, "");
+  }
+  s = s
+    .replace(/"[^"]*"|'[^']*'|`[^`]*`|“[^”]*”/g, "…")
+    .replace(/\b(?:https?|file|data):\S+/g, "…")
+    .replace(/\d+(?:[.,]\d+)*/g, "N");
+  s = s.split(";")[0]!;
+  s = s.split(":").slice(0, 2).join(":").trim();
+  s = s.replace(/[\s.,:]+$/, "");
+  const chars = Array.from(s);
+  return chars.length > 140 ? `${chars.slice(0, 140).join("")}…` : s || "(no reason given)";
 }
 
 interface ModelLine {
@@ -72,14 +132,23 @@ function judgeSentence(judge: string): string {
 }
 
 /**
- * Two to four sentences that state a run's conclusion, from a summary
+/**
+ * Two to five sentences that state a run's conclusion, from a summary
  * (`summarize(scored, { by: "model" })`) and, with two or more models, a
- * comparison (`compareModels(scored)`): the ranking with each mean and its
- * 95% interval; the difference between each model and the next in the
- * ranking, with its interval, test and verdict in words (the real
- * differences in one sentence, those that may be chance in another);
- * how many rows failed to score (left out, never counted as 0); and the judge,
- * with its caveat when it is the offline judge.
+ * comparison (`compareModels(scored)`):
+ *
+ * - when more than half of the answers failed to score, first that, with the
+ *   commonest reason (given `scored`): what follows rests on the few scored;
+ * - the ranking with each mean and its 95% interval (models whose means
+ *   read the same at two decimals are "tied with" each other, not ranked);
+ * - the difference between each model and the next in the ranking, with its
+ *   interval, test and verdict in words (the real differences in one
+ *   sentence, those that may be chance in another, equal means as "score
+ *   the same"); a difference from fewer than 2 pairs (unpaired: fewer than
+ *   2 scored answers a side) has no interval, and no conclusion is drawn;
+ * - with `change`, the change since the previous run;
+ * - how many rows failed to score (left out, never counted as 0);
+ * - and the judge, with its caveat when it is the offline judge.
  *
  * @example
  * const scored = await scoreAnswerCorrectness(df);
@@ -113,70 +182,234 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
 
   const sentences: string[] = [];
   const scored = lines.filter((l) => !Number.isNaN(l.mean));
+  const errors = lines.reduce((a, l) => a + (Number.isFinite(l.errors) ? l.errors : 0), 0);
+  const total = lines.reduce((a, l) => a + (Number.isFinite(l.n) ? l.n : 0), 0);
+  const whose = hasModels
+    ? ` (${lines
+        .filter((l) => l.errors > 0)
+        .sort((a, b) => b.errors - a.errors)
+        .map((l) => `${l.errors} of ${l.model}'s`)
+        .join(", ")})`
+    : "";
+  const mostlyFailed = total > 0 && errors > total * MOSTLY_FAILED;
+  if (mostlyFailed) sentences.push(failureLead(metric, total, errors, whose, options.scored === undefined ? undefined : failureReasons(options.scored, metric)));
+
   const sameN = scored.every((l) => l.valid === scored[0]!.valid);
   const answers = (l: ModelLine) => (sameN ? "" : `, ${counted(l.valid, "answer")}`);
   if (scored.length === 0) {
-    sentences.push(`No answer could be scored on ${metric}.`);
+    if (!mostlyFailed) sentences.push(`No answer could be scored on ${metric}.`);
   } else if (scored.length === 1) {
     const l = scored[0]!;
     sentences.push(`${hasModels ? `${l.model} scores` : "The answers score"} a mean ${metric} of ${fixed(l.mean)} (95% CI ${interval(l.low, l.high)}; ${counted(l.valid, "answer")}).`);
   } else {
-    const [first, ...rest] = scored;
-    const ranked = [`${first!.model} ${fixed(first!.mean)} (95% CI ${interval(first!.low, first!.high)}${answers(first!)})`, ...rest.map((l) => `${l.model} ${fixed(l.mean)} (${interval(l.low, l.high)}${answers(l)})`)];
+    const shown = scored.map((l, k) => `${l.model} ${fixed(l.mean)} (${k === 0 ? "95% CI " : ""}${interval(l.low, l.high)}${answers(l)})`);
+    // Models whose means read the same are tied with each other: none is ranked ahead.
+    const groups: string[][] = [];
+    scored.forEach((l, k) => {
+      if (k > 0 && tied(scored[k - 1]!, l)) groups[groups.length - 1]!.push(shown[k]!);
+      else groups.push([shown[k]!]);
+    });
+    const ranked = groups.map(([first, ...others]) => (others.length === 0 ? first! : `${first!} tied with ${others.length === 1 ? others[0]! : `${others.slice(0, -1).join(", ")} and ${others.at(-1)!}`}`));
     sentences.push(`Ranking by mean ${metric}: ${ranked.join(", ")}${sameN ? `; ${counted(scored[0]!.valid, "answer")} each` : ""}.`);
   }
   const unscored = lines.filter((l) => Number.isNaN(l.mean)).map((l) => l.model);
   if (unscored.length > 0 && scored.length > 0) sentences.push(`${unscored.join(", ")} ${unscored.length === 1 ? "has" : "have"} no scored answer.`);
 
   if (comparison !== undefined && scored.length > 1) sentences.push(...pairSentences(comparison, scored));
+  if (typeof options.change === "string") sentences.push(`Since the previous run: not compared (${options.change.replace(/[.\s]+$/, "")}).`);
+  else if (options.change !== undefined) sentences.push(changeSentence(options.change, metric));
 
-  const errors = lines.reduce((a, l) => a + (Number.isFinite(l.errors) ? l.errors : 0), 0);
-  if (errors > 0) {
-    const total = lines.reduce((a, l) => a + (Number.isFinite(l.n) ? l.n : 0), 0);
-    const whose = hasModels
-      ? ` (${lines
-          .filter((l) => l.errors > 0)
-          .sort((a, b) => b.errors - a.errors)
-          .map((l) => `${l.errors} of ${l.model}'s`)
-          .join(", ")})`
-      : "";
+  if (errors > 0 && !mostlyFailed) {
     sentences.push(`${errors.toLocaleString("en-US")} of ${counted(total, "answer")} failed to score${whose}: they are left out of the means, not counted as 0.`);
   }
   if (options.judge !== undefined && options.judge.trim() !== "") sentences.push(judgeSentence(options.judge.trim()));
   return sentences;
 }
 
+/** Two models whose means read the same at two decimals: neither is ahead. */
+function tied(a: ModelLine, b: ModelLine): boolean {
+  return fixed(a.mean) === fixed(b.mean);
+}
+
+/** The kinds of failure of a metric's failed rows in a scored table, commonest first (empty when it cannot be read). */
+function failureReasons(scored: FrameInput, metric: string): { kind: string; rows: number }[] {
+  try {
+    const table = readTable(scored, "headline");
+    const scores = metricScores(table, metric, "headline");
+    const reasons = errorColumnFor(table, metric);
+    const counts = new Map<string, number>();
+    scores.forEach((v, i) => {
+      if (!Number.isNaN(v)) return;
+      const kind = failureKind(cellString(reasons?.values[i]));
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    });
+    return [...counts].map(([kind, rows]) => ({ kind, rows })).sort((a, b) => b.rows - a.rows);
+  } catch {
+    return [];
+  }
+}
+
+/** The first sentence when most answers failed: how few were scored, how many failed, and why (the commonest kind). */
+function failureLead(metric: string, total: number, errors: number, whose: string, reasons: { kind: string; rows: number }[] | undefined): string {
+  const top = reasons?.[0];
+  const quote = (kind: string) => (kind === "(no reason given)" ? "no reason given" : `“${kind}”`);
+  const why =
+    top === undefined
+      ? ""
+      : top.rows >= errors
+        ? `, all with ${quote(top.kind)}`
+        : top.rows > errors / 2
+          ? `, most (${top.rows.toLocaleString("en-US")}) with ${quote(top.kind)}`
+          : `, the commonest reason (${top.rows.toLocaleString("en-US")}) ${quote(top.kind)}`;
+  const valid = total - errors;
+  if (valid === 0) return `No answer could be scored on ${metric}: all ${counted(total, "answer")} failed${whose}${why}.`;
+  return (
+    `Only ${valid.toLocaleString("en-US")} of ${counted(total, "answer")} ${valid === 1 ? "was" : "were"} scored on ${metric}: ${errors.toLocaleString("en-US")} failed${whose}${why}; ` +
+    `they are left out of the means, not counted as 0, so what follows rests on ${counted(valid, "answer")}.`
+  );
+}
+
 /**
  * The differences between models next to each other in the ranking (with two
  * models, their one pair): the real ones in one sentence, those that may be
- * chance in another. The other pairs follow from these, or are in the table.
+ * chance in another, and those from too few answers to conclude anything in
+ * a third. The other pairs follow from these, or are in the table.
  */
 function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): string[] {
   const rows = rowsOf(readTable(comparison, "headline"));
   const real: string[] = [];
   const chance: string[] = [];
+  const thin: string[] = [];
+  let thinUnpaired = false;
   const notes: string[] = [];
   for (let k = 0; k + 1 < ranked.length; k++) {
-    const higher = ranked[k]!.model;
-    const lower = ranked[k + 1]!.model;
-    const row = rows.find((r) => (cellString(r["model_a"]) === higher && cellString(r["model_b"]) === lower) || (cellString(r["model_a"]) === lower && cellString(r["model_b"]) === higher));
+    const higher = ranked[k]!;
+    const lower = ranked[k + 1]!;
+    const row = rows.find(
+      (r) => (cellString(r["model_a"]) === higher.model && cellString(r["model_b"]) === lower.model) || (cellString(r["model_a"]) === lower.model && cellString(r["model_b"]) === higher.model),
+    );
     if (!row) continue;
-    const flip = cellString(row["model_a"]) === lower;
+    const flip = cellString(row["model_a"]) === lower.model;
     const diff = flip ? -cellNumber(row["mean_diff"]) : cellNumber(row["mean_diff"]);
     const low = flip ? -cellNumber(row["ci_high"]) : cellNumber(row["ci_low"]);
     const high = flip ? -cellNumber(row["ci_low"]) : cellNumber(row["ci_high"]);
     if (Number.isNaN(diff)) {
-      notes.push(`${higher} and ${lower} cannot be compared: no question has a scored answer from both.`);
+      notes.push(`${higher.model} and ${lower.model} cannot be compared: no question has a scored answer from both.`);
       continue;
     }
     const why = cellString(row["unpaired_because"]);
-    const clause = `${higher} scores ${fixed(diff)} higher than ${lower} (95% CI ${interval(low, high)}; ${testName(cellString(row["test"]))} p_holm ${pValue(cellNumber(row["p_holm"]))}${why !== "" ? `; unpaired because ${why}` : ""})`;
+    // Too few answers for an interval or a verdict: one pair (or one score a side, unpaired) says nothing about chance.
+    const pairs = cellNumber(row["n_pairs"]);
+    const unpaired = cellString(row["test"]).startsWith("two-sample") || why !== "";
+    if (unpaired ? higher.valid < MIN_PAIRS || lower.valid < MIN_PAIRS : pairs < MIN_PAIRS) {
+      thinUnpaired ||= unpaired;
+      thin.push(
+        `${higher.model} against ${lower.model} (${unpaired ? `unpaired, ${higher.valid.toLocaleString("en-US")} and ${lower.valid.toLocaleString("en-US")} scored answers` : `${counted(pairs, "question")} scored for both`})`,
+      );
+      continue;
+    }
+    const test = `${testName(cellString(row["test"]))} p_holm ${pValue(cellNumber(row["p_holm"]))}${why !== "" ? `; unpaired because ${why}` : ""}`;
     const verdict = cellString(row["verdict"]);
-    (verdict !== "" && verdict !== "no detectable difference" ? real : chance).push(clause);
+    const isReal = verdict !== "" && verdict !== "no detectable difference";
+    if (!isReal && fixed(Math.abs(diff)) === "0.00") {
+      chance.push(`${higher.model} and ${lower.model} score the same (difference ${fixed(Math.abs(diff))}, 95% CI ${interval(low, high)}; ${test})`);
+      continue;
+    }
+    (isReal ? real : chance).push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} (95% CI ${interval(low, high)}; ${test})`);
   }
   const sentence = (clauses: string[], one: string, many: string) => `${clauses.join(", and ")}: ${clauses.length === 1 ? one : many}.`;
   const out: string[] = [];
   if (real.length > 0) out.push(sentence(real, "a real difference", "real differences"));
   if (chance.length > 0) out.push(sentence(chance, "no detectable difference, it may be chance", "no detectable differences, they may be chance"));
+  if (thin.length > 0) {
+    const needs = thinUnpaired ? `${MIN_PAIRS} questions scored for both (unpaired, ${MIN_PAIRS} scored answers a side)` : `${MIN_PAIRS} questions scored for both`;
+    out.push(`No conclusion about ${thin.join(" or ")}: a difference needs at least ${needs}, so its 95% CI is n/a.`);
+  }
   return [...out, ...notes];
+}
+
+/** A change with its sign: "+0.05", "−0.05", "0.00". */
+function signed(x: number): string {
+  return fixed(x) === "0.00" || fixed(x) === "−0.00" ? "0.00" : x > 0 ? `+${fixed(x)}` : fixed(x);
+}
+
+/**
+ * One sentence on the change since the previous run, from `compareRuns`:
+ * each model whose mean changed beyond chance (p_holm < alpha, as the
+ * comparison's verdict says) with its change, interval and test; the models
+ * unchanged within chance, those with too few answers scored in both runs,
+ * those in one run only; and the answers that moved (better, worse, by
+ * {@link LARGE_CHANGE} or more, newly failed).
+ */
+function changeSentence(change: RunChangeInput, metric: string): string {
+  const rows = rowsOf(readTable(change.summary, "headline (change since the previous run)"));
+  const all = rows.find((r) => cellString(r["model"]) === "(all)");
+  const perModel = rows.filter((r) => r !== all);
+  const named = perModel.length > 0;
+  const subjects = named ? perModel : all ? [all] : [];
+  const real: string[] = [];
+  const calm: string[] = [];
+  const thin: string[] = [];
+  const onlyBefore: string[] = [];
+  const onlyAfter: string[] = [];
+  for (const r of subjects) {
+    const name = named ? cellString(r["model"]) : `mean ${metric}`;
+    const verdict = cellString(r["verdict"]);
+    if (verdict === "only in the before run") onlyBefore.push(name);
+    else if (verdict === "only in the after run") onlyAfter.push(name);
+    else if (!(cellNumber(r["n_paired"]) >= MIN_PAIRS)) thin.push(name);
+    else if (verdict === "after better than before" || verdict === "before better than after") {
+      real.push(`${name} ${signed(cellNumber(r["change"]))} (95% CI ${interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]))}; ${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))})`);
+    } else calm.push(name);
+  }
+  const parts: string[] = [...real];
+  if (calm.length > 0) {
+    if (!named) parts.push(`mean ${metric} unchanged within chance (${signed(cellNumber(subjects[0]!["change"]))}, 95% CI ${interval(cellNumber(subjects[0]!["ci_low"]), cellNumber(subjects[0]!["ci_high"]))})`);
+    else if (calm.length === subjects.length) parts.push(`every model's mean ${metric} unchanged within chance`);
+    else if (real.length > 0 && calm.length + real.length === subjects.length) parts.push("others unchanged within chance");
+    else parts.push(`${calm.join(", ")} unchanged within chance`);
+  }
+  if (thin.length > 0) parts.push(`too few answers scored in both runs to tell for ${thin.join(", ")}`);
+  if (onlyBefore.length > 0) parts.push(`${onlyBefore.join(", ")} only in the previous run`);
+  if (onlyAfter.length > 0) parts.push(`${onlyAfter.join(", ")} only in this run`);
+  const moved = answersMoved(all ?? subjects[0], change.changes);
+  if (moved !== "") parts.push(moved);
+  return `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+}
+
+/** The answers that moved, from the pooled row and the changed answers: "3 answers better, 5 worse (2 by 0.5 or more), 1 newly failed". */
+function answersMoved(pooled: Record<string, Cell> | undefined, changes: FrameInput | undefined): string {
+  if (pooled === undefined) return "";
+  const count = (name: string) => {
+    const v = cellNumber(pooled[name]);
+    return Number.isFinite(v) ? v : 0;
+  };
+  const better = count("improved");
+  const worse = count("worsened");
+  const newlyFailed = count("failed_after_only");
+  let largeWorse = Number.NaN;
+  let largeBetter = Number.NaN;
+  let smallMove = false;
+  if (changes !== undefined) {
+    largeWorse = 0;
+    largeBetter = 0;
+    for (const r of rowsOf(readTable(changes, "headline (change since the previous run)"))) {
+      const status = cellString(r["status"]);
+      if (status !== "better" && status !== "worse") continue;
+      const d = Math.abs(cellNumber(r["change"]));
+      if (d >= LARGE_CHANGE) {
+        if (status === "worse") largeWorse++;
+        else largeBetter++;
+      } else smallMove = true;
+    }
+  }
+  // When every move is large (0/1 scores), "by 0.5 or more" says nothing more.
+  const large = (n: number) => (smallMove && n > 0 ? ` (${n.toLocaleString("en-US")} by ${LARGE_CHANGE} or more)` : "");
+  const items: string[] = [];
+  if (better > 0) items.push(`${better.toLocaleString("en-US")} better${large(largeBetter)}`);
+  if (worse > 0) items.push(`${worse.toLocaleString("en-US")} worse${large(largeWorse)}`);
+  if (newlyFailed > 0) items.push(`${newlyFailed.toLocaleString("en-US")} newly failed`);
+  if (items.length === 0) return "no answer's score moved";
+  const total = better + worse + newlyFailed;
+  return `${total === 1 ? "answer" : "answers"}: ${items.join(", ")}`;
 }

@@ -14,6 +14,7 @@ import { cellNumber, cellString, groupRows, judgeColumnName, judgeText } from ".
 import { defaultScoreColumns, definitionOfColumn } from "../metrics/registry";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
+import { wilsonInterval } from "../stats/intervals";
 import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
 
 /** What the analysis functions, charts and tables read (the dataset layer's {@link FrameInput}, re-exported). */
@@ -122,11 +123,15 @@ export interface SummarizeOptions {
   by?: string | readonly string[];
   /** Score column(s); default: those of answer_correctness, answer_correctness_continuous and multimodal_relevance present. */
   metrics?: string | readonly string[];
-  /** Bootstrap replicates for the confidence interval of the mean (default 2,000; 0 for no interval). */
+  /**
+   * Bootstrap replicates for the confidence interval of the mean of a
+   * continuous metric (default 2,000); 0 for no interval at all (neither the
+   * bootstrap nor, for a 0/1 metric, the Wilson score interval).
+   */
   bootstrap?: number;
   /** Seed of the bootstrap (default {@link DEFAULT_SEED}): the same input and seed give the same interval. */
   seed?: number;
-  /** Coverage of the interval (default 0.95). */
+  /** Coverage of the interval, bootstrap or Wilson (default 0.95). */
   confidence?: number;
 }
 
@@ -154,11 +159,23 @@ export const SUMMARY_COLUMNS = [
  * `n_error` failed (NaN/null score or a non-empty `<metric>_error`; never
  * averaged in as 0), and over the valid scores `mean`, `std` (sample, n − 1),
  * `median`, `p25`, `p75` (type-7 quantiles), `min`, `max`, `ci_low`/`ci_high`
- * (percentile bootstrap interval of the mean, seeded; NaN with fewer than two
- * valid scores) and `pass_rate` (the mean when every valid score is 0 or 1,
- * e.g. a thresholded metric; else NaN); and, when the scored table names its
- * judge (`<metric>_judge`), `judge`: who scored the group, which a chart of
- * the summary puts in its subtitle.
+ * and `pass_rate`; and, when the scored table names its judge
+ * (`<metric>_judge`), `judge`: who scored the group, which a chart of the
+ * summary puts in its subtitle.
+ *
+ * The interval (`ci_low`/`ci_high`, 95% unless `confidence` says otherwise)
+ * depends on the metric's scores:
+ *
+ * - a 0/1 metric (every valid score of the metric, in every group, is 0 or 1:
+ *   multimodal_relevance, or answer_correctness with a threshold) gets the
+ *   Wilson score interval of its pass rate ({@link wilsonInterval}, the one
+ *   `relevanceRate` draws): never a single point at a rate of 0 or 1 and
+ *   defined from one valid score on (1 of 1 gives 0.21–1), where a bootstrap
+ *   of the mean collapses to zero width ("1–1"); its `pass_rate` is the mean;
+ * - any other metric gets the percentile bootstrap interval of the mean
+ *   (seeded; NaN with fewer than two valid scores), and `pass_rate` is NaN.
+ *
+ * `bootstrap: 0` gives no interval of either kind.
  *
  * @example
  * const scored = await scoreAnswerCorrectness(await loadDataset("data/qa-models.csv"));
@@ -201,6 +218,8 @@ export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): 
 
   for (const metric of metrics) {
     const scores = metricScores(table, metric, caller);
+    // A 0/1 metric is one whose every valid score, in every group, is 0 or 1: one kind of interval per metric.
+    const binary = scores.every((v) => Number.isNaN(v) || v === 0 || v === 1);
     groups.rows.forEach((rows, g) => {
       by.forEach((c, k) => groupValues[k]!.push(c.values[groups.first[g]!] ?? null));
       const valid: number[] = [];
@@ -208,7 +227,7 @@ export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): 
         const v = scores[i]!;
         if (!Number.isNaN(v)) valid.push(v);
       }
-      const s = describe(valid, replicates, confidence, deriveSeed(seed, `${groups.keys[g]}\u0000${metric}`));
+      const s = describe(valid, binary, replicates, confidence, deriveSeed(seed, `${groups.keys[g]}\u0000${metric}`));
       cells.metric.push(metric);
       cells.n.push(rows.length);
       cells.n_valid.push(valid.length);
@@ -248,7 +267,12 @@ interface Description {
   passRate: number;
 }
 
-function describe(valid: number[], replicates: number, confidence: number, seed: number): Description {
+/**
+ * The statistics of one group's valid scores; `binary`: the metric's scores
+ * are all 0 or 1 (a Wilson score interval and a pass rate), else a bootstrap
+ * interval of the mean.
+ */
+function describe(valid: number[], binary: boolean, replicates: number, confidence: number, seed: number): Description {
   const n = valid.length;
   const nan = Number.NaN;
   if (n === 0) {
@@ -256,16 +280,15 @@ function describe(valid: number[], replicates: number, confidence: number, seed:
   }
   const sorted = Float64Array.from(valid).sort();
   const mean = nanMean(valid);
-  let binary = true;
-  for (const v of valid) {
-    if (v !== 0 && v !== 1) {
-      binary = false;
-      break;
-    }
-  }
   let ciLow = nan;
   let ciHigh = nan;
-  if (n >= 2 && replicates > 0) {
+  if (binary && replicates > 0) {
+    let successes = 0;
+    for (const v of valid) successes += v;
+    const ci = wilsonInterval(successes, n, confidence);
+    ciLow = ci.low;
+    ciHigh = ci.high;
+  } else if (n >= 2 && replicates > 0) {
     const ci = bootstrapMeanCI(valid, { replicates, confidence, seed });
     ciLow = ci.low;
     ciHigh = ci.high;

@@ -1,7 +1,8 @@
 /**
  * One number per model with its interval and its n: mean scores with seeded
- * bootstrap intervals, and rates (relevance) with Wilson score intervals,
- * which stay honest at n = 1 and at rates of 0 or 1.
+ * bootstrap intervals, and rates (relevance, or any 0/1 score) with Wilson
+ * score intervals, which stay honest at n = 1 and at rates of 0 or 1 (the
+ * intervals `summarize` gives).
  */
 import { getColumn, type Table } from "../dataset/table";
 import type { PairOptions } from "../dataset/column-toolkit";
@@ -73,10 +74,12 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
 }
 
 /**
- * Mean score per model as a dot, its 95% bootstrap CI as an error bar, and
+ * Mean score per model as a dot, its 95% interval as an error bar, and
  * "mean · n" written beside it (with "no CI" when fewer than two scores give
  * no interval), from a `summarize` result (or a scored frame, summarised with
- * a seeded bootstrap). The subtitle names the judge (see
+ * a seeded bootstrap). The interval is `summarize`'s: the bootstrap CI of the
+ * mean, or for 0/1 scores (a pass rate) the Wilson score interval, and the
+ * subtitle names the one drawn. The subtitle names the judge (see
  * {@link JudgeLabelOptions}; a summary table has no judge column, so pass
  * `judgeLabel` with it).
  *
@@ -107,8 +110,11 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
     { field: "ci_high", type: "quantitative", title: "95% CI to", format: ".3f" },
     { field: "n", type: "quantitative", title: "scored rows" },
   ];
-  const small = rows.some((r) => !(r.n >= 2));
-  const note = ["bars: 95% bootstrap CI of the mean", small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed)].filter(Boolean).join(" · ");
+  // summarize gives 0/1 scores (a pass rate for every row) the Wilson score interval, others the bootstrap CI.
+  const binary = rows.every((r) => Number.isFinite(r.pass_rate));
+  const small = !binary && rows.some((r) => !(r.n >= 2));
+  const bars = binary ? "bars: 95% Wilson score interval (scores are 0 or 1)" : "bars: 95% bootstrap CI of the mean";
+  const note = [bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed)].filter(Boolean).join(" · ");
   return finishSpec({
     ...baseSpec(`Mean ${metric} by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,

@@ -167,7 +167,10 @@ export function answersSection(input: AnswersInput): { html: string; shown: numb
     }
   }
   const spread = spreads(scored, metric, pairBy, models.length);
-  const statuses: AnswerStatus[] = Array.from(scores, (s) => (Number.isNaN(s) ? "error" : s >= passAt ? "passed" : "failed"));
+  // 0/1 scores pass at 1, whatever passAt says: the intro, the filter and the badges say the same.
+  const binary = Array.from(scores).every((v) => Number.isNaN(v) || v === 0 || v === 1);
+  const passes = (s: number) => (binary ? s === 1 : s >= passAt);
+  const statuses: AnswerStatus[] = Array.from(scores, (s) => (Number.isNaN(s) ? "error" : passes(s) ? "passed" : "failed"));
 
   const blocks: string[] = [];
   let shown = 0;
@@ -209,8 +212,8 @@ export function answersSection(input: AnswersInput): { html: string; shown: numb
       ? `<label>Model <select id="filter-model"><option value="">all models</option>${models.map((m) => option(m, m, perModel.get(m) ?? 0)).join("")}</select></label>`
       : `<select id="filter-model" hidden><option value=""></option></select>`,
     `<label>Show <select id="filter-status"><option value="">all answers</option>` +
-      option("passed", `passed (score ≥ ${passAt})`, counts.passed) +
-      option("failed", `failed (score < ${passAt})`, counts.failed) +
+      option("passed", binary ? "passed (score 1)" : `passed (score ≥ ${passAt})`, counts.passed) +
+      option("failed", binary ? "failed (score 0)" : `failed (score < ${passAt})`, counts.failed) +
       option("error", "error (not scored)", counts.error) +
       (spread.size > 0 ? option("disagree", `models disagree (spread ≥ ${disagreeAt})`, disagreeAnswers) : "") +
       `</select></label>`,
@@ -220,7 +223,6 @@ export function answersSection(input: AnswersInput): { html: string; shown: numb
     `<p id="filter-empty" class="note" hidden>No answer matches these filters.</p>`,
   ].join("");
   const total = table.rowCount;
-  const binary = Array.from(scores).every((v) => Number.isNaN(v) || v === 0 || v === 1);
   const intro =
     `<p class="note">Every model's answer to each question side by side, with its ${escapeHtml(metric)} score` +
     (getColumn(table, DETAILS_COLUMN) && metric === "answer_correctness" ? ` and, under "Statements", the statements the judge found and their verdicts. ` : `${getColumn(table, `${metric}_reason`) ? " and the judge's reason" : ""}. `) +

@@ -20,6 +20,10 @@ import { errorText } from "../display/words";
 export interface ChangeSection {
   html: string;
   charts: ReportChart[];
+  /** The comparison shown for each metric that could be compared (the headline's sentence on the change reads the same one). */
+  runs: Map<string, RunComparison>;
+  /** Why a metric could not be compared, by metric (shown as "Not computed"). */
+  problems: Map<string, string>;
 }
 
 /** Columns of the changed-answers table in the report (the long answer texts stay in the CSV). */
@@ -47,7 +51,7 @@ function changeTable(summary: DataFrame): string {
       numberCell(numberAt(t, "n_paired", i)),
       numberCell(numberAt(t, "mean_before", i), 2),
       numberCell(numberAt(t, "mean_after", i), 2),
-      estimateCell(numberAt(t, "change", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true),
+      estimateCell(numberAt(t, "change", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, numberAt(t, "n_paired", i) === 1 ? "1 pair: a change needs at least 2" : undefined),
       moved.every(Number.isFinite) ? escapeHtml(moved.join(" / ")) : "–",
       pValueCell(numberAt(t, "p_holm", i)),
       escapeHtml(textAt(t, "verdict", i)),
@@ -68,7 +72,7 @@ function changeTable(summary: DataFrame): string {
   );
 }
 
-function oneMetric(metric: string, runs: RunComparison, top: number, index: number): ChangeSection {
+function oneMetric(metric: string, runs: RunComparison, top: number, index: number): { html: string; charts: ReportChart[] } {
   const charts: ReportChart[] = [];
   const parts: string[] = [`<h3>${escapeHtml(metric)}</h3>`];
   for (const w of runs.warnings) parts.push(`<p class="note">${escapeHtml(w)}</p>`);
@@ -112,17 +116,23 @@ export function changeSection(scored: FrameInput, previous: FrameInput, metrics:
     `<p class="note">The previous run (before) against this one (after), answers paired by id (else question text) and model. change = mean after − mean before over the answers scored validly in both runs, with a paired bootstrap 95% CI; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across models; verdict at α = 0.05. Failed rows are counted apart, never as 0.</p>`,
   ];
   const charts: ReportChart[] = [];
+  const runs = new Map<string, RunComparison>();
+  const problems = new Map<string, string>();
   if (shared.length === 0) {
     parts.push(`<p class="note">Not computed: the previous run has none of this run's score columns (${escapeHtml(metrics.join(", "))}).</p>`);
   }
+  for (const metric of metrics) if (!shared.includes(metric)) problems.set(metric, `the previous run has no ${metric} column`);
   shared.forEach((metric, i) => {
     try {
-      const section = oneMetric(metric, compareRuns(previous, scored, { metric }), top, i);
+      const comparison = compareRuns(previous, scored, { metric });
+      const section = oneMetric(metric, comparison, top, i);
       parts.push(section.html);
       charts.push(...section.charts);
+      runs.set(metric, comparison);
     } catch (error) {
+      problems.set(metric, errorText(error));
       parts.push(`<h3>${escapeHtml(metric)}</h3><p class="note">Not computed: ${escapeHtml(errorText(error))}</p>`);
     }
   });
-  return { html: parts.join("\n"), charts };
+  return { html: parts.join("\n"), charts, runs, problems };
 }

@@ -13,6 +13,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { getColumn, type Table } from "../dataset/table";
 import { metricDefinitions, type MetricDefinition, type PreferredChart } from "../metrics/registry";
 import { errorText } from "../display/words";
+import { metricScores } from "../analysis/summarize";
 
 /** One chart of the report. */
 export interface ReportChart {
@@ -88,14 +89,32 @@ const PREFERRED_ID: Readonly<Record<PreferredChart, string>> = { meanWithCI: "me
  * Wording of a metric's preferred chart where the label alone would say less:
  * the built-in metrics' (multimodal relevance's rate is "in line with the
  * retrieved contexts"). Other metrics' titles and captions are made from
- * their label.
+ * their label. A caption ends with the interval drawn (see {@link intervalWords}).
  */
-const PREFERRED_WORDING: Readonly<Record<string, { title: string; caption: string }>> = {
+const PREFERRED_WORDING: Readonly<Record<string, { title: string; caption: (interval: string) => string }>> = {
   multimodal_relevance: {
     title: "Relevance rate",
-    caption: "Share of answers the judge found in line with the retrieved contexts, with a 95% bootstrap confidence interval.",
+    caption: (interval) => `Share of answers the judge found in line with the retrieved contexts, with ${interval}.`,
   },
 };
+
+/**
+ * Whether every valid score of a metric in the table is 0 or 1: then
+ * `summarize` and the charts give it the Wilson score interval, else the
+ * bootstrap CI of the mean.
+ */
+export function zeroOneScores(table: Table, metric: string): boolean {
+  try {
+    return metricScores(table, metric, "buildReport").every((v) => Number.isNaN(v) || v === 0 || v === 1);
+  } catch {
+    return false;
+  }
+}
+
+/** The interval the charts draw for a metric, in a caption's words. */
+export function intervalWords(zeroOne: boolean): string {
+  return zeroOne ? "its 95% Wilson score interval" : "its seeded 95% bootstrap confidence interval";
+}
 
 /** A label with its first letter in upper case ("answer correctness" → "Answer correctness"). */
 function capitalized(label: string): string {
@@ -157,7 +176,10 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
     const metric = d.scoreColumn;
     const heading = capitalized(d.label);
     add("box", "Score distribution", "Box: quartiles and median of each model's scores; whiskers: min to max; ticks: every score.", true, () => scoreBox(scored, { metric }));
-    add("mean", "Mean with 95% CI", `Mean ${d.label} per model with its seeded 95% bootstrap confidence interval.`, summary !== undefined, () => meanWithCI(summary!, { metric }));
+    const zeroOne = zeroOneScores(table, metric);
+    add("mean", "Mean with 95% CI", `${zeroOne ? `Pass rate (mean ${d.label}, scores 0 or 1)` : `Mean ${d.label}`} per model with ${intervalWords(zeroOne)}.`, summary !== undefined, () =>
+      meanWithCI(summary!, { metric }),
+    );
     const sweepMetric = d.extraScoreColumns.find(has) ?? metric;
     add("sweep", "Pass rate by threshold", "Share of answers at or above each threshold: where lines cross, the ranking depends on the bar you set.", true, () =>
       thresholdSweep(scored, { metric: sweepMetric }),
@@ -192,18 +214,20 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
     const id = drawnKinds.has(kind) ? `${kind}-${d.name}` : kind;
     drawnKinds.add(kind);
     const own = PREFERRED_WORDING[d.name];
-    const rate = d.binary ? "Share of answers scored 1" : "Mean score";
+    const zeroOne = zeroOneScores(table, metric);
+    const interval = intervalWords(zeroOne);
+    const rate = zeroOne ? "Share of answers scored 1" : "Mean score";
     switch (d.display.chart) {
       case "relevanceRate":
-        add(id, own?.title ?? `Rate: ${d.label}`, own?.caption ?? `${rate} (${d.label}) per model, with a 95% confidence interval.`, true, () => relevanceRate(scored, { metric }));
+        add(id, own?.title ?? `Rate: ${d.label}`, own?.caption(interval) ?? `${rate} (${d.label}) per model, with ${interval}.`, true, () => relevanceRate(scored, { metric }));
         return;
       case "meanWithCI":
-        add(id, own?.title ?? `Mean with 95% CI: ${d.label}`, own?.caption ?? `${d.binary ? `Pass rate (${d.label})` : `Mean ${d.label}`} per model with its seeded 95% bootstrap confidence interval.`, summary !== undefined, () =>
+        add(id, own?.title ?? `Mean with 95% CI: ${d.label}`, own?.caption(interval) ?? `${zeroOne ? `Pass rate (${d.label})` : `Mean ${d.label}`} per model with ${interval}.`, summary !== undefined, () =>
           meanWithCI(summary!, { metric }),
         );
         return;
       case "scoreDistribution":
-        add(id, own?.title ?? `Score distribution: ${d.label}`, own?.caption ?? `Box: quartiles and median of each model's ${d.label} scores; whiskers: min to max; ticks: every score.`, true, () =>
+        add(id, own?.title ?? `Score distribution: ${d.label}`, own?.caption(interval) ?? `Box: quartiles and median of each model's ${d.label} scores; whiskers: min to max; ticks: every score.`, true, () =>
           scoreBox(scored, { metric }),
         );
         return;

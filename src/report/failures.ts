@@ -7,6 +7,7 @@ import { getColumn, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { reportTable } from "./tables";
 import { textAt } from "../dataset/column-toolkit";
+import { failureKind } from "../analysis/headline";
 
 /** One failed row of one metric. */
 interface Failure {
@@ -15,32 +16,8 @@ interface Failure {
   reason: string;
 }
 
-/**
- * The kind of a failure reason, so that rows which failed the same way land
- * in one group: details in parentheses, quoted text and numbers are left
- * out, advice after a ";" is dropped, and only the first two ":"-separated
- * parts are kept (the stage that failed and its cause: "classification of
- * the statements failed: N Too Many Requests").
- *
- * @example
- * failureKind("embedding failed: request timed out after 60000 ms (try 2)") // "embedding failed: request timed out after N ms"
- */
-export function failureKind(reason: string): string {
-  let s = reason.replace(/\s+/g, " ").trim();
-  for (let before = ""; before !== s; ) {
-    before = s;
-    s = s.replace(/\s*\([^()]*\)/g, "");
-  }
-  s = s
-    .replace(/"[^"]*"|'[^']*'|`[^`]*`|“[^”]*”/g, "…")
-    .replace(/\b(?:https?|file|data):\S+/g, "…")
-    .replace(/\d+(?:[.,]\d+)*/g, "N");
-  s = s.split(";")[0]!;
-  s = s.split(":").slice(0, 2).join(":").trim();
-  s = s.replace(/[\s.,:]+$/, "");
-  const chars = Array.from(s);
-  return chars.length > 140 ? `${chars.slice(0, 140).join("")}…` : s || "(no reason given)";
-}
+/** The kind of a failure reason ({@link failureKind}), shared with the headline, which names the commonest. */
+export { failureKind };
 
 /**
  * The "Failed rows" section for the metrics given (each with its error

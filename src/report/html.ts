@@ -28,7 +28,7 @@ import { formatUsage, type UsageSummary } from "../judge/usage";
 import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
-import { changeSection } from "./changes";
+import { changeSection, type ChangeSection } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
 import { answersSection, shownQuestions } from "./answers";
 import { failedRowsSection } from "./failures";
@@ -64,7 +64,8 @@ export interface ReportOptions {
    * The previous scored run of the same data: adds a "Change since the
    * previous run" section (`compareRuns(previous, scored)` per metric: the
    * change per model with its CI and verdict, a chart, and the answers that
-   * changed most).
+   * changed most), and a sentence on the change of the first metric to the
+   * headline, from the same comparison.
    */
   previous?: FrameInput;
   /**
@@ -244,13 +245,39 @@ function judgeSection(table: Table, usage: UsageSummary | undefined, labels: rea
  * The headline sentences: the option's, else `headline()`'s from the summary
  * and the comparison of the report's first metric (none when it cannot say).
  */
-function headlineSentences(options: ReportOptions, summary: DataFrame, comparison: DataFrame | undefined, metric: string, judges: readonly string[]): string[] {
+function headlineSentences(
+  options: ReportOptions,
+  scored: FrameInput,
+  summary: DataFrame,
+  comparison: DataFrame | undefined,
+  metric: string,
+  judges: readonly string[],
+  change: ChangeSection | undefined,
+): string[] {
   if (options.headline !== undefined) return [...options.headline];
+  // With --previous, one sentence on the change, from the comparison the "Change since the previous run" section shows.
+  const runs = change?.runs.get(metric) ?? change?.problems.get(metric);
   try {
-    return headline(summary, comparison, { metric, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) });
+    return headline(summary, comparison, { metric, scored, ...(runs !== undefined ? { change: runs } : {}), ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) });
   } catch {
     return [];
   }
+}
+
+/**
+ * The interval the summary gives each of its metrics, in words: the Wilson
+ * score interval for a 0/1 metric (a pass rate for each model), the seeded
+ * bootstrap interval of the mean for others.
+ */
+function summaryIntervalWords(summary: DataFrame): string {
+  const t = tableFromDataFrame(summary);
+  const kinds = new Set<string>();
+  for (let i = 0; i < t.rowCount; i++) {
+    if (!Number.isFinite(numberAt(t, "mean", i))) continue;
+    kinds.add(Number.isFinite(numberAt(t, "pass_rate", i)) ? "wilson" : "bootstrap");
+  }
+  if (kinds.size === 2) return "95% interval (the Wilson score interval for 0/1 scores, else a seeded bootstrap interval)";
+  return kinds.has("wilson") ? "95% Wilson score interval (the scores are 0 or 1)" : "seeded 95% bootstrap interval";
 }
 
 function contextsHtml(cell: string): string {
@@ -282,7 +309,7 @@ function summaryTable(summary: DataFrame): string {
   if (metricsShown) columns.push({ label: "metric" });
   columns.push({ label: "n", numeric: true, title: "rows" });
   if (errors) columns.push({ label: "n_error", numeric: true, title: "rows that could not be scored (never counted as 0)" });
-  columns.push({ label: "mean (95% CI)", numeric: true, title: "mean of the valid scores, seeded 95% bootstrap interval" });
+  columns.push({ label: "mean (95% CI)", numeric: true, title: `mean of the valid scores, ${summaryIntervalWords(summary)}` });
   columns.push({ label: "median", numeric: true });
   if (passRate) columns.push({ label: "pass_rate", numeric: true, title: "share of 1s, for 0/1 scores" });
   const rows: string[][] = [];
@@ -300,9 +327,27 @@ function summaryTable(summary: DataFrame): string {
   return reportTable(columns, rows);
 }
 
-/** One metric's model comparison, short: the pair, pairs, difference with CI, wins/ties/losses, p_holm, verdict. */
-function comparisonTable(comparison: DataFrame): string {
+/**
+ * Why a difference between two models has no interval worth showing, or
+ * undefined when it has one: fewer than 2 pairs (unpaired: fewer than 2
+ * valid scores a side, from the summary), where a bootstrap gives a point.
+ */
+function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, number>): string | undefined {
+  const pairs = numberAt(t, "n_pairs", i);
+  const unpaired = textAt(t, "unpaired_because", i) !== "" || textAt(t, "test", i).startsWith("two-sample");
+  if (unpaired) {
+    const sides = [textAt(t, "model_a", i), textAt(t, "model_b", i)].map((m) => valid.get(m) ?? Number.NaN);
+    return sides.some((n) => n < 2) ? `unpaired, ${sides.join(" and ")} valid scores: a difference needs at least 2 a side` : undefined;
+  }
+  return pairs < 2 ? `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2` : undefined;
+}
+
+/** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), wins/ties/losses, p_holm, verdict. */
+function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string): string {
   const t = tableFromDataFrame(comparison);
+  const s = tableFromDataFrame(summary);
+  const valid = new Map<string, number>();
+  for (let i = 0; i < s.rowCount; i++) if (textAt(s, "metric", i) === metric) valid.set(textAt(s, "model", i), numberAt(s, "n_valid", i));
   const unpaired = (getColumn(t, "unpaired_because")?.values ?? []).some((v) => typeof v === "string" && v !== "");
   const columns: ReportColumn[] = [
     { label: "a − b" },
@@ -319,7 +364,7 @@ function comparisonTable(comparison: DataFrame): string {
     rows.push([
       `${escapeHtml(textAt(t, "model_a", i))} − ${escapeHtml(textAt(t, "model_b", i))}`,
       numberCell(numberAt(t, "n_pairs", i)),
-      estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true),
+      estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, tooFewForInterval(t, i, valid)),
       wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
       pValueCell(numberAt(t, "p_holm", i)),
       escapeHtml(textAt(t, "verdict", i)),
@@ -349,7 +394,8 @@ function checkNumber(name: string, value: number, low: number, high: number): vo
 /**
  * Builds the HTML report of a scored table as one self-contained page, in
  * this order: the title; the headline (`options.headline`, else sentences
- * computed from the summary and the comparison); the judge(s), with a
+ * computed from the summary, the comparison, the failed rows and, with
+ * `previous`, the change since it: see `headline`); the judge(s), with a
  * banner when the offline judge produced scores; the usage line when known;
  * the contents; `summarize` per model and, with `previous`, "Change since
  * the previous run"; the `compareModels` table per metric when there are two
@@ -419,21 +465,21 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
     comparisons: new Map(comparisons.flatMap((c) => (c.frame ? [[c.metric, c.frame] as const] : []))),
     ...(options.pairs !== undefined ? { pairs: options.pairs } : {}),
   });
-  const sentences = headlineSentences(options, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels);
+  const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, 10);
+  const sentences = headlineSentences(options, scored, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels, change);
 
   const sections: { id: string; title: string; html: string }[] = [];
   sections.push({
     id: "summary",
     title: modelColumn ? "Summary by model" : "Summary",
     html: [
-      `<p class="note">n: rows · mean over the valid scores with its seeded 95% bootstrap interval${
+      `<p class="note">n: rows · mean over the valid scores with its ${summaryIntervalWords(summary)}${
         (getColumn(tableFromDataFrame(summary), "n_error")?.values ?? []).some((v) => typeof v === "number" && v > 0) ? " · n_error: rows that could not be scored (never counted as 0)" : ""
       }. Under "All columns": n_valid, std, quartiles, min and max.</p>`,
       summaryTable(summary),
       onDemand("All columns", fullTable(summary)),
     ].join("\n"),
   });
-  const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, 10);
   if (change) sections.push({ id: "change", title: "Change since the previous run", html: change.html });
   if (comparisons.length > 0) {
     sections.push({
@@ -444,7 +490,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +
-            (c.frame ? comparisonTable(c.frame) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
+            (c.frame ? comparisonTable(c.frame, summary, c.metric) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
         ),
       ].join("\n"),
     });

@@ -43,12 +43,22 @@ export function pValueCell(p: number | undefined): string {
   return `<td class="num">${p < 0.001 ? "&lt;0.001" : escapeHtml(p.toFixed(3))}</td>`;
 }
 
-/** An estimate with its interval in one cell: "0.62 (0.55–0.69)"; the interval left out when not defined. */
-export function estimateCell(value: number | undefined, low: number | undefined, high: number | undefined, digits = 2, signed = false): string {
+/**
+ * An estimate with its interval in one cell: "0.62 (0.55–0.69)"; the
+ * interval left out when not defined. With `tooFew` (why there is no
+ * interval worth the name, e.g. "1 pair: a difference needs at least 2"),
+ * the interval reads "(CI n/a)" with that reason as its tooltip.
+ */
+export function estimateCell(value: number | undefined, low: number | undefined, high: number | undefined, digits = 2, signed = false, tooFew?: string): string {
   if (value === undefined || !Number.isFinite(value)) return UNDEFINED_CELL;
   const f = (x: number) => `${signed && x > 0 ? "+" : ""}${x.toFixed(digits)}`.replace(/^-/, "−");
   const between = signed ? " to " : "–";
-  const interval = low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high) ? ` <span class="ci">(${escapeHtml(`${f(low)}${between}${f(high)}`)})</span>` : "";
+  const interval =
+    tooFew !== undefined
+      ? ` <span class="ci" title="${escapeHtml(tooFew)}">(CI n/a)</span>`
+      : low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high)
+        ? ` <span class="ci">(${escapeHtml(`${f(low)}${between}${f(high)}`)})</span>`
+        : "";
   return `<td class="num">${escapeHtml(f(value))}${interval}</td>`;
 }
 
@@ -96,7 +106,17 @@ export function fullTable(frame: DataFrame, options: { digits?: number; maxChars
     rows,
     options.className ?? "full",
   );
-  return dropped.length > 0 ? `${html}<p class="note">Left out, no value in any row: ${escapeHtml(dropped.join(", "))}.</p>` : html;
+  return dropped.length > 0 ? `${html}${leftOutNote(dropped)}` : html;
+}
+
+/**
+ * The note under a full table that names the columns it leaves out and why:
+ * "Not shown, as they are empty in every row: the columns std, ci_low and ci_high."
+ */
+function leftOutNote(names: readonly string[]): string {
+  const code = names.map((n) => `<code>${escapeHtml(n)}</code>`);
+  const list = code.length === 1 ? code[0]! : `${code.slice(0, -1).join(", ")} and ${code.at(-1)!}`;
+  return `<p class="note left-out">Not shown, as ${names.length === 1 ? "it is" : "they are"} empty in every row: the column${names.length === 1 ? "" : "s"} ${list}.</p>`;
 }
 
 /** A full table behind a "details" toggle, for the reader who wants every column. */
