@@ -212,7 +212,7 @@ MULTIMODAL = [
     'const relevance = judged["multimodal_relevance"].values as number[];\n'
     'console.log(`${relevance.filter((v) => !Number.isNaN(v)).length} of ${judged.shape[0]} rows judged, ${relevance.filter((v) => v === 1).length} relevant`);\n'
     'showTable(judged.loc({ columns: ["id", "model", "multimodal_relevance", "multimodal_relevance_reason", "multimodal_relevance_error"] }), { maxChars: 110, maxRows: 30 });',
-    "md:## Relevance rate per model\n\nThe share of rows judged relevant, with a 95% bootstrap CI; failed rows are counted apart, not as 0.",
+    "md:## Relevance rate per model\n\nThe share of rows judged relevant, with a 95% Wilson score interval (honest even at a rate of 0 or 1); failed rows are counted apart, not as 0.",
     'showTable(summarize(judged, { by: "model", metrics: "multimodal_relevance" }));',
     "await show(relevanceRate(judged));",
     "md:## Look at the answers judged not relevant (or not judged), with their images\n\n"

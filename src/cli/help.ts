@@ -93,7 +93,7 @@ Usage:
 
 Commands:
 ${wrap("  score      ", `judge every row (${metricDefinitions().map((d) => d.label).join(", ")}) and write the scored table`)}
-  summarize  count, errors, mean, spread and a 95% bootstrap CI of each score, per model
+  summarize  count, errors, mean, spread and a 95% CI of each score, per model
   compare    paired comparison of models: mean difference with CI, wins/ties/losses, tests
   diff       two runs of the same data: change per model with CI and test, answers that changed
   chart      draw one chart to PNG, SVG or a Vega-Lite JSON spec
@@ -302,7 +302,7 @@ Usage:
 Kinds:
   box        score distribution per model (box plot with every score)
   histogram  histogram of a score per model
-  mean       mean per model with its 95% bootstrap CI
+  mean       mean per model with its 95% CI (bootstrap; Wilson for 0/1 scores)
   scatter    factual vs semantic part of answer correctness
   heatmap    score per question and model
   paired     per-question differences of every pair of models (or --models A,B)
