@@ -32,6 +32,14 @@ describe("headline", () => {
     ]);
   });
 
+  it("names the rows with no model (bad input) so that every sentence reads", () => {
+    const summary = [summaryRow("a", 10, 0, 0.8, 0.7, 0.9), summaryRow("", 1, 1, Number.NaN, Number.NaN, Number.NaN)];
+    const lines = headline(summary);
+    assert.ok(lines.includes("(no model) has no scored answer."), lines.join("\n"));
+    assert.ok(lines.some((l) => l.includes("1 of (no model)'s")), lines.join("\n"));
+    assert.ok(!lines.some((l) => /^ |of 's/.test(l)), lines.join("\n"));
+  });
+
   it("no difference, the comparison's models given the other way round, and the offline judge's caveat", () => {
     const summary = [summaryRow("a", 12, 0, 0.61, 0.5, 0.72), summaryRow("b", 12, 0, 0.58, 0.47, 0.69), summaryRow("c", 12, 0, 0.2, 0.1, 0.3)];
     const comparison = [

@@ -169,7 +169,8 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
   const lines: ModelLine[] = rows
     .filter((r) => cellString(r["metric"]) === metric)
     .map((r) => ({
-      model: hasModels ? cellString(r[by]) : "all answers",
+      // Rows with no model (bad input) are a group of their own, named so that a sentence still reads.
+      model: hasModels ? cellString(r[by]) || `(no ${by})` : "all answers",
       n: cellNumber(r["n"]),
       valid: cellNumber(r["n_valid"]),
       errors: cellNumber(r["n_error"]),
