@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { answerCorrectness, batchStatus, createJudge, exportBatchRequests, importBatchResults, score, scoreBatch, type Judge, type JudgeOptions } from "../src/index";
@@ -86,7 +86,12 @@ describe("batch mode", () => {
     assert.deepEqual(server.batchApi.created.slice(0, 2), before);
     assert.equal(server.batchApi.created.length, 3, "only stage 2 is new");
     assert.ok(logs.filter((l) => /resuming batch_/.test(l)).length === 2, logs.join("\n"));
+    assert.ok(logs.some((l) => /^batch stage 2: submitted batch_/.test(l)), logs.join("\n"));
     assert.ok(records(out).every((r) => r["answer_correctness_error"] === ""));
+    // Each request file's copy is named by its stage and content: none written over another.
+    const copies = readdirSync(batchDir).filter((f) => f.endsWith(".jsonl")).sort();
+    assert.equal(copies.length, 3, copies.join(", "));
+    assert.deepEqual(copies.map((f) => f.replace(/-[0-9a-f]{12}\.jsonl$/, "")), ["stage-1-chat", "stage-1-embeddings", "stage-2-chat"]);
   });
 
   it("finds a batch created just before the process stopped, instead of creating another", async () => {

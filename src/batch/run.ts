@@ -272,6 +272,8 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
       if (part.length === 0) continue;
       const sig = signature(part);
       let batch = state.batches.find((b) => b.signature === sig && b.endpoint === endpoint && !b.applied);
+      // A run resumed where an earlier one stopped goes on with that run's stage numbers.
+      if (batch && batch.stage > stage) stage = batch.stage;
       if (batch && batch.batchId === "") {
         // Stopped between uploading and recording the batch: find it by its input file, if it was created.
         for await (const b of api.batches.list({ limit: 100 })) {
@@ -287,7 +289,8 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
         log(`batch stage ${stage}: resuming ${batch.batchId} (${part.length} lines) instead of submitting again`);
       } else {
         if (!batch) {
-          const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}.jsonl`;
+          // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
+          const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
           const text = toJsonl(part);
           await writeFileAtomic(path.join(dir, name), text);
           const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
