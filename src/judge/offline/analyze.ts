@@ -260,7 +260,7 @@ function distinct(terms: readonly Term[]): Term[] {
 }
 
 /** Analyses kept (two generations of 40,000): the claims of a large run between extraction and classification. */
-const cache = new Memo<StatementAnalysis>(40_000);
+const cache = new Memo<StatementAnalysis>(10_000);
 
 /**
  * Reads one statement (cached: the same text is analysed once).

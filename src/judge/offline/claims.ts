@@ -508,4 +508,4 @@ export function atomicClaims(clause: string): string[] {
 }
 
 /** Claims of recently split clauses: answers often repeat sentences of their reference or of each other. */
-const recentClaims = new Memo<readonly string[]>(50_000);
+const recentClaims = new Memo<readonly string[]>(12_500);

@@ -37,7 +37,7 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 const LATIN = /^[a-z]+$/;
 
 const SENTENCE_END = /(?<=[.!?。！？])\s+|\n+/u;
-const recentFeatures = new Memo<readonly string[]>(50_000);
+const recentFeatures = new Memo<readonly string[]>(12_500);
 
 /** Features of a text, read sentence by sentence (answers repeat sentences; each is read once). */
 function features(text: string): string[] {

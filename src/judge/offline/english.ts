@@ -60,7 +60,7 @@ function pieces(text: string): string[] {
  * piece of another, so its tokens (and all that follows from them) depend on
  * the text alone, whatever was read before.
  */
-const recent = new Memo<readonly EnglishToken[]>(10_000);
+const recent = new Memo<readonly EnglishToken[]>(5_000);
 
 type OutArgument = Parameters<ItemToken["out"]>[0];
 

@@ -26,7 +26,7 @@ function readJamo(word: string): number[] {
   return out;
 }
 
-const recentJamo = new Memo<number[]>(50_000);
+const recentJamo = new Memo<number[]>(12_500);
 
 function jamo(word: string): number[] {
   return recentJamo.get(word, readJamo);

@@ -306,7 +306,7 @@ export function findValues(text: string): TextValue[] {
 }
 
 /** Values of recently read texts (a clause is read again as a claim and for its embedding). */
-const recentValues = new Memo<TextValue[]>(50_000);
+const recentValues = new Memo<TextValue[]>(12_500);
 
 /** Capitalised words before a number that are not names: prepositions, hedges and adverbs ("About 40", "In 1969"). */
 const NOT_A_NAME = /^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE|Only|Just|Almost|Precisely|Perhaps|Maybe|Probably|Up|All|And|Or|But|So|With|Within|Between|Of|For|During|Through|Every|Each|Approx)$/;
