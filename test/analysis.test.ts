@@ -199,6 +199,14 @@ describe("compareModels", () => {
     assert.throws(() => compareModels(paired(a, b), { pairBy: "qestion_id" }), /compareModels: no pairBy column "qestion_id"; the columns are: id, model, answer_correctness/);
   });
 
+  it("gives no interval for one pair, or fewer than two scores a side unpaired (a bootstrap of one value is a CI of zero width)", () => {
+    const one = rows(compareModels(paired([1], [0])))[0]!;
+    assert.deepEqual([one["n_pairs"], one["mean_diff"]], [1, 1]);
+    assert.ok(Number.isNaN(one["ci_low"]) && Number.isNaN(one["ci_high"]));
+    const two = rows(compareModels(paired([1, 0.5], [0, 0])))[0]!;
+    assert.ok(Number.isFinite(two["ci_low"]) && Number.isFinite(two["ci_high"]));
+  });
+
   it("uses the exact sign test for 0/1 scores: 9 wins of 10 → p = 0.021484375", () => {
     const a = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0];
     const b = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0];

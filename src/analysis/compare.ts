@@ -150,7 +150,8 @@ export function pairedStats(sa: readonly number[], sb: readonly number[], replic
     if (v > 0) wins++;
     else if (v < 0) losses++;
   }
-  const ci = bootstrapMeanCI(d, { replicates, confidence, seed });
+  // One pair gives no interval (a bootstrap of one difference is that difference, a CI of zero width).
+  const ci = d.length < 2 ? { low: Number.NaN, high: Number.NaN } : bootstrapMeanCI(d, { replicates, confidence, seed });
   let test: ComparisonTest;
   let pValue: number;
   let direction: number;
@@ -217,8 +218,9 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
     meanA: r.meanA,
     meanB: r.meanB,
     meanDiff: r.estimate,
-    ciLow: r.low,
-    ciHigh: r.high,
+    // Fewer than two scores a side give no interval, as one pair gives none.
+    ciLow: validA.length < 2 || validB.length < 2 ? Number.NaN : r.low,
+    ciHigh: validA.length < 2 || validB.length < 2 ? Number.NaN : r.high,
     wins: 0,
     ties: 0,
     losses: 0,

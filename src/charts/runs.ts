@@ -54,15 +54,16 @@ export function changeWithCI(data: RunComparison | FrameInput, options: ChangeCh
     rows.push({
       model,
       change: change[i],
-      ci_low: low[i],
-      ci_high: high[i],
+      // No interval (one pair): no bar, and the label says so.
+      ci_low: Number.isFinite(low[i]!) ? low[i] : null,
+      ci_high: Number.isFinite(high[i]!) ? high[i] : null,
       mean_before: before[i],
       mean_after: after[i],
       n: paired[i],
       p_holm: pHolm[i],
       verdict: verdicts[i],
       label_x: Number.isFinite(high[i]!) ? Math.max(high[i]!, change[i]!) : change[i],
-      label: `${change[i]! >= 0 ? "+" : "−"}${Math.abs(change[i]!).toFixed(3)} · n = ${Number.isFinite(paired[i]!) ? paired[i] : "?"}`,
+      label: `${change[i]! >= 0 ? "+" : "−"}${Math.abs(change[i]!).toFixed(3)} · n = ${Number.isFinite(paired[i]!) ? paired[i] : "?"}${Number.isFinite(low[i]!) ? "" : " · CI n/a"}`,
     });
   });
   if (rows.length === 0) throw new Error(`${caller}: no model has answers scored in both runs, so there is no change to draw`);
