@@ -359,6 +359,15 @@ describe("evalframe config: the same order on the command line, printed with its
     assert.deepEqual(json["model"], { value: "env-model", from: "EVALFRAME_MODEL" });
   });
 
+  it("--json gives numbers as numbers, and the embeddings' base URL the flag it came from", async () => {
+    const run = await cli(["config", "--json", "--base-url", "http://localhost:9/v1", "--concurrency", "5"], {});
+    assert.equal(run.code, 0, run.err);
+    const json = JSON.parse(run.out) as Record<string, { value: unknown; from: string }>;
+    assert.deepEqual(json["concurrency"], { value: 5, from: "--concurrency" });
+    assert.deepEqual(json["maxTokens"], { value: null, from: "default" });
+    assert.deepEqual(json["embeddingBaseURL"], { value: "http://localhost:9/v1", from: "--base-url" });
+  });
+
   it("a bad value is a usage error (exit 2) naming the flag or the variable", async () => {
     const bad = await cli(["config"], { EVALFRAME_CONCURRENCY: "abc" });
     assert.equal(bad.code, 2);

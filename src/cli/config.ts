@@ -31,8 +31,10 @@ export async function configCommand(argv: readonly string[], io: CliIO, env: Env
   const { config, flags, labels } = await judgeFlags(c, args, env);
   const rows: JudgeSettingRow[] = describeJudgeConfig(config, flags);
   if (flag(args, "json")) {
+    // Numbers as numbers, for scripts (the table shows them as text: "the server's limit").
+    const numbers: Partial<Record<string, number | null>> = { concurrency: config.concurrency, maxTokens: config.maxTokens ?? null };
     const body = {
-      ...Object.fromEntries(rows.map((r) => [r.setting, { value: r.value, from: r.from }])),
+      ...Object.fromEntries(rows.map((r) => [r.setting, { value: r.setting in numbers ? numbers[r.setting] : r.value, from: r.from }])),
       ...(labels !== undefined ? { labels: { value: labels, from: "--labels" } } : {}),
     };
     io.out(`${JSON.stringify(body, null, 2)}\n`);

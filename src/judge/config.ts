@@ -494,7 +494,9 @@ export function describeJudgeConfig(config: ResolvedJudgeConfig, flags: Readonly
   };
   return (Object.keys(SETTING_NAMES) as JudgeSettingName[]).map((setting) => {
     const from = config.sources[setting];
-    return { setting, name: SETTING_NAMES[setting], value: values[setting], from: from === "option" ? (flags[setting] ?? "option") : from };
+    // The embeddings go where the chat goes unless told otherwise: their base URL comes from the same place.
+    const flag = flags[setting] ?? (setting === "embeddingBaseURL" && !config.separateEmbeddings ? flags.baseURL : undefined);
+    return { setting, name: SETTING_NAMES[setting], value: values[setting], from: from === "option" ? (flag ?? "option") : from };
   });
 }
 
