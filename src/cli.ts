@@ -21,4 +21,15 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   process.on(event, (error: unknown) => exit(reportError(error, (text) => void process.stderr.write(printable(text)))));
 }
 
+// Stopped from the keyboard or by a signal: end the progress line and say what stays. Every file is
+// written whole or not at all, and every reply paid for is in the cache before its row is written.
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  process.once(signal, () => {
+    process.stderr.write(
+      `${process.stderr.isTTY ? "\n" : ""}evalframe: stopped (${signal}); no file was left half written, and a model's replies already paid for are in the cache (unless --no-cache): the same command goes on from there\n`,
+      () => process.exit(code),
+    );
+  });
+}
+
 void runCli(process.argv.slice(2)).then(exit);

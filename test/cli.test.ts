@@ -517,6 +517,25 @@ describe("error reporting", () => {
 });
 
 describe("the built command", () => {
+  it("stopped by SIGINT: exit 130, the progress line ended, what stays said, and the output left as it was", async () => {
+    const dir = tempDir();
+    const out = path.join(dir, "scored.csv");
+    writeFileSync(out, "an earlier run's table\n");
+    const child = spawn(process.execPath, [...RUN_TS, ENTRY, "score", path.join(ROOT, "data", "qa-heldout.csv"), "--judge", "offline", "--out", out], { cwd: dir, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      if (stderr === "" || !stderr.includes("rows")) {
+        stderr += d;
+        if (stderr.includes("rows")) child.kill("SIGINT");
+      } else stderr += d;
+    });
+    const code = await closed;
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /evalframe: stopped \(SIGINT\); no file was left half written, and a model's replies already paid for are in the cache \(unless --no-cache\): the same command goes on from there\n$/);
+    assert.equal(readFileSync(out, "utf8"), "an earlier run's table\n");
+  });
+
   it("dist/cli.js starts with a node shebang and is package.json's bin", async (t) => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin?: Record<string, string> };
     assert.deepEqual(manifest.bin, { evalframe: "dist/cli.js" });
