@@ -259,7 +259,7 @@ describe("seeded bootstrap", () => {
     close(ci.high, quantile7(means, 0.975), 1e-12);
   });
 
-  it("a bootstrap large enough to share between threads gives the numbers of one pass, whoever computes which replicates", () => {
+  it("a bootstrap large enough to share between threads gives the numbers of one pass, whoever computes which replicates", async () => {
     const r = mulberry32(17);
     const n = 10_000;
     const big = Array.from({ length: n }, () => r());
@@ -275,7 +275,9 @@ describe("seeded bootstrap", () => {
     const before = { ...resampleActivity };
     const byWorkers = () => resampleActivity.chunks - resampleActivity.chunksByCaller - (before.chunks - before.chunksByCaller);
     // Worker threads start while the caller computes; by a later run they take chunks of their own.
-    for (let run = 0; run < 8 && (run === 0 || byWorkers() === 0); run++) {
+    // On a loaded machine they may take a while to come up: each later run waits a little longer first.
+    for (let run = 0; run < 12 && (run === 0 || byWorkers() === 0); run++) {
+      if (run > 0) await new Promise((resolve) => setTimeout(resolve, 50 * run));
       const ci = bootstrapMeanCI(big, { seed: 23 });
       close(ci.low, quantile7(means, 0.025), 1e-12);
       close(ci.high, quantile7(means, 0.975), 1e-12);
