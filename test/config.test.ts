@@ -201,7 +201,10 @@ describe("resolveJudgeConfig: option, then EVALFRAME_*, then OPENAI_*, then the 
     assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_JUDGE: "gpt" }), /EVALFRAME_JUDGE must be openai or offline, got "gpt"/);
     assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_JUDGE: "labels" }), /the labels judge needs label files/);
     assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_JUDGE: "openai" }), /needs an API key \(EVALFRAME_API_KEY or OPENAI_API_KEY/);
-    assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_EMBEDDING_BASE_URL: "ftp://x" }), /embedding base URL must be an http\(s\) URL/);
+    // A bad URL from the environment is named with its variable; one given as an option needs no name.
+    assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_EMBEDDING_BASE_URL: "ftp://x" }), /embedding base URL \(from EVALFRAME_EMBEDDING_BASE_URL\) must be an http\(s\) URL/);
+    assert.throws(() => resolveJudgeConfig({}, { OPENAI_BASE_URL: "ftp://x" }), /judge base URL \(from OPENAI_BASE_URL\) must be an http\(s\) URL/);
+    assert.throws(() => resolveJudgeConfig({ baseURL: "ftp://x" }, {}), /^RangeError: judge base URL must be an http\(s\) URL/);
     // An option wins: a bad variable under it is not read.
     assert.equal(resolveJudgeConfig({ concurrency: 4, quiet: true }, { EVALFRAME_CONCURRENCY: "abc" }).concurrency, 4);
   });

@@ -360,11 +360,13 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
     throw new RangeError(`judge option temperature must be between 0 and 2, got ${options.temperature}`);
   }
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new RangeError(`judge option seed must be a whole number, got ${options.seed}`);
-  const chat = splitBaseURL(baseURL.value ?? OPENAI_BASE_URL, "judge base URL", "OPENAI_API_KEY (or EVALFRAME_API_KEY)");
+  // A URL from the environment is named with its variable: the one to fix may not be on the command line.
+  const fromVariable = (found: { from: string }) => (found.from === "option" || found.from === "default" ? "" : ` (from ${found.from})`);
+  const chat = splitBaseURL(baseURL.value ?? OPENAI_BASE_URL, `judge base URL${fromVariable(baseURL)}`, "OPENAI_API_KEY (or EVALFRAME_API_KEY)");
 
   // Embeddings: the chat server unless a server of their own is set; its key only from its own setting, or the chat key on the same host.
   const embeddingURL = lookUp("embeddingBaseURL", options.embeddingBaseURL, env);
-  const embedding = embeddingURL.value === undefined ? undefined : splitBaseURL(embeddingURL.value, "embedding base URL", "EVALFRAME_EMBEDDING_API_KEY");
+  const embedding = embeddingURL.value === undefined ? undefined : splitBaseURL(embeddingURL.value, `embedding base URL${fromVariable(embeddingURL)}`, "EVALFRAME_EMBEDDING_API_KEY");
   const ownEmbeddingKey = lookUp("embeddingApiKey", options.embeddingApiKey, env);
   const embeddingKey: Found<string> =
     ownEmbeddingKey.value !== undefined || (embedding !== undefined && !sameOrigin(embedding.url, chat.url)) ? ownEmbeddingKey : apiKey;
