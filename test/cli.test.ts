@@ -517,6 +517,15 @@ describe("error reporting", () => {
 });
 
 describe("the built command", () => {
+  it("compare leads with the failures and their reason when most answers failed", async () => {
+    const dir = tempDir();
+    const scored = await evalframe(["score", path.join(ROOT, "data", "multimodal.csv"), "--metrics", "multimodal_relevance", "--judge", "offline", "--image-root", path.join(ROOT, "data"), "--out", "mm.csv"], dir);
+    assert.equal(scored.code, 0, scored.stderr);
+    const r = await evalframe(["compare", "mm.csv", "--metric", "multimodal_relevance"], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Only 3 of 30 answers were scored on multimodal_relevance: 27 failed \(.*\), all with “relevance judgement failed: the offline judge cannot see images/);
+  });
+
   it("stopped by SIGINT: exit 130, the progress line ended, what stays said, and the output left as it was", async () => {
     const dir = tempDir();
     const out = path.join(dir, "scored.csv");

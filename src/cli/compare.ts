@@ -36,7 +36,7 @@ export const compareCommand: Command = async (argv, io) => {
   try {
     const summary = summaryTable(df, { by: options.by, metrics: options.metric });
     const judges = judgeLabels(df, [options.metric]);
-    io.out(`\n${headline(summary, comparison, { metric: options.metric, by: options.by, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) }).join("\n")}\n`);
+    io.out(`\n${headline(summary, comparison, { metric: options.metric, by: options.by, scored: df, ...(judges.length > 0 ? { judge: judges.join(" and ") } : {}) }).join("\n")}\n`);
   } catch {
     // The table above stands on its own.
   }
