@@ -12,7 +12,6 @@ import { getColumn, type Table } from "../dataset/table";
 import { rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 import { cliMessageOf } from "../dataset/fix-hint";
-import { metricDefinitions } from "../metrics/registry";
 
 /** The run's usage from a JSON file that `evalframe score --summary-json` wrote. */
 async function readUsage(file: string): Promise<UsageSummary> {
@@ -54,28 +53,6 @@ async function withStatementsOfShownRows(input: ReturnType<typeof readScored>, s
   return table;
 }
 
-/**
- * Why the report's "Change since the previous run" cannot compare `previous`
- * with `scored`, one reason per metric (none when it can): no score column
- * in common, or `compareRuns` refusing (no shared answer, an answer twice).
- * The checks come before its bootstrap, so one replicate is enough to see.
- */
-function previousProblems(scored: Table, previous: Table, file: string): string[] {
-  const { compareRuns } = require("../analysis/compare-runs") as typeof import("../analysis/compare-runs");
-  const metrics = metricDefinitions().map((d) => d.scoreColumn).filter((m) => getColumn(scored, m) !== undefined);
-  const shared = metrics.filter((m) => getColumn(previous, m) !== undefined);
-  if (metrics.length === 0) return []; // no score column: the report itself fails, saying so
-  if (shared.length === 0) return [`"${file}" has none of this run's score columns (${metrics.join(", ")}), so the report shows no change since it`];
-  return shared.flatMap((metric) => {
-    try {
-      compareRuns(previous, scored, { metric, bootstrap: 1 });
-      return [];
-    } catch (error) {
-      return [`cannot compare ${metric} of "${file}" with this run, so the report shows "Not computed": ${cliMessageOf(error)}`];
-    }
-  });
-}
-
 /** `evalframe report`: the self-contained HTML report of a scored file. */
 export const reportCommand: Command = async (argv, io) => {
   const c = "report";
@@ -103,7 +80,14 @@ export const reportCommand: Command = async (argv, io) => {
     const earlier = await failOnError(() => tables().loadTable(previous, { format: previousFormat!, warn: false, required: [] }));
     options.previous = rowsWhere(c, previous, earlier, input.where);
     // The page says "Not computed" where the runs cannot be compared; the terminal says it too.
-    for (const problem of previousProblems(scored, options.previous, previous)) io.err(`evalframe: warning: --previous: ${problem}\n`);
+    options.onPreviousProblem = (problem) =>
+      io.err(
+        `evalframe: warning: --previous: ${
+          problem.metric === undefined
+            ? `"${previous}" has none of this run's score columns (${problem.metrics.join(", ")}), so the report shows no change since it`
+            : `cannot compare ${problem.metric} of "${previous}" with this run, so the report shows "Not computed": ${cliMessageOf(problem.error)}`
+        }\n`,
+      );
   }
   const html = await failOnError(() => buildReport(scored, options), `${input.file}: `);
   await writeText(out, html);

@@ -24,7 +24,16 @@ export interface ChangeSection {
   runs: Map<string, RunComparison>;
   /** Why a metric could not be compared, by metric (shown as "Not computed"). */
   problems: Map<string, string>;
+  /** What the page says it could not compare, for a caller to pass on (see {@link PreviousRunProblem}). */
+  refused: PreviousRunProblem[];
 }
+
+/**
+ * Something the "Change since the previous run" section could not compare:
+ * a metric `compareRuns` refused (with its error), or, with no metric, that
+ * the previous run has none of the report's score columns (`metrics`).
+ */
+export type PreviousRunProblem = { metric: string; error: unknown } | { metric: undefined; metrics: readonly string[] };
 
 /** Columns of the changed-answers table in the report (the long answer texts stay in the CSV). */
 const SHOWN_CHANGE_COLUMNS = ["model", "user_input", "before", "after", "change", "status", "answer_changed", "error"];
@@ -118,8 +127,10 @@ export function changeSection(scored: FrameInput, previous: FrameInput, metrics:
   const charts: ReportChart[] = [];
   const runs = new Map<string, RunComparison>();
   const problems = new Map<string, string>();
+  const refused: PreviousRunProblem[] = [];
   if (shared.length === 0) {
     parts.push(`<p class="note">Not computed: the previous run has none of this run's score columns (${escapeHtml(metrics.join(", "))}).</p>`);
+    refused.push({ metric: undefined, metrics });
   }
   for (const metric of metrics) if (!shared.includes(metric)) problems.set(metric, `the previous run has no ${metric} column`);
   shared.forEach((metric, i) => {
@@ -131,8 +142,9 @@ export function changeSection(scored: FrameInput, previous: FrameInput, metrics:
       runs.set(metric, comparison);
     } catch (error) {
       problems.set(metric, errorText(error));
+      refused.push({ metric, error });
       parts.push(`<h3>${escapeHtml(metric)}</h3><p class="note">Not computed: ${escapeHtml(errorText(error))}</p>`);
     }
   });
-  return { html: parts.join("\n"), charts, runs, problems };
+  return { html: parts.join("\n"), charts, runs, problems, refused };
 }

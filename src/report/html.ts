@@ -28,7 +28,7 @@ import { formatUsage, type UsageSummary } from "../judge/usage";
 import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
-import { changeSection, type ChangeSection } from "./changes";
+import { changeSection, type ChangeSection, type PreviousRunProblem } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
 import { answersSection, shownQuestions } from "./answers";
 import { failedRowsSection } from "./failures";
@@ -68,6 +68,12 @@ export interface ReportOptions {
    * headline, from the same comparison.
    */
   previous?: FrameInput;
+  /**
+   * Called for each thing the change section shows as "Not computed"
+   * (`previous` given): a metric the runs could not be compared on, or no
+   * score column in common; the page itself is written either way.
+   */
+  onPreviousProblem?: (problem: PreviousRunProblem) => void;
   /**
    * The model pairs (a, b) in the per-question differences chart (a − b, one
    * strip per pair). Default: every pair of models (the first 10 when there
@@ -466,6 +472,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
     ...(options.pairs !== undefined ? { pairs: options.pairs } : {}),
   });
   const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, 10);
+  for (const problem of change?.refused ?? []) options.onPreviousProblem?.(problem);
   const sentences = headlineSentences(options, scored, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels, change);
 
   const sections: { id: string; title: string; html: string }[] = [];
