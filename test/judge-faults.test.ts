@@ -182,6 +182,27 @@ describe("a refused key or an unknown model", () => {
     assert.ok(server.chatRequests().length <= 4 + 3, `${server.chatRequests().length} chat requests`);
   });
 
+  it("402 (payment required) on every request: the run stops after a few, and says to check credits and billing", async () => {
+    server.options = { chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, fault: () => ({ kind: "status", status: 402, body: { error: { message: "Insufficient credits", code: 402 } } }) };
+    const judge = judgeFor({ concurrency: 4 });
+    const { errors } = await scoreRows(judge, 27);
+    assert.equal(errors.length, 27);
+    for (const e of errors) assert.match(e, /HTTP 402 from http:\/\/127\.0\.0\.1:\d+\/v1.*check the account's credits and billing/);
+    assert.ok(errors.some((e) => /so the run stops asking/.test(e)));
+    assert.ok(server.requests.length <= 4 + 3, `${server.requests.length} requests`);
+  });
+
+  it("403 for one model stops only that model's requests, and says to check the key's permissions for it", async () => {
+    server.options.fault = (req) => (req.body?.model === "vision-denied" ? { kind: "status", status: 403, body: { error: { message: "You are not allowed to sample from this model", type: "invalid_request_error" } } } : undefined);
+    const judge = judgeFor({ concurrency: 1, visionModel: "vision-denied" });
+    for (let i = 0; i < 5; i++) {
+      await assert.rejects(judge.complete({ ...echoRequest(`v${i}`), model: "vision-denied" }), /HTTP 403 .*permissions for this model \(--vision-model \/ EVALFRAME_VISION_MODEL\)/);
+      assert.equal((await judge.complete(echoRequest(`t${i}`))).answer, `echo: t${i}`);
+    }
+    assert.equal(server.chatRequests().filter((r) => r.body.model === "vision-denied").length, 3);
+    assert.equal(server.chatRequests().filter((r) => r.body.model !== "vision-denied").length, 5);
+  });
+
   it("does not stop when successes come between the failures: each 404 fails only its own request", async () => {
     let chats = 0;
     // Two 404s, one success, two 404s, ...: never three in a row.

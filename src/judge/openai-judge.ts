@@ -367,9 +367,11 @@ export class OpenAIJudge implements Judge {
     return `the API key's quota is used up (insufficient_quota) at ${server.shownURL}: check the account's plan and billing`;
   }
 
-  /** What to check after a 401 or a 404 (`; …`), else "". */
+  /** What to check after a 401, 402, 403 or 404 (`; …`), else "". */
   private statusHint(status: number, server: Endpoint, model: string): string {
     if (status === 401) return `; the API key was not accepted: check ${server.keyCheck}, or the key for this base URL`;
+    if (status === 402) return `; the server wants payment: check the account's credits and billing at ${server.shownURL}`;
+    if (status === 403) return `; the key may not use the model "${model}" here: check the key's project, organisation and permissions for this model (${this.modelSetting(model)}), and the base URL (${server.urlSetting})`;
     if (status === 404) return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})`;
     return "";
   }
@@ -384,17 +386,20 @@ export class OpenAIJudge implements Judge {
 
   /**
    * Counts a refusal that would refuse every request after it (a used-up
-   * quota, a key not accepted, a model not found): after a few in a row, with
-   * no success between, the run stops asking (see {@link Endpoint.refused}).
+   * quota or unpaid account, a key not accepted, a model not found or not
+   * allowed to this key): after a few in a row, with no success between, the
+   * run stops asking (see {@link Endpoint.refused}). A 402 or 401 stops every
+   * request to the server; a 403 or 404 stops only the requests for its model,
+   * since another model on the same key may be answered.
    */
   private noteRefusal(error: APIError, status: number, server: Endpoint, model: string): void {
     const stops = (refusals: number, forIt = ""): string => `${refusals} requests${forIt} in a row got this answer, so the run stops asking${forIt}`;
     if (isQuotaExhausted(error)) {
       server.refused("quota", status, (n) => `${this.quotaUsedUp(server)}; ${stops(n)}`);
-    } else if (status === 401) {
-      server.refused("key", status, (n) => `HTTP 401 from ${server.shownURL} (${error.message}): ${stops(n)}${this.statusHint(status, server, model)}`);
-    } else if (status === 404) {
-      server.refused(`model:${model}`, status, (n) => `HTTP 404 from ${server.shownURL} for model "${model}" (${error.message}): ${stops(n, " for it")}${this.statusHint(status, server, model)}`);
+    } else if (status === 401 || status === 402) {
+      server.refused(status === 401 ? "key" : "quota", status, (n) => `HTTP ${status} from ${server.shownURL} (${error.message}): ${stops(n)}${this.statusHint(status, server, model)}`);
+    } else if (status === 403 || status === 404) {
+      server.refused(`model:${model}`, status, (n) => `HTTP ${status} from ${server.shownURL} for model "${model}" (${error.message}): ${stops(n, " for it")}${this.statusHint(status, server, model)}`);
     }
   }
 
