@@ -517,10 +517,12 @@ describe("error reporting", () => {
 });
 
 describe("the built command", () => {
-  it("compare leads with the failures and their reason when most answers failed", async () => {
+  it("score and compare lead with the failures and their reason when most answers failed", async () => {
     const dir = tempDir();
     const scored = await evalframe(["score", path.join(ROOT, "data", "multimodal.csv"), "--metrics", "multimodal_relevance", "--judge", "offline", "--image-root", path.join(ROOT, "data"), "--out", "mm.csv"], dir);
     assert.equal(scored.code, 0, scored.stderr);
+    // score streams its rows and keeps only a summary of each: the kind of failure is kept too.
+    assert.match(scored.stdout, /Only 3 of 30 answers were scored on multimodal_relevance: 27 failed \(.*\), all with “relevance judgement failed: the offline judge cannot see images/);
     const r = await evalframe(["compare", "mm.csv", "--metric", "multimodal_relevance"], dir);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Only 3 of 30 answers were scored on multimodal_relevance: 27 failed \(.*\), all with “relevance judgement failed: the offline judge cannot see images/);

@@ -33,7 +33,7 @@ export function conclusion(scores: FrameInput, summary: DataFrame, metrics: read
       }
     }
     const last = k === shown.length - 1;
-    lines.push(...headline(summary, comparison, { metric, ...(last && judges.length > 0 ? { judge: judges.join(" and ") } : {}) }));
+    lines.push(...headline(summary, comparison, { metric, scored: scores, ...(last && judges.length > 0 ? { judge: judges.join(" and ") } : {}) }));
   });
   return lines;
 }

@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import type { DataFrame } from "danfojs-node";
 import { summarize } from "../analysis/summarize";
+import { failureKind } from "../analysis/headline";
 import { readRawChunks } from "../dataset/chunks";
 import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type ColumnType } from "../dataset/columns";
 import { cellText, getColumn, setField, tableRows } from "../dataset/table";
@@ -166,6 +167,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
     ...produced,
   ];
   const kept: Record<string, unknown>[] = [];
+  const failureKinds = new Map<string, string>();
   const judges = new Set<string>();
   let done = 0;
   let statementCount = 0;
@@ -196,7 +198,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
         }
       }
       for (const f of failures) countFailures(records, f);
-      for (const r of records) kept.push(summaryRow(r, metrics));
+      for (const r of records) kept.push(summaryRow(r, metrics, failureKinds));
       for (const label of scoreRun(scored)?.judges ?? []) judges.add(label);
       done += records.length;
       collectGarbage();
@@ -259,8 +261,25 @@ function countFailures(records: readonly Record<string, unknown>[], f: { metric:
   }
 }
 
-/** What the summary needs of a scored row: the model and each metric's score and whether it failed. */
-function summaryRow(r: Record<string, unknown>, metrics: readonly Metric[]): Record<string, unknown> {
+/** `kind` as the one string kept for it, or "failed" once {@link MAX_FAILURE_KINDS} kinds are kept. */
+function sharedKind(kind: string, kinds: Map<string, string>): string {
+  const kept = kinds.get(kind);
+  if (kept !== undefined) return kept;
+  if (kinds.size >= MAX_FAILURE_KINDS) return "failed";
+  kinds.set(kind, kind);
+  return kind;
+}
+
+/** Distinct kinds of failure a run keeps for its headline; rows past them keep "failed". */
+const MAX_FAILURE_KINDS = 1_000;
+
+/**
+ * What the summary and the headline need of a scored row: the model and each
+ * metric's score and, for a failed row, the kind of its failure
+ * ({@link failureKind}), one shared string per kind (`kinds`) so that a
+ * million failed rows hold a million references, not a million texts.
+ */
+function summaryRow(r: Record<string, unknown>, metrics: readonly Metric[], kinds: Map<string, string>): Record<string, unknown> {
   const row: Record<string, unknown> = { model: r["model"] ?? null };
   // What pairs answers for the comparison: the id, else the question text as a short digest (kept for every row, so kept small).
   if ("id" in r) row["id"] = r["id"] ?? null;
@@ -268,7 +287,7 @@ function summaryRow(r: Record<string, unknown>, metrics: readonly Metric[]): Rec
   for (const m of metrics) {
     row[m.name] = r[m.name] ?? null;
     const e = r[`${m.name}_error`];
-    row[`${m.name}_error`] = typeof e === "string" && e.trim() !== "" ? "failed" : "";
+    row[`${m.name}_error`] = typeof e === "string" && e.trim() !== "" ? sharedKind(failureKind(e), kinds) : "";
   }
   return row;
 }
