@@ -127,10 +127,15 @@ export function holds(p: Pool, t: Term): boolean {
   let answer = p.held.get(t);
   if (answer === undefined) {
     answer = hasTerm(p, t.key, t.acronym);
-    p.held.set(t, answer);
+    // One statement's pool is asked about every term of the other side: past a few, asking
+    // again costs less than keeping the answers (a row of 1,000 statements a side kept millions).
+    if (p.analyses.length !== 1 || p.held.size < HELD_PER_STATEMENT) p.held.set(t, answer);
   }
   return answer;
 }
+
+/** Answers of {@link holds} kept for one statement's pool. */
+const HELD_PER_STATEMENT = 64;
 
 /** Whether a statement of the pool writes the word in lower case (then, capitalised elsewhere, it is no name). */
 export function hasLowerWord(p: Pool, word: string): boolean {
