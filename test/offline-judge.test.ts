@@ -112,6 +112,22 @@ describe("offline judge", () => {
   });
 });
 
+describe("offline judge on words that name Object.prototype's members", () => {
+  it("scores rows that say constructor, toString, __proto__, … as any other words", async () => {
+    const names = Object.getOwnPropertyNames(Object.prototype);
+    const rows = names.flatMap((name) => [
+      { user_input: `What does ${name} do?`, response: `The ${name} builds the object. A local ${name} named Smith was hired.`, reference: `The ${name} builds the object.` },
+      { user_input: `Who is the ${name}?`, response: `Smith is the ${name}.`, reference: `The ${name} of the house is Smith, born in ${name} county.` },
+    ]);
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    assert.equal(out.length, rows.length);
+    for (const [i, r] of out.entries()) {
+      assert.equal(r["answer_correctness_error"], "", `row ${i} (${rows[i]!.response}): ${String(r["answer_correctness_error"])}`);
+      assert.ok((r["answer_correctness"] as number) > 0.5, `row ${i}: ${String(r["answer_correctness"])}`);
+    }
+  });
+});
+
 describe("offline judge on Ragas' documentation examples, through the scoring API", () => {
   async function scoreOne(user_input: string, response: string, reference: string) {
     const scored = await scoreAnswerCorrectness([{ user_input, response, reference }], { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });

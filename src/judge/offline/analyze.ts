@@ -10,6 +10,7 @@ import { Memo } from "./memo";
 import { phrasalVerb } from "./lexicon";
 import { HANGUL_WORD, HAS_HANGUL, isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
 import { findValues, type TextValue } from "./values";
+import { ownKeys } from "./own-keys";
 
 /** A content word of a statement. */
 export interface Term {
@@ -94,7 +95,7 @@ export function isRefusal(text: string): boolean {
   return REFUSAL.test(text);
 }
 
-const POS_WEIGHT: Readonly<Record<string, number>> = { PROPN: 1.5, NOUN: 1.5, ADJ: 1, VERB: 0.75, ADV: 0.5, X: 1 };
+const POS_WEIGHT: Readonly<Record<string, number>> = ownKeys<number>({ PROPN: 1.5, NOUN: 1.5, ADJ: 1, VERB: 0.75, ADV: 0.5, X: 1 });
 
 /** Korean particles that mark a slot, longest first: subject, topic, object, place/time, instrument, possessive. */
 const KOREAN_ROLES: ReadonlyArray<readonly [string, string]> = [
@@ -223,13 +224,13 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
 const TITLES: ReadonlySet<string> = new Set(["dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "prof", "prof.", "sir", "dame"]);
 
 /** Common abbreviations whose letters are not the initials of their expansion. */
-const ABBREVIATIONS: Readonly<Record<string, string>> = {
+const ABBREVIATIONS: Readonly<Record<string, string>> = ownKeys<string>({
   co2: "carbon dioxide", h2o: "water", o2: "oxygen", wwii: "second world war", ww2: "second world war",
   wwi: "first world war", ww1: "first world war", uk: "united kingdom", us: "united states", usa: "united states",
   dna: "deoxyribonucleic acid", rna: "ribonucleic acid", ai: "artificial intelligence", eu: "european union",
   un: "united nations", gdp: "gross domestic product", ceo: "chief executive officer", pe: "price earnings",
   ch4: "methane", o3: "ozone", n2: "nitrogen", nacl: "sodium chloride", h2so4: "sulfuric acid", nh3: "ammonia",
-};
+});
 
 /** The words a known abbreviation or formula stands for ("ch4" → ["methane"]), if it is one. */
 export function expansionOf(key: string): readonly string[] | undefined {

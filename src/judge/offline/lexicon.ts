@@ -7,6 +7,7 @@
  * whose senses disagree ("fire", "present", "left") is left out, and so is
  * any word the judge treats as carrying no content ("get", "use", "make").
  */
+import { ownKeys } from "./own-keys";
 
 /**
  * Groups of words that state the same fact here. A word's key is its group's
@@ -164,7 +165,7 @@ export const RELATION_WORDS: ReadonlySet<string> = new Set(["above", "below", "b
  * of their other names: "Britain" is the United Kingdom, "America" the United
  * States. (Abbreviations such as UK and USA are spelled out by the judge itself.)
  */
-export const NAME_ALIASES: Readonly<Record<string, readonly string[]>> = {
+export const NAME_ALIASES: Readonly<Record<string, readonly string[]>> = ownKeys<readonly string[]>({
   britain: ["united kingdom", "uk", "great britain"],
   america: ["united states", "us", "usa"],
   holland: ["netherlands"],
@@ -173,7 +174,7 @@ export const NAME_ALIASES: Readonly<Record<string, readonly string[]>> = {
   myanmar: ["burma"],
   persia: ["iran"],
   netherlands: ["holland"],
-};
+});
 
 const KEYS = new Map<string, string>();
 for (const group of SYNONYM_GROUPS) for (const word of group) KEYS.set(word, group[0]!);

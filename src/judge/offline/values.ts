@@ -8,6 +8,7 @@
  */
 
 import { Memo } from "./memo";
+import { ownKeys } from "./own-keys";
 
 /** What a value measures; values of different dimensions never clash. */
 export type Dimension =
@@ -49,22 +50,22 @@ export interface TextValue {
   end: number;
 }
 
-const MONTHS: Readonly<Record<string, number>> = {
+const MONTHS: Readonly<Record<string, number>> = ownKeys<number>({
   jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
   jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11,
   dec: 12, december: 12,
-};
+});
 const MONTH_NAMES = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 
-const SMALL_NUMBERS: Readonly<Record<string, number>> = {
+const SMALL_NUMBERS: Readonly<Record<string, number>> = ownKeys<number>({
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
   nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
-const SCALES: Readonly<Record<string, number>> = {
+});
+const SCALES: Readonly<Record<string, number>> = ownKeys<number>({
   dozen: 12, hundred: 1e2, thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12,
   백: 1e2, 천: 1e3, 만: 1e4, 백만: 1e6, 천만: 1e7, 억: 1e8, 조: 1e12,
-};
+});
 
 /** Unit words and symbols → [dimension, factor to the base unit]. Longest spellings are tried first. */
 const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
@@ -119,7 +120,7 @@ const MINUS_BEFORE = /(?:minus|negative|영하)\s*$/iu;
 const SCIENTIFIC = /(?<![\d.])(\d+(?:\.\d+)?)(?:\s*[×x*]\s*10\s*\^?\s*([-−]?\d{1,3}|[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})|e([-−+]?\d{1,3}))(?![\d\p{L}])/gu;
 
 /** Superscript digits and minus as plain ones. */
-const SUPERSCRIPT_DIGITS: Readonly<Record<string, string>> = { "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "⁻": "-", "−": "-" };
+const SUPERSCRIPT_DIGITS: Readonly<Record<string, string>> = ownKeys<string>({ "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "⁻": "-", "−": "-" });
 
 /** A number in digits, with thousands separators (",", " ", thin spaces) or a decimal point. */
 const DIGITS = /[-−–]?\d{1,3}(?:(?:,|\u202f|\u00a0| )\d{3})+(?:\.\d+)?(?!\d)|[-−–]?\d+(?:\.\d+)?/gu;
@@ -142,12 +143,12 @@ const DOTTED_DATE = /(?<![\d.])(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})(?!\d)\.?/gu;
 /** A Korean number in parts, largest first: "38만 4천" (384,000), "3억 5천만", "1만 2천 500". */
 const KOREAN_NUMBER = /(?<![\d.,])\d+(?:\.\d+)?\s?(?:조|억|만|천)(?:\s?\d+(?:\.\d+)?\s?(?:천만|백만|억|만|천|백))+(?:\s?\d+(?![\d.,]))?/gu;
 /** Korean native numbers: units and tens ("마흔여섯" = 46, "스물세" = 23, "한" = 1). */
-const KOREAN_NATIVE_UNITS: Readonly<Record<string, number>> = {
+const KOREAN_NATIVE_UNITS: Readonly<Record<string, number>> = ownKeys<number>({
   하나: 1, 한: 1, 둘: 2, 두: 2, 셋: 3, 세: 3, 석: 3, 넷: 4, 네: 4, 넉: 4, 다섯: 5, 여섯: 6, 일곱: 7, 여덟: 8, 아홉: 9,
-};
-const KOREAN_NATIVE_TENS: Readonly<Record<string, number>> = {
+});
+const KOREAN_NATIVE_TENS: Readonly<Record<string, number>> = ownKeys<number>({
   열: 10, 스물: 20, 스무: 20, 서른: 30, 마흔: 40, 쉰: 50, 예순: 60, 일흔: 70, 여든: 80, 아흔: 90,
-};
+});
 /** Counters after a Korean native number; 해 and 년 make a number of years. (번 is left out: "한 번씩", "한 번 더" are idioms more often than counts.) */
 const KOREAN_COUNTER = "개|쌍|명|마리|가지|권|곳|살|시간|개월|달|해|년|대|채|척|잔|그루|송이|장|칸|층|편|벌|켤레|자루|병|군데|조각";
 const KOREAN_NATIVE_NUMBER = new RegExp(
@@ -164,11 +165,11 @@ const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)\b/i;
 /** "century" after an ordinal ("the 15th century", "the fifteenth century"). */
 const CENTURY_AFTER = /^[\s-]centur(?:y|ies)\b/iu;
 /** Ordinal words past "second" (whose other senses are common), and compounds ("twenty-sixth"). */
-const ORDINAL_WORDS: Readonly<Record<string, number>> = {
+const ORDINAL_WORDS: Readonly<Record<string, number>> = ownKeys<number>({
   third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, eleventh: 11, twelfth: 12,
   thirteenth: 13, fourteenth: 14, fifteenth: 15, sixteenth: 16, seventeenth: 17, eighteenth: 18, nineteenth: 19,
   twentieth: 20, thirtieth: 30, fortieth: 40, fiftieth: 50, sixtieth: 60, seventieth: 70, eightieth: 80, ninetieth: 90, hundredth: 100,
-};
+});
 /** Every ordinal word ends in "th", "st", "nd" or "rd" ("first", "second", "third", "twelfth"): the cheap gate before the full pattern. */
 const ORDINAL_HINT = /(?:th|st|nd|rd)\b/i;
 const ORDINAL_WORD = new RegExp(
