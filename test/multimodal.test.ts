@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
+import { ImageLoader } from "../src/context/loader";
 import { createJudge, loadDataset, multimodalRelevance, score, scoreMultimodalRelevance, type Judge, type JudgeOptions } from "../src/index";
 import { FakeOpenAI, type ChatContext } from "./support/fake-openai";
 import { TestHttpServer } from "./support/http-server";
@@ -140,6 +141,22 @@ describe("multimodal relevance against a vision judge", () => {
     assert.equal(images.seen.length, 1);
   });
 
+  it("keeps loaded images up to keptImageBytes, least recently used let go first, and remembers refusals", async () => {
+    images.serve("/a.png", PNG);
+    images.serve("/b.png", PNG);
+    const a = { kind: "url" as const, source: `${imagesURL}/a.png` };
+    const b = { kind: "url" as const, source: `${imagesURL}/b.png` };
+    const gone = { kind: "url" as const, source: `${imagesURL}/gone.png` };
+    const loader = new ImageLoader({ allowPrivateNetwork: true, keptImageBytes: Math.ceil((PNG.length * 4) / 3) + 100 });
+    await loader.load(a);
+    await loader.load(a); // kept
+    await loader.load(b); // a is let go to keep b
+    await loader.load(b); // kept
+    await loader.load(a); // loaded again
+    for (let i = 0; i < 3; i++) await assert.rejects(loader.load(gone), /404/);
+    assert.deepEqual(images.seen.map((r) => r.path), ["/a.png", "/b.png", "/a.png", "/gone.png"]);
+  });
+
   it("fails a row with more images than maxImagesPerRow instead of dropping any", async () => {
     const rows = [{ question: "Q?", answer: "right", contexts: JSON.stringify(["images/shapes.gif", "images/bar-chart.png", "images/temperature.jpg"]) }];
     const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA, maxImagesPerRow: 2 })], { judge: judgeFor(), ...quiet }));
@@ -164,10 +181,69 @@ describe("multimodal relevance against a vision judge", () => {
     assert.equal(server.chatRequests().length, 1, "only the row with a context is put to the judge");
   });
 
+  it("loads a few images at a time, just before their row's request, and counts each download's time from its turn", async () => {
+    // A slow host that serves one image at a time, 20 ms each: 120 rows, each its own image.
+    let open = 0;
+    let most = 0;
+    const queue: (() => void)[] = [];
+    let busy = false;
+    const next = (): void => {
+      const go = queue.shift();
+      if (go) go();
+      else busy = false;
+    };
+    for (let i = 0; i < 120; i++) {
+      images.routes.set(`/slow${i}.png`, (_req, res) => {
+        open++;
+        most = Math.max(most, open);
+        const serve = (): void => {
+          setTimeout(() => {
+            res.setHeader("content-type", "image/png");
+            res.end(PNG);
+            open--;
+            next();
+          }, 20);
+        };
+        if (busy) queue.push(serve);
+        else {
+          busy = true;
+          serve();
+        }
+      });
+    }
+    const rows = Array.from({ length: 120 }, (_, i) => ({ question: `Q${i}?`, answer: "right", contexts: JSON.stringify([`${imagesURL}/slow${i}.png`]) }));
+    // 120 × 20 ms = 2.4 s of serving: all at once, most would wait past a 1 s timeout.
+    const out = records(await scoreMultimodalRelevance(rows, { judge: judgeFor({ concurrency: 2 }), allowPrivateNetwork: true, downloadTimeoutMs: 1_000, ...quiet }));
+    assert.deepEqual(out.map((r) => r["multimodal_relevance_error"]).filter((e) => e !== ""), []);
+    assert.ok(out.every((r) => r["multimodal_relevance"] === 1));
+    assert.ok(most <= 16, `${most} downloads open at once`);
+  });
+
+  it("fails a row whose images are more than one request may carry, and sends nothing for it", async () => {
+    const rows = [
+      { id: "big", question: "Q?", answer: "right", contexts: JSON.stringify(["images/bar-chart.png", "images/temperature.jpg"]) },
+      { id: "small", question: "Q?", answer: "right", contexts: JSON.stringify(["images/bar-chart.png"]) },
+    ];
+    const limit = PNG.length + 10;
+    const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA, maxRowImageBytes: limit })], { judge: judgeFor(), ...quiet }));
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row's images come to [\d.]+ MiB, more than one request may carry \(maxRowImageBytes, [\d.]+ MiB\); nothing was sent/);
+    assert.equal(out[1]!["multimodal_relevance"], 1);
+    assert.equal(server.chatRequests().length, 1);
+  });
+
+  it("fails a row whose contexts are all blank, as one with none", async () => {
+    const rows = [{ question: "Q?", answer: "right", contexts: JSON.stringify(["", "  "]) }];
+    const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA })], { judge: judgeFor(), ...quiet }));
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /^every retrieved context is blank: relevance is judged against them/);
+    assert.equal(server.chatRequests().length, 0);
+  });
+
   it("refuses bad options when the metric is built", () => {
     assert.throws(() => multimodalRelevance({ maxImagesPerRow: -1 }), /maxImagesPerRow must be a whole number/);
     assert.throws(() => multimodalRelevance({ detail: "ultra" as "low" }), /detail must be "low", "high" or "auto"/);
     assert.throws(() => multimodalRelevance({ maxImageBytes: 0 }), /maxImageBytes must be a whole number/);
+    assert.throws(() => multimodalRelevance({ maxRowImageBytes: 0 }), /maxRowImageBytes must be a whole number/);
+    assert.throws(() => multimodalRelevance({ maxConcurrentLoads: 0 }), /maxConcurrentLoads must be a whole number/);
   });
 });
 

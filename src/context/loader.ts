@@ -23,6 +23,17 @@ export interface ImageLoadOptions {
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Why an address is refused, or undefined (default: public unicast only). For tests. */
   addressPolicy?: (address: string) => string | undefined;
+  /**
+   * Images read or downloaded at once, default 16; the others wait their
+   * turn, and `downloadTimeoutMs` counts from when an image's turn comes.
+   */
+  maxConcurrentLoads?: number;
+  /**
+   * Bytes of loaded images kept for reuse by later rows that name the same
+   * source, default 64 MiB; past it the least recently used are let go (and
+   * loaded again if named again). Refusals are always remembered.
+   */
+  keptImageBytes?: number;
 }
 
 /** An image ready to send. */
@@ -59,6 +70,12 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, source: stri
 
 /** Default download timeout: 10 s. */
 export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10_000;
+
+/** Default of `maxConcurrentLoads`: images read or downloaded at once. */
+export const DEFAULT_CONCURRENT_LOADS = 16;
+
+/** Default of `keptImageBytes`: 64 MiB of loaded images kept for reuse. */
+export const DEFAULT_KEPT_IMAGE_BYTES = 64 * 1024 * 1024;
 
 function decodeDataUri(source: string, maxBytes: number): Buffer {
   const comma = source.indexOf(",");
@@ -117,26 +134,89 @@ export function toSendableImage(source: string, bytes: Buffer, maxBytes: number)
  * image.mime // "image/png"
  */
 export class ImageLoader {
-  private readonly memo = new Map<string, Promise<LoadedImage>>();
-  private readonly options: Required<Pick<ImageLoadOptions, "imageRoot" | "maxImageBytes" | "downloadTimeoutMs" | "allowPrivateNetwork">> & ImageLoadOptions;
+  /** Loads under way, by source: rows asking for the same image at once share one load. */
+  private readonly loading = new Map<string, Promise<LoadedImage>>();
+  /** Loaded images by source, least recently used first, at most `keptImageBytes` of them. */
+  private readonly kept = new Map<string, LoadedImage>();
+  private keptBytes = 0;
+  /** Why each refused source was refused. */
+  private readonly refusals = new Map<string, Error>();
+  /** Loads running now, and the ones waiting for a turn. */
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly options: Required<Pick<ImageLoadOptions, "imageRoot" | "maxImageBytes" | "downloadTimeoutMs" | "allowPrivateNetwork" | "maxConcurrentLoads" | "keptImageBytes">> & ImageLoadOptions;
 
   constructor(options: ImageLoadOptions = {}) {
     const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
     const downloadTimeoutMs = options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
+    const maxConcurrentLoads = options.maxConcurrentLoads ?? DEFAULT_CONCURRENT_LOADS;
+    const keptImageBytes = options.keptImageBytes ?? DEFAULT_KEPT_IMAGE_BYTES;
     if (!Number.isInteger(maxImageBytes) || maxImageBytes < 1) throw new RangeError(`maxImageBytes must be a whole number of bytes ≥ 1, got ${options.maxImageBytes}`);
     if (!Number.isFinite(downloadTimeoutMs) || downloadTimeoutMs <= 0) throw new RangeError(`downloadTimeoutMs must be > 0, got ${options.downloadTimeoutMs}`);
-    this.options = { ...options, imageRoot: options.imageRoot ?? process.cwd(), maxImageBytes, downloadTimeoutMs, allowPrivateNetwork: options.allowPrivateNetwork ?? false };
+    if (!Number.isInteger(maxConcurrentLoads) || maxConcurrentLoads < 1) throw new RangeError(`maxConcurrentLoads must be a whole number ≥ 1, got ${options.maxConcurrentLoads}`);
+    if (!Number.isInteger(keptImageBytes) || keptImageBytes < 0) throw new RangeError(`keptImageBytes must be a whole number of bytes ≥ 0, got ${options.keptImageBytes}`);
+    this.options = { ...options, imageRoot: options.imageRoot ?? process.cwd(), maxImageBytes, downloadTimeoutMs, allowPrivateNetwork: options.allowPrivateNetwork ?? false, maxConcurrentLoads, keptImageBytes };
   }
 
-  /** Loads one image item; rejects with an `ImageRefusedError` saying why it was refused. */
+  /**
+   * Loads one image item; rejects with an `ImageRefusedError` saying why it
+   * was refused. A source loaded before is given again while it is kept
+   * (see `keptImageBytes`); a refused source is refused again, unread.
+   */
   load(item: ImageItem): Promise<LoadedImage> {
-    let pending = this.memo.get(item.source);
+    const kept = this.kept.get(item.source);
+    if (kept) {
+      // Most recently used now: last in the map's order.
+      this.kept.delete(item.source);
+      this.kept.set(item.source, kept);
+      return Promise.resolve(kept);
+    }
+    const refused = this.refusals.get(item.source);
+    if (refused) return Promise.reject(refused);
+    let pending = this.loading.get(item.source);
     if (!pending) {
-      pending = this.loadOnce(item);
+      pending = this.inTurn(() => this.loadOnce(item)).then(
+        (image) => {
+          this.loading.delete(item.source);
+          this.keep(image);
+          return image;
+        },
+        (error: unknown) => {
+          this.loading.delete(item.source);
+          this.refusals.set(item.source, error instanceof Error ? error : new Error(String(error)));
+          throw error;
+        },
+      );
       pending.catch(() => undefined);
-      this.memo.set(item.source, pending);
+      this.loading.set(item.source, pending);
     }
     return pending;
+  }
+
+  /** Keeps `image` for later rows, letting the least recently used go past `keptImageBytes`. */
+  private keep(image: LoadedImage): void {
+    const size = image.dataUri.length;
+    if (size > this.options.keptImageBytes) return;
+    this.kept.set(image.source, image);
+    this.keptBytes += size;
+    for (const [source, old] of this.kept) {
+      if (this.keptBytes <= this.options.keptImageBytes) break;
+      this.kept.delete(source);
+      this.keptBytes -= old.dataUri.length;
+    }
+  }
+
+  /** Runs `work` when fewer than `maxConcurrentLoads` loads run; its time limits start then. */
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.options.maxConcurrentLoads) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
   }
 
   private async loadOnce(item: ImageItem): Promise<LoadedImage> {

@@ -35,6 +35,8 @@ export interface Judge {
    * replies; a batched call carries less under a small cap.
    */
   readonly maxReplyTokens?: number;
+  /** Requests it sends at once, when it sends any (an OpenAI-compatible judge's `concurrency`). */
+  readonly concurrency?: number;
   /** Usage over the judge's whole life. */
   readonly usage: UsageRecorder;
   /** A fresh recorder for one run, with this judge's label and prices. */

@@ -15,6 +15,12 @@ import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from 
 import { relevanceRequest, type ImageDetail } from "./prompts";
 import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
+import { mapWithLimit } from "../rows";
+
+/** Bytes as MiB for messages: "41.3 MiB". */
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
 
 /** Options of {@link multimodalRelevance}. */
 export interface MultimodalRelevanceOptions extends ImageLoadOptions {
@@ -28,6 +34,24 @@ export interface MultimodalRelevanceOptions extends ImageLoadOptions {
   detail?: ImageDetail;
   /** A loader to share between runs (by default each run has its own, so each image is loaded once per run). */
   imageLoader?: ImageLoader;
+  /**
+   * Most bytes of images one request may carry (after BMP conversion, before
+   * base64), default 32 MiB: a row over it fails before anything is sent
+   * (OpenAI takes at most 50 MB a request, and base64 adds a third).
+   */
+  maxRowImageBytes?: number;
+}
+
+/** Default of `maxRowImageBytes`: 32 MiB. */
+export const DEFAULT_MAX_ROW_IMAGE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Rows judged at once: their images are loaded just before their request
+ * (so memory and open files follow this, not the table), and while one
+ * window's requests are answered the next rows' images load.
+ */
+function rowsAtOnce(judge: Judge): number {
+  return Math.max(16, 2 * (judge.concurrency ?? 0));
 }
 
 /** One row's multimodal relevance. */
@@ -45,12 +69,17 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
   readonly requiredColumns = ["user_input", "response", "retrieved_contexts"] as const;
   readonly judge: Judge | undefined;
   private readonly maxImagesPerRow: number;
+  private readonly maxRowImageBytes: number;
 
   constructor(private readonly options: MultimodalRelevanceOptions) {
     this.judge = options.judge;
     this.maxImagesPerRow = options.maxImagesPerRow ?? 16;
+    this.maxRowImageBytes = options.maxRowImageBytes ?? DEFAULT_MAX_ROW_IMAGE_BYTES;
     if (!Number.isInteger(this.maxImagesPerRow) || this.maxImagesPerRow < 0) {
       throw new RangeError(`maxImagesPerRow must be a whole number ≥ 0, got ${options.maxImagesPerRow}`);
+    }
+    if (!Number.isInteger(this.maxRowImageBytes) || this.maxRowImageBytes < 1) {
+      throw new RangeError(`maxRowImageBytes must be a whole number of bytes ≥ 1, got ${options.maxRowImageBytes}`);
     }
     if (options.detail !== undefined && !["low", "high", "auto"].includes(options.detail)) {
       throw new RangeError(`detail must be "low", "high" or "auto", got ${JSON.stringify(options.detail)}`);
@@ -94,21 +123,19 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<MultimodalRelevanceResult[]> {
     const judge = this.judge ?? context.judge;
     const loader = this.options.imageLoader ?? new ImageLoader(this.options);
-    return Promise.all(
-      rows.map(async (row) => {
-        const result = await this.scoreRow(row, judge, loader, context);
-        context.rowDone(result.error !== "");
-        return result;
-      }),
-    );
+    return mapWithLimit(rows, rowsAtOnce(judge), async (row) => {
+      const result = await this.scoreRow(row, judge, loader, context);
+      context.rowDone(result.error !== "");
+      return result;
+    });
   }
 
   private async scoreRow(row: EvalRow, judge: Judge, loader: ImageLoader, context: MetricRunContext): Promise<MultimodalRelevanceResult> {
     const label = this.labelOf(judge);
     const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: label });
     const items = (row.retrieved_contexts ?? []).map(classifyContext);
-    if (items.length === 0) {
-      return failed('no retrieved contexts: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs');
+    if (items.every((item) => item.kind === "text" && item.text.trim() === "")) {
+      return failed(`${items.length === 0 ? "no retrieved contexts" : "every retrieved context is blank"}: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs`);
     }
     const images = imageCount(row);
     if (images > this.maxImagesPerRow) {
@@ -129,6 +156,13 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
       return failed(`image refused, nothing was sent: ${refused.join("; ")}`);
     }
     const contexts = loaded.map((r) => (r as PromiseFulfilledResult<RelevanceContext>).value);
+    const imageBytes = contexts.reduce((sum, c) => sum + (c.type === "image" ? Math.floor(((c.dataUri.length - c.dataUri.indexOf(",") - 1) * 3) / 4) : 0), 0);
+    if (imageBytes > this.maxRowImageBytes) {
+      context.calls?.skip(RELEVANCE_STAGE);
+      return failed(
+        `the row's images come to ${megabytes(imageBytes)}, more than one request may carry (maxRowImageBytes, ${megabytes(this.maxRowImageBytes)}); nothing was sent: split the contexts over rows, or send smaller images`,
+      );
+    }
     const requestOptions: { model: string; detail?: ImageDetail } = { model: this.options.model ?? judge.visionModel };
     if (this.options.detail) requestOptions.detail = this.options.detail;
     try {
