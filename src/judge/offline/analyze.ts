@@ -184,7 +184,9 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       // date or a number follows "until"; "not open until further notice" stays a denial).
       const until = /^\W*(?:\S+\s+){0,4}?(?:until|till)\s+(?:the\s+)?/iu.exec(text.slice(end));
       const notUntil = until !== null && values.some((v) => v.start === end + until[0].length);
-      if (!contrast && !notUntil) negations.push(lower);
+      // "… and nobody else", "no one else", "nothing else": only this one, which affirms the clause.
+      const onlyThis = /^(?:nobody|nothing|none|no)$/u.test(lower) && /^\s*(?:one\s+)?else\b/iu.test(text.slice(end));
+      if (!contrast && !notUntil && !onlyThis) negations.push(lower);
       continue;
     }
     if (token.pos === "ADP" || token.pos === "AUX" || (token.pos === "VERB" && !LIGHT_LEMMAS.has(token.lemma))) {

@@ -2,8 +2,9 @@
  * Statement extraction for the offline judge: sentences, then clauses, then
  * atomic claims (see claims.ts); yes/no answers become the question's claim.
  */
-import { analyzeStatement, type StatementAnalysis } from "./analyze";
+import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
+import { plainText } from "./markup";
 import { HAS_HANGUL } from "./text";
 import { isWordCount } from "./values";
 
@@ -186,7 +187,12 @@ const INNER_SENTENCE_END = /[.!?;。！？…]['"”’)\]]*\s*\S/u;
 const FILLER = /(?:^|,\s*)(?:i\s+(?:believe|think|guess)|if\s+i\s+recall(?:\s+correctly)?|as\s+far\s+as\s+i\s+know|to\s+be\s+honest)(?:\s+that)?\s*(?=[,.!?]|$)|^(?:i\s+(?:believe|think)\s+(?:that\s+)?)/giu;
 
 /** A yes/no answer at the start of a statement, in English or Korean; "No" before a word is a determiner ("No woman has …"), not an answer. */
-const YES_NO = /^(?:(yes|yeah|yep|correct|true|네|예|맞습니다|맞아요)(?![\p{L}\p{N}])|((?:no|nope|false|incorrect)(?=\s*[,.!:;—–-]|\s*$)|(?:아니요|아니오|아뇨)(?![\p{L}\p{N}])))[\s,.!:;—-]*/iu;
+const YES_NO = /^(?:(yes|yeah|yep|correct|true|(?:sure|certainly|absolutely|definitely|of course)(?!\s*,?\s*not(?![\p{L}]))|네|예|맞습니다|맞아요)(?![\p{L}\p{N}])|((?:no|nope|false|incorrect|(?:certainly|absolutely|definitely|of course)\s+not)(?=\s*[,.!:;—–-]|\s*$)|(?:아니요|아니오|아뇨)(?![\p{L}\p{N}])))[\s,.!:;—-]*/iu;
+/**
+ * An English question that asks for something the answer must add (who, what, when …); not one
+ * that offers alternatives ("Which is larger, the Sun or the Moon?"), whose answer may only pick.
+ */
+const OPEN_QUESTION = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/iu;
 /** The auxiliary verb that opens a question a yes or no answers. */
 const POLAR_QUESTION = /^(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|must|may)\b\s*/i;
 
@@ -209,8 +215,14 @@ function answerAsClaim(question: string, yes: boolean): string {
 function echoesQuestion(rest: string, question: string): boolean {
   const said = analyzeStatement(rest);
   if (said.values.length > 0) return false;
-  const asked = analyzeStatement(question).terms.map((t) => t.key);
+  // The question's own words: not the words an abbreviation in it stands for ("GDP" does not ask "gross domestic product").
+  const asked = analyzeStatement(question).terms.filter((t) => !expandedFrom(t)).map((t) => t.key);
   return said.terms.every((t) => asked.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))));
+}
+
+/** Whether a term is a word of an abbreviation's expansion, carrying the abbreviation's form ("gross" from "GDP"). */
+function expandedFrom(t: Term): boolean {
+  return !HAS_HANGUL.test(t.key) && t.form.toLowerCase() !== t.key && !t.form.toLowerCase().startsWith(t.key.slice(0, 2)) && /^\p{Lu}[\p{Lu}\d]+$/u.test(t.form);
 }
 
 /** Whether a statement has words outside its values ("Two ways" has "ways"; "Six years" has none). */
@@ -241,14 +253,16 @@ export function splitStatements(text: string, question = ""): string[] {
   // First the sentences, with yes/no answers and filler taken out ...
   const claims: Array<string | { sentence: string }> = [];
   let first = true;
-  for (const rawLine of text.split(/\r\n|[\r\n\u2028\u2029]/)) {
+  const yesNoQuestion = POLAR_QUESTION.test(question.trim()) || HAS_HANGUL.test(question);
+  const openQuestion = !yesNoQuestion && OPEN_QUESTION.test(question) && !/\bor\b/iu.test(question);
+  for (const rawLine of plainText(text, yesNoQuestion).split(/\r\n|[\r\n\u2028\u2029]/)) {
     const line = rawLine.replace(BULLET, "").trim();
     if (!line) continue;
     for (const sentence of sentences(line)) {
       let rest = sentence;
       const polar = first ? YES_NO.exec(rest.trim()) : null;
       first = false;
-      if (polar && (POLAR_QUESTION.test(question.trim()) || HAS_HANGUL.test(question))) {
+      if (polar && yesNoQuestion) {
         claims.push(answerAsClaim(question, polar[1] !== undefined));
         rest = rest.trim().slice(polar[0].length);
         // "Yes, correct." / "네, 맞아요.": a second yes or no says no more.
@@ -257,7 +271,10 @@ export function splitStatements(text: string, question = ""): string[] {
         // "Yes, penguins can swim." / "네, 살고 있어요.": the rest repeats the question, which the claim already says.
         if (echoesQuestion(rest, question)) continue;
       }
-      claims.push({ sentence: rest.replace(FILLER, "") });
+      const said = rest.replace(FILLER, "");
+      // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell in a year.").
+      if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, question)) continue;
+      claims.push({ sentence: said });
     }
   }
   // ... then cut into clauses and atomic claims.

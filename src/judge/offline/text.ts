@@ -22,7 +22,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   "we", "us", "our", "ours", "they", "them", "their", "theirs", "one", "ones",
   "i'm", "i've", "i'd", "i'll", "it's", "that's", "there's", "what's", "he's", "she's",
   "you're", "we're", "they're", "let's", "very", "just", "some", "any", "such",
-  "e.g", "i.e", "etc", "via",
+  "e.g", "i.e", "etc", "via", "else",
 ]);
 
 /** English words that negate a claim (besides any word ending in "n't"). */

@@ -1,0 +1,98 @@
+/**
+ * The offline judge on answers written the way LLMs write them: Markdown,
+ * answer labels, chat openers and sign-offs, HTML entities, invisible
+ * characters, lines broken inside a sentence, and answers that only say the
+ * question again. A right answer so written must still score as right, and
+ * above a wrong one written the same way.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { scoreAnswerCorrectness } from "../src/frame/score";
+import { plainText } from "../src/judge/offline/markup";
+import { splitStatements } from "../src/judge/offline/statements";
+import { records } from "./support/frames";
+
+describe("plainText: what the statement splitter reads of an LLM's answer", () => {
+  it("takes Markdown, LaTeX wrappers, entities and invisible characters out", () => {
+    assert.equal(plainText("The **longest** river is the *Nile*, see [this map](https://example.org/map?id=3)."), "The longest river is the Nile, see this map.");
+    assert.equal(plainText("Use `npm ci` here &mdash; it is faster &amp; stricter."), "Use npm ci here — it is faster & stricter.");
+    assert.equal(plainText("The answer is $\\boxed{\\textbf{42}}$ and it costs $5."), "The answer is 42 and it costs $5.");
+    assert.equal(plainText("Cop\u00ADper con\u200Bducts heat; CO₂ does not."), "Copper conducts heat; CO2 does not.");
+    assert.equal(plainText("> Water freezes at 0 °C."), "Water freezes at 0 °C.");
+  });
+
+  it("drops headings, code fences, rules and a table's header row; a table's rows become their cells", () => {
+    const text = "## Planets by size\n\n| Planet | Diameter |\n|:--|--:|\n| Jupiter | 139,820 km |\n| Saturn | 116,460 km |\n\n---\n```\nsize()\n```";
+    assert.equal(plainText(text), "Jupiter 139,820 km\nSaturn 116,460 km\n\nsize()");
+  });
+
+  it("drops answer labels, chat openers, sign-offs and questions asked back", () => {
+    assert.equal(plainText("**Short answer:** Mercury."), "Mercury.");
+    assert.equal(plainText("TLDR: the heart has four chambers."), "the heart has four chambers.");
+    assert.equal(plainText("Great question! Here is a quick answer: the heart has four chambers. Would you like a diagram?"), "the heart has four chambers.");
+    assert.equal(plainText("Certainly, the heart has four chambers.\n\nFeel free to ask more. Happy to help!"), "the heart has four chambers.");
+    assert.equal(plainText("As an AI model, I cannot see bodies, but the heart has four chambers."), "the heart has four chambers.");
+    assert.equal(plainText("How many chambers? That's an anatomy question. Four."), "Four.");
+  });
+
+  it("keeps a word of assent that answers a yes/no question", () => {
+    assert.equal(plainText("Absolutely. Whales are mammals.", true), "Absolutely. Whales are mammals.");
+    assert.equal(plainText("Absolutely. Whales are mammals.", false), "Whales are mammals.");
+  });
+
+  it("joins a line broken inside a sentence, and keeps list items and finished lines apart", () => {
+    assert.equal(plainText("The treaty was signed in\nVersailles in 1919."), "The treaty was signed in Versailles in 1919.");
+    assert.equal(plainText("The treaty was signed at Versailles,\nending the war."), "The treaty was signed at Versailles, ending the war.");
+    assert.equal(plainText("The treaty was signed in 1919.\nIt ended the war."), "The treaty was signed in 1919.\nIt ended the war.");
+    assert.equal(plainText("Signed by\n- France\n- Britain"), "Signed by\n- France\n- Britain");
+  });
+
+  it("leaves plain text and Korean as they are", () => {
+    for (const text of ["Mount Everest is 8,849 m tall.", "한글은 1443년에 창제되었다.\n세종대왕이 만들었다.", "6.02 × 10²³ particles make a mole."]) assert.equal(plainText(text), text);
+  });
+});
+
+describe("statements of LLM-style answers", () => {
+  it("a yes/no question answered 'Absolutely not' is denied, 'Of course' affirmed", () => {
+    assert.deepEqual(splitStatements("Absolutely not.", "Can ostriches fly?"), ["It is not true that ostriches fly"]);
+    assert.deepEqual(splitStatements("Of course.", "Can ostriches run?"), ["It is true that ostriches run"]);
+  });
+
+  it("a sentence that only says an open question again makes no claim; an abbreviation's expansion is an answer", () => {
+    assert.deepEqual(splitStatements("The Treaty of Versailles was signed in a year.", "In what year was the Treaty of Versailles signed?"), []);
+    assert.deepEqual(splitStatements("NATO stands for North Atlantic Treaty Organization.", "What does NATO stand for?"), ["NATO stands for North Atlantic Treaty Organization."]);
+    // A question that offers alternatives may be answered with its own words.
+    assert.deepEqual(splitStatements("Jupiter is larger.", "Which is larger, Jupiter or Saturn?"), ["Jupiter is larger."]);
+  });
+});
+
+describe("scores of LLM-style answers", () => {
+  const cases = [
+    {
+      question: "Which element has the chemical symbol Fe?",
+      reference: "The element with the symbol Fe is iron.",
+      right: ["**Final answer:** Iron.", "Sure! Here's the answer: Fe is the symbol of iron. I hope this helps!", "## Answer\n\n| Symbol | Element |\n|---|---|\n| Fe | Iron |", "The element is\niron."],
+      wrong: ["**Final answer:** Copper.", "Sure! Here's the answer: Fe is the symbol of copper. I hope this helps!", "## Answer\n\n| Symbol | Element |\n|---|---|\n| Fe | Copper |", "The element is\ncopper."],
+    },
+    {
+      question: "Who composed the Four Seasons?",
+      reference: "The Four Seasons was composed by Antonio Vivaldi.",
+      right: ["Great question! The Four Seasons was composed by *Antonio Vivaldi*. Let me know if you want more.", "As an AI language model, I have no favourite music, but the Four Seasons is by Antonio Vivaldi.", "Answer: Antonio Vivaldi &amp; nobody else composed it."],
+      wrong: ["Great question! The Four Seasons was composed by *Johann Sebastian Bach*. Let me know if you want more.", "As an AI language model, I have no favourite music, but the Four Seasons is by Bach.", "Answer: Johann Sebastian Bach &amp; nobody else composed it."],
+    },
+  ];
+
+  it("a right answer so written scores high, and above the wrong one written the same way; an answer that restates the question scores low", async () => {
+    const rows = cases.flatMap((c) => [...c.right, ...c.wrong, `You are asking ${c.question.charAt(0).toLowerCase()}${c.question.slice(1)}`].map((response) => ({ user_input: c.question, response, reference: c.reference })));
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    const score = (response: string): number => out[rows.findIndex((r) => r.response === response)]!["answer_correctness"] as number;
+    for (const c of cases) {
+      c.right.forEach((right, i) => {
+        assert.ok(score(right) >= 0.75, `${JSON.stringify(right)}: ${score(right)}`);
+        assert.ok(score(right) > score(c.wrong[i]!) + 0.3, `${JSON.stringify(right)} ${score(right)} against ${JSON.stringify(c.wrong[i])} ${score(c.wrong[i]!)}`);
+      });
+      const restated = `You are asking ${c.question.charAt(0).toLowerCase()}${c.question.slice(1)}`;
+      assert.ok(score(restated) < 0.3, `${restated}: ${score(restated)}`);
+    }
+  });
+});
