@@ -781,6 +781,26 @@ describe("judgeRelevanceText", () => {
   });
 });
 
+describe("values in common number formats", () => {
+  it("reads magnitude letters after a number and currency codes before one", () => {
+    assert.equal(value("a budget of $7M").value, 7e6);
+    assert.equal(value("a budget of $7m").value, 7e6);
+    assert.equal(value("a budget of $7MM").value, 7e6);
+    assert.equal(value("sales of $1.2B").value, 1.2e9);
+    assert.equal(value("about 8.4M visitors").value, 8.4e6);
+    assert.equal(value("a 400 m sprint").dimension, "length");
+    assert.equal(value("a fine of EUR 20,000").dimension, "money-eur");
+    assert.equal(compareValues(value("GBP 2,500"), value("£2,500")), "same");
+    assert.equal(compareValues(value("USD 7,000,000"), value("7 million dollars")), "same");
+    assert.equal(compareValues(value("$7M"), value("$70M")), "different");
+    assert.equal(compareValues(value("8.4M visitors"), value("8.4 billion visitors")), "different");
+    assert.equal(compareValues(value("12bn"), value("12 billion")), "same");
+    assert.equal(compareValues(value("12 mn"), value("12 million")), "same");
+    assertSupported([["How much did the museum cost?", "The museum cost $40M to build.", "Building the museum cost 40 million dollars."]]);
+    assert.deepEqual(verdicts("How much did the museum cost?", "The museum cost $400M to build.", "Building the museum cost 40 million dollars.").response, ["FP"]);
+  });
+});
+
 describe("determinism", () => {
   it("returns identical output for identical input", () => {
     const text = "Fleming discovered penicillin in 1928, and it saved lives.\n- 한글은 세종대왕이 창제했고 1446년에 반포되었다.";

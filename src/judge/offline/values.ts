@@ -115,6 +115,16 @@ const HEDGE_BEFORE = /(?:about|around|roughly|approximately|approx\.?|nearly|alm
 /** Words after a number (and its unit) that hedge it. */
 const HEDGE_AFTER = /^\s*(?:or so|-ish|정도|가량|여|쯤|안팎)/u;
 const MINUS_BEFORE = /(?:minus|negative|영하)\s*$/iu;
+/** A currency symbol or code right before a number ("$5", "€ 20", "USD 5,000,000"). */
+const MONEY_BEFORE = /(?:[$€£₩]|\b(?:USD|EUR|GBP|KRW))\s?$/u;
+
+/** The dimension of a currency written before a number (the pound is read as the dollar is, as before). */
+function moneyDimension(written: string): Dimension {
+  const currency = written.trim();
+  if (currency === "₩" || currency === "KRW") return "money-krw";
+  if (currency === "€" || currency === "EUR") return "money-eur";
+  return "money";
+}
 
 /** A number in scientific notation: its mantissa and its power of ten (after ^, in superscript, or after e). */
 const SCIENTIFIC = /(?<![\d.])(\d+(?:\.\d+)?)(?:\s*[×x*]\s*10\s*\^?\s*([-−]?\d{1,3}|[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})|e([-−+]?\d{1,3}))(?![\d\p{L}])/gu;
@@ -284,10 +294,17 @@ function unitAfter(rest: string): { dimension: Dimension; factor: number; length
 }
 
 /** A scale word right after a number ("1.5 million", "95k", "5천만"). */
-function scaleAfter(rest: string): { factor: number; length: number } | undefined {
-  const m = /^\s?(hundred|thousand|million|billion|trillion|dozen|mn|bn|k|천만|백만|천|만|억|조)(?![a-z])/iu.exec(rest);
+const SCALE_WORD = /^\s?(hundred|thousand|million|billion|trillion|dozen|mn|bn|k|천만|백만|천|만|억|조)(?![a-z])/iu;
+/** A capital M or B glued to a number ("2.1M", "3B"): millions and billions (a lower-case "m" stays metres). */
+const SCALE_LETTER = /^(M|B)(?![\p{L}\p{N}])/u;
+/** After a currency, M, MM or B in either case, glued or after one space ("$5M", "$5m", "£2 B", "$5MM"). */
+const MONEY_SCALE_LETTER = /^\s?(MM|M|B|m|b)(?![\p{L}\p{N}])/u;
+
+/** A scale right after a number ("1.5 million", "95k", "5천만", "2.1M"; "$5m" after a currency). */
+function scaleAfter(rest: string, money: boolean): { factor: number; length: number } | undefined {
+  const m = SCALE_WORD.exec(rest) ?? SCALE_LETTER.exec(rest) ?? (money ? MONEY_SCALE_LETTER.exec(rest) : null);
   if (!m) return undefined;
-  const factor = SCALES[m[1]!.toLowerCase()];
+  const factor = m[1] === "MM" ? 1e6 : SCALES[m[1]!.toLowerCase()];
   return factor === undefined ? undefined : { factor, length: m[0].length };
 }
 
@@ -310,7 +327,7 @@ export function findValues(text: string): TextValue[] {
 const recentValues = new Memo<TextValue[]>(12_500);
 
 /** Capitalised words before a number that are not names: prepositions, hedges and adverbs ("About 40", "In 1969"). */
-const NOT_A_NAME = /^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE|Only|Just|Almost|Precisely|Perhaps|Maybe|Probably|Up|All|And|Or|But|So|With|Within|Between|Of|For|During|Through|Every|Each|Approx)$/;
+const NOT_A_NAME = /^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE|Only|Just|Almost|Precisely|Perhaps|Maybe|Probably|Up|All|And|Or|But|So|With|Within|Between|Of|For|During|Through|Every|Each|Approx|USD|EUR|GBP|KRW)$/;
 
 /** Whether `index` starts the text or a sentence in it, where any word is capitalised; a word ending in -ly there is an adverb. */
 function opensSentence(text: string, index: number): boolean {
@@ -454,8 +471,8 @@ function readValues(text: string): TextValue[] {
     let step = n.step;
     const before = text.slice(Math.max(0, n.start - 24), n.start);
     if (MINUS_BEFORE.test(before) && value > 0) value = -value;
-    const money = /[$€£₩]\s?$/.exec(before);
-    const scale = scaleAfter(text.slice(end));
+    const money = MONEY_BEFORE.exec(before);
+    const scale = scaleAfter(text.slice(end), money !== null);
     if (scale) {
       value *= scale.factor;
       step *= scale.factor;
@@ -499,7 +516,7 @@ function readValues(text: string): TextValue[] {
     }
     const unit = unitAfter(text.slice(end));
     if (money) {
-      dimension = money[0].trim() === "₩" ? "money-krw" : money[0].trim() === "€" ? "money-eur" : "money";
+      dimension = moneyDimension(money[0]);
     } else if (unit) {
       dimension = unit.dimension;
       value *= unit.factor;
