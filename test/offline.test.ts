@@ -799,6 +799,22 @@ describe("values in common number formats", () => {
     assertSupported([["How much did the museum cost?", "The museum cost $40M to build.", "Building the museum cost 40 million dollars."]]);
     assert.deepEqual(verdicts("How much did the museum cost?", "The museum cost $400M to build.", "Building the museum cost 40 million dollars.").response, ["FP"]);
   });
+
+  it("reads simple fractions in digits and in words as values, keeping dates with slashes as dates", () => {
+    assert.equal(value("about 2/5 of the budget").value, 0.4);
+    assert.equal(value("two fifths of the budget").value, 0.4);
+    assert.equal(value("five-eighths of an inch").value, 5 / 8);
+    assert.equal(value("nearly three quarters of voters").value, 0.75);
+    assert.equal(compareValues(value("3/8 of the crew"), value("three eighths of the crew")), "same");
+    assert.equal(compareValues(value("2/3 of the crew"), value("one third of the crew")), "different");
+    assert.equal(compareValues(value("1/4 of adults"), value("25% of adults")), "same");
+    assert.equal(valueToken(value("on 4/12/2021")), "date:2021-4-12");
+    // A rank stays a rank, and "24/7" is no fraction.
+    assert.equal(value("the fifth moon").dimension, "ordinal");
+    assert.deepEqual(findValues("open 24/7").map((v) => v.value), [24, 7]);
+    assertSupported([["How much of the island is farmland?", "Roughly 2/3 of the island is farmland.", "About two thirds of the island is farmland."]]);
+    assert.deepEqual(verdicts("How much of the island is farmland?", "Roughly 1/3 of the island is farmland.", "About two thirds of the island is farmland.").response, ["FP"]);
+  });
 });
 
 describe("determinism", () => {

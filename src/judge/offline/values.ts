@@ -187,6 +187,10 @@ const ORDINAL_WORD = new RegExp(
   "giu",
 );
 const YEAR_WORD = /^\s*(?:년|년도)/u;
+/** Numerators of fractions in words: "one" to "nine" ("a" and "an" only before "of", "a", "the"). */
+const FRACTION_COUNT = "one|two|three|four|five|six|seven|eight|nine";
+/** "a", "an" or a count from one to nine right before an ordinal word: a fraction ("a third", "two fifths"). */
+const FRACTION_COUNT_BEFORE = new RegExp(`\\b(?:a|an|${FRACTION_COUNT})[\\s-]+$`, "iu");
 
 function parseDigits(text: string): number {
   const sign = /^[-−–]/.test(text) ? -1 : 1;
@@ -370,8 +374,44 @@ function trailingZeroStep(value: number): number {
 }
 
 const HAS_DIGIT = /\d/;
-const FRACTION = /\b(?:(?:a|one)[\s-]+)?(half|third|quarter)\b(?=\s+(?:a|an|of|the)\b)/giu;
+/** Denominators of fractions in words, singular and plural. */
+const FRACTION_PARTS: Readonly<Record<string, number>> = {
+  half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5,
+  sixth: 6, sixths: 6, seventh: 7, sevenths: 7, eighth: 8, eighths: 8, ninth: 9, ninths: 9, tenth: 10, tenths: 10,
+};
+/**
+ * A fraction in words: a count and a part ("two thirds", "three-quarters", "one fifth"), or "a"
+ * or nothing and half, a third or a quarter before "of", "a", "the" ("a third of", "half the").
+ */
+const FRACTION = new RegExp(
+  `\\b(?:(${FRACTION_COUNT})[\\s-]+(${Object.keys(FRACTION_PARTS).join("|")})\\b|(?:(?:a|an)[\\s-]+)?(half|third|quarter)\\b(?=\\s+(?:a|an|of|the)\\b))`,
+  "giu",
+);
+/** A proper fraction in digits ("1/3", "3/4", "5/8"); "24/7" and "9/5" are not, nor are dates (read before). */
+const DIGIT_FRACTION = /(?<![\d.,/])(\d{1,2})\/(\d{1,3})(?![\d/])/gu;
+/** Words before "m/d" that make it a date ("on 7/4", "since 9/11"), not a fraction. */
+const DATE_BEFORE = /\b(?:on|since|until|till|by|from|before|after)\s$/iu;
 const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter|${Object.keys(ORDINAL_WORDS).join("|")})\\b`, "i");
+
+/** The value of a fraction matched by {@link FRACTION}. */
+function fractionValue(m: RegExpMatchArray): number {
+  if (m[1] !== undefined) return (SMALL_NUMBERS[m[1].toLowerCase()] ?? 1) / (FRACTION_PARTS[m[2]!.toLowerCase()] ?? 1);
+  return 1 / (FRACTION_PARTS[m[3]!.toLowerCase()] ?? 1);
+}
+
+/** Proper fractions in digits, outside the spans already taken: a value each, with the place of its last digit. */
+function digitFractions(text: string, taken: readonly Span[]): Array<{ start: number; end: number; value: number; step: number }> {
+  const found: Array<{ start: number; end: number; value: number; step: number }> = [];
+  for (const m of text.matchAll(DIGIT_FRACTION)) {
+    const top = Number(m[1]);
+    const bottom = Number(m[2]);
+    const end = m.index + m[0].length;
+    if (top < 1 || bottom < 2 || top >= bottom || overlaps(taken, m.index, end)) continue;
+    if (DATE_BEFORE.test(text.slice(Math.max(0, m.index - 7), m.index))) continue;
+    found.push({ start: m.index, end, value: top / bottom, step: 1 / bottom / 10 });
+  }
+  return found;
+}
 
 function readValues(text: string): TextValue[] {
   const digits = HAS_DIGIT.test(text);
@@ -407,6 +447,13 @@ function readValues(text: string): TextValue[] {
       compound.push({ start: m.index, end: m.index + m[0].length });
     }
   }
+  // Proper fractions in digits, read whole: "1/3", "3/4 of".
+  if (digits && text.includes("/")) {
+    for (const f of digitFractions(text, taken)) {
+      numbers.push(f);
+      compound.push({ start: f.start, end: f.end });
+    }
+  }
   if (koreanCounts) {
     for (const m of text.matchAll(KOREAN_NATIVE_NUMBER)) {
       if (m[1] === undefined && m[2] === undefined) continue;
@@ -420,8 +467,8 @@ function readValues(text: string): TextValue[] {
   for (const m of ORDINAL_HINT.test(text) ? text.matchAll(ORDINAL_WORD) : []) {
     const unit = m[2]!.toLowerCase();
     if (m[1] === undefined && (unit === "first" || unit === "second")) continue;
-    // "a third of", "one fifth": a fraction, not a rank.
-    if (m[1] === undefined && /\b(?:a|one)[\s-]+$/i.test(text.slice(Math.max(0, m.index - 5), m.index))) continue;
+    // "a third of", "one fifth", "three fifths": a fraction, not a rank.
+    if (m[1] === undefined && FRACTION_COUNT_BEFORE.test(text.slice(Math.max(0, m.index - 7), m.index))) continue;
     const tens = m[1] === undefined ? 0 : (SMALL_NUMBERS[m[1].toLowerCase()] ?? 0);
     const value = tens + (unit === "first" ? 1 : unit === "second" ? 2 : (ORDINAL_WORDS[unit] ?? 0));
     let end = m.index + m[0].length;
@@ -455,7 +502,7 @@ function readValues(text: string): TextValue[] {
     numbers.push({ start, end: start + written.length, value: parseDigits(written), step: digitStep(written) });
   }
   for (const m of words ? text.matchAll(FRACTION) : []) {
-    const fraction = { half: 0.5, third: 1 / 3, quarter: 0.25 }[m[1]!.toLowerCase() as "half" | "third" | "quarter"];
+    const fraction = fractionValue(m);
     numbers.push({ start: m.index, end: m.index + m[0].length, value: fraction, step: fraction / 10 });
   }
   for (const m of words ? text.matchAll(NUMBER_WORDS) : []) {
@@ -645,7 +692,7 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
  * isWordCount(findValues("3 chambers")[0]!);     // → false
  */
 export function isWordCount(v: TextValue): boolean {
-  return v.dimension === "number" && Math.abs(v.value) < 10 && !/\d/.test(v.text);
+  return v.dimension === "number" && Number.isInteger(v.value) && Math.abs(v.value) < 10 && !/\d/.test(v.text);
 }
 
 /**
