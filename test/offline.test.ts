@@ -815,6 +815,33 @@ describe("values in common number formats", () => {
     assertSupported([["How much of the island is farmland?", "Roughly 2/3 of the island is farmland.", "About two thirds of the island is farmland."]]);
     assert.deepEqual(verdicts("How much of the island is farmland?", "Roughly 1/3 of the island is farmland.", "About two thirds of the island is farmland.").response, ["FP"]);
   });
+
+  it("reads clock times as one value with their am or pm, and keeps a time's colon from splitting the claim", () => {
+    assert.equal(compareValues(value("at 6 pm"), value("at 18:00")), "same");
+    assert.equal(compareValues(value("at 6:15 p.m."), value("at 18:15")), "same");
+    assert.equal(compareValues(value("at 6 pm"), value("at 6:00 AM")), "different");
+    assert.equal(compareValues(value("at 6 pm"), value("at 6 o'clock")), "same");
+    assert.equal(compareValues(value("at 6:00"), value("at 6 a.m.")), "same");
+    assert.equal(compareValues(value("at 6:00"), value("at 7 a.m.")), "different");
+    assert.equal(compareValues(value("at 6:15"), value("at 18:30")), "different");
+    assert.equal(compareValues(value("around 6 pm"), value("at 5:50 p.m.")), "same");
+    assert.equal(compareValues(value("at 6 pm"), value("at 6")), "same");
+    assert.equal(compareValues(value("at 6 pm"), value("6 km")), "unrelated");
+    assert.deepEqual(splitStatements("The ferry leaves at 7:45 AM."), ["The ferry leaves at 7:45 AM."]);
+    assertSupported([["When does the ferry leave?", "The ferry leaves at 7:45 in the evening.", "The ferry leaves at 7:45 PM."]]);
+    assertSupported([["When does the ferry leave?", "The ferry leaves at 7:45 pm.", "The ferry leaves at 19:45."]]);
+    assert.deepEqual(verdicts("When does the ferry leave?", "The ferry leaves at 7:45 am.", "The ferry leaves at 19:45.").response, ["FP"]);
+  });
+
+  it("reads ratios as ordered pairs: 1:4 is not 4:1, and 2:8 is 1:4", () => {
+    assert.equal(value("a ratio of 5:2").dimension, "ratio");
+    assert.equal(compareValues(value("a ratio of 1:4"), value("a ratio of 4:1")), "different");
+    assert.equal(compareValues(value("a ratio of 1:4"), value("a ratio of 2:8")), "same");
+    assert.equal(value("a 1:25 scale model").dimension, "ratio");
+    assert.equal(value("a 16:9 screen").dimension, "ratio");
+    assertSupported([["How is the drink mixed?", "Water and syrup are mixed 4:1.", "The drink mixes water and syrup in a 4:1 ratio."]]);
+    assert.deepEqual(verdicts("How is the drink mixed?", "Water and syrup are mixed 1:4.", "The drink mixes water and syrup in a 4:1 ratio.").response, ["FP"]);
+  });
 });
 
 describe("determinism", () => {

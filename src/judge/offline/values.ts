@@ -37,6 +37,8 @@ export interface TextValue {
   date?: { year?: number; month?: number; day?: number };
   /** Hedged ("about", "roughly", "약", "정도"): compared at the precision it is written to. */
   approximate: boolean;
+  /** A clock time written without am/pm at an hour of 1–12 ("9:00", "9 o'clock"): that time or twelve hours later. */
+  twelveHour?: boolean;
   /**
    * The place of its last significant digit, in the base unit: 100 for
    * "3,500 km" (× 1000: 100,000 m), 0.01 for "1.61", 1 for "494"; undefined
@@ -333,6 +335,73 @@ const recentValues = new Memo<TextValue[]>(12_500);
 /** Capitalised words before a number that are not names: prepositions, hedges and adverbs ("About 40", "In 1969"). */
 const NOT_A_NAME = /^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE|Only|Just|Almost|Precisely|Perhaps|Maybe|Probably|Up|All|And|Or|But|So|With|Within|Between|Of|For|During|Through|Every|Each|Approx|USD|EUR|GBP|KRW)$/;
 
+/**
+ * Whether a number at `start` follows a capitalised word that names a thing ("Apollo 11", "Windows 10"),
+ * not a month, or a common word capitalised only because it opens the sentence ("Typically 206").
+ */
+function afterName(text: string, start: number): boolean {
+  const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
+  return word !== null && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length);
+}
+
+/** Two numbers joined by a colon, with an optional third part ("9:30", "21:00:05", "3:1", "16:9"). */
+const COLON_PAIR = /(?<![\d.:,])(\d{1,3}(?:\.\d+)?):(\d{1,3}(?:\.\d+)?)(?::(\d{2}))?(?![\d:]|\.\d)/gu;
+/** am or pm right after a time ("9 am", "9:30 p.m.", "9AM"). */
+const MERIDIEM = /^\s?([ap])(?:\.\s?m\.?|m\b)/iu;
+/** An hour with am/pm or "o'clock" and no colon ("9 am", "11 p.m.", "7 o'clock"). */
+const HOUR_ONLY = /(?<![\d.:,])(\d{1,2})(?=\s?(?:[ap](?:\.\s?m|m\b)|o['’]clock\b))/giu;
+/** Words near a colon pair that make it a ratio or a scale, not a time ("a 1:50 scale", "a ratio of 1:25"). */
+const RATIO_WORD = /\b(?:ratios?|odds|scale|proportions?|aspect)\b/iu;
+
+/** A clock time, in minutes after midnight; hours of 1–12 with no am/pm may be twelve hours later. */
+function clockValue(text: string, start: number, end: number, hour: number, minutes: number, meridiem: string | undefined): TextValue {
+  const pm = meridiem?.toLowerCase() === "p";
+  const h = meridiem === undefined ? hour : (hour % 12) + (pm ? 12 : 0);
+  const approximate = HEDGE_BEFORE.test(text.slice(Math.max(0, start - 24), start));
+  const value: TextValue = { dimension: "time", value: h * 60 + minutes, approximate, step: 1, text: text.slice(start, end).trim(), start, end };
+  if (meridiem === undefined && hour >= 1 && hour <= 12) value.twelveHour = true;
+  return value;
+}
+
+/** Reads one colon pair as a time ("9:30", "21:00", "9:30 p.m.") or a ratio ("3:1", "a 1:50 scale"), or neither. */
+function colonValue(text: string, m: RegExpMatchArray): TextValue | undefined {
+  const [left, right] = [m[1]!, m[2]!];
+  const end = m.index! + m[0].length;
+  const meridiem = MERIDIEM.exec(text.slice(end));
+  const ratioNear = RATIO_WORD.test(text.slice(Math.max(0, m.index! - 40), end + 25));
+  const hour = Number(left);
+  const timeLike = /^\d{1,2}$/.test(left) && /^\d{2}$/.test(right) && hour <= 24 && Number(right) < 60;
+  if (timeLike && (meridiem ? hour >= 1 && hour <= 12 : !ratioNear)) {
+    const seconds = m[3] === undefined ? 0 : Number(m[3]) / 60;
+    return clockValue(text, m.index!, end + (meridiem?.[0].length ?? 0), hour, Number(right) + seconds, meridiem?.[1]);
+  }
+  if (m[3] !== undefined || Number(left) <= 0 || Number(right) <= 0) return undefined;
+  // An ordered pair: 3:1 is not 1:3, and 2:6 is 1:3.
+  return { dimension: "ratio", value: Number(left) / Number(right), approximate: false, step: 0, text: m[0], start: m.index!, end };
+}
+
+/** Clock times and ratios: "9:30 p.m.", "21:00", "9 am", "7 o'clock", "3:1", outside the spans already taken. */
+function clocksAndRatios(text: string, taken: readonly Span[]): TextValue[] {
+  const found: TextValue[] = [];
+  const free = (start: number, end: number): boolean => !overlaps(taken, start, end) && !overlaps(found, start, end) && !afterName(text, start);
+  if (text.includes(":")) {
+    for (const m of text.matchAll(COLON_PAIR)) {
+      const v = colonValue(text, m);
+      if (v && free(v.start, v.end)) found.push(v);
+    }
+  }
+  for (const m of text.matchAll(HOUR_ONLY)) {
+    const rest = text.slice(m.index + m[0].length);
+    const meridiem = MERIDIEM.exec(rest);
+    const oclock = meridiem ? undefined : /^\s?o['’]clock\b/iu.exec(rest);
+    const hour = Number(m[1]);
+    if (hour < 1 || hour > 12) continue;
+    const end = m.index + m[0].length + (meridiem ?? oclock)![0].length;
+    if (free(m.index, end)) found.push(clockValue(text, m.index, end, hour, 0, meridiem?.[1]));
+  }
+  return found;
+}
+
 /** Whether `index` starts the text or a sentence in it, where any word is capitalised; a word ending in -ly there is an adverb. */
 function opensSentence(text: string, index: number): boolean {
   const before = text.slice(0, Math.max(0, index)).trimEnd();
@@ -374,6 +443,8 @@ function trailingZeroStep(value: number): number {
 }
 
 const HAS_DIGIT = /\d/;
+/** Whether a text may hold a clock time or a ratio (the gate before their patterns). */
+const CLOCK_OR_RATIO_HINT = /\d:\d|\d\s?(?:[ap](?:\.\s?m|m\b)|o['’]clock)/iu;
 /** Denominators of fractions in words, singular and plural. */
 const FRACTION_PARTS: Readonly<Record<string, number>> = {
   half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5,
@@ -419,6 +490,7 @@ function readValues(text: string): TextValue[] {
   const koreanCounts = KOREAN_NATIVE_HINT.test(text);
   if (!digits && !words && !koreanCounts) return [];
   const values = digits ? findDates(text) : [];
+  if (digits && CLOCK_OR_RATIO_HINT.test(text)) values.push(...clocksAndRatios(text, values));
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
   /** A value read whole, with no unit or hedge (an ordinal, a century, a decade, a Korean count), as written. */
   const whole = (dimension: Dimension, value: number, start: number, end: number): void => {
@@ -486,10 +558,7 @@ function readValues(text: string): TextValue[] {
     }
     // A digit run glued to letters on its left (e.g. "CO2", "Q3", "H2O") is part of a name.
     if (start > 0 && /[\p{L}]/u.test(text.charAt(start - 1)) && !/[\uAC00-\uD7A3]/.test(text.charAt(start - 1))) continue;
-    // A number after a capitalised word names a thing ("Apollo 11", "Windows 10"), unless the word is a
-    // month, or a common word that is capitalised only because it opens the sentence ("Typically 206").
-    const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
-    if (word && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length)) continue;
+    if (afterName(text, start)) continue;
     if (overlaps(taken, start, start + written.length) || overlaps(compound, start, start + written.length)) continue;
     // Digits joined by a middle dot name a day ("3·1절", "6·25 전쟁"): a name, not numbers.
     if (text.charAt(start - 1) === "·" || text.charAt(start + written.length) === "·") continue;
@@ -641,6 +710,26 @@ function close(x: number, y: number, tolerance: number): boolean {
   return Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y));
 }
 
+/** A hedged time agrees with another within this many minutes ("around 9 pm" for 8:50 pm). */
+const APPROXIMATE_MINUTES = 15;
+
+/**
+ * Compares a clock time with another value: two times agree when equal (a time with no am/pm
+ * also twelve hours later); a bare whole hour ("at 9") agrees with a time on the hour that
+ * it could be, and is unrelated to others; other values are unrelated to times.
+ */
+function compareTimes(a: TextValue, b: TextValue): "same" | "different" | "unrelated" {
+  if (a.dimension === "time" && b.dimension === "time") {
+    let apart = Math.abs(a.value - b.value);
+    if (a.twelveHour === true || b.twelveHour === true) apart = Math.min(apart, Math.abs(apart - 720));
+    return apart <= (a.approximate || b.approximate ? APPROXIMATE_MINUTES : 1e-9) ? "same" : "different";
+  }
+  const [time, other] = a.dimension === "time" ? [a, b] : [b, a];
+  const hour = other.value;
+  if (other.dimension !== "number" || !Number.isInteger(hour) || hour < 0 || hour > 24 || time.value % 60 !== 0) return "unrelated";
+  return (time.value / 60) % 12 === hour % 12 ? "same" : "unrelated";
+}
+
 /**
  * Compares two values: `"same"` (equal within 0.5%; when either is hedged,
  * equal at the coarser written precision, within 2–10%; dates agree on
@@ -653,6 +742,7 @@ function close(x: number, y: number, tolerance: number): boolean {
  * compareValues(findValues("in 1929")[0]!, findValues("in 1928")[0]!); // → "different"
  */
 export function compareValues(a: TextValue, b: TextValue): "same" | "different" | "unrelated" {
+  if (a.dimension === "time" || b.dimension === "time") return compareTimes(a, b);
   if (!compatible(a.dimension, b.dimension)) return "unrelated";
   if (a.date && b.date) {
     let shared = 0;
@@ -704,6 +794,7 @@ export function isWordCount(v: TextValue): boolean {
  */
 export function valueToken(v: TextValue): string {
   if (v.date) return `${v.dimension}:${v.date.year ?? ""}-${v.date.month ?? ""}-${v.date.day ?? ""}`;
+  if (v.twelveHour === true) return `${v.dimension}:${v.value % 720}`;
   const rounded = Number(v.value.toPrecision(v.approximate ? 2 : 6));
   return `${v.dimension}:${rounded}`;
 }
