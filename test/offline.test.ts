@@ -782,6 +782,22 @@ describe("judgeRelevanceText", () => {
 });
 
 describe("values in common number formats", () => {
+  it("reads a four-digit number before a counted noun as a count, and a bare one as a count against a count", () => {
+    assert.equal(value("a staff of 1200 nurses").dimension, "number");
+    assert.equal(value("it sold 1750 tickets").dimension, "number");
+    assert.equal(value("in 1750 settlers arrived").dimension, "year");
+    assert.equal(value("1969 marks the landing").dimension, "year");
+    assert.equal(compareValues(value("1200 nurses"), value("1,200 nurses")), "same");
+    assert.equal(compareValues(value("1200 nurses"), value("12,000 nurses")), "different");
+    assert.equal(compareValues(value("The library holds 1800."), value("1,800 books")), "same");
+    assert.equal(compareValues(value("The library holds 1800."), value("8,000 books")), "different");
+    // A year is still a year against a year, and against a count of years it is unrelated.
+    assert.equal(compareValues(value("built 1800"), value("in 1800")), "same");
+    assert.equal(compareValues(value("in 1800"), value("1,800 books")), "unrelated");
+    assertSupported([["How many nurses work there?", "The hospital employs 1200 nurses.", "The hospital employs 1,200 nurses."]]);
+    assert.deepEqual(verdicts("How many nurses work there?", "The hospital employs 12,000 nurses.", "The hospital employs 1200 nurses.").response, ["FP"]);
+  });
+
   it("reads magnitude letters after a number and currency codes before one", () => {
     assert.equal(value("a budget of $7M").value, 7e6);
     assert.equal(value("a budget of $7m").value, 7e6);

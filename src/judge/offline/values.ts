@@ -39,6 +39,8 @@ export interface TextValue {
   approximate: boolean;
   /** A clock time written without am/pm at an hour of 1–12 ("9:00", "9 o'clock"): that time or twelve hours later. */
   twelveHour?: boolean;
+  /** A bare four-digit number read as a year that may be a count ("The army had 1500."): a count against a count written with separators or words. */
+  yearOrCount?: boolean;
   /**
    * The place of its last significant digit, in the base unit: 100 for
    * "3,500 km" (× 1000: 100,000 m), 0.01 for "1.61", 1 for "494"; undefined
@@ -443,6 +445,13 @@ function trailingZeroStep(value: number): number {
 }
 
 const HAS_DIGIT = /\d/;
+/** Words right before a four-digit number that make it a year ("in 1950", "since 1990", "by 2030"). */
+const YEAR_BEFORE = /\b(?:in|since|until|till|by|from|after|before|during|circa|year|c\.)\s$/iu;
+/**
+ * A noun a number counts, right after it ("1000 employees", "1500 soldiers", "2000 people"):
+ * a plural in lower case that is no verb or function word, or a plural without -s.
+ */
+const COUNTED_NOUN = /^\s(?:people|men|women|children|staff|troops|personnel|(?!(?:was|has|is|as|its|this|thus|yes|plus|less|unless|always|perhaps|does|goes|sees|saw|marks|brings|remains|becomes|begins|ends|means|comes|gets|makes|takes|gives|shows|seems|follows|proves|lies|heralds|witnesses|sets|puts|hits|lets)\b)[a-z]{2,}(?<![su])s)\b/u;
 /** Whether a text may hold a clock time or a ratio (the gate before their patterns). */
 const CLOCK_OR_RATIO_HINT = /\d:\d|\d\s?(?:[ap](?:\.\s?m|m\b)|o['’]clock)/iu;
 /** Denominators of fractions in words, singular and plural. */
@@ -626,6 +635,7 @@ function readValues(text: string): TextValue[] {
       continue;
     }
     let lead = 0;
+    let yearOrCount = false;
     if (/\b(?:AD|CE)\s$/.test(text.slice(Math.max(0, n.start - 3), n.start)) && Number.isInteger(value) && value > 0) {
       dimension = "year";
       lead = 3;
@@ -645,7 +655,12 @@ function readValues(text: string): TextValue[] {
     } else if (dimension === "year" || n.year === true || YEAR_WORD.test(text.slice(end))) {
       dimension = "year";
     } else if (Number.isInteger(value) && value >= 1000 && value <= 2100 && n.end - n.start === 4) {
-      dimension = "year";
+      // "1000 employees" is a count; "in 1950 scientists …" a year.
+      const dated = YEAR_BEFORE.test(before);
+      if (dated || !COUNTED_NOUN.test(text.slice(end))) {
+        dimension = "year";
+        yearOrCount = !dated;
+      }
     }
     const approximate = HEDGE_BEFORE.test(before) || HEDGE_AFTER.test(text.slice(end)) || /~\s*$/.test(before);
     const start = money ? n.start - money[0].length : n.start - lead;
@@ -654,6 +669,7 @@ function readValues(text: string): TextValue[] {
       dimension,
       value,
       ...(dimension === "year" ? { date: { year: value } } : {}),
+      ...(yearOrCount ? { yearOrCount } : {}),
       approximate,
       step,
       text: text.slice(start, end).trim(),
@@ -710,6 +726,22 @@ function close(x: number, y: number, tolerance: number): boolean {
   return Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y));
 }
 
+/** A count written with separators or in words ("1,500", "1 500", "fifteen hundred"), not a year. */
+function writtenAsCount(v: TextValue): boolean {
+  return v.dimension === "number" && Number.isInteger(v.value) && (/\d[,\u202f\u00a0 ]\d{3}/u.test(v.text) || !/\d/.test(v.text));
+}
+
+/**
+ * A bare four-digit number read as a year, against a count written as one: both as counts
+ * ("The army had 1500." against "1,500 soldiers"), else undefined.
+ */
+function yearAsCount(a: TextValue, b: TextValue): [TextValue, TextValue] | undefined {
+  const asCount = (v: TextValue): TextValue => ({ dimension: "number", value: v.value, approximate: v.approximate, step: v.step ?? 1, text: v.text, start: v.start, end: v.end });
+  if (a.yearOrCount === true && writtenAsCount(b)) return [asCount(a), b];
+  if (b.yearOrCount === true && writtenAsCount(a)) return [a, asCount(b)];
+  return undefined;
+}
+
 /** A hedged time agrees with another within this many minutes ("around 9 pm" for 8:50 pm). */
 const APPROXIMATE_MINUTES = 15;
 
@@ -743,6 +775,10 @@ function compareTimes(a: TextValue, b: TextValue): "same" | "different" | "unrel
  */
 export function compareValues(a: TextValue, b: TextValue): "same" | "different" | "unrelated" {
   if (a.dimension === "time" || b.dimension === "time") return compareTimes(a, b);
+  if (a.yearOrCount === true || b.yearOrCount === true) {
+    const counts = yearAsCount(a, b);
+    if (counts) return compareValues(counts[0], counts[1]);
+  }
   if (!compatible(a.dimension, b.dimension)) return "unrelated";
   if (a.date && b.date) {
     let shared = 0;
