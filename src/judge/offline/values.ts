@@ -1,6 +1,7 @@
 /**
  * Values in text for the offline judge: numbers (with separators, signs,
- * number words and scale words), dates in the common formats, and units
+ * number words, scale words and letters, fractions), dates in the common
+ * formats, clock times, ratios, and units
  * normalised to one dimension each, so that "Jan 15, 1967" equals
  * "15 January 1967" and "roughly 300,000 km per second" is close to
  * "299,792,458 metres per second". Language-agnostic where it can be
@@ -317,9 +318,10 @@ function scaleAfter(rest: string, money: boolean): { factor: number; length: num
 }
 
 /**
- * Finds the values in a text: dates first, then numbers (digits or words)
- * with their scale, unit and hedges. A four-digit number from 1000 to 2100
- * with no unit is a year.
+ * Finds the values in a text: dates first, then clock times and ratios, then
+ * numbers (digits, words, fractions) with their scale, currency, unit and
+ * hedges. A four-digit number from 1000 to 2100 with no unit is a year, unless
+ * a plural noun it counts follows it ("1000 employees").
  *
  * @example
  * findValues("The first superbowl was held on Jan 15, 1967").map((v) => v.dimension);
