@@ -457,10 +457,10 @@ const COUNTED_NOUN = /^\s(?:people|men|women|children|staff|troops|personnel|(?!
 /** Whether a text may hold a clock time or a ratio (the gate before their patterns). */
 const CLOCK_OR_RATIO_HINT = /\d:\d|\d\s?(?:[ap](?:\.\s?m|m\b)|o['’]clock)/iu;
 /** Denominators of fractions in words, singular and plural. */
-const FRACTION_PARTS: Readonly<Record<string, number>> = {
+const FRACTION_PARTS: Readonly<Record<string, number>> = ownKeys<number>({
   half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5,
   sixth: 6, sixths: 6, seventh: 7, sevenths: 7, eighth: 8, eighths: 8, ninth: 9, ninths: 9, tenth: 10, tenths: 10,
-};
+});
 /**
  * A fraction in words: a count and a part ("two thirds", "three-quarters", "one fifth"), or "a"
  * or nothing and half, a third or a quarter before "of", "a", "the" ("a third of", "half the").
