@@ -8,7 +8,7 @@ import { classifyContext, ImageLoader, type ImageLoadOptions } from "../src/cont
 import { refusedAddressReason } from "../src/context/address";
 import { bmpToPng } from "../src/context/bmp";
 import { ImageRefusedError } from "../src/context/download";
-import { sniffImageType } from "../src/context/image-type";
+import { incompleteImage, sniffImageType } from "../src/context/image-type";
 import { withDeadline } from "../src/context/loader";
 import { tempDir } from "./support/files";
 import { TestHttpServer } from "./support/http-server";
@@ -16,6 +16,58 @@ import { TestHttpServer } from "./support/http-server";
 const IMAGES = path.join(__dirname, "..", "data", "images");
 const PNG = readFileSync(path.join(IMAGES, "bar-chart.png"));
 const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>';
+
+/** A 1×1 GIF: header, global colour table, graphic control extension, one image, trailer. */
+const GIF_1PX = Buffer.from("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b", "hex");
+
+/** CRC-32 as PNG computes it (zlib.crc32 is not in every Node 20). */
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A PNG chunk (length, type, data, CRC). */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, "ascii");
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
+/** A JPEG segment: marker and length-prefixed body. */
+function segment(marker: number, body: Buffer): Buffer {
+  const head = Buffer.from([0xff, marker, 0, 0]);
+  head.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * The structure of a progressive JPEG: an EXIF APP1 holding a thumbnail (its
+ * own SOI…EOI), two scans whose entropy-coded data hold stuffed bytes
+ * (FF 00), restart markers and fill bytes, each scan with its own tables.
+ */
+function progressiveJpeg(): Buffer {
+  const thumbnail = Buffer.from("ffd8ffdb0004ffd9", "hex");
+  return Buffer.concat([
+    Buffer.from("ffd8", "hex"),
+    segment(0xe1, Buffer.concat([Buffer.from("Exif\0\0", "latin1"), thumbnail])),
+    segment(0xdb, Buffer.alloc(65, 1)),
+    segment(0xc2, Buffer.from("0800100010010100", "hex")),
+    segment(0xc4, Buffer.alloc(20, 2)),
+    segment(0xda, Buffer.from("0101000000", "hex")),
+    Buffer.from("12ff0034ffd056ff00ffd17800", "hex"),
+    segment(0xc4, Buffer.alloc(20, 3)),
+    segment(0xda, Buffer.from("010100013f", "hex")),
+    Buffer.from("9aff00bcffd2deffff", "hex"),
+    Buffer.from("ffd9", "hex"),
+  ]);
+}
 
 /** The canary: any request reaching it means a refused URL was fetched. */
 const canary = new TestHttpServer("127.0.0.1");
@@ -78,6 +130,56 @@ describe("classifying context items", () => {
       await refused(`cut-${name}`, { imageRoot: root }, /has no end|has no trailer|has no end-of-image marker|declares [\d,]+ bytes and has [\d,]+: the file is cut short/);
     }
     await refused(`data:image/png;base64,${readFileSync(path.join(__dirname, "..", "data", "images", "bar-chart.png")).subarray(0, 30).toString("base64")}`, {}, /the PNG has no end \(IEND chunk\): the file is cut short/);
+  });
+
+  it("loads a complete image with bytes after its end (a Motion Photo's video, padding), as it is", async () => {
+    const root = tempDir();
+    // A Motion Photo appends an MP4 to the JPEG; the trailer is longer than 1 KB and holds no end marker at its end.
+    const mp4 = Buffer.concat([Buffer.from("\x00\x00\x00\x18ftypmp42", "latin1"), Buffer.alloc(4096, 0x2a)]);
+    const cases: Record<string, Buffer> = {
+      "motion.jpg": Buffer.concat([readFileSync(path.join(IMAGES, "temperature.jpg")), mp4]),
+      "padded.png": Buffer.concat([PNG, Buffer.alloc(200)]),
+      "padded.gif": Buffer.concat([readFileSync(path.join(IMAGES, "shapes.gif")), Buffer.alloc(40)]),
+      "padded.webp": Buffer.concat([readFileSync(path.join(IMAGES, "street-scene.webp")), Buffer.alloc(40)]),
+      "progressive.jpg": Buffer.concat([progressiveJpeg(), mp4]),
+    };
+    for (const [name, bytes] of Object.entries(cases)) {
+      writeFileSync(path.join(root, name), bytes);
+      const image = await new ImageLoader({ imageRoot: root }).load({ kind: "file", source: name });
+      assert.equal(image.dataUri.slice(image.dataUri.indexOf(",") + 1), bytes.toString("base64"), `${name} is sent as it is`);
+    }
+  });
+
+  it("refuses a cut image whose last bytes happen to look like an end marker", async () => {
+    const jpeg = progressiveJpeg();
+    const thumbnailEnd = jpeg.indexOf(Buffer.from("ffd9", "hex")) + 2; // the EXIF thumbnail's end, inside APP1
+    const secondScan = jpeg.lastIndexOf(Buffer.from("ffda", "hex"));
+    const withText = Buffer.concat([PNG.subarray(0, 33), pngChunk("tEXt", Buffer.from("Comment\0IEND")), PNG.subarray(33)]);
+    const cases: [string, Buffer, RegExp][] = [
+      ["thumb.jpg", jpeg.subarray(0, thumbnailEnd), /the JPEG has no end-of-image marker: the file is cut short/],
+      ["scan.jpg", jpeg.subarray(0, secondScan + 14), /the JPEG has no end-of-image marker/],
+      ["text.png", withText.subarray(0, 33 + 12 + 12), /the PNG has no end \(IEND chunk\): the file is cut short/],
+      // Cut inside an image's data, right after a sub-block byte that is 0x3B (the trailer's value).
+      ["cut.gif", Buffer.concat([GIF_1PX.subarray(0, GIF_1PX.length - 3), Buffer.from([0x3b])]), /the GIF has no trailer: the file is cut short/],
+    ];
+    const root = tempDir();
+    for (const [name, bytes, pattern] of cases) {
+      writeFileSync(path.join(root, name), bytes);
+      await refused(name, { imageRoot: root }, pattern);
+    }
+    assert.equal(incompleteImage("png", withText), undefined, "the whole PNG with IEND in a text chunk is complete");
+    assert.equal(incompleteImage("gif", GIF_1PX), undefined);
+  });
+
+  it("finds the end of a 10 MB JPEG quickly", () => {
+    const data = Buffer.alloc(10 * 1024 * 1024);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 2654435761) >>> 24;
+    for (let i = data.indexOf(0xff); i >= 0 && i + 1 < data.length; i = data.indexOf(0xff, i + 2)) data[i + 1] = 0x00; // stuffed, as an encoder writes them
+    const jpeg = Buffer.concat([progressiveJpeg().subarray(0, -2), data, Buffer.from("ffd9", "hex")]);
+    const started = performance.now();
+    assert.equal(incompleteImage("jpeg", jpeg), undefined);
+    assert.match(incompleteImage("jpeg", jpeg.subarray(0, -2)) ?? "", /cut short/);
+    assert.ok(performance.now() - started < 1000, `took ${Math.round(performance.now() - started)} ms`);
   });
 
   it("loads a local image whose name holds a space", async () => {

@@ -1,4 +1,5 @@
 /** Image types decided by the bytes (magic numbers), never by names or headers. */
+import { gifEnd, jpegEnd, pngEnd, webpEnd } from "./image-end";
 
 /** Types we recognise. Only png, jpeg, gif and webp are sent; bmp is converted; svg is refused. */
 export type ImageType = "png" | "jpeg" | "gif" | "webp" | "bmp" | "svg";
@@ -33,35 +34,20 @@ export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
   return undefined;
 }
 
-/** Whether `marker` occurs within the last `within` bytes (an image may carry a little padding after its end). */
-function endsNear(bytes: Uint8Array, marker: readonly number[], within: number): boolean {
-  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - within)));
-  return tail.includes(Buffer.from(marker));
-}
-
 /**
  * Why the bytes of an image of `type` are cut short (a download or a copy
- * that stopped), or undefined when its end is there: PNG's IEND chunk,
- * JPEG's end-of-image marker, GIF's trailer, WebP's RIFF length. A vision
- * model refuses a cut image with an error only after the call is paid for.
+ * that stopped) or damaged, or undefined when the image is complete: its
+ * structure is walked to PNG's IEND chunk, JPEG's end-of-image marker, GIF's
+ * trailer, WebP's RIFF length. Bytes after the end (a Motion Photo's video,
+ * padding) are allowed; the image is sent as it is. A vision model refuses a
+ * cut image with an error only after the call is paid for.
  *
  * @example
  * incompleteImage("png", readFileSync("chart.png"))               // undefined
  * incompleteImage("png", readFileSync("chart.png").subarray(0, 60)) // "the PNG has no end (IEND chunk): the file is cut short"
  */
 export function incompleteImage(type: ImageType, bytes: Uint8Array): string | undefined {
-  switch (type) {
-    case "png":
-      return endsNear(bytes, [0x49, 0x45, 0x4e, 0x44], 64) ? undefined : "the PNG has no end (IEND chunk): the file is cut short";
-    case "jpeg":
-      return endsNear(bytes, [0xff, 0xd9], 1024) ? undefined : "the JPEG has no end-of-image marker: the file is cut short";
-    case "gif":
-      return endsNear(bytes, [0x3b], 16) ? undefined : "the GIF has no trailer: the file is cut short";
-    case "webp": {
-      const declared = bytes.length >= 8 ? Buffer.from(bytes.subarray(4, 8)).readUInt32LE(0) + 8 : Number.POSITIVE_INFINITY;
-      return bytes.length >= declared ? undefined : `the WebP declares ${declared.toLocaleString("en-US")} bytes and has ${bytes.length.toLocaleString("en-US")}: the file is cut short`;
-    }
-    default:
-      return undefined;
-  }
+  const walk = type === "png" ? pngEnd : type === "jpeg" ? jpegEnd : type === "gif" ? gifEnd : type === "webp" ? webpEnd : undefined;
+  const found = walk?.(bytes);
+  return found !== undefined && "problem" in found ? found.problem : undefined;
 }
