@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import { inflateSync } from "node:zlib";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { classifyContext, ImageLoader, type ImageLoadOptions } from "../src/context/index";
 import { refusedAddressReason } from "../src/context/address";
@@ -67,6 +68,35 @@ function progressiveJpeg(): Buffer {
     Buffer.from("9aff00bcffd2deffff", "hex"),
     Buffer.from("ffd9", "hex"),
   ]);
+}
+
+/** A BMP with a 40-byte header and a palette of [r, g, b] colours. */
+function bmpFile(width: number, height: number, bpp: number, compression: number, palette: readonly (readonly number[])[], pixels: Buffer): Buffer {
+  const offset = 14 + 40 + palette.length * 4;
+  const out = Buffer.alloc(offset + pixels.length);
+  out.write("BM", 0, "ascii");
+  out.writeUInt32LE(out.length, 2);
+  out.writeUInt32LE(offset, 10);
+  out.writeUInt32LE(40, 14);
+  out.writeInt32LE(width, 18);
+  out.writeInt32LE(height, 22);
+  out.writeUInt16LE(1, 26);
+  out.writeUInt16LE(bpp, 28);
+  out.writeUInt32LE(compression, 30);
+  out.writeUInt32LE(pixels.length, 34);
+  out.writeUInt32LE(palette.length, 46);
+  palette.forEach(([r, g, b], i) => out.set([b!, g!, r!, 0], 54 + i * 4));
+  pixels.copy(out, offset);
+  return out;
+}
+
+/** The pixels of a PNG evalframe wrote (RGBA, no filtering), as rows of "r,g,b,a" strings. */
+function pngPixels(png: Buffer): string[][] {
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  const idat = png.indexOf("IDAT");
+  const raw = inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+  return Array.from({ length: height }, (_, y) => Array.from({ length: width }, (_, x) => [...raw.subarray(y * (width * 4 + 1) + 1 + x * 4, y * (width * 4 + 1) + 5 + x * 4)].join(",")));
 }
 
 /** The canary: any request reaching it means a refused URL was fetched. */
@@ -412,6 +442,42 @@ describe("data URIs and conversion", () => {
     assert.equal(loaded.convertedFrom, "bmp");
     const expected: Record<string, string> = { "bar-chart.png": "png", "temperature.jpg": "jpeg", "shapes.gif": "gif", "street-scene.webp": "webp", "pipeline.bmp": "bmp" };
     for (const [file, type] of Object.entries(expected)) assert.equal(sniffImageType(readFileSync(path.join(IMAGES, file))), type, file);
+  });
+
+  it("converts run-length encoded BMPs (RLE8, RLE4) to PNG with the right pixels", async () => {
+    const [R, G, B, W, T] = ["255,0,0,255", "0,255,0,255", "0,0,255,255", "255,255,255,255", "0,0,0,0"];
+    const palette = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]];
+    // Rows are stored bottom-up. Bottom: an absolute run of 3 (padded to a word), a run of 1, end of line.
+    // Middle: a run of 6 on a 4-pixel row (clipped), end of line. Top: a delta of 2 columns, a run of 2, end of bitmap.
+    const rle8 = bmpFile(4, 3, 8, 1, palette, Buffer.from("0003020001000103 0000 0600 0000 00020200 0202 0001".replace(/ /g, ""), "hex"));
+    assert.deepEqual(pngPixels(bmpToPng(rle8)), [
+      [T, T, B, B],
+      [R, R, R, R],
+      [B, R, G, W],
+    ], "pixels the delta skips are transparent");
+    // RLE4: a run alternates two nibbles; an absolute run of 5 nibbles takes 3 bytes, padded to 4.
+    const rle4 = bmpFile(4, 2, 4, 2, palette, Buffer.from("0412 0000 0005 312310 00 0001".replace(/ /g, ""), "hex"));
+    assert.deepEqual(pngPixels(bmpToPng(rle4)), [
+      [W, G, B, W],
+      [G, B, G, B],
+    ]);
+    const root = tempDir();
+    writeFileSync(path.join(root, "rle.bmp"), rle8);
+    const loaded = await new ImageLoader({ imageRoot: root }).load({ kind: "file", source: "rle.bmp" });
+    assert.equal(loaded.mime, "image/png");
+    assert.equal(loaded.convertedFrom, "bmp");
+  });
+
+  it("refuses a cut or hostile run-length BMP without writing outside it or looping forever", () => {
+    const palette = [[255, 0, 0], [0, 255, 0]];
+    const convert = (hex: string) => bmpToPng(bmpFile(2, 2, 8, 1, palette, Buffer.from(hex.replace(/ /g, ""), "hex")));
+    assert.throws(() => convert("0201 0000"), /ends before its end-of-bitmap marker: the file is cut short/);
+    assert.throws(() => convert("0005 0001"), /ends inside an absolute run: the file is cut short/);
+    assert.throws(() => convert("0207"), /colour 7 beyond its palette/);
+    assert.throws(() => bmpToPng(bmpFile(2, 2, 8, 2, palette, Buffer.from("0001", "hex"))), /compression 2 \(RLE4\) needs 4 bits per pixel, this one has 8/);
+    // Runs far past the row, a delta far past the image, then data that never ends the bitmap: the rows past the last are not written.
+    const png = convert(`ff01 0002ffff ${"ff01".repeat(10_000)}`);
+    assert.deepEqual(pngPixels(png), [["0,0,0,0", "0,0,0,0"], ["0,255,0,255", "0,255,0,255"]]);
   });
 
   it("loads each source once per loader", async () => {

@@ -1,7 +1,8 @@
 /**
  * BMP to PNG: vision models take png, jpeg, gif and webp, so BMP images are
- * decoded here (1, 4, 8, 16, 24 and 32 bits per pixel, uncompressed or with
- * bit fields, top-down or bottom-up) and re-encoded as PNG.
+ * decoded here (1, 4, 8, 16, 24 and 32 bits per pixel, uncompressed, with
+ * bit fields or run-length encoded (RLE8, RLE4), top-down or bottom-up) and
+ * re-encoded as PNG.
  */
 import { encodePng } from "./png";
 
@@ -23,10 +24,84 @@ function maskShift(mask: number): { shift: number; max: number } {
   return { shift, max: mask >>> shift };
 }
 
+/** Where RLE decoding stands: the file row (0 = the first stored, the bottom one in a bottom-up BMP) and the column. */
+interface RleCursor {
+  x: number;
+  row: number;
+}
+
+/** The RGBA image RLE data is decoded into, with its palette. */
+interface RleTarget {
+  rgba: Uint8Array;
+  palette: Uint8Array;
+  width: number;
+  height: number;
+  topDown: boolean;
+}
+
+/** Paints `count` pixels from the cursor on its row (those past the row's end are dropped), the i-th with palette index `indexAt(i)`. */
+function putRun(target: RleTarget, cursor: RleCursor, count: number, indexAt: (i: number) => number): void {
+  const { rgba, palette, width, height, topDown } = target;
+  const written = Math.max(0, Math.min(count, width - cursor.x));
+  const y = topDown ? cursor.row : height - 1 - cursor.row;
+  for (let i = 0; i < written; i++) {
+    const index = indexAt(i);
+    if (index * 3 + 2 >= palette.length) throw new BmpError(`BMP pixel uses colour ${index} beyond its palette`);
+    const o = (y * width + cursor.x + i) * 4;
+    rgba[o] = palette[index * 3]!;
+    rgba[o + 1] = palette[index * 3 + 1]!;
+    rgba[o + 2] = palette[index * 3 + 2]!;
+    rgba[o + 3] = 255;
+  }
+  cursor.x += count;
+}
+
+/**
+ * Decodes BI_RLE8 or BI_RLE4 pixel data into `target`: encoded runs (count,
+ * index), absolute runs (0, n, then n indices padded to a 16-bit word), end
+ * of line (0, 0), end of bitmap (0, 1) and delta (0, 2, dx, dy). Pixels the
+ * data skips stay transparent, as browsers show them. Runs past a row's end
+ * are clipped, rows past the last end the decoding, and every step reads at
+ * least two bytes, so a hostile file can neither write outside the pixels
+ * nor loop forever.
+ *
+ * @throws {BmpError} when the data ends before the end-of-bitmap marker and the last row.
+ */
+function decodeRle(buf: Buffer, offset: number, bits: 4 | 8, target: RleTarget): void {
+  const cursor: RleCursor = { x: 0, row: 0 };
+  const nibble = (byte: number, i: number): number => (i & 1 ? byte & 0x0f : byte >> 4);
+  let at = offset;
+  while (cursor.row < target.height) {
+    if (at + 1 >= buf.length) throw new BmpError("BMP run-length data ends before its end-of-bitmap marker: the file is cut short");
+    const count = buf[at]!;
+    const value = buf[at + 1]!;
+    at += 2;
+    if (count > 0) {
+      putRun(target, cursor, count, bits === 8 ? () => value : (i) => nibble(value, i));
+    } else if (value === 0) {
+      cursor.x = 0;
+      cursor.row++;
+    } else if (value === 1) {
+      return;
+    } else if (value === 2) {
+      if (at + 1 >= buf.length) throw new BmpError("BMP run-length delta is cut short");
+      cursor.x += buf[at]!;
+      cursor.row += buf[at + 1]!;
+      at += 2;
+    } else {
+      const bytes = bits === 8 ? value : Math.ceil(value / 2);
+      if (at + bytes > buf.length) throw new BmpError("BMP run-length data ends inside an absolute run: the file is cut short");
+      const from = at;
+      putRun(target, cursor, value, bits === 8 ? (i) => buf[from + i]! : (i) => nibble(buf[from + (i >> 1)]!, i));
+      at += bytes + (bytes & 1); // absolute runs are padded to a 16-bit word
+    }
+  }
+}
+
 /**
  * Decodes a BMP file into RGBA pixels (rows top to bottom).
  *
- * @throws {BmpError} for compressed (RLE), truncated or oversized files.
+ * @throws {BmpError} for truncated, oversized or JPEG/PNG-compressed files.
  */
 export function decodeBmp(bytes: Uint8Array): { width: number; height: number; rgba: Uint8Array } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -57,10 +132,12 @@ export function decodeBmp(bytes: Uint8Array): { width: number; height: number; r
   height = Math.abs(height);
   if (width <= 0 || height <= 0) throw new BmpError(`BMP has an invalid size ${width}×${height}`);
   if (width * height > MAX_BMP_PIXELS) throw new BmpError(`BMP is ${width}×${height} pixels, more than the ${MAX_BMP_PIXELS.toLocaleString("en-US")} we decode`);
-  if (compression !== 0 && compression !== 3 && compression !== 6) {
-    throw new BmpError(`compressed BMP (compression ${compression}) is not supported; save it as PNG`);
+  if (![0, 1, 2, 3, 6].includes(compression)) {
+    throw new BmpError(`compressed BMP (compression ${compression}, ${compression === 4 ? "JPEG" : compression === 5 ? "PNG" : "unknown"}) is not supported; save it as PNG`);
   }
   if (![1, 4, 8, 16, 24, 32].includes(bpp)) throw new BmpError(`BMP with ${bpp} bits per pixel is not supported`);
+  const rle = compression === 1 ? 8 : compression === 2 ? 4 : undefined;
+  if (rle !== undefined && bpp !== rle) throw new BmpError(`BMP compression ${compression} (RLE${rle}) needs ${rle} bits per pixel, this one has ${bpp}`);
 
   let masks: [number, number, number, number] | undefined;
   if (bpp === 16 || bpp === 32) {
@@ -84,6 +161,11 @@ export function decodeBmp(bytes: Uint8Array): { width: number; height: number; r
       palette[i * 3 + 1] = buf[at + i * paletteEntrySize + 1]!;
       palette[i * 3 + 2] = buf[at + i * paletteEntrySize]!;
     }
+  }
+  if (rle !== undefined) {
+    const rgba = new Uint8Array(width * height * 4);
+    decodeRle(buf, pixelOffset, rle, { rgba, palette: palette!, width, height, topDown });
+    return { width, height, rgba };
   }
   const stride = Math.floor((bpp * width + 31) / 32) * 4;
   if (buf.length < pixelOffset + stride * height) throw new BmpError("BMP pixel data is truncated");
