@@ -230,6 +230,28 @@ describe("addresses", () => {
       assert.equal(refusedAddressReason(address), undefined, address);
     }
   });
+
+  it("judges IPv6 addresses that carry an IPv4 address by that address: mapped, translated, NAT64, 6to4, Teredo", () => {
+    const refusedAs: Record<string, RegExp> = {
+      "::ffff:0:a00:1": /^private \(10\.0\.0\.0\/8\), inside an IPv4-translated IPv6 address \(::ffff:0:0:0\/96\)$/,
+      "::ffff:0:127.0.0.1": /^loopback .*IPv4-translated/,
+      "64:ff9b:1::a00:1": /^private \(10\.0\.0\.0\/8\), inside a local-use NAT64 address \(64:ff9b:1::\/48\)$/,
+      "64:ff9b:1::a9fe:a9fe": /^link-local .*local-use NAT64/,
+      "64:ff9b:1:ab::808:808": /^local-use NAT64 \(64:ff9b:1::\/48\) with its IPv4 address outside the last 32 bits/,
+      "64:ff9b::c0a8:101": /^private \(192\.168\.0\.0\/16\), inside a NAT64 address/,
+      "2002:a00:1::1": /^private \(10\.0\.0\.0\/8\), inside a 6to4 address \(2002::\/16\)$/,
+      "2002:c0a8:101::1": /^private \(192\.168/,
+      "2002:a9fe:a9fe::": /^link-local/,
+      // Teredo: server 65.54.227.120, client 10.0.0.1 stored inverted (f5ff:fffe).
+      "2001:0:4136:e378:8000:63bf:f5ff:fffe": /^private \(10\.0\.0\.0\/8\), inside a Teredo address \(2001::\/32\)$/,
+      // A Teredo address whose client is public is still a tunnel the download would go through: refused.
+      "2001:0:4136:e378:8000:63bf:f7f7:f7f7": /^Teredo \(2001::\/32\)/,
+    };
+    for (const [address, pattern] of Object.entries(refusedAs)) assert.match(refusedAddressReason(address) ?? "(public)", pattern, address);
+    for (const address of ["::ffff:0:808:808", "64:ff9b:1::808:808", "64:ff9b::808:808", "2002:808:808::1"]) {
+      assert.equal(refusedAddressReason(address), undefined, `${address} carries a public IPv4 address`);
+    }
+  });
 });
 
 describe("image URLs: no request reaches a private address", () => {
@@ -241,6 +263,9 @@ describe("image URLs: no request reaches a private address", () => {
     `http://0177.0.0.1:${canary.port}/x.png`,
     `http://[::1]:${canary.port}/x.png`,
     `http://[::ffff:127.0.0.1]:${canary.port}/x.png`,
+    `http://[::ffff:0:7f00:1]:${canary.port}/x.png`,
+    `http://[64:ff9b:1::7f00:1]:${canary.port}/x.png`,
+    `http://[2002:7f00:1::1]:${canary.port}/x.png`,
     `http://localhost:${canary.port}/x.png`,
     "http://169.254.169.254/latest/meta-data/iam",
     "http://[fe80::1]/x.png",
