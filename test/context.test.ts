@@ -306,6 +306,7 @@ describe("image URLs: no request reaches a private address", () => {
     // 127.0.0.1 plays a public host here; 127.0.0.2 plays the private one.
     const policy = (address: string) => (address === "127.0.0.1" ? undefined : refusedAddressReason(address));
     canary.redirect("/to-inner", `${innerURL}/x.png`);
+    canary.redirect("/to-signed", `${innerURL}/x.png?X-Amz-Signature=SECRET#frag`);
     canary.redirect("/to-file", "file:///etc/passwd");
     canary.redirect("/to-userinfo", `http://a:b@127.0.0.1:${canary.port}/x.png`);
     canary.redirect("/to-self", "/x.png");
@@ -317,6 +318,7 @@ describe("image URLs: no request reaches a private address", () => {
     });
     const options = { addressPolicy: policy };
     await refused(`${canaryURL}/to-inner`, options, /redirect 1 to http:\/\/127\.0\.0\.2:\d+\/x\.png: 127\.0\.0\.2 is not a public address \(loopback/);
+    await refused(`${canaryURL}/to-signed`, options, /^redirect 1 to http:\/\/127\.0\.0\.2:\d+\/x\.png\?…: 127\.0\.0\.2 is not a public address/);
     assert.deepEqual(inner.seen, [], "the private target got no request");
     await refused(`${canaryURL}/to-file`, options, /only http and https URLs are loaded, not file:/);
     await refused(`${canaryURL}/to-userinfo`, options, /user name or password/);

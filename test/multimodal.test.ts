@@ -104,6 +104,25 @@ describe("multimodal relevance against a vision judge", () => {
     assert.match(parts[10]!.text!, /Context 6 \(image "images\/pipeline\.bmp"\)/, "the BMP, sent as PNG, keeps its name");
   });
 
+  it("names images in the prompt without URL queries, user info or local folders, and keeps queries out of error cells", async () => {
+    const contexts = [`${imagesURL}/remote.png?x=1&token=SECRET#part`, path.join(IMAGES, "bar-chart.png"), `file://${path.join(IMAGES, "shapes.gif")}`];
+    const rows = [{ question: "What is shown?", answer: "right", contexts: JSON.stringify(contexts) }];
+    const out = records(await scoreMultimodalRelevance(rows, { judge: judgeFor(), imageRoot: DATA, allowPrivateNetwork: false, addressPolicy: () => undefined, ...quiet }));
+    assert.equal(out[0]!["multimodal_relevance_error"], "");
+    const parts = server.chatRequests()[0]!.body.messages[1].content as Part[];
+    assert.deepEqual(parts.filter((p) => p.type === "text" && p.text!.startsWith("Context")).map((p) => p.text), [
+      `Context 1 (image "http://127.0.0.1:${images.port}/remote.png"):`,
+      'Context 2 (image "images/bar-chart.png"):',
+      'Context 3 (image "images/shapes.gif"):',
+    ]);
+    assert.ok(!JSON.stringify(server.chatRequests()[0]!.body.messages).includes(DATA), "no local folder reaches the provider");
+    // The refused row's error names the URL without its query.
+    const signed = { question: "Q?", answer: "right", contexts: JSON.stringify([`http://127.1:${images.port}/remote.png?token=SECRET`]) };
+    const refusedRow = records(await scoreMultimodalRelevance([signed], { judge: judgeFor(), ...quiet }))[0]!;
+    assert.match(String(refusedRow["multimodal_relevance_error"]), /context 1 \(http:\/\/127\.1:\d+\/remote\.png\?…\): .*not a public address/);
+    assert.doesNotMatch(String(refusedRow["multimodal_relevance_error"]), /SECRET/);
+  });
+
   it("fills the score and reason columns from the replies, and fails only the row with a refused image", async () => {
     const rows = [
       { id: "a", question: "Q1?", answer: "A right answer.", contexts: '["images/shapes.gif", "some text"]' },

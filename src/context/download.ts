@@ -11,6 +11,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
 import { refusedAddressReason } from "./address";
+import { describeSource } from "./items";
 
 /** Raised when an image is refused or cannot be loaded; the message says why. */
 export class ImageRefusedError extends Error {
@@ -173,7 +174,7 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
     for (let hop = 0; ; hop++) {
       const current = url;
       const address = await pickAddress(current, options).catch((error: Error) => {
-        throw hop === 0 ? error : new ImageRefusedError(`redirect ${hop} to ${current.toString()}: ${error.message}`);
+        throw hop === 0 ? error : new ImageRefusedError(`redirect ${hop} to ${describeSource(current.toString())}: ${error.message}`);
       });
       let result: Hop;
       try {
@@ -190,12 +191,12 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
       try {
         next = new URL(result.location, url).toString();
       } catch {
-        throw new ImageRefusedError(`redirect to an invalid URL: ${result.location}`);
+        throw new ImageRefusedError(`redirect to an invalid URL: ${describeSource(result.location.replace(/[?#][\s\S]*$/, "?…"))}`);
       }
       try {
         url = checkUrl(result.location.includes("\\") ? result.location : next);
       } catch (error) {
-        throw new ImageRefusedError(`redirect ${hop + 1} to ${next}: ${(error as Error).message}`);
+        throw new ImageRefusedError(`redirect ${hop + 1} to ${describeSource(next)}: ${(error as Error).message}`);
       }
     }
   } finally {

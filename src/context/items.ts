@@ -3,6 +3,8 @@
  * file, an inline data URI, or text. Decided from the string alone; loading
  * happens elsewhere.
  */
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** A context item, classified. */
 export type ContextItem =
@@ -60,11 +62,62 @@ function isPathWithSpaces(text: string): boolean {
   return text.length <= 260 && !/[\r\n\t]/.test(text) && /[/\\]/.test(text) && !/[.,;:!?]\s/.test(text) && !/^[A-Z][a-z]+ [a-z]+ /.test(text);
 }
 
-/** A short name for a context item in messages: long data URIs are cut. */
+/** A `scheme://…` URL split into what may be shown (scheme, host, path) and whether a query or fragment followed. */
+function splitUrl(source: string): { shown: string; dropped: boolean } | undefined {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(?:[^/?#]*@)?([^?#]*)([?#][\s\S]*)?$/i.exec(source);
+  return match ? { shown: `${match[1]}${match[2]}`, dropped: match[3] !== undefined } : undefined;
+}
+
+function shortDataUri(source: string): string {
+  const head = source.slice(0, source.indexOf(",") + 1 || 40);
+  return `${head.length > 60 ? head.slice(0, 60) : head}… (${source.length.toLocaleString("en-US")} characters)`;
+}
+
+function cut(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * A short name for a context item in messages and table cells: long data
+ * URIs are cut; a URL loses its user info, query and fragment (they may
+ * hold a signature or a token), shown as `?…`; a path is kept as written.
+ *
+ * @example
+ * describeSource("https://cdn.example/a.png?X-Amz-Signature=abc") // "https://cdn.example/a.png?…"
+ */
 export function describeSource(source: string): string {
-  if (/^data:/i.test(source)) {
-    const head = source.slice(0, source.indexOf(",") + 1 || 40);
-    return `${head.length > 60 ? head.slice(0, 60) : head}… (${source.length.toLocaleString("en-US")} characters)`;
+  if (/^data:/i.test(source)) return shortDataUri(source);
+  const url = splitUrl(source);
+  if (url) return cut(url.dropped ? `${url.shown}?…` : url.shown);
+  return cut(source);
+}
+
+/**
+ * The name of an image source in the prompt sent to the model, which must
+ * carry no secret and no local folder layout: a URL's scheme, host and path
+ * (no user info, query or fragment); a local file's path relative to
+ * `imageRoot` when inside it, else its base name; a data URI's short form.
+ *
+ * @example
+ * promptSourceLabel("https://cdn.example/a.png?token=abc", "/data")  // "https://cdn.example/a.png"
+ * promptSourceLabel("/home/alice/data/images/cat.png", "/home/alice/data") // "images/cat.png"
+ */
+export function promptSourceLabel(source: string, imageRoot: string): string {
+  if (/^data:/i.test(source)) return shortDataUri(source);
+  let file: string;
+  if (/^file:\/\//i.test(source)) {
+    try {
+      file = fileURLToPath(source);
+    } catch {
+      return cut(path.posix.basename(splitUrl(source)?.shown ?? source));
+    }
+  } else {
+    const url = splitUrl(source);
+    if (url) return cut(url.shown);
+    file = source;
   }
-  return source.length > 200 ? `${source.slice(0, 200)}…` : source;
+  const root = path.resolve(imageRoot);
+  const relative = path.relative(root, path.resolve(root, file));
+  const inside = relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  return cut(inside ? relative.split(path.sep).join("/") : path.basename(file));
 }

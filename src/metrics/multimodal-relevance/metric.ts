@@ -12,7 +12,7 @@ import type { RelevanceContext } from "../../judge/types";
 import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
-import { relevanceRequest, type ImageDetail } from "./prompts";
+import { relevanceRequest, type ImageDetail, type RelevanceRequestOptions } from "./prompts";
 import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
 import { mapWithLimit } from "../rows";
@@ -115,8 +115,9 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
     const judge = this.judge ?? context.judge;
-    const options: { model: string; detail?: ImageDetail; maxImagesPerRow: number } = { model: this.options.model ?? judge.visionModel, maxImagesPerRow: this.maxImagesPerRow };
+    const options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number } = { model: this.options.model ?? judge.visionModel, maxImagesPerRow: this.maxImagesPerRow };
     if (this.options.detail) options.detail = this.options.detail;
+    if (this.options.imageRoot !== undefined) options.imageRoot = this.options.imageRoot;
     return planRelevance(rows, context, options);
   }
 
@@ -163,8 +164,9 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
         `the row's images come to ${megabytes(imageBytes)}, more than one request may carry (maxRowImageBytes, ${megabytes(this.maxRowImageBytes)}); nothing was sent: split the contexts over rows, or send smaller images`,
       );
     }
-    const requestOptions: { model: string; detail?: ImageDetail } = { model: this.options.model ?? judge.visionModel };
+    const requestOptions: RelevanceRequestOptions = { model: this.options.model ?? judge.visionModel };
     if (this.options.detail) requestOptions.detail = this.options.detail;
+    if (this.options.imageRoot !== undefined) requestOptions.imageRoot = this.options.imageRoot;
     try {
       const asked = judge.complete(relevanceRequest(row.user_input, row.response, contexts, requestOptions), context.usage);
       const reply = await (context.calls ? context.calls.track(RELEVANCE_STAGE, asked) : asked);

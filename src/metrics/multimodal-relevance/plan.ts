@@ -7,7 +7,7 @@ import { classifyContext } from "../../context/items";
 import type { StagePlan } from "../../judge/progress";
 import type { RelevanceContext } from "../../judge/types";
 import type { EvalRow, PlanContext, PlannedCall } from "../metric";
-import { relevanceRequest, type ImageDetail } from "./prompts";
+import { relevanceRequest, type RelevanceRequestOptions } from "./prompts";
 
 /** The stage of multimodal relevance, as progress shows it. */
 export const RELEVANCE_STAGE = "judging relevance";
@@ -42,7 +42,7 @@ export function relevanceCallCounts(rows: readonly EvalRow[], maxImagesPerRow: n
 export async function planRelevance(
   rows: readonly EvalRow[],
   context: PlanContext,
-  options: { model: string; detail?: ImageDetail; maxImagesPerRow: number },
+  options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number },
 ): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
   for (const row of rows) {
@@ -51,8 +51,9 @@ export async function planRelevance(
       const item = classifyContext(c);
       return item.kind === "text" ? { type: "text", text: item.text } : { type: "image", source: item.source, dataUri: "" };
     });
-    const requestOptions: { model: string; detail?: ImageDetail } = { model: options.model };
+    const requestOptions: RelevanceRequestOptions = { model: options.model };
     if (options.detail) requestOptions.detail = options.detail;
+    if (options.imageRoot !== undefined) requestOptions.imageRoot = options.imageRoot;
     const request = relevanceRequest(row.user_input, row.response, contexts, requestOptions);
     const predicted = contexts.some((c) => c.type === "image");
     const cached = !predicted && (await context.cachedReply(request)) !== undefined;

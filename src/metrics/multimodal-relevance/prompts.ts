@@ -4,7 +4,7 @@
  * image parts in the order of the contexts.
  */
 import { z } from "zod";
-import { describeSource } from "../../context/items";
+import { promptSourceLabel } from "../../context/items";
 import { withReasonLimit } from "../reasons";
 import type { ChatContentPart, RelevanceContext, RelevanceReply, StructuredRequest } from "../../judge/types";
 
@@ -37,19 +37,32 @@ Reply with JSON: {"reason": "…", "relevant": true or false}.`;
 /** Detail level requested for images. */
 export type ImageDetail = "low" | "high" | "auto";
 
-/** The request that judges one row: question, answer and contexts in order. */
+/** Options of {@link relevanceRequest}. */
+export interface RelevanceRequestOptions {
+  model?: string;
+  detail?: ImageDetail;
+  /** The folder local images are named relative to in the prompt (default: the working directory, as for loading). */
+  imageRoot?: string;
+}
+
+/**
+ * The request that judges one row: question, answer and contexts in order.
+ * Each image is named by {@link promptSourceLabel}: no URL query, user info
+ * or local folder outside the image root reaches the model's provider.
+ */
 export function relevanceRequest(
   question: string,
   response: string,
   contexts: readonly RelevanceContext[],
-  options: { model?: string; detail?: ImageDetail } = {},
+  options: RelevanceRequestOptions = {},
 ): StructuredRequest<RelevanceReply> {
+  const imageRoot = options.imageRoot ?? process.cwd();
   const parts: ChatContentPart[] = [{ type: "text", text: `Question and answer (JSON data):\n${JSON.stringify({ question, answer: response })}` }];
   contexts.forEach((c, i) => {
     if (c.type === "text") {
       parts.push({ type: "text", text: `Context ${i + 1} (text, JSON data): ${JSON.stringify(c.text)}` });
     } else {
-      parts.push({ type: "text", text: `Context ${i + 1} (image ${JSON.stringify(describeSource(c.source))}):` });
+      parts.push({ type: "text", text: `Context ${i + 1} (image ${JSON.stringify(promptSourceLabel(c.source, imageRoot))}):` });
       parts.push({ type: "image_url", image_url: { url: c.dataUri, detail: options.detail ?? "auto" } });
     }
   });
