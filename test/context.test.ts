@@ -150,6 +150,19 @@ describe("classifying context items", () => {
     assert.equal(classifyContext("Two lines\nimages/chart.png").kind, "text");
   });
 
+  it("takes .jfif, .jpe and .jfi names for JPEG images, and a URL with a space for a URL", async () => {
+    for (const name of ["photo.jfif", "scans/page.JPE", "old/pic.jfi", "scans/my page.jfif"]) assert.equal(classifyContext(name).kind, "file", name);
+    assert.deepEqual(classifyContext("https://x.org/a b.png"), { kind: "url", source: "https://x.org/a b.png" });
+    assert.equal(classifyContext("https://x.org is where the chart lives").kind, "text");
+    const root = tempDir();
+    copyFileSync(path.join(IMAGES, "temperature.jpg"), path.join(root, "photo.jfif"));
+    const image = await new ImageLoader({ imageRoot: root }).load(classifyContext("photo.jfif") as never);
+    assert.equal(image.mime, "image/jpeg");
+    canary.serve("/my%20chart.png", PNG);
+    const spaced = await new ImageLoader({ allowPrivateNetwork: true }).load(classifyContext(`${canaryURL}/my chart.png`) as never);
+    assert.equal(spaced.type, "png", "the space is sent encoded");
+  });
+
   it("refuses an image cut short (a download or copy that stopped) before anything is sent, and loads each whole one", async () => {
     const root = tempDir();
     for (const name of ["bar-chart.png", "temperature.jpg", "shapes.gif", "street-scene.webp"]) {

@@ -13,8 +13,8 @@ export type ContextItem =
   | { kind: "file"; source: string }
   | { kind: "data-uri"; source: string };
 
-/** Extensions of images we can send (BMP is converted to PNG first). */
-export const IMAGE_EXTENSIONS: readonly string[] = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp"];
+/** Extensions of images we can send (BMP is converted to PNG first); .jfif, .jpe and .jfi are JPEG. */
+export const IMAGE_EXTENSIONS: readonly string[] = [".jpg", ".jpeg", ".jpe", ".jfif", ".jfi", ".png", ".gif", ".webp", ".bmp"];
 
 /** Image extensions we recognise only to refuse them (never sent as text). */
 export const REFUSED_IMAGE_EXTENSIONS: readonly string[] = [".svg", ".svgz", ".tif", ".tiff", ".ico", ".heic", ".heif", ".avif"];
@@ -27,10 +27,11 @@ function hasImageExtension(text: string): boolean {
 /**
  * Classifies one context string:
  * - `http://…` / `https://…` (the whole item) → an image URL (other `scheme://`
- *   items too, so that they are refused by name rather than read as text);
+ *   items too, so that they are refused by name rather than read as text; one
+ *   with spaces when it ends in an image extension, as a path with spaces does);
  * - `data:…` → an inline data URI;
- * - `file://…`, or a path ending in an image extension (.jpg .jpeg .png .gif
- *   .webp .bmp, and .svg/.tif/… which are then refused) → a local file: with
+ * - `file://…`, or a path ending in an image extension (.jpg .jpeg .jpe .jfif
+ *   .jfi .png .gif .webp .bmp, and .svg/.tif/… which are then refused) → a local file: with
  *   no spaces, or with spaces when it names a folder (`images/my chart.png`,
  *   `./my chart.png`: a bare `my chart.png` reads as text);
  * - anything else → text.
@@ -45,8 +46,12 @@ export function classifyContext(item: string): ContextItem {
   const trimmed = item.trim();
   if (/^data:/i.test(trimmed)) return { kind: "data-uri", source: trimmed };
   if (/^file:\/\//i.test(trimmed)) return { kind: "file", source: trimmed };
-  // Any other scheme:// item is a URL, so that ftp://, gopher:// and the like are refused by name.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) && !/\s/.test(trimmed)) return { kind: "url", source: trimmed };
+  // Any other scheme:// item is a URL, so that ftp://, gopher:// and the like are refused by name;
+  // one with spaces too when it names an image as a path does ("https://x.org/a b.png"), never as a local path.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
+    if (!/\s/.test(trimmed) || (hasImageExtension(trimmed) && isPathWithSpaces(trimmed))) return { kind: "url", source: trimmed };
+    return { kind: "text", text: item };
+  }
   if (trimmed !== "" && hasImageExtension(trimmed) && (!/\s/.test(trimmed) || isPathWithSpaces(trimmed))) return { kind: "file", source: trimmed };
   return { kind: "text", text: item };
 }
