@@ -19,7 +19,9 @@ import {
   nanStd,
   normalCdf,
   pairedBootstrapCI,
+  permutationTest,
   quantile7,
+  roundDifferences,
   signTest,
   spearman,
   twoSampleBootstrap,
@@ -327,5 +329,57 @@ describe("seeded bootstrap", () => {
     const same = twoSampleBootstrap([0.2, 0.4, 0.6], [0.6, 0.4, 0.2], { seed: 1 });
     assert.ok(same.pValue > 0.5);
     assert.ok(Number.isNaN(twoSampleBootstrap([], [1]).pValue));
+  });
+});
+
+describe("float noise in paired differences", () => {
+  // Ten questions, every difference 0.1 on paper (one of them −0.1); in binary, 0.3 − 0.2 and 0.2 − 0.1 differ in their last digits.
+  const a = [0.3, 0.2, 0.7, 0.4, 0.9, 0.6, 0.5, 0.8, 1.0, 0.15];
+  const b = [0.2, 0.1, 0.6, 0.3, 0.8, 0.5, 0.6, 0.7, 0.9, 0.05];
+
+  it("Wilcoxon ranks differences that are equal to 12 significant digits as ties, as it would the decimals themselves", () => {
+    const raw = wilcoxonSignedRank(a, b);
+    const decimal = wilcoxonSignedRank([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, -0.1, 0.1, 0.1, 0.1]);
+    assert.equal(raw.ties, true);
+    assert.equal(raw.method, "normal");
+    assert.equal(raw.wPlus, decimal.wPlus);
+    close(raw.pValue, decimal.pValue, 1e-15);
+    // Every |d| tied at rank 5.5: W+ = 9·5.5 = 49.5, W− = 5.5.
+    assert.equal(raw.wPlus, 49.5);
+  });
+
+  it("a difference that is 0 but for float noise is a zero, dropped, in both tests; real small differences stay", () => {
+    assert.deepEqual(roundDifferences([0.3 - 0.2, 0.2 - 0.1, 0.1 + 0.2 - 0.3]), [0.1, 0.1, 0]);
+    const w = wilcoxonSignedRank([0.1 + 0.2, 0.5, 0.6], [0.3, 0.4, 0.4]);
+    assert.deepEqual([w.zeros, w.n], [1, 2]);
+    assert.deepEqual([signTest([0.1 + 0.2, 0.5], [0.3, 0.4]).ties, signTest([0.1 + 0.2, 0.5], [0.3, 0.4]).positive], [1, 1]);
+    // Tiny data keep their digits: the rounding is relative to the data, not to 1.
+    assert.equal(wilcoxonSignedRank([3e-15, 1e-15, -2e-15]).n, 3);
+  });
+});
+
+describe("permutationTest (exact, two samples)", () => {
+  it("cannot go below 2/C(4, 2) = 1/3 with two scores a side, however far apart", () => {
+    const r = permutationTest([0.2, 0.21], [0.9, 0.91])!;
+    assert.equal(r.splits, 6);
+    close(r.pValue, 1 / 3, 1e-15);
+    close(r.estimate, -0.7, 1e-12);
+  });
+
+  it("counts the splits at least as extreme as the observed one, ties in |difference| included", () => {
+    // Pooled 1, 2, 3, 4 split 2/2: differences ±2 (once each), ±1 (twice each), 0 (twice); observed 3,4 vs 1,2: 2 of 6 splits.
+    close(permutationTest([3, 4], [1, 2])!.pValue, 2 / 6, 1e-15);
+    // Observed 1,4 vs 2,3 (difference 0): every split is as extreme.
+    assert.equal(permutationTest([1, 4], [2, 3])!.pValue, 1);
+    // Six against six, fully separated: 2 of C(12, 6) = 924.
+    close(permutationTest([0.9, 0.8, 0.95, 0.85, 0.9, 0.88], [0.2, 0.3, 0.1, 0.25, 0.2, 0.15])!.pValue, 2 / 924, 1e-15);
+  });
+
+  it("returns undefined with fewer than 2 values a side, or more splits than it enumerates", () => {
+    assert.equal(permutationTest([0.2], [0.9, 0.8]), undefined);
+    assert.equal(permutationTest([0.2, Number.NaN], [0.9, 0.8]), undefined);
+    const ten = Array.from({ length: 10 }, (_, i) => i / 10);
+    assert.equal(permutationTest(ten, ten), undefined, "C(20, 10) = 184,756 splits");
+    assert.ok(permutationTest(ten, ten, 200_000) !== undefined);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `evalframe/stats`: the statistics behind summaries and comparisons —
  * NaN-aware descriptive statistics, the normal distribution, seeded bootstrap
- * intervals, Wilson intervals, the Wilcoxon signed-rank and sign tests,
+ * intervals, Wilson intervals, the exact permutation test of two means, the Wilcoxon signed-rank and sign tests,
  * Holm's correction, agreement (Cohen's kappa, Spearman), and the seeded
  * random numbers. Plain arrays in, numbers out: nothing here knows DataFrames.
  *
@@ -26,7 +26,9 @@ export type { NumberArray } from "./descriptive";
 export { erf, erfc, normalCdf, normalQuantile } from "./normal";
 export { bootstrapMeanCI, pairedBootstrapCI, twoSampleBootstrap } from "./bootstrap";
 export type { BootstrapOptions, BootstrapInterval, TwoSampleBootstrap } from "./bootstrap";
-export { wilcoxonSignedRank, WILCOXON_EXACT_MAX_N, binomialTwoSidedP, signTest, holm } from "./paired-tests";
+export { permutationTest, PERMUTATION_EXACT_MAX_SPLITS } from "./permutation";
+export type { PermutationTestResult } from "./permutation";
+export { wilcoxonSignedRank, WILCOXON_EXACT_MAX_N, roundDifferences, binomialTwoSidedP, signTest, holm } from "./paired-tests";
 export type { WilcoxonResult, SignTestResult } from "./paired-tests";
 export { isMissingLabel, cohenKappa, spearman } from "./agreement";
 export type { Label } from "./agreement";

@@ -27,6 +27,44 @@ export interface WilcoxonResult {
   pValue: number;
 }
 
+/** Significant digits the differences keep before they are ranked or compared with 0 ({@link roundDifferences}). */
+const DIFFERENCE_DIGITS = 12;
+
+/**
+ * Paired differences as the rank and sign tests see them: each rounded to a
+ * multiple of 10^(e − 11), where 10^e is the order of magnitude of `scale`
+ * (default: the largest |difference|), i.e. to 12 significant digits of
+ * the data. 0.3 − 0.2 and 0.2 − 0.1 differ in their last binary digits, and
+ * 0.1 + 0.2 − 0.3 is 5.6e-17, not 0: ranked raw, the first would be two
+ * ranks instead of a tie and the second a difference. Scores carry far
+ * fewer real digits than 12.
+ *
+ * @example
+ * roundDifferences([0.3 - 0.2, 0.2 - 0.1, 0.1 + 0.2 - 0.3]) // [0.1, 0.1, 0] (the first two equal)
+ */
+export function roundDifferences(differences: readonly number[], scale?: number): number[] {
+  let top = scale ?? 0;
+  if (scale === undefined) for (const v of differences) if (Math.abs(v) > top) top = Math.abs(v);
+  if (!(top > 0) || !Number.isFinite(top)) return [...differences];
+  // Divide by a whole power of ten rather than multiply by its inverse: 1e11 / 1e12 is 0.1, 1e11 * 1e-12 is not.
+  const places = DIFFERENCE_DIGITS - 1 - Math.floor(Math.log10(top));
+  const round = (v: number) => (places >= 0 ? Math.round(v * 10 ** places) / 10 ** places : Math.round(v / 10 ** -places) * 10 ** -places);
+  return differences.map((v) => round(v) || 0); // no −0
+
+}
+
+/** The paired differences x − y (or x alone) with their rounding scale: the largest |x| or |y| of the pairs kept. */
+function differencesOf(x: NumberArray, y: NumberArray | undefined): number[] {
+  if (y === undefined) return roundDifferences(finiteValues(x));
+  let scale = 0;
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const a = x[i];
+    const b = y[i];
+    if (typeof a === "number" && typeof b === "number" && Number.isFinite(a) && Number.isFinite(b)) scale = Math.max(scale, Math.abs(a), Math.abs(b));
+  }
+  return roundDifferences(pairedDifferences(x, y), scale > 0 ? scale : undefined);
+}
+
 /** Exact tests are used up to this many non-zero differences (when there are no ties). */
 export const WILCOXON_EXACT_MAX_N = 25;
 
@@ -47,7 +85,11 @@ function wilcoxonExactCdf(n: number, w: number): number {
 
 /**
  * Wilcoxon signed-rank test, two-sided, of paired samples (`x` − `y`) or of
- * differences (`x` alone). Pairs with a missing side are dropped; zero
+ * differences (`x` alone). Pairs with a missing side are dropped; the
+ * differences are rounded to 12 significant digits of the data (of the
+ * largest |x| or |y|; of the largest |difference| for `x` alone:
+ * {@link roundDifferences}), so that float noise neither splits a tie nor
+ * passes for a difference; zero
  * differences are dropped (Wilcoxon's method); tied |differences| get average
  * ranks. With n ≤ 25 non-zero differences and no ties the p-value is exact
  * (the null distribution of W+ enumerated); otherwise it is the normal
@@ -59,7 +101,7 @@ function wilcoxonExactCdf(n: number, w: number): number {
  * wilcoxonSignedRank([6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75]);
  */
 export function wilcoxonSignedRank(x: NumberArray, y?: NumberArray): WilcoxonResult {
-  const d = y === undefined ? finiteValues(x) : pairedDifferences(x, y);
+  const d = differencesOf(x, y);
   const nonZero: number[] = [];
   for (const v of d) if (v !== 0) nonZero.push(v);
   const zeros = d.length - nonZero.length;
@@ -142,13 +184,14 @@ export function binomialTwoSidedP(k: number, n: number): number {
 /**
  * Exact two-sided sign test of paired samples (`x` − `y`) or of differences
  * (`x` alone): counts the positive and negative differences (zeros are ties
- * and dropped) and tests them against a fair coin. The test for 0/1 scores.
+ * and dropped; differences rounded to 12 significant digits of the data
+ * first, as in {@link wilcoxonSignedRank}) and tests them against a fair coin. The test for 0/1 scores.
  *
  * @example
  * signTest([1, 1, 1, 1, 1, 1, 1, 1, 1, -1]).pValue // 0.021484375 (9 of 10)
  */
 export function signTest(x: NumberArray, y?: NumberArray): SignTestResult {
-  const d = y === undefined ? finiteValues(x) : pairedDifferences(x, y);
+  const d = differencesOf(x, y);
   let positive = 0;
   let negative = 0;
   for (const v of d) {
