@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { before, describe, it, mock } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import { createJudge, loadDataset, scoreAnswerCorrectness, toDataFrame } from "../src/index";
-import { agreement, compareModels, disagreements, summarize, worst } from "../src/analysis/index";
+import { agreement, compareModels, disagreements, MEAN_DISAGREES, summarize, worst } from "../src/analysis/index";
+import { verdictSide } from "../src/analysis/compare";
 import { holm, wilsonInterval } from "../src/stats";
 import { meanWithCI, relevanceRate } from "../src/charts";
 import { showTable, tableHTML } from "../src/display/table";
@@ -269,12 +270,14 @@ describe("compareModels", () => {
     assert.equal(columns(compareModels(data)).model_a!.length, 6, "all pairs of four models");
   });
 
-  it("falls back to a two-sample bootstrap when answers cannot be paired", () => {
+  it("falls back to an unpaired test when answers cannot be paired: exact permutation for small samples, else the two-sample bootstrap", () => {
     const a = [0.9, 0.8, 0.95, 0.85, 0.9, 0.88];
     const b = [0.2, 0.3, 0.1, 0.25, 0.2, 0.15];
     const noId = [...a.map((x) => ({ model: "a", answer_correctness: x })), ...b.map((x) => ({ model: "b", answer_correctness: x }))];
     const [r] = rows(compareModels(noId));
-    assert.equal(r!.test, "two-sample bootstrap (unpaired)");
+    // 6 against 6: C(12, 6) = 924 splits, enumerated; fully separated, p = 2/924.
+    assert.equal(r!.test, "permutation test (exact, unpaired)");
+    close(r!.p_value, 2 / 924, 1e-15);
     assert.equal(r!.n_pairs, 0);
     close(r!.mean_diff, 0.88 - 0.2, 1e-12);
     assert.equal(r!.verdict, "a better than b");
@@ -282,7 +285,60 @@ describe("compareModels", () => {
       ...a.map((x, i) => ({ id: `a${i}`, model: "a", answer_correctness: x })),
       ...b.map((x, i) => ({ id: `b${i}`, model: "b", answer_correctness: x })),
     ];
-    assert.equal(rows(compareModels(disjoint))[0]!.test, "two-sample bootstrap (unpaired)");
+    assert.equal(rows(compareModels(disjoint))[0]!.test, "permutation test (exact, unpaired)");
+    // 12 against 12: C(24, 12) = 2,704,156 splits, too many: the bootstrap's p-value.
+    const twice = [...noId, ...noId.map((x) => ({ ...x }))];
+    assert.equal(rows(compareModels(twice))[0]!.test, "two-sample bootstrap (unpaired)");
+  });
+
+  it("unpaired, one score a side: no interval, no p-value and no winner; two a side: the exact p-value, which cannot go below 1/3", () => {
+    const one = rows(compareModels([{ id: "q1", model: "a", answer_correctness: 0.2 }, { id: "q2", model: "b", answer_correctness: 0.9 }]))[0]!;
+    assert.ok(Number.isNaN(one["p_value"]) && Number.isNaN(one["p_holm"]) && Number.isNaN(one["ci_low"]));
+    assert.equal(one["verdict"], "too few scored answers to test (1 and 1; 2 a side needed)");
+    const two = rows(
+      compareModels([
+        { id: "q1", model: "a", answer_correctness: 0.2 },
+        { id: "q2", model: "a", answer_correctness: 0.21 },
+        { id: "q3", model: "b", answer_correctness: 0.9 },
+        { id: "q4", model: "b", answer_correctness: 0.91 },
+      ]),
+    )[0]!;
+    assert.equal(two["test"], "permutation test (exact, unpaired)");
+    close(two["p_value"], 1 / 3, 1e-15);
+    assert.equal(two["verdict"], "no detectable difference");
+  });
+
+  it("a model without one scored answer: the verdict says so, not 'no detectable difference'", () => {
+    const data = [
+      ...paired([0.5, 0.6, 0.7], [0.4, 0.3, 0.2]),
+      ...["q1", "q2", "q3"].map((id) => ({ id, model: "c", answer_correctness: Number.NaN, answer_correctness_error: "judge timed out" })),
+    ];
+    const c = columns(compareModels(data, { baseline: "a" }));
+    assert.deepEqual(c.verdict!.slice(1), ["no scored answers from c"]);
+    assert.ok(Number.isNaN(c.p_value![1]));
+  });
+
+  it("a winner always agrees with the mean: when the rank test and the mean lean opposite ways the verdict names none", () => {
+    // 85 questions a little better for a (+0.05), 15 much worse (−0.9): the typical question favours a, the mean b.
+    const a = Array.from({ length: 100 }, (_, i) => (i % 20 < 17 ? 0.55 : 0.05));
+    const b = Array.from({ length: 100 }, (_, i) => (i % 20 < 17 ? 0.5 : 0.95));
+    const r = rows(compareModels(paired(a, b)))[0]!;
+    close(r["mean_diff"], (85 * 0.05 - 15 * 0.9) / 100, 1e-12);
+    assert.ok((r["ci_high"] as number) < 0, "the mean favours b beyond chance");
+    assert.ok((r["p_value"] as number) < 0.05, "the rank test favours a beyond chance");
+    assert.equal(r["verdict"], "inconclusive: the typical answer and the mean disagree");
+    assert.equal(r["verdict"], MEAN_DISAGREES);
+  });
+
+  it("verdictSide: a side only when p < alpha and the mean leans the same way; 'disagree' when either is beyond chance and they differ", () => {
+    const s = (direction: number, meanDiff: number, ciLow: number, ciHigh: number) => ({ direction, meanDiff, ciLow, ciHigh });
+    assert.equal(verdictSide(s(1, 0.1, 0.02, 0.2), 0.01, 0.05), "a");
+    assert.equal(verdictSide(s(-1, -0.1, -0.2, -0.02), 0.01, 0.05), "b");
+    assert.equal(verdictSide(s(1, 0.1, -0.02, 0.2), 0.2, 0.05), "none");
+    assert.equal(verdictSide(s(1, -0.1, -0.2, 0.02), 0.01, 0.05), "disagree", "the rank test beyond chance, the mean the other way");
+    assert.equal(verdictSide(s(1, -0.1, -0.2, -0.02), 0.3, 0.05), "disagree", "the mean beyond chance, the rank test leaning the other way");
+    assert.equal(verdictSide(s(1, -0.1, -0.2, 0.02), 0.3, 0.05), "none");
+    assert.equal(verdictSide(s(-1, -0.1, -0.2, -0.02), 0.3, 0.05), "none", "agreeing, the test not beyond chance: as before");
   });
 
   it("refuses duplicates, unknown columns and baselines, and a single model, saying why", () => {

@@ -10,7 +10,7 @@ import { before, describe, it } from "node:test";
 import { compareRuns, loadDataset, toCSV } from "../src/index";
 import { runCliCaptured as run } from "./support/cli";
 import { tempDir } from "./support/files";
-import { AFTER, BEFORE, shiftedRuns } from "./support/runs";
+import { AFTER, BEFORE, shiftedRuns, skewedRuns } from "./support/runs";
 import { writeSampleHead } from "./support/sample";
 
 
@@ -151,6 +151,40 @@ describe("evalframe diff", () => {
     const shifted = shiftedRuns(12, 0, 0.25); // B loses 0.25 on all 12 questions
     await toCSV(shifted.before, file("steady.csv"));
     await toCSV(shifted.after, file("worse.csv"));
+    const skewed = skewedRuns(); // 85% of answers +0.05, 15% −0.45: the mean drops 0.025
+    await toCSV(skewed.before, file("skew-before.csv"));
+    await toCSV(skewed.after, file("skew-after.csv"));
+    await toCSV(AFTER.map((r) => (r.model === "B" ? { ...r, answer_correctness: Number.NaN, answer_correctness_error: "rate limited" } : r)), file("b-failed.csv"));
+    await toCSV(AFTER.filter((r) => r.model !== "B"), file("b-gone.csv"));
+    const withRef = (rows: typeof BEFORE, edited: boolean) => rows.map((r) => ({ ...r, reference: edited && r.id === "q3" ? "an edited reference" : `reference of ${r.id}` }));
+    await toCSV(withRef(BEFORE, false), file("ref-before.csv"));
+    await toCSV(withRef(AFTER, true), file("ref-after.csv"));
+  });
+
+  it("--fail-on-worse fails when the mean dropped beyond chance though the typical answer improved (verdict inconclusive)", async () => {
+    const r = await run(["diff", file("skew-before.csv"), file("skew-after.csv"), "--fail-on-worse", "--top", "0"]);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /^M\s+400\s+0\.5\s+0\.475\s+-0\.025\s+-0\.0\d\d\s+-0\.0\d\d\s+<0\.001\s+inconclusive: the typical answer and/m);
+    assert.match(lines(r.err)[0]!, /^evalframe: fail-on-worse: answer_correctness got worse for model M: -0\.025 \(95% CI -0\.0\d\d to -0\.0\d\d, wholly below 0; the typical answer improved, but the mean dropped\)$/);
+  });
+
+  it("the gates fail when a model scored before has no scored answer after: every answer failed, or the model is gone", async () => {
+    for (const [after, why] of [["b-failed.csv", "all 3 of its answers there failed"], ["b-gone.csv", "it is not in the after run"]] as const) {
+      for (const gate of [["--fail-on-worse"], ["--fail-under-change", "-0.05"]]) {
+        const r = await run(["diff", file("before.csv"), file(after), ...gate]);
+        assert.equal(r.code, 1, `${after} ${gate.join(" ")}: ${r.err}`);
+        const message = `model "B" had 4 scored answers in the before run and none scored in the after run (${why})`;
+        assert.deepEqual(lines(r.err), [`evalframe: warning: ${message}`, `evalframe: ${gate[0]!.slice(2)}: ${message}`]);
+      }
+      assert.equal((await run(["diff", file("before.csv"), file(after)])).code, 0, "without a gate, a warning only");
+    }
+  });
+
+  it("warns when a paired answer's reference changed, and its row says so", async () => {
+    const r = await run(["diff", file("ref-before.csv"), file("ref-after.csv")]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(lines(r.err)[0]!, /^evalframe: warning: 1 paired answer has a different reference answer \(reference\) in the two runs \(first: id "q3", model "A"\)/);
+    assert.match(r.out, /^q3\s+A\s+question q3\s+0\.75\s+0\.5\s+-0\.25\s+worse\s+no\s+yes$/m);
   });
 
   it("prints the change per model and the answers that changed most; exit 0", async () => {

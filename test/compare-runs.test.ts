@@ -12,7 +12,7 @@ import { RUN_CHANGE_COLUMNS } from "../src/analysis/compare-runs";
 import { compileChart } from "../src/charts/index";
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
-import { AFTER, BEFORE, shiftedRuns, type RunRow } from "./support/runs";
+import { AFTER, BEFORE, shiftedRuns, skewedRuns, type RunRow } from "./support/runs";
 import { dumpDom, pageResult } from "./support/browser";
 import { tempDir } from "./support/files";
 import { chartIds, probedCopy, reportStatus } from "./support/report-page";
@@ -149,6 +149,29 @@ describe("compareRuns: tests and verdicts", () => {
     assert.equal(a["verdict"], "after better than before");
   });
 
+  it("skewed changes (most answers a little better, a few much worse): the verdict names no side, as the mean dropped", () => {
+    const { before, after } = skewedRuns();
+    const runs = compareRuns(before, after);
+    const m = byModel(runs.summary)["M"]!;
+    close(m["change"], -0.025, 1e-12);
+    assert.ok((m["ci_high"] as number) < 0, "the mean change is below 0 beyond chance");
+    assert.ok((m["p_holm"] as number) < 0.001);
+    assert.deepEqual([m["improved"], m["worsened"]], [340, 60]);
+    assert.equal(m["verdict"], "inconclusive: the typical answer and the mean disagree");
+  });
+
+  it("a model scored before and not after (every answer failed, or the model gone) is named and warned about", () => {
+    const failed = AFTER.map((r) => (r.model === "B" ? { ...r, answer_correctness: Number.NaN, answer_correctness_error: "rate limited" } : r));
+    const runs = compareRuns(BEFORE, failed);
+    assert.deepEqual(runs.unscoredAfter, [{ model: "B", scoredBefore: 4, rowsAfter: 3 }]);
+    assert.equal(byModel(runs.summary)["B"]!["verdict"], "no scored answers in the after run");
+    assert.ok(runs.warnings.includes('model "B" had 4 scored answers in the before run and none scored in the after run (all 3 of its answers there failed)'), runs.warnings.join("\n"));
+    const gone = compareRuns(BEFORE, AFTER.filter((r) => r.model !== "B"));
+    assert.deepEqual(gone.unscoredAfter, [{ model: "B", scoredBefore: 4, rowsAfter: 0 }]);
+    assert.ok(gone.warnings.some((w) => /model "B" had 4 scored answers .* \(it is not in the after run\)/.test(w)));
+    assert.deepEqual(compareRuns(BEFORE, AFTER).unscoredAfter, [], "a model with one scored answer left is still scored");
+  });
+
   it("a model in one run only has no pairs and says where it is", () => {
     const after = [...AFTER, { ...AFTER[0]!, model: "C" }];
     const c = byModel(compareRuns(BEFORE, after).summary)["C"]!;
@@ -188,6 +211,19 @@ describe("compareRuns: pairing and bad input", () => {
     const runs = compareRuns(BEFORE, after);
     assert.equal(runs.warnings.length, 1);
     assert.match(runs.warnings[0]!, /1 paired answer has a different question text .*id "q4", model "B"/);
+  });
+
+  it("warns when a paired answer's reference differs between the runs, and marks its row", () => {
+    const withRef = (list: readonly RunRow[], changed: boolean) =>
+      list.map((r) => ({ ...r, reference: changed && r.id === "q3" ? "an edited reference" : `reference of ${r.id}` }));
+    const runs = compareRuns(withRef(BEFORE, false), withRef(AFTER, true));
+    assert.equal(runs.warnings.length, 1, runs.warnings.join("\n"));
+    assert.match(runs.warnings[0]!, /^1 paired answer has a different reference answer \(reference\) in the two runs \(first: id "q3", model "A"\); their scores were measured against another reference/);
+    const q3 = rows(runs.changes).find((r) => r["id"] === "q3" && r["model"] === "A")!;
+    assert.deepEqual([q3["status"], q3["answer_changed"], q3["reference_changed"]], ["worse", "no", "yes"]);
+    const q1 = rows(runs.changes).find((r) => r["id"] === "q1" && r["model"] === "A")!;
+    assert.equal(q1["reference_changed"], "no");
+    assert.ok(!compareRuns(BEFORE, AFTER).changes.columns.includes("reference_changed"), "no reference column, no reference_changed");
   });
 
   it("runs that share no answer: an error naming the keys looked for and those found", () => {

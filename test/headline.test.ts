@@ -12,6 +12,7 @@ import { headline } from "../src/analysis/headline";
 import { summarize } from "../src/analysis/summarize";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
+import { skewedRuns } from "./support/runs";
 
 function summaryRow(model: string, n: number, errors: number, mean: number, low: number, high: number) {
   return { model, metric: "answer_correctness", n, n_valid: n - errors, n_error: errors, mean, ci_low: low, ci_high: high };
@@ -182,6 +183,20 @@ describe("headline: when most answers failed, ties, too few pairs, and the chang
     const thin = { summary: [{ ...run("atlas-pro", 1, 1, 1, 1, "no detectable difference"), n_paired: 1 }, run("swift-mini", 0, -0.03, 0.03, 1, "no detectable difference"), run("(all)", 0, 0, 0, 1, "no detectable difference", { improved: 1 })] };
     assert.equal(headline(summary, undefined, { change: thin })[1], "Since the previous run: swift-mini unchanged within chance; too few answers scored in both runs to tell for atlas-pro; answer: 1 better.");
     assert.equal(headline(summary, undefined, { change: "the runs share no answer to pair." })[1], "Since the previous run: not compared (the runs share no answer to pair).");
+  });
+
+  it("a rank test and a mean that disagree: no difference claimed, in the comparison or in the change since the previous run", () => {
+    // 85 questions a little better for a (+0.05), 15 much worse (−0.9): b's mean is higher, a wins the typical question.
+    const scored = Array.from({ length: 100 }, (_, i) => [
+      { id: `q${i}`, model: "a", answer_correctness: i % 20 < 17 ? 0.55 : 0.05 },
+      { id: `q${i}`, model: "b", answer_correctness: i % 20 < 17 ? 0.5 : 0.95 },
+    ]).flat();
+    const lines = headline(summarize(scored, { by: "model" }), compareModels(scored));
+    assert.match(lines[1]!, /^b scores 0\.09 higher than a on average \(95% CI 0\.\d\d–0\.\d\d\), but a scores higher on the typical question \(Wilcoxon p_holm < 0\.001\): inconclusive, the typical answer and the mean disagree\.$/);
+    assert.ok(!lines.some((l) => /real difference/.test(l)), lines.join("\n"));
+    const { before, after } = skewedRuns();
+    const since = headline(summarize(after, { by: "model" }), undefined, { change: compareRuns(before, after) })[1]!;
+    assert.match(since, /^Since the previous run: M −0\.0\d on average \(95% CI −0\.0\d to −0\.0\d\) while the typical answer moved the other way \(Wilcoxon p_holm < 0\.001\): inconclusive; answers: 340 better, 60 worse\.$/);
   });
 
   it("the change end to end: compareRuns of two runs, one model worse by 0.4 on every answer", () => {

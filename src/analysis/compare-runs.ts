@@ -4,10 +4,10 @@
  * model with a paired interval and test, and the answers that changed.
  */
 import { FixableError } from "../dataset/fix-hint";
-import { comparisonSettings } from "./comparison-settings";
+import { comparisonSettings, MEAN_DISAGREES } from "./comparison-settings";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
-import { answersOnceEach, pairedStats, type ComparisonTest, type PairedStats } from "./compare";
+import { answersOnceEach, pairedStats, verdictSide, type ComparisonTest, type PairedStats } from "./compare";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
@@ -78,6 +78,7 @@ export interface RunComparison {
    * column, `model` (when the runs have one), `user_input` (when pairing is not by it), `before`,
    * `after`, `change` (after − before), `status` ({@link AnswerChange}),
    * `answer_changed` ("yes"/"no"; "" for an answer in one run only),
+   * `reference_changed` (likewise, when both runs have a `reference` column),
    * `response_before` and `response_after` (filled only when the answer text
    * changed, or the answer is in one run only), and `error` (the reason of a
    * failed score). Scores that moved come first, largest |change| first;
@@ -89,9 +90,28 @@ export interface RunComparison {
    * layout, weights, …; see {@link ScoringChange}); empty when alike.
    */
   scoringChanges: ScoringChange[];
-  /** Things worth knowing that do not stop the comparison, e.g. paired answers whose question text differs, or runs scored differently. */
+  /**
+   * The models (by name; "" when the runs have no model column) that had
+   * scored answers in the before run and none scored in the after run: all
+   * their answers failed, or the model is missing. Each is also a warning;
+   * `evalframe diff`'s gates fail on them.
+   */
+  unscoredAfter: UnscoredModel[];
+  /** Things worth knowing that do not stop the comparison, e.g. paired answers whose question text or reference differs, or runs scored differently. */
   warnings: string[];
 }
+
+/** A model of {@link RunComparison.unscoredAfter}: scored before, not after. */
+export interface UnscoredModel {
+  model: string;
+  /** Its answers scored validly in the before run. */
+  scoredBefore: number;
+  /** Its rows in the after run (0: the model is missing), every one failed. */
+  rowsAfter: number;
+}
+
+/** The verdict of a model scored in the before run and not at all in the after run. */
+export const NONE_SCORED_AFTER = "no scored answers in the after run";
 
 /** One run read for pairing. */
 interface Run {
@@ -103,6 +123,9 @@ interface Run {
   models: Map<string, Map<string, number>>;
   /** Rows with no pairing key, per model (they cannot be paired). */
   unkeyed: Map<string, number>;
+  /** Rows, and rows scored validly, per model (keyed or not). */
+  rows: Map<string, number>;
+  scored: Map<string, number>;
 }
 
 /** Counts and statistics of one model (or of all). */
@@ -127,6 +150,8 @@ interface ChangedAnswer {
   after: number;
   status: AnswerChange;
   answerChanged: string;
+  /** "yes"/"no" when both runs have a reference column, "" otherwise or for an answer in one run only. */
+  referenceChanged: string;
   responseBefore: string;
   responseAfter: string;
   error: string;
@@ -164,9 +189,13 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
   const keyColumn = getColumn(table, pairBy)!;
   const models = new Map<string, Map<string, number>>();
   const unkeyed = new Map<string, number>();
+  const rows = new Map<string, number>();
+  const scored = new Map<string, number>();
   for (let i = 0; i < table.rowCount; i++) {
     const model = modelColumn === undefined ? "" : keyText(modelColumn.values[i]);
     if (model === undefined) continue; // a row without a model belongs to no model
+    rows.set(model, (rows.get(model) ?? 0) + 1);
+    if (!Number.isNaN(scores[i]!)) scored.set(model, (scored.get(model) ?? 0) + 1);
     let keys = models.get(model);
     if (keys === undefined) {
       keys = new Map();
@@ -186,7 +215,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     }
     keys.set(key, i);
   }
-  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed };
+  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored };
 }
 
 function errorText(run: Run, row: number): string {
@@ -210,11 +239,18 @@ function errorText(run: Run, row: number): string {
  * Wilcoxon signed-rank), `p_holm` (Holm's adjustment across the models; the
  * `(all)` row is one test of its own and keeps its p-value), a `verdict`
  * ("after better than before" or "before better than after" when p_holm <
- * alpha, else "no detectable difference"; "only in the before run", "only in
- * the after run" or "no valid pairs" when there is nothing to test),
+ * alpha and the test leans the way the mean change does; "inconclusive: the
+ * typical answer and the mean disagree" when they lean opposite ways and
+ * either is beyond chance (p_holm < alpha, or the interval of the change
+ * excludes 0); else "no detectable difference"; "only in
+ * the before run", "only in the after run", "no scored answers in the after
+ * run" or "no valid pairs" when there is nothing to test),
  * `added`/`dropped` answers (in one run only), and `failed_before_only`,
  * `failed_after_only`, `failed_both`. `changes` lists every answer that
- * differs, largest change first.
+ * differs, largest change first. `unscoredAfter` names the models scored in
+ * the before run and not at all in the after run (every answer failed, or the
+ * model is missing); they, paired answers whose question text or reference
+ * changed, and runs scored differently are also `warnings`.
  *
  * @example
  * const before = await loadDataset("out/scored-monday.csv");
@@ -255,9 +291,10 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   const allBefore: number[] = [];
   const allAfter: number[] = [];
   const pairs: [number, number][] = [];
-  let questionChanged = 0;
-  let firstQuestionChanged: string | undefined;
   const compareQuestions = pairBy !== "user_input" && getColumn(beforeTable, "user_input") !== undefined && getColumn(afterTable, "user_input") !== undefined;
+  const compareReferences = pairBy !== "reference" && getColumn(beforeTable, "reference") !== undefined && getColumn(afterTable, "reference") !== undefined;
+  const questionChanged = new TextChanges("user_input", "question text");
+  const referenceChanged = new TextChanges("reference", "reference answer");
   const total: ModelChange = { model: ALL_MODELS, stats: undefined, nPaired: 0, added: 0, dropped: 0, failedBeforeOnly: 0, failedAfterOnly: 0, failedBoth: 0, inBefore: true, inAfter: true };
 
   for (const model of modelNames) {
@@ -287,10 +324,9 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       pairs.push([i, j]);
       const x = b.scores[i]!;
       const y = a.scores[j]!;
-      if (compareQuestions && textAt(beforeTable, "user_input", i) !== textAt(afterTable, "user_input", j)) {
-        questionChanged++;
-        firstQuestionChanged ??= `${pairBy} ${JSON.stringify(key)}${hasModels ? `, model ${JSON.stringify(model)}` : ""}`;
-      }
+      const where = `${pairBy} ${JSON.stringify(key)}${hasModels ? `, model ${JSON.stringify(model)}` : ""}`;
+      if (compareQuestions) questionChanged.check(beforeTable, i, afterTable, j, where);
+      const referenceDiffers = compareReferences && referenceChanged.check(beforeTable, i, afterTable, j, where);
       const responseBefore = textAt(beforeTable, "response", i);
       const responseAfter = textAt(afterTable, "response", j);
       const answerChanged = responseBefore !== responseAfter;
@@ -302,6 +338,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
         after: y,
         status,
         answerChanged: answerChanged ? "yes" : "no",
+        referenceChanged: compareReferences ? (referenceDiffers ? "yes" : "no") : "",
         responseBefore: answerChanged ? responseBefore : "",
         responseAfter: answerChanged ? responseAfter : "",
         error,
@@ -354,12 +391,12 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   const pHolm = [...adjusted, total.stats?.pValue ?? Number.NaN];
 
   const warnings: string[] = [];
-  if (questionChanged > 0) {
-    warnings.push(
-      `${questionChanged} paired answer${questionChanged === 1 ? " has" : "s have"} a different question text (user_input) in the two runs (first: ${firstQuestionChanged}); ` +
-        `the runs may not be of the same data`,
-    );
+  for (const changed of [questionChanged, referenceChanged]) {
+    const warning = changed.warning();
+    if (warning !== undefined) warnings.push(warning);
   }
+  const unscoredAfter = unscoredInAfter(b, a);
+  for (const u of unscoredAfter) warnings.push(unscoredWarning(u, hasModels));
 
   const scoring = scoringChanges(metric, beforeTable, afterTable, pairs);
   const scoredDifferently = scoringWarning(metric, scoring, pairs.length);
@@ -369,11 +406,59 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     metric,
     pairedBy: pairBy,
     by: hasModels ? by : undefined,
-    summary: summaryFrame(summaryRows, pHolm, alpha),
-    changes: changesFrame(sortChanges(changes), pairBy, hasModels),
+    summary: summaryFrame(summaryRows, pHolm, alpha, new Set(unscoredAfter.map((u) => (hasModels ? u.model : ALL_MODELS)))),
+    changes: changesFrame(sortChanges(changes), pairBy, hasModels, compareReferences),
     scoringChanges: scoring,
+    unscoredAfter,
     warnings,
   };
+}
+
+/** Paired answers whose text in one column differs between the runs: counted, the first named. */
+class TextChanges {
+  private count = 0;
+  private first: string | undefined;
+
+  constructor(
+    private readonly column: string,
+    private readonly what: string,
+  ) {}
+
+  /** Whether the two rows' texts differ (and counts it). */
+  check(before: Table, i: number, after: Table, j: number, where: string): boolean {
+    if (textAt(before, this.column, i) === textAt(after, this.column, j)) return false;
+    this.count++;
+    this.first ??= where;
+    return true;
+  }
+
+  /** The warning, when some paired answer's text differs. */
+  warning(): string | undefined {
+    if (this.count === 0) return undefined;
+    const n = this.count;
+    return (
+      `${n} paired answer${n === 1 ? " has" : "s have"} a different ${this.what} (${this.column}) in the two runs (first: ${this.first}); ` +
+      (this.column === "reference"
+        ? "their scores were measured against another reference, so part of their change is the reference's, not the answers'"
+        : "the runs may not be of the same data")
+    );
+  }
+}
+
+/** The models with scored answers in the before run and none scored in the after run. */
+function unscoredInAfter(before: Run, after: Run): UnscoredModel[] {
+  const out: UnscoredModel[] = [];
+  for (const [model, scoredBefore] of before.scored) {
+    if (scoredBefore > 0 && (after.scored.get(model) ?? 0) === 0) out.push({ model, scoredBefore, rowsAfter: after.rows.get(model) ?? 0 });
+  }
+  return out;
+}
+
+/** "model "x" had 42 scored answers in the before run and none in the after run (all 42 of its answers failed)". */
+function unscoredWarning(u: UnscoredModel, hasModels: boolean): string {
+  const who = hasModels ? `model ${JSON.stringify(u.model)}` : "the run";
+  const why = u.rowsAfter === 0 ? (hasModels ? "it is not in the after run" : "the after run has no rows") : `all ${u.rowsAfter} of its answers there failed`;
+  return `${who} had ${u.scoredBefore} scored answer${u.scoredBefore === 1 ? "" : "s"} in the before run and none scored in the after run (${why})`;
 }
 
 function oneSided(status: "added" | "dropped", key: string, model: string, run: Run, row: number): ChangedAnswer {
@@ -387,6 +472,7 @@ function oneSided(status: "added" | "dropped", key: string, model: string, run: 
     after: status === "added" ? score : Number.NaN,
     status,
     answerChanged: "",
+    referenceChanged: "",
     responseBefore: status === "dropped" ? response : "",
     responseAfter: status === "added" ? response : "",
     error: errorText(run, row),
@@ -405,17 +491,19 @@ function sortChanges(changes: ChangedAnswer[]): ChangedAnswer[] {
   });
 }
 
-function verdict(row: ModelChange, p: number, alpha: number): string {
+function verdict(row: ModelChange, p: number, alpha: number, unscoredAfter: boolean): string {
   if (row.stats === undefined) {
     if (!row.inBefore) return "only in the after run";
     if (!row.inAfter) return "only in the before run";
-    return "no valid pairs";
+    return unscoredAfter ? NONE_SCORED_AFTER : "no valid pairs";
   }
-  if (!(p < alpha) || row.stats.direction === 0) return "no detectable difference";
-  return row.stats.direction > 0 ? "after better than before" : "before better than after";
+  const side = verdictSide(row.stats, p, alpha);
+  if (side === "disagree") return MEAN_DISAGREES;
+  if (side === "none") return "no detectable difference";
+  return side === "a" ? "after better than before" : "before better than after";
 }
 
-function summaryFrame(rows: readonly ModelChange[], pHolm: readonly number[], alpha: number): DataFrame {
+function summaryFrame(rows: readonly ModelChange[], pHolm: readonly number[], alpha: number, unscoredAfter: ReadonlySet<string>): DataFrame {
   const nan = Number.NaN;
   const stat = (pick: (s: PairedStats) => number) => rows.map((r) => (r.stats === undefined ? nan : pick(r.stats)));
   const count = (pick: (r: ModelChange) => number) => rows.map(pick);
@@ -431,7 +519,7 @@ function summaryFrame(rows: readonly ModelChange[], pHolm: readonly number[], al
       column("ci_high", "number", stat((s) => s.ciHigh)),
       column("p_value", "number", stat((s) => s.pValue)),
       column("p_holm", "number", [...pHolm]),
-      column("verdict", "string", rows.map((r, i) => verdict(r, pHolm[i]!, alpha))),
+      column("verdict", "string", rows.map((r, i) => verdict(r, pHolm[i]!, alpha, unscoredAfter.has(r.model)))),
       column("improved", "number", count((r) => r.stats?.wins ?? 0)),
       column("worsened", "number", count((r) => r.stats?.losses ?? 0)),
       column("unchanged", "number", count((r) => r.stats?.ties ?? 0)),
@@ -446,7 +534,7 @@ function summaryFrame(rows: readonly ModelChange[], pHolm: readonly number[], al
   );
 }
 
-function changesFrame(changes: readonly ChangedAnswer[], pairBy: string, hasModels: boolean): DataFrame {
+function changesFrame(changes: readonly ChangedAnswer[], pairBy: string, hasModels: boolean, references: boolean): DataFrame {
   const columns: TableColumn[] = [column(pairBy, "string", changes.map((c) => c.key))];
   if (hasModels) columns.push(column("model", "string", changes.map((c) => c.model)));
   if (pairBy !== "user_input") columns.push(column("user_input", "string", changes.map((c) => (c.question === null ? null : String(c.question)))));
@@ -456,6 +544,9 @@ function changesFrame(changes: readonly ChangedAnswer[], pairBy: string, hasMode
     column("change", "number", changes.map((c) => c.after - c.before)),
     column("status", "string", changes.map((c) => c.status)),
     column("answer_changed", "string", changes.map((c) => c.answerChanged)),
+  );
+  if (references) columns.push(column("reference_changed", "string", changes.map((c) => c.referenceChanged)));
+  columns.push(
     column("response_before", "string", changes.map((c) => c.responseBefore)),
     column("response_after", "string", changes.map((c) => c.responseAfter)),
     column("error", "string", changes.map((c) => c.error)),

@@ -5,12 +5,15 @@
  */
 import type { DataFrame } from "danfojs-node";
 import { DEFAULT_PAIR_BY, judgeText, keyText, type PairOptions } from "../dataset/column-toolkit";
-import { comparisonSettings } from "./comparison-settings";
+import { comparisonSettings, MEAN_DISAGREES } from "./comparison-settings";
+
+export { MEAN_DISAGREES } from "./comparison-settings";
 import type { Table, TableColumn } from "../dataset/table";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
 import { nanMean } from "../stats/descriptive";
-import { holm, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
+import { holm, roundDifferences, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
+import { permutationTest } from "../stats/permutation";
 import { tableToDataFrame } from "../frame/dataframe";
 import { column, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { getColumn } from "../dataset/table";
@@ -36,7 +39,9 @@ export type ComparisonTest =
   | "wilcoxon signed-rank (exact)"
   | "wilcoxon signed-rank (normal approx.)"
   | "sign test (exact)"
+  | "permutation test (exact, unpaired)"
   | "two-sample bootstrap (unpaired)";
+
 
 /** The columns of a {@link compareModels} result, in order. */
 export const COMPARISON_COLUMNS = [
@@ -111,6 +116,8 @@ interface Comparison extends PairedStats {
   b: string;
   nPairs: number;
   nDropped: number;
+  /** The verdict when there is nothing to test (no scored answers, or too few for a p-value). */
+  untested?: string;
 }
 
 function isBinary(values: readonly number[]): boolean {
@@ -136,6 +143,32 @@ export interface PairedStats {
   direction: number;
 }
 
+/** What a verdict may say of a comparison: a's side, b's side, neither, or that the test and the mean point opposite ways. */
+export type VerdictSide = "a" | "b" | "none" | "disagree";
+
+/**
+ * @internal The side a comparison's verdict may name. "disagree" when the
+ * test leans one way and the mean difference the other (or nowhere), and
+ * either of them is beyond chance (p < alpha, or the mean's interval
+ * excludes 0): the rank test speaks of the typical question, the mean of the
+ * total, and skewed differences (most questions slightly better, a few much
+ * worse) can send them opposite ways; a winner must agree with the mean the
+ * table reports. Else a's or b's side when p < alpha, else "none".
+ */
+export function verdictSide(stats: Pick<PairedStats, "direction" | "meanDiff" | "ciLow" | "ciHigh">, p: number, alpha: number): VerdictSide {
+  const meanBeyondChance = stats.ciLow > 0 || stats.ciHigh < 0;
+  if (!meanAgrees(stats) && (p < alpha || meanBeyondChance)) return "disagree";
+  if (!(p < alpha) || stats.direction === 0) return "none";
+  return stats.direction > 0 ? "a" : "b";
+}
+
+/** @internal True unless the test leans one way and the mean difference (0 below 1e-12) the other or nowhere. */
+export function meanAgrees(stats: Pick<PairedStats, "direction" | "meanDiff">): boolean {
+  if (stats.direction === 0) return true;
+  const mean = Math.abs(stats.meanDiff) < 1e-12 ? 0 : Math.sign(stats.meanDiff);
+  return mean === stats.direction;
+}
+
 /**
  * @internal Paired comparison of a and b (same length, every value finite):
  * the mean difference with a paired bootstrap interval, wins/ties/losses,
@@ -146,7 +179,10 @@ export function pairedStats(sa: readonly number[], sb: readonly number[], replic
   const d = sa.map((x, i) => x - sb[i]!);
   let wins = 0;
   let losses = 0;
-  for (const v of d) {
+  // Win, tie or loss as the tests see the difference: to 12 significant digits of the scores.
+  let scale = 0;
+  for (let i = 0; i < sa.length; i++) scale = Math.max(scale, Math.abs(sa[i]!), Math.abs(sb[i]!));
+  for (const v of roundDifferences(d, scale > 0 ? scale : undefined)) {
     if (v > 0) wins++;
     else if (v < 0) losses++;
   }
@@ -156,12 +192,12 @@ export function pairedStats(sa: readonly number[], sb: readonly number[], replic
   let pValue: number;
   let direction: number;
   if (isBinary(sa) && isBinary(sb)) {
-    const s = signTest(d);
+    const s = signTest(sa, sb);
     test = "sign test (exact)";
     pValue = s.pValue;
     direction = Math.sign(s.positive - s.negative);
   } else {
-    const w = wilcoxonSignedRank(d);
+    const w = wilcoxonSignedRank(sa, sb);
     test = w.method === "exact" ? "wilcoxon signed-rank (exact)" : "wilcoxon signed-rank (normal approx.)";
     pValue = w.pValue;
     direction = Math.sign(w.wPlus - w.wMinus);
@@ -206,10 +242,29 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
       ...pairedStats(sa, sb, replicates, confidence, seed),
     };
   }
-  // Unpaired: no question answered validly by both.
+  return unpairedComparison(a, b, replicates, confidence, seed);
+}
+
+/**
+ * No question answered validly by both: the difference of the means of all
+ * valid scores. Fewer than 2 scores a side give no interval and no p-value
+ * (one score says nothing about chance); up to
+ * PERMUTATION_EXACT_MAX_SPLITS splits of the pooled scores, the exact
+ * permutation test; beyond, the two-sample bootstrap's p-value.
+ */
+function unpairedComparison(a: ModelRows, b: ModelRows, replicates: number, confidence: number, seed: number): Comparison {
   const validA = a.all.filter((v) => !Number.isNaN(v));
   const validB = b.all.filter((v) => !Number.isNaN(v));
   const r = twoSampleBootstrap(validA, validB, { replicates, confidence, seed });
+  const tooFew = validA.length < 2 || validB.length < 2;
+  const exact = permutationTest(validA, validB);
+  const noScores = [a, b].filter((_, k) => [validA, validB][k]!.length === 0).map((m) => m.name);
+  const untested =
+    noScores.length > 0
+      ? `no scored answers from ${noScores.join(" or ")}`
+      : tooFew
+        ? `too few scored answers to test (${validA.length} and ${validB.length}; 2 a side needed)`
+        : undefined;
   return {
     a: a.name,
     b: b.name,
@@ -219,14 +274,15 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
     meanB: r.meanB,
     meanDiff: r.estimate,
     // Fewer than two scores a side give no interval, as one pair gives none.
-    ciLow: validA.length < 2 || validB.length < 2 ? Number.NaN : r.low,
-    ciHigh: validA.length < 2 || validB.length < 2 ? Number.NaN : r.high,
+    ciLow: tooFew ? Number.NaN : r.low,
+    ciHigh: tooFew ? Number.NaN : r.high,
     wins: 0,
     ties: 0,
     losses: 0,
-    test: "two-sample bootstrap (unpaired)",
-    pValue: r.pValue,
+    test: exact !== undefined ? "permutation test (exact, unpaired)" : "two-sample bootstrap (unpaired)",
+    pValue: tooFew ? Number.NaN : (exact?.pValue ?? r.pValue),
     direction: Number.isNaN(r.estimate) ? 0 : Math.sign(r.estimate),
+    ...(untested !== undefined ? { untested } : {}),
   };
 }
 
@@ -245,12 +301,20 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
  * - `test` and `p_value`: the exact sign test when every score is 0 or 1, else
  *   Wilcoxon signed-rank (exact for ≤ 25 non-zero differences without ties,
  *   else the normal approximation); with no question in common (or, when
- *   `pairBy` is not given, no id column and no question text to pair by), a two-sample bootstrap of the difference in means over
- *   all valid scores ("two-sample bootstrap (unpaired)", n_pairs 0, n_dropped
- *   the failed rows);
+ *   `pairBy` is not given, no id column and no question text to pair by), the difference in means over
+ *   all valid scores (n_pairs 0, n_dropped the failed rows), tested by the
+ *   exact permutation test when the pooled scores split into at most 20,000
+ *   ways ("permutation test (exact, unpaired)"), else by a two-sample
+ *   bootstrap ("two-sample bootstrap (unpaired)"); with fewer than 2 valid
+ *   scores a side there is no interval and no p-value (NaN);
  * - `p_holm`: Holm's adjustment across the rows of this result, and `verdict`:
- *   "A better than B" when p_holm < alpha (the side the test leans to), else
- *   "no detectable difference";
+ *   "A better than B" when p_holm < alpha and the test and the mean
+ *   difference lean the same way; {@link MEAN_DISAGREES} when they lean
+ *   opposite ways and either is beyond chance (p_holm < alpha, or the
+ *   interval of the mean excludes 0): skewed differences, where a winner
+ *   could contradict the mean the table reports; "no scored answers
+ *   from A" or "too few scored answers to test (…)" when there is nothing to
+ *   test; else "no detectable difference";
  * - `paired_by`: the column the pairs came from, "" for an unpaired row, and
  *   `unpaired_because`: why a row is unpaired ("" when paired);
  * - `judge`, when the scored table names its judge: who scored the answers.
@@ -304,9 +368,11 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
   );
   const adjusted = holm(rows.map((r) => r.pValue));
   const verdicts = rows.map((r, i) => {
-    const p = adjusted[i]!;
-    if (!(p < alpha) || r.direction === 0) return "no detectable difference";
-    return r.direction > 0 ? `${r.a} better than ${r.b}` : `${r.b} better than ${r.a}`;
+    if (r.untested !== undefined) return r.untested;
+    const side = verdictSide(r, adjusted[i]!, alpha);
+    if (side === "disagree") return MEAN_DISAGREES;
+    if (side === "none") return "no detectable difference";
+    return side === "a" ? `${r.a} better than ${r.b}` : `${r.b} better than ${r.a}`;
   });
 
   const num = (pick: (r: Comparison) => number) => rows.map(pick);

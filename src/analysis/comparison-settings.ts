@@ -7,6 +7,15 @@
 import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { DEFAULT_SEED } from "../stats/random";
 
+/**
+ * The verdict of a comparison whose test finds a difference one way while
+ * the mean difference points the other (or either is beyond chance while
+ * the other leans the other way): skewed differences, e.g. most questions a
+ * little better and a few much worse. Neither side is named, because the
+ * mean is what the table, the headline and the gates compare.
+ */
+export const MEAN_DISAGREES = "inconclusive: the typical answer and the mean disagree";
+
 /** The options a comparison reads its settings from (each comparison's own options type documents them; `by` and `pairBy` are {@link PairOptions}). */
 export interface ComparisonOptions extends PairOptions {
   metric?: string;

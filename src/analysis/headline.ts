@@ -10,6 +10,7 @@ import { getColumn } from "../dataset/table";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
 import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
+import { MEAN_DISAGREES } from "./comparison-settings";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -119,6 +120,7 @@ function testName(test: string): string {
   if (test.startsWith("wilcoxon")) return "Wilcoxon";
   if (test.startsWith("sign test")) return "sign test";
   if (test.startsWith("two-sample bootstrap")) return "unpaired bootstrap";
+  if (test.startsWith("permutation test")) return "exact permutation test";
   return test;
 }
 
@@ -144,7 +146,8 @@ function judgeSentence(judge: string): string {
  * - the difference between each model and the next in the ranking, with its
  *   interval, test and verdict in words (the real differences in one
  *   sentence, those that may be chance in another, equal means as "score
- *   the same"); a difference from fewer than 2 pairs (unpaired: fewer than
+ *   the same", and a pair whose test and mean lean opposite ways as
+ *   inconclusive, never as a difference); a difference from fewer than 2 pairs (unpaired: fewer than
  *   2 scored answers a side) has no interval, and no conclusion is drawn;
  * - with `change`, the change since the previous run;
  * - how many rows failed to score (left out, never counted as 0);
@@ -273,13 +276,15 @@ function failureLead(metric: string, total: number, errors: number, whose: strin
 /**
  * The differences between models next to each other in the ranking (with two
  * models, their one pair): the real ones in one sentence, those that may be
- * chance in another, and those from too few answers to conclude anything in
- * a third. The other pairs follow from these, or are in the table.
+ * chance in another, those whose test and mean disagree (inconclusive:
+ * no winner) in a third, and those from too few answers to conclude anything
+ * in a fourth. The other pairs follow from these, or are in the table.
  */
 function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): string[] {
   const rows = rowsOf(readTable(comparison, "headline"));
   const real: string[] = [];
   const chance: string[] = [];
+  const mixed: string[] = [];
   const thin: string[] = [];
   let thinUnpaired = false;
   const notes: string[] = [];
@@ -301,7 +306,7 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
     const why = cellString(row["unpaired_because"]);
     // Too few answers for an interval or a verdict: one pair (or one score a side, unpaired) says nothing about chance.
     const pairs = cellNumber(row["n_pairs"]);
-    const unpaired = cellString(row["test"]).startsWith("two-sample") || why !== "";
+    const unpaired = /^(two-sample|permutation)/.test(cellString(row["test"])) || why !== "";
     if (unpaired ? higher.valid < MIN_PAIRS || lower.valid < MIN_PAIRS : pairs < MIN_PAIRS) {
       thinUnpaired ||= unpaired;
       thin.push(
@@ -311,7 +316,12 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
     }
     const test = `${testName(cellString(row["test"]))} p_holm ${pValue(cellNumber(row["p_holm"]))}${why !== "" ? `; unpaired because ${why}` : ""}`;
     const verdict = cellString(row["verdict"]);
-    const isReal = verdict !== "" && verdict !== "no detectable difference";
+    if (verdict === MEAN_DISAGREES) {
+      // The typical question favours the model with the lower mean: no winner, in words.
+      mixed.push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} on average (95% CI ${interval(low, high)}), but ${lower.model} scores higher on the typical question (${test})`);
+      continue;
+    }
+    const isReal = / better than /.test(verdict);
     if (!isReal && fixed(Math.abs(diff)) === "0.00") {
       chance.push(`${higher.model} and ${lower.model} score the same (difference ${fixed(Math.abs(diff))}, 95% CI ${interval(low, high)}; ${test})`);
       continue;
@@ -322,6 +332,7 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
   const out: string[] = [];
   if (real.length > 0) out.push(sentence(real, "a real difference", "real differences"));
   if (chance.length > 0) out.push(sentence(chance, "no detectable difference, it may be chance", "no detectable differences, they may be chance"));
+  if (mixed.length > 0) out.push(sentence(mixed, "inconclusive, the typical answer and the mean disagree", "inconclusive, the typical answers and the means disagree"));
   if (thin.length > 0) {
     const needs = thinUnpaired ? `${MIN_PAIRS} questions scored for both (unpaired, ${MIN_PAIRS} scored answers a side)` : `${MIN_PAIRS} questions scored for both`;
     out.push(`No conclusion about ${thin.join(" or ")}: a difference needs at least ${needs}, so its 95% CI is n/a.`);
@@ -351,6 +362,8 @@ function changeSentence(change: RunChangeInput, metric: string): string {
   const real: string[] = [];
   const calm: string[] = [];
   const thin: string[] = [];
+  const mixed: string[] = [];
+  const unscored: string[] = [];
   const onlyBefore: string[] = [];
   const onlyAfter: string[] = [];
   for (const r of subjects) {
@@ -358,6 +371,13 @@ function changeSentence(change: RunChangeInput, metric: string): string {
     const verdict = cellString(r["verdict"]);
     if (verdict === "only in the before run") onlyBefore.push(name);
     else if (verdict === "only in the after run") onlyAfter.push(name);
+    else if (verdict === "no scored answers in the after run") unscored.push(name);
+    else if (verdict === MEAN_DISAGREES) {
+      const change = cellNumber(r["change"]);
+      mixed.push(
+        `${name} ${signed(change)} on average (95% CI ${interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]))}) while the typical answer moved the other way (${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))}): inconclusive`,
+      );
+    }
     else if (!(cellNumber(r["n_paired"]) >= MIN_PAIRS)) thin.push(name);
     else if (verdict === "after better than before" || verdict === "before better than after") {
       real.push(`${name} ${signed(cellNumber(r["change"]))} (95% CI ${interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]))}; ${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))})`);
@@ -370,6 +390,8 @@ function changeSentence(change: RunChangeInput, metric: string): string {
     else if (real.length > 0 && calm.length + real.length === subjects.length) parts.push("others unchanged within chance");
     else parts.push(`${calm.join(", ")} unchanged within chance`);
   }
+  parts.push(...mixed);
+  if (unscored.length > 0) parts.push(`${unscored.join(", ")} ${unscored.length === 1 ? "has" : "have"} no scored answer in this run`);
   if (thin.length > 0) parts.push(`too few answers scored in both runs to tell for ${thin.join(", ")}`);
   if (onlyBefore.length > 0) parts.push(`${onlyBefore.join(", ")} only in the previous run`);
   if (onlyAfter.length > 0) parts.push(`${onlyAfter.join(", ")} only in this run`);

@@ -11,7 +11,7 @@
  */
 export { summarize, DEFAULT_METRICS, SUMMARY_COLUMNS } from "./summarize";
 export type { SummarizeOptions, FrameInput } from "./summarize";
-export { compareModels, COMPARISON_COLUMNS } from "./compare";
+export { compareModels, COMPARISON_COLUMNS, MEAN_DISAGREES } from "./compare";
 export { headline } from "./headline";
 export type { HeadlineOptions } from "./headline";
 export type { CompareModelsOptions, ComparisonTest } from "./compare";
@@ -22,7 +22,7 @@ export type { CalibrateOptions, CalibrationReport, CalibrationLabels } from "./c
 export { alignStatements, wordOverlap, statementWords, ALIGN_THRESHOLD } from "./align";
 export { disagreements, worst } from "./drilldown";
 export type { DisagreementsOptions, WorstOptions } from "./drilldown";
-export { compareRuns, RUN_CHANGE_COLUMNS, ALL_MODELS } from "./compare-runs";
-export type { CompareRunsOptions, RunComparison, AnswerChange, ScoringChange } from "./compare-runs";
+export { compareRuns, RUN_CHANGE_COLUMNS, ALL_MODELS, NONE_SCORED_AFTER } from "./compare-runs";
+export type { CompareRunsOptions, RunComparison, AnswerChange, ScoringChange, UnscoredModel } from "./compare-runs";
 /** `by` (the model column) and `pairBy` (the column that pairs answers), which the comparisons, drill-down tables and charts share. */
 export type { PairOptions } from "../dataset/column-toolkit";

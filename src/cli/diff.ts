@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import type { CompareRunsOptions } from "../analysis/compare-runs";
+import { MEAN_DISAGREES } from "../analysis/comparison-settings";
 import type { DatasetFormat } from "../dataset/load";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
 import type { Command } from "./command";
@@ -37,7 +38,7 @@ function summaryShown(): string[] {
 }
 
 /** Columns of the changed answers on a terminal (the CSV has the answers' texts too). */
-const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "status", "answer_changed"];
+const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "status", "answer_changed", "reference_changed"];
 
 /** `evalframe diff`: what changed between two scored runs of the same data. */
 export const diffCommand: Command = async (argv, io) => {
@@ -93,7 +94,7 @@ export const diffCommand: Command = async (argv, io) => {
   // it shows, and the metrics' own columns (their statements say how each row was scored).
   const definitions = metricDefinitions();
   const columns = [
-    ...scoreColumnsRead([options.by ?? "model", options.pairBy ?? "id", "user_input", "response"], options.metric === undefined ? undefined : [options.metric]),
+    ...scoreColumnsRead([options.by ?? "model", options.pairBy ?? "id", "user_input", "response", "reference"], options.metric === undefined ? undefined : [options.metric]),
     ...definitions.filter((d) => options.metric === undefined || d === definitionOfColumn(options.metric)).flatMap((d) => d.columns),
     ...conditionColumns(where),
   ];
@@ -167,6 +168,13 @@ export const diffCommand: Command = async (argv, io) => {
 
   // The gates: after everything is printed and written, so a failing CI job still has it all.
   const models = summary.filter((r) => runs.by === undefined || r["model"] !== "(all)");
+  const gate = flag(args, "fail-on-worse") ? "fail-on-worse" : failUnderChange !== undefined ? "fail-under-change" : undefined;
+  const lost = runs.unscoredAfter[0];
+  if (gate !== undefined && lost !== undefined) {
+    // A model that was scored before and is not scored now has no change to gate: that is a failure, not a pass.
+    throw new CliFailure(`${gate}: ${runs.warnings.find((w) => w.includes(" none scored in the after run ")) ?? "a model has no scored answer in the after run"}` +
+      (runs.unscoredAfter.length > 1 ? `; also unscored: ${runs.unscoredAfter.slice(1).map((u) => u.model).join(", ")}` : ""));
+  }
   if (failUnderChange !== undefined) {
     const under = models.filter((r) => typeof r["change"] === "number" && r["change"] < failUnderChange);
     under.sort((p, q) => (p["change"] as number) - (q["change"] as number));
@@ -188,18 +196,33 @@ export const diffCommand: Command = async (argv, io) => {
     );
   }
   if (flag(args, "fail-on-worse")) {
-    const worse = models.filter((r) => r["verdict"] === "before better than after");
+    const worse = models.filter(gotWorse);
     const first = worse[0];
     if (first !== undefined) {
       throw new CliFailure(
         `fail-on-worse: ${runs.metric} got worse for ${runs.by === undefined ? "all rows" : `model ${String(first["model"])}`}: ` +
-          `${signed(first["change"] as number)} (95% CI ${signed(first["ci_low"] as number)} to ${signed(first["ci_high"] as number)}, Holm-adjusted p ${pValue(first["p_holm"] as number)})` +
+          `${signed(first["change"] as number)} (95% CI ${signed(first["ci_low"] as number)} to ${signed(first["ci_high"] as number)}, ` +
+          (first["verdict"] === "before better than after"
+            ? `Holm-adjusted p ${pValue(first["p_holm"] as number)})`
+            : `wholly below 0; the typical answer improved, but the mean dropped)`) +
           (worse.length > 1 ? `; also worse: ${worse.slice(1).map((r) => String(r["model"])).join(", ")}` : ""),
       );
     }
   }
   return 0;
 };
+
+/**
+ * A model the worse-gate fails: its verdict says it got worse, or the verdict
+ * is inconclusive (the rank test and the mean lean opposite ways) while the
+ * mean change's interval lies wholly below 0: the mean, which users compare,
+ * dropped beyond chance, whatever the typical answer did.
+ */
+function gotWorse(r: Readonly<Record<string, unknown>>): boolean {
+  if (r["verdict"] === "before better than after") return true;
+  const high = r["ci_high"];
+  return r["verdict"] === MEAN_DISAGREES && typeof high === "number" && high < 0;
+}
 
 function signed(x: number): string {
   return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;

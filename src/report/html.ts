@@ -493,7 +493,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
       id: "comparison",
       title: "Model comparison",
       html: [
-        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses a two-sample bootstrap). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm); verdict at α = 0.05.</p>`,
+        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses an exact permutation test, or a two-sample bootstrap for large samples). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm); verdict at α = 0.05, naming a winner only when the test and the mean difference agree.</p>`,
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +

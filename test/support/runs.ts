@@ -77,3 +77,19 @@ export function shiftedRuns(n: number, gain: number, loss: number): { before: Ru
   }
   return { before, after };
 }
+
+/**
+ * Two runs of `n` questions (a multiple of 20) for model M whose changes are
+ * skewed: 85% of the answers gain 0.05 (0.5 → 0.55) and 15% lose 0.45
+ * (0.5 → 0.05). The typical answer got better, the mean got worse (−0.025).
+ */
+export function skewedRuns(n = 400): { before: RunRow[]; after: RunRow[] } {
+  const before: RunRow[] = [];
+  const after: RunRow[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `q${String(i).padStart(3, "0")}`;
+    before.push(row(id, "M", 0.5));
+    after.push(row(id, "M", i % 20 < 17 ? 0.55 : 0.05));
+  }
+  return { before, after };
+}
