@@ -51,6 +51,10 @@ describe("--fail-under on summarize", () => {
     const r = await run(["summarize", after, "--fail-under", "0.4376"]);
     assert.equal(r.code, 1);
     assert.match(r.err, /mean 0\.4375 < 0\.4376/);
+    // A mean a hair under X (0.4375 against 0.43750001) still reads as under it.
+    const hair = await run(["summarize", after, "--fail-under", "0.43750001"]);
+    assert.equal(hair.code, 1);
+    assert.match(hair.err, /mean 0\.43750000 < 0\.43750001 /);
   });
 
   it("--fail-under-model gates only the named models; --fail-under-overall gates all rows together", async () => {
@@ -302,6 +306,8 @@ describe("evalframe diff", () => {
       const named = await run(["diff", file("before.csv"), file("after.csv"), option!, value!]);
       assert.equal(named.code, 2, named.err);
       assert.match(named.err, new RegExp(`diff: ${option} names column "${value}", which .*before\\.csv does not have; its columns are: id, model, user_input, response, answer_correctness`));
+      // The file has no input_error column, though a read without the model column finds ids repeated.
+      assert.doesNotMatch(named.err, /input_error/);
     }
   });
 

@@ -3,7 +3,7 @@
  */
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
-import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
+import type { CanonicalColumn } from "../dataset/columns";
 import { getColumn, type Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import type { Records } from "../dataset/raw";
@@ -168,9 +168,10 @@ export async function requireNamedColumns(command: string, file: string, format:
   const has = (column: string) => getColumn(loaded, column) !== undefined;
   const absent = named.find((n) => !has(n.column));
   if (absent === undefined) return;
-  const all = partial ? await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], cellText: () => "" })) : loaded;
-  // (input_error: the second read's own, its cells left empty.)
-  const names = all.columns.map((c) => c.name).filter((name) => name !== INPUT_ERROR_COLUMN || has(name));
+  // The file's own columns, read again with every cell empty: input_error only when the file has one (a
+  // load adds its own when a row has bad input, e.g. ids repeated once the model column is not read).
+  const { checkDataset } = require("../dataset/load") as typeof import("../dataset/load");
+  const names = (await failOnError(() => checkDataset(file, { format, required: [], cellText: () => "" }))).table.columns.map((c) => c.name);
   if (absent.option === "--where") throw unknownColumn(command, file, absent.column, names);
   throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
 }

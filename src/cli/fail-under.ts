@@ -90,11 +90,11 @@ function numberField(record: Readonly<Record<string, unknown>>, name: string): n
   return typeof v === "number" && Number.isFinite(v) ? v : Number.NaN;
 }
 
-/** The value and the threshold with enough digits to tell them apart (at least two). */
+/** The value and the threshold with enough digits to tell them apart (at least two, at most 17), so that "0.3599999 < 0.36" never reads "0.36 < 0.36". */
 function shown(value: number, threshold: number): [string, string] {
+  if (value === threshold) return [value.toFixed(2), threshold.toFixed(2)]; // equal: two digits say so
   let digits = 2;
-  while (digits <= 6 && value.toFixed(digits) === threshold.toFixed(digits)) digits++;
-  if (digits > 6) digits = 2; // equal: two digits say so
+  while (digits < 17 && value.toFixed(digits) === threshold.toFixed(digits)) digits++;
   return [value.toFixed(digits), threshold.toFixed(digits)];
 }
 
