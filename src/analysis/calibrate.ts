@@ -112,9 +112,11 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
   const table = readTable(data, `${caller} (labels)`);
   const scores = requireColumn(table, name, `${caller} (labels)`, "label score");
   if (scores.type === "string") {
-    const first = scores.values.findIndex((v) => typeof v === "string" && v.trim() !== "");
+    // The cell to blame: the first that is no number (a valid grade read as text because of it is not).
+    const isText = (v: unknown) => typeof v === "string" && v.trim() !== "" && Number.isNaN(Number(v.trim()));
+    const first = scores.values.findIndex(isText);
     throw new TypeError(
-      `${caller}: label column "${name}" holds text${first >= 0 ? ` (row ${first} is ${JSON.stringify(scores.values[first])})` : ""}; ` +
+      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label row ${first} is ${JSON.stringify(scores.values[first])}, not a number)` : ""}; ` +
         "give every grade as a number from 0 to 1, or every grade as true/false",
     );
   }
