@@ -42,7 +42,6 @@ export type ComparisonTest =
   | "permutation test (exact, unpaired)"
   | "two-sample bootstrap (unpaired)";
 
-
 /** The columns of a {@link compareModels} result, in order. */
 export const COMPARISON_COLUMNS = [
   "model_a",
