@@ -11,6 +11,7 @@ import { bmpToPng } from "../src/context/bmp";
 import { ImageRefusedError } from "../src/context/download";
 import { incompleteImage, sniffImageType } from "../src/context/image-type";
 import { withDeadline } from "../src/context/loader";
+import { pngChunk } from "../src/context/png";
 import { tempDir } from "./support/files";
 import { TestHttpServer } from "./support/http-server";
 
@@ -20,26 +21,6 @@ const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width=
 
 /** A 1×1 GIF: header, global colour table, graphic control extension, one image, trailer. */
 const GIF_1PX = Buffer.from("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b", "hex");
-
-/** CRC-32 as PNG computes it (zlib.crc32 is not in every Node 20). */
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-/** A PNG chunk (length, type, data, CRC). */
-function pngChunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, "ascii");
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
 
 /** A JPEG segment: marker and length-prefixed body. */
 function segment(marker: number, body: Buffer): Buffer {
