@@ -191,9 +191,12 @@ describe("outputs that are inputs or each other", () => {
 describe("output paths checked up front", () => {
   const dir = tempDir();
   let scored = "";
+  let previous = "";
   before(async () => {
     scored = path.join(dir, "scored.csv");
+    previous = path.join(dir, "previous.csv");
     await toCSV(AFTER, scored);
+    await toCSV(BEFORE, previous);
   });
 
   it("a folder given as --out: exit 2, naming the option and the path and what to give", async () => {
@@ -202,6 +205,25 @@ describe("output paths checked up front", () => {
     const r = await run(["report", scored, "--out", folder]);
     assert.equal(r.code, 2);
     assert.equal(r.err, `evalframe: report: --out: cannot write "${folder}": it is a folder; name a file in it, e.g. "${path.join(folder, "report.html")}" (see evalframe report --help)\n`);
+  });
+
+  it("a CSV output named as another format (.jsonl, .json, .tsv) is refused before any work, naming the .csv to give", async () => {
+    const input = sampleInput(dir);
+    const jsonl = path.join(dir, "scored.jsonl");
+    const r = await run(["score", input, "--judge", "offline", "--out", jsonl, "--no-progress"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `evalframe: score: --out "${jsonl}" is named as JSON Lines, and evalframe writes it as CSV: name it "${path.join(dir, "scored.csv")}" (see evalframe score --help)\n`);
+    assert.ok(!existsSync(jsonl));
+    const st = await run(["score", input, "--judge", "offline", "--out", path.join(dir, "ok.csv"), "--statements-out", path.join(dir, "st.JSON"), "--no-progress"]);
+    assert.equal(st.code, 2);
+    assert.match(st.err, /--statements-out ".*st\.JSON" is named as JSON, and evalframe writes it as CSV: name it ".*st\.csv"/);
+    assert.ok(!existsSync(path.join(dir, "ok.csv")), "nothing was scored");
+    const d = await run(["diff", previous, scored, "--out", path.join(dir, "changes.tsv")]);
+    assert.equal(d.code, 2);
+    assert.match(d.err, /diff: --out ".*changes\.tsv" is named as TSV/);
+    // A name without an extension, or a device, is still written as CSV.
+    const plain = await run(["score", input, "--judge", "offline", "--out", path.join(dir, "scored"), "--no-progress"]);
+    assert.equal(plain.code, 0, plain.err);
   });
 
   it("a path through a file: exit 2, naming the file that is not a folder", async () => {

@@ -85,7 +85,7 @@ export const diffCommand: Command = async (argv, io) => {
   // The files written, before either run is read: neither is a run, nor both one file, and each can be written.
   checkCommandFiles(c, {
     inputs: [{ name: "the earlier run (first file)", path: beforeFile }, { name: "the later run (second file)", path: afterFile }],
-    outputs: [{ name: "--out", path: out, example: "changes.csv" }, { name: "--chart", path: chart, example: "change.png" }],
+    outputs: [{ name: "--out", path: out, example: "changes.csv", csv: true }, { name: "--chart", path: chart, example: "change.png" }],
   });
 
   const { compareRuns, changeWithCI, formatTable, frameRecords, toCSV, saveChart } = runtime();

@@ -20,7 +20,21 @@ export interface CommandFile {
   path: string | undefined;
   /** For an output: a file name to suggest in a folder given instead of a file, e.g. "scored.csv". */
   example?: string;
+  /** For an output written as CSV whatever its name: a name that says another format is refused. */
+  csv?: boolean;
 }
+
+/** Names of formats a CSV output must not be named as (a reader would take the file for one). */
+const NOT_CSV: ReadonlyMap<string, string> = new Map([
+  [".jsonl", "JSON Lines"],
+  [".ndjson", "JSON Lines"],
+  [".json", "JSON"],
+  [".tsv", "TSV"],
+  [".tab", "TSV"],
+  [".xlsx", "Excel"],
+  [".xls", "Excel"],
+  [".parquet", "Parquet"],
+]);
 
 /** The files a command reads and writes. */
 export interface CommandFiles {
@@ -167,6 +181,11 @@ export function checkCommandFiles(command: string, files: CommandFiles): void {
     seen.push({ ...out, id });
   }
   for (const out of outputs) {
+    const format = out.csv ? NOT_CSV.get(path.extname(out.path).toLowerCase()) : undefined;
+    if (format !== undefined) {
+      const csvName = `${out.path.slice(0, out.path.length - path.extname(out.path).length)}.csv`;
+      throw new UsageError(`${command}: ${out.name} "${out.path}" is named as ${format}, and evalframe writes it as CSV: name it "${csvName}"`, command);
+    }
     const problem = unwritable(out.path, out.example);
     if (problem !== undefined) throw new UsageError(`${command}: ${out.name}: cannot write "${out.path}": ${problem}`, command);
   }

@@ -198,8 +198,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     outputs: dryRun
       ? []
       : [
-          { name: "--out", path: out, example: "scored.csv" },
-          { name: "--statements-out", path: statementsOut, example: "statements.csv" },
+          { name: "--out", path: out, example: "scored.csv", csv: true },
+          { name: "--statements-out", path: statementsOut, example: "statements.csv", csv: true },
           { name: "--summary-json", path: summaryJson, example: "summary.json" },
           { name: "--batch-export", path: batchExport, example: "requests.jsonl" },
         ],
