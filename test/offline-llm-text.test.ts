@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { scoreAnswerCorrectness } from "../src/frame/score";
+import { analyzeStatement } from "../src/judge/offline/analyze";
 import { plainText } from "../src/judge/offline/markup";
 import { splitStatements } from "../src/judge/offline/statements";
 import { records } from "./support/frames";
@@ -94,5 +95,31 @@ describe("scores of LLM-style answers", () => {
       const restated = `You are asking ${c.question.charAt(0).toLowerCase()}${c.question.slice(1)}`;
       assert.ok(score(restated) < 0.3, `${restated}: ${score(restated)}`);
     }
+  });
+});
+
+describe("a number that names which thing (Apollo 11, Airbus A380, Interstate 95)", () => {
+  const cases = [
+    { question: "Which Apollo mission suffered an oxygen tank explosion?", reference: "Apollo 13 suffered an oxygen tank explosion.", right: "It was Apollo 13.", wrong: "It was Apollo 11." },
+    { question: "Which Airbus model is the largest passenger airliner?", reference: "The Airbus A380 is the largest passenger airliner.", right: "The A380.", wrong: "The Airbus A320 is the largest passenger airliner." },
+    { question: "Which Interstate runs along the East Coast?", reference: "Interstate 95 runs along the East Coast.", right: "Interstate 95 runs along the East Coast of the United States.", wrong: "Interstate 5 runs along the East Coast." },
+  ];
+
+  it("scores the right one high and another number of the same name low", async () => {
+    const rows = cases.flatMap((c) => [c.right, c.wrong].map((response) => ({ user_input: c.question, response, reference: c.reference })));
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    cases.forEach((c, i) => {
+      const [right, wrong] = [out[2 * i]!["answer_correctness"] as number, out[2 * i + 1]!["answer_correctness"] as number];
+      assert.ok(right >= 0.6, `${c.right}: ${right}`);
+      assert.ok(wrong < 0.3, `${c.wrong}: ${wrong}`);
+    });
+  });
+
+  it("keeps counts, years and amounts after a capitalised word as values", () => {
+    const landing = analyzeStatement("In 1969 Apollo 11 landed.");
+    assert.deepEqual(landing.values.map((v) => v.text), ["1969"]);
+    assert.ok(landing.terms.some((t) => t.key === "apollo 11" && t.entity));
+    assert.deepEqual(analyzeStatement("Mount Everest is 8,849 m tall.").values.map((v) => v.text), ["8,849 m"]);
+    assert.ok(analyzeStatement("Windows 3.1 was released.").terms.every((t) => t.key !== "windows 3"));
   });
 });

@@ -210,8 +210,15 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     if (TITLES.has(lower) || (/^no\.?$/.test(lower) && /^\s*\d/.test(text.slice(end)))) continue;
     // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
     const entity = /^\p{Lu}/u.test(token.text) && (token.pos === "PROPN" || (token.pos === "NOUN" && wasName));
-    terms.push({ key, form, weight, entity, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
-    if (entity) {
+    // A number right after a capitalised word names which one ("Apollo 11", "Boeing 747", "Python 3",
+    // "Chapter 11"): it is part of the name, not a count, and another number is another thing.
+    const designation = /\p{Lu}/u.test(token.text) ? designationAfter(text, end, values) : undefined;
+    if (designation !== undefined) {
+      key = `${key} ${designation.number}`;
+      form = `${form} ${designation.number}`;
+    }
+    terms.push({ key, form, weight, entity: entity || designation !== undefined, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
+    if (entity || designation !== undefined) {
       // Consecutive names form one name ("William Shakespeare").
       const last = terms[terms.length - 2];
       const run = wasName && last?.entity ? last.group : `${terms.length}`;
@@ -220,6 +227,18 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     }
   }
   return { terms, negations, lowerWords };
+}
+
+/** A number of at most four digits (and a letter: "4S") after a word, that is no amount, date or range. */
+const DESIGNATION = /^[\s-](\d{1,4}[a-z]?)(?![\d%°]|[,.:/]\d|\s*(?:%|°|-\s*\d|–|to\s+\d|and\s+\d))/u;
+
+/** The number right after position `end` that names which thing a word before it is, unless it was read as a value. */
+function designationAfter(text: string, end: number, values: readonly TextValue[]): { number: string } | undefined {
+  const m = DESIGNATION.exec(text.slice(end));
+  if (!m) return undefined;
+  const start = end + 1;
+  const stop = start + m[1]!.length;
+  return values.some((v) => v.start < stop && v.end > start) ? undefined : { number: m[1]! };
 }
 
 /** Titles written before a name. */

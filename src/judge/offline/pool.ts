@@ -39,10 +39,14 @@ function isGerundOf(a: string, b: string): boolean {
   return stem === a || (stem.length === a.length + 1 && stem.startsWith(a) && stem.at(-1) === a.at(-1)) || `${stem}e` === a;
 }
 
+const HAS_DIGIT = /\d/u;
+
 /** Whether two term keys name the same thing: equal, or one a close inflection of the other. */
 export function sameTerm(a: string, b: string): boolean {
   if (a === b) return true;
   if (a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  // A name with a number ("covid-19", "apollo 11", "a380") is that number's thing: no near spelling is it.
+  if (HAS_DIGIT.test(a) || HAS_DIGIT.test(b)) return a.replace(/[-\s]/gu, "") === b.replace(/[-\s]/gu, "");
   if (HANGUL_WORD.test(a) && HANGUL_WORD.test(b)) {
     const [short, long] = a.length <= b.length ? [a, b] : [b, a];
     if (short.length >= 2 && long.startsWith(short)) return true;
