@@ -123,3 +123,22 @@ describe("a number that names which thing (Apollo 11, Airbus A380, Interstate 95
     assert.ok(analyzeStatement("Windows 3.1 was released.").terms.every((t) => t.key !== "windows 3"));
   });
 });
+
+describe("names written with and without accents, abbreviations with and without dots", () => {
+  it("reads Zürich as Zurich and the U.K. as the UK, and still tells another name apart", async () => {
+    const rows = [
+      { user_input: "Where is the Nobel Peace Prize awarded?", response: "It is awarded in Oslo, Norway.", reference: "The Nobel Peace Prize is awarded in Oslo, Nórway." },
+      { user_input: "Who composed the Moldau?", response: "Bedrich Smetana composed the Moldau.", reference: "The Moldau was composed by Bedřich Smetana." },
+      { user_input: "Who composed the Moldau?", response: "Leos Janacek composed the Moldau.", reference: "The Moldau was composed by Bedřich Smetana." },
+      { user_input: "Which country left the EU in 2020?", response: "The U.K. left in 2020.", reference: "The United Kingdom left the European Union in 2020." },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    const scores = out.map((r) => r["answer_correctness"] as number);
+    assert.ok(scores[0]! >= 0.7, `Oslo: ${scores[0]}`);
+    assert.ok(scores[1]! >= 0.7, `Smetana: ${scores[1]}`);
+    assert.ok(scores[2]! < 0.3, `Janacek: ${scores[2]}`);
+    assert.ok(scores[3]! >= 0.6, `U.K.: ${scores[3]}`);
+    // "J.R.R." stays initials: only dotted forms of known abbreviations close up.
+    assert.ok(analyzeStatement("J.R.R. Tolkien wrote it.").terms.some((t) => t.key === "tolkien"));
+  });
+});

@@ -8,7 +8,7 @@
 import { englishTokens } from "./english";
 import { Memo } from "./memo";
 import { phrasalVerb } from "./lexicon";
-import { HANGUL_WORD, HAS_HANGUL, isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
+import { foldAccents, HANGUL_WORD, HAS_HANGUL, isNegation, stripKoreanEnding, STOP_WORDS } from "./text";
 import { findValues, type TextValue } from "./values";
 import { ownKeys } from "./own-keys";
 
@@ -310,8 +310,17 @@ function closeInitials(text: string): string {
   return /\p{Lu}\.\s\p{Lu}\./u.test(text) ? text.replace(/(?<![\p{L}.])(\p{Lu}\.)\s(?=\p{Lu}\.)/gu, "$1") : text;
 }
 
+/** A known abbreviation written with dots ("U.S.", "U.K.", "E.U.") as the abbreviation ("US"): spelled out like it. */
+function closeAbbreviationDots(text: string): string {
+  if (!/\p{Lu}\.\p{Lu}\./u.test(text)) return text;
+  return text.replace(/(?<![\p{L}.])((?:\p{Lu}\.){2,3})(?!\p{L})/gu, (dotted: string) => {
+    const letters = dotted.replace(/\./gu, "");
+    return ABBREVIATIONS[letters.toLowerCase()] === undefined ? dotted : letters;
+  });
+}
+
 function readStatement(written: string): StatementAnalysis {
-  const text = closeInitials(readDotNames(written));
+  const text = closeAbbreviationDots(closeInitials(readDotNames(foldAccents(written))));
   const values = findValues(text);
   const korean = HAS_HANGUL.test(text);
   const read = korean ? { ...koreanTerms(text, values), lowerWords: [] as string[] } : englishTerms(text, values);

@@ -5,6 +5,7 @@
  */
 import type { ItemToken, WinkMethods } from "wink-nlp";
 import { Memo } from "./memo";
+import { foldAccents } from "./text";
 
 /** One token of an English text. */
 export interface EnglishToken {
@@ -80,7 +81,8 @@ function readTokens(text: string): EnglishToken[] {
   const tokens: EnglishToken[] = [];
   const its = nlp().its;
   let offset = 0;
-  for (const piece of pieces(text)) {
+  // Accents folded, one character for one: wink splits a word at a letter it does not know ("Bedřich").
+  for (const piece of pieces(foldAccents(text))) {
     const all = nlp().readDoc(piece).tokens();
     const words = all.out() as string[];
     const pos = all.out(its.pos as OutArgument) as unknown as string[];

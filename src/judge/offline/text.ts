@@ -279,3 +279,22 @@ export function unreadScript(text: string): string | undefined {
   if (counts.has("Japanese")) return "Japanese";
   return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
 }
+
+/**
+ * Latin letters with accents as their base letters, one character for one
+ * (so offsets into the text still hold): "Zürich" → "Zurich", "Dvořák" →
+ * "Dvorak". Other scripts are left as they are.
+ *
+ * @example
+ * foldAccents("São Paulo") // "Sao Paulo"
+ */
+export function foldAccents(text: string): string {
+  if (!ACCENTED.test(text)) return text;
+  return text.replace(ACCENTED_ALL, (c) => {
+    const base = c.normalize("NFD").replace(/[\u0300-\u036f]/gu, "");
+    return base.length === 1 ? base : c;
+  });
+}
+
+const ACCENTED = /[\u00C0-\u024F\u1E00-\u1EFF]/u;
+const ACCENTED_ALL = /[\u00C0-\u024F\u1E00-\u1EFF]/gu;
