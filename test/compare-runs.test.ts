@@ -232,7 +232,7 @@ describe("compareRuns: pairing and bad input", () => {
   });
 
   it("an answer twice in one run, a metric or model column missing, no way to pair: each a clear error", () => {
-    assert.throws(() => compareRuns(BEFORE, [...AFTER, AFTER[1]!]), /compareRuns \(after run\): id "q4" appears twice for model "B" \(rows 1 and 9\)/);
+    assert.throws(() => compareRuns(BEFORE, [...AFTER, AFTER[1]!]), /compareRuns \(after run\): id "q4" appears twice for model "B" \(row 1 and row 9\)/);
     assert.throws(() => compareRuns(BEFORE, AFTER, { metric: "faithfulness" }), /compareRuns \(before run\): no metric column "faithfulness"; the columns are: id, model/);
     assert.throws(() => compareRuns(BEFORE, AFTER.map(({ model: _m, ...rest }) => rest)), /the before run has a "model" column and the after run has none/);
     const noKeys = (list: readonly RunRow[]) => list.map(({ id: _i, user_input: _q, ...rest }) => rest);

@@ -3,7 +3,7 @@
  * have ids, else by (user_input, model); a label whose texts differ from its
  * row's is stale.
  */
-import { getColumn, type Table } from "../dataset/table";
+import { getColumn, rowAt, type Table } from "../dataset/table";
 import { quote, textKey } from "../labels/text";
 import { keyText, textAt } from "../dataset/column-toolkit";
 
@@ -81,7 +81,7 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     const key = JSON.stringify([byId ? first : textKey(first), model]);
     const seen = rows.get(key);
     if (seen !== undefined) {
-      throw new Error(`${caller}: rows ${seen} and ${i} of the scored table are both ${describe(first, first, model)}; each row (question, model) must appear once to match its label`);
+      throw new Error(`${caller}: ${rowAt(table, seen)} and ${rowAt(table, i)} of the scored table are both ${describe(first, first, model)}; each row (question, model) must appear once to match its label`);
     }
     rows.set(key, i);
   }

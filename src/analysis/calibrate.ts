@@ -6,7 +6,8 @@
 import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
-import { getColumn, type Table } from "../dataset/table";
+import { getColumn, rowAt, type Table } from "../dataset/table";
+import { isTable } from "../dataset/frame-like";
 import { readLabels } from "../labels/read";
 import { labelFactual } from "../metrics/answer-correctness/label-score";
 import type { AnswerCorrectnessLabel, LabelSource, MultimodalLabel } from "../labels/types";
@@ -106,8 +107,8 @@ function isFrameInput(value: unknown): value is DataFrame | Records {
 
 /** Human scores from a table: id/model/user_input/response keys and a 0–1 score per row. */
 function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
-  if (!isFrameInput(data)) {
-    throw new TypeError(`${caller}: with labelScore, labels must be a DataFrame or row objects holding a "${name}" column (load a file with loadDataset first)`);
+  if (!isFrameInput(data) && !isTable(data)) {
+    throw new TypeError(`${caller}: with labelScore, labels must be a DataFrame, row objects or a table holding a "${name}" column (load a file with loadDataset or loadTable first)`);
   }
   const table = readTable(data, `${caller} (labels)`);
   const scores = requireColumn(table, name, `${caller} (labels)`, "label score");
@@ -116,7 +117,7 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
     const isText = (v: unknown) => typeof v === "string" && v.trim() !== "" && Number.isNaN(Number(v.trim()));
     const first = scores.values.findIndex(isText);
     throw new TypeError(
-      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label row ${first} is ${JSON.stringify(scores.values[first])}, not a number)` : ""}; ` +
+      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label ${rowAt(table, first)} is ${JSON.stringify(scores.values[first])}, not a number)` : ""}; ` +
         "give every grade as a number from 0 to 1, or every grade as true/false",
     );
   }
@@ -131,11 +132,11 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
     const score = typeof v === "boolean" ? (v ? 1 : 0) : v;
     if (score === null || score === undefined || (typeof score === "number" && Number.isNaN(score)) || score === "") continue;
     if (typeof score !== "number" || !(score >= 0 && score <= 1)) {
-      throw new RangeError(`${caller}: label row ${i}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1`);
+      throw new RangeError(`${caller}: label ${rowAt(table, i)}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1`);
     }
     const cell = (c: typeof id) => (c ? keyText(c.values[i] ?? null) : undefined);
     const str = (c: typeof id) => (c && typeof c.values[i] === "string" ? (c.values[i] as string) : undefined);
-    out.push({ id: cell(id), model: cell(model), user_input: str(question), response: str(response), where: `label row ${i}`, score });
+    out.push({ id: cell(id), model: cell(model), user_input: str(question), response: str(response), where: `label ${rowAt(table, i)}`, score });
   }
   return out;
 }
@@ -279,7 +280,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     scoreAgreementRows("score", finalColumn, options.labelScore, scorePairs, rowCells);
     answerOrderRow("score", finalColumn, options.labelScore, scorePairs, orderCells);
   } else {
-    if (isDataFrame(labels) || (isFrameInput(labels) && !labels.some((l) => ["response_statements", "reference_statements", "relevant"].some((k) => k in l)))) {
+    if (isDataFrame(labels) || isTable(labels) || (isFrameInput(labels) && !labels.some((l) => ["response_statements", "reference_statements", "relevant"].some((k) => k in l)))) {
       throw new FixableError(`${caller}: these labels are a table without response_statements or relevant`, {
         api: 'for a column of human scores, name it: calibrate(scored, labels, { labelScore: "human_score" })',
         cli: "for a column of human scores, name it with --label-score COLUMN",

@@ -6,7 +6,7 @@
 import { FixableError } from "../dataset/fix-hint";
 import { comparisonSettings, MEAN_DISAGREES } from "./comparison-settings";
 import type { DataFrame } from "danfojs-node";
-import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { getColumn, rowAt, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, verdictSide, type ComparisonTest, type PairedStats } from "./compare";
 import { DEFAULT_SEED, deriveSeed } from "../stats/random";
 import { holm } from "../stats/paired-tests";
@@ -210,7 +210,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     if (earlier !== undefined) {
       const whose = hasModels ? ` for model ${JSON.stringify(model)}` : "";
       throw new Error(
-        `${who}: ${pairBy} ${JSON.stringify(key)} appears twice${whose} (rows ${earlier} and ${i}); each ${pairBy} may be answered once per model and run, so the answers can be paired`,
+        `${who}: ${pairBy} ${JSON.stringify(key)} appears twice${whose} (${rowAt(table, earlier)} and ${rowAt(table, i)}); each ${pairBy} may be answered once per model and run, so the answers can be paired`,
       );
     }
     keys.set(key, i);

@@ -7,7 +7,7 @@
 import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import { INPUT_ERROR_COLUMN, type ColumnType } from "../dataset/columns";
-import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { getColumn, rowAt, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
 import { cellNumber, cellString, groupRows, judgeColumnName, judgeText } from "../dataset/column-toolkit";
@@ -80,8 +80,8 @@ export function metricScores(table: Table, metric: string, caller: string): Floa
     const score = cellNumber(column.values[i]);
     if (range !== undefined && !failed) {
       const why = cellString(unread?.values[i]).split("; write")[0]!;
-      if (why.startsWith(`column "${metric}" holds `)) throw new RangeError(`${caller}: row ${i}: ${why}, not a score from ${range[0]} to ${range[1]}; fix the cell, or empty it and put the reason in the error column`);
-      checkScore(column.values[i], score, range, i, metric, caller);
+      if (why.startsWith(`column "${metric}" holds `)) throw new RangeError(`${caller}: ${rowAt(table, i)}: ${why}, not a score from ${range[0]} to ${range[1]}; fix the cell, or empty it and put the reason in the error column`);
+      checkScore(column.values[i], score, range, rowAt(table, i), metric, caller);
     }
     out[i] = Number.isFinite(score) && !failed ? score : Number.NaN;
   }
@@ -93,12 +93,12 @@ export function metricScores(table: Table, metric: string, caller: string): Floa
  * (a row not scored); else an error naming the row, as a damaged or rescaled
  * column would otherwise be averaged, compared and gated as if it were scores.
  */
-function checkScore(cell: unknown, score: number, [low, high]: readonly [number, number], row: number, metric: string, caller: string): void {
+function checkScore(cell: unknown, score: number, [low, high]: readonly [number, number], row: string, metric: string, caller: string): void {
   if (cell === null || cell === undefined || (typeof cell === "string" && cell.trim() === "") || (typeof cell === "number" && Number.isNaN(cell))) return;
   if (Number.isFinite(score) && score >= low && score <= high) return;
   const shown = typeof cell === "string" ? JSON.stringify(cell) : String(cell);
   const hint = Number.isFinite(score) && score > high && score <= 100 * high ? "; a column in percent must be divided by 100" : "; fix the cell, or empty it and put the reason in the error column";
-  throw new RangeError(`${caller}: column "${metric}" row ${row}: ${shown} is not a score from ${low} to ${high}${hint}`);
+  throw new RangeError(`${caller}: column "${metric}" ${row}: ${shown} is not a score from ${low} to ${high}${hint}`);
 }
 
 /** @internal A column name or several as a list. */

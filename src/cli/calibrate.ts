@@ -15,8 +15,9 @@ const s: OptionSpec = { type: "string" };
 const b: OptionSpec = { type: "boolean" };
 
 /** danfojs and the analysis, loaded after the arguments are checked. */
-function runtime(): typeof import("./runtime") & typeof import("../analysis/calibrate") {
-  return { ...(require("./runtime") as typeof import("./runtime")), ...(require("../analysis/calibrate") as typeof import("../analysis/calibrate")) };
+function runtime(): typeof import("./runtime") & typeof import("../analysis/calibrate") & Pick<typeof import("../dataset/load"), "loadTable"> {
+  const { loadTable } = require("../dataset/load") as typeof import("../dataset/load");
+  return { ...(require("./runtime") as typeof import("./runtime")), ...(require("../analysis/calibrate") as typeof import("../analysis/calibrate")), loadTable };
 }
 
 /** The report's tables in print order, with their headings; sections that do not apply are left out. */
@@ -51,10 +52,10 @@ export const calibrateCommand: Command = async (argv, io) => {
   const top = wholeNumber(c, "top", stringOption(args, "top"), 0) ?? 10;
   const alignThreshold = finiteNumber(c, "align-threshold", stringOption(args, "align-threshold"), { min: 0, max: 1 });
 
-  const { loadDataset, calibrate, formatTable, frameRecords } = runtime();
+  const { loadTable, calibrate, formatTable, frameRecords } = runtime();
   const scored = await input.load();
   const labels = labelFormat !== undefined
-    ? await failOnError(() => loadDataset(files[0]!, { format: labelFormat, required: [], warn: false }), `${files[0]}: `)
+    ? await failOnError(() => loadTable(files[0]!, { format: labelFormat, required: [], warn: false }), `${files[0]}: `)
     : await readLabelFiles(files);
   const options: CalibrateOptions = { top };
   if (labelScore !== undefined) options.labelScore = labelScore;

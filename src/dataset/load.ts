@@ -12,7 +12,7 @@ import { CsvStreamParser, unescapeFormula, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
 import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
-import { getColumn, RowProblems, type Table } from "./table";
+import { getColumn, rowAndLine, RowProblems, type Table } from "./table";
 import { canonicalizeNames, requireColumns, validateRows } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
@@ -329,20 +329,18 @@ export function badInputWarning(source: string, bad: number, rows: number, first
   );
 }
 
-/** "row 5 (line 7)" for messages. */
+/** "row 5 (line 7)" for messages (see {@link rowAt}). */
 export function rowLabel(row: number, lines?: readonly number[]): string {
   return rowAndLine(row, lines?.[row]);
-}
-
-function rowAndLine(row: number, line: number | undefined): string {
-  return line === undefined ? `row ${row}` : `row ${row} (line ${line})`;
 }
 
 /**
  * {@link checkDataset}, then the table as `loadDataset` gives it: the input's
  * columns, and an `input_error` column when a row has bad input (one warning
- * line is printed, unless `warn` is false). The frame layer turns it into a
- * DataFrame; the command line uses it as it is.
+ * line is printed, unless `warn` is false); read from a file, it keeps the
+ * line each row starts on (`lines`), which messages name beside the row. The
+ * frame layer turns it into a DataFrame (the lines are left behind: a frame
+ * can be filtered and sorted); the command line uses it as it is.
  */
 export async function loadTable(source: DatasetSource, options: LoadDatasetOptions = {}): Promise<Table> {
   const checked = await checkDataset(source, options);
@@ -355,5 +353,7 @@ export async function loadTable(source: DatasetSource, options: LoadDatasetOptio
     const warn = options.warn ?? ((m: string) => console.warn(m));
     warn(badInputWarning(checked.source, bad.length, table.rowCount, { row: first, line: checked.lines?.[first], message: errors[first]! }));
   }
-  return { columns, rowCount: table.rowCount };
+  const loaded: Table = { columns, rowCount: table.rowCount };
+  if (checked.lines !== undefined) loaded.lines = checked.lines;
+  return loaded;
 }

@@ -35,6 +35,34 @@ export interface TableColumn {
 export interface Table {
   columns: TableColumn[];
   rowCount: number;
+  /**
+   * The 1-based line of its file where each row starts (a header and
+   * multi-line quoted cells counted), when the table was read from a file
+   * by `loadTable`; messages name it beside the row (see {@link rowAt}).
+   */
+  lines?: readonly number[];
+  /**
+   * The row of the table read that each row is, when this table holds some
+   * of its rows ({@link tableRows}); messages name that row.
+   */
+  sourceRows?: readonly number[];
+}
+
+/**
+ * A row for messages, as loading names it: "row 5 (line 7)" (the 0-based
+ * row of the table read, as in a DataFrame, and the line of the file it
+ * starts on) when the line is known, else "row 5".
+ *
+ * @example
+ * rowAt({ columns: [], rowCount: 2, lines: [2, 5] }, 1) // "row 1 (line 5)"
+ */
+export function rowAt(table: Pick<Table, "lines" | "sourceRows">, row: number): string {
+  return rowAndLine(table.sourceRows?.[row] ?? row, table.lines?.[row]);
+}
+
+/** "row 5 (line 7)", or "row 5" when the line is not known. */
+export function rowAndLine(row: number, line: number | undefined): string {
+  return line === undefined ? `row ${row}` : `row ${row} (line ${line})`;
 }
 
 /** Where raw cells came from: text from a CSV file, or JS values from records or a DataFrame. */
@@ -210,13 +238,18 @@ export function getColumn(table: Table, name: string): TableColumn | undefined {
 }
 
 /**
- * The rows of a table at these indices, in the order given, as a table of their own.
+ * The rows of a table at these indices, in the order given, as a table of
+ * their own, which remembers the row (and line) each came from for messages.
  *
  * @example
  * tableRows(table, [0, 2]).rowCount // 2
  */
 export function tableRows(table: Table, rows: readonly number[]): Table {
-  return { rowCount: rows.length, columns: table.columns.map((c) => ({ ...c, values: rows.map((i) => c.values[i] ?? null) })) };
+  const out: Table = { rowCount: rows.length, columns: table.columns.map((c) => ({ ...c, values: rows.map((i) => c.values[i] ?? null) })) };
+  const { lines, sourceRows } = table;
+  if (lines !== undefined) out.lines = rows.map((i) => lines[i]!);
+  out.sourceRows = rows.map((i) => sourceRows?.[i] ?? i);
+  return out;
 }
 
 /** Row `i` of a table as a plain record, in column order. */
