@@ -499,6 +499,30 @@ describe("evalframe calibrate", () => {
     assert.match(malformed.err, /--where "model" is not COLUMN=VALUE/);
   });
 
+  it("names the first unlabelled rows and unused labels, with where each is, and says how many more", async () => {
+    await toCSV(scoredRecords(), scoredCsv);
+    const [first, ...others] = exampleLabels().slice(0, 6);
+    // One label matches; the other five have a mistyped id, and one more is for a question never asked.
+    const labels = [first!, ...others.map((l) => ({ ...l, id: `x${String(l.id)}` })), { ...first!, id: "q9" }];
+    const file = writeText(dir, "typos.labels.jsonl", jsonl(labels));
+    const printed = await run(["calibrate", scoredCsv, "--labels", file]);
+    assert.equal(printed.code, 0, printed.err);
+    const lines = printed.out.split("\n");
+    const unlabelled = lines.find((l) => l.startsWith("unlabelled rows"));
+    assert.equal(unlabelled, 'unlabelled rows (answer_correctness): 5: id "q1", model "swift" (row 1 (line 3)); id "q2", model "atlas" (row 2 (line 4)); id "q2", model "swift" (row 3 (line 5)); id "q3", model "atlas" (row 4 (line 6)); id "q3", model "swift" (row 5 (line 7))');
+    const unused = lines.find((l) => l.startsWith("unused labels"));
+    assert.match(unused ?? "", /^unused labels \(answer_correctness\): 6: id "xq1", model "swift" \(.*typos\.labels\.jsonl, line 2\); .*; and 1 more$/);
+    assert.equal(unused!.split("; ").length, 6, "five named, then how many more");
+
+    const json = await run(["calibrate", scoredCsv, "--labels", file, "--json"]);
+    assert.equal(json.code, 0, json.err);
+    const body = JSON.parse(json.out) as { unmatched: { kind: string; unlabelledRows: { count: number; more: number; first: { id: string; where: string }[] }; unusedLabels: { count: number; more: number; first: { id: string }[] } }[] };
+    const [ac] = body.unmatched;
+    assert.equal(ac!.kind, "answer_correctness");
+    assert.deepEqual([ac!.unlabelledRows.count, ac!.unlabelledRows.more, ac!.unlabelledRows.first[0]], [5, 0, { id: "q1", model: "swift", user_input: null, where: "row 1 (line 3)" }]);
+    assert.deepEqual([ac!.unusedLabels.count, ac!.unusedLabels.more, ac!.unusedLabels.first.map((l) => l.id)], [6, 1, ["xq1", "xq2", "xq2", "xq3", "xq3"]]);
+  });
+
   it("exits 2 without --labels, and 1 with one line for a label file it cannot use", async () => {
     const missing = await run(["calibrate", scoredCsv]);
     assert.equal(missing.code, 2);

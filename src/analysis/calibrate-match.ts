@@ -42,6 +42,10 @@ export interface MatchResult<L> {
   unlabelledRows: number;
   /** Labels that matched no scored row. */
   unusedLabels: number;
+  /** The scored rows no label matched, in table order. */
+  unlabelled: number[];
+  /** The labels that matched no scored row, in label order. */
+  unused: L[];
 }
 
 /** A text cell, or undefined when it (or its column) is missing: a missing text is neither matched nor compared. */
@@ -102,9 +106,13 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
   const matched: Matched<L>[] = [];
   const stale: StaleLabel<L>[] = [];
   const used = new Set<number>();
+  const unused: L[] = [];
   for (const label of labels) {
     const row = rows.get(labelKey(label));
-    if (row === undefined) continue;
+    if (row === undefined) {
+      unused.push(label);
+      continue;
+    }
     used.add(row);
     const differs = (name: string, text: string | undefined) => {
       const cell = textOrMissing(table, name, row);
@@ -121,5 +129,7 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     stale,
     unlabelledRows: table.rowCount - used.size,
     unusedLabels: labels.length - used.size,
+    unlabelled: Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !used.has(i)),
+    unused,
   };
 }

@@ -81,6 +81,43 @@ export interface CalibrationReport {
   relevance: DataFrame | undefined;
   /** Labels left out because their row's text changed: id, model, user_input, kind, field, where. */
   stale: DataFrame;
+  /**
+   * Per kind of label, the scored rows no label matched and the labels that
+   * matched no row (counted in `coverage`): how many, the first
+   * {@link UNMATCHED_SHOWN} of each and how many more, so that a mistyped id
+   * or model can be found.
+   */
+  unmatched: Unmatched[];
+}
+
+/** How many unlabelled rows and unused labels {@link calibrate} names, of each kind. */
+export const UNMATCHED_SHOWN = 5;
+
+/** A scored row without a label, or a label without a scored row: its keys, and where it is. */
+export interface UnmatchedItem {
+  id: string | null;
+  model: string | null;
+  /** The question, when rows were matched by it (else null). */
+  user_input: string | null;
+  /** "row 4 (line 6)" of the scored table, or the label's place ("labels.jsonl, line 3", "label row 2 (line 4)"). */
+  where: string;
+}
+
+/** The first few of a list of unmatched rows or labels, and how many there are. */
+export interface UnmatchedList {
+  count: number;
+  first: UnmatchedItem[];
+  /** count − first.length. */
+  more: number;
+}
+
+/** One kind of label's unmatched rows and labels. */
+export interface Unmatched {
+  kind: string;
+  /** Scored rows no label matched. */
+  unlabelledRows: UnmatchedList;
+  /** Labels that matched no scored row. */
+  unusedLabels: UnmatchedList;
 }
 
 interface ScoreLabel extends LabelKeys {
@@ -182,6 +219,27 @@ function staleTable(sides: readonly Side<LabelKeys>[], table: Table): DataFrame 
     ],
     rows.length,
   );
+}
+
+/** The first {@link UNMATCHED_SHOWN} of `items`, and how many there are. */
+function firstFew<T>(items: readonly T[], item: (x: T) => UnmatchedItem): UnmatchedList {
+  const first = items.slice(0, UNMATCHED_SHOWN).map(item);
+  return { count: items.length, first, more: items.length - first.length };
+}
+
+/** Each side's scored rows without a label and labels without a row, the first few of each named. */
+function unmatchedLists(sides: readonly Side<LabelKeys>[], table: Table): Unmatched[] {
+  return sides.map((s) => {
+    const byText = s.match.by === "user_input";
+    return {
+      kind: s.kind,
+      unlabelledRows: firstFew(s.match.unlabelled, (row) => {
+        const base = pairBase(table, row);
+        return { id: base.id ?? null, model: getColumn(table, "model") ? base.model : null, user_input: byText ? base.question : null, where: rowAt(table, row) };
+      }),
+      unusedLabels: firstFew(s.match.unused, (l) => ({ id: l.id ?? null, model: l.model ?? null, user_input: byText ? (l.user_input ?? null) : null, where: l.where })),
+    };
+  });
 }
 
 function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
@@ -371,5 +429,6 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     disagreements: scorePairs !== undefined ? largestDisagreements(scorePairs, top) : undefined,
     relevance: relevancePairs !== undefined ? binaryAgreement(relevancePairs) : undefined,
     stale: staleTable(sides, table),
+    unmatched: unmatchedLists(sides, table),
   };
 }

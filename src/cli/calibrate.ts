@@ -3,7 +3,8 @@
  * score column), printed as the tables of `calibrate()`.
  */
 import type { DataFrame } from "danfojs-node";
-import type { CalibrateOptions, CalibrationReport } from "../analysis/calibrate";
+import type { CalibrateOptions, CalibrationReport, UnmatchedItem, UnmatchedList } from "../analysis/calibrate";
+import { quote } from "../labels/text";
 import { finiteNumber, inputFormat, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
 import { readScored } from "./command-support";
 import { describeConditions, WHERE_OPTION } from "./where";
@@ -33,6 +34,28 @@ function sections(report: CalibrationReport, top: number): [string, string, Data
     ["stale", "stale labels (left out: the row's text changed since it was labelled)", report.stale.shape[0] ? report.stale : undefined],
   ];
   return out.filter((x): x is [string, string, DataFrame] => x[2] !== undefined);
+}
+
+/** An unmatched row or label in a line: its keys and where it is. */
+function unmatchedItem(item: UnmatchedItem): string {
+  const keys = [
+    item.id !== null ? `id ${JSON.stringify(item.id)}` : "",
+    item.user_input !== null ? `user_input ${quote(item.user_input, 50)}` : "",
+    item.model !== null ? `model ${JSON.stringify(item.model)}` : "",
+  ].filter(Boolean);
+  return `${keys.join(", ")} (${item.where})`;
+}
+
+/** "unused labels (answer_correctness): 11: …; …; and 6 more", or nothing when there are none. */
+function unmatchedLine(what: string, kind: string, list: UnmatchedList): string[] {
+  if (list.count === 0) return [];
+  const more = list.more > 0 ? `; and ${list.more} more` : "";
+  return [`${what} (${kind}): ${list.count}: ${list.first.map(unmatchedItem).join("; ")}${more}`];
+}
+
+/** The lines naming the first unlabelled rows and unused labels of each kind (a mistyped id or model shows up here). */
+function unmatchedNotes(report: CalibrationReport): string[] {
+  return report.unmatched.flatMap((u) => [...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows), ...unmatchedLine("unused labels", u.kind, u.unusedLabels)]);
 }
 
 /** `evalframe calibrate`: how well the judge of a scored file agrees with hand labels. */
@@ -74,6 +97,7 @@ export const calibrateCommand: Command = async (argv, io) => {
       alignThreshold: report.alignThreshold,
       rankingAgrees: report.rankingAgrees ?? null,
       ...Object.fromEntries(parts.map(([key, , frame]) => [key, frameRecords(frame)])),
+      unmatched: report.unmatched,
     };
     io.out(`${JSON.stringify(body, null, 2)}\n`);
     return 0;
@@ -83,6 +107,8 @@ export const calibrateCommand: Command = async (argv, io) => {
   io.out(`${file}${rows} against ${files.join(", ")}: rows matched by ${matchedBy}\n`);
   for (const [key, heading, frame] of parts) {
     io.out(`\n${heading}\n${formatTable(frame, { maxWidth: key === "disagreements" ? 60 : 48 })}\n`);
+    const notes = key === "coverage" ? unmatchedNotes(report) : [];
+    if (notes.length > 0) io.out(`${notes.join("\n")}\n`);
   }
   return 0;
 };
