@@ -2,11 +2,12 @@
  * The rows that summarize, compare, diff and calibrate name in their
  * messages, on real files through the command line: the row as loading
  * names it (0-based, as in a DataFrame) and the line of the file it starts
- * on, a header and multi-line quoted cells counted, after --where too.
+ * on, a header and multi-line quoted cells counted, after --where too; and
+ * summarize's answers given twice for one (id, model).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { calibrate, summarize } from "../src/index";
+import { calibrate, frameRecords, loadDataset, summarize } from "../src/index";
 import { runCliCaptured as run } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
 
@@ -50,5 +51,39 @@ describe("rows named in messages", () => {
     assert.match(failure(await run(["calibrate", repeated, "--labels", fine, "--label-score", "human_score"])), /row 0 \(line 2\) and row 2 \(line 4\) of the scored table are both \(id "q1", model "a"\)/);
     // Labels given in code are rows of a list: no line.
     assert.throws(() => calibrate([{ id: "q1", model: "a", answer_correctness: 0.5 }], [{ id: "q1", model: "a", g: 2 }], { labelScore: "g" }), /label row 0, column "g": 2 is not a score/);
+  });
+});
+
+describe("summarize: an answer given twice for one (id, model)", () => {
+  const dir = tempDir();
+  // Model a answers q1 twice (lines 2 and 4, the first over two lines): the second counts as failed, not as a third score.
+  const file = writeText(dir, "twice.csv", 'id,model,user_input,response,reference,answer_correctness\nq1,a,Q1,"r\nr",ref,0.5\nq1,a,Q1,r2,ref,0.6\nq1,b,Q1,r,ref,0.7\nq2,a,Q2,r,ref,0.1\nq2,b,Q2,r,ref,0.2\n');
+  const modelA = (records: Record<string, unknown>[]) => records.find((r) => r["model"] === "a")!;
+
+  it("the library counts the repeat as failed, from the ids or from the input_error loading wrote", async () => {
+    const loaded = await loadDataset(file, { warn: false });
+    const a = modelA(frameRecords(summarize(loaded, { by: "model" })));
+    assert.deepEqual([a["n"], a["n_valid"], a["n_error"], a["mean"]], [3, 2, 1, 0.3]);
+    // Rows given in code: found by their ids.
+    const rows = [{ id: "q1", model: "a", answer_correctness: 0.5 }, { id: "q1", model: "a", answer_correctness: 0.6 }, { id: "q2", model: "a", answer_correctness: 0.1 }];
+    assert.equal(modelA(frameRecords(summarize(rows, { by: "model" })))["n_valid"], 2);
+    // A table read without its id column still has loading's input_error.
+    const noIds = frameRecords(loaded).map(({ id: _id, ...rest }) => rest);
+    assert.equal(modelA(frameRecords(summarize(noIds, { by: "model" })))["n_valid"], 2);
+  });
+
+  it("the command line warns naming the repeated row, its line and the first answer's, and counts it as failed", async () => {
+    for (const by of [[], ["--by", "model"]]) {
+      const result = await run(["summarize", file, ...by, "--json"]);
+      assert.equal(result.code, 0, result.err);
+      assert.equal(
+        result.err,
+        'evalframe: warning: ' + file + ': 1 row answers an (id, model) that an earlier row answered, and is counted as failed (n_error), not averaged in: row 1 (line 4) (id "q1", model "a", first at row 0 (line 2)); each question id must appear once per model\n',
+      );
+      const a = modelA(JSON.parse(result.out) as Record<string, unknown>[]);
+      assert.deepEqual([a["n"], a["n_valid"], a["n_error"], a["mean"]], [3, 2, 1, 0.3]);
+    }
+    const clean = await run(["summarize", file, "--where", "model=b"]);
+    assert.equal(clean.err, "");
   });
 });

@@ -8,6 +8,7 @@ import { FixableError } from "../dataset/fix-hint";
 import type { DataFrame } from "danfojs-node";
 import { INPUT_ERROR_COLUMN, type ColumnType } from "../dataset/columns";
 import { getColumn, rowAt, type Cell, type Table, type TableColumn } from "../dataset/table";
+import { REPEATED_ID_RULE } from "../dataset/validate";
 import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
 import { cellNumber, cellString, groupRows, judgeColumnName, judgeText } from "../dataset/column-toolkit";
@@ -101,6 +102,41 @@ function checkScore(cell: unknown, score: number, [low, high]: readonly [number,
   throw new RangeError(`${caller}: column "${metric}" ${row}: ${shown} is not a score from ${low} to ${high}${hint}`);
 }
 
+/** A row that answers a question (id) its model answered in an earlier row. */
+export interface RepeatedAnswer {
+  /** The row repeating the answer. */
+  row: number;
+  /** The earlier row, when the table has the id column to find it. */
+  first: number | undefined;
+}
+
+/**
+ * The rows that repeat an earlier row's (id, model): found from the `id`
+ * (and `model`) columns, and from an `input_error` that loading wrote for a
+ * repeated id (a table read without its id column still knows them). The
+ * first answer counts; `summarize` counts the others as failed, as scoring
+ * leaves them unscored.
+ *
+ * @example
+ * repeatedAnswers({ columns: [{ name: "id", type: "string", values: ["q1", "q1"] }], rowCount: 2 }) // [{ row: 1, first: 0 }]
+ */
+export function repeatedAnswers(table: Table): RepeatedAnswer[] {
+  const id = getColumn(table, "id");
+  const model = getColumn(table, "model");
+  const flagged = getColumn(table, INPUT_ERROR_COLUMN);
+  const firstRow = new Map<string, number>();
+  const out: RepeatedAnswer[] = [];
+  for (let i = 0; i < table.rowCount; i++) {
+    const v = cellString(id?.values[i]);
+    const key = JSON.stringify([v, model?.values[i] ?? null]);
+    const first = v.trim() === "" ? undefined : firstRow.get(key);
+    if (first !== undefined) out.push({ row: i, first });
+    else if (cellString(flagged?.values[i]).includes(REPEATED_ID_RULE)) out.push({ row: i, first: undefined });
+    else if (v.trim() !== "") firstRow.set(key, i);
+  }
+  return out;
+}
+
 /** @internal A column name or several as a list. */
 export function asList(value: string | readonly string[] | undefined): string[] {
   if (value === undefined) return [];
@@ -157,7 +193,8 @@ export const SUMMARY_COLUMNS = [
  * Summary statistics of score columns, per group and metric (metric by
  * metric, groups in order of first appearance): `n` rows, `n_valid` scored,
  * `n_error` failed (NaN/null score or a non-empty `<metric>_error`; never
- * averaged in as 0), and over the valid scores `mean`, `std` (sample, n − 1),
+ * averaged in as 0; also a row repeating an earlier row's (id, model), see
+ * {@link repeatedAnswers}: the first answer is the one scored), and over the valid scores `mean`, `std` (sample, n − 1),
  * `median`, `p25`, `p75` (type-7 quantiles), `min`, `max`, `ci_low`/`ci_high`
  * and `pass_rate`; and, when the scored table names its judge
  * (`<metric>_judge`), `judge`: who scored the group, which a chart of the
@@ -210,6 +247,8 @@ export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): 
   const seed = options.seed ?? DEFAULT_SEED;
   const confidence = options.confidence ?? 0.95;
   const groups = groupRows(table, by);
+  // A repeated answer is not a second score of its question: it counts as failed (see repeatedAnswers).
+  const repeated = new Set(repeatedAnswers(table).map((r) => r.row));
 
   const groupValues: Cell[][] = by.map(() => []);
   const cells: Record<(typeof SUMMARY_COLUMNS)[number], Cell[]> = Object.fromEntries(
@@ -225,7 +264,7 @@ export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): 
       const valid: number[] = [];
       for (const i of rows) {
         const v = scores[i]!;
-        if (!Number.isNaN(v)) valid.push(v);
+        if (!Number.isNaN(v) && !repeated.has(i)) valid.push(v);
       }
       const s = describe(valid, binary, replicates, confidence, deriveSeed(seed, `${groups.keys[g]}\u0000${metric}`));
       cells.metric.push(metric);

@@ -1,11 +1,12 @@
 /**
  * `evalframe summarize`: the summary table of a scored file (typed tables: no danfojs).
  */
-import { flag, list, parseCommand, stringOption, wholeNumber } from "./args";
+import { counted, flag, list, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError, UsageError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate } from "./fail-under";
 import type { Command } from "./command";
 import { s, b, columnsOf, namedColumns, tables, readScored, scoreColumnsRead } from "./command-support";
+import { getColumn, rowAt, type Table } from "../dataset/table";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe summarize`: the summary table of a scored file. */
@@ -19,12 +20,40 @@ export const summarizeCommand: Command = async (argv, io) => {
   if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
   const { summaryTable, formatTable, frameRecords } = tables();
   const named = list(stringOption(args, "by"));
-  const df = await input.load(scoreColumnsRead(named ?? ["model"], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
+  // id and model too, whatever --by is: an answer given twice is found by them (and loading checks them together).
+  const df = await input.load(scoreColumnsRead([...(named ?? []), "model", "id"], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
   const by = named ?? (columnsOf(df).includes("model") ? ["model"] : []);
   const summary = await failOnError(() =>
     summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);
+  const warning = repeatedWarning(input.file, df);
+  if (warning !== undefined) io.err(`${warning}\n`);
   io.out(flag(args, "json") ? `${JSON.stringify(frameRecords(summary), null, 2)}\n` : `${formatTable(summary)}\n`);
   if (gate) io.err(`${checkFailUnder(frameRecords(summary), gate)}\n`);
   return 0;
 };
+
+/** How many repeated answers the warning names. */
+const REPEATS_NAMED = 3;
+
+/**
+ * The warning about rows that answer an (id, model) an earlier row answered
+ * (counted as failed by the summary), naming the first few; undefined when there are none.
+ */
+function repeatedWarning(file: string, table: Table): string | undefined {
+  const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const repeats = repeatedAnswers(table);
+  if (repeats.length === 0) return undefined;
+  const id = getColumn(table, "id");
+  const model = getColumn(table, "model");
+  const named = repeats.slice(0, REPEATS_NAMED).map(({ row, first }) => {
+    const keys = [id ? `id ${JSON.stringify(id.values[row])}` : "", model ? `model ${JSON.stringify(model.values[row])}` : ""].filter(Boolean).join(", ");
+    const earlier = first === undefined ? "" : `, first at ${rowAt(table, first)}`;
+    return `${rowAt(table, row)} (${keys}${earlier})`;
+  });
+  const more = repeats.length > named.length ? `; and ${repeats.length - named.length} more` : "";
+  return (
+    `evalframe: warning: ${file}: ${counted(repeats.length, "row")} ${repeats.length === 1 ? "answers" : "answer"} an (id, model) that an earlier row answered, ` +
+    `and ${repeats.length === 1 ? "is" : "are"} counted as failed (n_error), not averaged in: ${named.join("; ")}${more}; each question id must appear once per model`
+  );
+}

@@ -103,6 +103,9 @@ export function parseContexts(cell: string | null): { contexts: string[] } | { p
   return { contexts: parsed as string[] };
 }
 
+/** The end of the problem a repeated (id, model) gets in `input_error`, by which it is known again. */
+export const REPEATED_ID_RULE = "each question id must appear once per model";
+
 /**
  * Checks every row of a typed table with canonical names: question and
  * reference present, contexts a list of strings (rewritten as canonical JSON),
@@ -150,7 +153,7 @@ export function validateRows(table: Table, problems: RowProblems): void {
         return;
       }
       const forModel = model ? ` for model "${String(m)}"` : "";
-      problems.add(row, `column "id": "${String(v)}" appears again${forModel} (first at row ${first}); each question id must appear once per model`);
+      problems.add(row, `column "id": "${String(v)}" appears again${forModel} (first at row ${first}); ${REPEATED_ID_RULE}`);
     });
   }
 }
