@@ -193,9 +193,9 @@ describe("evalframe score (offline judge) and the commands that read its output"
     const records = JSON.parse(json.stdout) as { model_a: string; model_b: string; n_pairs: number }[];
     assert.deepEqual(records.map((r) => [r.model_a, r.model_b, r.n_pairs]), [["atlas-pro", "swift-mini", 42], ["chatter-xl", "swift-mini", 42]]);
 
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 2, "a --baseline the file lacks is bad usage, as a --by column it lacks");
     assert.equal(lines(unknown.stderr).length, 1);
-    assert.match(unknown.stderr, /baseline "nobody" is not a model/);
+    assert.match(unknown.stderr, /--baseline names "nobody", which is not a value of column "model" in scored\.csv; its values are: atlas-pro, chatter-xl, swift-mini/);
   });
 
   it("a column named by an option that the file lacks exits 2 listing the file's columns, not only those read", async () => {

@@ -5,6 +5,8 @@
 import type { DataFrame } from "danfojs-node";
 import type { CalibrateOptions, CalibrationReport, UnmatchedItem, UnmatchedList } from "../analysis/calibrate";
 import { quote } from "../labels/text";
+import type { DatasetFormat } from "../dataset/load";
+import { getColumn, type Table } from "../dataset/table";
 import { finiteNumber, inputFormat, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
 import { readScored } from "./command-support";
 import { describeConditions, WHERE_OPTION } from "./where";
@@ -58,6 +60,15 @@ function unmatchedNotes(report: CalibrationReport): string[] {
   return report.unmatched.flatMap((u) => [...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows), ...unmatchedLine("unused labels", u.kind, u.unusedLabels)]);
 }
 
+/** The table of human scores of `--label-score`; a usage error (exit 2) when it lacks that column. */
+async function readGrades(c: string, file: string, format: DatasetFormat, column: string, loadTable: typeof import("../dataset/load").loadTable): Promise<Table> {
+  const table = await failOnError(() => loadTable(file, { format, required: [], warn: false }), `${file}: `);
+  if (getColumn(table, column) === undefined) {
+    throw new UsageError(`${c}: --label-score names column "${column}", which ${file} does not have; its columns are: ${table.columns.map((x) => x.name).join(", ")}`, c);
+  }
+  return table;
+}
+
 /** `evalframe calibrate`: how well the judge of a scored file agrees with hand labels. */
 export const calibrateCommand: Command = async (argv, io) => {
   const c = "calibrate";
@@ -77,8 +88,8 @@ export const calibrateCommand: Command = async (argv, io) => {
 
   const { loadTable, calibrate, formatTable, frameRecords } = runtime();
   const scored = await input.load();
-  const labels = labelFormat !== undefined
-    ? await failOnError(() => loadTable(files[0]!, { format: labelFormat, required: [], warn: false }), `${files[0]}: `)
+  const labels = labelFormat !== undefined && labelScore !== undefined
+    ? await readGrades(c, files[0]!, labelFormat, labelScore, loadTable)
     : await readLabelFiles(files);
   const options: CalibrateOptions = { top };
   if (labelScore !== undefined) options.labelScore = labelScore;

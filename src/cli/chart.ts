@@ -6,7 +6,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { s, readScored } from "./command-support";
+import { namedColumns, requireNamedValues, s, readScored } from "./command-support";
 import { WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -36,7 +36,9 @@ export const chartCommand: Command = async (argv, io) => {
   // The chart modules only (no judge, no report, no danfojs): a chart of a table is drawn in about a second.
   const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
     require("../charts/index") as typeof import("../charts/index");
-  const df = await input.load();
+  const df = await input.load(undefined, undefined, namedColumns([["--metric", metric], ["--by", by], ["--pair-by", pairBy]]));
+  requireNamedValues(c, input.file, df, "--baseline", by ?? "model", baseline === undefined ? [] : [baseline]);
+  requireNamedValues(c, input.file, df, "--models", by ?? "model", models ?? []);
   const spec = await failOnError((): VegaLiteSpec => {
     switch (kind) {
       case "box":

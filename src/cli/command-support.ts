@@ -176,6 +176,21 @@ export async function requireNamedColumns(command: string, file: string, format:
   throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
 }
 
+/**
+ * Throws a usage error (exit 2) when a value named with `option` (a
+ * `--baseline` model) is not in column `column` of the table read from
+ * `file`, listing the values it has. Nothing to check when the column is
+ * absent: the analysis says so.
+ */
+export function requireNamedValues(command: string, file: string, table: Table, option: string, column: string, values: readonly string[]): void {
+  const cells = getColumn(table, column)?.values;
+  if (cells === undefined) return;
+  const present = new Set(cells.map((v) => (v === null ? "" : String(v))));
+  const absent = values.find((v) => !present.has(v));
+  if (absent === undefined) return;
+  throw new UsageError(`${command}: ${option} names ${JSON.stringify(absent)}, which is not a value of column "${column}" in ${file}; its values are: ${[...present].filter(Boolean).join(", ")}`, command);
+}
+
 /** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */
 export type CellText = NonNullable<LoadDatasetOptions["cellText"]>;
 

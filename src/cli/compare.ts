@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, namedColumns, scoreColumnsRead } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, scoreColumnsRead } from "./command-support";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
@@ -25,6 +25,7 @@ export const compareCommand: Command = async (argv, io) => {
     ...(stringOption(args, "baseline") !== undefined ? { baseline: stringOption(args, "baseline")! } : {}),
     ...(seed !== undefined ? { seed } : {}),
   };
+  if (options.baseline !== undefined) requireNamedValues(c, input.file, df, "--baseline", options.by, [options.baseline]);
   const comparison = await failOnError(() => comparisonTable(df, options), `${input.file}: `);
   if (flag(args, "json")) {
     io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);
