@@ -68,7 +68,7 @@ export type { HeadlineOptions } from "./analysis/headline";
 export { agreement } from "./analysis/agreement";
 export type { AgreementInput, AgreementResult } from "./analysis/agreement";
 export { calibrate } from "./analysis/calibrate";
-export type { CalibrateOptions, CalibrationReport, CalibrationLabels } from "./analysis/calibrate";
+export type { CalibrateOptions, CalibrationReport, CalibrationLabels, Unmatched, UnmatchedItem, UnmatchedList } from "./analysis/calibrate";
 export { disagreements, worst } from "./analysis/drilldown";
 export type { DisagreementsOptions, WorstOptions } from "./analysis/drilldown";
 export { readLabels } from "./labels/read";

@@ -18,7 +18,7 @@ export type { CompareModelsOptions, ComparisonTest } from "./compare";
 export { agreement } from "./agreement";
 export type { AgreementInput, AgreementResult } from "./agreement";
 export { calibrate } from "./calibrate";
-export type { CalibrateOptions, CalibrationReport, CalibrationLabels } from "./calibrate";
+export type { CalibrateOptions, CalibrationReport, CalibrationLabels, Unmatched, UnmatchedItem, UnmatchedList } from "./calibrate";
 export { alignStatements, wordOverlap, statementWords, ALIGN_THRESHOLD } from "./align";
 export { disagreements, worst } from "./drilldown";
 export type { DisagreementsOptions, WorstOptions } from "./drilldown";
