@@ -142,3 +142,22 @@ describe("names written with and without accents, abbreviations with and without
     assert.ok(analyzeStatement("J.R.R. Tolkien wrote it.").terms.some((t) => t.key === "tolkien"));
   });
 });
+
+describe("denials with a pronoun subject or a frame", () => {
+  it("'It is not in Peru.', 'It is a myth that …' and 'The claim that … is wrong' deny the reference", async () => {
+    const question = "Where is Machu Picchu, and who built it?";
+    const reference = "Machu Picchu was built by the Inca. It is in Peru.";
+    const rows = [
+      { user_input: question, response: "Machu Picchu was built by the Inca. It is in Peru.", reference },
+      { user_input: question, response: "Machu Picchu was built by the Inca. It is not in Peru.", reference },
+      { user_input: question, response: "It is a myth that Machu Picchu was built by the Inca.", reference },
+      { user_input: question, response: "The claim that the Inca built Machu Picchu is wrong.", reference },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    const [right, notIn, myth, claim] = out.map((r) => r["answer_correctness"] as number);
+    assert.ok(right! > 0.9, `right: ${right}`);
+    assert.ok(notIn! < 0.7, `not in Peru: ${notIn}`);
+    assert.ok(myth! < 0.3, `myth: ${myth}`);
+    assert.ok(claim! < 0.3, `claim: ${claim}`);
+  });
+});

@@ -226,8 +226,14 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       previousWasName = true;
     }
   }
+  // A claim framed as false denies it: "It is false that …", "It is a myth that …", "The claim that … is wrong".
+  if (DENYING_FRAME.test(text)) negations.push("false");
   return { terms, negations, lowerWords };
 }
+
+/** Frames that deny the claim inside them. */
+const DENYING_FRAME =
+  /^\s*(?:it\s+is|it's|it’s)\s+(?:also\s+)?(?:false|untrue|incorrect|wrong|a\s+myth|a\s+misconception|a\s+common\s+misconception)\s+that\b|^\s*the\s+(?:claim|idea|belief|notion|statement|myth)\s+that\b.*\bis\s+(?:false|untrue|incorrect|wrong|a\s+myth)\b/iu;
 
 /** A number of at most four digits (and a letter: "4S") after a word, that is no amount, date or range. */
 const DESIGNATION = /^[\s-](\d{1,4}[a-z]?)(?![\d%°]|[,.:/]\d|\s*(?:%|°|-\s*\d|–|to\s+\d|and\s+\d))/u;

@@ -229,8 +229,12 @@ const attributeCrossed: Contradiction = ({ statement, others, other, own, questi
 const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, ref }) => {
   const negated = statement.negations.length > 0;
   const aligned = nearest();
-  if (aligned.index < 0 || aligned.share < SUPPORT_THRESHOLD || statement.terms.length + values.length < 2) return undefined;
+  // One word or value is enough when the statement of the other side holds all of it and is a denial of it, or it is the
+  // denial ("It is not in Nepal." against "It is in Nepal."); not a bare word against a denial of more ("const" against
+  // "… cannot be reassigned").
+  if (aligned.index < 0 || aligned.share < SUPPORT_THRESHOLD) return undefined;
   const o = others[aligned.index]!;
+  if (statement.terms.length + values.length < 2 && !(aligned.share >= 1 && (negated || o.terms.length + o.values.length < 2))) return undefined;
   // A clash unless a statement of the same polarity matches as well.
   if (negated === (o.negations.length > 0) || closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share > aligned.share) return undefined;
   const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
