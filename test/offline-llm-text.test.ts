@@ -161,3 +161,18 @@ describe("denials with a pronoun subject or a frame", () => {
     assert.ok(claim! < 0.3, `claim: ${claim}`);
   });
 });
+
+describe("a name the tagger took for a verb", () => {
+  it("'Bell invented …' names Bell: against 'invented by Meucci' it clashes, against 'invented by Bell' it matches", async () => {
+    const question = "Who invented the telephone?";
+    const rows = [
+      { user_input: question, response: "Bell invented the telephone.", reference: "The telephone was invented by Alexander Graham Bell." },
+      { user_input: question, response: "Bell invented the telephone.", reference: "The telephone was invented by Antonio Meucci." },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    const [same, other] = out.map((r) => r["answer_correctness"] as number);
+    assert.ok(same! > 0.7, `Bell against Bell: ${same}`);
+    assert.ok(other! < 0.3, `Bell against Meucci: ${other}`);
+    assert.ok(!analyzeStatement("Keep running every day.").terms.some((t) => t.entity), "an imperative stays a verb");
+  });
+});

@@ -163,6 +163,11 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     if (i === particle) continue;
     let token = tokens[i]!;
     let form = token.text;
+    // A capitalised first word the tagger took for a verb, right before an inflected verb, is the subject's name
+    // ("Bach composed …", "Bell invented …"): a sentence does not open with two verbs.
+    if (i === 0 && token.pos === "VERB" && /^\p{Lu}\p{Ll}+$/u.test(token.text) && !token.text.endsWith("ing") && tokens[1]?.pos === "VERB" && tokens[1].text.toLowerCase() !== tokens[1].lemma && !tokens[1].text.endsWith("ing")) {
+      token = { ...token, pos: "PROPN", lemma: token.text.toLowerCase() };
+    }
     // A verb of two words ("passed away") is read as the one word it means ("died").
     if (token.pos === "VERB" && i + 1 < tokens.length) {
       const meaning = phrasalVerb(token.lemma, tokens[i + 1]!.text, tokens[i + 2]?.text);
