@@ -163,16 +163,16 @@ describe("denials with a pronoun subject or a frame", () => {
 });
 
 describe("a name the tagger took for a verb", () => {
-  it("'Bell invented …' names Bell: against 'invented by Meucci' it clashes, against 'invented by Bell' it matches", async () => {
-    const question = "Who invented the telephone?";
+  it("'Cook charted …' names Cook: against 'charted by James Cook' it matches, against 'charted by Abel Tasman' it clashes", async () => {
+    const question = "Who charted the east coast of Australia in 1770?";
     const rows = [
-      { user_input: question, response: "Bell invented the telephone.", reference: "The telephone was invented by Alexander Graham Bell." },
-      { user_input: question, response: "Bell invented the telephone.", reference: "The telephone was invented by Antonio Meucci." },
+      { user_input: question, response: "Cook charted the east coast of Australia in 1770.", reference: "The east coast of Australia was charted in 1770 by James Cook." },
+      { user_input: question, response: "Cook charted the east coast of Australia in 1770.", reference: "The east coast of Australia was charted in 1770 by Abel Tasman." },
     ];
     const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
     const [same, other] = out.map((r) => r["answer_correctness"] as number);
-    assert.ok(same! > 0.7, `Bell against Bell: ${same}`);
-    assert.ok(other! < 0.3, `Bell against Meucci: ${other}`);
+    assert.ok(same! > 0.7, `Cook against Cook: ${same}`);
+    assert.ok(other! < 0.5, `Cook against Tasman: ${other}`);
     assert.ok(!analyzeStatement("Keep running every day.").terms.some((t) => t.entity), "an imperative stays a verb");
   });
 });
