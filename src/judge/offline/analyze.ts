@@ -116,6 +116,30 @@ function inValue(values: readonly TextValue[], start: number, end: number): bool
   return values.some((v) => start < v.end && end > v.start);
 }
 
+/**
+ * {@link inValue} for many spans of one text: the values sorted by start, with the furthest end
+ * among the first k, so that each span is answered by a binary search (a long text has
+ * thousands of values, and every one of its tokens is asked about).
+ */
+function valueSpans(values: readonly TextValue[]): (start: number, end: number) => boolean {
+  if (values.length < 16) return (start, end) => inValue(values, start, end);
+  const sorted = [...values].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((v) => v.start);
+  const furthest: number[] = [];
+  for (const v of sorted) furthest.push(Math.max(v.end, furthest[furthest.length - 1] ?? -Infinity));
+  return (start, end) => {
+    // How many values start before `end`; one of them overlaps when the furthest end among them passes `start`.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && furthest[lo - 1]! > start;
+  };
+}
+
 /** Spans of titles in Korean brackets (『구운몽』, 「모나리자」, 《…》, 〈…〉): the words inside are a name. */
 function titleSpans(text: string): Array<{ start: number; end: number }> {
   return [...text.matchAll(/[『「《〈][^』」》〉]{1,60}[』」》〉]/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
@@ -155,6 +179,8 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
   const terms: Term[] = [];
   const negations: string[] = [];
   const lowerWords: string[] = [];
+  const seenLower = new Set<string>();
+  const covered = valueSpans(values);
   let role = "subject";
   let previousWasName = false;
   // The second word of a verb of two words, which is not read on its own.
@@ -181,7 +207,10 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     previousWasName = false;
     const { start, end } = token;
     const lower = token.text.toLowerCase();
-    if (/^\p{Ll}/u.test(token.text) && !lowerWords.includes(lower)) lowerWords.push(lower);
+    if (/^\p{Ll}/u.test(token.text) && !seenLower.has(lower)) {
+      seenLower.add(lower);
+      lowerWords.push(lower);
+    }
     if (isNegation(lower) || token.lemma === "not") {
       // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause (", no Y has …" does).
       const contrast = lower === "not" && /,\s*$/.test(text.slice(Math.max(0, start - 3), start));
@@ -199,7 +228,7 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       if (token.pos !== "VERB") continue;
     }
     if (token.pos === "PUNCT" && /[,;:()]/.test(token.text)) role = "";
-    if (inValue(values, start, end)) continue;
+    if (covered(start, end)) continue;
     const weight = POS_WEIGHT[token.pos];
     if (weight === undefined) continue;
     let key = token.lemma.replace(/['’]s$/, "");
