@@ -13,7 +13,7 @@ import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../
 import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
 import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
-import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, type Pool } from "./pool";
+import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, statementsThatMayHold, type Pool } from "./pool";
 import {
   clashingCount, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
   statedValues, swappedRoles, wordCounts,
@@ -49,7 +49,9 @@ function closest(a: StatementAnalysis, others: readonly StatementAnalysis[]): { 
   let total = values.length * VALUE_WEIGHT;
   for (const t of a.terms) total += t.weight;
   if (total === 0) return best;
-  for (let i = 0; i < others.length; i++) {
+  // Without values, only a statement that holds one of its terms can share anything with it.
+  const order = values.length === 0 ? statementsThatMayHold(others, a.terms) : others.keys();
+  for (const i of order) {
     const o = others[i]!;
     const p = pool([o]);
     let found = 0;
@@ -126,15 +128,16 @@ const swappedName: Contradiction = ({ statement, others, self, question, names, 
   const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
   let best = -1;
   let bestShare = 0;
-  others.forEach((o, i) => {
-    const p = pool([o]);
+  // Only a statement that holds one of its terms can share anything with it.
+  for (const i of statementsThatMayHold(others, statement.terms)) {
+    const p = pool([others[i]!]);
     const share = weight === 0 ? 0 : predicate.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight;
     const holdsNames = names.some((t) => holds(p, t));
     if (share > bestShare || (share === bestShare && share > 0 && holdsNames)) {
       best = i;
       bestShare = share;
     }
-  });
+  }
   if (best < 0 || bestShare < 0.6 || predicate.length < 2) return undefined;
   const o = others[best]!;
   // The names this statement gives that the statement saying the same of something lacks

@@ -167,3 +167,57 @@ const ALIASED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   }
   return out;
 })();
+
+/** Where a term key is looked for in a {@link SideIndex}: its synonym key, and its first letters (see {@link sameTerm}). */
+function lookupKeys(key: string): string[] {
+  const keys = [`s:${synonymKey(key)}`];
+  // Near spellings share the first letter (a Korean word) or the first two (any other word).
+  keys.push(HANGUL_WORD.test(key) ? `1:${key.charAt(0)}` : `2:${key.slice(0, 2)}`);
+  return keys;
+}
+
+/** The statements of one side by what they hold, for {@link statementsThatMayHold}. */
+type SideIndex = Map<string, number[]>;
+
+const sideIndexes = new WeakMap<readonly StatementAnalysis[], SideIndex>();
+
+function sideIndex(side: readonly StatementAnalysis[]): SideIndex {
+  let index = sideIndexes.get(side);
+  if (index) return index;
+  index = new Map();
+  const add = (key: string, i: number): void => {
+    const list = index!.get(key);
+    if (list === undefined) index!.set(key, [i]);
+    else if (list[list.length - 1] !== i) list.push(i);
+  };
+  side.forEach((a, i) => {
+    for (const t of a.terms) {
+      add(`s:${synonymKey(t.key)}`, i);
+      add(`1:${t.key.charAt(0)}`, i);
+      add(`2:${t.key.slice(0, 2)}`, i);
+    }
+    for (const initial of a.initials) add(`i:${initial}`, i);
+  });
+  sideIndexes.set(side, index);
+  return index;
+}
+
+/**
+ * The indices (ascending) of the statements of `side` whose pool may hold
+ * one of `terms` ({@link holds}): every statement that does is among them.
+ * A loop that only counts what a statement holds can skip the others,
+ * which makes judging a side of n statements against the other side close
+ * to linear instead of n × n.
+ *
+ * @example
+ * statementsThatMayHold(references, statement.terms) // e.g. [0, 3]
+ */
+export function statementsThatMayHold(side: readonly StatementAnalysis[], terms: readonly Term[]): number[] {
+  const index = sideIndex(side);
+  const found = new Set<number>();
+  for (const t of terms) {
+    for (const key of lookupKeys(t.key)) for (const i of index.get(key) ?? []) found.add(i);
+    if (t.acronym) for (const i of index.get(`i:${t.key}`) ?? []) found.add(i);
+  }
+  return [...found].sort((a, b) => a - b);
+}
