@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { analyzeStatement } from "../src/judge/offline/analyze";
+import { atomicClaims } from "../src/judge/offline/claims";
 import { plainText } from "../src/judge/offline/markup";
 import { splitStatements } from "../src/judge/offline/statements";
 import { records } from "./support/frames";
@@ -121,6 +122,23 @@ describe("a number that names which thing (Apollo 11, Airbus A380, Interstate 95
     assert.ok(landing.terms.some((t) => t.key === "apollo 11" && t.entity));
     assert.deepEqual(analyzeStatement("Mount Everest is 8,849 m tall.").values.map((v) => v.text), ["8,849 m"]);
     assert.ok(analyzeStatement("Windows 3.1 was released.").terms.every((t) => t.key !== "windows 3"));
+  });
+});
+
+describe("a value in the subject is not a claim of its own", () => {
+  it("keeps the subject's year with what the sentence says of it", () => {
+    assert.deepEqual(atomicClaims("The 1906 earthquake was caused by the San Andreas Fault."), ["The 1906 earthquake was caused by the San Andreas Fault."]);
+    // An object after the verb still makes a claim apart from the year it is given.
+    assert.deepEqual(atomicClaims("Marie Curie won the Nobel Prize in 1911."), ["Marie Curie won the Nobel Prize.", "Marie Curie won the Nobel Prize in 1911."]);
+  });
+
+  it("scores another name in the by-phrase as wrong, whatever the subject's year", async () => {
+    const question = "What caused the 1906 San Francisco earthquake?";
+    const reference = "The 1906 earthquake was caused by the San Andreas Fault.";
+    const rows = ["The 1906 earthquake was caused by the San Andreas Fault.", "The 1906 earthquake was caused by the Hayward Fault."].map((response) => ({ user_input: question, response, reference }));
+    const [right, wrong] = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false })).map((r) => r["answer_correctness"] as number);
+    assert.ok(right! > 0.9, `right: ${right}`);
+    assert.ok(wrong! < 0.3, `wrong: ${wrong}`);
   });
 });
 

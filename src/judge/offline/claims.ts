@@ -379,7 +379,11 @@ function englishClaims(clause: string, depth = 0): string[] {
   const core = slots.filter((s) => !s.preposition);
   const prepositional = slots.length - core.length;
   const facts = slots.reduce((n, s) => n + (s.preposition || s.items.length > 1 ? s.items.length : 0), 0);
-  const coreItems = core.reduce((n, s) => n + s.items.length, 0);
+  // Only an object or complement makes a claim of its own: an item in the subject ("The 2020
+  // pandemic was caused by …") leaves a claim with nothing said ("The 2020 pandemic was caused.").
+  const verb = firstMainVerb(tokens);
+  const verbStart = verb < 0 ? 0 : tokens[verb]!.start;
+  const coreItems = core.reduce((n, s) => n + (s.start >= verbStart ? s.items.length : 0), 0);
   if (facts <= 1 && !(facts === 1 && coreItems > 0 && prepositional > 0)) return [clause];
   const claims: string[] = [];
   if (coreItems > 0 && prepositional > 0) claims.push(claimFor(clause, slots, core, -1));
