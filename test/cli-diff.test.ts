@@ -66,8 +66,11 @@ describe("--fail-under on summarize", () => {
     assert.equal(under.code, 1);
     assert.deepEqual(lines(under.err), ["evalframe: fail-under: answer_correctness mean 0.61 < 0.62 (all rows; 9 rows, 1 failed left out)"]);
     const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
-    assert.equal(unknown.code, 1);
-    assert.match(unknown.err, /^evalframe: fail-under: no model "Z" in the table; the models are A, B\n$/);
+    assert.equal(unknown.code, 2, "a misspelt model is bad usage, not a gate that failed");
+    assert.match(unknown.err, /^evalframe: fail-under: --fail-under-model "Z" is not a model of the table; its models are "A", "B"/);
+    const metricAbsent = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-metric", "multimodal_relevance"]);
+    assert.equal(metricAbsent.code, 2, metricAbsent.err);
+    assert.match(metricAbsent.err, /multimodal_relevance is not in the summary \(it has answer_correctness\)/);
   });
 
   it("says 'pass rate' for 0/1 scores, and fails a model whose every row failed", async () => {
@@ -140,8 +143,11 @@ describe("--fail-under on score (offline judge)", () => {
     assert.equal(metric.code, 2);
     assert.match(metric.err, /--fail-under-metric must be one of answer_correctness, multimodal_relevance, got "faithfulness"/);
     const notScored = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "0.5", "--fail-under-metric", "multimodal_relevance"]);
-    assert.equal(notScored.code, 1);
+    assert.equal(notScored.code, 2);
     assert.match(notScored.err, /--fail-under-metric multimodal_relevance is not scored in this run \(it scores answer_correctness\)/);
+    const model = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "0.5", "--fail-under-model", "atlas-pr0"]);
+    assert.equal(model.code, 2, model.err);
+    assert.match(model.err, /--fail-under-model "atlas-pr0" is not a model of this table; its models are "[a-z-]+", "[a-z-]+", "[a-z-]+"/);
     assert.ok(!existsSync(out));
   });
 });

@@ -71,8 +71,26 @@ export function failUnderGate(command: string, args: ParsedArgs, allowedMetrics?
 export function requireGateMetrics(gate: FailUnderGate | undefined, produced: readonly string[], input: string): void {
   const missing = gate?.metrics?.filter((m) => !produced.includes(m)) ?? [];
   if (missing.length > 0) {
-    throw new CliFailure(`${input}: --fail-under-metric ${missing.join(",")} is not scored in this run (it scores ${produced.join(", ")})`);
+    throw new UsageError(`${input}: --fail-under-metric ${missing.join(",")} is not scored in this run (it scores ${produced.join(", ")}); add it to --metrics or gate another`, "score");
   }
+}
+
+/**
+ * Before any work is paid for: the models `--fail-under-model` names must be
+ * among the input's (exit 2, naming those it has). `models` is empty when the
+ * input has no "model" column.
+ */
+export function requireGateModels(gate: FailUnderGate | undefined, models: readonly string[], input: string): void {
+  if (gate?.models === undefined) return;
+  if (models.length === 0) throw new UsageError(`${input}: --fail-under-model needs a "model" column, and this table has none; gate all rows with --fail-under alone`, "score");
+  const absent = gate.models.filter((m) => !models.includes(m));
+  if (absent.length > 0) throw new UsageError(`${input}: --fail-under-model ${absent.map((m) => JSON.stringify(m)).join(", ")} is not a model of this table; its models are ${listed(models)}`, "score");
+}
+
+/** Up to 12 names, quoted, and how many more. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 12).map((n) => JSON.stringify(n)).join(", ");
+  return names.length > 12 ? `${shown} and ${names.length - 12} more` : shown;
 }
 
 /** One gated score: a group (or all rows) and metric, as the summary gives it. */
@@ -120,14 +138,14 @@ function gatedScores(summary: readonly Readonly<Record<string, unknown>>[], gate
   if (metrics.length === 0) metrics = available;
   const missing = metrics.filter((m) => !available.includes(m));
   if (missing.length > 0) {
-    throw new CliFailure(`fail-under: ${missing.join(", ")} is not in the summary (it has ${available.join(", ") || "no metric"}); summarize it with --metrics`);
+    throw new UsageError(`fail-under: ${missing.join(", ")} is not in the summary (it has ${available.join(", ") || "no metric"}); summarize it with --metrics`);
   }
   let records = summary;
   if (gate.models !== undefined) {
-    if (!summary.some((r) => Object.hasOwn(r, "model"))) throw new CliFailure("fail-under: --fail-under-model needs the summary by model, and this one has no model column");
+    if (!summary.some((r) => Object.hasOwn(r, "model"))) throw new UsageError("fail-under: --fail-under-model needs the summary by model, and this one has no model column");
     const present = new Set(summary.map((r) => String(r["model"])));
     const absent = gate.models.filter((m) => !present.has(m));
-    if (absent.length > 0) throw new CliFailure(`fail-under: no model ${absent.map((m) => JSON.stringify(m)).join(", ")} in the table; the models are ${[...present].join(", ")}`);
+    if (absent.length > 0) throw new UsageError(`fail-under: --fail-under-model ${absent.map((m) => JSON.stringify(m)).join(", ")} is not a model of the table; its models are ${listed([...present])}`);
     records = summary.filter((r) => gate.models!.includes(String(r["model"])));
   }
   const out: Gated[] = [];

@@ -41,7 +41,12 @@ export interface InputSurvey {
   bad: number;
   /** Rows of the file, `--where` or not. */
   fileRows: number;
+  /** The models of the rows to score, first seen first (at most 10,000 of them); empty without a "model" column. */
+  models: string[];
 }
+
+/** Distinct models a survey keeps at most: enough for any gate, bounded for a file of unique labels. */
+const SURVEY_MODELS = 10_000;
 
 /** The rows of a checked chunk that `where` names (all of it when there are no conditions), renumbered. */
 function rowsWhereChecked(checked: CheckedDataset, where: readonly RowCondition[]): CheckedDataset {
@@ -75,6 +80,7 @@ export async function surveyInput(
   let bad = 0;
   let fileRows = 0;
   let first: { row: number; line: number | undefined; message: string } | undefined;
+  const models = new Set<string>();
   // A few of the values each condition's column holds, for the message when no row meets them.
   const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
   // The values each condition asks for that some row holds (a value none holds is likely misspelt).
@@ -101,6 +107,11 @@ export async function surveyInput(
       bad++;
       first ??= { row: rows + row, line: checked.lines?.[row], message };
     });
+    const modelColumn = getColumn(checked.table, "model");
+    for (let i = 0; modelColumn !== undefined && i < checked.table.rowCount && models.size < SURVEY_MODELS; i++) {
+      const model = cellText(modelColumn.values[i]);
+      if (model !== null && model !== "") models.add(model);
+    }
     rows += checked.table.rowCount;
   }
   if (where.length > 0 && (rows === 0 || where.some((c) => !columns.includes(c.column)))) {
@@ -111,7 +122,7 @@ export async function surveyInput(
     if (absent !== undefined) throw absent;
   });
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));
-  return { columns, rows, bad, fileRows };
+  return { columns, rows, bad, fileRows, models: [...models] };
 }
 
 /** What the streamed run leaves: counts, the summary, the usage. */

@@ -15,7 +15,7 @@ import type { Metric } from "../metrics/metric";
 import type { InputSurvey } from "./score-stream";
 import { choice, counted, finiteNumber, flag, inputFormat, list, onePositional, parseCommand, requiredOption, stringOption, wholeNumber, type OptionSpec } from "./args";
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
-import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, type FailUnderGate } from "./fail-under";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, requireGateModels, type FailUnderGate } from "./fail-under";
 import { readLabelFiles } from "./labels";
 import { formatLayoutChoices, layoutChoices } from "./layout-choices";
 import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
@@ -239,6 +239,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     }
   }
   requireGateMetrics(gate, chosen, input);
+  requireGateModels(gate, df ? modelsOf(df) : survey!.models, input);
 
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
   const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
@@ -383,4 +384,11 @@ async function reportScored(
   }
   if (r.gate) io.err(`${checkFailUnder(frameRecords(summary), r.gate)}\n`);
   return 0;
+}
+
+/** The models of a table read whole, first seen first; empty without a "model" column. */
+function modelsOf(df: DataFrame): string[] {
+  if (!df.columns.includes("model")) return [];
+  const values = df.column("model").values as unknown[];
+  return [...new Set(values.map((v) => (v === null || v === undefined ? "" : String(v))).filter((v) => v !== ""))];
 }
