@@ -71,6 +71,40 @@ describe("score in chunks", () => {
     assert.equal(back[0]!["answer_correctness"], 1);
   });
 
+  it("finds an (id, model) answered again in a later chunk, as in one table: never scored, and named by file row and line", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.csv");
+    // q1 of model a comes back in the third chunk of 2 rows; q3 twice inside the second; an id typed as a number in one chunk and text in another.
+    const rows = [
+      { id: "q1", model: "a", user_input: "Q1?", response: "One.", reference: "One." },
+      { id: "7", model: "a", user_input: "Q7?", response: "Seven.", reference: "Seven." },
+      { id: "q3", model: "a", user_input: "Q3?", response: "Three.", reference: "Three." },
+      { id: "q3", model: "a", user_input: "Q3?", response: "Three again.", reference: "Three." },
+      { id: "q1", model: "a", user_input: "Q1?", response: "One again.", reference: "One." },
+      { id: "q1", model: "b", user_input: "Q1?", response: "One.", reference: "One." },
+      { id: "7", model: "a", user_input: "Q7?", response: "Seven again.", reference: "Seven." },
+    ];
+    writeFileSync(input, formatCsv(rows));
+    const chunked = await scoreWith(input, dir, 2);
+    const whole = await scoreWith(input, dir, 100);
+    assert.equal(chunked.out, whole.out);
+    assert.equal(chunked.printed, whole.printed);
+    const back = frameRecords(await loadDataset(path.join(dir, "out-2.csv"), { required: [], warn: false }));
+    assert.deepEqual(
+      back.map((r) => [r["response"], String(r["input_error"]).replace(/; each question.*/, "")]),
+      [
+        ["One.", ""],
+        ["Seven.", ""],
+        ["Three.", ""],
+        ["Three again.", 'column "id": "q3" appears again for model "a" (first at row 2 (line 4))'],
+        ["One again.", 'column "id": "q1" appears again for model "a" (first at row 0 (line 2))'],
+        ["One.", ""],
+        ["Seven again.", 'column "id": "7" appears again for model "a" (first at row 1 (line 3))'],
+      ],
+    );
+    assert.ok(back.filter((r) => r["input_error"] !== "").every((r) => r["answer_correctness"] === "" || r["answer_correctness"] === null || Number.isNaN(r["answer_correctness"])));
+  });
+
   it("makes a JSONL key first seen in a late chunk a column of every row", async () => {
     const dir = tempDir();
     const input = path.join(dir, "in.jsonl");

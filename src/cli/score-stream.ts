@@ -19,6 +19,7 @@ import { cellText, getColumn, setField, tableRows } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { badInputWarning, checkRawTable, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
+import { AnsweredPairs } from "../dataset/validate";
 import { replacedColumns, scoreChecked, scoreRun } from "../frame/score";
 import { statements } from "../frame/statements";
 import type { Judge } from "../judge/judge";
@@ -81,12 +82,13 @@ export async function surveyInput(
   let fileRows = 0;
   let first: { row: number; line: number | undefined; message: string } | undefined;
   const models = new Set<string>();
+  const pairs = new AnsweredPairs();
   // A few of the values each condition's column holds, for the message when no row meets them.
   const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
   // The values each condition asks for that some row holds (a value none holds is likely misspelt).
   const found = where.map(() => new Set<string>());
   for await (const raw of readRawChunks(file, loadOptions(format, options.strict, options.warn), options.chunkRows ?? CHUNK_ROWS)) {
-    const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names));
+    const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names), { firstRow: fileRows, pairs });
     for (const c of all.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
     for (const [name, values] of seen) {
       const column = getColumn(all.table, name);
@@ -185,10 +187,15 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
   // While one chunk's rows are written, the next chunk is being scored (the worker threads of the
   // offline judge, or the judge's HTTP requests, are never left waiting on the writing).
   const chunks = readRawChunks(input, loadOptions(format, options.strict, false), options.chunkRows ?? CHUNK_ROWS)[Symbol.asyncIterator]();
+  // A pair of (id, model) answered in an earlier chunk is a repeat in a later one, as the survey found.
+  const pairs = new AnsweredPairs();
+  let fileRows = 0;
   const start = async (): Promise<Promise<DataFrame> | undefined> => {
     const next = await chunks.next();
     if (next.done) return undefined;
-    const checked = rowsWhereChecked(checkRawTable(next.value, input, loadOptions(format, options.strict, false, next.value.names)), options.where ?? []);
+    const part = { firstRow: fileRows, pairs };
+    fileRows += next.value.rowCount;
+    const checked = rowsWhereChecked(checkRawTable(next.value, input, loadOptions(format, options.strict, false, next.value.names), part), options.where ?? []);
     const scoring = scoreChecked(checked, metrics, judge, { usage, quiet: true }, progress);
     scoring.catch(() => undefined); // awaited below; a failure there ends the run
     return scoring;

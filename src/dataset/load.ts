@@ -13,7 +13,7 @@ import { parseJsonl } from "./jsonl";
 import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, rowAndLine, RowProblems, type Table } from "./table";
-import { canonicalizeNames, requireColumns, validateRows } from "./validate";
+import { canonicalizeNames, requireColumns, validateRows, type RowPlace } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
 export type DatasetSource = string | Records | DataFrame;
@@ -297,8 +297,12 @@ function checkLoadOptions(options: LoadDatasetOptions): void {
   }
 }
 
-/** {@link checkDataset} of a raw table read already (`name` is its source, for messages). */
-export function checkRawTable(source: RawTable, name: string, options: LoadDatasetOptions = {}): CheckedDataset {
+/**
+ * {@link checkDataset} of a raw table read already (`name` is its source, for
+ * messages); `part` places a part of a file read in parts, so that messages
+ * name file rows and a repeat of an earlier part's (id, model) is found.
+ */
+export function checkRawTable(source: RawTable, name: string, options: LoadDatasetOptions = {}, part: Omit<RowPlace, "lines"> = {}): CheckedDataset {
   checkLoadOptions(options);
   const raw = canonicalizeNames(source, name, options.aliases);
   requireColumns(raw.names, options.required ?? ["user_input", "response"], name);
@@ -307,7 +311,7 @@ export function checkRawTable(source: RawTable, name: string, options: LoadDatas
   if (options.dtypes) typeOptions.dtypes = options.dtypes;
   if (raw.origin === "text" && options.unescapeFormulas !== false) typeOptions.unescape = unescapeFormula;
   const table = typeRawTable(raw, problems, typeOptions);
-  validateRows(table, problems);
+  validateRows(table, problems, { ...part, ...(raw.lines ? { lines: raw.lines } : {}) });
   // A table loaded before (a DataFrame from loadDataset) keeps the input errors found then: the bad
   // value itself may be gone (an object in a text column became its JSON text).
   const carried = getColumn(table, INPUT_ERROR_COLUMN);

@@ -6,7 +6,7 @@
 import { canonicalName, COLUMN_ALIASES, type CanonicalColumn } from "./columns";
 import { FixableError } from "./fix-hint";
 import type { RawTable } from "./raw";
-import { getColumn, type RowProblems, type Table } from "./table";
+import { getColumn, rowAndLine, type RowProblems, type Table } from "./table";
 
 /** Raised when a table lacks a column that the task needs. */
 export class MissingColumnError extends FixableError {
@@ -112,7 +112,7 @@ export const REPEATED_ID_RULE = "each question id must appear once per model";
  * model and id filled in, and each (id, model) pair used once. Empty responses
  * are allowed: they are bad answers, not bad input.
  */
-export function validateRows(table: Table, problems: RowProblems): void {
+export function validateRows(table: Table, problems: RowProblems, where: RowPlace = {}): void {
   const need = (name: CanonicalColumn, what: string): void => {
     const column = getColumn(table, name);
     column?.values.forEach((v, row) => {
@@ -139,21 +139,61 @@ export function validateRows(table: Table, problems: RowProblems): void {
     });
   }
 
-  const id = getColumn(table, "id");
-  if (id) {
+  (where.pairs ?? new AnsweredPairs()).markRepeats(table, (row, message) => problems.add(row, message), where);
+}
+
+/** Where the rows of a table sit in their file: the file row of its first row, and each row's line. */
+export interface RowPlace {
+  /** The file row of the table's first row (a later part of a file read in parts); 0 by default. */
+  firstRow?: number;
+  /** 1-based line of each row in its file. */
+  lines?: readonly number[];
+  /** The pairs answered in the parts of the file checked before this one, to find repeats across parts. */
+  pairs?: AnsweredPairs;
+}
+
+/**
+ * The (id, model) pairs answered so far, in one table or over the parts of a
+ * file read in parts: a row whose pair an earlier row answered is bad input
+ * (a repeated answer would be averaged in twice), and its message names the
+ * row that answered first.
+ *
+ * @example
+ * const pairs = new AnsweredPairs();
+ * let firstRow = 0;
+ * for (const raw of parts) {
+ *   checkRawTable(raw, "big.csv", {}, { firstRow, pairs }); // a pair answered in an earlier part is a repeat here
+ *   firstRow += raw.rowCount;
+ * }
+ */
+export class AnsweredPairs {
+  /** Where each pair was first answered ("row 2 (line 4)"), by pair. */
+  private readonly firstAt = new Map<string, string>();
+
+  /**
+   * Calls `repeat` for each row of `table` whose pair an earlier row (of this
+   * table or of a part marked before) answered, and remembers the rest.
+   * Returns how many rows repeat. Rows with no id are left alone.
+   */
+  markRepeats(table: Table, repeat: (row: number, message: string) => void, place: RowPlace = {}): number {
+    const id = getColumn(table, "id");
+    if (!id) return 0;
     const model = getColumn(table, "model");
-    const firstRow = new Map<string, number>();
+    let repeats = 0;
     id.values.forEach((v, row) => {
       if (isBlank(v)) return;
       const m = model?.values[row];
-      const key = JSON.stringify([v, m ?? null]);
-      const first = firstRow.get(key);
+      // Text keys: a part of a file may type an id column as numbers, another as text.
+      const key = JSON.stringify([String(v), isBlank(m) ? null : String(m)]);
+      const first = this.firstAt.get(key);
       if (first === undefined) {
-        firstRow.set(key, row);
+        this.firstAt.set(key, rowAndLine((place.firstRow ?? 0) + row, place.lines?.[row]));
         return;
       }
       const forModel = model ? ` for model "${String(m)}"` : "";
-      problems.add(row, `column "id": "${String(v)}" appears again${forModel} (first at row ${first}); ${REPEATED_ID_RULE}`);
+      repeat(row, `column "id": "${String(v)}" appears again${forModel} (first at ${first}); ${REPEATED_ID_RULE}`);
+      repeats++;
     });
+    return repeats;
   }
 }
