@@ -178,6 +178,17 @@ describe("denials with a pronoun subject or a frame", () => {
     assert.ok(myth! < 0.3, `myth: ${myth}`);
     assert.ok(claim! < 0.3, `claim: ${claim}`);
   });
+
+  it("a bare answer that also names the wrong choice ('Lagos, not Abuja') scores as the answer alone", async () => {
+    const question = "Which city is the capital of Nigeria?";
+    const reference = "Abuja is the capital of Nigeria.";
+    const rows = ["Abuja.", "Abuja, not Lagos.", "Lagos, not Abuja.", "Lagos."].map((response) => ({ user_input: question, response, reference }));
+    const [alone, denied, wrong, wrongAlone] = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false })).map((r) => r["answer_correctness_factual"] as number);
+    assert.equal(denied, alone, "denying the wrong choice is in line with the reference");
+    assert.equal(alone, 1);
+    assert.equal(wrong, 0);
+    assert.equal(wrongAlone, 0);
+  });
 });
 
 describe("a name the tagger took for a verb", () => {

@@ -348,7 +348,10 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     // A name in the same statement as a name of the other side that this one lacks: a swapped name.
     const slots = new Set(missingNames.map((t) => slotOf(t.role)));
     // The statement of the other side that names something else in the same slot, about the same thing.
-    const shares = (o: StatementAnalysis) => statement.terms.some((t) => !missingNames.includes(t) && holds(pool([o]), t));
+    // A fragment that is only the names ("Canberra, not Sydney." → "not Sydney.") is about what the question asks.
+    const bare = statement.terms.every((t) => missingNames.includes(t));
+    const shares = (o: StatementAnalysis) =>
+      statement.terms.some((t) => !missingNames.includes(t) && holds(pool([o]), t)) || (bare && o.terms.some((t) => holds(question, t)));
     const j = others.findIndex((o) => rivalNames(o, slots, self, question).length > 0 && shares(o));
     const given = missingNames.map((t) => t.form);
     if (j >= 0) {
