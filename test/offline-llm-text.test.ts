@@ -142,6 +142,25 @@ describe("a value in the subject is not a claim of its own", () => {
   });
 });
 
+describe("another thing said to do what the reference says of its subject", () => {
+  const score = async (question: string, reference: string, responses: string[]) =>
+    records(await scoreAnswerCorrectness(responses.map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false })).map((r) => r["answer_correctness_factual"] as number);
+
+  it("a common noun in the subject's place is a clash, not the question's words found", async () => {
+    const [right, wrong] = await score("Which gland produces insulin?", "The pancreas produces insulin.", ["The pancreas produces insulin.", "The thyroid produces insulin."]);
+    assert.equal(right, 1);
+    assert.equal(wrong, 0, "the thyroid does not");
+    const [payer, other] = await score("Who pays the premium of an insurance policy?", "The policyholder pays the premium.", ["The policyholder pays it.", "The bank pays the premium."]);
+    assert.ok(payer! >= 0.5, `payer: ${payer}`);
+    assert.equal(other, 0);
+  });
+
+  it("leaves 'X is Y' and a subject the question names alone", async () => {
+    const [copula] = await score("What is the smallest prime?", "The smallest prime is 2, the only even prime.", ["The least prime is 2."]);
+    assert.ok(copula! > 0, `copula: ${copula}`);
+  });
+});
+
 describe("names written with and without accents, abbreviations with and without dots", () => {
   it("reads Zürich as Zurich and the U.K. as the UK, and still tells another name apart", async () => {
     const rows = [

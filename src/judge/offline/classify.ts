@@ -11,6 +11,7 @@
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
 import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
+import { englishTokens } from "./english";
 import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
 import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, statementsThatMayHold, type Pool } from "./pool";
@@ -149,6 +150,55 @@ const swappedName: Contradiction = ({ statement, others, self, question, names, 
   return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
 };
 
+/**
+ * Another thing said to do the same: the statement's subject is words that neither the question
+ * nor the other side has, and the other side's statement that says the rest of it has a subject
+ * of its own that this one lacks ("The liver filters blood to make urine" against "The kidneys
+ * filter blood to make urine"; "The defendant carries the burden of proof" against "The
+ * prosecution carries …"). A bare answer ("The liver.") says the question's rest. Names are
+ * {@link swappedName}'s.
+ */
+const swappedSubject: Contradiction = ({ statement, others, other, self, question, ref }) => {
+  // "X is Y" says the same read either way: not a subject taken by another.
+  if (statement.terms.some((t) => t.role === "be")) return undefined;
+  const subject = leadingTerms(statement, question);
+  if (subject.length === 0 || subject.some((t) => t.entity || holds(other, t) || aliasHeld(t, other))) return undefined;
+  const rest = statement.terms.slice(subject.length);
+  // A bare answer has no verb ("The WHERE clause."); "The smallest prime is 2" has only its value after one.
+  const bare = rest.length === 0 && statement.values.length === 0 && !englishTokens(statement.text).some((t) => t.pos === "VERB" || t.pos === "AUX");
+  if (!bare && rest.length < 2) return undefined;
+  const weight = rest.reduce((sum, t) => sum + t.weight, 0);
+  for (const i of statementsThatMayHold(others, bare ? statement.terms : rest)) {
+    const o = others[i]!;
+    const p = pool([o]);
+    const theirs = leadingTerms(o, question);
+    // Both ways: the other statement says no more than this one of its own subject.
+    const theirRest = o.terms.slice(theirs.length);
+    const theirWeight = theirRest.reduce((sum, u) => sum + u.weight, 0);
+    const said = bare
+      ? o.terms.some((u) => holds(question, u))
+      : rest.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight >= 0.75 && theirWeight > 0 && theirRest.filter((u) => holds(self, u)).reduce((sum, u) => sum + u.weight, 0) / theirWeight >= 0.6;
+    if (!said) continue;
+    const rival = theirs.filter((u) => u.weight >= 1 && !u.entity && !holds(self, u));
+    if (rival.length === 0 || deniedThere(statement, o)) continue;
+    return { verdict: "clash", reason: `clashes with ${ref(i)}: ${show(subject.map((t) => t.form))} where it says ${show(rival.map((t) => t.form))}` };
+  }
+  return undefined;
+};
+
+/**
+ * A statement's subject as far as the terms tell it: its leading subject terms up to the first
+ * the question holds (a tagger may read "filters" in "The liver filters blood" as a noun).
+ */
+function leadingTerms(statement: StatementAnalysis, question: Pool): Term[] {
+  const out: Term[] = [];
+  for (const t of statement.terms) {
+    if (t.role !== "subject" || holds(question, t)) break;
+    out.push(t);
+  }
+  return out;
+}
+
 /** Opposites: "rises" against "falls", "red" against "blue". */
 const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }) => {
   for (const t of statement.terms) {
@@ -266,6 +316,7 @@ const nothingSaidOfSubject: Contradiction = ({ statement, others, other, questio
 const CONTRADICTIONS: readonly Contradiction[] = [
   anotherListItem,
   swappedName,
+  swappedSubject,
   oppositeWordSaid,
   oppositeRelation,
   koreanSlotTaken,
