@@ -5,6 +5,7 @@
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
 import { plainText } from "./markup";
+import { aliasHeld, pool } from "./pool";
 import { HAS_HANGUL } from "./text";
 import { isWordCount } from "./values";
 
@@ -212,12 +213,16 @@ function answerAsClaim(question: string, yes: boolean): string {
  * Whether the rest of a yes/no answer only repeats the question: no value, and every term one of
  * the question's (for Korean, a word of the same first syllable: 살고 있어요 / 살고 있나요).
  */
-function echoesQuestion(rest: string, question: string): boolean {
+function echoesQuestion(rest: string, question: string, otherNames = false): boolean {
   const said = analyzeStatement(rest);
   if (said.values.length > 0) return false;
   // The question's own words: not the words an abbreviation in it stands for ("GDP" does not ask "gross domestic product").
-  const asked = analyzeStatement(question).terms.filter((t) => !expandedFrom(t)).map((t) => t.key);
-  return said.terms.every((t) => asked.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))));
+  const read = analyzeStatement(question);
+  const asked = read.terms.filter((t) => !expandedFrom(t)).map((t) => t.key);
+  const askedPool = otherNames ? pool([read]) : undefined;
+  return said.terms.every(
+    (t) => asked.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))) || (askedPool !== undefined && aliasHeld(t, askedPool)),
+  );
 }
 
 /** Whether a term is a word of an abbreviation's expansion, carrying the abbreviation's form ("gross" from "GDP"). */
@@ -296,7 +301,10 @@ export function splitStatements(text: string, question = ""): string[] {
       continue;
     }
     for (const piece of splitClauses(c.sentence)) {
-      for (const claim of atomicClaims(piece.trim())) keep(claim);
+      const atoms = atomicClaims(piece.trim());
+      // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
+      // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer.
+      for (const claim of atoms) if (!(openQuestion && atoms.length > 1 && echoesQuestion(claim, question, true))) keep(claim);
     }
   }
   return statements;
