@@ -161,6 +161,32 @@ describe("another thing said to do what the reference says of its subject", () =
   });
 });
 
+describe("the question's premise, and versions and types that name which one", () => {
+  const score = async (question: string, reference: string, responses: string[]) =>
+    records(await scoreAnswerCorrectness(responses.map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false })).map((r) => r["answer_correctness_factual"] as number);
+
+  it("does not cut the premise an open question gives into a claim of its own", async () => {
+    const question = "In what year did the Titanic sink in the North Atlantic?";
+    const reference = "The Titanic sank in the North Atlantic in 1912.";
+    assert.deepEqual(splitStatements(reference, question), ["The Titanic sank in 1912."]);
+    const [bare, wrong] = await score(question, reference, ["1912.", "The Titanic sank in the North Atlantic in 1915."]);
+    assert.equal(bare, 1, "the bare year says all the reference says");
+    assert.equal(wrong, 0, "restating the question earns nothing");
+  });
+
+  it("reads 'Node 18', 'Type 2' and 'HTTP 1.1' as names: another number is another thing", async () => {
+    const [right, wrong] = await score("Which Node.js release made fetch() global?", "Fetch became global in Node 18.", ["Node 18.", "Node 16."]);
+    assert.equal(right, 1);
+    assert.equal(wrong, 0);
+    const [type1, type2] = await score("Which type of diabetes is mostly caused by lifestyle?", "Type 2 diabetes is mostly caused by lifestyle.", ["Type 2.", "Type 1 diabetes is mostly caused by lifestyle."]);
+    assert.ok(type1! > 0.5, `Type 2: ${type1}`);
+    assert.equal(type2, 0);
+    assert.deepEqual(analyzeStatement("Keep-alive is the default in HTTP 1.1.").terms.filter((t) => t.entity).map((t) => t.key), ["http 1.1"]);
+    // Said after a verb, the name and its number stay one item of the claim.
+    assert.deepEqual(atomicClaims("They shipped it in Python 3.6 (PEP 498)."), ["They shipped it in Python 3.6.", "They shipped it in PEP 498."]);
+  });
+});
+
 describe("names written with and without accents, abbreviations with and without dots", () => {
   it("reads Zürich as Zurich and the U.K. as the UK, and still tells another name apart", async () => {
     const rows = [

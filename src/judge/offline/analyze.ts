@@ -239,14 +239,14 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     // A single capital letter tagged as a name is one ("vitamin C", "the language C", "D, E and K").
     const letter = /^\p{Lu}\.?$/u.test(token.text) && token.pos === "PROPN" && token.text !== "I" && !/[-‐–]/.test(text.charAt(start - 1) + text.charAt(end));
     if (letter) key = token.text.charAt(0).toLowerCase();
-    if (!/[\p{L}\p{N}]/u.test(key) || (key.length < 2 && !letter) || (!capitals && !letter && (STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)))) continue;
+    // A number right after a capitalised word names which one ("Apollo 11", "Boeing 747", "Python 3.8",
+    // "Chapter 11", "Type 2"): it is part of the name, not a count, and another number is another thing.
+    const designation = /\p{Lu}/u.test(token.text) ? designationAfter(text, end, values) : undefined;
+    if (!/[\p{L}\p{N}]/u.test(key) || (key.length < 2 && !letter) || (!capitals && !letter && designation === undefined && (STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)))) continue;
     // A title before a name ("Dr. Barnard") and "No." before a number ("Symphony No. 9") say nothing.
     if (TITLES.has(lower) || (/^no\.?$/.test(lower) && /^\s*\d/.test(text.slice(end)))) continue;
     // A capitalised noun right after a name is part of it ("Ottawa River", "Hubble Telescope").
     const entity = /^\p{Lu}/u.test(token.text) && (token.pos === "PROPN" || (token.pos === "NOUN" && wasName));
-    // A number right after a capitalised word names which one ("Apollo 11", "Boeing 747", "Python 3",
-    // "Chapter 11"): it is part of the name, not a count, and another number is another thing.
-    const designation = /\p{Lu}/u.test(token.text) ? designationAfter(text, end, values) : undefined;
     if (designation !== undefined) {
       key = `${key} ${designation.number}`;
       form = `${form} ${designation.number}`;
@@ -270,7 +270,7 @@ const DENYING_FRAME =
   /^\s*(?:it\s+is|it's|it’s)\s+(?:also\s+)?(?:false|untrue|incorrect|wrong|a\s+myth|a\s+misconception|a\s+common\s+misconception)\s+that\b|^\s*the\s+(?:claim|idea|belief|notion|statement|myth)\s+that\b.*\bis\s+(?:false|untrue|incorrect|wrong|a\s+myth)\b/iu;
 
 /** A number of at most four digits (and a letter: "4S") after a word, that is no amount, date or range. */
-const DESIGNATION = /^[\s-](\d{1,4}[a-z]?)(?![\d%°]|[,.:/]\d|\s*(?:%|°|-\s*\d|–|to\s+\d|and\s+\d))/u;
+const DESIGNATION = /^[\s-](\d{1,4}(?:\.\d{1,3})*[a-z]?)(?![\d%°]|[,.:/]\d|\s*(?:%|°|-\s*\d|–|to\s+\d|and\s+\d))/u;
 
 /** The number right after position `end` that names which thing a word before it is, unless it was read as a value. */
 function designationAfter(text: string, end: number, values: readonly TextValue[]): { number: string } | undefined {

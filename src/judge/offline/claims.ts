@@ -97,6 +97,9 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
     } else if (group && NAME_PARTICLE.test(t.text)) {
       // "Leonardo da Vinci", "Ludwig van Beethoven": the group goes on if a name follows.
       continue;
+    } else if (group && /^\d{1,4}(?:\.\d{1,3})*[a-z]?$/u.test(t.text) && t.start === group.end + 1 && !values.some((v) => v.start < t.end && v.end > t.start)) {
+      // A number that names which one ("Python 3.6", "Apollo 11") is part of the name.
+      group = { start: group.start, end: t.end };
     } else if (group && t.pos === "PART" && /^['’]s$/.test(t.text)) {
       group = { start: group.start, end: t.end };
     } else if (group) {
