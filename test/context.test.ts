@@ -354,17 +354,17 @@ describe("image URLs: no request reaches a private address", () => {
     });
     canary.serve("/declared.png", big);
     const open = { allowPrivateNetwork: true, maxImageBytes: 100_000 };
-    await refused(`${canaryURL}/stream.png`, open, /more than the 100,000 bytes allowed \(maxImageBytes\)/);
+    await refused(`${canaryURL}/stream.png`, open, /more than the 100,000 bytes allowed \(maxImageBytes, --max-image-bytes\)/);
     for (let waited = 0; !closedEarly && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50)); // the close can lag on a busy machine
     assert.ok(closedEarly, `the download stopped early (${written} of ${total} bytes written)`);
     const declared = big.length.toLocaleString("en-US");
-    await refused(`${canaryURL}/declared.png`, open, new RegExp(`the image is ${declared} bytes, more than the 100,000 allowed \\(maxImageBytes\\)`));
+    await refused(`${canaryURL}/declared.png`, open, new RegExp(`the image is ${declared} bytes, more than the 100,000 allowed \\(maxImageBytes, --max-image-bytes\\)`));
   });
 
   it("gives up after the download timeout", async () => {
     canary.routes.set("/hang.png", () => undefined);
     const start = Date.now();
-    await refused(`${canaryURL}/hang.png`, { allowPrivateNetwork: true, downloadTimeoutMs: 300 }, /no complete image within 300 ms \(downloadTimeoutMs\)/);
+    await refused(`${canaryURL}/hang.png`, { allowPrivateNetwork: true, downloadTimeoutMs: 300 }, /no complete image within 300 ms \(downloadTimeoutMs, --download-timeout-ms\)/);
     assert.ok(Date.now() - start < 3000);
   });
 
@@ -516,7 +516,7 @@ describe("image load deadline", () => {
     const started = Date.now();
     await assert.rejects(withDeadline(new Promise<Buffer>(() => undefined), 60, "photos/cat.png"), (error: unknown) => {
       assert.ok(error instanceof ImageRefusedError);
-      assert.match(error.message, /reading photos\/cat\.png took more than 60 ms \(downloadTimeoutMs\)/);
+      assert.match(error.message, /reading photos\/cat\.png took more than 60 ms \(downloadTimeoutMs, --download-timeout-ms\)/);
       return true;
     });
     assert.ok(Date.now() - started < 1000);

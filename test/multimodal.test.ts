@@ -179,7 +179,7 @@ describe("multimodal relevance against a vision judge", () => {
   it("fails a row with more images than maxImagesPerRow instead of dropping any", async () => {
     const rows = [{ question: "Q?", answer: "right", contexts: JSON.stringify(["images/shapes.gif", "images/bar-chart.png", "images/temperature.jpg"]) }];
     const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA, maxImagesPerRow: 2 })], { judge: judgeFor(), ...quiet }));
-    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row has 3 images, more than maxImagesPerRow \(2\)/);
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row has 3 images, more than the 2 allowed \(maxImagesPerRow, --max-images-per-row\)/);
     assert.equal(server.chatRequests().length, 0);
   });
 
@@ -245,7 +245,7 @@ describe("multimodal relevance against a vision judge", () => {
     ];
     const limit = PNG.length + 10;
     const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA, maxRowImageBytes: limit })], { judge: judgeFor(), ...quiet }));
-    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row's images come to [\d.]+ MiB, more than one request may carry \(maxRowImageBytes, [\d.]+ MiB\); nothing was sent/);
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row's images come to [\d.]+ MiB, more than one request may carry \([\d.]+ MiB: maxRowImageBytes, --max-row-image-bytes\); nothing was sent/);
     assert.equal(out[1]!["multimodal_relevance"], 1);
     assert.equal(server.chatRequests().length, 1);
   });

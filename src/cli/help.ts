@@ -4,6 +4,8 @@
  * metric added with `registerMetric` is listed too.
  */
 import { defaultScoreColumns, metricDefinitions, metricNames } from "../metrics/registry";
+import { MULTIMODAL_FLAGS } from "../context/option-names";
+import { MULTIMODAL_RELEVANCE_COLUMNS } from "../metrics/multimodal-relevance/columns";
 
 /** The help's right margin: text is wrapped at this column. */
 const WIDTH = 100;
@@ -47,6 +49,16 @@ const failUnderHelp = (): string => `CI gate (exit 1 with one line saying which 
 ${wrap("  --fail-under-metric LIST   ", `the score column(s) gated (default ${and(metricNames())}, those present)`)}
   --fail-under-model LIST    gate only these models (e.g. yours, not the baselines)
   --fail-under-overall       gate the mean of all rows together instead of each model`;
+
+/** The column option descriptions start at (two spaces, the option, padding). */
+const OPTION_COLUMN = 29;
+
+/** Multimodal relevance's flags of score: the two any metric takes, then those of `MULTIMODAL_FLAGS`. */
+const multimodalHelp = (): string => `Multimodal relevance:
+  --image-root DIR           folder local images must be in (default: the input file's folder)
+  --allow-private-network    allow image URLs on private and loopback addresses
+${MULTIMODAL_FLAGS.map((f) => wrap(`  --${f.flag} ${f.value}`.padEnd(OPTION_COLUMN), f.help)).join("\n")}
+${wrap(" ".repeat(OPTION_COLUMN), `(--${MULTIMODAL_FLAGS[0]!.flag} to --${MULTIMODAL_FLAGS.at(-1)!.flag} are refused when ${MULTIMODAL_RELEVANCE_COLUMNS.score} is not scored)`)}`;
 
 /** The judge flags, shared by score and config. */
 const JUDGE_FLAGS_HELP = `Judge (each flag wins over its variable; then OPENAI_*; then the default):
@@ -157,8 +169,8 @@ ${wrap("  --metrics LIST             ", `${metricNames().join(", ")} (comma-sepa
                              the calls and under half the prompt tokens)
   --no-reasons               answer correctness: verdicts without reasons (about half the
                              completion tokens; no reason to drill down to)
-  --image-root DIR           folder local images must be in (default: the input file's folder)
-  --allow-private-network    allow image URLs on private and loopback addresses
+
+${multimodalHelp()}
 
 ${JUDGE_FLAGS_HELP}
 Input:

@@ -13,7 +13,7 @@ import { metricDefinitions, metricNames, type MetricFlags } from "../metrics/reg
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import type { InputSurvey } from "./score-stream";
-import { choice, counted, finiteNumber, flag, inputFormat, list, onePositional, parseCommand, requiredOption, stringOption, wholeNumber, type OptionSpec } from "./args";
+import { choice, counted, finiteNumber, flag, inputFormat, list, onePositional, parseCommand, requiredOption, stringOption, wholeNumber, type OptionSpec, type ParsedArgs } from "./args";
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, requireGateModels, type FailUnderGate } from "./fail-under";
 import { readLabelFiles } from "./labels";
@@ -26,6 +26,11 @@ import { checkCommandFiles } from "./output-paths";
 import { ownDescriptor } from "../dataset/atomic-write";
 import { tableRecord } from "../dataset/table";
 import type { Records } from "../dataset/raw";
+import { MULTIMODAL_FLAGS } from "../context/option-names";
+import { MULTIMODAL_RELEVANCE_COLUMNS } from "../metrics/multimodal-relevance/columns";
+
+/** The metric the flags of `MULTIMODAL_FLAGS` belong to. */
+const MULTIMODAL_METRIC = MULTIMODAL_RELEVANCE_COLUMNS.score;
 
 const SCORE_OPTIONS: Record<string, OptionSpec> = {
   out: s,
@@ -40,6 +45,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "answers-per-call": s,
   "image-root": s,
   "allow-private-network": b,
+  ...Object.fromEntries(MULTIMODAL_FLAGS.map((f) => [f.flag, s])),
   "statements-out": s,
   "summary-json": s,
   "no-progress": b,
@@ -180,6 +186,10 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   // Multimodal relevance options: local images are found next to the input file by default.
   metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));
   if (flag(args, "allow-private-network")) metricFlags.allowPrivateNetwork = true;
+  const multimodalGiven = multimodalFlags(c, args, metricFlags);
+  if (multimodalGiven.length > 0 && askedNames !== undefined && !askedNames.includes(MULTIMODAL_METRIC)) {
+    throw new UsageError(`${c}: ${onlyMultimodal(multimodalGiven)}, which --metrics ${askedNames.join(",")} leaves out; add ${MULTIMODAL_METRIC} to --metrics or drop ${multimodalGiven.length === 1 ? "the flag" : "those flags"}`, c);
+  }
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
   const { options: judgeOptions, labels } = await judgeFlags(c, args, env, { estimateOnly: dryRun });
@@ -240,6 +250,10 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
   requireGateMetrics(gate, chosen, input);
   requireGateModels(gate, df ? modelsOf(df) : survey!.models, input);
+  if (multimodalGiven.length > 0 && !chosen.includes(MULTIMODAL_METRIC)) {
+    const needs = metricDefinitions().find((d) => d.name === MULTIMODAL_METRIC)?.needs ?? "its columns";
+    throw new UsageError(`${c}: ${onlyMultimodal(multimodalGiven)}, and ${input} cannot be scored on it (it needs ${needs}); drop ${multimodalGiven.length === 1 ? "the flag" : "those flags"}`, c);
+  }
 
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
   const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
@@ -331,6 +345,28 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     judges: run?.judges ?? [judge.label],
   });
 };
+
+/**
+ * Reads the multimodal-relevance flags given (metrics/multimodal-relevance/options.ts) into
+ * `metricFlags`, each checked (a usage error names the flag), and returns them as written (`--image-detail`).
+ */
+function multimodalFlags(c: string, args: ParsedArgs, metricFlags: MetricFlags): string[] {
+  const given: string[] = [];
+  for (const spec of MULTIMODAL_FLAGS) {
+    const text = stringOption(args, spec.flag);
+    if (text === undefined) continue;
+    given.push(`--${spec.flag}`);
+    if (spec.kind === "choice") metricFlags.imageDetail = choice(c, spec.flag, text.trim(), spec.choices);
+    else metricFlags[spec.option] = wholeNumber(c, spec.flag, text, spec.min);
+  }
+  return given;
+}
+
+/** "--a applies only to multimodal_relevance", "--a and --b apply only to …". */
+function onlyMultimodal(given: readonly string[]): string {
+  const names = given.length === 1 ? given[0]! : `${given.slice(0, -1).join(", ")} and ${given.at(-1)!}`;
+  return `${names} appl${given.length === 1 ? "ies" : "y"} only to ${MULTIMODAL_METRIC}`;
+}
 
 /** What a finished score run prints and writes besides the table: the summary, failures, files, usage; exit 1 when every row failed. */
 async function reportScored(

@@ -12,6 +12,7 @@ import * as https from "node:https";
 import { isIP } from "node:net";
 import { refusedAddressReason } from "./address";
 import { describeSource } from "./items";
+import { optionNamed } from "./option-names";
 
 /** Raised when an image is refused or cannot be loaded; the message says why. */
 export class ImageRefusedError extends Error {
@@ -136,7 +137,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
         const declared = Number(res.headers["content-length"]);
         if (Number.isFinite(declared) && declared > options.maxBytes) {
           res.destroy();
-          reject(new ImageRefusedError(`the image is ${declared.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (maxImageBytes)`));
+          reject(new ImageRefusedError(`the image is ${declared.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (${optionNamed("maxImageBytes")})`));
           return;
         }
         const chunks: Buffer[] = [];
@@ -146,7 +147,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
           if (size > options.maxBytes) {
             res.destroy();
             req.destroy();
-            reject(new ImageRefusedError(`the image is more than the ${options.maxBytes.toLocaleString("en-US")} bytes allowed (maxImageBytes)`));
+            reject(new ImageRefusedError(`the image is more than the ${options.maxBytes.toLocaleString("en-US")} bytes allowed (${optionNamed("maxImageBytes")})`));
             return;
           }
           chunks.push(chunk);
@@ -181,7 +182,7 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
         result = await requestOnce(url, address, options, controller.signal);
       } catch (error) {
         if (error instanceof ImageRefusedError) throw error;
-        if (controller.signal.aborted) throw new ImageRefusedError(`no complete image within ${options.timeoutMs.toLocaleString("en-US")} ms (downloadTimeoutMs)`);
+        if (controller.signal.aborted) throw new ImageRefusedError(`no complete image within ${options.timeoutMs.toLocaleString("en-US")} ms (${optionNamed("downloadTimeoutMs")})`);
         throw new ImageRefusedError(`download failed: ${(error as Error).message}`);
       }
       if (result.body) return result.body;

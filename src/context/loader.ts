@@ -8,6 +8,10 @@ import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./downlo
 import { incompleteImage, SENDABLE_MIME, sniffImageType } from "./image-type";
 import type { ContextItem } from "./items";
 import { readLocalImage } from "./local";
+import { optionNamed } from "./option-names";
+import { DEFAULT_CONCURRENT_LOADS, DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_KEPT_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES } from "./limits";
+
+export { DEFAULT_CONCURRENT_LOADS, DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_KEPT_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES } from "./limits";
 
 /** Options for loading image contexts. */
 export interface ImageLoadOptions {
@@ -53,13 +57,11 @@ export interface LoadedImage {
 /** An image context item. */
 export type ImageItem = Extract<ContextItem, { kind: "url" | "file" | "data-uri" }>;
 
-/** Default largest image: 10 MiB. */
-export const DEFAULT_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** `work`, or an ImageRefusedError once `ms` have passed without it. */
 export async function withDeadline<T>(work: Promise<T>, ms: number, source: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ImageRefusedError(`reading ${source} took more than ${ms} ms (downloadTimeoutMs)`)), ms);
+    timer = setTimeout(() => reject(new ImageRefusedError(`reading ${source} took more than ${ms} ms (${optionNamed("downloadTimeoutMs")})`)), ms);
   });
   try {
     return await Promise.race([work, late]);
@@ -67,15 +69,6 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, source: stri
     clearTimeout(timer);
   }
 }
-
-/** Default download timeout: 10 s. */
-export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10_000;
-
-/** Default of `maxConcurrentLoads`: images read or downloaded at once. */
-export const DEFAULT_CONCURRENT_LOADS = 16;
-
-/** Default of `keptImageBytes`: 64 MiB of loaded images kept for reuse. */
-export const DEFAULT_KEPT_IMAGE_BYTES = 64 * 1024 * 1024;
 
 function decodeDataUri(source: string, maxBytes: number): Buffer {
   const comma = source.indexOf(",");
@@ -88,7 +81,7 @@ function decodeDataUri(source: string, maxBytes: number): Buffer {
   const data = source.slice(comma + 1).replace(/\s+/g, "");
   const estimated = Math.floor((data.length * 3) / 4);
   if (estimated > maxBytes) {
-    throw new ImageRefusedError(`the data URI holds about ${estimated.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} allowed (maxImageBytes)`);
+    throw new ImageRefusedError(`the data URI holds about ${estimated.toLocaleString("en-US")} bytes, more than the ${maxBytes.toLocaleString("en-US")} allowed (${optionNamed("maxImageBytes")})`);
   }
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) && !/^[A-Za-z0-9_-]*={0,2}$/.test(data)) throw new ImageRefusedError("the data URI is not valid base64");
   return Buffer.from(data, "base64");

@@ -8,6 +8,7 @@ import { open, realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ImageRefusedError } from "./download";
+import { optionNamed } from "./option-names";
 
 /** Options of {@link readLocalImage}. */
 export interface LocalImageOptions {
@@ -79,7 +80,7 @@ export async function readLocalImage(source: string, options: LocalImageOptions)
     const stat = await handle.stat();
     if (!stat.isFile()) throw new ImageRefusedError(`${target} is not a regular file (${kindOf(stat)}); refused`);
     if (stat.size > options.maxBytes) {
-      throw new ImageRefusedError(`${target} is ${stat.size.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (maxImageBytes)`);
+      throw new ImageRefusedError(`${target} is ${stat.size.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (${optionNamed("maxImageBytes")})`);
     }
     const buffer = Buffer.alloc(stat.size);
     const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);

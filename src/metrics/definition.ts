@@ -6,6 +6,7 @@
  */
 import type { CanonicalColumn } from "../dataset/columns";
 import type { Metric } from "./metric";
+import type { ImageDetailName } from "../context/option-names";
 
 /**
  * The chart a metric's scores read best in (see `charts/`).
@@ -42,6 +43,20 @@ export interface MetricFlags {
   imageRoot?: string;
   /** `--allow-private-network`. */
   allowPrivateNetwork?: boolean;
+  /** `--max-images-per-row`: multimodal relevance's `maxImagesPerRow`. */
+  maxImagesPerRow?: number;
+  /** `--max-image-bytes`: the image loader's `maxImageBytes`. */
+  maxImageBytes?: number;
+  /** `--max-row-image-bytes`: multimodal relevance's `maxRowImageBytes`. */
+  maxRowImageBytes?: number;
+  /** `--download-timeout-ms`: the image loader's `downloadTimeoutMs`. */
+  downloadTimeoutMs?: number;
+  /** `--max-concurrent-loads`: the image loader's `maxConcurrentLoads`. */
+  maxConcurrentLoads?: number;
+  /** `--kept-image-bytes`: the image loader's `keptImageBytes`. */
+  keptImageBytes?: number;
+  /** `--image-detail`: the detail multimodal relevance asks images to be seen in (`image_url.detail`). */
+  imageDetail?: ImageDetailName;
 }
 
 /**

@@ -5,10 +5,12 @@ import type { Metric } from "../metric";
 import type { MetricDefinition, MetricFlags } from "../definition";
 import type { MultimodalRelevanceOptions } from "./metric";
 import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
+import { MULTIMODAL_FLAGS } from "../../context/option-names";
 
 /**
- * Multimodal relevance's definition: the CLI's `--image-root` and
- * `--allow-private-network` build it.
+ * Multimodal relevance's definition: the CLI's `--image-root`,
+ * `--allow-private-network` and the flags of `MULTIMODAL_FLAGS` (context/option-names.ts)
+ * build it.
  *
  * @example
  * MULTIMODAL_RELEVANCE.create({ imageRoot: "data" }).requiredColumns; // ["user_input", "response", "retrieved_contexts"]
@@ -30,6 +32,10 @@ export const MULTIMODAL_RELEVANCE: MetricDefinition = {
     const options: MultimodalRelevanceOptions = {};
     if (flags.imageRoot !== undefined) options.imageRoot = flags.imageRoot;
     if (flags.allowPrivateNetwork) options.allowPrivateNetwork = true;
+    for (const spec of MULTIMODAL_FLAGS) {
+      if (spec.kind === "whole" && flags[spec.option] !== undefined) options[spec.option] = flags[spec.option];
+    }
+    if (flags.imageDetail !== undefined) options.detail = flags.imageDetail;
     // Loaded here, not at import: reading the registry must stay cheap.
     const { multimodalRelevance } = require("./metric") as typeof import("./metric");
     return multimodalRelevance(options) as Metric;

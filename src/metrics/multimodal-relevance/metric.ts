@@ -16,6 +16,8 @@ import { relevanceRequest, type ImageDetail, type RelevanceRequestOptions } from
 import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
 import { mapWithLimit } from "../rows";
+import { DEFAULT_MAX_IMAGES_PER_ROW, DEFAULT_MAX_ROW_IMAGE_BYTES } from "../../context/limits";
+import { IMAGE_DETAILS, optionNamed } from "../../context/option-names";
 
 /** Bytes as MiB for messages: "41.3 MiB". */
 function megabytes(bytes: number): string {
@@ -42,8 +44,7 @@ export interface MultimodalRelevanceOptions extends ImageLoadOptions {
   maxRowImageBytes?: number;
 }
 
-/** Default of `maxRowImageBytes`: 32 MiB. */
-export const DEFAULT_MAX_ROW_IMAGE_BYTES = 32 * 1024 * 1024;
+export { DEFAULT_MAX_ROW_IMAGE_BYTES } from "../../context/limits";
 
 /**
  * Rows judged at once: their images are loaded just before their request
@@ -73,7 +74,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
 
   constructor(private readonly options: MultimodalRelevanceOptions) {
     this.judge = options.judge;
-    this.maxImagesPerRow = options.maxImagesPerRow ?? 16;
+    this.maxImagesPerRow = options.maxImagesPerRow ?? DEFAULT_MAX_IMAGES_PER_ROW;
     this.maxRowImageBytes = options.maxRowImageBytes ?? DEFAULT_MAX_ROW_IMAGE_BYTES;
     if (!Number.isInteger(this.maxImagesPerRow) || this.maxImagesPerRow < 0) {
       throw new RangeError(`maxImagesPerRow must be a whole number ≥ 0, got ${options.maxImagesPerRow}`);
@@ -81,7 +82,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     if (!Number.isInteger(this.maxRowImageBytes) || this.maxRowImageBytes < 1) {
       throw new RangeError(`maxRowImageBytes must be a whole number of bytes ≥ 1, got ${options.maxRowImageBytes}`);
     }
-    if (options.detail !== undefined && !["low", "high", "auto"].includes(options.detail)) {
+    if (options.detail !== undefined && !(IMAGE_DETAILS as readonly string[]).includes(options.detail)) {
       throw new RangeError(`detail must be "low", "high" or "auto", got ${JSON.stringify(options.detail)}`);
     }
     if (!options.imageLoader) new ImageLoader(options); // checks the loading options now, not on the first row
@@ -140,7 +141,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     }
     const images = imageCount(row);
     if (images > this.maxImagesPerRow) {
-      return failed(`the row has ${images} images, more than maxImagesPerRow (${this.maxImagesPerRow}); raise it or split the contexts`);
+      return failed(`the row has ${images} images, more than the ${this.maxImagesPerRow} allowed (${optionNamed("maxImagesPerRow")}); raise it or split the contexts`);
     }
     const loaded = await Promise.allSettled(
       items.map(async (item): Promise<RelevanceContext> => {
@@ -161,7 +162,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     if (imageBytes > this.maxRowImageBytes) {
       context.calls?.skip(RELEVANCE_STAGE);
       return failed(
-        `the row's images come to ${megabytes(imageBytes)}, more than one request may carry (maxRowImageBytes, ${megabytes(this.maxRowImageBytes)}); nothing was sent: split the contexts over rows, or send smaller images`,
+        `the row's images come to ${megabytes(imageBytes)}, more than one request may carry (${megabytes(this.maxRowImageBytes)}: ${optionNamed("maxRowImageBytes")}); nothing was sent: split the contexts over rows, or send smaller images`,
       );
     }
     const requestOptions: RelevanceRequestOptions = { model: this.options.model ?? judge.visionModel };

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { promptSourceLabel } from "../../context/items";
+import type { ImageDetailName } from "../../context/option-names";
 import { withReasonLimit } from "../reasons";
 import type { ChatContentPart, RelevanceContext, RelevanceReply, StructuredRequest } from "../../judge/types";
 
@@ -34,8 +35,8 @@ Example: question "Which quarter had the highest sales?", answer "Q2", context 1
 
 Reply with JSON: {"reason": "…", "relevant": true or false}.`;
 
-/** Detail level requested for images. */
-export type ImageDetail = "low" | "high" | "auto";
+/** Detail level requested for images (`image_url.detail`). */
+export type ImageDetail = ImageDetailName;
 
 /** Options of {@link relevanceRequest}. */
 export interface RelevanceRequestOptions {

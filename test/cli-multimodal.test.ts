@@ -1,0 +1,235 @@
+/**
+ * `evalframe score --metrics multimodal_relevance` through the real CLI entry
+ * (in-process, as cli-where.test.ts runs it) against the fake OpenAI server
+ * and a real image server on loopback, on real files in a temp folder: the
+ * flags that reach the metric's and the loader's options, and what the user
+ * reads of a run (the scored table's cells, the usage line, the estimate).
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { after, before, beforeEach, describe, it } from "node:test";
+import { parseCsv } from "../src/dataset/csv";
+import { formatCsv } from "../src/dataset/export";
+import { runCliCaptured, type CliRun } from "./support/cli";
+import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
+import { tempDir } from "./support/files";
+import { TestHttpServer } from "./support/http-server";
+
+const IMAGES = path.join(__dirname, "..", "data", "images");
+const PNG = readFileSync(path.join(IMAGES, "bar-chart.png"));
+const KEY = "sk-evalframe-cli-mm-SECRET-55c1e0";
+
+interface Part {
+  type: string;
+  text?: string;
+  image_url?: { url: string; detail?: string };
+}
+
+/** The user message's parts of a relevance request. */
+function parts(ctx: { messages: { role: string; content: unknown }[] }): Part[] {
+  return ctx.messages.find((m) => m.role === "user")!.content as Part[];
+}
+
+/** Scripted vision judge: relevant when the answer says "right". */
+function relevanceScript(ctx: ChatContext): object {
+  const { answer } = JSON.parse(parts(ctx)[0]!.text!.split("\n").slice(1).join("\n")) as { answer: string };
+  return { relevant: /right/i.test(answer), reason: `the answer "${answer}" was read` };
+}
+
+const { server, url } = useFakeOpenAI(() => ({ chat: relevanceScript }));
+const images = new TestHttpServer();
+let imagesURL = "";
+before(async () => {
+  imagesURL = await images.start();
+  images.serve("/remote.png", PNG);
+});
+after(() => images.stop());
+beforeEach(() => {
+  images.seen.length = 0;
+});
+
+/** A temp folder holding `images/` (copies of data/images) and an input CSV of `rows`; returns the input's path. */
+function inputFile(rows: Record<string, unknown>[], name = "input.csv"): string {
+  const dir = tempDir();
+  mkdirSync(path.join(dir, "images"));
+  for (const file of ["bar-chart.png", "stop-sign.png", "temperature.jpg", "pipeline.bmp"]) copyFileSync(path.join(IMAGES, file), path.join(dir, "images", file));
+  const file = path.join(dir, name);
+  writeFileSync(file, formatCsv(rows));
+  return file;
+}
+
+/** A row of the input: question, answer and its contexts as a JSON list. */
+function row(id: string, answer: string, contexts: readonly string[]): Record<string, unknown> {
+  return { id, user_input: `What does ${id} show?`, response: answer, retrieved_contexts: JSON.stringify(contexts) };
+}
+
+/** The judge settings of every run: the fake server, a key, no cache. */
+function env(): Record<string, string> {
+  return { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url() };
+}
+
+/** `evalframe score INPUT --out scored.csv --no-progress --no-cache ARGS` against the fake server. */
+function score(input: string, args: readonly string[]): Promise<CliRun> {
+  return runCliCaptured(["score", input, "--out", path.join(path.dirname(input), "scored.csv"), "--no-progress", "--no-cache", ...args], env());
+}
+
+/** The scored table next to `input`, as the CSV's own text cells by column. */
+function scoredCells(input: string): Record<string, string>[] {
+  const { header, records } = parseCsv(readFileSync(path.join(path.dirname(input), "scored.csv"), "utf8"));
+  return records.map((r) => Object.fromEntries(header.map((h, i) => [h, r.fields[i] ?? ""])));
+}
+
+/** The error cells of the scored table, by row id. */
+function errors(input: string): Record<string, string> {
+  return Object.fromEntries(scoredCells(input).map((r) => [r["id"]!, r["multimodal_relevance_error"]!]));
+}
+
+/** The detail of every image part the judge was sent. */
+function detailsSent(): string[] {
+  return server.chatRequests().flatMap((r) => parts(r.body as { messages: { role: string; content: unknown }[] }).flatMap((p) => (p.type === "image_url" ? [p.image_url!.detail ?? "(none)"] : [])));
+}
+
+const MM = ["--metrics", "multimodal_relevance"];
+
+describe("score's multimodal flags reach the metric and the image loader", () => {
+  it("--image-detail low|high|auto is the image_url.detail of every image sent (auto when not given)", async () => {
+    const input = inputFile([row("a", "right", ["images/bar-chart.png", "images/stop-sign.png"])]);
+    const plain = await score(input, MM);
+    assert.equal(plain.code, 0, plain.err);
+    assert.deepEqual(detailsSent(), ["auto", "auto"]);
+    for (const detail of ["low", "high"]) {
+      server.reset();
+      const r = await score(input, [...MM, "--image-detail", detail]);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(detailsSent(), [detail, detail]);
+    }
+  });
+
+  it("--max-images-per-row N fails only the rows with more images, naming the flag, and asks nothing for them", async () => {
+    const input = inputFile([row("two", "right", ["images/bar-chart.png", "images/stop-sign.png"]), row("one", "right", ["images/stop-sign.png"])]);
+    const r = await score(input, [...MM, "--max-images-per-row", "1"]);
+    assert.equal(r.code, 0, r.err);
+    const e = errors(input);
+    assert.match(e["two"]!, /the row has 2 images, more than the 1 allowed \(maxImagesPerRow, --max-images-per-row\)/);
+    assert.equal(e["one"], "");
+    assert.equal(server.chatRequests().length, 1);
+  });
+
+  it("--max-image-bytes refuses a bigger image (its row only), naming the flag", async () => {
+    // bar-chart.png is 3,426 bytes, stop-sign.png 821.
+    const input = inputFile([row("big", "right", ["images/bar-chart.png"]), row("small", "right", ["images/stop-sign.png"])]);
+    const r = await score(input, [...MM, "--max-image-bytes", "2000"]);
+    assert.equal(r.code, 0, r.err);
+    const e = errors(input);
+    assert.match(e["big"]!, /image refused, nothing was sent: .*bar-chart\.png is 3,426 bytes, more than the 2,000 allowed \(maxImageBytes, --max-image-bytes\)/);
+    assert.equal(e["small"], "");
+    assert.equal(server.chatRequests().length, 1);
+  });
+
+  it("--max-row-image-bytes fails a row whose images together are over it, and sends nothing of it", async () => {
+    const input = inputFile([row("both", "right", ["images/bar-chart.png", "images/stop-sign.png"]), row("one", "right", ["images/bar-chart.png"])]);
+    const r = await score(input, [...MM, "--max-row-image-bytes", "4000"]);
+    assert.equal(r.code, 0, r.err);
+    const e = errors(input);
+    assert.match(e["both"]!, /the row's images come to [\d.]+ MiB, more than one request may carry \([\d.]+ MiB: maxRowImageBytes, --max-row-image-bytes\); nothing was sent/);
+    assert.equal(e["one"], "");
+    assert.equal(server.chatRequests().length, 1);
+  });
+
+  it("--download-timeout-ms gives up on an image that does not come in time, failing its row only", async () => {
+    images.routes.set("/hang.png", () => undefined); // never answers
+    const input = inputFile([row("slow", "right", [`${imagesURL}/hang.png`]), row("fast", "right", [`${imagesURL}/remote.png`])]);
+    const started = Date.now();
+    const r = await score(input, [...MM, "--allow-private-network", "--download-timeout-ms", "300"]);
+    assert.equal(r.code, 0, r.err);
+    assert.ok(Date.now() - started < 8_000, "the 10 s default was not used");
+    const e = errors(input);
+    assert.match(e["slow"]!, /no complete image within 300 ms \(downloadTimeoutMs, --download-timeout-ms\)/);
+    assert.equal(e["fast"], "");
+  });
+
+  it("--max-concurrent-loads 1 downloads one image at a time", async () => {
+    let open = 0;
+    let most = 0;
+    for (let i = 0; i < 4; i++) {
+      images.routes.set(`/slow${i}.png`, (_req, res) => {
+        open++;
+        most = Math.max(most, open);
+        setTimeout(() => {
+          open--;
+          res.setHeader("content-type", "image/png");
+          res.end(PNG);
+        }, 40);
+      });
+    }
+    const input = inputFile([0, 1, 2, 3].map((i) => row(`r${i}`, "right", [`${imagesURL}/slow${i}.png`])));
+    const many = await score(input, [...MM, "--allow-private-network"]);
+    assert.equal(many.code, 0, many.err);
+    assert.ok(most > 1, `by default the four images load together (${most} at once)`);
+    most = 0;
+    const one = await score(input, [...MM, "--allow-private-network", "--max-concurrent-loads", "1"]);
+    assert.equal(one.code, 0, one.err);
+    assert.equal(most, 1);
+    assert.ok(Object.values(errors(input)).every((e) => e === ""));
+  });
+
+  it("--kept-image-bytes 0 keeps no image: a later row naming the same URL downloads it again", async () => {
+    // More rows than are judged at once (16 at --concurrency 2), so the later ones ask after the first download ended.
+    const rows = Array.from({ length: 24 }, (_, i) => row(`r${i}`, "right", [`${imagesURL}/remote.png`]));
+    const input = inputFile(rows);
+    const kept = await score(input, [...MM, "--allow-private-network", "--concurrency", "2"]);
+    assert.equal(kept.code, 0, kept.err);
+    assert.equal(images.seen.length, 1, "kept by default: downloaded once");
+    images.seen.length = 0;
+    const none = await score(input, [...MM, "--allow-private-network", "--concurrency", "2", "--kept-image-bytes", "0"]);
+    assert.equal(none.code, 0, none.err);
+    assert.ok(images.seen.length > 1, `downloaded ${images.seen.length} times`);
+    assert.ok(Object.values(errors(input)).every((e) => e === ""));
+  });
+
+  it("a bad value exits 2 with one line naming the flag, before anything is sent", async () => {
+    const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
+    const cases: [string[], RegExp][] = [
+      [["--max-images-per-row", "0"], /score: --max-images-per-row must be a whole number of at least 1, got "0"/],
+      [["--max-image-bytes", "10MB"], /score: --max-image-bytes must be a whole number of at least 1, got "10MB"/],
+      [["--max-row-image-bytes", "-5"], /score: --max-row-image-bytes must be a whole number of at least 1, got "-5"/],
+      [["--download-timeout-ms", "1.5"], /score: --download-timeout-ms must be a whole number of at least 1, got "1\.5"/],
+      [["--max-concurrent-loads", ""], /score: --max-concurrent-loads must be a whole number of at least 1, got ""/],
+      [["--kept-image-bytes", "-1"], /score: --kept-image-bytes must be a whole number of at least 0, got "-1"/],
+      [["--image-detail", "medium"], /score: --image-detail must be one of low, high, auto, got "medium"/],
+    ];
+    for (const [args, pattern] of cases) {
+      const r = await score(input, [...MM, ...args]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.equal(r.err.trim().split("\n").length, 1, r.err);
+      assert.match(r.err, pattern);
+    }
+    assert.equal(server.chatRequests().length, 0);
+    const zero = await score(input, [...MM, "--kept-image-bytes", "0"]);
+    assert.equal(zero.code, 0, `--kept-image-bytes 0 is allowed: ${zero.err}`);
+  });
+
+  it("is refused (exit 2) when multimodal_relevance is not scored: left out of --metrics, or the input has no contexts", async () => {
+    const qa = inputFile([{ id: "q", user_input: "Capital of Peru?", response: "Lima.", reference: "Lima is the capital of Peru." }]);
+    const left = await score(qa, ["--metrics", "answer_correctness", "--max-image-bytes", "5000", "--image-detail", "low"]);
+    assert.equal(left.code, 2);
+    assert.match(
+      left.err,
+      /score: --max-image-bytes and --image-detail apply only to multimodal_relevance, which --metrics answer_correctness leaves out; add multimodal_relevance to --metrics or drop those flags/,
+    );
+    const auto = await score(qa, ["--kept-image-bytes", "0"]);
+    assert.equal(auto.code, 2);
+    assert.match(auto.err, /score: --kept-image-bytes applies only to multimodal_relevance, and .*input\.csv cannot be scored on it \(it needs a "retrieved_contexts" column \(or contexts, context\)\); drop the flag/);
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0);
+  });
+
+  it("--help lists every flag, and says they need multimodal_relevance", async () => {
+    const help = await runCliCaptured(["score", "--help"], {});
+    assert.equal(help.code, 0);
+    for (const flag of ["--max-images-per-row N", "--max-image-bytes N", "--max-row-image-bytes N", "--download-timeout-ms MS", "--max-concurrent-loads N", "--kept-image-bytes N", "--image-detail D"]) {
+      assert.ok(help.out.includes(`  ${flag} `), `score --help lists ${flag}`);
+    }
+    assert.match(help.out, /--max-images-per-row to --image-detail are refused when\s+multimodal_relevance is not scored/);
+  });
+});
