@@ -13,6 +13,7 @@ import { parseCsv } from "../src/dataset/csv";
 import { formatCsv } from "../src/dataset/export";
 import { runCliCaptured, type CliRun } from "./support/cli";
 import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
+import { promptKind, scriptedAnswerCorrectness } from "./support/scripted-judge";
 import { tempDir } from "./support/files";
 import { TestHttpServer } from "./support/http-server";
 
@@ -31,8 +32,9 @@ function parts(ctx: { messages: { role: string; content: unknown }[] }): Part[] 
   return ctx.messages.find((m) => m.role === "user")!.content as Part[];
 }
 
-/** Scripted vision judge: relevant when the answer says "right". */
+/** Scripted vision judge: relevant when the answer says "right" (answer correctness's prompts get the scripted answer-correctness judge). */
 function relevanceScript(ctx: ChatContext): object {
+  if (promptKind(ctx.body) !== "relevance") return scriptedAnswerCorrectness(ctx);
   const { answer } = JSON.parse(parts(ctx)[0]!.text!.split("\n").slice(1).join("\n")) as { answer: string };
   return { relevant: /right/i.test(answer), reason: `the answer "${answer}" was read` };
 }
@@ -231,5 +233,64 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
       assert.ok(help.out.includes(`  ${flag} `), `score --help lists ${flag}`);
     }
     assert.match(help.out, /--max-images-per-row to --image-detail are refused when\s+multimodal_relevance is not scored/);
+  });
+});
+
+describe("the model that answers each metric is the one named", () => {
+  const models = ["--model", "text-judge-1", "--vision-model", "vision-judge-1"];
+  /** `model @ host` of the fake server. */
+  const at = (model: string) => `${model} @ ${new URL(url()).host}`;
+
+  it("a multimodal run's usage line, closing summary and --summary-json name the vision model, which answered every call", async () => {
+    const input = inputFile([row("a", "right", ["images/bar-chart.png", "A bar chart of sales."]), row("b", "wrong", ["images/stop-sign.png"])]);
+    const summary = path.join(path.dirname(input), "summary.json");
+    const r = await score(input, [...MM, ...models, "--summary-json", summary]);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual([...new Set(server.chatRequests().map((q) => (q.body as { model: string }).model))], ["vision-judge-1"]);
+    const usageLine = r.out.trim().split("\n").at(-1)!;
+    assert.match(usageLine, /^2 rows · 2 chat calls .* · vision-judge-1 @ 127\.0\.0\.1:\d+$/);
+    assert.ok(!r.out.includes("text-judge-1"), r.out);
+    assert.ok(r.out.includes(`Scored by ${at("vision-judge-1")}.`), r.out);
+    const json = JSON.parse(readFileSync(summary, "utf8")) as { judges: string[]; usage: { judge: string }; usageLine: string };
+    assert.deepEqual(json.judges, [at("vision-judge-1")]);
+    assert.equal(json.usage.judge, at("vision-judge-1"));
+    assert.ok(json.usageLine.endsWith(at("vision-judge-1")));
+    assert.deepEqual(scoredCells(input).map((c) => c["multimodal_relevance_judge"]), [at("vision-judge-1"), at("vision-judge-1")]);
+  });
+
+  it("--dry-run's estimate names the vision model, and says why prompts with images are predicted", async () => {
+    const input = inputFile([row("a", "right", ["images/bar-chart.png", "A bar chart of sales."])]);
+    const r = await runCliCaptured(["score", input, ...MM, ...models, "--dry-run", "--no-cache"], env());
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, new RegExp(`^Estimate for 1 row \\(multimodal_relevance\\) with vision-judge-1 @ 127\\.0\\.0\\.1:\\d+; nothing was sent\\.`));
+    assert.match(r.out, /Tokens: vision-judge-1 o200k_base .*; 1 prompt with images priced without loading them \(765 tokens an image, 85 at detail low\)/);
+    assert.doesNotMatch(r.out, /text-judge-1|statements not extracted/);
+    assert.equal(server.chatRequests().length, 0);
+  });
+
+  it("with answer correctness too, each model is named with its metric: in the usage line and the estimate", async () => {
+    const input = inputFile([{ ...row("a", "Lima is the capital. It is right.", ["A passage on Peru.", "images/stop-sign.png"]), reference: "Lima is the capital." }]);
+    const both = `${at("text-judge-1")} (answer_correctness), ${at("vision-judge-1")} (multimodal_relevance)`;
+    const r = await score(input, [...models]);
+    assert.equal(r.code, 0, r.err);
+    assert.ok(r.out.trim().endsWith(` · ${both}`), r.out);
+    const dry = await runCliCaptured(["score", input, ...models, "--dry-run", "--no-cache"], env());
+    assert.equal(dry.code, 0, dry.err);
+    assert.ok(dry.out.startsWith(`Estimate for 1 row (answer_correctness, multimodal_relevance) with ${both}; nothing was sent.`), dry.out);
+  });
+
+  it("--batch: the judge column and the usage line name the vision model", async () => {
+    const input = inputFile([row("a", "right", ["images/bar-chart.png"]), row("b", "wrong", ["A passage."])]);
+    const dir = path.dirname(input);
+    server.options.batches = { pollsToComplete: 1 };
+    const r = await runCliCaptured(
+      ["score", input, ...MM, ...models, "--out", path.join(dir, "scored.csv"), "--cache-dir", path.join(dir, "cache"), "--batch", "--batch-dir", path.join(dir, "batches"), "--poll-interval", "0.01"],
+      env(),
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.equal(server.chatRequests().length, 0, "no interactive call");
+    assert.deepEqual(scoredCells(input).map((c) => [c["multimodal_relevance"], c["multimodal_relevance_judge"]]), [["1", at("vision-judge-1")], ["0", at("vision-judge-1")]]);
+    assert.match(r.out.trim().split("\n").at(-1)!, /batch lines \(half price\) .* · vision-judge-1 @ 127\.0\.0\.1:\d+$/);
+    assert.ok(r.out.includes(`Scored by ${at("vision-judge-1")}.`), r.out);
   });
 });

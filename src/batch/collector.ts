@@ -39,6 +39,10 @@ export class CollectingJudge implements Judge {
   get label(): string {
     return this.inner.label;
   }
+  /** The inner judge's label of requests sent to `model` (the vision model's, for multimodal relevance). */
+  labelFor(model: string): string {
+    return this.inner.labelFor(model);
+  }
   get chatModel(): string {
     return this.inner.chatModel;
   }

@@ -18,7 +18,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { toFile } from "openai";
 import type { DatasetSource } from "../dataset/load";
-import { score, setScoreRun, type ScoreOptions } from "../frame/score";
+import { metricJudgeLabel, newRunUsage, score, setScoreRun, type ScoreOptions } from "../frame/score";
 import type { JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge } from "../judge/judge";
@@ -248,7 +248,7 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const dir = path.resolve(options.batchDir ?? ".evalframe-batch");
   const pollMs = options.pollIntervalMs ?? 30_000;
   const log = options.log ?? ((line: string) => console.error(line));
-  const usage = options.usage ?? judge.newUsage();
+  const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
   const failed = new Map<string, string>();
   const state = await loadState(dir);
@@ -261,7 +261,7 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
       usage.addCalls(passUsage);
       usage.rows = passUsage.rows;
       const summary = usage.summary();
-      setScoreRun(scored, { usage: summary, judges: [judge.label], metrics: metrics.map((m) => m.name) });
+      setScoreRun(scored, { usage: summary, judges: [...new Set(metrics.map((m) => metricJudgeLabel(m, judge)))], metrics: metrics.map((m) => m.name) });
       if (!options.quiet) console.log(formatUsage(summary));
       return scored;
     }

@@ -20,7 +20,7 @@ import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { badInputWarning, checkRawTable, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
 import { AnsweredPairs } from "../dataset/validate";
-import { replacedColumns, scoreChecked, scoreRun } from "../frame/score";
+import { newRunUsage, replacedColumns, scoreChecked, scoreRun } from "../frame/score";
 import { statements } from "../frame/statements";
 import type { Judge } from "../judge/judge";
 import { ProgressTracker, type ProgressCallback } from "../judge/progress";
@@ -165,7 +165,7 @@ export interface StreamOptions {
  */
 export async function scoreFileInChunks(options: StreamOptions): Promise<StreamedScore> {
   const { input, format, survey, metrics, judge } = options;
-  const usage = judge.newUsage();
+  const usage = newRunUsage(metrics, judge);
   const progress = new ProgressTracker(survey.rows * metrics.length, options.progress === false ? undefined : options.progress);
   progress.report();
   const out = await AtomicFileWriter.open(options.out);

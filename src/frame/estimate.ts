@@ -10,12 +10,13 @@ import { estimateOnlyOptions, type JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge, ReplyCacheReader } from "../judge/judge";
 import { messagesFor, type StructuredMode } from "../judge/structured";
-import { tokenCounter, type EncodingName, type TokenCounter } from "../judge/tokens";
+import { ASSUMED_IMAGE_TOKENS, LOW_DETAIL_IMAGE_TOKENS, tokenCounter, type EncodingName, type TokenCounter } from "../judge/tokens";
+import { RELEVANCE_STAGE } from "../metrics/multimodal-relevance/plan";
 import type { StructuredRequest } from "../judge/types";
 import { BATCH_DISCOUNT, DEFAULT_PRICES, priceOf, type ModelPrice } from "../judge/usage";
 import type { Metric, PlannedCall, PlanContext } from "../metrics/metric";
 import { counted, dollars, duration } from "../display/words";
-import { evalRows, isJudge } from "./score";
+import { evalRows, isJudge, runJudgeLabel } from "./score";
 
 /** Options of {@link estimate}. */
 export interface EstimateOptions {
@@ -53,7 +54,11 @@ export interface StageEstimate {
 
 /** What a scoring run would cost, before it is run. See {@link estimate}. */
 export interface CostEstimate {
-  /** The judge's label, e.g. `gpt-4o-mini @ api.openai.com`. */
+  /**
+   * What answers the calls, e.g. `gpt-4o-mini @ api.openai.com`: the vision
+   * model's label for multimodal relevance, each label with its metrics when
+   * the metrics ask different models (see `runJudgeLabel`).
+   */
   judge: string;
   /** Whether the judge calls a server (the offline and labels judges cost nothing). */
   paid: boolean;
@@ -254,7 +259,7 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
   const [timeBoundBy, timeMs] = bounds.reduce((a, b) => (b[1] > a[1] ? b : a));
   const costUSD = unpriced.length > 0 ? null : cost;
   return {
-    judge: judge.label,
+    judge: runJudgeLabel(metrics, judge),
     paid,
     rows: checked.table.rowCount,
     badRows: checked.table.rowCount - rows.length,
@@ -314,8 +319,14 @@ export function formatEstimate(e: CostEstimate): string {
   const cost = e.costUSD === null ? `unknown (no price for ${e.unpricedModels.join(", ")}; give prices)` : `~${usd(e.costUSD)} at list price, ~${usd(e.batchCostUSD)} with --batch (half price)`;
   lines.push(`Cost: ${cost}.`);
   lines.push(`Time: ~${duration(e.timeMs, { wholeSeconds: true })} (bound by ${e.timeBoundBy}; ${e.concurrency} in flight).`);
-  const predicted = e.stages.reduce((a, s) => a + s.predicted, 0);
+  // A relevance prompt is predicted because its images are not loaded; the others because they hold statements not extracted yet.
+  const withImages = e.stages.filter((s) => s.stage === RELEVANCE_STAGE).reduce((a, s) => a + s.predicted, 0);
+  const predicted = e.stages.reduce((a, s) => a + s.predicted, 0) - withImages;
   const tokenizers = e.tokenizers.map((t) => `${t.model} ${t.encoding}${t.exact ? "" : " (approximate: not an OpenAI model)"}`).join(", ");
-  lines.push(`Tokens: ${tokenizers}${predicted > 0 ? `; ${counted(predicted, "prompt")} predicted (they hold statements not extracted yet)` : ""}; reply tokens predicted from the reply schemas.`);
+  const notes = [
+    predicted > 0 ? `; ${counted(predicted, "prompt")} predicted (they hold statements not extracted yet)` : "",
+    withImages > 0 ? `; ${counted(withImages, "prompt")} with images priced without loading them (${ASSUMED_IMAGE_TOKENS} tokens an image, ${LOW_DETAIL_IMAGE_TOKENS} at detail low)` : "",
+  ];
+  lines.push(`Tokens: ${tokenizers}${notes.join("")}; reply tokens predicted from the reply schemas.`);
   return lines.join("\n");
 }

@@ -130,7 +130,7 @@ export async function scoreChecked(
   tracker?: ProgressTracker,
 ): Promise<DataFrame> {
   const { table, errors } = checked;
-  const usage = options.usage ?? judge.newUsage();
+  const usage = options.usage ?? newRunUsage(metrics, judge);
   usage.rows = table.rowCount;
   const rows = evalRows(table, errors);
   // A run's tracker (a streamed run's spans its chunks), or this table's own, drawn at once.
@@ -143,7 +143,7 @@ export async function scoreChecked(
   const outputs = await Promise.all(
     metrics.map(async (metric) => {
       const metricJudge = metric.judge ?? judge;
-      const label = metric.labelOf?.(metricJudge) ?? metricJudge.label;
+      const label = metricJudgeLabel(metric, judge);
       judges.add(label);
       const results = await metric.scoreRows(rows, { judge: metricJudge, usage, rowDone: (failed) => progress.step(failed), calls: progress });
       const byRow = new Map<number, Record<string, Cell>>();
@@ -169,6 +169,39 @@ export async function scoreChecked(
   RUNS.set(scored, { usage: summary, judges: [...judges], metrics: metrics.map((m) => m.name) });
   if (!options.quiet) console.log(formatUsage(summary));
   return scored;
+}
+
+/** The label of the model that answers `metric`'s calls: its own judge's, or the run's `judge`'s (for multimodal relevance, its vision model's). */
+export function metricJudgeLabel(metric: Metric, judge: Judge): string {
+  const metricJudge = metric.judge ?? judge;
+  return metric.labelOf?.(metricJudge) ?? metricJudge.label;
+}
+
+/**
+ * What answers a run's calls, as one label: the label of the model every
+ * metric asks, or, when they ask different models, each label with its
+ * metrics.
+ *
+ * @example
+ * runJudgeLabel([multimodalRelevance()], judge); // "gpt-4o @ api.openai.com" (the vision model), not the chat model
+ * runJudgeLabel([answerCorrectness(), multimodalRelevance()], judge);
+ * // "gpt-4o-mini @ api.openai.com (answer_correctness), gpt-4o @ api.openai.com (multimodal_relevance)"
+ */
+export function runJudgeLabel(metrics: readonly Metric[], judge: Judge): string {
+  const byLabel = new Map<string, string[]>();
+  for (const metric of metrics) {
+    const label = metricJudgeLabel(metric, judge);
+    byLabel.set(label, [...(byLabel.get(label) ?? []), metric.name]);
+  }
+  if (byLabel.size <= 1) return [...byLabel.keys()][0] ?? judge.label;
+  return [...byLabel].map(([label, names]) => `${label} (${names.join(", ")})`).join(", ");
+}
+
+/** A usage recorder for one run of `metrics`: `judge`'s prices, named after what answers the metrics' calls ({@link runJudgeLabel}). */
+export function newRunUsage(metrics: readonly Metric[], judge: Judge): UsageRecorder {
+  const usage = judge.newUsage();
+  usage.answeredBy(runJudgeLabel(metrics, judge));
+  return usage;
 }
 
 /**

@@ -127,12 +127,32 @@ export class UsageRecorder {
   };
   /** Rows scored, set by the scoring run. */
   rows: number | undefined;
+  private label: string;
 
   /** @param judge the judge label shown in summaries; @param prices USD per 1M tokens per model. */
   constructor(
-    readonly judge: string,
+    judge: string,
     private readonly prices: Readonly<Record<string, ModelPrice>> = DEFAULT_PRICES,
-  ) {}
+  ) {
+    this.label = judge;
+  }
+
+  /** The label summaries show: the judge's, or what {@link UsageRecorder.answeredBy} set. */
+  get judge(): string {
+    return this.label;
+  }
+
+  /**
+   * Names what answered the run in its summary and usage line, when that is
+   * not the judge's own label: a metric that asks another model (multimodal
+   * relevance asks the vision model) is answered by it.
+   *
+   * @example
+   * usage.answeredBy("gpt-4o @ api.openai.com"); // a multimodal-relevance run
+   */
+  answeredBy(label: string): void {
+    this.label = label;
+  }
 
   /** A metric asked for one chat reply; `cached` when the cache answered it. */
   chatCall(cached: boolean): void {
