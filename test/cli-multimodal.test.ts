@@ -6,7 +6,7 @@
  * reads of a run (the scored table's cells, the usage line, the estimate).
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { parseCsv } from "../src/dataset/csv";
@@ -292,5 +292,32 @@ describe("the model that answers each metric is the one named", () => {
     assert.deepEqual(scoredCells(input).map((c) => [c["multimodal_relevance"], c["multimodal_relevance_judge"]]), [["1", at("vision-judge-1")], ["0", at("vision-judge-1")]]);
     assert.match(r.out.trim().split("\n").at(-1)!, /batch lines \(half price\) .* · vision-judge-1 @ 127\.0\.0\.1:\d+$/);
     assert.ok(r.out.includes(`Scored by ${at("vision-judge-1")}.`), r.out);
+  });
+});
+
+describe("image paths as written in the contexts", () => {
+  it("a path starting with ~ fails its row saying that ~ is not expanded and how to give the path", async () => {
+    const input = inputFile([row("home", "right", ["~/pics/a.png"]), row("ok", "right", ["images/stop-sign.png"])]);
+    const root = path.dirname(input);
+    const r = await score(input, MM);
+    assert.equal(r.code, 0, r.err);
+    const e = errors(input);
+    assert.match(e["home"]!, /image refused, nothing was sent: context 1 \(~\/pics\/a\.png\): ~\/pics\/a\.png starts with "~", which is not expanded to your home folder here/);
+    assert.ok(e["home"]!.includes(`give the path relative to the image root ${realpathSync(root)} (imageRoot, --image-root), or absolute`), e["home"]);
+    assert.doesNotMatch(e["home"]!, /no such file/);
+    assert.equal(e["ok"], "");
+    // A folder named "~" inside the image root is a folder like any other.
+    mkdirSync(path.join(root, "~", "pics"), { recursive: true });
+    copyFileSync(path.join(IMAGES, "stop-sign.png"), path.join(root, "~", "pics", "a.png"));
+    const there = await score(input, MM);
+    assert.equal(there.code, 0, there.err);
+    assert.equal(errors(input)["home"], "");
+  });
+
+  it("an --image-root written with ~ (quoted, so no shell expanded it) says so", async () => {
+    const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
+    const r = await score(input, [...MM, "--image-root", "~/no-such-evalframe-folder"]);
+    assert.equal(r.code, 1, "every row failed");
+    assert.match(errors(input)["a"]!, /the image root .*~\/no-such-evalframe-folder does not exist: "~" is not expanded to your home folder here; give the folder's full path \(imageRoot, --image-root\)/);
   });
 });

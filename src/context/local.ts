@@ -27,6 +27,16 @@ function kindOf(info: Stats): string {
   return "not a file";
 }
 
+/** Whether a path begins with `~` as a shell's home folder (`~`, `~/…`, `~alice/…`): nothing here expands it. */
+function startsWithTilde(source: string): boolean {
+  return /^~[^/\\]*(?:[/\\]|$)/.test(source);
+}
+
+/** Whether a resolved path has a `~` folder in it (`/work/~/images`): a `~` that was not expanded. */
+function holdsTilde(file: string): boolean {
+  return /(?:^|[/\\])~[^/\\]*(?:[/\\]|$)/.test(file);
+}
+
 function inside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
   // ".." itself or a path through it leaves the root; a name that merely starts with dots ("..x.png") does not.
@@ -55,7 +65,8 @@ export async function readLocalImage(source: string, options: LocalImageOptions)
   try {
     root = await realpath(options.imageRoot);
   } catch {
-    throw new ImageRefusedError(`the image root ${options.imageRoot} does not exist`);
+    const tilde = holdsTilde(options.imageRoot) ? ': "~" is not expanded to your home folder here; give the folder\'s full path (imageRoot, --image-root)' : "";
+    throw new ImageRefusedError(`the image root ${options.imageRoot} does not exist${tilde}`);
   }
   // The path as written must point inside the root ("../" escapes are refused
   // before touching the disk); then its real path must too (symlinks).
@@ -66,6 +77,11 @@ export async function readLocalImage(source: string, options: LocalImageOptions)
   try {
     real = await realpath(target);
   } catch {
+    if (startsWithTilde(source)) {
+      throw new ImageRefusedError(
+        `${source} starts with "~", which is not expanded to your home folder here (no shell reads this path): give the path relative to the image root ${root} (imageRoot, --image-root), or absolute`,
+      );
+    }
     throw new ImageRefusedError(`no such file: ${target} (image root ${root})`);
   }
   if (!inside(root, real)) {
