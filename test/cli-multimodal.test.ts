@@ -321,3 +321,41 @@ describe("image paths as written in the contexts", () => {
     assert.match(errors(input)["a"]!, /the image root .*~\/no-such-evalframe-folder does not exist: "~" is not expanded to your home folder here; give the folder's full path \(imageRoot, --image-root\)/);
   });
 });
+
+describe("contexts cells", () => {
+  /** The context parts of the request whose question names `id`: each text context's text, each image as "image". */
+  function contextsSent(id: string): string[] {
+    const request = server.chatRequests().find((q) => parts(q.body as { messages: { role: string; content: unknown }[] })[0]!.text!.includes(`What does ${id} show?`));
+    assert.ok(request, `a request for ${id}`);
+    const sent = parts(request.body as { messages: { role: string; content: unknown }[] }).slice(1);
+    return sent.flatMap((p) => {
+      if (p.type === "image_url") return ["image"];
+      const text = /^Context \d+ \(text, JSON data\): (.*)$/s.exec(p.text!);
+      return text ? [JSON.parse(text[1]!) as string] : [];
+    });
+  }
+
+  it("a cell holding a JSON string is one context (a passage, or an image path), in a CSV and in JSONL", async () => {
+    const rows = [
+      { id: "one", user_input: "What does one show?", response: "right", retrieved_contexts: '"just one passage"' },
+      { id: "img", user_input: "What does img show?", response: "right", retrieved_contexts: '"images/stop-sign.png"' },
+      { id: "twice", user_input: "What does twice show?", response: "right", retrieved_contexts: JSON.stringify(JSON.stringify(["a passage", "images/stop-sign.png"])) },
+    ];
+    const csv = inputFile(rows);
+    assert.ok(readFileSync(csv, "utf8").includes('"""just one passage"""'), "the CSV cell is the JSON string, quotes and all");
+    const r = await score(csv, MM);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(contextsSent("one"), ["just one passage"]);
+    assert.deepEqual(contextsSent("img"), ["image"]);
+    assert.deepEqual(contextsSent("twice"), ["a passage", "image"]);
+    assert.deepEqual(Object.values(errors(csv)), ["", "", ""]);
+
+    server.reset();
+    const jsonl = path.join(path.dirname(csv), "input.jsonl");
+    writeFileSync(jsonl, rows.map((x) => JSON.stringify(x)).join("\n") + "\n");
+    const j = await score(jsonl, MM);
+    assert.equal(j.code, 0, j.err);
+    assert.deepEqual(contextsSent("one"), ["just one passage"]);
+    assert.deepEqual(contextsSent("img"), ["image"]);
+  });
+});

@@ -70,17 +70,26 @@ function isBlank(value: unknown): boolean {
 }
 
 /**
- * Reads one `retrieved_contexts` cell: a JSON array of strings, or a single
- * context as plain text. Empty means no contexts.
+ * Reads one `retrieved_contexts` cell: a JSON array of strings, a JSON
+ * string (one context, its quotes and escapes read as JSON; one holding a
+ * JSON array of strings is that list), or a single context as plain text.
+ * Empty means no contexts.
  *
  * @returns the list, or a problem message.
  * @example
  * parseContexts('["a", "b"]') // { contexts: ["a", "b"] }
  * parseContexts("one passage") // { contexts: ["one passage"] }
+ * parseContexts('"one passage"') // { contexts: ["one passage"] }
  */
 export function parseContexts(cell: string | null): { contexts: string[] } | { problem: string } {
   if (cell === null || cell.trim() === "") return { contexts: [] };
   const text = cell.trim();
+  const quoted = jsonString(text);
+  if (quoted !== undefined) {
+    // A list written as JSON text twice ('"[\"a\", \"b\"]"') is that list; any other string is one context.
+    const inner = quoted.trim().startsWith("[") ? parseContexts(quoted) : undefined;
+    return inner !== undefined && "contexts" in inner ? inner : { contexts: [quoted] };
+  }
   // A list: "[…]", or one cut short (a spreadsheet's cell limit) that begins as a list of texts, '["…'.
   if (!(text.startsWith("[") && (text.endsWith("]") || /^\[\s*"/.test(text)))) return { contexts: [cell] };
   let parsed: unknown;
@@ -101,6 +110,17 @@ export function parseContexts(cell: string | null): { contexts: string[] } | { p
     };
   }
   return { contexts: parsed as string[] };
+}
+
+/** The string a JSON string literal (`"…"`, escapes and all) holds, or undefined when `text` is not one. */
+function jsonString(text: string): string | undefined {
+  if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"')) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The end of the problem a repeated (id, model) gets in `input_error`, by which it is known again. */
