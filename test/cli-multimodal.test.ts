@@ -358,4 +358,30 @@ describe("contexts cells", () => {
     assert.deepEqual(contextsSent("one"), ["just one passage"]);
     assert.deepEqual(contextsSent("img"), ["image"]);
   });
+
+  it("an empty contexts cell is written back empty (not as []), interactively and in batch mode; its row fails with the reason", async () => {
+    const rows = [
+      { id: "empty", user_input: "What does empty show?", response: "right", retrieved_contexts: "" },
+      { id: "ok", user_input: "What does ok show?", response: "right", retrieved_contexts: JSON.stringify(["images/stop-sign.png"]) },
+    ];
+    const input = inputFile(rows);
+    const dir = path.dirname(input);
+    server.options.batches = { pollsToComplete: 1 };
+    const runs: [string, string[]][] = [
+      ["scored.csv", []],
+      ["batch.csv", ["--out", path.join(dir, "batch.csv"), "--cache-dir", path.join(dir, "cache"), "--batch", "--batch-dir", path.join(dir, "batches"), "--poll-interval", "0.01"]],
+    ];
+    for (const [out, args] of runs) {
+      const r = args.length === 0 ? await score(input, MM) : await runCliCaptured(["score", input, ...MM, "--no-progress", ...args], env());
+      assert.equal(r.code, 0, `${out}: ${r.err}`);
+      const text = readFileSync(path.join(dir, out), "utf8");
+      const { header, records } = parseCsv(text);
+      const cell = (id: string, column: string) => records.find((x) => x.fields[header.indexOf("id")] === id)!.fields[header.indexOf(column)];
+      assert.equal(cell("empty", "retrieved_contexts"), "", `${out}: the empty cell stays empty`);
+      assert.ok(!text.includes("[]"), `${out} holds no []: ${text}`);
+      assert.equal(cell("ok", "retrieved_contexts"), '["images/stop-sign.png"]');
+      assert.match(cell("empty", "multimodal_relevance_error")!, /^no retrieved contexts: relevance is judged against them/);
+      assert.equal(cell("ok", "multimodal_relevance_error"), "");
+    }
+  });
 });

@@ -128,7 +128,8 @@ export const REPEATED_ID_RULE = "each question id must appear once per model";
 
 /**
  * Checks every row of a typed table with canonical names: question and
- * reference present, contexts a list of strings (rewritten as canonical JSON),
+ * reference present, contexts a list of strings (rewritten as canonical JSON;
+ * an empty cell is left as it is),
  * model and id filled in, and each (id, model) pair used once. Empty responses
  * are allowed: they are bad answers, not bad input.
  */
@@ -150,6 +151,8 @@ export function validateRows(table: Table, problems: RowProblems, where: RowPlac
   const contexts = getColumn(table, "retrieved_contexts");
   if (contexts) {
     contexts.values = contexts.values.map((v, row) => {
+      // An empty cell means no contexts, and stays as it was: it is written back empty, not as "[]".
+      if (isBlank(v)) return v;
       const result = parseContexts(typeof v === "string" ? v : null);
       if ("problem" in result) {
         problems.add(row, result.problem);
