@@ -14,6 +14,7 @@ import { formatCsv } from "../src/dataset/export";
 import { runCliCaptured, type CliRun } from "./support/cli";
 import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
 import { promptKind, scriptedAnswerCorrectness } from "./support/scripted-judge";
+import { gifOf } from "./support/animated-images";
 import { tempDir } from "./support/files";
 import { TestHttpServer } from "./support/http-server";
 
@@ -383,5 +384,18 @@ describe("contexts cells", () => {
       assert.match(cell("empty", "multimodal_relevance_error")!, /^no retrieved contexts: relevance is judged against them/);
       assert.equal(cell("ok", "multimodal_relevance_error"), "");
     }
+  });
+});
+
+describe("animated images", () => {
+  it("an animated GIF fails its row (nothing of it sent), and the other rows are judged", async () => {
+    const input = inputFile([row("moving", "right", ["images/spinner.gif", "A passage."]), row("still", "right", ["images/stop-sign.png"])]);
+    writeFileSync(path.join(path.dirname(input), "images", "spinner.gif"), gifOf(3, true));
+    const r = await score(input, MM);
+    assert.equal(r.code, 0, r.err);
+    const e = errors(input);
+    assert.match(e["moving"]!, /^image refused, nothing was sent: context 1 \(images\/spinner\.gif\): the GIF is animated \(3 frames, looping\): vision models read only its first frame/);
+    assert.equal(e["still"], "");
+    assert.equal(server.chatRequests().length, 1);
   });
 });

@@ -12,6 +12,7 @@ import { ImageRefusedError } from "../src/context/download";
 import { incompleteImage, sniffImageType } from "../src/context/image-type";
 import { withDeadline } from "../src/context/loader";
 import { pngChunk } from "../src/context/png";
+import { animatedWebp, apngOf, gifOf } from "./support/animated-images";
 import { tempDir } from "./support/files";
 import { TestHttpServer } from "./support/http-server";
 
@@ -507,6 +508,45 @@ describe("data URIs and conversion", () => {
     await Promise.all([loader.load({ kind: "url", source: url }), loader.load({ kind: "url", source: url })]);
     await loader.load({ kind: "url", source: url });
     assert.equal(canary.seen.length, 1);
+  });
+});
+
+describe("animated images", () => {
+  const root = tempDir();
+  const files: Record<string, Buffer> = {
+    "spinner.gif": gifOf(3, true),
+    "two-frames-no-loop.gif": gifOf(2, false),
+    "still-with-loop.gif": gifOf(1, true),
+    "moving.png": apngOf(2),
+    "one-frame-apng.png": apngOf(1),
+    "moving.webp": animatedWebp(2),
+    "unflagged.webp": animatedWebp(1, false),
+  };
+  before(() => {
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(root, name), bytes);
+  });
+
+  it("refuses an animated GIF, APNG and WebP (files, URLs and data URIs) with why and what to send instead", async () => {
+    for (const name of Object.keys(files)) assert.equal(incompleteImage(sniffImageType(files[name]!)!, files[name]!), undefined, `${name} is a complete image`);
+    const instead = "vision models read only its first frame, or refuse it; send the frame that matters as a still PNG or JPEG";
+    const open = { imageRoot: root };
+    await refused("spinner.gif", open, new RegExp(`^the GIF is animated \\(3 frames, looping\\): ${instead}$`));
+    await refused("two-frames-no-loop.gif", open, /^the GIF is animated \(2 frames\)/);
+    await refused("moving.png", open, new RegExp(`^the PNG is animated \\(an APNG of 2 frames\\): ${instead}$`));
+    await refused("moving.webp", open, new RegExp(`^the WebP is animated \\(2 frames\\): ${instead}$`));
+    await refused("unflagged.webp", open, /^the WebP is animated \(1 frame\)/);
+    await refused(`data:image/gif;base64,${files["spinner.gif"]!.toString("base64")}`, {}, /^the GIF is animated \(3 frames, looping\)/);
+    canary.serve("/moving.webp", files["moving.webp"]!, "image/webp");
+    await refused(`${canaryURL}/moving.webp`, { allowPrivateNetwork: true }, /^the WebP is animated \(2 frames\)/);
+  });
+
+  it("loads a still GIF that carries a loop extension and an APNG of one frame: each shows one picture", async () => {
+    const loader = new ImageLoader({ imageRoot: root });
+    assert.equal((await loader.load({ kind: "file", source: "still-with-loop.gif" })).mime, "image/gif");
+    assert.equal((await loader.load({ kind: "file", source: "one-frame-apng.png" })).mime, "image/png");
+    for (const still of ["bar-chart.png", "shapes.gif", "street-scene.webp"]) {
+      assert.ok((await new ImageLoader({ imageRoot: IMAGES }).load({ kind: "file", source: still })).dataUri.length > 0, still);
+    }
   });
 });
 

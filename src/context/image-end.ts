@@ -112,30 +112,50 @@ function colourTableSize(packed: number): number {
   return packed & 0x80 ? 3 * (1 << ((packed & 0x07) + 1)) : 0;
 }
 
+/** What a walk of a GIF's blocks found: its end (or why it has none), its images, and whether it asks to loop (a NETSCAPE2.0 or ANIMEXTS1.0 extension). */
+export type GifBlocks = ImageEnd & { images: number; loops: boolean };
+
+/** Whether the application extension at `at` (0x21 0xFF, then an 11-byte block) is the looping one animations carry. */
+function isLoopExtension(bytes: Uint8Array, at: number): boolean {
+  if (bytes[at + 1] !== 0xff || bytes[at + 2] !== 11 || at + 14 > bytes.length) return false;
+  const name = Buffer.from(bytes.buffer, bytes.byteOffset + at + 3, 11).toString("latin1");
+  return name === "NETSCAPE2.0" || name === "ANIMEXTS1.0";
+}
+
 /**
  * Walks a GIF's blocks: header, logical screen descriptor, global colour
  * table, then extensions (0x21) and images (0x2C) with their sub-blocks,
- * until the trailer (0x3B).
+ * until the trailer (0x3B); counts the images (an animation's frames) on the way.
  */
-export function gifEnd(bytes: Uint8Array): ImageEnd {
-  const noEnd = cut("the GIF has no trailer: the file is cut short");
-  if (bytes.length < 13) return noEnd;
+export function gifBlocks(bytes: Uint8Array): GifBlocks {
+  let images = 0;
+  let loops = false;
+  const noEnd = (): GifBlocks => ({ problem: "the GIF has no trailer: the file is cut short", images, loops });
+  if (bytes.length < 13) return noEnd();
   let at = 13 + colourTableSize(bytes[10]!);
   while (at < bytes.length) {
     const block = bytes[at]!;
-    if (block === 0x3b) return { end: at + 1 };
+    if (block === 0x3b) return { end: at + 1, images, loops };
     if (block === 0x21) {
+      if (isLoopExtension(bytes, at)) loops = true;
       at = skipSubBlocks(bytes, at + 2);
     } else if (block === 0x2c) {
-      if (at + 10 > bytes.length) return noEnd;
+      if (at + 10 > bytes.length) return noEnd();
+      images++;
       // Descriptor (9 bytes after 0x2C), local colour table, LZW minimum code size, then the data sub-blocks.
       at = skipSubBlocks(bytes, at + 10 + colourTableSize(bytes[at + 9]!) + 1);
     } else {
-      return cut(`the GIF is damaged: byte ${at.toLocaleString("en-US")} (0x${block.toString(16).padStart(2, "0")}) starts no image, extension or trailer`);
+      return { problem: `the GIF is damaged: byte ${at.toLocaleString("en-US")} (0x${block.toString(16).padStart(2, "0")}) starts no image, extension or trailer`, images, loops };
     }
-    if (at < 0) return noEnd;
+    if (at < 0) return noEnd();
   }
-  return noEnd;
+  return noEnd();
+}
+
+/** Where a GIF ends (its trailer), or why it is incomplete: see {@link gifBlocks}. */
+export function gifEnd(bytes: Uint8Array): ImageEnd {
+  const walked = gifBlocks(bytes);
+  return "problem" in walked ? cut(walked.problem) : { end: walked.end };
 }
 
 /** Reads a WebP's RIFF length: the file holds the 8-byte RIFF header and that many bytes. */

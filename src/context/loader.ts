@@ -3,6 +3,7 @@
  * the judge can send, once per run per source, under the rules in README
  * ("Multimodal relevance").
  */
+import { animatedImage } from "./animation";
 import { BmpError, bmpToPng } from "./bmp";
 import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";
 import { incompleteImage, SENDABLE_MIME, sniffImageType } from "./image-type";
@@ -89,8 +90,9 @@ function decodeDataUri(source: string, maxBytes: number): Buffer {
 
 /**
  * Turns loaded bytes into an image to send: the bytes decide the type (not
- * the name or Content-Type); PNG, JPEG, GIF and WebP pass, BMP becomes PNG,
- * SVG and everything else is refused.
+ * the name or Content-Type); still PNG, JPEG, GIF and WebP pass, BMP becomes
+ * PNG; an image cut short, an animated GIF, APNG or WebP, SVG and everything
+ * else is refused.
  */
 export function toSendableImage(source: string, bytes: Buffer, maxBytes: number): LoadedImage {
   const type = sniffImageType(bytes);
@@ -98,6 +100,8 @@ export function toSendableImage(source: string, bytes: Buffer, maxBytes: number)
   if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
   const cut = incompleteImage(type, bytes);
   if (cut !== undefined) throw new ImageRefusedError(cut);
+  const animated = animatedImage(type, bytes);
+  if (animated !== undefined) throw new ImageRefusedError(animated);
   let data = bytes;
   let convertedFrom: "bmp" | undefined;
   let sendType: LoadedImage["type"];
