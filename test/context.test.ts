@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { get } from "node:http";
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,7 +9,7 @@ import { inflateSync } from "node:zlib";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { classifyContext, ImageLoader, type ImageLoadOptions } from "../src/context/index";
 import { refusedAddressReason } from "../src/context/address";
-import { bmpToPng } from "../src/context/bmp";
+import { bmpToPng, bmpToPngAsync, SLICE_PIXELS } from "../src/context/bmp";
 import { ImageRefusedError } from "../src/context/download";
 import { incompleteImage, sniffImageType } from "../src/context/image-type";
 import { withDeadline } from "../src/context/loader";
@@ -500,6 +502,53 @@ describe("data URIs and conversion", () => {
     // Runs far past the row, a delta far past the image, then data that never ends the bitmap: the rows past the last are not written.
     const png = convert(`ff01 0002ffff ${"ff01".repeat(10_000)}`);
     assert.deepEqual(pngPixels(png), [["0,0,0,0", "0,0,0,0"], ["0,255,0,255", "0,255,0,255"]]);
+  });
+
+  it("converts without holding the event loop, to the same bytes as before (pipeline.bmp's PNG is pinned), RLE and bit fields too", async () => {
+    const bmp = readFileSync(path.join(IMAGES, "pipeline.bmp"));
+    const sha = (png: Buffer) => createHash("sha256").update(png).digest("hex");
+    // The PNG bmpToPng gave before the conversion was sliced.
+    assert.equal(sha(bmpToPng(bmp)), "f75e710dec7e434d8ba0ed3ceb98317fbacf961a9c1d342db0d2e447f415e4bb");
+    assert.equal(sha(await bmpToPngAsync(bmp)), "f75e710dec7e434d8ba0ed3ceb98317fbacf961a9c1d342db0d2e447f415e4bb");
+    const loaded = await new ImageLoader({ imageRoot: IMAGES }).load({ kind: "file", source: "pipeline.bmp" });
+    assert.equal(loaded.dataUri, `data:image/png;base64,${bmpToPng(bmp).toString("base64")}`);
+    const palette = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]];
+    for (const small of [
+      bmpFile(4, 3, 8, 1, palette, Buffer.from("0003020001000103000006000000000202000202 0001".replace(/ /g, ""), "hex")),
+      bmpFile(4, 2, 4, 2, palette, Buffer.from("04120000000531231000 0001".replace(/ /g, ""), "hex")),
+    ]) {
+      assert.ok((await bmpToPngAsync(small)).equals(bmpToPng(small)));
+    }
+    await assert.rejects(bmpToPngAsync(bmpFile(2, 2, 8, 1, palette.slice(0, 2), Buffer.from("0201 0000".replace(/ /g, ""), "hex"))), /ends before its end-of-bitmap marker/);
+
+    // A large BMP, of more pixels than several slices: 24-bit, and run-length encoded (a small file of many pixels).
+    const side = 2048;
+    const stride = side * 3;
+    const pixels = Buffer.alloc(stride * side);
+    for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7 + (i >> 13)) & 255;
+    const large = bmpFile(side, side, 24, 0, [], pixels);
+    const runs = Buffer.from(Array.from({ length: side }, () => [...Array.from({ length: side / 128 }, () => [128, 2]).flat(), 0, 0]).flat().concat([0, 1]));
+    const rle = bmpFile(side, side, 8, 1, palette, runs);
+    assert.ok(side * side > 4 * SLICE_PIXELS);
+    for (const [name, file] of [["24-bit", large], ["RLE8", rle]] as const) {
+      // While it converts, the event loop turns (timers and I/O run): a request to a local server is answered before it ends.
+      let turns = 0;
+      let converting = true;
+      const turn = (): void => {
+        turns++;
+        if (converting) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const answered = new Promise<string>((resolve, reject) => get(`${canaryURL}/x.png`, (res) => res.resume().on("end", () => resolve("the request"))).on("error", reject));
+      const converted = bmpToPngAsync(file).then((png) => {
+        converting = false;
+        return png;
+      });
+      assert.equal(await Promise.race([answered, converted.then(() => "the conversion")]), "the request", `${name}: the request is answered while the BMP converts`);
+      const png = await converted;
+      assert.ok(turns >= 4, `${name}: the event loop turned ${turns} times during the conversion`);
+      assert.ok(png.equals(bmpToPng(file)), `${name}: the same bytes as at once`);
+    }
   });
 
   it("loads each source once per loader", async () => {

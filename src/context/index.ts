@@ -15,4 +15,4 @@ export type { ResolvedAddress } from "./download";
 export { refusedAddressReason } from "./address";
 export { sniffImageType } from "./image-type";
 export type { ImageType } from "./image-type";
-export { bmpToPng } from "./bmp";
+export { bmpToPng, bmpToPngAsync } from "./bmp";

@@ -4,7 +4,7 @@
  * ("Multimodal relevance").
  */
 import { animatedImage } from "./animation";
-import { BmpError, bmpToPng } from "./bmp";
+import { BmpError, bmpToPngAsync } from "./bmp";
 import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";
 import { incompleteImage, SENDABLE_MIME, sniffImageType } from "./image-type";
 import type { ContextItem } from "./items";
@@ -92,9 +92,10 @@ function decodeDataUri(source: string, maxBytes: number): Buffer {
  * Turns loaded bytes into an image to send: the bytes decide the type (not
  * the name or Content-Type); still PNG, JPEG, GIF and WebP pass, BMP becomes
  * PNG; an image cut short, an animated GIF, APNG or WebP, SVG and everything
- * else is refused.
+ * else is refused. A BMP is converted without holding the event loop (other
+ * rows' downloads and requests go on meanwhile).
  */
-export function toSendableImage(source: string, bytes: Buffer, maxBytes: number): LoadedImage {
+export async function toSendableImage(source: string, bytes: Buffer, maxBytes: number): Promise<LoadedImage> {
   const type = sniffImageType(bytes);
   if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
   if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
@@ -107,7 +108,7 @@ export function toSendableImage(source: string, bytes: Buffer, maxBytes: number)
   let sendType: LoadedImage["type"];
   if (type === "bmp") {
     try {
-      data = bmpToPng(bytes);
+      data = await bmpToPngAsync(bytes);
     } catch (error) {
       throw new ImageRefusedError(error instanceof BmpError ? `cannot convert the BMP to PNG: ${error.message}` : String(error));
     }
