@@ -65,7 +65,7 @@ const SECONDS = {
   "batch.test.ts": 16, "cli.test.ts": 12.5, "judge.test.ts": 12.5, "estimate.test.ts": 9.5, "charts.test.ts": 8.5,
   "answer-correctness.test.ts": 6.5, "colour-vision.test.ts": 6, "config.test.ts": 4, "offline-judge.test.ts": 3.3,
   "analysis.test.ts": 3, "fused.test.ts": 3, "prototype-names.test.ts": 2.4, "score-stream.test.ts": 2.3,
-  "lean-replies.test.ts": 1.5, "cli-diff.test.ts": 1.2, "context.test.ts": 0.9, "base-url.test.ts": 0.6,
+  "lean-replies.test.ts": 1.5, "cli-multimodal.test.ts": 5, "cli-diff.test.ts": 1.2, "context.test.ts": 0.9, "base-url.test.ts": 0.6,
   "scheduler-pacing.test.ts": 0.5, "offline.test.ts": 0.5, "labels-judge.test.ts": 0.5, "sample-labels.test.ts": 0.4,
   "multimodal.test.ts": 0.4, "headline.test.ts": 0.4, "sample-data.test.ts": 0.3, "cli-words.test.ts": 0.3,
   "metric-registry.test.ts": 0.2, "dataset.test.ts": 0.2, "calibrate.test.ts": 0.2, "stats.test.ts": 0.1,
