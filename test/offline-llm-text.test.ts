@@ -187,6 +187,40 @@ describe("the question's premise, and versions and types that name which one", (
   });
 });
 
+describe("hedges, what others say, 'not X but Y', and a claim taken back", () => {
+  const question = "Which gas makes up most of the Earth's atmosphere?";
+  const reference = "Nitrogen makes up most of the Earth's atmosphere.";
+
+  it("splits only what the answer claims", () => {
+    assert.deepEqual(splitStatements("It's nitrogen, though I could be wrong.", question), ["It's nitrogen."]);
+    assert.deepEqual(splitStatements("I'm not completely sure, but I believe it is nitrogen.", question), ["it is nitrogen."]);
+    assert.deepEqual(splitStatements("Nitrogen (if memory serves).", question), ["Nitrogen."]);
+    assert.deepEqual(splitStatements("Many people say oxygen, but it is nitrogen.", question), ["it is nitrogen."]);
+    assert.deepEqual(splitStatements("It is oxygen. Wait, no, it is nitrogen.", question), ["it is nitrogen."]);
+    // "Actually" alone stresses; "not only … but also" is no contrast.
+    assert.deepEqual(splitStatements("Actually, it is nitrogen.", question), ["Actually, it is nitrogen."]);
+    assert.deepEqual(splitStatements("Nitrogen is not only common but also inert.", question).length, 1);
+  });
+
+  it("scores a hedged right answer as right and a taken-back wrong one by what stands", async () => {
+    const responses = [
+      "I think it's probably nitrogen, but I'm not 100% sure.",
+      "Many people say oxygen, but nitrogen makes up most of the Earth's atmosphere.",
+      "It is not oxygen but nitrogen.",
+      "It is not nitrogen but oxygen.",
+      "Nitrogen makes up most of it. Actually, no, oxygen does.",
+      "Oxygen makes up most of it. Actually, no, nitrogen does.",
+    ];
+    const out = records(await scoreAnswerCorrectness(responses.map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false }));
+    const [hedged, othersSay, notBut, butNot, retractedRight, retractedWrong] = out.map((r) => r["answer_correctness"] as number);
+    assert.ok(hedged! > 0.6, `hedged: ${hedged}`);
+    assert.ok(othersSay! > 0.6, `others say: ${othersSay}`);
+    // "not oxygen" itself is a word the reference never says: the right half counts, the wrong half does not.
+    assert.ok(notBut! > 0.5 && butNot! < 0.3, `not … but: ${notBut}, reversed ${butNot}`);
+    assert.ok(retractedWrong! > retractedRight!, `taken back: right then wrong ${retractedRight}, wrong then right ${retractedWrong}`);
+  });
+});
+
 describe("names written with and without accents, abbreviations with and without dots", () => {
   it("reads Zürich as Zurich and the U.K. as the UK, and still tells another name apart", async () => {
     const rows = [

@@ -4,6 +4,7 @@
  */
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
+import { claimedPart, takesBack } from "./hedges";
 import { plainText } from "./markup";
 import { aliasHeld, pool } from "./pool";
 import { HAS_HANGUL } from "./text";
@@ -184,8 +185,6 @@ const SENTENCE_END_AND_SPACE = /[.!?。！？…]['"”’)\]]*\s+/gu;
 /** A sentence end followed by more text (the segmenter's cue, roughly): ". W", "! 1", "。다". */
 const INNER_SENTENCE_END = /[.!?;。！？…]['"”’)\]]*\s*\S/u;
 
-/** Filler that makes no claim: "I believe", "I think", "to be honest". */
-const FILLER = /(?:^|,\s*)(?:i\s+(?:believe|think|guess)|if\s+i\s+recall(?:\s+correctly)?|as\s+far\s+as\s+i\s+know|to\s+be\s+honest)(?:\s+that)?\s*(?=[,.!?]|$)|^(?:i\s+(?:believe|think)\s+(?:that\s+)?)/giu;
 
 /** A yes/no answer at the start of a statement, in English or Korean; "No" before a word is a determiner ("No woman has …"), not an answer. */
 const YES_NO = /^(?:(yes|yeah|yep|correct|true|(?:sure|certainly|absolutely|definitely|of course)(?!\s*,?\s*not(?![\p{L}]))|네|예|맞습니다|맞아요)(?![\p{L}\p{N}])|((?:no|nope|false|incorrect|(?:certainly|absolutely|definitely|of course)\s+not)(?=\s*[,.!:;—–-]|\s*$)|(?:아니요|아니오|아뇨)(?![\p{L}\p{N}])))[\s,.!:;—-]*/iu;
@@ -258,6 +257,8 @@ export function splitStatements(text: string, question = ""): string[] {
   // First the sentences, with yes/no answers and filler taken out ...
   const claims: Array<string | { sentence: string }> = [];
   let first = true;
+  // Entries of `claims` the last sentence made (a sentence that takes it back removes them).
+  let lastSentence = 0;
   const yesNoQuestion = POLAR_QUESTION.test(question.trim()) || HAS_HANGUL.test(question);
   const openQuestion = !yesNoQuestion && OPEN_QUESTION.test(question) && !/\bor\b/iu.test(question);
   for (const rawLine of plainText(text, yesNoQuestion).split(/\r\n|[\r\n\u2028\u2029]/)) {
@@ -265,10 +266,19 @@ export function splitStatements(text: string, question = ""): string[] {
     if (!line) continue;
     for (const sentence of sentences(line)) {
       let rest = sentence;
+      // "It is Sydney. Actually, no, it is Canberra.": the sentence before is taken back.
+      const taken = takesBack(rest);
+      if (taken !== undefined) {
+        claims.splice(claims.length - lastSentence, lastSentence);
+        rest = taken;
+      }
+      const before = claims.length;
       const polar = first ? YES_NO.exec(rest.trim()) : null;
       first = false;
+      lastSentence = 0;
       if (polar && yesNoQuestion) {
         claims.push(answerAsClaim(question, polar[1] !== undefined));
+        lastSentence = 1;
         rest = rest.trim().slice(polar[0].length);
         // "Yes, correct." / "네, 맞아요.": a second yes or no says no more.
         const again = YES_NO.exec(rest);
@@ -276,10 +286,11 @@ export function splitStatements(text: string, question = ""): string[] {
         // "Yes, penguins can swim." / "네, 살고 있어요.": the rest repeats the question, which the claim already says.
         if (echoesQuestion(rest, question)) continue;
       }
-      const said = rest.replace(FILLER, "");
+      const said = claimedPart(rest);
       // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell in a year.").
       if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, question)) continue;
       claims.push({ sentence: said });
+      lastSentence = claims.length - before;
     }
   }
   // ... then cut into clauses and atomic claims.
