@@ -107,6 +107,25 @@ describe("offline judge", () => {
     await assert.rejects(createJudge({ judge: "offline" }).complete(request(relevance, Relevance)), /this row's answer is in Japanese/);
   });
 
+  it("fails a row whose answer and reference are in different languages, and scores names with 'de', 'la' or 'El' as English", async () => {
+    const reference = "The Danube flows into the Black Sea through a delta in Romania.";
+    const question = "Where does the Danube end?";
+    const rows = [
+      { id: "de", model: "m", user_input: question, response: "Die Donau mündet über ein Delta in Rumänien in das Schwarze Meer.", reference },
+      { id: "fr", model: "m", user_input: question, response: "Le Danube se jette dans la mer Noire par un delta en Roumanie.", reference },
+      { id: "ko", model: "m", user_input: question, response: "도나우강은 루마니아의 삼각주를 지나 흑해로 흘러듭니다.", reference },
+      { id: "en", model: "m", user_input: question, response: "It reaches the Black Sea through the delta in Romania, near the border with Ukraine.", reference },
+      { id: "names", model: "m", user_input: "Who sailed with La Niña?", response: "Christopher Columbus sailed with La Niña, La Pinta and the Santa María.", reference: "Columbus sailed with La Niña, La Pinta and the Santa María in 1492." },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    for (const [i, language] of [[0, "German"], [1, "French"], [2, "Korean"]] as const) {
+      assert.ok(Number.isNaN(out[i]!["answer_correctness"]), String(out[i]!["id"]));
+      assert.match(String(out[i]!["answer_correctness_error"]), new RegExp(`the answer is in ${language} and the reference in English, and the offline judge matches words`));
+    }
+    for (const r of out.slice(3)) assert.equal(r["answer_correctness_error"], "", String(r["id"]));
+    assert.ok((out[3]!["answer_correctness"] as number) > 0.5);
+  });
+
   it("answers only evalframe's own tasks", async () => {
     await assert.rejects(createJudge({ judge: "offline" }).complete(request({ kind: "custom", name: "poem" }, Relevance)), /only evalframe's own tasks, not "poem"/);
   });

@@ -8,7 +8,7 @@ import { JudgeError, type JudgeTask } from "../types";
 import { classifyStatements } from "./classify";
 import { judgeRelevanceText } from "./relevance";
 import { splitStatements } from "./statements";
-import { unreadScript } from "./text";
+import { textLanguage, unreadScript } from "./text";
 
 /**
  * Answers one task as an LLM judge would reply (same shapes), or throws a
@@ -22,6 +22,7 @@ export function answerTask(task: JudgeTask): unknown {
     case "classify_statements":
       readable(task.response.join(" "), "answer");
       readable(task.reference.join(" "), "reference");
+      sameLanguage(task.response.join(" "), task.reference.join(" "));
       return classifyStatements(task.question, task.response, task.reference);
     case "relevance": {
       const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${describeSource(c.source)})`] : []));
@@ -50,6 +51,22 @@ function readable(text: string, what: string): void {
   if (script === undefined) return;
   throw new JudgeError(
     `the offline judge reads English and Korean, and this row's ${what} is in ${script}; ` +
+      "set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model",
+  );
+}
+
+/**
+ * Throws a `JudgeError` when the answer and the reference are in different
+ * languages (each at least 4 words): the offline judge matches words, so a
+ * right answer in German scored against an English reference would look wrong.
+ */
+function sameLanguage(answer: string, reference: string): void {
+  const words = (text: string) => text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  if (words(answer) < 4 || words(reference) < 4) return;
+  const [said, expected] = [textLanguage(answer), textLanguage(reference)];
+  if (said === expected) return;
+  throw new JudgeError(
+    `the answer is in ${said} and the reference in ${expected}, and the offline judge matches words, so it cannot tell whether they say the same; ` +
       "set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model",
   );
 }

@@ -298,3 +298,56 @@ export function foldAccents(text: string): string {
 
 const ACCENTED = /[\u00C0-\u024F\u1E00-\u1EFF]/u;
 const ACCENTED_ALL = /[\u00C0-\u024F\u1E00-\u1EFF]/gu;
+
+/**
+ * Function words distinctive of languages written in Latin letters that the
+ * offline judge does not read (lower case only: "de" in "Charles de Gaulle"
+ * is outnumbered by the English around it).
+ */
+const LATIN_LANGUAGE_WORDS: readonly (readonly [string, ReadonlySet<string>])[] = [
+  ["German", new Set(["der", "die", "das", "und", "ist", "nicht", "von", "mit", "ein", "eine", "einen", "sich", "auf", "für", "den", "dem", "des", "wird", "sind", "auch", "wurde", "ich", "zu", "im"])],
+  ["French", new Set(["de", "le", "la", "les", "est", "et", "une", "des", "du", "pour", "dans", "avec", "qui", "sont", "pas", "ce", "au", "aux", "été", "il", "elle", "l'", "d'"])],
+  ["Spanish", new Set(["de", "el", "la", "los", "las", "es", "del", "y", "por", "para", "una", "con", "que", "está", "son", "como", "más", "fue", "lo"])],
+  ["Italian", new Set(["il", "gli", "de", "è", "di", "che", "per", "una", "sono", "della", "del", "con", "non", "la", "le", "nel", "alla"])],
+  ["Portuguese", new Set(["de", "os", "é", "do", "da", "dos", "das", "em", "um", "uma", "que", "não", "com", "para", "foi", "na", "no"])],
+  ["Dutch", new Set(["het", "een", "en", "niet", "zijn", "met", "voor", "dat", "op", "wordt", "werd", "ook", "van", "de"])],
+];
+
+/** English function words, against which the words above are counted (not "in" or "a", which German and Italian write too). */
+const ENGLISH_WORDS: ReadonlySet<string> = new Set(["the", "of", "and", "is", "are", "was", "were", "to", "an", "that", "it", "for", "on", "with", "as", "by", "from", "this", "has", "have", "not", "be"]);
+
+/**
+ * The language a text is written in, as far as the offline judge needs to
+ * know: "Korean" (mostly Hangul), another language of Latin letters when its
+ * function words are at least 3 and more than twice the English ones
+ * ("German", "French", …), else "English" (also for text too short to tell).
+ *
+ * @example
+ * textLanguage("Berlin ist die Hauptstadt von Deutschland.") // "German"
+ * textLanguage("Charles de Gaulle led the Free French.")   // "English"
+ */
+export function textLanguage(text: string): string {
+  let letters = 0;
+  let hangul = 0;
+  for (const ch of text) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    if (HANGUL_WORD.test(ch)) hangul++;
+  }
+  if (letters > 0 && hangul * 3 >= letters) return "Korean";
+  // Words in lower case, and the first word of each sentence ("La capital …", "Il …").
+  const opens = (at: number): boolean => at === 0 || /[.!?]\s+$/u.test(text.slice(Math.max(0, at - 3), at));
+  const words = [...text.matchAll(/\p{Lu}?\p{Ll}+['’]?/gu)].flatMap((m) => (/^\p{Ll}/u.test(m[0]) || opens(m.index) ? [m[0].toLowerCase()] : []));
+  let english = 0;
+  const counts = LATIN_LANGUAGE_WORDS.map(() => 0);
+  for (const raw of words) {
+    const word = raw.replace(/’/gu, "'");
+    const bare = word.replace(/'$/u, "");
+    if (ENGLISH_WORDS.has(bare)) english++;
+    LATIN_LANGUAGE_WORDS.forEach(([, set], i) => {
+      if (set.has(word) || set.has(bare)) counts[i]!++;
+    });
+  }
+  const best = counts.reduce((b, c, i) => (c > counts[b]! ? i : b), 0);
+  return counts[best]! >= 3 && counts[best]! > 2 * english ? LATIN_LANGUAGE_WORDS[best]![0] : "English";
+}
