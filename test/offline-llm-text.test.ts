@@ -66,6 +66,13 @@ describe("statements of LLM-style answers", () => {
     // A question that offers alternatives may be answered with its own words.
     assert.deepEqual(splitStatements("Jupiter is larger.", "Which is larger, Jupiter or Saturn?"), ["Jupiter is larger."]);
   });
+
+  it("splits 'X is Y and its Z is W' into two claims, and leaves no participle without its phrase", () => {
+    assert.deepEqual(splitStatements("Peru's capital is Lima and its currency is the sol."), ["Peru's capital is Lima", "its currency is the sol."]);
+    const claims = splitStatements("Marie Curie won the Nobel Prize in Physics, shared with Pierre Curie in 1903.");
+    assert.ok(claims.includes("Marie Curie won the Nobel Prize in Physics."), claims.join(" | "));
+    assert.ok(claims.every((c) => !/,\s+\p{Ll}+\.$/u.test(c)), `no claim ends in a bare participle: ${claims.join(" | ")}`);
+  });
 });
 
 describe("scores of LLM-style answers", () => {

@@ -201,7 +201,10 @@ function claimFor(clause: string, slots: readonly Slot[], keep: readonly Slot[],
     }
     from = slot.end;
   }
-  return tidy(out + clause.slice(from));
+  const claim = tidy(out + clause.slice(from));
+  // A participle whose phrase was all cut out ("…, set in Berlin in 2009" → "…, set.") says nothing alone.
+  const dangling = /,\s+\p{Ll}+([.!?]?)$/u.exec(claim);
+  return dangling !== null && !/,\s+\p{Ll}+[.!?]?$/u.test(clause.trim()) ? claim.slice(0, dangling.index) + dangling[1] : claim;
 }
 
 /** The first verb written in lower case, or -1: the tagger reads some surnames as verbs ("Watson, Crick and Franklin"). */
@@ -219,9 +222,10 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     const after = tokens[i + 2];
     if (!/^(?:and|but)$/i.test(and.text)) continue;
     const leftVerbs = tokens.slice(firstVerb, i).some((t) => t.pos === "VERB");
-    if (!leftVerbs) continue;
-    // "… and veins carry it back": a clause with its own subject (a determiner, then a noun or pronoun, then its verb).
-    const ownSubjectAt = next.pos === "DET" ? i + 2 : i + 1;
+    // "… and veins carry it back": a clause with its own subject (a determiner, then a noun or pronoun, then its verb);
+    // also after "X is Y" ("Japan's capital is Tokyo and its currency is the yen").
+    const possessive = /^(?:its|their|his|her|our|my|your)$/i.test(next.text);
+    const ownSubjectAt = next.pos === "DET" || possessive ? i + 2 : i + 1;
     const ownSubject = tokens[ownSubjectAt];
     // (An adverb may stand between: "… and reduction always takes place …".)
     let verbAt = ownSubjectAt + 1;
@@ -229,10 +233,13 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     const ownVerb = tokens[verbAt];
     if (
       ownSubject !== undefined && ownVerb !== undefined && ["NOUN", "PROPN", "PRON"].includes(ownSubject.pos) &&
-      (ownVerb.pos === "VERB" || ownVerb.pos === "AUX") && /^\p{Ll}/u.test(ownVerb.text) && !/^(?:it|them|him|her|us|me)$/i.test(ownSubject.text)
+      (ownVerb.pos === "VERB" || ownVerb.pos === "AUX") && /^\p{Ll}/u.test(ownVerb.text) && !/^(?:it|them|him|her|us|me)$/i.test(ownSubject.text) &&
+      // After "X is Y" only a subject with a determiner opens a clause: "… where Celsius and Fahrenheit meet" is one subject.
+      (leftVerbs || next.pos === "DET" || possessive)
     ) {
       return [tidy(clause.slice(0, and.start).replace(/,\s*$/, "")), tidy(clause.slice(next.start))];
     }
+    if (!leftVerbs) continue;
     const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos));
     if (!verbLike) continue;
     const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
