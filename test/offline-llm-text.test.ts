@@ -228,6 +228,25 @@ describe("hedges, what others say, 'not X but Y', and a claim taken back", () =>
   });
 });
 
+describe("a comparison the other way round", () => {
+  it("is a clash with the same comparing word, and agrees with the opposite word", async () => {
+    const question = "Which holds more heat per kilogram, water or sand?";
+    const reference = "Water holds more heat per kilogram than sand.";
+    const responses = ["Water holds more heat per kilogram than sand.", "Sand holds more heat per kilogram than water.", "Light travels slower in glass than in air."];
+    const out = records(await scoreAnswerCorrectness(responses.map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false }));
+    const [same, reversed] = out.map((r) => r["answer_correctness_factual"] as number);
+    assert.equal(same, 1);
+    assert.equal(reversed, 0);
+    const light = records(
+      await scoreAnswerCorrectness(
+        ["Light travels faster in glass than in air.", "Light travels faster in air than in glass."].map((response) => ({ user_input: "Where does light travel faster, in air or in glass?", response, reference: "Light travels faster in air than in glass." })),
+        { judge: { judge: "offline" }, quiet: true, progress: false },
+      ),
+    ).map((r) => r["answer_correctness_factual"] as number);
+    assert.deepEqual(light, [0, 1]);
+  });
+});
+
 describe("names written with and without accents, abbreviations with and without dots", () => {
   it("reads Zürich as Zurich and the U.K. as the UK, and still tells another name apart", async () => {
     const rows = [

@@ -11,7 +11,7 @@
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
 import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
-import { englishTokens } from "./english";
+import { englishTokens, type EnglishToken } from "./english";
 import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
 import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, statementsThatMayHold, type Pool } from "./pool";
@@ -199,6 +199,45 @@ function leadingTerms(statement: StatementAnalysis, question: Pool): Term[] {
   return out;
 }
 
+/** A comparison's two sides and the word that compares: "Ice is denser than water" → denser, {ice}, {water}. */
+function comparison(statement: StatementAnalysis): { word: string; before: Set<string>; after: Set<string> } | undefined {
+  const m = /^(.*?)\bthan\b(.*)$/isu.exec(statement.text);
+  if (m === null) return undefined;
+  // The comparing word: the last comparative before "than" ("faster" in "faster in air than …").
+  const tokens = englishTokens(m[1]!);
+  const comparative = (t: EnglishToken) => /^(?:more|less|fewer|better|worse|\p{L}{2,}er)$/iu.test(t.text);
+  // A tagger may call "denser" a noun: after "is" it is the comparison all the same (not "water" in "in water than").
+  const compared = tokens.filter((t) => (t.pos === "ADJ" || t.pos === "ADV") && comparative(t)).pop() ?? tokens.find((t, i) => i > 0 && tokens[i - 1]!.pos === "AUX" && comparative(t));
+  if (compared === undefined) return undefined;
+  const word = compared.text.toLowerCase();
+  const keys = (text: string) => new Set(analyzeStatement(text).terms.map((t) => synonymKey(t.key)).filter((k) => k !== word && k !== synonymKey(word)));
+  const before = keys(m[1]!);
+  const after = keys(m[2]!);
+  return before.size === 0 || after.size === 0 ? undefined : { word, before, after };
+}
+
+/**
+ * The same comparison the other way round: "Ice is denser than water" against "Water is denser than
+ * ice", "… imports more than it exports" against "… exports more than it imports" (the same
+ * comparing word; with opposite words, "faster" against "slower", the two agree).
+ */
+const comparisonReversed: Contradiction = ({ statement, others, ref }) => {
+  if (!/\bthan\b/iu.test(statement.text)) return undefined;
+  const mine = comparison(statement);
+  if (mine === undefined) return undefined;
+  for (const [i, o] of others.entries()) {
+    if (!/\bthan\b/iu.test(o.text)) continue;
+    const theirs = comparison(o);
+    if (theirs === undefined || theirs.word !== mine.word) continue;
+    const moved = [...mine.after].filter((k) => theirs.before.has(k) && !theirs.after.has(k) && !mine.before.has(k));
+    const movedBack = [...mine.before].filter((k) => theirs.after.has(k) && !theirs.before.has(k) && !mine.after.has(k));
+    if (moved.length > 0 && movedBack.length > 0) {
+      return { verdict: "clash", reason: `clashes with ${ref(i)}: it compares the other way ("${movedBack[0]}" ${mine.word} than "${moved[0]}")` };
+    }
+  }
+  return undefined;
+};
+
 /** Opposites: "rises" against "falls", "red" against "blue". */
 const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }) => {
   for (const t of statement.terms) {
@@ -317,6 +356,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   anotherListItem,
   swappedName,
   swappedSubject,
+  comparisonReversed,
   oppositeWordSaid,
   oppositeRelation,
   koreanSlotTaken,
