@@ -232,7 +232,7 @@ describe("a comparison the other way round", () => {
   it("is a clash with the same comparing word, and agrees with the opposite word", async () => {
     const question = "Which holds more heat per kilogram, water or sand?";
     const reference = "Water holds more heat per kilogram than sand.";
-    const responses = ["Water holds more heat per kilogram than sand.", "Sand holds more heat per kilogram than water.", "Light travels slower in glass than in air."];
+    const responses = ["Water holds more heat per kilogram than sand.", "Sand holds more heat per kilogram than water."];
     const out = records(await scoreAnswerCorrectness(responses.map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false }));
     const [same, reversed] = out.map((r) => r["answer_correctness_factual"] as number);
     assert.equal(same, 1);
