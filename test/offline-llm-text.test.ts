@@ -69,6 +69,12 @@ describe("statements of LLM-style answers", () => {
 
   it("splits 'X is Y and its Z is W' into two claims, and leaves no participle without its phrase", () => {
     assert.deepEqual(splitStatements("Peru's capital is Lima and its currency is the sol."), ["Peru's capital is Lima", "its currency is the sol."]);
+    // A name that modifies a noun after a preposition is a fact of its own, not part of every claim.
+    assert.deepEqual(atomicClaims("Gagarin orbited the Earth in April 1961 aboard the Soviet Vostok 1 capsule."), [
+      "Gagarin orbited the Earth.",
+      "Gagarin orbited the Earth in April 1961.",
+      "Gagarin orbited the Earth aboard the Soviet Vostok 1 capsule.",
+    ]);
     const claims = splitStatements("Marie Curie won the Nobel Prize in Physics, shared with Pierre Curie in 1903.");
     assert.ok(claims.includes("Marie Curie won the Nobel Prize in Physics."), claims.join(" | "));
     assert.ok(claims.every((c) => !/,\s+\p{Ll}+\.$/u.test(c)), `no claim ends in a bare participle: ${claims.join(" | ")}`);

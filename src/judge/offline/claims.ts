@@ -85,14 +85,31 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
   // A fragment without a verb ("Canberra, not Sydney") has its names anywhere.
   let seenVerb = !tokens.some((t) => t.pos === "VERB" || t.pos === "AUX");
   let group: { start: number; end: number } | undefined;
-  const flush = (next: EnglishToken | undefined): void => {
+  // The token before the group: a name that modifies a noun after a preposition is an item with its noun.
+  let before: EnglishToken | undefined;
+  const flush = (at: number): void => {
+    const next = tokens[at];
     const modifiesNoun = next !== undefined && next.pos === "NOUN" && !nameLike(next);
-    if (group && !modifiesNoun && !items.some((i) => group!.start < i.end && group!.end > i.start)) items.push(group);
+    if (group && modifiesNoun && (before?.pos === "ADP" || before?.pos === "DET")) {
+      // "of NASA's Apollo 11 mission", "at the Louvre Museum shop": the name and the nouns it modifies.
+      let end = at;
+      while (tokens[end + 1]?.pos === "NOUN" && !nameLike(tokens[end + 1]!)) end++;
+      group = { start: group.start, end: tokens[end]!.end };
+    } else if (modifiesNoun) {
+      group = undefined;
+    }
+    if (group && !items.some((i) => group!.start < i.end && group!.end > i.start)) items.push(group);
     group = undefined;
   };
-  for (const t of tokens) {
+  for (const [index, t] of tokens.entries()) {
     if (t.pos === "VERB" || t.pos === "AUX") seenVerb = true;
     if (seenVerb && nameLike(t)) {
+      if (!group) {
+        // Back over adjectives ("the Soviet Vostok 1 capsule") to what opens the phrase.
+        let k = index - 1;
+        while (tokens[k]?.pos === "ADJ") k--;
+        before = tokens[k];
+      }
       group = group ? { start: group.start, end: t.end } : { start: t.start, end: t.end };
     } else if (group && NAME_PARTICLE.test(t.text)) {
       // "Leonardo da Vinci", "Ludwig van Beethoven": the group goes on if a name follows.
@@ -103,10 +120,10 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
     } else if (group && t.pos === "PART" && /^['’]s$/.test(t.text)) {
       group = { start: group.start, end: t.end };
     } else if (group) {
-      flush(t);
+      flush(index);
     }
   }
-  flush(undefined);
+  flush(tokens.length);
   items.sort((a, b) => a.start - b.start);
   const merged: Array<{ start: number; end: number }> = [];
   for (const item of items) {
