@@ -422,7 +422,8 @@ describe("classifyStatements", () => {
     // What it says of the subject found (four legs), in other words: supported.
     assert.deepEqual(verdicts("What can cats do?", "A cat has four legs.", "Cats have four legs.").response, ["TP"]);
     // The reference's side stays lenient: an answer naming Apollo 11 covers "the Apollo 11 mission".
-    assert.deepEqual(verdicts("Who first walked on the Moon?", "Neil Armstrong walked on the Moon on Apollo 11.", "Neil Armstrong walked on the Moon during the Apollo 11 mission.").reference, ["covered"]);
+    const covered = verdicts("Who first walked on the Moon?", "Neil Armstrong walked on the Moon on Apollo 11.", "Neil Armstrong walked on the Moon during the Apollo 11 mission.").reference;
+    assert.ok(covered.length > 0 && covered.every((v) => v === "covered"), covered.join(", "));
   });
 
   it("marks another count of the same thing in words FP, and leaves counts of other things alone", () => {

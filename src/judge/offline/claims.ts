@@ -90,7 +90,9 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
   const flush = (at: number): void => {
     const next = tokens[at];
     const modifiesNoun = next !== undefined && next.pos === "NOUN" && !nameLike(next);
-    if (group && modifiesNoun && (before?.pos === "ADP" || before?.pos === "DET")) {
+    // Not "70.8 percent of the Earth's surface": what a value is a share of stays with it.
+    const ofValue = before !== undefined && /^of$/i.test(before.text) && values.some((v) => v.end <= before!.start && before!.start - v.end <= 1);
+    if (group && modifiesNoun && before?.pos === "ADP" && !ofValue) {
       // "of NASA's Apollo 11 mission", "at the Louvre Museum shop": the name and the nouns it modifies.
       let end = at;
       while (tokens[end + 1]?.pos === "NOUN" && !nameLike(tokens[end + 1]!)) end++;
@@ -105,9 +107,9 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
     if (t.pos === "VERB" || t.pos === "AUX") seenVerb = true;
     if (seenVerb && nameLike(t)) {
       if (!group) {
-        // Back over adjectives ("the Soviet Vostok 1 capsule") to what opens the phrase.
+        // Back over adjectives and determiners ("aboard the Soviet Vostok 1 capsule") to what opens the phrase.
         let k = index - 1;
-        while (tokens[k]?.pos === "ADJ") k--;
+        while (tokens[k]?.pos === "ADJ" || tokens[k]?.pos === "DET") k--;
         before = tokens[k];
       }
       group = group ? { start: group.start, end: t.end } : { start: t.start, end: t.end };
