@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { scoreAnswerCorrectness } from "../src/frame/score";
 import { analyzeStatement } from "../src/judge/offline/analyze";
+import { withoutAsides } from "../src/judge/offline/asides";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { plainText } from "../src/judge/offline/markup";
 import { splitStatements } from "../src/judge/offline/statements";
@@ -250,6 +251,35 @@ describe("a comparison the other way round", () => {
       ),
     ).map((r) => r["answer_correctness_factual"] as number);
     assert.deepEqual(light, [0, 1]);
+  });
+});
+
+describe("asides: a bracketed note and a closing apposition are claims of their own", () => {
+  it("splits them out of the sentence, and leaves calls such as COUNT(*) alone", () => {
+    assert.deepEqual(withoutAsides("The Iliad (an epic of 24 books) is attributed to Homer, the poet of ancient Greece."), {
+      main: "The Iliad is attributed to Homer.",
+      asides: ["The Iliad is an epic of 24 books.", "Homer is the poet of ancient Greece."],
+    });
+    assert.deepEqual(withoutAsides("It returns COUNT(*) rows in O(log n) time."), { main: "It returns COUNT(*) rows in O(log n) time.", asides: [] });
+    // Alone, "Paris, the capital of France" is the answer, not an aside.
+    assert.deepEqual(withoutAsides("Paris, the capital of France.").asides, []);
+  });
+
+  it("no longer makes a right sentence false for a detail the reference lacks", async () => {
+    const question = "Who wrote The Iliad?";
+    const reference = "The Iliad is attributed to Homer.";
+    const [right, wrong] = records(
+      await scoreAnswerCorrectness(
+        ["The Iliad (Ilias in Greek) is attributed to Homer, the poet of Chios.", "The Iliad (Ilias in Greek) is attributed to Virgil, the poet of Rome."].map((response) => ({ user_input: question, response, reference })),
+        { judge: { judge: "offline" }, quiet: true, progress: false },
+      ),
+    ).map((r) => r["answer_correctness_factual"] as number);
+    assert.ok(right! >= 0.5, `right: ${right}`);
+    assert.equal(wrong, 0);
+  });
+
+  it("keeps a preposition of two words with its phrase ('according to', 'due to')", () => {
+    assert.deepEqual(atomicClaims("The tower stands at 330 m according to the 2022 survey."), ["The tower stands at 330 m.", "The tower stands according to the 2022 survey."]);
   });
 });
 

@@ -193,6 +193,10 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
         start = t.start;
         // A preposition and a hedge that reads as one ("at around", "of about"): the slot takes both.
         for (let j = i - 1; j >= 0 && before[j]!.pos === "ADP"; j--) start = before[j]!.start;
+        // A preposition of two words ("according to", "due to", "compared with"): the slot takes both.
+        const first = before.find((u) => u.start === start);
+        const word = first === undefined ? undefined : before[before.indexOf(first) - 1];
+        if (word !== undefined && /^(?:according|due|owing|thanks|prior|next|close|contrary|relative|compared|instead|ahead|because)$/i.test(word.text)) start = word.start;
         break;
       }
       if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;

@@ -3,6 +3,7 @@
  * atomic claims (see claims.ts); yes/no answers become the question's claim.
  */
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
+import { withoutAsides } from "./asides";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
 import { claimedPart, takesBack } from "./hedges";
 import { plainText } from "./markup";
@@ -311,12 +312,15 @@ export function splitStatements(text: string, question = ""): string[] {
       keep(c);
       continue;
     }
-    for (const piece of splitClauses(c.sentence)) {
+    // A bracketed note or a closing apposition is a claim of its own, after the sentence's.
+    const { main, asides } = HAS_HANGUL.test(c.sentence) ? { main: c.sentence, asides: [] } : withoutAsides(c.sentence);
+    for (const piece of splitClauses(main)) {
       const atoms = atomicClaims(piece.trim());
       // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
       // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer.
       for (const claim of atoms) if (!(openQuestion && atoms.length > 1 && echoesQuestion(claim, question, true))) keep(claim);
     }
+    for (const aside of asides) keep(aside);
   }
   return statements;
 }
