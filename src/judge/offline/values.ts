@@ -20,6 +20,7 @@ export type Dimension =
   | "money"
   | "temperature-c"
   | "temperature-f"
+  | "temperature-k"
   | "degree"
   | "length"
   | "mass"
@@ -48,6 +49,11 @@ export interface TextValue {
    * for dates.
    */
   step?: number;
+  /**
+   * Stated in a US customary or imperial unit (pounds, miles, °F, cups): against the same quantity
+   * in a metric unit, one of the two is a conversion, rounded by whoever wrote it.
+   */
+  customary?: boolean;
   /** The text as written, for reasons. */
   text: string;
   /** Where it starts and ends in the text. */
@@ -72,13 +78,19 @@ const SCALES: Readonly<Record<string, number>> = ownKeys<number>({
   백: 1e2, 천: 1e3, 만: 1e4, 백만: 1e6, 천만: 1e7, 억: 1e8, 조: 1e12,
 });
 
-/** Unit words and symbols → [dimension, factor to the base unit]. Longest spellings are tried first. */
-const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
+/**
+ * Unit words and symbols → [dimension, factor to the base unit, US customary or imperial].
+ * Longest spellings are tried first. Units whose size differs between the US and the UK
+ * (pints, quarts, the short and the long ton) are left out: either reading could be wrong.
+ */
+const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number, boolean?]> = [
   [/^(?:°\s?c\b|℃|(?:degrees?|deg\.?) ?(?:celsius|centigrade|c\b)|celsius|섭씨\s?도?|도씨)/iu, "temperature-c", 1],
-  [/^(?:°\s?f\b|℉|(?:degrees?|deg\.?) ?(?:fahrenheit|f\b)|fahrenheit|화씨\s?도?)/iu, "temperature-f", 1],
+  [/^(?:°\s?f\b|℉|(?:degrees?|deg\.?) ?(?:fahrenheit|f\b)|fahrenheit|화씨\s?도?)/iu, "temperature-f", 1, true],
   // A capital C or F alone right after a number ("100 C", "212F"), as temperatures are written without the degree sign.
   [/^C(?![\p{L}\p{N}])/u, "temperature-c", 1],
-  [/^F(?![\p{L}\p{N}])/u, "temperature-f", 1],
+  [/^F(?![\p{L}\p{N}])/u, "temperature-f", 1, true],
+  // Kelvin: the word, "°K", or a capital K after a space ("0 K"; a K glued to a number, "95K", is thousands: see scaleAfter).
+  [/^(?:kelvins?\b|°\s?K\b|K(?![\p{L}\p{N}]))/u, "temperature-k", 1],
   [/^(?:°|degrees?\b|도(?![\p{L}]))/iu, "degree", 1],
   [/^(?:%|percent\b|per cent\b|퍼센트|프로)/iu, "percent", 1],
   [/^(?:ghz\b|gigahertz)/iu, "frequency", 1e9],
@@ -86,22 +98,46 @@ const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
   [/^(?:khz\b|kilohertz)/iu, "frequency", 1e3],
   [/^(?:hz\b|hertz\b|헤르츠)/iu, "frequency", 1],
   [/^(?:km\/h|kph|kilometres? per hour|kilometers? per hour|킬로미터 ?毎?시)/iu, "speed-kmh", 1],
-  [/^(?:mph|miles? per hour)/iu, "speed-kmh", 1.609344],
+  [/^(?:mph|miles? per hour)/iu, "speed-kmh", 1.609344, true],
+  [/^(?:knots?\b|kn\b)/iu, "speed-kmh", 1.852, true],
   [/^(?:m\/s|metres? per second|meters? per second)/iu, "speed", 1],
   [/^(?:km\/s|kilometres? per second|kilometers? per second|km per second)/iu, "speed", 1000],
-  [/^(?:miles? per second)/iu, "speed", 1609.344],
-  [/^(?:km²|sq(?:uare)? ?km|square kilomet(?:re|er)s?|제곱킬로미터)/iu, "area", 1e6],
+  [/^(?:miles? per second)/iu, "speed", 1609.344, true],
+  [/^(?:feet per second|ft\/s)/iu, "speed", 0.3048, true],
+  [/^(?:km²|km2\b|sq(?:uare)? ?km\b|square kilomet(?:re|er)s?|제곱킬로미터)/iu, "area", 1e6],
+  [/^(?:mi²|sq(?:uare)? ?mi(?:les?)?\b)/iu, "area", 2_589_988.110336, true],
+  [/^(?:ft²|sq(?:uare)? ?f(?:ee|oo)?t\b)/iu, "area", 0.09290304, true],
+  [/^(?:m²|sq(?:uare)? ?m\b|square met(?:re|er)s?)/iu, "area", 1],
+  [/^(?:cm²|square centimet(?:re|er)s?)/iu, "area", 1e-4],
+  [/^(?:hectares?|ha\b)/iu, "area", 1e4],
+  [/^(?:acres?\b)/iu, "area", 4046.8564224, true],
+  [/^(?:m³|cubic met(?:re|er)s?)/iu, "volume", 1000],
+  [/^(?:cm³|cubic centimet(?:re|er)s?|cc\b)/iu, "volume", 0.001],
+  [/^(?:light[- ]years?)/iu, "length", 9.4607304725808e15],
+  [/^(?:nautical miles?)/iu, "length", 1852, true],
   [/^(?:kilomet(?:re|er)s?|km\b|킬로미터|킬로)/iu, "length", 1000],
   [/^(?:centimet(?:re|er)s?|cm\b|센티미터|센티)/iu, "length", 0.01],
   [/^(?:millimet(?:re|er)s?|mm\b|밀리미터)/iu, "length", 0.001],
   [/^(?:met(?:re|er)s?\b|m\b|미터)/iu, "length", 1],
-  [/^(?:miles?\b|마일)/iu, "length", 1609.344],
-  [/^(?:feet\b|foot\b|ft\b)/iu, "length", 0.3048],
+  [/^(?:miles?\b|mi\b|마일)/iu, "length", 1609.344, true],
+  [/^(?:feet\b|foot\b|ft\b)/iu, "length", 0.3048, true],
+  [/^(?:inch(?:es)?\b)/iu, "length", 0.0254, true],
+  [/^(?:yards?\b|yds?\b)/iu, "length", 0.9144, true],
   [/^(?:litres?|liters?|l\b|리터)/iu, "volume", 1],
   [/^(?:millilitres?|milliliters?|ml\b|밀리리터)/iu, "volume", 0.001],
-  [/^(?:gallons?|gal\b)/iu, "volume", 3.785411784],
+  [/^(?:imperial gallons?)/iu, "volume", 4.54609, true],
+  [/^(?:gallons?|gal\b)/iu, "volume", 3.785411784, true],
+  [/^(?:fluid ounces?|fl\.? ?oz\b)/iu, "volume", 0.0295735295625, true],
+  [/^(?:cups?\b)/iu, "volume", 0.2365882365, true],
+  [/^(?:tablespoons?|tbsp\b)/iu, "volume", 0.01478676478125, true],
+  [/^(?:teaspoons?|tsp\b)/iu, "volume", 0.00492892159375, true],
   [/^(?:kilograms?|kg\b|킬로그램)/iu, "mass", 1000],
+  [/^(?:milligrams?|mg\b|밀리그램)/iu, "mass", 0.001],
+  [/^(?:micrograms?|µg\b|μg\b|mcg\b)/iu, "mass", 1e-6],
   [/^(?:grams?\b|g\b|그램)/iu, "mass", 1],
+  // Pounds of weight: "lb", "lbs", or "pounds" in a text about no money (see POUND_MONEY).
+  [/^(?:pounds?\b|lbs?\b)/iu, "mass", 453.59237, true],
+  [/^(?:ounces?\b|oz\b)/iu, "mass", 28.349523125, true],
   [/^(?:tonnes?|tons?\b|톤)/iu, "mass", 1e6],
   [/^(?:years?\b|yrs?\b)/iu, "duration-year", 1],
   [/^(?:months?\b|개월)/iu, "duration-month", 1],
@@ -112,6 +148,8 @@ const UNITS: ReadonlyArray<readonly [RegExp, Dimension, number]> = [
   [/^(?:dollars?\b|usd\b|달러)/iu, "money", 1],
   [/^(?:won\b|원(?![\p{L}]))/iu, "money-krw", 1],
   [/^(?:euros?\b|eur\b)/iu, "money-eur", 1],
+  // Pence, a hundredth of the pound, which is read as the dollar is (see moneyDimension).
+  [/^(?:pence\b|pennies\b|penny\b)/iu, "money", 0.01],
   [/^(?:명|people\b|persons?\b)/iu, "people", 1],
 ];
 
@@ -291,15 +329,25 @@ function findDates(text: string): TextValue[] {
 /** All unit spellings in one pattern, one capture group per entry of {@link UNITS}, tried in order. */
 const UNIT_PATTERN = new RegExp(`^(?:${UNITS.map(([pattern]) => `(${pattern.source.replace(/^\^/, "")})`).join("|")})`, "iu");
 
-/** The unit right after a number (skipping spaces), with its dimension, factor and length. */
-function unitAfter(rest: string): { dimension: Dimension; factor: number; length: number } | undefined {
-  const lead = rest.length - rest.trimStart().length;
+/**
+ * Words that make "pounds" money, not weight, when the text has them ("costs 5 pounds", "a fine of
+ * 50 pounds"); else pounds are weight ("weighs about 8 pounds").
+ */
+const POUND_MONEY = /£|\b(?:GBP|sterling|costs?|costing|price[sd]?|paid|pay(?:s|ing)?|spen[dt]|worth|salary|salaries|wages?|fees?|fined?|fines|budget|earn(?:s|ed|ing)?|charged?|tax(?:es)?|income|revenue|profits?|sold|buy|bought|prizes?|rewards?|notes?|coins?|currency|money|cash|debts?|loans?|funds?|funding|rent)\b/iu;
+
+/** The unit right after a number (skipping spaces), with its dimension, factor and length, and whether it is a US customary or imperial unit. */
+function unitAfter(rest: string, text: string, digits: boolean): { dimension: Dimension; factor: number; length: number; customary: boolean } | undefined {
+  // One space, or after digits a hyphen before a unit in words ("a 27-inch screen", "a 40-acre farm").
+  const lead = digits && /^-\p{L}/u.test(rest) ? 1 : rest.length - rest.trimStart().length;
   if (lead > 1) return undefined;
   const m = UNIT_PATTERN.exec(lead === 0 ? rest : rest.slice(lead));
   if (!m) return undefined;
   const index = m.findIndex((group, i) => i > 0 && group !== undefined);
   const unit = UNITS[index - 1];
-  return unit ? { dimension: unit[1], factor: unit[2], length: lead + m[0].length } : undefined;
+  if (!unit) return undefined;
+  // "Pounds" in a text about money are pounds sterling, read as the pound sign is.
+  if (unit[1] === "mass" && /^pound/iu.test(m[0]) && POUND_MONEY.test(text)) return { dimension: "money", factor: 1, length: lead + m[0].length, customary: false };
+  return { dimension: unit[1], factor: unit[2], length: lead + m[0].length, customary: unit[3] === true };
 }
 
 /** A scale word right after a number ("1.5 million", "95k", "5천만"). */
@@ -313,6 +361,8 @@ const MONEY_SCALE_LETTER = /^\s?(MM|M|B|m|b)(?![\p{L}\p{N}])/u;
 function scaleAfter(rest: string, money: boolean): { factor: number; length: number } | undefined {
   const m = SCALE_WORD.exec(rest) ?? SCALE_LETTER.exec(rest) ?? (money ? MONEY_SCALE_LETTER.exec(rest) : null);
   if (!m) return undefined;
+  // A capital K after a space is kelvin ("0 K"), save after a currency ("$50 K").
+  if (!money && m[0] === " K") return undefined;
   const factor = m[1] === "MM" ? 1e6 : SCALES[m[1]!.toLowerCase()];
   return factor === undefined ? undefined : { factor, length: m[0].length };
 }
@@ -642,7 +692,8 @@ function readValues(text: string): TextValue[] {
       dimension = "year";
       lead = 3;
     }
-    const unit = unitAfter(text.slice(end));
+    const unit = unitAfter(text.slice(end), text, /\d/.test(text.charAt(end - 1)));
+    let customary = false;
     if (money) {
       dimension = moneyDimension(money[0]);
     } else if (unit) {
@@ -650,6 +701,7 @@ function readValues(text: string): TextValue[] {
       value *= unit.factor;
       step *= unit.factor;
       end += unit.length;
+      customary = unit.customary;
     } else if (YEAR_WORD.test(text.slice(end)) && Number.isInteger(value) && value > 0 && value < 100 && n.end - n.start <= 2) {
       // "임기는 5년", "10년 뒤": a number of years, not the year 5.
       dimension = "duration-year";
@@ -672,6 +724,7 @@ function readValues(text: string): TextValue[] {
       value,
       ...(dimension === "year" ? { date: { year: value } } : {}),
       ...(yearOrCount ? { yearOrCount } : {}),
+      ...(customary ? { customary } : {}),
       approximate,
       step,
       text: text.slice(start, end).trim(),
@@ -694,11 +747,16 @@ const APPROXIMATE_CEILING = 0.1;
 /** ... and always within this share ("about 8,800" for 8,849 m; "around 2,000" for 1,985). */
 const APPROXIMATE_FLOOR = 0.02;
 
-/** Whether a hedged value and another agree (see {@link APPROXIMATE_CEILING}). */
-function closeApproximately(a: TextValue, b: TextValue): boolean {
+/**
+ * Whether a hedged value and another agree (see {@link APPROXIMATE_CEILING}). A conversion
+ * between metric and US units is rounded once more than the hedge says, so a hedged value
+ * against a conversion gets twice the floor ("about 7.5 lb" for "about 3.5 kg", 3.40 kg).
+ */
+function closeApproximately(a: TextValue, b: TextValue, converted: boolean): boolean {
   const larger = Math.max(Math.abs(a.value), Math.abs(b.value));
   const step = Math.max(a.step ?? 0, b.step ?? 0);
-  const allowed = Math.max(Math.min(step / 2, APPROXIMATE_CEILING * larger), APPROXIMATE_FLOOR * larger);
+  const floor = APPROXIMATE_FLOOR * (converted && (a.approximate || b.approximate) ? 2 : 1);
+  const allowed = Math.max(Math.min(step / 2, APPROXIMATE_CEILING * larger), floor * larger);
   return Math.abs(a.value - b.value) <= allowed * (1 + 1e-9);
 }
 
@@ -708,6 +766,40 @@ function isLoose(d: Dimension): boolean {
 
 function isTemperature(d: Dimension): boolean {
   return d.startsWith("temperature") || d === "degree";
+}
+
+/** A temperature on a named scale (°C, °F, K), not bare degrees. */
+function isScale(d: Dimension): boolean {
+  return d === "temperature-c" || d === "temperature-f" || d === "temperature-k";
+}
+
+/** A temperature in degrees Celsius, and the size of a step of its scale in them. */
+function celsius(v: TextValue): { value: number; degree: number } {
+  if (v.dimension === "temperature-f") return { value: ((v.value - 32) * 5) / 9, degree: 5 / 9 };
+  if (v.dimension === "temperature-k") return { value: v.value - 273.15, degree: 1 };
+  return { value: v.value, degree: 1 };
+}
+
+/** The coarsest place a written temperature is rounded to: its last significant digit, but at most tens ("100 °C" is not "to the nearest hundred"). */
+const TEMPERATURE_STEP_CEILING = 10;
+
+/**
+ * Compares temperatures on two scales (°C, °F, K): one is a conversion of the other, rounded
+ * where its writer rounded it. They agree when they differ by at most half the coarser written
+ * step (212 °F and 100 °C; 350 °F and 180 °C; 273 K and 0 °C), and clash otherwise (194 °F,
+ * which is 90 °C, against 100 °C). A hedged one may be rounded further, as hedged values are
+ * ({@link closeApproximately}: half its step, up to a tenth of the value in °C).
+ */
+function compareScales(a: TextValue, b: TextValue): "same" | "different" {
+  const x = celsius(a);
+  const y = celsius(b);
+  const stepOf = (v: TextValue, degree: number, ceiling: number): number => Math.min(v.step ?? 1, ceiling) * degree;
+  let allowed = Math.max(stepOf(a, x.degree, TEMPERATURE_STEP_CEILING), stepOf(b, y.degree, TEMPERATURE_STEP_CEILING)) / 2;
+  if (a.approximate || b.approximate) {
+    const coarser = Math.max(stepOf(a, x.degree, Infinity), stepOf(b, y.degree, Infinity)) / 2;
+    allowed = Math.max(allowed, Math.min(coarser, APPROXIMATE_CEILING * Math.max(Math.abs(x.value), Math.abs(y.value))));
+  }
+  return Math.abs(x.value - y.value) <= allowed + 1e-9 ? "same" : "different";
 }
 
 function isCalendar(d: Dimension): boolean {
@@ -777,6 +869,7 @@ function compareTimes(a: TextValue, b: TextValue): "same" | "different" | "unrel
  */
 export function compareValues(a: TextValue, b: TextValue): "same" | "different" | "unrelated" {
   if (a.dimension === "time" || b.dimension === "time") return compareTimes(a, b);
+  if (a.dimension !== b.dimension && isScale(a.dimension) && isScale(b.dimension)) return compareScales(a, b);
   if (a.yearOrCount === true || b.yearOrCount === true) {
     const counts = yearAsCount(a, b);
     if (counts) return compareValues(counts[0], counts[1]);
@@ -798,8 +891,11 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
     const other = a.date ? b.value : (b.date?.year ?? Number.NaN);
     return year === other ? "same" : "different";
   }
-  const hedged = a.approximate || b.approximate;
-  if (hedged ? closeApproximately(a, b) : close(a.value, b.value, EXACT_TOLERANCE)) return "same";
+  // A quantity in a US or imperial unit against one in a metric unit: one is a conversion, rounded
+  // as its writer wrote it ("5 miles" for 8 km, "1 cup" for 240 ml), so compared as hedged values are.
+  const converted = a.dimension === b.dimension && (a.customary === true) !== (b.customary === true);
+  const hedged = a.approximate || b.approximate || converted;
+  if (hedged ? closeApproximately(a, b, converted) : close(a.value, b.value, EXACT_TOLERANCE)) return "same";
   const tolerance = hedged ? APPROXIMATE_CEILING : EXACT_TOLERANCE;
   // (Compatible temperatures are one scale, or one scale and bare degrees: the same kind of quantity.)
   const strict = a.dimension === b.dimension || (isTemperature(a.dimension) && isTemperature(b.dimension));

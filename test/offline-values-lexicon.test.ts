@@ -1,0 +1,106 @@
+/**
+ * The offline judge's values and lexicon: quantities in other units and systems (°F against °C,
+ * pounds against kilograms), numbers and dates written in other ways, and words that mean the
+ * same or the opposite. Each case reads a value or scores an answer as a careful reader would.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { scoreAnswerCorrectness } from "../src/frame/score";
+import { compareValues, findValues } from "../src/judge/offline/values";
+import { records } from "./support/frames";
+
+/** How the first value of `a` stands against the first value of `b`. */
+function compare(a: string, b: string): string {
+  const [x] = findValues(a);
+  const [y] = findValues(b);
+  assert.ok(x !== undefined && y !== undefined, `no value in ${JSON.stringify(x === undefined ? a : b)}`);
+  return compareValues(x, y);
+}
+
+/** The offline scores of answers to questions, in order. */
+async function scores(rows: ReadonlyArray<{ question: string; reference: string; answer: string }>): Promise<number[]> {
+  const frame = await scoreAnswerCorrectness(
+    rows.map((r) => ({ user_input: r.question, reference: r.reference, response: r.answer })),
+    { judge: { judge: "offline" }, quiet: true, progress: false },
+  );
+  return records(frame).map((r) => r["answer_correctness"] as number);
+}
+
+/** Each right answer scores at least `high`, each wrong one below `low` and well under its right one. */
+async function assertRightAboveWrong(cases: ReadonlyArray<{ question: string; reference: string; right: string; wrong: string }>, high = 0.7, low = 0.35): Promise<void> {
+  const got = await scores(cases.flatMap((c) => [{ ...c, answer: c.right }, { ...c, answer: c.wrong }]));
+  cases.forEach((c, i) => {
+    const [right, wrong] = [got[2 * i]!, got[2 * i + 1]!];
+    assert.ok(right >= high, `${JSON.stringify(c.right)} against ${JSON.stringify(c.reference)}: ${right}`);
+    assert.ok(wrong < low && wrong < right - 0.3, `${JSON.stringify(c.wrong)} against ${JSON.stringify(c.reference)}: ${wrong}`);
+  });
+}
+
+describe("temperatures on other scales", () => {
+  it("reads kelvin, and compares °C, °F and K by converting them, at the precision they are written to", () => {
+    assert.equal(findValues("Helium boils at 4.2 K.")[0]?.dimension, "temperature-k");
+    assert.equal(findValues("It sold 95K copies.")[0]?.dimension, "number");
+    assert.equal(compare("451 °F", "233 °C"), "same");
+    assert.equal(compare("−40 °F", "−40 °C"), "same");
+    assert.equal(compare("273 K", "0 °C"), "same");
+    assert.equal(compare("37 °C", "98.6 °F"), "same");
+    assert.equal(compare("400 °F", "200 °C"), "same"); // both written to tens
+    assert.equal(compare("194 °F", "100 °C"), "different"); // 90 °C
+    assert.equal(compare("32 °F", "32 °C"), "different");
+    assert.equal(compare("about 1,500 °C", "2,700 °F"), "same"); // 1,482 °C
+    // On one scale, as before: 90 °C is not 100 °C.
+    assert.equal(compare("90 °C", "100 °C"), "different");
+  });
+
+  it("scores a right temperature on another scale high and a wrong one low", async () => {
+    await assertRightAboveWrong([
+      { question: "At what temperature does tin melt?", reference: "Tin melts at 232 °C.", right: "Tin melts at 449.5 °F.", wrong: "Tin melts at 600 °F." },
+      { question: "At what temperature does nitrogen boil?", reference: "Nitrogen boils at −196 °C.", right: "Nitrogen boils at 77 K.", wrong: "Nitrogen boils at 150 K." },
+    ]);
+  });
+});
+
+describe("US customary and imperial units", () => {
+  it("reads pounds, ounces, inches, yards, square miles, acres, cups and pence", () => {
+    const read = (text: string): [string, number] => {
+      const [v] = findValues(text);
+      assert.ok(v !== undefined, text);
+      return [v.dimension, Number(v.value.toPrecision(6))];
+    };
+    assert.deepEqual(read("a 10 lb bag of flour"), ["mass", 4535.92]);
+    assert.deepEqual(read("It weighs 12 ounces."), ["mass", 340.194]);
+    assert.deepEqual(read("a 27-inch screen"), ["length", 0.6858]);
+    assert.deepEqual(read("It is 100 yards long."), ["length", 91.44]);
+    assert.deepEqual(read("It covers 500 square miles."), ["area", 1.29499e9]);
+    assert.deepEqual(read("a 40-acre farm"), ["area", 161874]);
+    assert.deepEqual(read("Stir in 2 cups of milk."), ["volume", 0.473176]);
+    assert.deepEqual(read("It costs 50 pence."), ["money", 0.5]);
+  });
+
+  it("reads pounds as money in a text about money, and as weight otherwise", () => {
+    assert.equal(findValues("The fine was 80 pounds.")[0]?.dimension, "money");
+    assert.equal(findValues("The dog weighs 80 pounds.")[0]?.dimension, "mass");
+    assert.equal(findValues("It weighs 80 lb.")[0]?.dimension, "mass");
+  });
+
+  it("compares a customary quantity with a metric one as a rounded conversion", () => {
+    assert.equal(compare("5 miles", "8 km"), "same");
+    assert.equal(compare("6 feet", "1.83 m"), "same");
+    assert.equal(compare("1 mile", "1.6 km"), "same");
+    assert.equal(compare("2 lb", "907 g"), "same");
+    assert.equal(compare("about 11 pounds", "about 5 kg"), "same");
+    assert.equal(compare("about 9 pounds", "about 5 kg"), "different");
+    assert.equal(compare("16 ounces", "1 pound"), "same");
+    assert.equal(compare("3 miles", "8 km"), "different");
+    assert.equal(compare("1 cup", "240 ml"), "same");
+    assert.equal(compare("50 pence", "£0.50"), "same");
+  });
+
+  it("scores a right quantity in other units high and a wrong one low", async () => {
+    await assertRightAboveWrong([
+      { question: "How much does an adult male emperor penguin weigh?", reference: "An adult emperor penguin weighs about 23 kg.", right: "About 50 pounds.", wrong: "About 15 pounds." },
+      { question: "How tall is the Eiffel Tower?", reference: "The Eiffel Tower is 330 metres tall.", right: "The Eiffel Tower is 1,083 feet tall.", wrong: "The Eiffel Tower is 700 feet tall." },
+      { question: "How large is Lake Geneva?", reference: "Lake Geneva covers 580 km².", right: "Lake Geneva covers about 224 square miles.", wrong: "Lake Geneva covers about 90 square miles." },
+    ]);
+  });
+});
