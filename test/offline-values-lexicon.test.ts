@@ -104,3 +104,53 @@ describe("US customary and imperial units", () => {
     ]);
   });
 });
+
+describe("numbers and dates written in other ways", () => {
+  it("reads a number in words with 'and' and scales as one number, and keeps unrelated numbers apart", () => {
+    const read = (text: string): number[] => findValues(text).map((v) => v.value);
+    assert.deepEqual(read("It has three hundred and twelve pages."), [312]);
+    assert.deepEqual(read("one thousand four hundred and ninety-two ships"), [1492]);
+    assert.deepEqual(read("a hundred and one dalmatians"), [101]);
+    assert.deepEqual(read("four million, two hundred thousand"), [4_200_000]);
+    assert.deepEqual(read("between five hundred and six hundred"), [500, 600]);
+    assert.deepEqual(read("It costs twenty five."), [25]);
+    assert.deepEqual(read("seven and eight"), [7, 8]);
+  });
+
+  it("reads a year said aloud, a day.month.year date and a year of two digits after an apostrophe", () => {
+    assert.equal(compare("in eighteen fifteen", "in 1815"), "same");
+    assert.equal(compare("in nineteen oh six", "in 1906"), "same");
+    assert.equal(compare("twenty twelve", "2012"), "same");
+    assert.equal(compare("eighteen twelve", "1815"), "different");
+    assert.equal(findValues("twelve twenty-dollar bills").length, 2);
+    assert.equal(compare("18.06.1815", "June 18, 1815"), "same");
+    assert.equal(compare("06.18.1815", "June 18, 1815"), "unrelated"); // no month 18: not read as a date
+    assert.equal(compare("June 6, '44", "6 June 1944"), "same");
+    assert.equal(compare("June 6, '44", "6 June 1945"), "different");
+    assert.equal(compare("the summer of '67", "in 1967"), "same");
+  });
+
+  it("reads full-width and Arabic-Indic digits as digits", () => {
+    assert.equal(compare("１４２ minutes", "142 minutes"), "same");
+    assert.equal(compare("٢٠٦ bones", "206 bones"), "same");
+    assert.equal(compare("３，５００ km", "3,500 km"), "same");
+  });
+
+  it("compares a bare number with a quantity as written in its unit", () => {
+    assert.equal(compare("366", "366 days"), "same");
+    assert.equal(compare("4.6", "4.6 kg"), "same");
+    assert.equal(compare("365 days", "366 days"), "different");
+    assert.equal(compare("8,849", "8,849 m"), "same");
+  });
+
+  it("scores numbers, years and dates so written high when right and low when wrong", async () => {
+    await assertRightAboveWrong([
+      { question: "How many keys does a standard piano have?", reference: "A standard piano has 88 keys.", right: "Eighty-eight.", wrong: "Seventy-six." },
+      { question: "How many member states does the United Nations have?", reference: "The United Nations has 193 member states.", right: "One hundred and ninety-three.", wrong: "One hundred and fifty-one." },
+      { question: "How many days are there in a leap year?", reference: "A leap year has 366 days.", right: "Three hundred and sixty-six.", wrong: "A leap year has three hundred and sixty-five days." },
+      { question: "In what year was the Battle of Hastings?", reference: "The Battle of Hastings was fought in 1066.", right: "Ten sixty-six.", wrong: "Eleven sixty-six." },
+      { question: "When did the Berlin Wall fall?", reference: "The Berlin Wall fell on 9 November 1989.", right: "It fell on 09.11.1989.", wrong: "It fell on 03.10.1990." },
+      { question: "When did the Berlin Wall fall?", reference: "The Berlin Wall fell on 9 November 1989.", right: "It fell on November 9, '89.", wrong: "It fell on October 3, '90." },
+    ]);
+  });
+});

@@ -37,6 +37,8 @@ export interface TextValue {
   value: number;
   /** Year, month (1–12) and day of a date, each when stated. */
   date?: { year?: number; month?: number; day?: number };
+  /** A year written with two digits and no century ("July 20, '69", "in '05"): its last two digits are compared. */
+  shortYear?: boolean;
   /** Hedged ("about", "roughly", "약", "정도"): compared at the precision it is written to. */
   approximate: boolean;
   /** A clock time written without am/pm at an hour of 1–12 ("9:00", "9 o'clock"): that time or twelve hours later. */
@@ -54,6 +56,8 @@ export interface TextValue {
    * in a metric unit, one of the two is a conversion, rounded by whoever wrote it.
    */
   customary?: boolean;
+  /** The factor its unit multiplied the number as written by (1000 for "5 km", 86400 for "366 days"), when it has a unit. */
+  unitFactor?: number;
   /** The text as written, for reasons. */
   text: string;
   /** Where it starts and ends in the text. */
@@ -177,16 +181,35 @@ const SUPERSCRIPT_DIGITS: Readonly<Record<string, string>> = ownKeys<string>({ "
 
 /** A number in digits, with thousands separators (",", " ", thin spaces) or a decimal point. */
 const DIGITS = /[-−–]?\d{1,3}(?:(?:,|\u202f|\u00a0| )\d{3})+(?:\.\d+)?(?!\d)|[-−–]?\d+(?:\.\d+)?/gu;
+const UNIT_DIGITS = "one|two|three|four|five|six|seven|eight|nine";
+const TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen";
+const TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety";
+/** A number word under a hundred ("six", "sixty-nine", "twenty five"). */
+const NUMBER_WORD = `(?:${Object.keys(SMALL_NUMBERS).join("|")})(?:[- ](?:${UNIT_DIGITS}))?`;
+const SCALE_RUN = "(?:\\s+(?:hundred|thousand|million|billion|trillion)\\b)+";
+/** A year read aloud in two pairs: "nineteen sixty-nine", "ten sixty-six", "eighteen twelve", "twenty twenty-one", "nineteen oh five". */
+const SPOKEN_YEAR = `(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\\s+(?:${TEENS}|(?:${TENS})(?:[- ](?:${UNIT_DIGITS}))?|oh[- ](?:${UNIT_DIGITS}))\\b(?![-\\p{L}])`;
+/**
+ * A number in words: a year read aloud, or number words with scales, joined after a scale by
+ * "and", a space or a comma before more scales ("two hundred and six", "one thousand two hundred",
+ * "a hundred", "three million, four hundred thousand"); see {@link wordNumbers} for the parts kept together.
+ */
 const NUMBER_WORDS = new RegExp(
-  `\\b(?:(?:${Object.keys(SMALL_NUMBERS).join("|")})(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)\\b(?:\\s+(?:hundred|thousand|million|billion|trillion)\\b)*`,
+  `\\b(?:(${SPOKEN_YEAR})|(?:${NUMBER_WORD}|a(?=${SCALE_RUN}))\\b(?:${SCALE_RUN}(?:(?:\\s+and\\s+|\\s+)${NUMBER_WORD}\\b(?:${SCALE_RUN})?|,\\s+${NUMBER_WORD}${SCALE_RUN})*)?)`,
   "giu",
 );
 
 const MONTH_HINT = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/gu;
-const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, "giu");
-const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?,?\\s+(\\d{4})\\b`, "giu");
-const MONTH_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?,?\\s+(?:of\\s+)?(\\d{4})\\b`, "giu");
+/** A year in a date: four digits, or two after an apostrophe ("July 20, '69"). */
+const DATE_YEAR = "(\\d{4}|['’]\\d{2})";
+const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+${DATE_YEAR}\\b`, "giu");
+const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?,?\\s+${DATE_YEAR}\\b`, "giu");
+const MONTH_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?,?\\s+(?:of\\s+)?${DATE_YEAR}\\b`, "giu");
+/** Day, month and year with dots, as most of Europe writes them: "04.07.1776", "9. 11. 1989". */
+const DOTTED_DAY_FIRST = /(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?![\d]|\.\d)/gu;
+/** A year of two digits after an apostrophe, alone ("in '69", "the class of ’05"); not "'60s" or a quoted '42'. */
+const SHORT_YEAR = /(?<=^|[\s(])['’](\d{2})(?![\d\p{L}'’])/gu;
 const MONTH_DAY = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?!\\s*,?\\s*\\d)`, "giu");
 const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\b(?!\\.?,?\\s+(?:of\\s+)?\\d{4})`, "giu");
 const KOREAN_DATE = /(\d{3,4})\s*년(?:\s*(\d{1,2})\s*월)?(?:\s*(\d{1,2})\s*일)?|(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/gu;
@@ -244,7 +267,7 @@ function parseDigits(text: string): number {
 function parseNumberWords(text: string): number {
   let total = 0;
   let current = 0;
-  for (const word of text.toLowerCase().split(/[\s-]+/)) {
+  for (const word of text.toLowerCase().split(/[\s,-]+/)) {
     const small = SMALL_NUMBERS[word];
     if (small !== undefined) current += small;
     else if (word === "hundred") current = (current || 1) * 100;
@@ -254,6 +277,62 @@ function parseNumberWords(text: string): number {
     }
   }
   return total + current;
+}
+
+const SCALE_NAME = /^(?:hundred|thousand|million|billion|trillion)$/iu;
+const TENS_WORD = new RegExp(`^(?:${TENS})$`, "iu");
+const UNIT_WORD = new RegExp(`^(?:${UNIT_DIGITS})$`, "iu");
+
+/**
+ * The numbers in a match of {@link NUMBER_WORDS}: a year read aloud ("nineteen sixty-nine" →
+ * 1969), else its parts (a number word and its scales) kept together while each part is smaller
+ * than the last scale before it ("two hundred and six" → 206; "three hundred and four hundred"
+ * → 300 and 400).
+ */
+function wordNumbers(m: RegExpMatchArray): Array<{ start: number; end: number; value: number; step: number; year?: boolean }> {
+  const at = m.index!;
+  const text = m.input!;
+  if (m[1] !== undefined) {
+    const [first, ...rest] = m[1].toLowerCase().split(/\s+/);
+    const century = SMALL_NUMBERS[first!] ?? 0;
+    const within = parseNumberWords(rest.join(" ").replace(/^oh[- ]/, ""));
+    return [{ start: at, end: at + m[0].length, value: century * 100 + within, step: 1, year: true }];
+  }
+  // Parts: a number word (or "a") and the scales after it.
+  const parts: Array<{ start: number; end: number; scale: number }> = [];
+  for (const w of m[0].matchAll(/[\p{L}]+(?:-[\p{L}]+)?/gu)) {
+    const word = w[0].toLowerCase();
+    if (word === "and") continue;
+    const start = at + w.index;
+    const end = start + w[0].length;
+    const last = parts[parts.length - 1];
+    if (SCALE_NAME.test(word)) {
+      if (last) {
+        last.end = end;
+        last.scale = SCALES[word] ?? 1;
+      }
+    } else if (last && last.scale === 1 && TENS_WORD.test(text.slice(last.start, last.end)) && UNIT_WORD.test(word)) {
+      last.end = end; // "twenty five"
+    } else {
+      parts.push({ start, end, scale: 1 });
+    }
+  }
+  const out: Array<{ start: number; end: number; value: number; step: number }> = [];
+  let i = 0;
+  while (i < parts.length) {
+    let j = i;
+    let value = parseNumberWords(text.slice(parts[i]!.start, parts[i]!.end));
+    // Join the next part while it is smaller than this one's last scale.
+    while (j + 1 < parts.length && parts[j]!.scale > 1) {
+      const next = parseNumberWords(text.slice(parts[j + 1]!.start, parts[j + 1]!.end));
+      if (next >= parts[j]!.scale) break;
+      j++;
+      value = parseNumberWords(text.slice(parts[i]!.start, parts[j]!.end));
+    }
+    out.push({ start: parts[i]!.start, end: parts[j]!.end, value, step: trailingZeroStep(value) });
+    i = j + 1;
+  }
+  return out;
 }
 
 interface Span {
@@ -269,8 +348,14 @@ function monthOf(name: string): number {
   return MONTHS[name.toLowerCase().replace(/\.$/, "")] ?? MONTHS[name.toLowerCase().slice(0, 3)] ?? 0;
 }
 
+/** A year as written in a date: four digits, or two after an apostrophe (then without its century). */
+function yearOf(written: string): number {
+  return Number(written.replace(/^['’]/u, ""));
+}
+
 function dateValue(text: string, start: number, end: number, year?: number, month?: number, day?: number): TextValue {
   const date: { year?: number; month?: number; day?: number } = {};
+  const short = /^['’]\d{2}$/u.test(text) || /[\s,]['’]\d{2}$/u.test(text);
   if (year !== undefined) date.year = year;
   if (month !== undefined) date.month = month;
   if (day !== undefined) date.day = day;
@@ -279,6 +364,7 @@ function dateValue(text: string, start: number, end: number, year?: number, mont
     dimension: onlyYear ? "year" : "date",
     value: (year ?? 0) * 10000 + (month ?? 0) * 100 + (day ?? 0),
     date,
+    ...(short && year !== undefined ? { shortYear: true } : {}),
     approximate: false,
     text,
     start,
@@ -297,9 +383,9 @@ function findDates(text: string): TextValue[] {
   };
   const months = MONTH_HINT.test(text);
   if (/\d-\d/.test(text)) for (const m of text.matchAll(ISO_DATE)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[1]), Number(m[2]), Number(m[3])));
-  if (months) for (const m of text.matchAll(MONTH_DAY_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), monthOf(m[1]!), Number(m[2])));
-  if (months) for (const m of text.matchAll(DAY_MONTH_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), monthOf(m[2]!), Number(m[1])));
-  if (months) for (const m of text.matchAll(MONTH_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[2]), monthOf(m[1]!)));
+  if (months) for (const m of text.matchAll(MONTH_DAY_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, yearOf(m[3]!), monthOf(m[1]!), Number(m[2])));
+  if (months) for (const m of text.matchAll(DAY_MONTH_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, yearOf(m[3]!), monthOf(m[2]!), Number(m[1])));
+  if (months) for (const m of text.matchAll(MONTH_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, yearOf(m[2]!), monthOf(m[1]!)));
   if (months) for (const m of text.matchAll(MONTH_DAY)) {
     if (m[1]!.toLowerCase() === "may" && !/^\s*\d/.test(text.slice(m.index + 3))) continue;
     add(dateValue(m[0], m.index, m.index + m[0].length, undefined, monthOf(m[1]!), Number(m[2])));
@@ -312,6 +398,12 @@ function findDates(text: string): TextValue[] {
     const [month, day] = a > 12 ? [b, a] : [a, b];
     add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), month, day));
   }
+  if (/\d\.\s?\d{1,2}\.\s?\d{4}/.test(text)) for (const m of text.matchAll(DOTTED_DAY_FIRST)) {
+    const day = Number(m[1]);
+    const month = Number(m[2]);
+    if (month >= 1 && month <= 12 && day >= 1 && day <= 31) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[3]), month, day));
+  }
+  if (/['’]\d{2}/u.test(text)) for (const m of text.matchAll(SHORT_YEAR)) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[1])));
   if (/\d{4}\.\s?\d/.test(text)) for (const m of text.matchAll(DOTTED_DATE)) {
     const month = Number(m[2]);
     const day = Number(m[3]);
@@ -523,7 +615,7 @@ const FRACTION = new RegExp(
 const DIGIT_FRACTION = /(?<![\d.,/])(\d{1,2})\/(\d{1,3})(?![\d/])/gu;
 /** Words before "m/d" that make it a date ("on 7/4", "since 9/11"), not a fraction. */
 const DATE_BEFORE = /\b(?:on|since|until|till|by|from|before|after)\s$/iu;
-const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|half|third|quarter|${Object.keys(ORDINAL_WORDS).join("|")})\\b`, "i");
+const HAS_NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(SMALL_NUMBERS).join("|")}|hundred|thousand|million|billion|trillion|half|third|quarter|${Object.keys(ORDINAL_WORDS).join("|")})\\b`, "i");
 
 /** The value of a fraction matched by {@link FRACTION}. */
 function fractionValue(m: RegExpMatchArray): number {
@@ -545,7 +637,27 @@ function digitFractions(text: string, taken: readonly Span[]): Array<{ start: nu
   return found;
 }
 
+/** Digits and separators of other scripts and widths: full-width (１２３，４), Arabic-Indic (١٢٣٫٤) and Persian (۱۲۳). */
+const OTHER_DIGITS = /[\uFF10-\uFF19\uFF0C\uFF0E\u0660-\u066C\u06F0-\u06F9]/u;
+const OTHER_DIGIT = /[\uFF10-\uFF19\uFF0C\uFF0E\u0660-\u066C\u06F0-\u06F9]/gu;
+
+/** A digit or separator of {@link OTHER_DIGITS} as ASCII (one UTF-16 unit each, so positions in the text stay as they are). */
+function asciiDigit(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code >= 0xff10 && code <= 0xff19) return String(code - 0xff10);
+  if (code >= 0x0660 && code <= 0x0669) return String(code - 0x0660);
+  if (code >= 0x06f0 && code <= 0x06f9) return String(code - 0x06f0);
+  // Full-width comma and stop; the Arabic decimal separator (٫) and thousands separator (٬); the Arabic percent sign (٪).
+  return code === 0xff0c || code === 0x066c ? "," : code === 0x066a ? "%" : ".";
+}
+
 function readValues(text: string): TextValue[] {
+  // Digits of other widths and scripts are read as the ASCII ones they stand for.
+  if (OTHER_DIGITS.test(text)) return readAsciiValues(text.replace(OTHER_DIGIT, asciiDigit));
+  return readAsciiValues(text);
+}
+
+function readAsciiValues(text: string): TextValue[] {
   const digits = HAS_DIGIT.test(text);
   const words = HAS_NUMBER_WORD.test(text);
   const koreanCounts = KOREAN_NATIVE_HINT.test(text);
@@ -636,9 +748,10 @@ function readValues(text: string): TextValue[] {
     numbers.push({ start: m.index, end: m.index + m[0].length, value: fraction, step: fraction / 10 });
   }
   for (const m of words ? text.matchAll(NUMBER_WORDS) : []) {
-    const value = parseNumberWords(m[0]);
-    if (value === 1 && /^one$/i.test(m[0])) continue; // "one of", "one" as a pronoun
-    numbers.push({ start: m.index, end: m.index + m[0].length, value, step: trailingZeroStep(value) });
+    for (const n of wordNumbers(m)) {
+      if (n.value === 1 && /^one$/i.test(text.slice(n.start, n.end))) continue; // "one of", "one" as a pronoun
+      numbers.push(n);
+    }
   }
   numbers.sort((a, b) => a.start - b.start);
   for (const n of numbers) {
@@ -725,6 +838,7 @@ function readValues(text: string): TextValue[] {
       ...(dimension === "year" ? { date: { year: value } } : {}),
       ...(yearOrCount ? { yearOrCount } : {}),
       ...(customary ? { customary } : {}),
+      ...(unit && !money && unit.factor !== 1 ? { unitFactor: unit.factor } : {}),
       approximate,
       step,
       text: text.slice(start, end).trim(),
@@ -815,6 +929,16 @@ function compatible(a: Dimension, b: Dimension): boolean {
   return isLoose(a) || isLoose(b);
 }
 
+/**
+ * Two exact values in one unit that differ in a digit both of them write ("365 days" and "366
+ * days"): different, though within the relative tolerance that absorbs rounding.
+ */
+function apartByDigit(a: TextValue, b: TextValue): boolean {
+  if (a.dimension !== b.dimension || a.unitFactor !== b.unitFactor || a.step === undefined || b.step === undefined) return false;
+  const step = Math.max(a.step, b.step);
+  return step > 0 && Math.abs(a.value - b.value) >= step * (1 - 1e-9);
+}
+
 /** Whether two numbers are equal within a relative tolerance. */
 function close(x: number, y: number, tolerance: number): boolean {
   return Math.abs(x - y) <= tolerance * Math.max(Math.abs(x), Math.abs(y));
@@ -881,7 +1005,7 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
       const x = a.date[part];
       const y = b.date[part];
       if (x === undefined || y === undefined) continue;
-      if (x !== y) return "different";
+      if (x !== y && !(part === "year" && (a.shortYear === true || b.shortYear === true) && x % 100 === y % 100)) return "different";
       shared++;
     }
     return shared > 0 ? "same" : "unrelated";
@@ -889,13 +1013,24 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
   if (a.date || b.date) {
     const year = (a.date ? a.date.year : a.value) ?? Number.NaN;
     const other = a.date ? b.value : (b.date?.year ?? Number.NaN);
+    if (a.shortYear === true || b.shortYear === true) return year % 100 === other % 100 ? "same" : "different";
     return year === other ? "same" : "different";
   }
   // A quantity in a US or imperial unit against one in a metric unit: one is a conversion, rounded
   // as its writer wrote it ("5 miles" for 8 km, "1 cup" for 240 ml), so compared as hedged values are.
   const converted = a.dimension === b.dimension && (a.customary === true) !== (b.customary === true);
+  // A bare number against a quantity: the number as written in its unit ("366" for "366 days", as "8,849" for "8,849 m").
+  if (isLoose(a.dimension) !== isLoose(b.dimension) && (a.unitFactor !== undefined || b.unitFactor !== undefined)) {
+    const written = (v: TextValue): TextValue => {
+      if (v.unitFactor === undefined) return v;
+      const { unitFactor, ...rest } = v;
+      return { ...rest, value: v.value / unitFactor, step: (v.step ?? 0) / unitFactor };
+    };
+    const asWritten = compareValues(written(a), written(b));
+    if (asWritten === "same") return "same";
+  }
   const hedged = a.approximate || b.approximate || converted;
-  if (hedged ? closeApproximately(a, b, converted) : close(a.value, b.value, EXACT_TOLERANCE)) return "same";
+  if (hedged ? closeApproximately(a, b, converted) : close(a.value, b.value, EXACT_TOLERANCE) && !apartByDigit(a, b)) return "same";
   const tolerance = hedged ? APPROXIMATE_CEILING : EXACT_TOLERANCE;
   // (Compatible temperatures are one scale, or one scale and bare degrees: the same kind of quantity.)
   const strict = a.dimension === b.dimension || (isTemperature(a.dimension) && isTemperature(b.dimension));
