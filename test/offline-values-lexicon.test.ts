@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { scoreAnswerCorrectness } from "../src/frame/score";
+import { NAME_ALIASES, opposite, synonymKey } from "../src/judge/offline/lexicon";
 import { compareValues, findValues } from "../src/judge/offline/values";
 import { records } from "./support/frames";
 
@@ -151,6 +152,35 @@ describe("numbers and dates written in other ways", () => {
       { question: "In what year was the Battle of Hastings?", reference: "The Battle of Hastings was fought in 1066.", right: "Ten sixty-six.", wrong: "Eleven sixty-six." },
       { question: "When did the Berlin Wall fall?", reference: "The Berlin Wall fell on 9 November 1989.", right: "It fell on 09.11.1989.", wrong: "It fell on 03.10.1990." },
       { question: "When did the Berlin Wall fall?", reference: "The Berlin Wall fell on 9 November 1989.", right: "It fell on November 9, '89.", wrong: "It fell on October 3, '90." },
+    ]);
+  });
+});
+
+describe("opposites and other names in the lexicon", () => {
+  it("lists opposites of science, medicine and computing, and other names of organs, hormones, drugs and places", () => {
+    for (const [a, b] of [["converge", "diverge"], ["dilate", "constrict"], ["inversely", "directly"], ["underactive", "overactive"], ["exothermic", "endothermic"], ["anaerobic", "aerobic"], ["cathode", "anode"], ["immutable", "mutable"], ["counterclockwise", "clockwise"], ["meiosis", "mitosis"], ["carnivorous", "herbivorous"], ["negatively", "positively"]]) {
+      assert.ok(opposite(a!, b!), `${a} / ${b}`);
+    }
+    assert.ok(!opposite("shrink", "contract"));
+    for (const [a, b] of [["renal", "kidney"], ["hepatic", "liver"], ["cardiac", "heart"], ["pulmonary", "lung"], ["epinephrine", "adrenaline"], ["acetaminophen", "paracetamol"], ["anemia", "anaemia"]]) {
+      assert.equal(synonymKey(a!), synonymKey(b!), `${a} / ${b}`);
+    }
+    assert.deepEqual(NAME_ALIASES["bombay"], ["mumbai"]);
+  });
+
+  it("scores an answer that says the opposite low, and one in other words high", async () => {
+    await assertRightAboveWrong([
+      { question: "How is current related to resistance at a fixed voltage?", reference: "Current is inversely proportional to resistance.", right: "Current is inversely proportional to resistance at a fixed voltage.", wrong: "Current is directly proportional to resistance." },
+      { question: "What do skin blood vessels do in the cold?", reference: "Blood vessels in the skin constrict in the cold.", right: "They constrict.", wrong: "Blood vessels in the skin dilate in the cold." },
+      { question: "Is photosynthesis endothermic or exothermic?", reference: "Photosynthesis is endothermic.", right: "It is endothermic.", wrong: "Photosynthesis is exothermic." },
+      { question: "Is glycolysis aerobic?", reference: "Glycolysis is anaerobic.", right: "No, glycolysis is anaerobic.", wrong: "Glycolysis is aerobic." },
+      { question: "Are tuples mutable in Python?", reference: "Python tuples are immutable.", right: "Tuples in Python are immutable.", wrong: "Python tuples are mutable." },
+      { question: "Where does reduction occur in a galvanic cell?", reference: "Reduction occurs at the cathode.", right: "At the cathode.", wrong: "Reduction occurs at the anode." },
+      { question: "What does a concave lens do to parallel rays?", reference: "A concave lens makes parallel rays diverge.", right: "It makes them diverge.", wrong: "A concave lens makes parallel rays converge." },
+      { question: "What does Hashimoto's disease do to the thyroid?", reference: "Hashimoto's disease makes the thyroid underactive.", right: "It makes the thyroid underactive.", wrong: "Hashimoto's disease makes the thyroid overactive." },
+      { question: "Which hormone triggers the fight-or-flight response?", reference: "Adrenaline triggers the fight-or-flight response.", right: "Epinephrine triggers it.", wrong: "Insulin triggers it." },
+      { question: "What can an overdose of paracetamol damage?", reference: "A paracetamol overdose can cause liver damage.", right: "An acetaminophen overdose can cause hepatic damage.", wrong: "It damages the lungs." },
+      { question: "In which city is the Gateway of India?", reference: "The Gateway of India is in Mumbai.", right: "The Gateway of India is in Bombay.", wrong: "The Gateway of India is in Delhi." },
     ]);
   });
 });
