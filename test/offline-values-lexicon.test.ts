@@ -61,6 +61,21 @@ describe("temperatures on other scales", () => {
   });
 });
 
+describe("ranges", () => {
+  it("gives the start of a range the unit written after its end", () => {
+    assert.deepEqual(findValues("It takes 3 to 4 days.").map((v) => v.dimension), ["duration", "duration"]);
+    assert.deepEqual(findValues("Roast at 190–200 °C.").map((v) => v.dimension), ["temperature-c", "temperature-c"]);
+    assert.deepEqual(findValues("a rise of 20-30%").map((v) => v.dimension), ["percent", "percent"]);
+    assert.deepEqual(findValues("from 1914-1918").map((v) => v.dimension), ["year", "year"]);
+  });
+
+  it("scores a temperature on another scale in a range high", async () => {
+    await assertRightAboveWrong([
+      { question: "At what temperature is bread usually baked?", reference: "Bread is usually baked at 200–220 °C.", right: "Bread is usually baked at 400 °F.", wrong: "Bread is usually baked at 300 °F." },
+    ], 0.6); // (400 °F, 204 °C, matches the range's start; its end, 220 °C, is not said)
+  });
+});
+
 describe("US customary and imperial units", () => {
   it("reads pounds, ounces, inches, yards, square miles, acres, cups and pence", () => {
     const read = (text: string): [string, number] => {

@@ -589,6 +589,8 @@ function trailingZeroStep(value: number): number {
 }
 
 const HAS_DIGIT = /\d/;
+/** A dash or "to" and the number that ends a range, right after its start ("–180" of "175–180 °C", " to 4" of "3 to 4 days"). */
+const RANGE_END = /^(?:\s?[-–—]\s?|\s+to\s+)\d+(?:[.,]\d+)*/u;
 /** Words right before a four-digit number that make it a year ("in 1950", "since 1990", "by 2030"). */
 const YEAR_BEFORE = /\b(?:in|since|until|till|by|from|after|before|during|circa|year|c\.)\s$/iu;
 /**
@@ -805,7 +807,10 @@ function readAsciiValues(text: string): TextValue[] {
       dimension = "year";
       lead = 3;
     }
-    const unit = unitAfter(text.slice(end), text, /\d/.test(text.charAt(end - 1)));
+    let unit = unitAfter(text.slice(end), text, /\d/.test(text.charAt(end - 1)));
+    // The start of a range takes the unit written after its end ("175–180 °C", "3 to 4 days", "20-30%").
+    const range = unit || money ? null : RANGE_END.exec(text.slice(end));
+    if (range) unit = unitAfter(text.slice(end + range[0].length), text, true);
     let customary = false;
     if (money) {
       dimension = moneyDimension(money[0]);
@@ -813,7 +818,7 @@ function readAsciiValues(text: string): TextValue[] {
       dimension = unit.dimension;
       value *= unit.factor;
       step *= unit.factor;
-      end += unit.length;
+      if (!range) end += unit.length;
       customary = unit.customary;
     } else if (YEAR_WORD.test(text.slice(end)) && Number.isInteger(value) && value > 0 && value < 100 && n.end - n.start <= 2) {
       // "임기는 5년", "10년 뒤": a number of years, not the year 5.
