@@ -261,6 +261,8 @@ describe("asides: a bracketed note and a closing apposition are claims of their 
       asides: ["The Iliad is an epic of 24 books.", "Homer is the poet of ancient Greece."],
     });
     assert.deepEqual(withoutAsides("It returns COUNT(*) rows in O(log n) time."), { main: "It returns COUNT(*) rows in O(log n) time.", asides: [] });
+    // A note after a quantity is about the whole quantity.
+    assert.deepEqual(withoutAsides("Ethanol boils at 78 degrees Celsius (172 degrees Fahrenheit).").asides, ["78 degrees Celsius is 172 degrees Fahrenheit."]);
     // Alone, "Paris, the capital of France" is the answer, not an aside.
     assert.deepEqual(withoutAsides("Paris, the capital of France.").asides, []);
   });

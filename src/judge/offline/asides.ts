@@ -10,8 +10,12 @@
 /** A bracketed note of at most 80 characters after a space (not a call: "COUNT(*)", "O(log n)"). */
 const BRACKETED = /\s+\(([^()]{1,80})\)/gu;
 
-/** The name or quantity a bracketed note is about: up to three capitalised words or numbers, and the last word. */
-const HEAD = /((?:[\p{Lu}\p{N}][\p{L}\p{N}'’.,-]*\s+){0,3}[\p{L}\p{N}'’.%°-]+)\s*$/u;
+/**
+ * The name or quantity a note is about: a number and up to three words of its unit ("100 degrees
+ * Celsius"), or up to three capitalised words or numbers and the last word ("Mount Everest").
+ */
+const HEAD = /((?:\p{N}[\p{N},.]*\s*(?:[\p{L}°%]+\s+){0,2}[\p{L}°%]+)|(?:(?:[\p{Lu}\p{N}][\p{L}\p{N}'’.,-]*\s+){0,3}[\p{L}\p{N}'’.%°-]+))\s*$/u;
+
 
 /** An apposition closing a sentence after a name: ", the pen name of …", ", a city in …". */
 const CLOSING_APPOSITION = /((?:\p{Lu}[\p{L}'’.-]*\s+){0,3}\p{Lu}[\p{L}'’.-]*),\s+((?:the|a|an)\s+[^,;:()]{3,80}?)([.!?]?)$/u;
