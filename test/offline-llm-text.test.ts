@@ -235,6 +235,18 @@ describe("hedges, what others say, 'not X but Y', and a claim taken back", () =>
   });
 });
 
+describe("a count against 'one' or 'a single'", () => {
+  it("clashes when the counts of a thing are swapped", async () => {
+    const question = "What is a carbon dioxide molecule made of?";
+    const reference = "A carbon dioxide molecule has one carbon atom and two oxygen atoms.";
+    const out = records(
+      await scoreAnswerCorrectness(["It has one carbon atom and two oxygen atoms.", "It has two carbon atoms and a single oxygen atom."].map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false }),
+    ).map((r) => r["answer_correctness_factual"] as number);
+    assert.ok(out[0]! >= 0.99, `right: ${out[0]}`);
+    assert.equal(out[1], 0);
+  });
+});
+
 describe("a comparison the other way round", () => {
   it("is a clash with the same comparing word, and agrees with the opposite word", async () => {
     const question = "Which holds more heat per kilogram, water or sand?";

@@ -29,6 +29,12 @@ export function wordCounts(a: StatementAnalysis): TextValue[] {
   return a.values.filter(isWordCount);
 }
 
+/** "one X" or "a single X" in `text` for the counted noun `noun`, as a count of one; undefined when absent. */
+function oneOf(text: string, noun: string): TextValue | undefined {
+  const m = new RegExp(`\\b(?:one|a\\s+single|only\\s+one|exactly\\s+one)\\s+${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?\\b`, "iu").exec(text);
+  return m === null ? undefined : { dimension: "number", value: 1, approximate: false, text: m[0].split(/\s+/u).slice(0, -1).join(" "), start: m.index, end: m.index + m[0].length, step: 1 };
+}
+
 /** The noun a number counts, as a rough singular: "three chambers" → "chamber", "a four-year term" → "year". */
 function countedNoun(text: string, v: TextValue): string | undefined {
   const m = /^(?:\s+|\s*-\s*)(\p{L}{3,})/u.exec(text.slice(v.end));
@@ -49,6 +55,9 @@ export function clashingCount(statement: StatementAnalysis, others: readonly Sta
       const o = others[index]!;
       const same = o.values.filter((w) => countedNoun(o.text, w) === noun);
       if (same.length > 0 && same.every((w) => compareValues(mine, w) === "different")) return { index, mine, theirs: same[0]! };
+      // "one oxygen atom", "a single oxygen atom": a count of one, which is not read as a value ("one of the …").
+      const single = same.length === 0 && mine.value !== 1 ? oneOf(o.text, noun) : undefined;
+      if (single !== undefined) return { index, mine, theirs: single };
     }
   }
   return undefined;
