@@ -235,6 +235,21 @@ describe("hedges, what others say, 'not X but Y', and a claim taken back", () =>
   });
 });
 
+describe("opposite words said of different things", () => {
+  it("are no clash: 'raises taxes' against 'lowers the number of smokers'", async () => {
+    const question = "Why do higher taxes on tobacco reduce smoking?";
+    const reference = "Higher taxes make cigarettes more expensive, which lowers the number of smokers.";
+    const out = records(
+      await scoreAnswerCorrectness(
+        ["When a government raises tobacco taxes, cigarettes become more expensive.", "Higher taxes raise the number of smokers."].map((response) => ({ user_input: question, response, reference })),
+        { judge: { judge: "offline" }, quiet: true, progress: false },
+      ),
+    ).map((r) => r["answer_correctness_factual"] as number);
+    assert.ok(out[0]! >= 0.6, `different things: ${out[0]}`);
+    assert.equal(out[1], 0, "the same thing");
+  });
+});
+
 describe("a count against 'one' or 'a single'", () => {
   it("clashes when the counts of a thing are swapped", async () => {
     const question = "What is a carbon dioxide molecule made of?";

@@ -240,12 +240,16 @@ const comparisonReversed: Contradiction = ({ statement, others, ref }) => {
 
 /** Opposites: "rises" against "falls", "red" against "blue". */
 const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }) => {
+  // The opposite must be said of the same thing: its statement shares a word with this one besides
+  // the two ("raises interest rates" is no clash with "lowers overall demand").
+  const about = (o: StatementAnalysis, t: Term, u: Term): boolean =>
+    o.terms.length <= 2 || statement.terms.some((x) => x !== t && x.key !== u.key && holds(pool([o]), x)) || statement.values.some((v) => o.values.some((w) => compareValues(v, w) === "same"));
   for (const t of statement.terms) {
     if (!hasOpposite(t.key) || holds(other, t)) continue;
     // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
-    const rival = other.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
-    if (rival) {
-      const j = others.findIndex((o) => o.terms.includes(rival));
+    const j = others.findIndex((o) => o.terms.some((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u) && about(o, t, u)));
+    if (j >= 0) {
+      const rival = others[j]!.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u))!;
       return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"` };
     }
     // Function words with a meaning ("only" against "both … and").
