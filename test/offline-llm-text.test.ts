@@ -70,6 +70,7 @@ describe("statements of LLM-style answers", () => {
 
   it("splits 'X is Y and its Z is W' into two claims, and leaves no participle without its phrase", () => {
     assert.deepEqual(splitStatements("Peru's capital is Lima and its currency is the sol."), ["Peru's capital is Lima", "its currency is the sol."]);
+    assert.deepEqual(splitStatements("The atomic number of oxygen is 8 and its atomic mass is 16."), ["The atomic number of oxygen is 8", "its atomic mass is 16."]);
     // A name that modifies a noun after a preposition is a fact of its own, not part of every claim.
     assert.deepEqual(atomicClaims("Gagarin orbited the Earth in April 1961 aboard the Soviet Vostok 1 capsule."), [
       "Gagarin orbited the Earth.",

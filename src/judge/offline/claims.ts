@@ -248,7 +248,9 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     // "… and veins carry it back": a clause with its own subject (a determiner, then a noun or pronoun, then its verb);
     // also after "X is Y" ("Japan's capital is Tokyo and its currency is the yen").
     const possessive = /^(?:its|their|his|her|our|my|your)$/i.test(next.text);
-    const ownSubjectAt = next.pos === "DET" || possessive ? i + 2 : i + 1;
+    let ownSubjectAt = next.pos === "DET" || possessive ? i + 2 : i + 1;
+    // "… and its atomic mass is 14": adjectives before the subject's noun.
+    if (next.pos === "DET" || possessive) while (tokens[ownSubjectAt]?.pos === "ADJ" && tokens[ownSubjectAt + 1] !== undefined) ownSubjectAt++;
     const ownSubject = tokens[ownSubjectAt];
     // (An adverb may stand between: "… and reduction always takes place …".)
     let verbAt = ownSubjectAt + 1;
