@@ -199,3 +199,15 @@ describe("opposites and other names in the lexicon", () => {
     ]);
   });
 });
+
+describe("data sizes", () => {
+  it("reads MB, GB, megabytes and KiB as sizes, decimal and binary apart", () => {
+    const size = (text: string) => findValues(text).map((v) => [v.dimension, v.value]);
+    assert.deepEqual(size("Uploads are limited to 25 MB."), [["data", 25e6]]);
+    assert.deepEqual(size("Uploads are limited to 25 megabytes."), [["data", 25e6]]);
+    assert.deepEqual(size("The cache holds 64 KiB."), [["data", 65536]]);
+    const [mb, gb] = [findValues("a 1000 MB file")[0]!, findValues("a 1 GB file")[0]!];
+    assert.equal(compareValues(mb, gb), "same");
+    assert.equal(compareValues(findValues("25 MB")[0]!, findValues("50 MB")[0]!), "different");
+  });
+});
