@@ -12,6 +12,7 @@ import { analyzeStatement } from "../src/judge/offline/analyze";
 import { withoutAsides } from "../src/judge/offline/asides";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { plainText } from "../src/judge/offline/markup";
+import { sameTerm } from "../src/judge/offline/pool";
 import { splitStatements } from "../src/judge/offline/statements";
 import { records } from "./support/frames";
 
@@ -248,6 +249,19 @@ describe("opposite words said of different things", () => {
     ).map((r) => r["answer_correctness_factual"] as number);
     assert.ok(out[0]! >= 0.6, `different things: ${out[0]}`);
     assert.equal(out[1], 0, "the same thing");
+  });
+});
+
+describe("words that share a start but not a root", () => {
+  it("'convex' is not 'converge', 'diverse' is not 'diverge'; 'photosynthesis' is 'photosynthesise'", async () => {
+    assert.equal(sameTerm("convex", "converge"), false);
+    assert.equal(sameTerm("diverse", "diverge"), false);
+    assert.equal(sameTerm("photosynthesis", "photosynthesise"), true);
+    const [right, wrong] = records(
+      await scoreAnswerCorrectness(["A concave mirror converges light.", "A concave mirror diverges light."].map((response) => ({ user_input: "Does a concave mirror converge or diverge light?", response, reference: "A concave mirror converges light." })), { judge: { judge: "offline" }, quiet: true, progress: false }),
+    ).map((r) => r["answer_correctness_factual"] as number);
+    assert.equal(right, 1);
+    assert.equal(wrong, 0);
   });
 });
 

@@ -70,7 +70,15 @@ export function sameTerm(a: string, b: string): boolean {
   if (min < 5) return false;
   let prefix = 0;
   while (prefix < min && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
-  return prefix >= Math.max(5, min - 2) && Math.abs(a.length - b.length) <= 3;
+  // Two forms of one word differ in an ending ("photosynthesis" / "photosynthesise"), not in a
+  // root ("convex" / "converge", "diverge" / "diverse": each goes on with another consonant).
+  return prefix >= Math.max(5, min - 2) && Math.abs(a.length - b.length) <= 3 && !rootsPart(a.slice(prefix), b.slice(prefix));
+}
+
+/** Whether two words' different ends both open with a consonant, and not the same one: another root, not another ending. */
+function rootsPart(x: string, y: string): boolean {
+  const consonant = (c: string | undefined) => c !== undefined && /[b-df-hj-np-tv-z]/u.test(c);
+  return consonant(x[0]) && consonant(y[0]) && x[0] !== y[0];
 }
 
 /** The content of one side (or the question) pooled: terms by key, values, and the statements behind them. */
