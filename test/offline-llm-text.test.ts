@@ -169,9 +169,13 @@ describe("another thing said to do what the reference says of its subject", () =
     const [payer, other] = await score("Who pays the premium of an insurance policy?", "The policyholder pays the premium.", ["The policyholder pays it.", "The bank pays the premium."]);
     assert.ok(payer! >= 0.5, `payer: ${payer}`);
     assert.equal(other, 0);
+    // "X is Y" too, when the rest is the same: another thing said to be it.
+    const [organelle, otherOrganelle] = await score("Which organelle is the site of photosynthesis?", "The chloroplast is the site of photosynthesis.", ["The chloroplast is the site of photosynthesis.", "The nucleus is the site of photosynthesis."]);
+    assert.equal(organelle, 1);
+    assert.equal(otherOrganelle, 0);
   });
 
-  it("leaves 'X is Y' and a subject the question names alone", async () => {
+  it("leaves a subject the question names alone", async () => {
     const [copula] = await score("What is the smallest prime?", "The smallest prime is 2, the only even prime.", ["The least prime is 2."]);
     assert.ok(copula! > 0, `copula: ${copula}`);
   });

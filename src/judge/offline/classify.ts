@@ -155,12 +155,10 @@ const swappedName: Contradiction = ({ statement, others, self, question, names, 
  * nor the other side has, and the other side's statement that says the rest of it has a subject
  * of its own that this one lacks ("The liver filters blood to make urine" against "The kidneys
  * filter blood to make urine"; "The defendant carries the burden of proof" against "The
- * prosecution carries …"). A bare answer ("The liver.") says the question's rest. Names are
- * {@link swappedName}'s.
+ * prosecution carries …"; "The ribosome is the powerhouse of the cell" against "The mitochondria
+ * are …"). A bare answer ("The liver.") says the question's rest. Names are {@link swappedName}'s.
  */
 const swappedSubject: Contradiction = ({ statement, others, other, self, question, ref }) => {
-  // "X is Y" says the same read either way: not a subject taken by another.
-  if (statement.terms.some((t) => t.role === "be")) return undefined;
   const subject = leadingTerms(statement, question);
   if (subject.length === 0 || subject.some((t) => t.entity || holds(other, t) || aliasHeld(t, other))) return undefined;
   const rest = statement.terms.slice(subject.length);
