@@ -256,6 +256,18 @@ describe("opposite words said of different things", () => {
   });
 });
 
+describe("'toward' against 'away from'", () => {
+  it("is a clash of relations", async () => {
+    const question = "Which way does the lymph in these vessels flow?";
+    const reference = "The lymph flows toward the heart.";
+    const [right, wrong] = records(
+      await scoreAnswerCorrectness(["The lymph flows towards the heart.", "The lymph flows away from the heart."].map((response) => ({ user_input: question, response, reference })), { judge: { judge: "offline" }, quiet: true, progress: false }),
+    ).map((r) => r["answer_correctness_factual"] as number);
+    assert.equal(right, 1);
+    assert.equal(wrong, 0);
+  });
+});
+
 describe("words that share a start but not a root", () => {
   it("'convex' is not 'converge', 'diverse' is not 'diverge'; 'photosynthesis' is 'photosynthesise'", async () => {
     assert.equal(sameTerm("convex", "converge"), false);

@@ -225,6 +225,9 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     }
     if (token.pos === "ADP" || token.pos === "AUX" || (token.pos === "VERB" && !LIGHT_LEMMAS.has(token.lemma))) {
       role = token.pos === "AUX" ? (token.lemma === "be" ? "be" : role) : token.lemma;
+      // "away from" is one relation, the opposite of "toward".
+      if (token.lemma === "from" && /\baway\s+$/iu.test(text.slice(Math.max(0, start - 6), start))) role = "away from";
+      if (token.lemma === "towards") role = "toward";
       if (token.pos !== "VERB") continue;
     }
     if (token.pos === "PUNCT" && /[,;:()]/.test(token.text)) role = "";
