@@ -105,6 +105,23 @@ describe("score in chunks", () => {
     assert.ok(back.filter((r) => r["input_error"] !== "").every((r) => r["answer_correctness"] === "" || r["answer_correctness"] === null || Number.isNaN(r["answer_correctness"])));
   });
 
+  it("treats a JSON Lines key that a row lacks as an empty cell in chunks too: the row is bad input, never scored", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.jsonl");
+    const lines = [
+      { id: "q1", model: "a", user_input: "Q1?", response: "One.", reference: "One." },
+      { id: "q2", model: "a", user_input: "Q2?", response: "Two.", reference: "Two." },
+      { id: "q3", model: "a", user_input: "Q3?", response: "Three." },
+    ];
+    writeFileSync(input, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const chunked = await scoreWith(input, dir, 2);
+    const whole = await scoreWith(input, dir, 100);
+    assert.equal(chunked.out, whole.out);
+    const back = frameRecords(await loadDataset(path.join(dir, "out-2.csv"), { required: [], warn: false }));
+    assert.match(String(back[2]!["input_error"]), /column "reference" is empty/);
+    assert.ok(back[2]!["answer_correctness"] === null || back[2]!["answer_correctness"] === "" || Number.isNaN(back[2]!["answer_correctness"]), String(back[2]!["answer_correctness"]));
+  });
+
   it("makes a JSONL key first seen in a late chunk a column of every row", async () => {
     const dir = tempDir();
     const input = path.join(dir, "in.jsonl");

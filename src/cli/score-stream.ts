@@ -18,7 +18,8 @@ import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type ColumnType } from "../data
 import { cellText, getColumn, setField, tableRows } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
-import { badInputWarning, checkRawTable, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
+import { badInputWarning, checkRawTable, formatOf, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
+import type { RawTable } from "../dataset/raw";
 import { AnsweredPairs } from "../dataset/validate";
 import { newRunUsage, replacedColumns, scoreChecked, scoreRun } from "../frame/score";
 import { statements } from "../frame/statements";
@@ -44,6 +45,32 @@ export interface InputSurvey {
   fileRows: number;
   /** The models of the rows to score, first seen first (at most 10,000 of them); empty without a "model" column. */
   models: string[];
+  /** Of records (JSON, JSON Lines): every key some record has, which every chunk is given (missing = empty). */
+  keys?: string[];
+}
+
+/**
+ * Of a file of records (JSON, JSON Lines), every key any record has, first seen first; undefined
+ * for a table with a header. A chunk read alone lacks a key only its other rows have, and a row
+ * without "model" or "reference" must be bad input there as in the file read whole.
+ */
+async function recordKeys(file: string, format: DatasetFormat, strict: boolean, chunkRows: number): Promise<string[] | undefined> {
+  const options = loadOptions(format, strict, false);
+  const resolved = formatOf(file, options);
+  if (resolved !== "json" && resolved !== "jsonl") return undefined;
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for await (const raw of readRawChunks(file, options, chunkRows)) {
+    for (const name of raw.names) if (!seen.has(name)) (seen.add(name), keys.push(name));
+  }
+  return keys;
+}
+
+/** `raw` with every one of `keys` it lacks as a column of empty cells. */
+function withKeys(raw: RawTable, keys: readonly string[] | undefined): RawTable {
+  const missing = keys?.filter((k) => !raw.names.includes(k)) ?? [];
+  if (missing.length === 0) return raw;
+  return { ...raw, names: [...raw.names, ...missing], columns: [...raw.columns, ...missing.map(() => new Array<unknown>(raw.rowCount).fill(null))] };
 }
 
 /** Distinct models a survey keeps at most: enough for any gate, bounded for a file of unique labels. */
@@ -87,7 +114,9 @@ export async function surveyInput(
   const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
   // The values each condition asks for that some row holds (a value none holds is likely misspelt).
   const found = where.map(() => new Set<string>());
-  for await (const raw of readRawChunks(file, loadOptions(format, options.strict, options.warn), options.chunkRows ?? CHUNK_ROWS)) {
+  const keys = await recordKeys(file, format, options.strict, options.chunkRows ?? CHUNK_ROWS);
+  for await (const read of readRawChunks(file, loadOptions(format, options.strict, options.warn), options.chunkRows ?? CHUNK_ROWS)) {
+    const raw = withKeys(read, keys);
     const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names), { firstRow: fileRows, pairs });
     for (const c of all.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
     for (const [name, values] of seen) {
@@ -124,7 +153,7 @@ export async function surveyInput(
     if (absent !== undefined) throw absent;
   });
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));
-  return { columns, rows, bad, fileRows, models: [...models] };
+  return { columns, rows, bad, fileRows, models: [...models], ...(keys ? { keys } : {}) };
 }
 
 /** What the streamed run leaves: counts, the summary, the usage. */
@@ -195,7 +224,8 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
     if (next.done) return undefined;
     const part = { firstRow: fileRows, pairs };
     fileRows += next.value.rowCount;
-    const checked = rowsWhereChecked(checkRawTable(next.value, input, loadOptions(format, options.strict, false, next.value.names), part), options.where ?? []);
+    const raw = withKeys(next.value, survey.keys);
+    const checked = rowsWhereChecked(checkRawTable(raw, input, loadOptions(format, options.strict, false, raw.names), part), options.where ?? []);
     const scoring = scoreChecked(checked, metrics, judge, { usage, quiet: true }, progress);
     scoring.catch(() => undefined); // awaited below; a failure there ends the run
     return scoring;

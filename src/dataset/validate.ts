@@ -213,7 +213,7 @@ export class AnsweredPairs {
         this.firstAt.set(key, rowAndLine((place.firstRow ?? 0) + row, place.lines?.[row]));
         return;
       }
-      const forModel = model ? ` for model "${String(m)}"` : "";
+      const forModel = model ? (isBlank(m) ? " with no model" : ` for model "${String(m)}"`) : "";
       repeat(row, `column "id": "${String(v)}" appears again${forModel} (first at ${first}); ${REPEATED_ID_RULE}`);
       repeats++;
     });
