@@ -126,6 +126,20 @@ describe("offline judge", () => {
     assert.ok((out[3]!["answer_correctness"] as number) > 0.5);
   });
 
+  it("tells a short Korean answer by its script, a short French one by two of its words, and keeps 'No no no.' English", async () => {
+    const reference = "Lyon is the third-largest city of France.";
+    const question = "Which city is the third-largest of France?";
+    const rows = [
+      { id: "ko", model: "m", user_input: question, response: "리옹이 세 번째입니다.", reference },
+      { id: "fr", model: "m", user_input: question, response: "Lyon est la troisième.", reference },
+      { id: "en", model: "m", user_input: question, response: "No no no. Lyon is.", reference },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    assert.match(String(out[0]!["answer_correctness_error"]), /the answer is in Korean and the reference in English/);
+    assert.match(String(out[1]!["answer_correctness_error"]), /the answer is in French and the reference in English/);
+    assert.equal(out[2]!["answer_correctness_error"], "");
+  });
+
   it("answers only evalframe's own tasks", async () => {
     await assert.rejects(createJudge({ judge: "offline" }).complete(request({ kind: "custom", name: "poem" }, Relevance)), /only evalframe's own tasks, not "poem"/);
   });

@@ -57,14 +57,16 @@ function readable(text: string, what: string): void {
 
 /**
  * Throws a `JudgeError` when the answer and the reference are in different
- * languages (each at least 4 words): the offline judge matches words, so a
+ * languages (each at least 4 words; 2 when one is Korean): the offline judge matches words, so a
  * right answer in German scored against an English reference would look wrong.
  */
 function sameLanguage(answer: string, reference: string): void {
   const words = (text: string) => text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  if (words(answer) < 4 || words(reference) < 4) return;
   const [said, expected] = [textLanguage(answer), textLanguage(reference)];
   if (said === expected) return;
+  // Hangul against Latin letters is told by the script from two words on; languages of Latin letters from four.
+  const korean = said === "Korean" || expected === "Korean";
+  if (words(answer) < (korean ? 2 : 4) || words(reference) < (korean ? 2 : 4)) return;
   throw new JudgeError(
     `the answer is in ${said} and the reference in ${expected}, and the offline judge matches words, so it cannot tell whether they say the same; ` +
       "set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model",

@@ -307,9 +307,9 @@ const ACCENTED_ALL = /[\u00C0-\u024F\u1E00-\u1EFF]/gu;
 const LATIN_LANGUAGE_WORDS: readonly (readonly [string, ReadonlySet<string>])[] = [
   ["German", new Set(["der", "die", "das", "und", "ist", "nicht", "von", "mit", "ein", "eine", "einen", "sich", "auf", "für", "den", "dem", "des", "wird", "sind", "auch", "wurde", "ich", "zu", "im"])],
   ["French", new Set(["de", "le", "la", "les", "est", "et", "une", "des", "du", "pour", "dans", "avec", "qui", "sont", "pas", "ce", "au", "aux", "été", "il", "elle", "l'", "d'"])],
-  ["Spanish", new Set(["de", "el", "la", "los", "las", "es", "del", "y", "por", "para", "una", "con", "que", "está", "son", "como", "más", "fue", "lo"])],
-  ["Italian", new Set(["il", "gli", "de", "è", "di", "che", "per", "una", "sono", "della", "del", "con", "non", "la", "le", "nel", "alla"])],
-  ["Portuguese", new Set(["de", "os", "é", "do", "da", "dos", "das", "em", "um", "uma", "que", "não", "com", "para", "foi", "na", "no"])],
+  ["Spanish", new Set(["de", "el", "la", "los", "las", "es", "del", "y", "por", "para", "una", "con", "que", "está", "como", "más", "fue", "lo"])],
+  ["Italian", new Set(["il", "gli", "de", "è", "di", "che", "una", "sono", "della", "del", "con", "non", "la", "le", "nel", "alla"])],
+  ["Portuguese", new Set(["de", "os", "é", "da", "dos", "das", "em", "uma", "que", "não", "com", "para", "foi", "na"])],
   ["Dutch", new Set(["het", "een", "en", "niet", "zijn", "met", "voor", "dat", "op", "wordt", "werd", "ook", "van", "de"])],
 ];
 
@@ -319,8 +319,9 @@ const ENGLISH_WORDS: ReadonlySet<string> = new Set(["the", "of", "and", "is", "a
 /**
  * The language a text is written in, as far as the offline judge needs to
  * know: "Korean" (mostly Hangul), another language of Latin letters when its
- * function words are at least 3 and more than twice the English ones
- * ("German", "French", …), else "English" (also for text too short to tell).
+ * function words are at least 3 and more than twice the English ones, or at
+ * least 2 with no English one ("German", "French", …), else "English" (also
+ * for text too short to tell).
  *
  * @example
  * textLanguage("Berlin ist die Hauptstadt von Deutschland.") // "German"
@@ -349,5 +350,7 @@ export function textLanguage(text: string): string {
     });
   }
   const best = counts.reduce((b, c, i) => (c > counts[b]! ? i : b), 0);
-  return counts[best]! >= 3 && counts[best]! > 2 * english ? LATIN_LANGUAGE_WORDS[best]![0] : "English";
+  // Three of its words and more than twice the English ones; in a short sentence two and no English one.
+  const n = counts[best]!;
+  return (n >= 3 && n > 2 * english) || (n >= 2 && english === 0) ? LATIN_LANGUAGE_WORDS[best]![0] : "English";
 }
