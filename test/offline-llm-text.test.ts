@@ -217,6 +217,11 @@ describe("hedges, what others say, 'not X but Y', and a claim taken back", () =>
     assert.deepEqual(splitStatements("Nitrogen (if memory serves).", question), ["Nitrogen."]);
     assert.deepEqual(splitStatements("Many people say oxygen, but it is nitrogen.", question), ["it is nitrogen."]);
     assert.deepEqual(splitStatements("It is oxygen. Wait, no, it is nitrogen.", question), ["it is nitrogen."]);
+    // A leading "No," to an open question answers nothing; a correction inside a sentence takes back what came before it.
+    assert.deepEqual(splitStatements("No, it is nitrogen.", question), ["it is nitrogen."]);
+    assert.deepEqual(splitStatements("Well, no, no, it is nitrogen.", question), ["it is nitrogen."]);
+    assert.deepEqual(splitStatements("It is oxygen — actually, no, nitrogen.", question), ["nitrogen."]);
+    assert.deepEqual(splitStatements("No other gas is as common as nitrogen.", question), ["No other gas is as common as nitrogen."]);
     // "Actually" alone stresses; "not only … but also" is no contrast.
     assert.deepEqual(splitStatements("Actually, it is nitrogen.", question), ["Actually, it is nitrogen."]);
     assert.deepEqual(splitStatements("Nitrogen is not only common but also inert.", question).length, 1);

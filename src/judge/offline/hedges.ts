@@ -28,6 +28,12 @@ const OTHERS_SAY =
 /** "not X but Y" with short X and Y, read as "Y, not X" (not "not only X but also Y"). */
 const NOT_BUT = /\bnot\s+(?!only\b|just\b|merely\b|simply\b|even\b)((?:[\p{L}\p{N}'’-]+\s+){0,4}?[\p{L}\p{N}'’-]+)\s+but\s+(?:rather\s+|instead\s+)?((?:[\p{L}\p{N}'’-]+\s+){0,4}?[\p{L}\p{N}'’-]+)(?=\s*[.,;!?]|$)/giu;
 
+/** A leading "no" before a clause of its own: "No, …", "Well, no, …", "No, actually, …". */
+const LEADING_NO = /^\s*(?:(?:well|so|hmm|oh|um|actually|wait)[,!]?\s+)?no[,!.;:—–]+\s*(?:(?:actually|wait)[,!]?\s+)?(?=[\p{L}\p{N}])/iu;
+
+/** A correction inside a sentence: "…1944 — actually, no, 1945", "…1944; wait, no, 1945". */
+const MID_TAKE_BACK = /(?:[,;:—–]\s*|\s+-\s+)(?:but\s+)?(?:actually|wait|sorry|oops)[,!]?\s+no[,!.;:—–]+\s*(?:wait[,!]?\s+)?/iu;
+
 /** A sentence that takes back the one before: "Actually, no, …", "Wait, no — …", "Correction: …", "Sorry, I was wrong: …". */
 const TAKE_BACK =
   /^\s*(?:(?:actually|wait|hmm|oh|oops|sorry)[,!.]?\s+(?:no|not\s+quite|that['’]?s\s+(?:wrong|not\s+right|incorrect)|i\s+was\s+wrong|i\s+misspoke|scratch\s+that|let\s+me\s+correct\s+(?:that|myself))|correction|scratch\s+that|i\s+misspoke|i\s+stand\s+corrected)\s*[,:;.!—–-]+\s*/iu;
@@ -43,6 +49,11 @@ const TAKE_BACK =
  * claimedPart("The capital is not Sydney but Canberra."); // "The capital is Canberra, not Sydney."
  */
 export function claimedPart(sentence: string): string {
+  // "It ended in 1944 — actually, no, 1945.": what comes before a correction is taken back.
+  const corrected = MID_TAKE_BACK.exec(sentence);
+  if (corrected !== null && /[\p{L}\p{N}]/u.test(sentence.slice(corrected.index + corrected[0].length))) sentence = sentence.slice(corrected.index + corrected[0].length);
+  // "No, it ended in 1945." (to a question no yes or no answers): the "no" answers nothing said here.
+  for (let m = LEADING_NO.exec(sentence); m !== null; m = LEADING_NO.exec(sentence)) sentence = sentence.slice(m[0].length);
   const unhedged = edges(sentence.replace(HEDGE_CLAUSE, "").replace(/\(\s*\)/gu, ""));
   // A sentence that is all doubt ("I'm not sure about that.") is the answer's refusal: kept whole.
   if (!/[\p{L}\p{N}]/u.test(unhedged)) return sentence;
