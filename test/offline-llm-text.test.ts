@@ -326,6 +326,10 @@ describe("asides: a bracketed note and a closing apposition are claims of their 
     assert.deepEqual(withoutAsides("It returns COUNT(*) rows in O(log n) time."), { main: "It returns COUNT(*) rows in O(log n) time.", asides: [] });
     // A note after a quantity is about the whole quantity.
     assert.deepEqual(withoutAsides("Ethanol boils at 78 degrees Celsius (172 degrees Fahrenheit).").asides, ["78 degrees Celsius is 172 degrees Fahrenheit."]);
+    // A note that hedges, a years-only note and an empty one are no claims of their own.
+    assert.deepEqual(withoutAsides("The war ended in 1918 (though some say 1919).").asides, []);
+    assert.deepEqual(withoutAsides("The Great War (1914–1918) ended in 1918.").asides, []);
+    assert.deepEqual(withoutAsides("The war ended in 1918 (,)."), { main: "The war ended in 1918.", asides: [] });
     // Alone, "Paris, the capital of France" is the answer, not an aside.
     assert.deepEqual(withoutAsides("Paris, the capital of France.").asides, []);
   });

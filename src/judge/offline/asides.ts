@@ -21,7 +21,10 @@ const HEAD = /((?:\p{N}[\p{N},.]*\s*(?:[\p{L}°%]+\s+){0,2}[\p{L}°%]+)|(?:(?:[\
 const CLOSING_APPOSITION = /((?:\p{Lu}[\p{L}'’.-]*\s+){0,3}\p{Lu}[\p{L}'’.-]*),\s+((?:the|a|an)\s+[^,;:()]{3,80}?)([.!?]?)$/u;
 
 /** Notes that are no claim: a hedge, a cross-reference, a pronunciation, an abbreviation's letters alone. */
-const NOT_A_CLAIM = /^(?:e\.g\.|i\.e\.|see\b|cf\.|pronounced\b|sic\b|approx\.?$|roughly$|about$)/iu;
+const NOT_A_CLAIM = /^(?:e\.g\.|i\.e\.|see\b|cf\.|pronounced\b|sic\b|approx\.?$|roughly$|about$|note\b|though\b|although\b|but\b|and\b|or\b|if\b|as\b|which\b|who\b|i\b|we\b|you\b|it\b|maybe\b|perhaps\b|probably\b)/iu;
+
+/** A note that is only numbers: a year, a range of years, a count ("(1939–1945)", "(10)"): it stays where it is. */
+const ONLY_NUMBERS = /^[\p{N}\s.,:/–—-]+$/u;
 
 /**
  * The sentence without its asides, and each aside as a claim of its own
@@ -40,7 +43,8 @@ export function withoutAsides(sentence: string): { main: string; asides: string[
   let main = sentence.replace(BRACKETED, (whole: string, note: string, offset: number) => {
     const content = note.trim();
     const head = HEAD.exec(sentence.slice(0, offset))?.[1]?.trim();
-    if (head === undefined || !/[\p{L}\p{N}]/u.test(content) || NOT_A_CLAIM.test(content)) return whole;
+    if (!/[\p{L}\p{N}]/u.test(content)) return ""; // "(,)": nothing
+    if (head === undefined || NOT_A_CLAIM.test(content) || ONLY_NUMBERS.test(content)) return whole;
     asides.push(`${head} is ${content}.`);
     return "";
   });
