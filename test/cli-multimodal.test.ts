@@ -135,7 +135,7 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
     const r = await score(input, [...MM, "--max-row-image-bytes", "4000"]);
     assert.equal(r.code, 0, r.err);
     const e = errors(input);
-    assert.match(e["both"]!, /the row's images come to [\d.]+ MiB, more than one request may carry \([\d.]+ MiB: maxRowImageBytes, --max-row-image-bytes\); nothing was sent/);
+    assert.match(e["both"]!, /the row's images come to [\d,]+ bytes( \([\d.]+ MiB\))?, more than one request may carry \([\d,]+ bytes( \([\d.]+ MiB\))?: maxRowImageBytes, --max-row-image-bytes\); nothing was sent/);
     assert.equal(e["one"], "");
     assert.equal(server.chatRequests().length, 1);
   });

@@ -245,7 +245,7 @@ describe("multimodal relevance against a vision judge", () => {
     ];
     const limit = PNG.length + 10;
     const out = records(await score(rows, [multimodalRelevance({ imageRoot: DATA, maxRowImageBytes: limit })], { judge: judgeFor(), ...quiet }));
-    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row's images come to [\d.]+ MiB, more than one request may carry \([\d.]+ MiB: maxRowImageBytes, --max-row-image-bytes\); nothing was sent/);
+    assert.match(String(out[0]!["multimodal_relevance_error"]), /the row's images come to [\d,]+ bytes( \([\d.]+ MiB\))?, more than one request may carry \([\d,]+ bytes( \([\d.]+ MiB\))?: maxRowImageBytes, --max-row-image-bytes\); nothing was sent/);
     assert.equal(out[1]!["multimodal_relevance"], 1);
     assert.equal(server.chatRequests().length, 1);
   });

@@ -19,9 +19,11 @@ import { mapWithLimit } from "../rows";
 import { DEFAULT_MAX_IMAGES_PER_ROW, DEFAULT_MAX_ROW_IMAGE_BYTES } from "../../context/limits";
 import { IMAGE_DETAILS, optionNamed } from "../../context/option-names";
 
-/** Bytes as MiB for messages: "41.3 MiB". */
+/** Bytes for messages, exact, with MiB from one MiB on: "43,306,000 bytes (41.3 MiB)". */
 function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  const exact = `${bytes.toLocaleString("en-US")} bytes`;
+  // Exact bytes always: "32.0 MiB, more than 32.0 MiB" says nothing at the limit.
+  return bytes >= 1024 * 1024 ? `${exact} (${(bytes / 1024 / 1024).toFixed(1)} MiB)` : exact;
 }
 
 /** Options of {@link multimodalRelevance}. */
