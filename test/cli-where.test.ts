@@ -104,7 +104,7 @@ describe("score --where", () => {
     const result = await run(["score", input, "--out", out, "--statements-out", statements, "--judge", "offline", "--where", "model=swift", "--chunk-rows", "2", "--no-progress"]);
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /wrote \S+swift\.csv \(4 rows: those with model=swift, of 7\)/);
-    assert.match(result.err, /1 of 4 rows have bad input .* row 3 \(line 8\): column "user_input" is empty/);
+    assert.match(result.err, /1 of 4 rows have bad input .* row 6 \(line 8\): column "user_input" is empty/);
     const scored = readFileSync(out, "utf8").trim().split("\n");
     const header = scored[0]!.split(",");
     assert.equal(scored.length, 5);

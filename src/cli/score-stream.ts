@@ -136,7 +136,8 @@ export async function surveyInput(
     checked.errors.forEach((message, row) => {
       if (message === "") return;
       bad++;
-      first ??= { row: rows + row, line: checked.lines?.[row], message };
+      // The file's row, as the line beside it (with --where, not the row's place among those scored).
+      first ??= { row: fileRows - all.table.rowCount + (checked.table.sourceRows?.[row] ?? row), line: checked.lines?.[row], message };
     });
     const modelColumn = getColumn(checked.table, "model");
     for (let i = 0; modelColumn !== undefined && i < checked.table.rowCount && models.size < SURVEY_MODELS; i++) {

@@ -249,7 +249,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     }
   }
   requireGateMetrics(gate, chosen, input);
-  requireGateModels(gate, df ? modelsOf(df) : survey!.models, input);
+  requireGateModels(gate, df ? modelsOf(df) : survey!.models, input, where.length > 0);
   if (multimodalGiven.length > 0 && !chosen.includes(MULTIMODAL_METRIC)) {
     const needs = metricDefinitions().find((d) => d.name === MULTIMODAL_METRIC)?.needs ?? "its columns";
     throw new UsageError(`${c}: ${onlyMultimodal(multimodalGiven)}, and ${input} cannot be scored on it (it needs ${needs}); drop ${multimodalGiven.length === 1 ? "the flag" : "those flags"}`, c);
