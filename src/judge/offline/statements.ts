@@ -7,7 +7,7 @@ import { withoutAsides } from "./asides";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
 import { claimedPart, takesBack } from "./hedges";
 import { plainText } from "./markup";
-import { aliasHeld, pool } from "./pool";
+import { aliasHeld, pool, type Pool } from "./pool";
 import { HAS_HANGUL } from "./text";
 import { isWordCount } from "./values";
 
@@ -213,16 +213,27 @@ function answerAsClaim(question: string, yes: boolean): string {
  * Whether the rest of a yes/no answer only repeats the question: no value, and every term one of
  * the question's (for Korean, a word of the same first syllable: 살고 있어요 / 살고 있나요).
  */
-function echoesQuestion(rest: string, question: string, otherNames = false): boolean {
+function echoesQuestion(rest: string, asked: AskedWords, otherNames = false): boolean {
   const said = analyzeStatement(rest);
   if (said.values.length > 0) return false;
-  // The question's own words: not the words an abbreviation in it stands for ("GDP" does not ask "gross domestic product").
-  const read = analyzeStatement(question);
-  const asked = read.terms.filter((t) => !expandedFrom(t)).map((t) => t.key);
-  const askedPool = otherNames ? pool([read]) : undefined;
   return said.terms.every(
-    (t) => asked.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))) || (askedPool !== undefined && aliasHeld(t, askedPool)),
+    (t) => asked.keys.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))) || (otherNames && aliasHeld(t, asked.pool())),
   );
+}
+
+/** A question's own words, read once for every sentence and claim of its answer. */
+interface AskedWords {
+  /** Its terms' keys, not the words an abbreviation in it stands for ("GDP" does not ask "gross domestic product"). */
+  keys: string[];
+  /** Its terms pooled, built when first asked for (to find another name of a country it names). */
+  pool: () => Pool;
+}
+
+/** Reads `question` once for {@link echoesQuestion}. */
+function askedWords(question: string): AskedWords {
+  const read = analyzeStatement(question);
+  let pooled: Pool | undefined;
+  return { keys: read.terms.filter((t) => !expandedFrom(t)).map((t) => t.key), pool: () => (pooled ??= pool([read])) };
 }
 
 /** Whether a term is a word of an abbreviation's expansion, carrying the abbreviation's form ("gross" from "GDP"). */
@@ -258,8 +269,9 @@ export function splitStatements(text: string, question = ""): string[] {
   // First the sentences, with yes/no answers and filler taken out ...
   const claims: Array<string | { sentence: string }> = [];
   let first = true;
-  // Entries of `claims` the last sentence made (a sentence that takes it back removes them).
-  let lastSentence = 0;
+  // Where the last sentence's entries of `claims` begin (a sentence that takes it back removes them).
+  let sentenceStart = 0;
+  const asked = askedWords(question);
   const yesNoQuestion = POLAR_QUESTION.test(question.trim()) || HAS_HANGUL.test(question);
   const openQuestion = !yesNoQuestion && OPEN_QUESTION.test(question) && !/\bor\b/iu.test(question);
   for (const rawLine of plainText(text, yesNoQuestion).split(/\r\n|[\r\n\u2028\u2029]/)) {
@@ -270,28 +282,25 @@ export function splitStatements(text: string, question = ""): string[] {
       // "It is Sydney. Actually, no, it is Canberra.": the sentence before is taken back.
       const taken = takesBack(rest);
       if (taken !== undefined) {
-        claims.splice(claims.length - lastSentence, lastSentence);
+        claims.length = sentenceStart;
         rest = taken;
       }
-      const before = claims.length;
+      sentenceStart = claims.length;
       const polar = first ? YES_NO.exec(rest.trim()) : null;
       first = false;
-      lastSentence = 0;
       if (polar && yesNoQuestion) {
         claims.push(answerAsClaim(question, polar[1] !== undefined));
-        lastSentence = 1;
         rest = rest.trim().slice(polar[0].length);
         // "Yes, correct." / "네, 맞아요.": a second yes or no says no more.
         const again = YES_NO.exec(rest);
         if (again && (again[1] !== undefined) === (polar[1] !== undefined)) rest = rest.slice(again[0].length);
         // "Yes, penguins can swim." / "네, 살고 있어요.": the rest repeats the question, which the claim already says.
-        if (echoesQuestion(rest, question)) continue;
+        if (echoesQuestion(rest, asked)) continue;
       }
       const said = claimedPart(rest);
       // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell in a year.").
-      if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, question)) continue;
+      if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, asked)) continue;
       claims.push({ sentence: said });
-      lastSentence = claims.length - before;
     }
   }
   // ... then cut into clauses and atomic claims.
@@ -318,7 +327,7 @@ export function splitStatements(text: string, question = ""): string[] {
       const atoms = atomicClaims(piece.trim());
       // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
       // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer.
-      for (const claim of atoms) if (!(openQuestion && atoms.length > 1 && echoesQuestion(claim, question, true))) keep(claim);
+      for (const claim of atoms) if (!(openQuestion && atoms.length > 1 && echoesQuestion(claim, asked, true))) keep(claim);
     }
     for (const aside of asides) keep(aside);
   }
