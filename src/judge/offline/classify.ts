@@ -198,8 +198,25 @@ function leadingTerms(statement: StatementAnalysis, question: Pool): Term[] {
 }
 
 /** A comparison's two sides and the word that compares: "Ice is denser than water" → denser, {ice}, {water}. */
-function comparison(statement: StatementAnalysis): { word: string; before: Set<string>; after: Set<string> } | undefined {
-  const m = /^(.*?)\bthan\b(.*)$/isu.exec(statement.text);
+function comparison(statement: StatementAnalysis): Comparison | undefined {
+  if (comparisons.has(statement)) return comparisons.get(statement);
+  const found = readComparison(statement.text);
+  comparisons.set(statement, found);
+  return found;
+}
+
+/** A comparison read from a statement: its comparing word and the terms on either side of "than". */
+interface Comparison {
+  word: string;
+  before: Set<string>;
+  after: Set<string>;
+}
+
+/** Comparisons already read, by statement: a statement of the other side is read once for all of this side's. */
+const comparisons = new WeakMap<StatementAnalysis, Comparison | undefined>();
+
+function readComparison(text: string): Comparison | undefined {
+  const m = /^(.*?)\bthan\b(.*)$/isu.exec(text);
   if (m === null) return undefined;
   // The comparing word: the last comparative before "than" ("faster" in "faster in air than …").
   const tokens = englishTokens(m[1]!);
@@ -220,11 +237,9 @@ function comparison(statement: StatementAnalysis): { word: string; before: Set<s
  * comparing word; with opposite words, "faster" against "slower", the two agree).
  */
 const comparisonReversed: Contradiction = ({ statement, others, ref }) => {
-  if (!/\bthan\b/iu.test(statement.text)) return undefined;
   const mine = comparison(statement);
   if (mine === undefined) return undefined;
   for (const [i, o] of others.entries()) {
-    if (!/\bthan\b/iu.test(o.text)) continue;
     const theirs = comparison(o);
     if (theirs === undefined || theirs.word !== mine.word) continue;
     const moved = [...mine.after].filter((k) => theirs.before.has(k) && !theirs.after.has(k) && !mine.before.has(k));
@@ -240,15 +255,17 @@ const comparisonReversed: Contradiction = ({ statement, others, ref }) => {
 const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }) => {
   // The opposite must be said of the same thing: its statement shares a word with this one besides
   // the two ("raises interest rates" is no clash with "lowers overall demand").
-  const about = (o: StatementAnalysis, t: Term, u: Term): boolean =>
-    o.terms.length <= 2 || statement.terms.some((x) => x !== t && x.key !== u.key && holds(pool([o]), x)) || statement.values.some((v) => o.values.some((w) => compareValues(v, w) === "same"));
+  const about = (o: StatementAnalysis, t: Term, rivals: readonly Term[]): boolean => {
+    if (o.terms.length <= 2 || statement.values.some((v) => o.values.some((w) => compareValues(v, w) === "same"))) return true;
+    const there = pool([o]);
+    return rivals.some((u) => statement.terms.some((x) => x !== t && x.key !== u.key && holds(there, x)));
+  };
   for (const t of statement.terms) {
     if (!hasOpposite(t.key) || holds(other, t)) continue;
     // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
-    const j = others.findIndex((o) => o.terms.some((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u) && about(o, t, u)));
-    if (j >= 0) {
-      const rival = others[j]!.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u))!;
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rival.form}"` };
+    for (const [j, o] of others.entries()) {
+      const rivals = o.terms.filter((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
+      if (rivals.length > 0 && about(o, t, rivals)) return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rivals[0]!.form}"` };
     }
     // Function words with a meaning ("only" against "both … and").
     const word = oppositeWord(t, other, self);

@@ -29,9 +29,9 @@ export function wordCounts(a: StatementAnalysis): TextValue[] {
   return a.values.filter(isWordCount);
 }
 
-/** "one X" or "a single X" in `text` for the counted noun `noun`, as a count of one; undefined when absent. */
+/** "one X" or "a single X" in `text` for the counted noun `noun` (letters only, from {@link countedNoun}), as a count of one; undefined when absent. */
 function oneOf(text: string, noun: string): TextValue | undefined {
-  const m = new RegExp(`\\b(?:one|a\\s+single|only\\s+one|exactly\\s+one)\\s+${noun.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}s?\\b`, "iu").exec(text);
+  const m = new RegExp(`\\b(?:one|a\\s+single|only\\s+one|exactly\\s+one)\\s+${noun}s?\\b`, "iu").exec(text);
   return m === null ? undefined : { dimension: "number", value: 1, approximate: false, text: m[0].split(/\s+/u).slice(0, -1).join(" "), start: m.index, end: m.index + m[0].length, step: 1 };
 }
 
