@@ -272,8 +272,11 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
 const DENYING_FRAME =
   /^\s*(?:it\s+is|it's|it’s)\s+(?:also\s+)?(?:false|untrue|incorrect|wrong|a\s+myth|a\s+misconception|a\s+common\s+misconception)\s+that\b|^\s*the\s+(?:claim|idea|belief|notion|statement|myth)\s+that\b.*\bis\s+(?:false|untrue|incorrect|wrong|a\s+myth)\b/iu;
 
-/** A number of at most four digits (and a letter: "4S") after a word, that is no amount, date or range. */
-const DESIGNATION = /^[\s-](\d{1,4}(?:\.\d{1,3})*[a-z]?)(?![\d%°]|[,.:/]\d|\s*(?:%|°|-\s*\d|–|to\s+\d|and\s+\d))/u;
+/** The number of a name that says which one: at most four digits, a version's dotted parts, a letter ("11", "3.8", "4S"). */
+export const DESIGNATION_NUMBER = /\d{1,4}(?:\.\d{1,3})*[a-z]?/u;
+
+/** A designation number after a word, that is no amount, date or range. */
+const DESIGNATION = new RegExp(`^[\\s-](${DESIGNATION_NUMBER.source})(?![\\d%°]|[,.:/]\\d|\\s*(?:%|°|-\\s*\\d|–|to\\s+\\d|and\\s+\\d))`, "u");
 
 /** The number right after position `end` that names which thing a word before it is, unless it was read as a value. */
 function designationAfter(text: string, end: number, values: readonly TextValue[]): { number: string } | undefined {

@@ -6,6 +6,7 @@
  * claim and a negated claim, and "A absorbs X and releases Y" two claims.
  * English uses wink-nlp's part-of-speech tags; Korean its particles.
  */
+import { DESIGNATION_NUMBER } from "./analyze";
 import { englishTokens, type EnglishToken } from "./english";
 import { Memo } from "./memo";
 import { HAS_HANGUL } from "./text";
@@ -49,6 +50,9 @@ function tidy(text: string): string {
     .replace(/\s{2,}/g, " ")
     .trim();
 }
+
+/** A token that is a designation number ("11", "3.6") and nothing else. */
+const WHOLE_DESIGNATION = new RegExp(`^${DESIGNATION_NUMBER.source}$`, "u");
 
 const GLUE = /^(?:,|or|and|nor|\(|\)|as|well|not|but)$/i;
 /** Words that may stand between a preposition and its item ("by the Scottish scientist …"). */
@@ -116,7 +120,7 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
     } else if (group && NAME_PARTICLE.test(t.text)) {
       // "Leonardo da Vinci", "Ludwig van Beethoven": the group goes on if a name follows.
       continue;
-    } else if (group && /^\d{1,4}(?:\.\d{1,3})*[a-z]?$/u.test(t.text) && t.start === group.end + 1 && !values.some((v) => v.start < t.end && v.end > t.start)) {
+    } else if (group && WHOLE_DESIGNATION.test(t.text) && t.start === group.end + 1 && !values.some((v) => v.start < t.end && v.end > t.start)) {
       // A number that names which one ("Python 3.6", "Apollo 11") is part of the name.
       group = { start: group.start, end: t.end };
     } else if (group && t.pos === "PART" && /^['’]s$/.test(t.text)) {
@@ -190,13 +194,12 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
     for (let i = before.length - 1; i >= 0; i--) {
       const t = before[i]!;
       if (t.pos === "ADP") {
-        start = t.start;
         // A preposition and a hedge that reads as one ("at around", "of about"): the slot takes both.
-        for (let j = i - 1; j >= 0 && before[j]!.pos === "ADP"; j--) start = before[j]!.start;
+        let first = i;
+        while (first > 0 && before[first - 1]!.pos === "ADP") first--;
         // A preposition of two words ("according to", "due to", "compared with"): the slot takes both.
-        const first = before.find((u) => u.start === start);
-        const word = first === undefined ? undefined : before[before.indexOf(first) - 1];
-        if (word !== undefined && /^(?:according|due|owing|thanks|prior|next|close|contrary|relative|compared|instead|ahead|because)$/i.test(word.text)) start = word.start;
+        if (first > 0 && /^(?:according|due|owing|thanks|prior|next|close|contrary|relative|compared|instead|ahead|because)$/i.test(before[first - 1]!.text)) first--;
+        start = before[first]!.start;
         break;
       }
       if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;
