@@ -153,6 +153,8 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
   const slots: Slot[] = [];
   for (const item of items) {
     const last = slots[slots.length - 1];
+    // Inside the phrase of a slot before it ("with Richard Taylor helping him in 1994"): the slot's own.
+    if (last && item.start < last.end) continue;
     if (last) {
       const between = tokens.filter((t) => t.start >= last.end && t.end <= item.start);
       // A list needs a conjunction ("A and B", "A, or B", "A, not B"); a lone comma is an apposition ("Rome, Italy").
@@ -205,9 +207,25 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
       if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;
     }
     // No preposition found: the item is the verb's object or complement, and the slot is the item alone.
-    slots.push({ start, end: item.end, preposition: start < item.start, items: [item], negatedFrom: -1 });
+    slots.push({ start, end: withParticiple(clause, tokens, start, item) ?? item.end, preposition: start < item.start, items: [item], negatedFrom: -1 });
   }
   return slots;
+}
+
+/**
+ * Where a slot "with X doing …" ends: the item does what the participle says, so the slot holds
+ * the participle's phrase to the end of its clause ("with Richard Taylor helping him finish it"
+ * is one thing said, not "with Richard Taylor" and "helping him finish it"). Undefined for
+ * another slot.
+ */
+function withParticiple(clause: string, tokens: readonly EnglishToken[], start: number, item: { start: number; end: number }): number | undefined {
+  if (!/^with(?:out)?\b/i.test(clause.slice(start))) return undefined;
+  let k = tokens.findIndex((t) => t.start >= item.end);
+  if (k < 0 || !/^\p{Ll}{2,}ing$/u.test(tokens[k]!.text)) return undefined;
+  while (k + 1 < tokens.length && !/^[,;:.!?()]$/.test(tokens[k + 1]!.text)) k++;
+  const end = tokens[k]!.end;
+  item.end = end;
+  return end;
 }
 
 /**
@@ -268,7 +286,9 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
       return [tidy(clause.slice(0, and.start).replace(/,\s*$/, "")), tidy(clause.slice(next.start))];
     }
     if (!leftVerbs) continue;
-    const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos));
+    // A noun the tagger may have meant as a verb ("and release heat"), but not in a list of
+    // examples ("from food, such as oily fish and egg yolks").
+    const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos) && !inExamples(tokens, i));
     if (!verbLike) continue;
     const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
     const left = tidy(clause.slice(0, and.start).replace(/,\s*$/, ""));
@@ -276,6 +296,16 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     return [left, right];
   }
   return undefined;
+}
+
+/** Whether token `at` is inside a list of examples ("such as", "like", "including", "e.g." with no verb since). */
+function inExamples(tokens: readonly EnglishToken[], at: number): boolean {
+  for (let k = at - 1; k >= 0; k--) {
+    const t = tokens[k]!;
+    if ((/^like$/i.test(t.text) && t.pos !== "VERB") || /^(?:including|e\.g\.?)$/i.test(t.text) || (/^as$/i.test(t.text) && /^such$/i.test(tokens[k - 1]?.text ?? ""))) return true;
+    if (t.pos === "VERB" || t.pos === "AUX") return false;
+  }
+  return false;
 }
 
 /**
