@@ -39,6 +39,15 @@ export interface StatementAnalysis {
   values: TextValue[];
   /** Negation cues found ("not", "never", "않"). */
   negations: string[];
+  /**
+   * The keys of the content terms that English negations of a verb ("not", "n't", "never") deny:
+   * those after the negation in its clause, up to its first noun ("flow", "noticeable",
+   * "timescale" in "glass does not flow on any noticeable timescale"; "vegetable" in "it is not a
+   * vegetable in that sense"). Undefined where a negation denies the whole statement: "no",
+   * "nobody", a frame ("It is not true that …"), a negation with nothing after it in its clause,
+   * Korean.
+   */
+  denied?: readonly string[];
   /** A refusal or "I don't know": supports nothing. */
   refusal: boolean;
   /** Lower-cased words written in lower case somewhere (to tell "Water" at a sentence start from a name). */
@@ -174,10 +183,19 @@ function koreanTerms(text: string, values: readonly TextValue[]): { terms: Term[
   return { terms, negations };
 }
 
-function englishTerms(text: string, values: readonly TextValue[]): { terms: Term[]; negations: string[]; lowerWords: string[] } {
+function englishTerms(text: string, values: readonly TextValue[]): { terms: Term[]; negations: string[]; denied: string[] | undefined; lowerWords: string[] } {
   const tokens = englishTokens(text);
   const terms: Term[] = [];
   const negations: string[] = [];
+  const denied: string[] = [];
+  // Inside a negation's clause; whether a term has come since it; negations that denied no term.
+  let denying = false;
+  let deniedOne = false;
+  let bareNegations = 0;
+  const closeDenial = () => {
+    if (denying && !deniedOne) bareNegations++;
+    denying = false;
+  };
   const lowerWords: string[] = [];
   const seenLower = new Set<string>();
   const covered = valueSpans(values);
@@ -220,7 +238,16 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       const notUntil = until !== null && values.some((v) => v.start === end + until[0].length);
       // "… and nobody else", "no one else", "nothing else": only this one, which affirms the clause.
       const onlyThis = /^(?:nobody|nothing|none|no)$/u.test(lower) && /^\s*(?:one\s+)?else\b/iu.test(text.slice(end));
-      if (!contrast && !notUntil && !onlyThis) negations.push(lower);
+      if (!contrast && !notUntil && !onlyThis) {
+        negations.push(lower);
+        closeDenial();
+        denying = true;
+        deniedOne = false;
+        // "It is not true that …", "not the case that …" deny the whole of what follows; so do "no",
+        // "nobody", "nothing", "none" ("There is no fixed limit" denies any limit said).
+        const verbal = lower === "not" || lower === "never" || lower.endsWith("n't") || lower === "cannot";
+        if (!verbal || /^\s+(?:true|the\s+case|correct|so)\s+that\b/iu.test(text.slice(end))) bareNegations++;
+      }
       continue;
     }
     if (token.pos === "ADP" || token.pos === "AUX" || (token.pos === "VERB" && !LIGHT_LEMMAS.has(token.lemma))) {
@@ -230,7 +257,10 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       if (token.lemma === "towards") role = "toward";
       if (token.pos !== "VERB") continue;
     }
-    if (token.pos === "PUNCT" && /[,;:()]/.test(token.text)) role = "";
+    if (token.pos === "PUNCT" && /[,;:()]/.test(token.text)) {
+      role = "";
+      closeDenial();
+    }
     if (covered(start, end)) continue;
     const weight = POS_WEIGHT[token.pos];
     if (weight === undefined) continue;
@@ -255,6 +285,12 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       form = `${form} ${designation.number}`;
     }
     terms.push({ key, form, weight, entity: entity || designation !== undefined, role: token.pos === "VERB" ? "" : role, acronym: ACRONYM.test(token.text), group: "" });
+    if (denying) {
+      denied.push(key);
+      deniedOne = true;
+      // A negation governs up to its first noun: "is not a vegetable in the botanical sense" denies "vegetable".
+      if (token.pos === "NOUN" || token.pos === "PROPN") closeDenial();
+    }
     if (entity || designation !== undefined) {
       // Consecutive names form one name ("William Shakespeare").
       const last = terms[terms.length - 2];
@@ -264,8 +300,10 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     }
   }
   // A claim framed as false denies it: "It is false that …", "It is a myth that …", "The claim that … is wrong".
-  if (DENYING_FRAME.test(text)) negations.push("false");
-  return { terms, negations, lowerWords };
+  closeDenial();
+  const frame = DENYING_FRAME.test(text);
+  if (frame) negations.push("false");
+  return { terms, negations, denied: frame || bareNegations > 0 ? undefined : denied, lowerWords };
 }
 
 /** Frames that deny the claim inside them. */
@@ -369,12 +407,15 @@ function readStatement(written: string): StatementAnalysis {
   const text = closeAbbreviationDots(closeInitials(readDotNames(foldAccents(written))));
   const values = findValues(text);
   const korean = HAS_HANGUL.test(text);
-  const read = korean ? { ...koreanTerms(text, values), lowerWords: [] as string[] } : englishTerms(text, values);
+  const read = korean ? { ...koreanTerms(text, values), denied: undefined, lowerWords: [] as string[] } : englishTerms(text, values);
+  const terms = distinct(expandAbbreviations(read.terms));
+  const denied = read.denied !== undefined && read.denied.some((k) => terms.some((t) => t.key === k)) ? read.denied : undefined;
   const analysis: StatementAnalysis = {
     text,
-    terms: distinct(expandAbbreviations(read.terms)),
+    terms,
     values,
     negations: read.negations,
+    ...(denied === undefined ? {} : { denied }),
     refusal: isRefusal(text),
     lowerWords: read.lowerWords,
     get initials(): ReadonlySet<string> {

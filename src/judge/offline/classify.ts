@@ -16,8 +16,8 @@ import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
 import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, statementsThatMayHold, type Pool } from "./pool";
 import {
-  clashingCount, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
-  statedValues, swappedRoles, wordCounts,
+  anotherObject, clashingCount, exchangedPrepositions, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
+  statedValues, swappedObjects, swappedRoles, wordCounts,
 } from "./rivals";
 import { compareValues, type TextValue } from "./values";
 
@@ -36,6 +36,13 @@ const KOREAN_SLOTS: ReadonlySet<string> = new Set(["subject", "에", "에서", "
 interface Standing {
   verdict: "supported" | "clash" | "unsupported";
   reason: string;
+  /** For a clash: the other side's statement it clashes with (0-based; -1 for no one statement). */
+  against?: number;
+}
+
+/** "reference 2" for index 1 of the reference side, or "the reference" for no one statement (-1). */
+function sideStatement(side: string, index: number): string {
+  return index >= 0 ? `${side} ${index + 1}` : `the ${side}`;
 }
 
 function show(words: readonly string[]): string {
@@ -104,6 +111,8 @@ interface Reading {
   nearest: () => { index: number; share: number };
   /** "reference 2", or "the reference" for no one statement. */
   ref: (index: number) => string;
+  /** A clash with the other side's statement `index`, saying what clashes. */
+  clash: (index: number, what: string) => Standing;
 }
 
 /** A check of one kind of contradiction: the standing it finds, or undefined. */
@@ -123,7 +132,7 @@ const anotherListItem: Contradiction = ({ statement, others, other, question, si
  * A swapped name: the statement that says the same of something else ("the largest desert is
  * Antarctica" against "the Sahara is the largest desert").
  */
-const swappedName: Contradiction = ({ statement, others, self, question, names, ref }) => {
+const swappedName: Contradiction = ({ statement, others, self, question, names, clash }) => {
   if (names.length === 0) return undefined;
   const predicate = statement.terms.filter((t) => !names.includes(t));
   const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
@@ -147,7 +156,7 @@ const swappedName: Contradiction = ({ statement, others, self, question, names, 
   if (absent.length === 0) return undefined;
   const rival = rivalNames(o, new Set(absent.map((t) => slotOf(t.role))), self, question);
   if (rival.length === 0 || deniedThere(statement, o)) return undefined;
-  return { verdict: "clash", reason: `clashes with ${ref(best)}: ${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}` };
+  return clash(best, `${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}`);
 };
 
 /**
@@ -158,7 +167,7 @@ const swappedName: Contradiction = ({ statement, others, self, question, names, 
  * prosecution carries …"; "The ribosome is the powerhouse of the cell" against "The mitochondria
  * are …"). A bare answer ("The liver.") says the question's rest. Names are {@link swappedName}'s.
  */
-const swappedSubject: Contradiction = ({ statement, others, other, self, question, ref }) => {
+const swappedSubject: Contradiction = ({ statement, others, other, self, question, clash }) => {
   const subject = leadingTerms(statement, question);
   if (subject.length === 0 || subject.some((t) => t.entity || holds(other, t) || aliasHeld(t, other))) return undefined;
   const rest = statement.terms.slice(subject.length);
@@ -179,7 +188,7 @@ const swappedSubject: Contradiction = ({ statement, others, other, self, questio
     if (!said) continue;
     const rival = theirs.filter((u) => u.weight >= 1 && !u.entity && !holds(self, u));
     if (rival.length === 0 || deniedThere(statement, o)) continue;
-    return { verdict: "clash", reason: `clashes with ${ref(i)}: ${show(subject.map((t) => t.form))} where it says ${show(rival.map((t) => t.form))}` };
+    return clash(i, `${show(subject.map((t) => t.form))} where it says ${show(rival.map((t) => t.form))}`);
   }
   return undefined;
 };
@@ -236,7 +245,7 @@ function readComparison(text: string): Comparison | undefined {
  * ice", "… imports more than it exports" against "… exports more than it imports" (the same
  * comparing word; with opposite words, "faster" against "slower", the two agree).
  */
-const comparisonReversed: Contradiction = ({ statement, others, ref }) => {
+const comparisonReversed: Contradiction = ({ statement, others, clash }) => {
   const mine = comparison(statement);
   if (mine === undefined) return undefined;
   for (const [i, o] of others.entries()) {
@@ -245,14 +254,14 @@ const comparisonReversed: Contradiction = ({ statement, others, ref }) => {
     const moved = [...mine.after].filter((k) => theirs.before.has(k) && !theirs.after.has(k) && !mine.before.has(k));
     const movedBack = [...mine.before].filter((k) => theirs.after.has(k) && !theirs.before.has(k) && !mine.after.has(k));
     if (moved.length > 0 && movedBack.length > 0) {
-      return { verdict: "clash", reason: `clashes with ${ref(i)}: it compares the other way ("${movedBack[0]}" ${mine.word} than "${moved[0]}")` };
+      return clash(i, `it compares the other way ("${movedBack[0]}" ${mine.word} than "${moved[0]}")`);
     }
   }
   return undefined;
 };
 
 /** Opposites: "rises" against "falls", "red" against "blue". */
-const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }) => {
+const oppositeWordSaid: Contradiction = ({ statement, others, other, self, clash }) => {
   // The opposite must be said of the same thing: its statement shares a word with this one besides
   // the two ("raises interest rates" is no clash with "lowers overall demand").
   const about = (o: StatementAnalysis, t: Term, rivals: readonly Term[]): boolean => {
@@ -265,33 +274,40 @@ const oppositeWordSaid: Contradiction = ({ statement, others, other, self, ref }
     // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
     for (const [j, o] of others.entries()) {
       const rivals = o.terms.filter((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
-      if (rivals.length > 0 && about(o, t, rivals)) return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${rivals[0]!.form}"` };
+      if (rivals.length > 0 && about(o, t, rivals)) return clash(j, `"${t.form}" where it says "${rivals[0]!.form}"`);
     }
     // Function words with a meaning ("only" against "both … and").
     const word = oppositeWord(t, other, self);
     if (word) {
       const j = others.findIndex((o) => o.lowerWords.includes(word));
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.form}" where it says "${word}"` };
+      return clash(j, `"${t.form}" where it says "${word}"`);
     }
   }
   return undefined;
 };
 
-/** Opposite relations: the same thing "above" the pump here and "below" it there, "before" the war and "after" it. */
-const oppositeRelation: Contradiction = ({ statement, others, other, ref }) => {
+/**
+ * Opposite relations: the same thing "above" the pump here and "below" it there, "before" the war
+ * and "after" it, carried "to" the heart and "away from" it. Said of the statement's subject when
+ * it has one: "Veins carry blood to the heart" is no clash with "Arteries carry blood away from
+ * the heart".
+ */
+const oppositeRelation: Contradiction = ({ statement, others, other, clash }) => {
+  const subject = statement.terms.find((t) => t.role === "subject");
   for (const t of statement.terms) {
-    if (!RELATION_WORDS.has(t.role)) continue;
+    if (!RELATION_WORDS.has(t.role) || t === subject) continue;
     const key = synonymKey(t.key);
-    const there = other.terms.filter((u) => synonymKey(u.key) === key);
+    const about = subject === undefined ? others : others.filter((o) => holds(pool([o]), subject));
+    const there = (subject === undefined ? other.terms : about.flatMap((o) => o.terms)).filter((u) => synonymKey(u.key) === key);
     if (there.length === 0 || !there.every((u) => opposite(t.role, u.role))) continue;
     const j = others.findIndex((o) => o.terms.includes(there[0]!));
-    return { verdict: "clash", reason: `clashes with ${ref(j)}: "${t.role}" where it says "${there[0]!.role}" (of "${t.form}")` };
+    return clash(j, `"${t.role}" where it says "${there[0]!.role}" (of "${t.form}")`);
   }
   return undefined;
 };
 
 /** Korean slots: another noun with the same particle in a statement about the same thing. */
-const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nearest, ref }) => {
+const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nearest, clash }) => {
   const korean = statement.terms.some((t) => KOREAN_SLOTS.has(t.role) && HANGUL_WORD.test(t.key));
   const near = korean ? nearest() : { index: -1, share: 0 };
   if (near.index < 0 || near.share <= 0) return undefined;
@@ -304,22 +320,40 @@ const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nea
     for (const t of statement.terms) {
       if (!KOREAN_SLOTS.has(t.role) || !HANGUL_WORD.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
       const rival = o.terms.find((u) => u.role === t.role && HANGUL_WORD.test(u.key) && !holds(self, u) && !holds(question, u));
-      if (rival) return { verdict: "clash", reason: `clashes with ${ref(index)}: "${t.form}" where it says "${rival.form}"` };
+      if (rival) return clash(index, `"${t.form}" where it says "${rival.form}"`);
     }
   }
   return undefined;
 };
 
 /** The same two things in each other's roles: "이세돌 9단이 알파고를 꺾었다" against "알파고가 이세돌 9단을 이겼다". */
-const rolesSwapped: Contradiction = ({ statement, others, ref }) => {
+const rolesSwapped: Contradiction = ({ statement, others, clash }) => {
   const swap = swappedRoles(statement, others);
-  return swap === undefined ? undefined : { verdict: "clash", reason: `clashes with ${ref(swap.index)}: "${swap.a}" and "${swap.b}" in each other's roles` };
+  return swap === undefined ? undefined : clash(swap.index, `"${swap.a}" and "${swap.b}" in each other's roles`);
+};
+
+/** Two things in each other's prepositions ("from the cathode to the anode" against the reverse). */
+const prepositionsExchanged: Contradiction = ({ statement, others, clash }) => {
+  const swap = exchangedPrepositions(statement, others);
+  return swap === undefined ? undefined : clash(swap.index, `"${swap.a}" and "${swap.b}" in each other's places`);
+};
+
+/** Two things given each other's verbs ("take in oxygen … give off carbon dioxide" against the reverse). */
+const objectsSwapped: Contradiction = ({ statement, others, own, question, clash }) => {
+  const swap = swappedObjects(statement, others, own.analyses, question);
+  return swap === undefined ? undefined : clash(swap.index, `"${swap.mine}" where it says "${swap.theirs}"`);
+};
+
+/** Another object of the same verb, one the other side never mentions ("Bees collect pollen" against "Bees collect nectar"). */
+const objectReplaced: Contradiction = ({ statement, others, other, question, clash }) => {
+  const replaced = anotherObject(statement, others, other, question);
+  return replaced === undefined ? undefined : clash(replaced.index, `"${replaced.mine}" where it says "${replaced.theirs}"`);
 };
 
 /** A value given to the wrong one of two parallel things: "경찰은 119" where the reference gives 119 to 화재 and 112 to 경찰. */
-const valueCrossed: Contradiction = ({ statement, others, ref }) => {
+const valueCrossed: Contradiction = ({ statement, others, clash }) => {
   const swapped = crossedValue(statement, others);
-  return swapped === undefined ? undefined : { verdict: "clash", reason: `clashes with ${ref(swapped.index)}: it gives ${swapped.theirs} for "${swapped.term}", not ${swapped.value}` };
+  return swapped === undefined ? undefined : clash(swapped.index, `it gives ${swapped.theirs} for "${swapped.term}", not ${swapped.value}`);
 };
 
 /**
@@ -330,14 +364,18 @@ const valueCrossed: Contradiction = ({ statement, others, ref }) => {
  * too, said of something else ("oxidation … anode" against "oxidation … cathode, reduction …
  * anode"). One way only, it is as often the response's own wording ("traffic" for "cars").
  */
-const attributeCrossed: Contradiction = ({ statement, others, other, own, question, side, nearest, ref }) => {
+const attributeCrossed: Contradiction = ({ statement, others, other, own, question, side, nearest, clash }) => {
   const crossed = statement.negations.length === 0 ? crossedAttribute(statement, others, other, nearest().index) : undefined;
   if (crossed === undefined || !(side === "reference" || (holds(own, crossed.theirsTerm) && !holds(question, crossed.theirsTerm)))) return undefined;
-  return { verdict: "clash", reason: `clashes with ${ref(crossed.index)}: "${crossed.mine}" where it says "${crossed.theirs}"` };
+  // A subject the question asks about is no attribute of one statement ("The theorem was proved
+  // …" against "the completed proof …", asked about Fermat's Last Theorem and its proof; not the
+  // options a question offers, "수컷" in "암컷인가요, 수컷인가요?").
+  if (crossed.mineTerm.role === "subject" && holds(question, crossed.mineTerm)) return undefined;
+  return clash(crossed.index, `"${crossed.mine}" where it says "${crossed.theirs}"`);
 };
 
 /** Negation on one side only, between statements about the same thing. */
-const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, ref }) => {
+const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, ref, clash }) => {
   const negated = statement.negations.length > 0;
   const aligned = nearest();
   // One word or value is enough when the statement of the other side holds all of it and is a denial of it, or it is the
@@ -348,9 +386,26 @@ const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, r
   if (statement.terms.length + values.length < 2 && !(aligned.share >= 1 && (negated || o.terms.length + o.values.length < 2))) return undefined;
   // A clash unless a statement of the same polarity matches as well.
   if (negated === (o.negations.length > 0) || closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share > aligned.share) return undefined;
-  const who = statement.negations.length > 0 ? "this statement negates it" : `${ref(aligned.index)} negates it`;
-  return { verdict: "clash", reason: `clashes with ${ref(aligned.index)}: ${who}` };
+  const who = (index: number) => clash(index, negated ? "this statement negates it" : `${ref(index)} negates it`);
+  if (denies(negated ? statement : o, negated ? o : statement)) return who(aligned.index);
+  // The closest statement says something else of the same thing ("Glass is an amorphous solid"
+  // against "glass … does not flow"); another that this one denies is a clash all the same
+  // ("Type 1 diabetes isn't caused by the immune system" against "the immune system attacks …").
+  if (!negated) return undefined;
+  const denied = others.findIndex((x, i) => i !== aligned.index && x.negations.length === 0 && denies(statement, x) && closest(statement, [x]).share >= SUPPORT_THRESHOLD);
+  return denied < 0 ? undefined : who(denied);
 };
+
+/**
+ * Whether a negated statement denies what another says: the words its negations govern (the rest
+ * of their clauses) are said there; a negation of the whole statement always does.
+ */
+function denies(negated: StatementAnalysis, affirming: StatementAnalysis): boolean {
+  const scope = negated.denied;
+  if (scope === undefined) return true;
+  const there = pool([affirming]);
+  return negated.terms.some((t) => scope.includes(t.key) && holds(there, t));
+}
 
 /**
  * An answer's statement must have something of what it says of its first term (its subject, as
@@ -380,6 +435,9 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   oppositeRelation,
   koreanSlotTaken,
   rolesSwapped,
+  prepositionsExchanged,
+  objectsSwapped,
+  objectReplaced,
   valueCrossed,
   attributeCrossed,
   negatedOnOneSide,
@@ -397,7 +455,8 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // The other side's closest statement, found only when a check needs it.
   let closestFound: { index: number; share: number } | undefined;
   const nearest = (): { index: number; share: number } => (closestFound ??= closest(statement, others));
-  const ref = (index: number) => (index >= 0 ? `${side} ${index + 1}` : `the ${side}`);
+  const ref = (index: number) => sideStatement(side, index);
+  const clash = (index: number, what: string): Standing => ({ verdict: "clash", reason: `clashes with ${ref(index)}: ${what}`, against: index });
 
   if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing" };
   // A bare count is all a fragment says ("Four."), so it is checked like any value.
@@ -408,7 +467,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   }
   const count = clashingCount(statement, others);
   if (count !== undefined) {
-    return { verdict: "clash", reason: `clashes with ${ref(count.index)}: ${count.mine.text} where it says ${count.theirs.text}` };
+    return clash(count.index, `${count.mine.text} where it says ${count.theirs.text}`);
   }
 
   // Values: each must be found on the other side (or be given by the question).
@@ -433,7 +492,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       if (j >= 0 && deniedThere(statement, others[j]!)) {
         return { verdict: "supported", reason: `consistent with ${ref(j)}: it says ${different[0]!.text}, not ${v.text}` };
       }
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${v.text} where it says ${different.map((d) => d.text).join(", ")}` };
+      const clashed = clash(j, `${v.text} where it says ${different.map((d) => d.text).join(", ")}`);
+      // A statement that also gives one of that statement's values ("finished in 1443 and
+      // published in 1446" against "published in 1446") still says what it says.
+      const alsoGives = j >= 0 && values.some((x) => others[j]!.values.some((w) => compareValues(x, w) === "same"));
+      return alsoGives ? { verdict: "clash", reason: clashed.reason } : clashed;
     }
     return { verdict: "unsupported", reason: `the ${side} never states ${v.text}` };
   }
@@ -469,7 +532,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       if (deniedThere(statement, others[j]!)) {
         return { verdict: "supported", reason: `consistent with ${ref(j)}: it names ${names}, not ${show(given)}` };
       }
-      return { verdict: "clash", reason: `clashes with ${ref(j)}: ${show(given)} where it names ${names}` };
+      return clash(j, `${show(given)} where it names ${names}`);
     }
     return { verdict: "unsupported", reason: `the ${side} never mentions ${show(given)}` };
   }
@@ -501,7 +564,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   }
 
   // Supported on the face of it; now what would contradict it.
-  const reading: Reading = { statement, others, other, own, self, question, side, names, values, matched, nearest, ref };
+  const reading: Reading = { statement, others, other, own, self, question, side, names, values, matched, nearest, ref, clash };
   for (const contradiction of CONTRADICTIONS) {
     const found = contradiction(reading);
     if (found !== undefined) return found;
@@ -528,11 +591,10 @@ export function classifyStatements(question: string, response: readonly string[]
 
   const referencePool = buildPool(references);
   const ownPool = buildPool(responses);
-  const responseVerdicts: ResponseVerdict[] = responses.map((r, i) => {
-    if (references.length === 0) return { verdict: "FP", reason: "there are no reference statements to match" };
-    const s = stand(r, references, referencePool, ownPool, asked, "reference");
-    return { verdict: s.verdict === "supported" ? "TP" : "FP", reason: s.reason };
-  });
+  const responseStandings = responses.map((r) => (references.length === 0 ? undefined : stand(r, references, referencePool, ownPool, asked, "reference")));
+  const responseVerdicts: ResponseVerdict[] = responseStandings.map((s) =>
+    s === undefined ? { verdict: "FP", reason: "there are no reference statements to match" } : { verdict: s.verdict === "supported" ? "TP" : "FP", reason: s.reason },
+  );
 
   // A refusal covers nothing: it stays in place (so indices hold) with no content.
   const answering = responses.map((r) => (r.refusal ? { ...r, terms: [], values: [], negations: [] } : r));
@@ -542,9 +604,17 @@ export function classifyStatements(question: string, response: readonly string[]
     if (!answers) {
       return { verdict: "FN", reason: responses.length === 0 ? "not covered: the response has no statements" : "not covered: the response does not answer" };
     }
+    // A response statement that clashes with this one says otherwise, so it covers nothing of it
+    // ("Oxidation takes place at the cathode" does not cover "Oxidation takes place at the anode",
+    // though it has most of its words); the rest of the response still may.
     const s = stand(r, answering, responsePool, referencePool, asked, "response");
-    if (s.verdict === "supported") return { verdict: "covered", reason: `covered: ${s.reason}` };
-    return { verdict: "FN", reason: `not covered: ${s.reason}` };
+    if (s.verdict !== "supported") return { verdict: "FN", reason: `not covered: ${s.reason}` };
+    const gainsaid = responseStandings.flatMap((g, k) => (g?.verdict === "clash" && g.against === i ? [k] : []));
+    if (gainsaid.length === 0) return { verdict: "covered", reason: `covered: ${s.reason}` };
+    const rest = answering.map((a, k) => (gainsaid.includes(k) ? { ...a, terms: [], values: [], negations: [] } : a));
+    const without = stand(r, rest, buildPool(rest), referencePool, asked, "response");
+    if (without.verdict === "supported") return { verdict: "covered", reason: `covered: ${without.reason}` };
+    return { verdict: "FN", reason: `not covered: response ${gainsaid[0]! + 1} says otherwise (${responseStandings[gainsaid[0]!]!.reason})` };
   });
 
   return { response: responseVerdicts, reference: referenceVerdicts };

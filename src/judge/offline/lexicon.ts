@@ -198,7 +198,7 @@ export function phrasalVerb(verbLemma: string, next: string, after = ""): string
  * opposites ({@link OPPOSITES}) say the reverse: "the valve sits above the
  * pump" is not "below the pump"; "before the war" is not "after" it.
  */
-export const RELATION_WORDS: ReadonlySet<string> = new Set(["above", "below", "beneath", "inside", "outside", "before", "after", "with", "without", "toward", "away from"]);
+export const RELATION_WORDS: ReadonlySet<string> = new Set(["above", "below", "beneath", "inside", "outside", "before", "after", "with", "without", "to", "toward", "away from"]);
 
 /**
  * Other names of a few countries and states, as one-word keys to the words
@@ -270,7 +270,7 @@ export const OPPOSITES: ReadonlyArray<ReadonlyArray<ReadonlySet<string>>> = [
   [new Set(["before", "earlier"]), new Set(["after", "later"])],
   [new Set(["above"]), new Set(["below", "beneath"])],
   [new Set(["inside"]), new Set(["outside"])],
-  [new Set(["toward", "towards"]), new Set(["away from"])],
+  [new Set(["to", "toward", "towards"]), new Set(["away from"])],
   [new Set(["with"]), new Set(["without"])],
   [new Set(["first"]), new Set(["last", "final"])],
   [new Set(["hot", "warm", "warmer", "hotter"]), new Set(["cold", "cool", "colder", "cooler"])],

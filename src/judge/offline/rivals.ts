@@ -8,7 +8,7 @@
  */
 import type { StatementAnalysis, Term } from "./analyze";
 import { RELATION_WORDS, synonymKey } from "./lexicon";
-import { holds, isName, pool, sameTerm, type Pool } from "./pool";
+import { aliasHeld, holds, isName, pool, sameTerm, type Pool } from "./pool";
 import { HANGUL_WORD } from "./text";
 import { compareValues, isWordCount, type TextValue } from "./values";
 
@@ -180,12 +180,37 @@ export function swappedRoles(statement: StatementAnalysis, others: readonly Stat
 }
 
 /**
+ * Two things whose prepositions the other side exchanges: "from the cathode to the anode" against
+ * "from the anode to the cathode". Only phrases of prepositions: "X is Y" and "Y is X" say one
+ * thing, and a verb's doer and object are {@link swappedRoles}'. Undefined otherwise.
+ */
+export function exchangedPrepositions(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; a: string; b: string } | undefined {
+  const phrased = statement.terms.filter((t) => (PREPOSITIONS.has(t.role) || RELATION_WORDS.has(t.role)) && !isPredicate(t));
+  if (phrased.length < 2) return undefined;
+  const rolesOf = (o: StatementAnalysis, t: Term) => o.terms.filter((u) => synonymKey(u.key) === synonymKey(t.key)).map((u) => u.role);
+  for (const [index, o] of others.entries()) {
+    for (const a of phrased) {
+      const aThere = rolesOf(o, a);
+      if (aThere.length !== 1 || aThere[0] === a.role) continue;
+      const b = phrased.find((t) => t.role === aThere[0] && t !== a && rolesOf(o, t).length === 1 && rolesOf(o, t)[0] === a.role);
+      if (b !== undefined) return { index, a: a.form, b: b.form };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The one term of `statement` that its best-matching statement of the other side (`best`, the
  * closest by shared content) lacks but another
  * statement of that side has, where the best one says something else of its own: an attribute
  * taken from the wrong statement. Undefined otherwise.
  */
-export function crossedAttribute(statement: StatementAnalysis, others: readonly StatementAnalysis[], other: Pool, best: number): { index: number; mine: string; theirs: string; theirsTerm: Term } | undefined {
+export function crossedAttribute(
+  statement: StatementAnalysis,
+  others: readonly StatementAnalysis[],
+  other: Pool,
+  best: number,
+): { index: number; mine: string; mineTerm: Term; theirs: string; theirsTerm: Term } | undefined {
   if (best < 0) return undefined;
   const o = others[best]!;
   const oPool = pool([o]);
@@ -201,7 +226,85 @@ export function crossedAttribute(statement: StatementAnalysis, others: readonly 
   const theirs = o.terms.filter((u, i) => !isPredicate(u) && !holds(self, u) && u.weight === missing[0]!.weight && (u.group === "" || o.terms.findIndex((w) => w.group === u.group) === i));
   if (theirs.length !== 1 || statement.values.some((v) => !o.values.some((w) => compareValues(v, w) === "same"))) return undefined;
   const name = theirs[0]!.group === "" ? [theirs[0]!] : o.terms.filter((w) => w.group === theirs[0]!.group);
-  return { index: best, mine: missing[0]!.form, theirs: name.map((w) => w.form).join(" "), theirsTerm: theirs[0]! };
+  return { index: best, mine: missing[0]!.form, mineTerm: missing[0]!, theirs: name.map((w) => w.form).join(" "), theirsTerm: theirs[0]! };
+}
+
+/**
+ * Two things in each other's relations: this statement puts a thing X in a relation (a verb, a
+ * preposition or particle) where a statement of the other side puts another thing Y, another
+ * statement of that side puts X in another relation, and this side puts Y in that one ("Plants
+ * take in oxygen" and "… give off carbon dioxide" against "Plants take in carbon dioxide" and
+ * "… give off oxygen"). Both halves must be there: "Plants take in water" is another fact, not a
+ * swap. Undefined otherwise.
+ */
+export function swappedObjects(
+  statement: StatementAnalysis,
+  others: readonly StatementAnalysis[],
+  own: readonly StatementAnalysis[],
+  question: Pool,
+): { index: number; mine: string; theirs: string } | undefined {
+  const things = statement.terms.filter((t) => !isPredicate(t) && t.role !== "subject" && t.role !== "");
+  if (things.length === 0 || own.length < 2 || others.length < 2) return undefined;
+  const self = pool([statement]);
+  // The one relation a set of terms is in, as `of` reads it ("" for none or several).
+  const relation = (terms: readonly Term[], of: StatementAnalysis): string => {
+    const roles = new Set(terms.map((t) => of.terms.find((u) => synonymKey(u.key) === synonymKey(t.key))?.role ?? ""));
+    return roles.size === 1 ? [...roles][0]! : "";
+  };
+  for (const [i, a] of others.entries()) {
+    const there = pool([a]);
+    if (!statement.terms.some((t) => t.role === "subject" && holds(there, t))) continue;
+    const mine = things.filter((t) => !holds(there, t) && !holds(question, t));
+    const theirs = a.terms.filter((u) => !isPredicate(u) && !holds(self, u) && !holds(question, u));
+    const role = relation(mine, statement);
+    if (mine.length === 0 || theirs.length === 0 || role === "" || relation(theirs, a) !== role) continue;
+    // The other side puts this one's thing in another relation …
+    for (const [j, b] of others.entries()) {
+      if (j === i || !mine.every((t) => holds(pool([b]), t))) continue;
+      const moved = relation(mine, b);
+      if (moved === "" || moved === role) continue;
+      // … and this side puts their thing in that one.
+      if (own.some((m) => m !== statement && theirs.every((u) => holds(pool([m]), u)) && relation(theirs, m) === moved)) {
+        return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Another object of the same verb: this statement's subject does something to a thing the other
+ * side never mentions, where a statement of the other side has the same subject do the same to
+ * another thing ("Bees collect pollen" against "Bees collect nectar"). Only a verb's object: a
+ * phrase of a preposition ("at sea level" against "at standard pressure") may say the same in
+ * other words. English only.
+ * Undefined otherwise.
+ */
+export function anotherObject(
+  statement: StatementAnalysis,
+  others: readonly StatementAnalysis[],
+  other: Pool,
+  question: Pool,
+): { index: number; mine: string; theirs: string } | undefined {
+  const subject = statement.terms.filter((t) => t.role === "subject" && !isPredicate(t));
+  if (subject.length === 0 || statement.terms.some((t) => HANGUL_WORD.test(t.key))) return undefined;
+  const self = pool([statement]);
+  // Not a complement of "be": many things are true of one subject ("Vatican City is an independent
+  // city-state" beside "… is the smallest country").
+  const objectOf = (t: Term) => !isPredicate(t) && !["subject", "", "be"].includes(t.role) && !PREPOSITIONS.has(t.role) && !RELATION_WORDS.has(t.role);
+  const verbRoles = new Set(statement.terms.filter(objectOf).map((t) => t.role));
+  for (const role of verbRoles) {
+    const mine = statement.terms.filter((t) => t.role === role && !isPredicate(t));
+    if (mine.some((t) => holds(other, t) || holds(question, t) || aliasHeld(t, other))) continue;
+    for (const [i, o] of others.entries()) {
+      // The same subject as the subject there, and a noun or adjective in the object's place.
+      const theirSubject = pool([{ ...o, terms: o.terms.filter((u) => u.role === "subject") }]);
+      if (!subject.every((t) => holds(theirSubject, t))) continue;
+      const theirs = o.terms.filter((u) => u.role === role && u.weight >= 1 && !isPredicate(u) && !holds(self, u));
+      if (theirs.length > 0) return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
+    }
+  }
+  return undefined;
 }
 
 /** A name, or a Korean noun marked as subject or topic (세종은, 경찰이): what a statement is about. */

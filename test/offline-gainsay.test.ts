@@ -1,0 +1,135 @@
+/**
+ * The offline judge on answers that say otherwise: a reference statement that the answer
+ * contradicts is not covered by it; a denial counts only against what it denies; two things put
+ * in each other's relations; another object of the same verb; opposite relations said of the
+ * same subject. And two ways of splitting a sentence that used to cut a claim in half. The
+ * sentences here are not those of the bundled data.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { atomicClaims } from "../src/judge/offline/claims";
+import { classifyStatements } from "../src/judge/offline/classify";
+import { splitStatements } from "../src/judge/offline/statements";
+
+/** Verdicts of one question, as "TP"/"FP" and "covered"/"FN" lists, with every reason. */
+function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string } {
+  const reply = classifyStatements(question, splitStatements(response, question), splitStatements(reference, question));
+  return {
+    response: reply.response.map((v) => v.verdict),
+    reference: reply.reference.map((v) => v.verdict),
+    reasons: [...reply.response, ...reply.reference].map((v) => v.reason).join(" | "),
+  };
+}
+
+describe("a reference statement the answer contradicts is not covered", () => {
+  it("leaves both halves of a swap uncovered, though the answer has all their words", () => {
+    const v = verdicts(
+      "Which way do electrons flow in the external circuit of a galvanic cell?",
+      "Electrons flow from the cathode to the anode, and the current flows from the anode to the cathode.",
+      "Electrons flow from the anode to the cathode. The conventional current flows from the cathode to the anode.",
+    );
+    assert.ok(v.reference.every((x) => x === "FN"), v.reasons);
+    assert.match(v.reasons, /says otherwise|clashes/);
+  });
+
+  it("still covers a reference statement that another, agreeing statement of the answer says", () => {
+    const v = verdicts(
+      "Where is the Eiffel Tower?",
+      "The Eiffel Tower is in Lyon. Correction: the Eiffel Tower is in Paris.",
+      "The Eiffel Tower is in Paris.",
+    );
+    assert.deepEqual(v.reference, ["covered"], v.reasons);
+  });
+
+  it("keeps a statement that also gives the reference's own value as covering it", () => {
+    const v = verdicts(
+      "When was the Hubble Space Telescope launched?",
+      "It was finished in 1985 and launched in 1990.",
+      "The Hubble Space Telescope was launched in 1990.",
+    );
+    assert.deepEqual(v.reference, ["covered"], v.reasons);
+  });
+});
+
+describe("a denial counts against what it denies", () => {
+  it("does not let 'does not stay solid …' in the reference contradict another thing said of the same subject", () => {
+    const cases: Array<[string, string, string]> = [
+      ["What is mercury like at room temperature?", "Mercury is a metal.", "Mercury is a metal and it does not stay solid at room temperature."],
+      ["Is a tomato a fruit?", "A tomato is a fruit, botanically speaking.", "Botanically, a tomato is a fruit and it is not a vegetable in the botanical sense."],
+    ];
+    for (const [q, a, r] of cases) {
+      const v = verdicts(q, a, r);
+      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${a} | ${v.reasons}`);
+    }
+  });
+
+  it("still finds a denial of what the other side says, of its whole clause, or of existence", () => {
+    const cases: Array<[string, string, string]> = [
+      ["Is Pluto a planet?", "Pluto isn't a planet any more.", "Pluto is a planet."],
+      ["Can ostriches fly?", "It is not true that ostriches fly.", "Ostriches fly short distances."],
+      ["Is there a limit on taxi fares?", "There is no limit on taxi fares.", "Taxi fares are reimbursed up to a limit of $60."],
+      ["What causes type 2 diabetes?", "Type 2 diabetes isn't caused by insulin resistance.", "Type 2 diabetes is a chronic disease. Insulin resistance causes most cases of type 2 diabetes."],
+    ];
+    for (const [q, a, r] of cases) {
+      const v = verdicts(q, a, r);
+      assert.deepEqual(v.response, ["FP"], `${a} | ${v.reasons}`);
+    }
+  });
+});
+
+describe("two things in each other's relations, another object, opposite relations", () => {
+  it("finds two objects swapped between two verbs", () => {
+    const v = verdicts(
+      "What do green plants take in and give off in daylight?",
+      "Plants take in oxygen and give off carbon dioxide.",
+      "Plants take in carbon dioxide and give off oxygen.",
+    );
+    assert.deepEqual([v.response, v.reference], [["FP", "FP"], ["FN", "FN"]], v.reasons);
+    // With verbs: "Plants release …" is read as a compound noun by the tagger, so only the first half.
+    const verbs = verdicts("What do plants absorb?", "Plants absorb oxygen and release carbon dioxide.", "Plants absorb carbon dioxide and release oxygen.");
+    assert.deepEqual([verbs.response[0], verbs.reference[0]], ["FP", "FN"], verbs.reasons);
+  });
+
+  it("does not call a second true object a swap", () => {
+    const v = verdicts(
+      "What do plants take in?",
+      "Plants take in water and carbon dioxide.",
+      "Plants take in carbon dioxide and water, and give off oxygen.",
+    );
+    assert.ok(v.response.every((x) => x === "TP"), v.reasons);
+  });
+
+  it("finds another object of the same verb, one the reference never mentions", () => {
+    const v = verdicts("What do honeybees gather to make honey?", "Honeybees gather pollen.", "Honeybees gather nectar.");
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], v.reasons);
+    assert.match(v.reasons, /"pollen" where it says "nectar"/);
+  });
+
+  it("reads 'to' against 'away from' of the same subject, not of another", () => {
+    const swapped = verdicts(
+      "Which way does the pulmonary artery carry blood?",
+      "The pulmonary artery carries blood to the heart.",
+      "The pulmonary artery carries blood away from the heart.",
+    );
+    assert.deepEqual(swapped.response, ["FP"], swapped.reasons);
+    const other = verdicts(
+      "How does blood circulate?",
+      "Arteries carry blood away from the heart. Veins carry blood back to the heart.",
+      "Arteries carry blood away from the heart. Veins carry blood back to the heart.",
+    );
+    assert.deepEqual(other.reference, ["covered", "covered"], other.reasons);
+  });
+});
+
+describe("splitting claims", () => {
+  it("keeps a list of examples after 'such as' in its sentence", () => {
+    const parts = splitStatements("Iron also comes from food, such as red meat and lentil soup.");
+    assert.ok(parts.every((p) => /comes from food/.test(p)), JSON.stringify(parts));
+  });
+
+  it("keeps 'with X doing Y' whole", () => {
+    const parts = atomicClaims("The bridge was designed by Joseph Strauss, with Charles Ellis doing most of the calculations.");
+    assert.ok(parts.some((p) => /with Charles Ellis doing most of the calculations/.test(p)), JSON.stringify(parts));
+    assert.ok(!parts.some((p) => /Strauss, doing|, doing most/.test(p)), JSON.stringify(parts));
+  });
+});
