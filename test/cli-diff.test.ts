@@ -93,12 +93,12 @@ describe("--fail-under on summarize", () => {
 
   it("bad values are usage errors (exit 2) in the command line's words, before the file is read", async () => {
     for (const [args, message] of [
-      [["--fail-under", "1.5"], /summarize: --fail-under must be a number at least 0 and at most 1, got "1\.5"/],
+      [["--fail-under", "1.5"], /summarize: --fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "1\.5"/],
       [["--fail-under=-0.1"], /--fail-under must be a number at least 0/],
       // Written with a space too: the negative number is read as the value, not as an option.
-      [["--fail-under", "-0.1"], /--fail-under must be a number at least 0 and at most 1, got "-0\.1"/],
+      [["--fail-under", "-0.1"], /--fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "-0\.1"/],
       [["--fail-under", "70%"], /--fail-under must be a number/],
-      [["--fail-under", "0x1"], /--fail-under must be a number at least 0 and at most 1, got "0x1"/],
+      [["--fail-under", "0x1"], /--fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "0x1"/],
       [["--fail-under", "Infinity"], /--fail-under must be a number/],
       [["--fail-under-metric", "answer_correctness"], /--fail-under-metric goes with --fail-under X/],
       [["--fail-under", "0.5", "--fail-under-model", "A", "--fail-under-overall"], /use --fail-under-model or --fail-under-overall, not both/],
@@ -138,7 +138,7 @@ describe("--fail-under on score (offline judge)", () => {
     const out = path.join(dir, "never.csv");
     const bad = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "2"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /score: --fail-under must be a number at least 0 and at most 1, got "2"/);
+    assert.match(bad.err, /score: --fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "2"/);
     const metric = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "0.5", "--fail-under-metric", "faithfulness"]);
     assert.equal(metric.code, 2);
     assert.match(metric.err, /--fail-under-metric must be one of answer_correctness, multimodal_relevance, got "faithfulness"/);

@@ -194,12 +194,12 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
   it("a bad value exits 2 with one line naming the flag, before anything is sent", async () => {
     const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
     const cases: [string[], RegExp][] = [
-      [["--max-images-per-row", "0"], /score: --max-images-per-row must be a whole number of at least 1, got "0"/],
-      [["--max-image-bytes", "10MB"], /score: --max-image-bytes must be a whole number of at least 1, got "10MB"/],
-      [["--max-row-image-bytes", "-5"], /score: --max-row-image-bytes must be a whole number of at least 1, got "-5"/],
-      [["--download-timeout-ms", "1.5"], /score: --download-timeout-ms must be a whole number of at least 1, got "1\.5"/],
-      [["--max-concurrent-loads", ""], /score: --max-concurrent-loads must be a whole number of at least 1, got ""/],
-      [["--kept-image-bytes", "-1"], /score: --kept-image-bytes must be a whole number of at least 0, got "-1"/],
+      [["--max-images-per-row", "0"], /score: --max-images-per-row must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "0"/],
+      [["--max-image-bytes", "10MB"], /score: --max-image-bytes must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "10MB"/],
+      [["--max-row-image-bytes", "-5"], /score: --max-row-image-bytes must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "-5"/],
+      [["--download-timeout-ms", "1.5"], /score: --download-timeout-ms must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "1\.5"/],
+      [["--max-concurrent-loads", ""], /score: --max-concurrent-loads must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got ""/],
+      [["--kept-image-bytes", "-1"], /score: --kept-image-bytes must be a whole number from 0 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "-1"/],
       [["--image-detail", "medium"], /score: --image-detail must be one of low, high, auto, got "medium"/],
     ];
     for (const [args, pattern] of cases) {

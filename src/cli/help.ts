@@ -125,7 +125,8 @@ With no key or base URL set, the offline judge (approximate) is used and says so
 Exit codes: 0 done (rows that failed are counted in the output, not a failure);
 1 the input could not be read or used, the run failed as a whole (every row failed), or a
 gate was not met (--fail-under, diff --fail-under-change / --fail-on-worse / --fail-on-scoring-change);
-2 bad usage (unknown command or option, missing or malformed value).
+2 bad usage (unknown command or option, missing or malformed value). Numbers are written plainly:
+a count in digits only (--concurrency 8, not " 8" or "+8"), a decimal as 0.8 or .8 (not 8e-1).
 Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
 `;
 }

@@ -134,13 +134,13 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   if ([batchMode, batchExport !== undefined, batchImport !== undefined].filter(Boolean).length > 1) {
     throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
   }
-  const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0 });
+  const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0, example: "30" });
   const dryRun = flag(args, "dry-run");
   if (dryRun && (batchExport !== undefined || batchImport !== undefined)) {
     throw new UsageError(`${c}: --dry-run estimates a run; it does not go with --batch-export or --batch-import`, c);
   }
-  const requestsPerMinute = finiteNumber(c, "rpm", stringOption(args, "rpm"), { above: 0 });
-  const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0 });
+  const requestsPerMinute = finiteNumber(c, "rpm", stringOption(args, "rpm"), { above: 0, example: "500" });
+  const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0, example: "200000" });
   const out = batchExport !== undefined || dryRun ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
   const format = inputFormat(c, input, stringOption(args, "format"));
   const where = rowConditions(c, args);
@@ -161,11 +161,11 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   const metricFlags: MetricFlags = {};
   const weights = list(stringOption(args, "weights"));
   if (weights !== undefined) {
-    const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0 })!);
+    const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0, example: "0.75,0.25" })!);
     if (w.length !== 2) throw new UsageError(`${c}: --weights takes two numbers, factual and semantic, e.g. 0.75,0.25; got ${JSON.stringify(stringOption(args, "weights"))}`, c);
     metricFlags.weights = [w[0]!, w[1]!];
   }
-  const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0 });
+  const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0, example: "1" });
   if (beta !== undefined) metricFlags.beta = beta;
   const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"), { min: 0, max: 1 });
   if (threshold !== undefined) metricFlags.threshold = threshold;
@@ -177,7 +177,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     metricFlags.layout = layout;
   }
   if (flag(args, "no-reasons")) metricFlags.reasons = false;
-  const answersPerCall = wholeNumber(c, "answers-per-call", stringOption(args, "answers-per-call"), 1);
+  const answersPerCall = wholeNumber(c, "answers-per-call", stringOption(args, "answers-per-call"), 1, { example: "4" });
   if (answersPerCall !== undefined) {
     if (metricFlags.layout !== "fused") throw new UsageError(`${c}: --answers-per-call applies to --layout fused only (the ragas layout asks one call per answer); add --layout fused`, c);
     metricFlags.answersPerCall = answersPerCall;
@@ -200,7 +200,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   // choose the metrics its columns allow when none were named.
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   const strict = flag(args, "strict");
-  const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1);
+  const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1, { example: "5000" });
   // Every file written is checked before any is read: none is an input (but --out may be the input itself:
   // rescoring in place), two outputs are not one file, and each can be written. A dry run writes nothing.
   checkCommandFiles(c, {

@@ -15,7 +15,7 @@ export const summarizeCommand: Command = async (argv, io) => {
   const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s, where: WHERE_OPTION, ...FAIL_UNDER_OPTIONS });
   const gate = failUnderGate(c, args);
   const input = readScored(c, args);
-  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0, { example: "42" });
   const metrics = list(stringOption(args, "metrics"));
   if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
   const { summaryTable, formatTable, frameRecords } = tables();
