@@ -68,9 +68,26 @@ describe("--fail-under on summarize", () => {
     const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
     assert.equal(unknown.code, 2, "a misspelt model is bad usage, not a gate that failed");
     assert.match(unknown.err, /^evalframe: fail-under: --fail-under-model "Z" is not a model of the table; its models are "A", "B"/);
-    const metricAbsent = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-metric", "multimodal_relevance"]);
-    assert.equal(metricAbsent.code, 2, metricAbsent.err);
-    assert.match(metricAbsent.err, /multimodal_relevance is not in the summary \(it has answer_correctness\)/);
+  });
+
+  it("--fail-under-metric naming a column the table lacks exits 2 before the summary is printed, naming the score columns it has", async () => {
+    const absent = await run(["summarize", after, "--fail-under", "0.3", "--fail-under-metric", "nope"]);
+    assert.equal(absent.code, 2, absent.err);
+    assert.equal(absent.out, "", "nothing is printed before the usage error");
+    assert.deepEqual(lines(absent.err), [
+      `evalframe: ${after}: --fail-under-metric "nope" is not a column of this table; its score columns are "answer_correctness"; gate one of those (see evalframe summarize --help)`,
+    ]);
+    assert.doesNotMatch(absent.err, /--metrics/, "--metrics cannot summarize a column the table lacks");
+    // A column the table has but the summary leaves out: add it to --metrics.
+    const withExtra = path.join(dir, "with-extra.csv");
+    await toCSV(AFTER.map((r) => ({ ...r, answer_correctness_factual: 0.5 })), withExtra);
+    const left = await run(["summarize", withExtra, "--fail-under", "0.3", "--fail-under-metric", "answer_correctness_factual"]);
+    assert.equal(left.code, 2, left.err);
+    assert.equal(left.out, "");
+    assert.match(lines(left.err)[0]!, /answer_correctness_factual is a column of this table but not summarized \(the summary has answer_correctness\); add it to --metrics, e\.g\. --metrics answer_correctness,answer_correctness_factual \(see evalframe summarize --help\)$/);
+    const added = await run(["summarize", withExtra, "--fail-under", "0.3", "--fail-under-metric", "answer_correctness_factual", "--metrics", "answer_correctness_factual"]);
+    assert.equal(added.code, 0, added.err);
+    assert.match(added.err, /passed: answer_correctness_factual mean >= 0\.30/);
   });
 
   it("says 'pass rate' for 0/1 scores, and fails a model whose every row failed", async () => {
