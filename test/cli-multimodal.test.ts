@@ -191,6 +191,23 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
     assert.ok(Object.values(errors(input)).every((e) => e === ""));
   });
 
+  it("--image-root that is not a folder exits 2 before anything is read or sent, saying how to fix it", async () => {
+    const input = inputFile([row("a", "right", ["images/stop-sign.png"]), row("b", "right", ["images/bar-chart.png"])]);
+    const missing = path.join(path.dirname(input), "no-such-folder");
+    const r = await score(input, [...MM, "--image-root", missing]);
+    assert.equal(r.code, 2, r.err);
+    assert.equal(r.out, "");
+    assert.deepEqual(r.err.trim().split("\n"), [
+      `evalframe: score: --image-root ${missing}: no such folder; give the folder the image paths of "retrieved_contexts" are relative to, or leave it out to use the input file's folder (see evalframe score --help)`,
+    ]);
+    const file = await score(input, [...MM, "--image-root", input]);
+    assert.equal(file.code, 2, file.err);
+    assert.match(file.err, /--image-root .*input\.csv: not a folder; give the folder that holds the images, not a file/);
+    assert.equal(server.chatRequests().length, 0, "nothing was sent");
+    const dryRun = await runCliCaptured(["score", input, ...MM, "--dry-run", "--image-root", missing], env());
+    assert.equal(dryRun.code, 2, dryRun.err);
+  });
+
   it("a bad value exits 2 with one line naming the flag, before anything is sent", async () => {
     const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
     const cases: [string[], RegExp][] = [
@@ -318,8 +335,8 @@ describe("image paths as written in the contexts", () => {
   it("an --image-root written with ~ (quoted, so no shell expanded it) says so", async () => {
     const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
     const r = await score(input, [...MM, "--image-root", "~/no-such-evalframe-folder"]);
-    assert.equal(r.code, 1, "every row failed");
-    assert.match(errors(input)["a"]!, /the image root .*~\/no-such-evalframe-folder does not exist: "~" is not expanded to your home folder here; give the folder's full path \(imageRoot, --image-root\)/);
+    assert.equal(r.code, 2, "bad usage, found before any row is read");
+    assert.match(r.err, /--image-root ~\/no-such-evalframe-folder: no such folder \("~" is not expanded to your home folder here: give the full path\)/);
   });
 });
 

@@ -55,7 +55,8 @@ const OPTION_COLUMN = 29;
 
 /** Multimodal relevance's flags of score: the two any metric takes, then those of `MULTIMODAL_FLAGS`. */
 const multimodalHelp = (): string => `Multimodal relevance:
-  --image-root DIR           folder local images must be in (default: the input file's folder)
+  --image-root DIR           folder local images must be in (default: the input file's folder);
+                             it must exist (exit 2 otherwise)
   --allow-private-network    allow image URLs on private and loopback addresses
 ${MULTIMODAL_FLAGS.map((f) => wrap(`  --${f.flag} ${f.value}`.padEnd(OPTION_COLUMN), f.help)).join("\n")}
 ${wrap(" ".repeat(OPTION_COLUMN), `(--${MULTIMODAL_FLAGS[0]!.flag} to --${MULTIMODAL_FLAGS.at(-1)!.flag} are refused when ${MULTIMODAL_RELEVANCE_COLUMNS.score} is not scored)`)}`;

@@ -184,7 +184,9 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
 
   // Multimodal relevance options: local images are found next to the input file by default.
-  metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));
+  const imageRoot = stringOption(args, "image-root");
+  if (imageRoot !== undefined) requireImageRoot(c, imageRoot);
+  metricFlags.imageRoot = path.resolve(imageRoot ?? path.dirname(path.resolve(input)));
   if (flag(args, "allow-private-network")) metricFlags.allowPrivateNetwork = true;
   const multimodalGiven = multimodalFlags(c, args, metricFlags);
   if (multimodalGiven.length > 0 && askedNames !== undefined && !askedNames.includes(MULTIMODAL_METRIC)) {
@@ -345,6 +347,26 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     judges: run?.judges ?? [judge.label],
   });
 };
+
+/**
+ * `--image-root DIR` must be a folder: a missing one would refuse every local
+ * image, row by row, and the run would still exit 0. A usage error (exit 2)
+ * before any file is read or call made, saying how to fix it.
+ */
+function requireImageRoot(c: string, root: string): void {
+  if (root.trim() === "") throw new UsageError(`${c}: --image-root is empty; give the folder that holds your images, e.g. --image-root data`, c);
+  let info: ReturnType<typeof statSync> | undefined;
+  try {
+    info = statSync(root);
+  } catch {
+    info = undefined;
+  }
+  const tilde = /^~[^/\\]*(?:[/\\]|$)/.test(root) ? ' ("~" is not expanded to your home folder here: give the full path)' : "";
+  if (info === undefined) {
+    throw new UsageError(`${c}: --image-root ${root}: no such folder${tilde}; give the folder the image paths of "retrieved_contexts" are relative to, or leave it out to use the input file's folder`, c);
+  }
+  if (!info.isDirectory()) throw new UsageError(`${c}: --image-root ${root}: not a folder; give the folder that holds the images, not a file`, c);
+}
 
 /**
  * Reads the multimodal-relevance flags given (metrics/multimodal-relevance/options.ts) into
