@@ -109,6 +109,30 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
     }
   });
 
+  it("the image detail is recorded in the scored table, so diff tells a run at --image-detail low from one at the default", async () => {
+    const input = inputFile([row("a", "right", ["images/bar-chart.png"]), row("b", "wrong", ["images/stop-sign.png"])]);
+    const dir = path.dirname(input);
+    const run = async (name: string, args: readonly string[]) => {
+      const r = await runCliCaptured(["score", input, "--out", path.join(dir, name), "--no-progress", "--no-cache", ...MM, ...args], env());
+      assert.equal(r.code, 0, r.err);
+      const { header, records } = parseCsv(readFileSync(path.join(dir, name), "utf8"));
+      return records.map((rec) => rec.fields[header.indexOf("multimodal_relevance_image_detail")]);
+    };
+    assert.deepEqual(await run("default.csv", []), ["auto", "auto"]);
+    assert.deepEqual(await run("low.csv", ["--image-detail", "low"]), ["low", "low"]);
+    const diff = await runCliCaptured(["diff", path.join(dir, "default.csv"), path.join(dir, "low.csv"), "--metric", "multimodal_relevance", "--fail-on-scoring-change"], env());
+    assert.equal(diff.code, 1, diff.err);
+    assert.match(diff.err, /fail-on-scoring-change: the runs were scored differently.*image detail "auto" before, "low" after \(2 paired answers\)/);
+    // A table scored before the detail was recorded was sent at the default: alike with auto, not with low.
+    const { header, records } = parseCsv(readFileSync(path.join(dir, "default.csv"), "utf8"));
+    const keep = header.map((h, i) => (h === "multimodal_relevance_image_detail" ? -1 : i)).filter((i) => i >= 0);
+    writeFileSync(path.join(dir, "old.csv"), formatCsv(records.map((rec) => Object.fromEntries(keep.map((i) => [header[i]!, rec.fields[i] ?? ""])))));
+    const oldAuto = await runCliCaptured(["diff", path.join(dir, "old.csv"), path.join(dir, "default.csv"), "--metric", "multimodal_relevance", "--fail-on-scoring-change"], env());
+    assert.equal(oldAuto.code, 0, oldAuto.err);
+    const oldLow = await runCliCaptured(["diff", path.join(dir, "old.csv"), path.join(dir, "low.csv"), "--metric", "multimodal_relevance", "--fail-on-scoring-change"], env());
+    assert.equal(oldLow.code, 1, oldLow.err);
+  });
+
   it("--max-images-per-row N fails only the rows with more images, naming the flag, and asks nothing for them", async () => {
     const input = inputFile([row("two", "right", ["images/bar-chart.png", "images/stop-sign.png"]), row("one", "right", ["images/stop-sign.png"])]);
     const r = await score(input, [...MM, "--max-images-per-row", "1"]);

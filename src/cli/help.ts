@@ -292,7 +292,7 @@ CI gates (exit 1 with one line, after everything is printed and written):
                           or inconclusive with the mean change's 95% CI wholly below 0)
   (either gate also fails when a model scored before has no scored answer after: all failed, or gone)
   --fail-on-scoring-change  fail when the runs were scored differently (judge, layout, reasons,
-                          answers per call, embedding model, weights, beta, thresholds)
+                          answers per call, embedding model, weights, beta, thresholds, image detail)
 `,
   compare: () => `evalframe compare — compare models question by question
 
