@@ -151,7 +151,10 @@ Cost before you pay:
   --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at
                              list and batch price and the time, without any chat or embedding
                              call (--out optional); then the cheaper layouts of answer
-                             correctness, each with its cost and what it gives up
+                             correctness, each with its cost and what it gives up. Local
+                             images are checked without loading them (there, inside
+                             --image-root, size, type); rows that will fail before any call
+                             are named in one line and not counted
   --rpm N, --tpm N           the server's requests / tokens per minute, for the time estimate
 
 ${failUnderHelp()}

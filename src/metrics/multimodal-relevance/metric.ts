@@ -119,10 +119,15 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
     const judge = this.judge ?? context.judge;
-    const options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number } = { model: this.options.model ?? judge.visionModel, maxImagesPerRow: this.maxImagesPerRow };
+    // The loader's options, so that the plan refuses what the loader will (see refusalWithoutLoading).
+    const options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number; loading: ImageLoadOptions } = {
+      model: this.options.model ?? judge.visionModel,
+      maxImagesPerRow: this.maxImagesPerRow,
+      loading: this.options,
+    };
     if (this.options.detail) options.detail = this.options.detail;
     if (this.options.imageRoot !== undefined) options.imageRoot = this.options.imageRoot;
-    return planRelevance(rows, context, options);
+    return planRelevance(rows, { ...context, judge }, options);
   }
 
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<MultimodalRelevanceResult[]> {
