@@ -379,7 +379,7 @@ function multimodalFlags(c: string, args: ParsedArgs, metricFlags: MetricFlags):
     if (text === undefined) continue;
     given.push(`--${spec.flag}`);
     if (spec.kind === "choice") metricFlags.imageDetail = choice(c, spec.flag, text.trim(), spec.choices);
-    else metricFlags[spec.option] = wholeNumber(c, spec.flag, text, spec.min);
+    else metricFlags[spec.option] = wholeNumber(c, spec.flag, text, spec.min, { example: String(spec.example) });
   }
   return given;
 }
