@@ -68,9 +68,26 @@ describe("--fail-under on summarize", () => {
     const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
     assert.equal(unknown.code, 2, "a misspelt model is bad usage, not a gate that failed");
     assert.match(unknown.err, /^evalframe: fail-under: --fail-under-model "Z" is not a model of the table; its models are "A", "B"/);
-    const metricAbsent = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-metric", "multimodal_relevance"]);
-    assert.equal(metricAbsent.code, 2, metricAbsent.err);
-    assert.match(metricAbsent.err, /multimodal_relevance is not in the summary \(it has answer_correctness\)/);
+  });
+
+  it("--fail-under-metric naming a column the table lacks exits 2 before the summary is printed, naming the score columns it has", async () => {
+    const absent = await run(["summarize", after, "--fail-under", "0.3", "--fail-under-metric", "nope"]);
+    assert.equal(absent.code, 2, absent.err);
+    assert.equal(absent.out, "", "nothing is printed before the usage error");
+    assert.deepEqual(lines(absent.err), [
+      `evalframe: ${after}: --fail-under-metric "nope" is not a column of this table; its score columns are "answer_correctness"; gate one of those (see evalframe summarize --help)`,
+    ]);
+    assert.doesNotMatch(absent.err, /--metrics/, "--metrics cannot summarize a column the table lacks");
+    // A column the table has but the summary leaves out: add it to --metrics.
+    const withExtra = path.join(dir, "with-extra.csv");
+    await toCSV(AFTER.map((r) => ({ ...r, answer_correctness_factual: 0.5 })), withExtra);
+    const left = await run(["summarize", withExtra, "--fail-under", "0.3", "--fail-under-metric", "answer_correctness_factual"]);
+    assert.equal(left.code, 2, left.err);
+    assert.equal(left.out, "");
+    assert.match(lines(left.err)[0]!, /answer_correctness_factual is a column of this table but not summarized \(the summary has answer_correctness\); add it to --metrics, e\.g\. --metrics answer_correctness,answer_correctness_factual \(see evalframe summarize --help\)$/);
+    const added = await run(["summarize", withExtra, "--fail-under", "0.3", "--fail-under-metric", "answer_correctness_factual", "--metrics", "answer_correctness_factual"]);
+    assert.equal(added.code, 0, added.err);
+    assert.match(added.err, /passed: answer_correctness_factual mean >= 0\.30/);
   });
 
   it("says 'pass rate' for 0/1 scores, and fails a model whose every row failed", async () => {
@@ -93,12 +110,12 @@ describe("--fail-under on summarize", () => {
 
   it("bad values are usage errors (exit 2) in the command line's words, before the file is read", async () => {
     for (const [args, message] of [
-      [["--fail-under", "1.5"], /summarize: --fail-under must be a number at least 0 and at most 1, got "1\.5"/],
+      [["--fail-under", "1.5"], /summarize: --fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "1\.5"/],
       [["--fail-under=-0.1"], /--fail-under must be a number at least 0/],
       // Written with a space too: the negative number is read as the value, not as an option.
-      [["--fail-under", "-0.1"], /--fail-under must be a number at least 0 and at most 1, got "-0\.1"/],
+      [["--fail-under", "-0.1"], /--fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "-0\.1"/],
       [["--fail-under", "70%"], /--fail-under must be a number/],
-      [["--fail-under", "0x1"], /--fail-under must be a number at least 0 and at most 1, got "0x1"/],
+      [["--fail-under", "0x1"], /--fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "0x1"/],
       [["--fail-under", "Infinity"], /--fail-under must be a number/],
       [["--fail-under-metric", "answer_correctness"], /--fail-under-metric goes with --fail-under X/],
       [["--fail-under", "0.5", "--fail-under-model", "A", "--fail-under-overall"], /use --fail-under-model or --fail-under-overall, not both/],
@@ -138,7 +155,7 @@ describe("--fail-under on score (offline judge)", () => {
     const out = path.join(dir, "never.csv");
     const bad = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "2"]);
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /score: --fail-under must be a number at least 0 and at most 1, got "2"/);
+    assert.match(bad.err, /score: --fail-under must be a number at least 0 and at most 1, written as a plain decimal \(e\.g\. [^)]*\); got "2"/);
     const metric = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "0.5", "--fail-under-metric", "faithfulness"]);
     assert.equal(metric.code, 2);
     assert.match(metric.err, /--fail-under-metric must be one of answer_correctness, multimodal_relevance, got "faithfulness"/);

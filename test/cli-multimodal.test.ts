@@ -109,6 +109,30 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
     }
   });
 
+  it("the image detail is recorded in the scored table, so diff tells a run at --image-detail low from one at the default", async () => {
+    const input = inputFile([row("a", "right", ["images/bar-chart.png"]), row("b", "wrong", ["images/stop-sign.png"])]);
+    const dir = path.dirname(input);
+    const run = async (name: string, args: readonly string[]) => {
+      const r = await runCliCaptured(["score", input, "--out", path.join(dir, name), "--no-progress", "--no-cache", ...MM, ...args], env());
+      assert.equal(r.code, 0, r.err);
+      const { header, records } = parseCsv(readFileSync(path.join(dir, name), "utf8"));
+      return records.map((rec) => rec.fields[header.indexOf("multimodal_relevance_image_detail")]);
+    };
+    assert.deepEqual(await run("default.csv", []), ["auto", "auto"]);
+    assert.deepEqual(await run("low.csv", ["--image-detail", "low"]), ["low", "low"]);
+    const diff = await runCliCaptured(["diff", path.join(dir, "default.csv"), path.join(dir, "low.csv"), "--metric", "multimodal_relevance", "--fail-on-scoring-change"], env());
+    assert.equal(diff.code, 1, diff.err);
+    assert.match(diff.err, /fail-on-scoring-change: the runs were scored differently.*image detail "auto" before, "low" after \(2 paired answers\)/);
+    // A table scored before the detail was recorded was sent at the default: alike with auto, not with low.
+    const { header, records } = parseCsv(readFileSync(path.join(dir, "default.csv"), "utf8"));
+    const keep = header.map((h, i) => (h === "multimodal_relevance_image_detail" ? -1 : i)).filter((i) => i >= 0);
+    writeFileSync(path.join(dir, "old.csv"), formatCsv(records.map((rec) => Object.fromEntries(keep.map((i) => [header[i]!, rec.fields[i] ?? ""])))));
+    const oldAuto = await runCliCaptured(["diff", path.join(dir, "old.csv"), path.join(dir, "default.csv"), "--metric", "multimodal_relevance", "--fail-on-scoring-change"], env());
+    assert.equal(oldAuto.code, 0, oldAuto.err);
+    const oldLow = await runCliCaptured(["diff", path.join(dir, "old.csv"), path.join(dir, "low.csv"), "--metric", "multimodal_relevance", "--fail-on-scoring-change"], env());
+    assert.equal(oldLow.code, 1, oldLow.err);
+  });
+
   it("--max-images-per-row N fails only the rows with more images, naming the flag, and asks nothing for them", async () => {
     const input = inputFile([row("two", "right", ["images/bar-chart.png", "images/stop-sign.png"]), row("one", "right", ["images/stop-sign.png"])]);
     const r = await score(input, [...MM, "--max-images-per-row", "1"]);
@@ -191,15 +215,32 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
     assert.ok(Object.values(errors(input)).every((e) => e === ""));
   });
 
+  it("--image-root that is not a folder exits 2 before anything is read or sent, saying how to fix it", async () => {
+    const input = inputFile([row("a", "right", ["images/stop-sign.png"]), row("b", "right", ["images/bar-chart.png"])]);
+    const missing = path.join(path.dirname(input), "no-such-folder");
+    const r = await score(input, [...MM, "--image-root", missing]);
+    assert.equal(r.code, 2, r.err);
+    assert.equal(r.out, "");
+    assert.deepEqual(r.err.trim().split("\n"), [
+      `evalframe: score: --image-root ${missing}: no such folder; give the folder the image paths of "retrieved_contexts" are relative to, or leave it out to use the input file's folder (see evalframe score --help)`,
+    ]);
+    const file = await score(input, [...MM, "--image-root", input]);
+    assert.equal(file.code, 2, file.err);
+    assert.match(file.err, /--image-root .*input\.csv: not a folder; give the folder that holds the images, not a file/);
+    assert.equal(server.chatRequests().length, 0, "nothing was sent");
+    const dryRun = await runCliCaptured(["score", input, ...MM, "--dry-run", "--image-root", missing], env());
+    assert.equal(dryRun.code, 2, dryRun.err);
+  });
+
   it("a bad value exits 2 with one line naming the flag, before anything is sent", async () => {
     const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
     const cases: [string[], RegExp][] = [
-      [["--max-images-per-row", "0"], /score: --max-images-per-row must be a whole number of at least 1, got "0"/],
-      [["--max-image-bytes", "10MB"], /score: --max-image-bytes must be a whole number of at least 1, got "10MB"/],
-      [["--max-row-image-bytes", "-5"], /score: --max-row-image-bytes must be a whole number of at least 1, got "-5"/],
-      [["--download-timeout-ms", "1.5"], /score: --download-timeout-ms must be a whole number of at least 1, got "1\.5"/],
-      [["--max-concurrent-loads", ""], /score: --max-concurrent-loads must be a whole number of at least 1, got ""/],
-      [["--kept-image-bytes", "-1"], /score: --kept-image-bytes must be a whole number of at least 0, got "-1"/],
+      [["--max-images-per-row", "0"], /score: --max-images-per-row must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "0"/],
+      [["--max-image-bytes", "10MB"], /score: --max-image-bytes must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "10MB"/],
+      [["--max-row-image-bytes", "-5"], /score: --max-row-image-bytes must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "-5"/],
+      [["--download-timeout-ms", "1.5"], /score: --download-timeout-ms must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "1\.5"/],
+      [["--max-concurrent-loads", ""], /score: --max-concurrent-loads must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got ""/],
+      [["--kept-image-bytes", "-1"], /score: --kept-image-bytes must be a whole number from 0 to 9007199254740991, in digits only \(e\.g\. [^)]*\); got "-1"/],
       [["--image-detail", "medium"], /score: --image-detail must be one of low, high, auto, got "medium"/],
     ];
     for (const [args, pattern] of cases) {
@@ -318,8 +359,8 @@ describe("image paths as written in the contexts", () => {
   it("an --image-root written with ~ (quoted, so no shell expanded it) says so", async () => {
     const input = inputFile([row("a", "right", ["images/stop-sign.png"])]);
     const r = await score(input, [...MM, "--image-root", "~/no-such-evalframe-folder"]);
-    assert.equal(r.code, 1, "every row failed");
-    assert.match(errors(input)["a"]!, /the image root .*~\/no-such-evalframe-folder does not exist: "~" is not expanded to your home folder here; give the folder's full path \(imageRoot, --image-root\)/);
+    assert.equal(r.code, 2, "bad usage, found before any row is read");
+    assert.match(r.err, /--image-root ~\/no-such-evalframe-folder: no such folder \("~" is not expanded to your home folder here: give the full path\)/);
   });
 });
 

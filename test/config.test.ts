@@ -386,7 +386,7 @@ describe("evalframe config: the same order on the command line, printed with its
     assert.match(badTokens.err, /EVALFRAME_MAX_TOKENS must be a whole number of at least 1, got "0"/);
     const badTokensFlag = await cli(["config", "--max-tokens", "many"], {});
     assert.equal(badTokensFlag.code, 2);
-    assert.match(badTokensFlag.err, /--max-tokens must be a whole number of at least 1, got "many"/);
+    assert.match(badTokensFlag.err, /--max-tokens must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. --max-tokens 1024\); got "many"/);
   });
 
   it("score --judge openai accepts EVALFRAME_API_KEY or EVALFRAME_BASE_URL (it fails on the missing file, not on the key)", async () => {

@@ -86,7 +86,7 @@ describe("loadDataset: bad cells fail only their row", () => {
     [2, /^column "reference" is empty; fill in the reference answer or drop the row$/],
     [3, /^column "user_input" holds number 42, not text; write it as a string$/],
     [4, /^column "retrieved_contexts" looks like a list but is not valid JSON .*; write it as a JSON array of strings/],
-    [5, /^column "retrieved_contexts" item 1 is 7, not text; every context must be a string$/],
+    [5, /^column "retrieved_contexts" context 2 is 7, not text; every context must be a string$/],
     [6, /^column "model" is empty; name the model that gave this answer$/],
     [7, /^column "id": "q1" appears again for model "m" \(first at row 0\); each question id must appear once per model$/],
     // A list cut short (a spreadsheet's cell limit) is not taken for one passage of text.

@@ -6,9 +6,10 @@
  * the offline judge's statements and verdicts).
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { parseCsv } from "../src/dataset/csv";
 import { estimate, formatEstimate } from "../src/frame/estimate";
 import { score } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
@@ -25,6 +26,7 @@ import { requestData } from "./support/scripted-judge";
 import { writeSampleHead } from "./support/sample";
 
 const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
+const IMAGES = path.join(__dirname, "..", "data", "images");
 
 /** A model's answers: the offline judge's statements and verdicts for the request's data. */
 function modelLike(ctx: ChatContext): object {
@@ -122,6 +124,8 @@ describe("estimate", () => {
         .map((r) => JSON.stringify(r))
         .join("\n"),
     );
+    // A local image that is there (one that is not would be refused before its call, and not priced).
+    copyFileSync(path.join(IMAGES, "stop-sign.png"), path.join(dir, "logo.png"));
     const judge = createJudge({ judge: "openai", apiKey: "sk-estimate-test-0000", baseURL: fake.url(), cache: false });
     const low = await estimate(file, [multimodalRelevance({ detail: "low", imageRoot: dir })], { judge, requestsPerMinute: 1 });
     const high = await estimate(file, [multimodalRelevance({ imageRoot: dir })], { judge });
@@ -228,6 +232,45 @@ describe("evalframe score --dry-run", () => {
     assert.doesNotMatch(cheapest.out, /Cheaper ways/);
     const offline = await runCliCaptured(["score", SAMPLE, "--dry-run", "--judge", "offline"]);
     assert.doesNotMatch(offline.out, /Cheaper ways/);
+  });
+
+  it("multimodal relevance: rows whose images will be refused are named once and not counted as calls; the offline judge's image rows neither", async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, "images"));
+    for (const file of ["bar-chart.png", "stop-sign.png"]) copyFileSync(path.join(IMAGES, file), path.join(dir, "images", file));
+    writeFileSync(path.join(dir, "images", "notes.png"), "not an image at all");
+    const contexts = [
+      ["images/stop-sign.png", "A road sign."], // row 0: fine
+      ["A passage.", "images/missing.png"], // row 1: no such file (context 2)
+      ["~/images/stop-sign.png"], // row 2: "~" is not expanded
+      ["images/notes.png"], // row 3: not an image, whatever the name says
+      ["images/bar-chart.png"], // row 4: too big for --max-image-bytes 3000 (3,426 bytes)
+      ["images/stop-sign.png"], // row 5: fine (821 bytes)
+      ["Only text here."], // row 6: fine, no image
+    ];
+    const lines = ["user_input,response,retrieved_contexts", ...contexts.map((c, i) => `Q${i}?,A${i}.,"${JSON.stringify(c).replace(/"/g, '""')}"`)];
+    const input = path.join(dir, "mm.csv");
+    writeFileSync(input, `${lines.join("\n")}\n`);
+    const judge = ["--judge", "openai", "--base-url", fake.url(), "--no-cache", "--metrics", "multimodal_relevance", "--max-image-bytes", "3000"];
+    const run = await runCliCaptured(["score", input, "--dry-run", ...judge]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(fake.server.requests.length, 0);
+    const failing = run.out.split("\n").filter((l) => l.includes("will fail before any call"));
+    assert.equal(failing.length, 1, run.out);
+    assert.match(failing[0]!, /^4 rows will fail before any call, and are not counted below: row 1 context 2: images\/missing\.png: no such file: .*missing\.png .*; row 2 context 1: ~\/images\/stop-sign\.png: .*starts with "~", which is not expanded.*; row 3 context 1: images\/notes\.png: the bytes are not a PNG, JPEG, GIF, WebP or BMP image.*; and 1 more$/);
+    assert.match(run.out, /judging relevance\s+3\s+0/, "3 calls: rows 0, 5 and 6");
+    // The same rows fail in a run, and those only: the estimate told the truth.
+    const out = path.join(dir, "scored.csv");
+    const real = await runCliCaptured(["score", input, "--out", out, "--no-progress", ...judge], { OPENAI_API_KEY: "sk-estimate-test-0000" });
+    assert.ok(existsSync(out), real.err);
+    const { header, records } = parseCsv(readFileSync(out, "utf8"));
+    const refused = records.map((r) => (r.fields[header.indexOf("multimodal_relevance_error")] ?? "").startsWith("image refused"));
+    assert.deepEqual(refused, [false, true, true, true, true, false, false]);
+    // The offline judge cannot see images: every image row fails, only the text row is a call.
+    const offline = await runCliCaptured(["score", input, "--dry-run", "--judge", "offline", "--metrics", "multimodal_relevance"]);
+    assert.equal(offline.code, 0, offline.err);
+    assert.match(offline.out, /^6 rows will fail before any call, and are not counted below: row 0 context 1: images\/stop-sign\.png: the offline \(approximate\) judge cannot see images; /m);
+    assert.match(offline.out, /judging relevance\s+1$/m);
   });
 
   it("refuses a bad --rpm in flag words", async () => {

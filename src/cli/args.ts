@@ -141,28 +141,64 @@ export function requiredOption(command: string, args: ParsedArgs, name: string, 
   return v;
 }
 
-/** A whole number ≥ `min`. */
-export function wholeNumber(command: string, name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const t = text.trim();
-  if (!/^[+]?\d+$/.test(t) || Number(t) < min || !Number.isSafeInteger(Number(t))) {
-    throw new UsageError(`${command}: --${name} must be a whole number of at least ${min}, got ${JSON.stringify(text)}`, command);
-  }
-  return Number(t);
+/** Bounds and an example value of a numeric option, for {@link wholeNumber}. */
+export interface WholeNumberRange {
+  /** The largest value allowed; default the largest whole number a double holds exactly (9007199254740991). */
+  max?: number;
+  /** A value to show in the message, e.g. "8" for `--concurrency 8`; default `min`, or 10 when that is 0. */
+  example?: string;
 }
 
-/** A finite decimal number ("0.8", ".5", "1e-3"), optionally within [min, max]. */
-export function finiteNumber(command: string, name: string, text: string | undefined, range: { min?: number; max?: number; above?: number } = {}): number | undefined {
+/**
+ * A whole number from `min` to `max`, written in plain digits only ("8";
+ * not " 8", "+8", "8.0" or "1e3"). Anything else is a usage error (exit 2)
+ * naming the option, the allowed range, the value given and an example.
+ */
+export function wholeNumber(command: string, name: string, text: string | undefined, min: number, range: WholeNumberRange = {}): number | undefined {
   if (text === undefined) return undefined;
-  const t = text.trim();
-  // Decimal only: Number() would also take "0x1", "0b1" and "Infinity".
-  const value = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(t) ? Number(t) : Number.NaN;
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
+    const example = range.example ?? String(min === 0 ? 10 : min);
+    throw new UsageError(`${command}: --${name} must be a whole number from ${min} to ${max}, in digits only (e.g. --${name} ${example}); got ${JSON.stringify(text)}`, command);
+  }
+  return value;
+}
+
+/** Bounds and an example value of a numeric option, for {@link finiteNumber}. */
+export interface NumberRange {
+  min?: number;
+  max?: number;
+  /** The value must be greater than this. */
+  above?: number;
+  /** A value to show in the message, e.g. "0.8" for `--fail-under 0.8`. */
+  example?: string;
+}
+
+/** An example value within a range, for messages: the middle of [min, max], else the lower bound plus one, else 1. */
+function exampleIn(range: NumberRange): string {
+  const low = range.min ?? range.above;
+  if (range.min !== undefined && range.max !== undefined) return String((range.min + range.max) / 2);
+  if (low !== undefined) return String(low + 1);
+  return range.max !== undefined ? String(range.max - 1) : "1";
+}
+
+/**
+ * A finite plain decimal number ("0.8", ".5", "-0.1", "12"; not " 0.8",
+ * "+0.8", "1e-3", "0x1" or "Infinity"), optionally within [min, max] or
+ * above a bound. Anything else is a usage error (exit 2) naming the option,
+ * the allowed range, the value given and an example.
+ */
+export function finiteNumber(command: string, name: string, text: string | undefined, range: NumberRange = {}): number | undefined {
+  if (text === undefined) return undefined;
+  const value = /^-?(?:\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
   const bounds = [
     range.above !== undefined ? `greater than ${range.above}` : undefined,
     range.min !== undefined ? `at least ${range.min}` : undefined,
     range.max !== undefined ? `at most ${range.max}` : undefined,
   ].filter(Boolean);
-  const fail = () => new UsageError(`${command}: --${name} must be a number${bounds.length ? ` ${bounds.join(" and ")}` : ""}, got ${JSON.stringify(text)}`, command);
+  const fail = () =>
+    new UsageError(`${command}: --${name} must be a number${bounds.length ? ` ${bounds.join(" and ")}` : ""}, written as a plain decimal (e.g. --${name} ${range.example ?? exampleIn(range)}); got ${JSON.stringify(text)}`, command);
   if (!Number.isFinite(value)) throw fail();
   if (range.above !== undefined && !(value > range.above)) throw fail();
   if (range.min !== undefined && value < range.min) throw fail();

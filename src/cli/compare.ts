@@ -12,7 +12,7 @@ export const compareCommand: Command = async (argv, io) => {
   const c = "compare";
   const args = parseCommand(c, argv, { metric: s, by: s, "pair-by": s, baseline: s, seed: s, json: b, format: s, where: WHERE_OPTION });
   const input = readScored(c, args);
-  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0, { example: "42" });
   const { comparisonTable, formatTable, frameRecords } = tables();
   const metric = stringOption(args, "metric");
   const pairing = [stringOption(args, "by") ?? "model", stringOption(args, "pair-by") ?? "id", "user_input"];

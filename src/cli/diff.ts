@@ -67,7 +67,7 @@ export const diffCommand: Command = async (argv, io) => {
   const format = stringOption(args, "format");
   const formats = [inputFormat(c, beforeFile, format), inputFormat(c, afterFile, format)] as const;
   const top = wholeNumber(c, "top", stringOption(args, "top"), 0) ?? 10;
-  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0, { example: "42" });
   const out = stringOption(args, "out");
   if (out !== undefined && out.trim() === "") throw new UsageError(`${c}: --out is empty; give a CSV file for the changed answers, e.g. --out changes.csv`, c);
   const chart = stringOption(args, "chart");

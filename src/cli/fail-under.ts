@@ -64,15 +64,41 @@ export function failUnderGate(command: string, args: ParsedArgs, allowedMetrics?
   return { threshold, metrics, models, overall };
 }
 
+/** Where {@link requireGateMetrics} checks the gated metrics: the command, and for `summarize` the columns of the table read. */
+export interface GateMetricsPlace {
+  /** The command whose `--help` a message points at; default "score". */
+  command?: "score" | "summarize";
+  /**
+   * `summarize` only: the columns of the table and its score columns. A
+   * gated metric that is a column but not summarized is told to be added to
+   * `--metrics`; one that is not a column is named with the score columns there are.
+   */
+  table?: { columns: readonly string[]; scoreColumns: readonly string[] };
+}
+
 /**
- * Before any work is paid for: the gated metrics must be among those the
- * run will produce (exit 1, naming them).
+ * Before any work is paid for (`score`) or printed (`summarize`): the gated
+ * metrics must be among those the run produces or the summary holds (exit 2,
+ * naming them and what there is).
  */
-export function requireGateMetrics(gate: FailUnderGate | undefined, produced: readonly string[], input: string): void {
+export function requireGateMetrics(gate: FailUnderGate | undefined, produced: readonly string[], input: string, place: GateMetricsPlace = {}): void {
+  const command = place.command ?? "score";
   const missing = gate?.metrics?.filter((m) => !produced.includes(m)) ?? [];
-  if (missing.length > 0) {
-    throw new UsageError(`${input}: --fail-under-metric ${missing.join(",")} is not scored in this run (it scores ${produced.join(", ")}); add it to --metrics or gate another`, "score");
+  if (missing.length === 0) return;
+  const table = place.table;
+  if (table === undefined) {
+    throw new UsageError(`${input}: --fail-under-metric ${missing.join(",")} is not scored in this run (it scores ${produced.join(", ")}); add it to --metrics or gate another`, command);
   }
+  const absent = missing.filter((m) => !table.columns.includes(m));
+  if (absent.length > 0) {
+    const has = table.scoreColumns.length > 0 ? `its score columns are ${listed(table.scoreColumns)}` : "it has no score column";
+    throw new UsageError(`${input}: --fail-under-metric ${absent.map((m) => JSON.stringify(m)).join(", ")} is not a column of this table; ${has}; gate one of those`, command);
+  }
+  throw new UsageError(
+    `${input}: --fail-under-metric ${missing.join(",")} is a column of this table but not summarized (the summary has ${produced.join(", ") || "no metric"}); ` +
+      `add it to --metrics, e.g. --metrics ${[...produced, ...missing].join(",")}`,
+    command,
+  );
 }
 
 /**

@@ -46,7 +46,7 @@ const failUnderHelp = (): string => `CI gate (exit 1 with one line saying which 
   --fail-under X             fail when a model's mean score (the pass rate, for 0/1 scores) is under X
                              (0 to 1); failed rows are left out of the mean, and a model with no
                              scored row fails. Default: every model must reach X
-${wrap("  --fail-under-metric LIST   ", `the score column(s) gated (default ${and(metricNames())}, those present)`)}
+${wrap("  --fail-under-metric LIST   ", `the score column(s) gated (default ${and(metricNames())}, those present); one the run does not score or the summary leaves out is bad usage (exit 2), found before any output`)}
   --fail-under-model LIST    gate only these models (e.g. yours, not the baselines)
   --fail-under-overall       gate the mean of all rows together instead of each model`;
 
@@ -55,7 +55,8 @@ const OPTION_COLUMN = 29;
 
 /** Multimodal relevance's flags of score: the two any metric takes, then those of `MULTIMODAL_FLAGS`. */
 const multimodalHelp = (): string => `Multimodal relevance:
-  --image-root DIR           folder local images must be in (default: the input file's folder)
+  --image-root DIR           folder local images must be in (default: the input file's folder);
+                             it must exist (exit 2 otherwise)
   --allow-private-network    allow image URLs on private and loopback addresses
 ${MULTIMODAL_FLAGS.map((f) => wrap(`  --${f.flag} ${f.value}`.padEnd(OPTION_COLUMN), f.help)).join("\n")}
 ${wrap(" ".repeat(OPTION_COLUMN), `(--${MULTIMODAL_FLAGS[0]!.flag} to --${MULTIMODAL_FLAGS.at(-1)!.flag} are refused when ${MULTIMODAL_RELEVANCE_COLUMNS.score} is not scored)`)}`;
@@ -125,7 +126,8 @@ With no key or base URL set, the offline judge (approximate) is used and says so
 Exit codes: 0 done (rows that failed are counted in the output, not a failure);
 1 the input could not be read or used, the run failed as a whole (every row failed), or a
 gate was not met (--fail-under, diff --fail-under-change / --fail-on-worse / --fail-on-scoring-change);
-2 bad usage (unknown command or option, missing or malformed value).
+2 bad usage (unknown command or option, missing or malformed value). Numbers are written plainly:
+a count in digits only (--concurrency 8, not " 8" or "+8"), a decimal as 0.8 or .8 (not 8e-1).
 Set EVALFRAME_DEBUG=1 to see the stack of an unexpected error.
 `;
 }
@@ -149,7 +151,10 @@ Cost before you pay:
   --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at
                              list and batch price and the time, without any chat or embedding
                              call (--out optional); then the cheaper layouts of answer
-                             correctness, each with its cost and what it gives up
+                             correctness, each with its cost and what it gives up. Local
+                             images are checked without loading them (there, inside
+                             --image-root, size, type); rows that will fail before any call
+                             are named in one line and not counted
   --rpm N, --tpm N           the server's requests / tokens per minute, for the time estimate
 
 ${failUnderHelp()}
@@ -290,7 +295,7 @@ CI gates (exit 1 with one line, after everything is printed and written):
                           or inconclusive with the mean change's 95% CI wholly below 0)
   (either gate also fails when a model scored before has no scored answer after: all failed, or gone)
   --fail-on-scoring-change  fail when the runs were scored differently (judge, layout, reasons,
-                          answers per call, embedding model, weights, beta, thresholds)
+                          answers per call, embedding model, weights, beta, thresholds, image detail)
 `,
   compare: () => `evalframe compare — compare models question by question
 

@@ -74,12 +74,12 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
     options[key] = v;
     flags[key] = `--${name}`;
   }
-  const concurrency = wholeNumber(c, "concurrency", stringOption(args, "concurrency"), 1);
+  const concurrency = wholeNumber(c, "concurrency", stringOption(args, "concurrency"), 1, { example: "8" });
   if (concurrency !== undefined) {
     options.concurrency = concurrency;
     flags.concurrency = "--concurrency";
   }
-  const maxTokens = wholeNumber(c, "max-tokens", stringOption(args, "max-tokens"), 1);
+  const maxTokens = wholeNumber(c, "max-tokens", stringOption(args, "max-tokens"), 1, { example: "1024" });
   if (maxTokens !== undefined) {
     options.maxTokens = maxTokens;
     flags.maxTokens = "--max-tokens";

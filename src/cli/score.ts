@@ -134,13 +134,13 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   if ([batchMode, batchExport !== undefined, batchImport !== undefined].filter(Boolean).length > 1) {
     throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
   }
-  const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0 });
+  const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0, example: "30" });
   const dryRun = flag(args, "dry-run");
   if (dryRun && (batchExport !== undefined || batchImport !== undefined)) {
     throw new UsageError(`${c}: --dry-run estimates a run; it does not go with --batch-export or --batch-import`, c);
   }
-  const requestsPerMinute = finiteNumber(c, "rpm", stringOption(args, "rpm"), { above: 0 });
-  const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0 });
+  const requestsPerMinute = finiteNumber(c, "rpm", stringOption(args, "rpm"), { above: 0, example: "500" });
+  const tokensPerMinute = finiteNumber(c, "tpm", stringOption(args, "tpm"), { above: 0, example: "200000" });
   const out = batchExport !== undefined || dryRun ? (stringOption(args, "out") ?? "") : requiredOption(c, args, "out", "scored.csv");
   const format = inputFormat(c, input, stringOption(args, "format"));
   const where = rowConditions(c, args);
@@ -161,11 +161,11 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   const metricFlags: MetricFlags = {};
   const weights = list(stringOption(args, "weights"));
   if (weights !== undefined) {
-    const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0 })!);
+    const w = weights.map((x) => finiteNumber(c, "weights", x, { min: 0, example: "0.75,0.25" })!);
     if (w.length !== 2) throw new UsageError(`${c}: --weights takes two numbers, factual and semantic, e.g. 0.75,0.25; got ${JSON.stringify(stringOption(args, "weights"))}`, c);
     metricFlags.weights = [w[0]!, w[1]!];
   }
-  const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0 });
+  const beta = finiteNumber(c, "beta", stringOption(args, "beta"), { above: 0, example: "1" });
   if (beta !== undefined) metricFlags.beta = beta;
   const threshold = finiteNumber(c, "threshold", stringOption(args, "threshold"), { min: 0, max: 1 });
   if (threshold !== undefined) metricFlags.threshold = threshold;
@@ -177,14 +177,16 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     metricFlags.layout = layout;
   }
   if (flag(args, "no-reasons")) metricFlags.reasons = false;
-  const answersPerCall = wholeNumber(c, "answers-per-call", stringOption(args, "answers-per-call"), 1);
+  const answersPerCall = wholeNumber(c, "answers-per-call", stringOption(args, "answers-per-call"), 1, { example: "4" });
   if (answersPerCall !== undefined) {
     if (metricFlags.layout !== "fused") throw new UsageError(`${c}: --answers-per-call applies to --layout fused only (the ragas layout asks one call per answer); add --layout fused`, c);
     metricFlags.answersPerCall = answersPerCall;
   }
 
   // Multimodal relevance options: local images are found next to the input file by default.
-  metricFlags.imageRoot = path.resolve(stringOption(args, "image-root") ?? path.dirname(path.resolve(input)));
+  const imageRoot = stringOption(args, "image-root");
+  if (imageRoot !== undefined) requireImageRoot(c, imageRoot);
+  metricFlags.imageRoot = path.resolve(imageRoot ?? path.dirname(path.resolve(input)));
   if (flag(args, "allow-private-network")) metricFlags.allowPrivateNetwork = true;
   const multimodalGiven = multimodalFlags(c, args, metricFlags);
   if (multimodalGiven.length > 0 && askedNames !== undefined && !askedNames.includes(MULTIMODAL_METRIC)) {
@@ -200,7 +202,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   // choose the metrics its columns allow when none were named.
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   const strict = flag(args, "strict");
-  const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1);
+  const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1, { example: "5000" });
   // Every file written is checked before any is read: none is an input (but --out may be the input itself:
   // rescoring in place), two outputs are not one file, and each can be written. A dry run writes nothing.
   checkCommandFiles(c, {
@@ -347,6 +349,26 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
 };
 
 /**
+ * `--image-root DIR` must be a folder: a missing one would refuse every local
+ * image, row by row, and the run would still exit 0. A usage error (exit 2)
+ * before any file is read or call made, saying how to fix it.
+ */
+function requireImageRoot(c: string, root: string): void {
+  if (root.trim() === "") throw new UsageError(`${c}: --image-root is empty; give the folder that holds your images, e.g. --image-root data`, c);
+  let info: ReturnType<typeof statSync> | undefined;
+  try {
+    info = statSync(root);
+  } catch {
+    info = undefined;
+  }
+  const tilde = /^~[^/\\]*(?:[/\\]|$)/.test(root) ? ' ("~" is not expanded to your home folder here: give the full path)' : "";
+  if (info === undefined) {
+    throw new UsageError(`${c}: --image-root ${root}: no such folder${tilde}; give the folder the image paths of "retrieved_contexts" are relative to, or leave it out to use the input file's folder`, c);
+  }
+  if (!info.isDirectory()) throw new UsageError(`${c}: --image-root ${root}: not a folder; give the folder that holds the images, not a file`, c);
+}
+
+/**
  * Reads the multimodal-relevance flags given (metrics/multimodal-relevance/options.ts) into
  * `metricFlags`, each checked (a usage error names the flag), and returns them as written (`--image-detail`).
  */
@@ -357,7 +379,7 @@ function multimodalFlags(c: string, args: ParsedArgs, metricFlags: MetricFlags):
     if (text === undefined) continue;
     given.push(`--${spec.flag}`);
     if (spec.kind === "choice") metricFlags.imageDetail = choice(c, spec.flag, text.trim(), spec.choices);
-    else metricFlags[spec.option] = wholeNumber(c, spec.flag, text, spec.min);
+    else metricFlags[spec.option] = wholeNumber(c, spec.flag, text, spec.min, { example: String(spec.example) });
   }
   return given;
 }

@@ -3,7 +3,8 @@
  */
 import { counted, flag, list, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError, UsageError } from "./errors";
-import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate } from "./fail-under";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics } from "./fail-under";
+import { defaultScoreColumns } from "../metrics/registry";
 import type { Command } from "./command";
 import { s, b, columnsOf, namedColumns, tables, readScored, scoreColumnsRead } from "./command-support";
 import { getColumn, rowAt, type Table } from "../dataset/table";
@@ -15,14 +16,19 @@ export const summarizeCommand: Command = async (argv, io) => {
   const args = parseCommand(c, argv, { by: s, metrics: s, seed: s, json: b, format: s, where: WHERE_OPTION, ...FAIL_UNDER_OPTIONS });
   const gate = failUnderGate(c, args);
   const input = readScored(c, args);
-  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0);
+  const seed = wholeNumber(c, "seed", stringOption(args, "seed"), 0, { example: "42" });
   const metrics = list(stringOption(args, "metrics"));
   if (metrics !== undefined && metrics.length === 0) throw new UsageError(`${c}: --metrics is empty`, c);
   const { summaryTable, formatTable, frameRecords } = tables();
   const named = list(stringOption(args, "by"));
   // id and model too, whatever --by is: an answer given twice is found by them (and loading checks them together).
-  const df = await input.load(scoreColumnsRead([...(named ?? []), "model", "id"], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
-  const by = named ?? (columnsOf(df).includes("model") ? ["model"] : []);
+  // The gated metrics are read too (when the file has them), so that one left out of --metrics is told apart from one the file lacks.
+  const df = await input.load(scoreColumnsRead([...(named ?? []), "model", "id", ...(gate?.metrics ?? [])], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
+  const columns = columnsOf(df);
+  const by = named ?? (columns.includes("model") ? ["model"] : []);
+  // Before anything is printed: the gate must name metrics the summary will hold.
+  const scoreColumns = [...new Set([...defaultScoreColumns(), ...(metrics ?? [])])].filter((m) => columns.includes(m));
+  requireGateMetrics(gate, metrics ?? defaultScoreColumns().filter((m) => columns.includes(m)), input.file, { command: c, table: { columns, scoreColumns } });
   const summary = await failOnError(() =>
     summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);

@@ -6,9 +6,9 @@
 import { animatedImage } from "./animation";
 import { BmpError, bmpToPngAsync } from "./bmp";
 import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";
-import { incompleteImage, SENDABLE_MIME, sniffImageType } from "./image-type";
+import { incompleteImage, SENDABLE_MIME, sniffImageType, type ImageType } from "./image-type";
 import type { ContextItem } from "./items";
-import { readLocalImage } from "./local";
+import { readLocalImage, readLocalImageHead } from "./local";
 import { optionNamed } from "./option-names";
 import { DEFAULT_CONCURRENT_LOADS, DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_KEPT_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES } from "./limits";
 
@@ -88,6 +88,46 @@ function decodeDataUri(source: string, maxBytes: number): Buffer {
   return Buffer.from(data, "base64");
 }
 
+/** Bytes enough to tell an image's type (an SVG's opening tag may follow an XML prolog). */
+const TYPE_BYTES = 512;
+
+/** The type of an image's first bytes when it is one that is loaded (PNG, JPEG, GIF, WebP, BMP); else an ImageRefusedError saying why not. */
+function loadableType(bytes: Buffer): Exclude<ImageType, "svg"> {
+  const type = sniffImageType(bytes.subarray(0, TYPE_BYTES));
+  if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
+  if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
+  return type;
+}
+
+/**
+ * Why an image item will be refused, found without loading it (for a dry
+ * run), or undefined when nothing refuses it yet: for a local file, every
+ * rule of the loader that needs no decoding — inside the image root, there,
+ * a regular file, within `maxImageBytes`, and of a loaded type by its first
+ * bytes; for a data URI, its header, size and type. A URL is not fetched (a
+ * dry run sends nothing): undefined. What only the whole image tells (cut
+ * short, animated, a BMP too big once converted) is left to the run.
+ *
+ * @example
+ * await refusalWithoutLoading({ kind: "file", source: "images/missing.png" }, { imageRoot: "data" });
+ * // "no such file: /…/data/images/missing.png (image root /…/data)"
+ */
+export async function refusalWithoutLoading(item: ImageItem, options: ImageLoadOptions = {}): Promise<string | undefined> {
+  if (item.kind === "url") return undefined;
+  const max = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+  try {
+    const head =
+      item.kind === "data-uri"
+        ? decodeDataUri(item.source, max)
+        : await withDeadline(readLocalImageHead(item.source, { imageRoot: options.imageRoot ?? process.cwd(), maxBytes: max }, TYPE_BYTES), options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS, item.source);
+    loadableType(head);
+    return undefined;
+  } catch (error) {
+    // As in a run, any error of the read refuses the image (a folder that cannot be read, say).
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /**
  * Turns loaded bytes into an image to send: the bytes decide the type (not
  * the name or Content-Type); still PNG, JPEG, GIF and WebP pass, BMP becomes
@@ -96,9 +136,7 @@ function decodeDataUri(source: string, maxBytes: number): Buffer {
  * rows' downloads and requests go on meanwhile).
  */
 export async function toSendableImage(source: string, bytes: Buffer, maxBytes: number): Promise<LoadedImage> {
-  const type = sniffImageType(bytes);
-  if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
-  if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
+  const type = loadableType(bytes);
   const cut = incompleteImage(type, bytes);
   if (cut !== undefined) throw new ImageRefusedError(cut);
   const animated = animatedImage(type, bytes);

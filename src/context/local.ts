@@ -51,6 +51,23 @@ function inside(root: string, file: string): boolean {
  * @throws {ImageRefusedError} when it is outside the root, missing, not a file, or too big.
  */
 export async function readLocalImage(source: string, options: LocalImageOptions): Promise<Buffer> {
+  return readInsideRoot(source, options, undefined);
+}
+
+/**
+ * The first `length` bytes of a local image (enough to tell its type), after
+ * the same checks {@link readLocalImage} makes (inside the root, there, a
+ * regular file, not too big): what a dry run reads to tell a refused image
+ * without loading it.
+ *
+ * @throws {ImageRefusedError} as {@link readLocalImage} does.
+ */
+export async function readLocalImageHead(source: string, options: LocalImageOptions, length: number): Promise<Buffer> {
+  return readInsideRoot(source, options, length);
+}
+
+/** The image's bytes (the first `length` of them, when given) once every rule of {@link readLocalImage} holds. */
+async function readInsideRoot(source: string, options: LocalImageOptions, length: number | undefined): Promise<Buffer> {
   let target: string;
   if (/^file:\/\//i.test(source)) {
     try {
@@ -98,8 +115,9 @@ export async function readLocalImage(source: string, options: LocalImageOptions)
     if (stat.size > options.maxBytes) {
       throw new ImageRefusedError(`${target} is ${stat.size.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (${optionNamed("maxImageBytes")})`);
     }
-    const buffer = Buffer.alloc(stat.size);
-    const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
+    const wanted = length === undefined ? stat.size : Math.min(length, stat.size);
+    const buffer = Buffer.alloc(wanted);
+    const { bytesRead } = await handle.read(buffer, 0, wanted, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

@@ -32,10 +32,10 @@ export type MultimodalOption = MultimodalNumberOption | "imageDetail";
  * its value is read: a whole number of at least `min`, or one of `choices`.
  *
  * @example
- * const flag: MultimodalFlag = { flag: "max-images-per-row", value: "N", help: "most images in one row", kind: "whole", option: "maxImagesPerRow", min: 1 };
+ * const flag: MultimodalFlag = { flag: "max-images-per-row", value: "N", help: "most images in one row", kind: "whole", option: "maxImagesPerRow", min: 1, example: 16 };
  */
 export type MultimodalFlag = { readonly flag: string; readonly value: string; readonly help: string } & (
-  | { readonly kind: "whole"; readonly option: MultimodalNumberOption; readonly min: number }
+  | { readonly kind: "whole"; readonly option: MultimodalNumberOption; readonly min: number; /** A value a message shows as an example: the default. */ readonly example: number }
   | { readonly kind: "choice"; readonly option: "imageDetail"; readonly choices: readonly ImageDetailName[] }
 );
 
@@ -55,24 +55,26 @@ function mebibytes(bytes: number): string {
  * MULTIMODAL_FLAGS.map((f) => `--${f.flag}`); // ["--max-images-per-row", …, "--image-detail"]
  */
 export const MULTIMODAL_FLAGS: readonly MultimodalFlag[] = [
-  { flag: "max-images-per-row", value: "N", kind: "whole", option: "maxImagesPerRow", min: 1, help: `most images in one row; a row with more fails (default ${DEFAULT_MAX_IMAGES_PER_ROW})` },
-  { flag: "max-image-bytes", value: "N", kind: "whole", option: "maxImageBytes", min: 1, help: `largest image in bytes, data URIs included (default ${DEFAULT_MAX_IMAGE_BYTES}: ${mebibytes(DEFAULT_MAX_IMAGE_BYTES)})` },
+  { flag: "max-images-per-row", value: "N", kind: "whole", option: "maxImagesPerRow", min: 1, example: DEFAULT_MAX_IMAGES_PER_ROW, help: `most images in one row; a row with more fails (default ${DEFAULT_MAX_IMAGES_PER_ROW})` },
+  { flag: "max-image-bytes", value: "N", kind: "whole", option: "maxImageBytes", min: 1, example: DEFAULT_MAX_IMAGE_BYTES, help: `largest image in bytes, data URIs included (default ${DEFAULT_MAX_IMAGE_BYTES}: ${mebibytes(DEFAULT_MAX_IMAGE_BYTES)})` },
   {
     flag: "max-row-image-bytes",
     value: "N",
     kind: "whole",
     option: "maxRowImageBytes",
     min: 1,
+    example: DEFAULT_MAX_ROW_IMAGE_BYTES,
     help: `most bytes of images one request carries; a row over it fails and nothing of it is sent (default ${DEFAULT_MAX_ROW_IMAGE_BYTES}: ${mebibytes(DEFAULT_MAX_ROW_IMAGE_BYTES)})`,
   },
-  { flag: "download-timeout-ms", value: "MS", kind: "whole", option: "downloadTimeoutMs", min: 1, help: `time to download or read one image, from its turn (default ${DEFAULT_DOWNLOAD_TIMEOUT_MS})` },
-  { flag: "max-concurrent-loads", value: "N", kind: "whole", option: "maxConcurrentLoads", min: 1, help: `images read or downloaded at once (default ${DEFAULT_CONCURRENT_LOADS})` },
+  { flag: "download-timeout-ms", value: "MS", kind: "whole", option: "downloadTimeoutMs", min: 1, example: DEFAULT_DOWNLOAD_TIMEOUT_MS, help: `time to download or read one image, from its turn (default ${DEFAULT_DOWNLOAD_TIMEOUT_MS})` },
+  { flag: "max-concurrent-loads", value: "N", kind: "whole", option: "maxConcurrentLoads", min: 1, example: DEFAULT_CONCURRENT_LOADS, help: `images read or downloaded at once (default ${DEFAULT_CONCURRENT_LOADS})` },
   {
     flag: "kept-image-bytes",
     value: "N",
     kind: "whole",
     option: "keptImageBytes",
     min: 0,
+    example: DEFAULT_KEPT_IMAGE_BYTES,
     help: `bytes of loaded images kept for later rows that name them again; 0 keeps none (default ${DEFAULT_KEPT_IMAGE_BYTES}: ${mebibytes(DEFAULT_KEPT_IMAGE_BYTES)})`,
   },
   { flag: "image-detail", value: "D", kind: "choice", option: "imageDetail", choices: IMAGE_DETAILS, help: `image detail asked of the vision model: ${IMAGE_DETAILS.join(", ")} (default auto; low costs fewest tokens)` },

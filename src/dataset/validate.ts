@@ -106,7 +106,7 @@ export function parseContexts(cell: string | null): { contexts: string[] } | { p
   const bad = parsed.findIndex((item) => typeof item !== "string");
   if (bad >= 0) {
     return {
-      problem: `column "retrieved_contexts" item ${bad} is ${JSON.stringify(parsed[bad])}, not text; every context must be a string`,
+      problem: `column "retrieved_contexts" context ${bad + 1} is ${JSON.stringify(parsed[bad])}, not text; every context must be a string`,
     };
   }
   return { contexts: parsed as string[] };

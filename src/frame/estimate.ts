@@ -17,6 +17,7 @@ import { BATCH_DISCOUNT, DEFAULT_PRICES, priceOf, type ModelPrice } from "../jud
 import type { Metric, PlannedCall, PlanContext } from "../metrics/metric";
 import { counted, dollars, duration } from "../display/words";
 import { evalRows, isJudge, runJudgeLabel } from "./score";
+import { rowAt } from "../dataset/table";
 
 /** Options of {@link estimate}. */
 export interface EstimateOptions {
@@ -65,6 +66,13 @@ export interface CostEstimate {
   rows: number;
   /** Rows with bad input: not scored, no call. */
   badRows: number;
+  /**
+   * Rows a metric will fail before any call (an image the loader will
+   * refuse, or any image for the offline judge), in row order: not counted
+   * as calls or tokens. `row` names it as messages do ("row 4 (line 6)"),
+   * `reason` says why ("context 1: images/x.png: no such file: …").
+   */
+  failingRows: { metric: string; row: string; reason: string }[];
   metrics: string[];
   stages: StageEstimate[];
   chatCalls: number;
@@ -129,7 +137,10 @@ function positive(name: string, value: number | undefined): void {
  * they are exact when a run before left them in the cache, and otherwise
  * predicted from the texts' sentences and clauses. Reply sizes are predicted
  * from each reply's schema. Images are not loaded: each is priced as a
- * 1024-px image (765 tokens; 85 at detail "low"). An OpenAI-compatible
+ * 1024-px image (765 tokens; 85 at detail "low"). A row a metric will fail
+ * before any call (a local image the loader will refuse, found from its
+ * path, size and first bytes; any image for the offline judge) is not
+ * counted, and is named in `failingRows`. An OpenAI-compatible
  * judge asked for by options is priced even when no API key is set yet.
  *
  * @example
@@ -193,11 +204,16 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
   // Identical requests of one run are sent once (the judge shares the reply).
   const seen = new Set<string>();
 
-  const context: PlanContext = { judge, cachedReply: async (request) => (server ? server.cachedReply(request) : undefined) };
+  const failingRows: CostEstimate["failingRows"] = [];
   for (const metric of metrics) {
     if (!metric.plan) throw new Error(`estimate: the metric ${metric.name} cannot plan its calls (it has no plan method)`);
     const metricJudge = metric.judge ?? judge;
-    const planned: PlannedCall[] = await metric.plan(rows, { ...context, judge: metricJudge });
+    const context: PlanContext = {
+      judge: metricJudge,
+      cachedReply: async (request) => (server ? server.cachedReply(request) : undefined),
+      willFail: (row, reason) => failingRows.push({ metric: metric.name, row: rowAt(checked.table, row.index), reason }),
+    };
+    const planned: PlannedCall[] = await metric.plan(rows, context);
     for (const call of planned) {
       const t = tally(call.stage);
       if (call.kind === "embedding") {
@@ -263,6 +279,7 @@ export async function estimate(data: DatasetSource, metrics: readonly Metric[], 
     paid,
     rows: checked.table.rowCount,
     badRows: checked.table.rowCount - rows.length,
+    failingRows,
     metrics: metrics.map((m) => m.name),
     stages: [...stages].map(([stage, t]) => ({ stage, ...t })),
     chatCalls,
@@ -291,6 +308,21 @@ function usd(value: number | null): string {
   return value === null ? "unknown" : dollars(value);
 }
 
+/** Failing rows named in the estimate, per metric; the others are counted. */
+const FAILING_NAMED = 3;
+
+/** One line per metric with rows that will fail before any call, e.g. "3 rows will fail before any call: row 4 context 1: images/x.png: no such file …; and 1 more". */
+function failingLines(e: CostEstimate): string[] {
+  const metrics = [...new Set(e.failingRows.map((f) => f.metric))];
+  return metrics.map((metric) => {
+    const rows = e.failingRows.filter((f) => f.metric === metric);
+    const named = rows.slice(0, FAILING_NAMED).map((f) => `${f.row} ${f.reason}`);
+    const more = rows.length > FAILING_NAMED ? `; and ${n(rows.length - FAILING_NAMED)} more` : "";
+    const of = e.metrics.length > 1 ? ` of ${metric}` : "";
+    return `${counted(rows.length, "row")}${of} will fail before any call, and ${rows.length === 1 ? "is" : "are"} not counted below: ${named.join("; ")}${more}`;
+  });
+}
+
 /**
  * The estimate as a few lines for a terminal or a notebook: a table of
  * stages, then cost, time and how the tokens were counted.
@@ -302,6 +334,7 @@ export function formatEstimate(e: CostEstimate): string {
   const lines: string[] = [];
   lines.push(`Estimate for ${counted(e.rows, "row")} (${e.metrics.join(", ")}) with ${e.judge}; nothing was sent.`);
   if (e.badRows > 0) lines.push(`${n(e.badRows)} row${e.badRows === 1 ? " has" : "s have"} bad input and will not be scored.`);
+  lines.push(...failingLines(e));
   if (!e.paid) {
     // A local judge has no cache, tokens or cost to show: its calls, by stage.
     const width = Math.max(...e.stages.map((s) => s.stage.length), "stage".length);

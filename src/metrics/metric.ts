@@ -76,6 +76,13 @@ export interface PlanContext {
   judge: Judge;
   /** The cached reply of a request, if the judge has it; never a call. */
   cachedReply<T>(request: StructuredRequest<T>): Promise<T | undefined>;
+  /**
+   * Told of a row the plan finds will fail before any call (an image that
+   * will be refused), with why, e.g. "context 1: images/x.png: no such file: …";
+   * such a row is given no planned call. Optional: without it the plan only
+   * leaves the row out.
+   */
+  willFail?(row: EvalRow, reason: string): void;
 }
 
 /**

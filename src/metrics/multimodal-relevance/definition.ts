@@ -2,10 +2,13 @@
  * Multimodal relevance in the metric registry (`metrics/registry.ts`).
  */
 import type { Metric } from "../metric";
-import type { MetricDefinition, MetricFlags } from "../definition";
+import type { MetricDefinition, MetricFlags, ScoringRecord } from "../definition";
 import type { MultimodalRelevanceOptions } from "./metric";
-import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
+import { DEFAULT_IMAGE_DETAIL, MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 import { MULTIMODAL_FLAGS } from "../../context/option-names";
+
+/** The scoring records of {@link MULTIMODAL_RELEVANCE}, by image detail. */
+const scoringByDetail = new Map<string, ScoringRecord>();
 
 /**
  * Multimodal relevance's definition: the CLI's `--image-root`,
@@ -39,5 +42,14 @@ export const MULTIMODAL_RELEVANCE: MetricDefinition = {
     // Loaded here, not at import: reading the registry must stay cheap.
     const { multimodalRelevance } = require("./metric") as typeof import("./metric");
     return multimodalRelevance(options) as Metric;
+  },
+  // The image detail changes what the model sees; a table from before it was recorded was sent at the default.
+  scoringOf(cell: (column: string) => unknown): ScoringRecord {
+    const text = cell(COLUMNS.imageDetail);
+    const detail = typeof text === "string" && text.trim() !== "" ? text.trim() : DEFAULT_IMAGE_DETAIL;
+    // One record per detail, so that rows scored alike share it (comparisons key on the record).
+    let record = scoringByDetail.get(detail);
+    if (record === undefined) scoringByDetail.set(detail, (record = { "image detail": detail }));
+    return record;
   },
 };

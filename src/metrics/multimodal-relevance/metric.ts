@@ -13,7 +13,7 @@ import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
 import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
 import { relevanceRequest, type ImageDetail, type RelevanceRequestOptions } from "./prompts";
-import { MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
+import { DEFAULT_IMAGE_DETAIL, MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
 import { mapWithLimit } from "../rows";
 import { DEFAULT_MAX_IMAGES_PER_ROW, DEFAULT_MAX_ROW_IMAGE_BYTES } from "../../context/limits";
@@ -96,11 +96,12 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
       { name: COLUMNS.reason, type: "string" },
       { name: COLUMNS.error, type: "string" },
       { name: COLUMNS.judge, type: "string" },
+      { name: COLUMNS.imageDetail, type: "string" },
     ];
   }
 
   cells(r: MultimodalRelevanceResult): Record<string, Cell> {
-    return { [COLUMNS.score]: r.score, [COLUMNS.reason]: r.reason, [COLUMNS.error]: r.error, [COLUMNS.judge]: r.judge };
+    return { [COLUMNS.score]: r.score, [COLUMNS.reason]: r.reason, [COLUMNS.error]: r.error, [COLUMNS.judge]: r.judge, [COLUMNS.imageDetail]: this.options.detail ?? DEFAULT_IMAGE_DETAIL };
   }
 
   failedCells(reason: string, judgeLabel: string): Record<string, Cell> {
@@ -118,10 +119,15 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
 
   plan(rows: readonly EvalRow[], context: PlanContext): Promise<PlannedCall[]> {
     const judge = this.judge ?? context.judge;
-    const options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number } = { model: this.options.model ?? judge.visionModel, maxImagesPerRow: this.maxImagesPerRow };
+    // The loader's options, so that the plan refuses what the loader will (see refusalWithoutLoading).
+    const options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number; loading: ImageLoadOptions } = {
+      model: this.options.model ?? judge.visionModel,
+      maxImagesPerRow: this.maxImagesPerRow,
+      loading: this.options,
+    };
     if (this.options.detail) options.detail = this.options.detail;
     if (this.options.imageRoot !== undefined) options.imageRoot = this.options.imageRoot;
-    return planRelevance(rows, context, options);
+    return planRelevance(rows, { ...context, judge }, options);
   }
 
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<MultimodalRelevanceResult[]> {

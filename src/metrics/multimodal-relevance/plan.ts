@@ -3,7 +3,8 @@
  * row, for progress and for a cost estimate. Images are not loaded for an
  * estimate: each image part is priced by its detail (see `tokenCounter`).
  */
-import { classifyContext } from "../../context/items";
+import { classifyContext, describeSource } from "../../context/items";
+import { refusalWithoutLoading, type ImageItem, type ImageLoadOptions } from "../../context/loader";
 import type { StagePlan } from "../../judge/progress";
 import type { RelevanceContext } from "../../judge/types";
 import type { EvalRow, PlanContext, PlannedCall } from "../metric";
@@ -34,19 +35,50 @@ export function relevanceCallCounts(rows: readonly EvalRow[], maxImagesPerRow: n
 }
 
 /**
+ * Why a row will fail before its call, or undefined: under the offline judge,
+ * any image (it cannot see them); under a judge that sees images, the first
+ * image the loader will refuse, found without loading it
+ * (`refusalWithoutLoading`: a local file's path, kind, size and type).
+ * `refusals` holds each source's answer, so an image many rows name is looked at once.
+ */
+async function failureBeforeCall(row: EvalRow, context: PlanContext, loading: ImageLoadOptions, refusals: Map<string, Promise<string | undefined>>): Promise<string | undefined> {
+  const items = (row.retrieved_contexts ?? []).map(classifyContext);
+  for (const [i, item] of items.entries()) {
+    if (item.kind === "text") continue;
+    const where = `context ${i + 1}: ${describeSource(item.source)}`;
+    if (context.judge.kind === "offline") return `${where}: the ${context.judge.label} judge cannot see images`;
+    // A judge that does not look at images (hand labels) is given their sources only: nothing is loaded for it.
+    if (context.judge.seesImages === false) return undefined;
+    let refusal = refusals.get(item.source);
+    if (refusal === undefined) refusals.set(item.source, (refusal = refusalWithoutLoading(item as ImageItem, loading)));
+    const why = await refusal;
+    if (why !== undefined) return `${where}: ${why}`;
+  }
+  return undefined;
+}
+
+/**
  * Every relevance call for `rows`: exact for rows with text contexts only;
  * with images, the request holds each image as an unloaded part (its bytes
  * are not read for an estimate), so it is marked predicted and taken as not
- * cached (the cache key holds the image's bytes).
+ * cached (the cache key holds the image's bytes). A row that will fail before
+ * its call (see `failureBeforeCall`: a refused image, or any image for the
+ * offline judge) is given no call and told to `context.willFail`.
  */
 export async function planRelevance(
   rows: readonly EvalRow[],
   context: PlanContext,
-  options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number },
+  options: RelevanceRequestOptions & { model: string; maxImagesPerRow: number; loading?: ImageLoadOptions },
 ): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
+  const refusals = new Map<string, Promise<string | undefined>>();
   for (const row of rows) {
     if (!asksJudge(row, options.maxImagesPerRow)) continue;
+    const failure = await failureBeforeCall(row, context, { ...(options.loading ?? {}), ...(options.imageRoot !== undefined ? { imageRoot: options.imageRoot } : {}) }, refusals);
+    if (failure !== undefined) {
+      context.willFail?.(row, failure);
+      continue;
+    }
     const contexts = (row.retrieved_contexts ?? []).map((c): RelevanceContext => {
       const item = classifyContext(c);
       return item.kind === "text" ? { type: "text", text: item.text } : { type: "image", source: item.source, dataUri: "" };
