@@ -437,10 +437,10 @@ const UNIT_PATTERN = new RegExp(`^(?:${UNITS.map(([pattern]) => `(${pattern.sour
  */
 const POUND_MONEY = /£|\b(?:GBP|sterling|costs?|costing|price[sd]?|paid|pay(?:s|ing)?|spen[dt]|worth|salary|salaries|wages?|fees?|fined?|fines|budget|earn(?:s|ed|ing)?|charged?|tax(?:es)?|income|revenue|profits?|sold|buy|bought|prizes?|rewards?|notes?|coins?|currency|money|cash|debts?|loans?|funds?|funding|rent)\b/iu;
 
-/** The unit right after a number (skipping spaces), with its dimension, factor and length, and whether it is a US customary or imperial unit. */
-function unitAfter(rest: string, text: string, digits: boolean): { dimension: Dimension; factor: number; length: number; customary: boolean } | undefined {
-  // One space, or after digits a hyphen before a unit in words ("a 27-inch screen", "a 40-acre farm").
-  const lead = digits && /^-\p{L}/u.test(rest) ? 1 : rest.length - rest.trimStart().length;
+/** The unit right after a number (one space or a hyphen between), with its dimension, factor and length, and whether it is a US customary or imperial unit. */
+function unitAfter(rest: string, text: string): { dimension: Dimension; factor: number; length: number; customary: boolean } | undefined {
+  // One space, or a hyphen before a unit in words ("a 27-inch screen", "a 40-acre farm", "a six-year term").
+  const lead = /^-\p{L}/u.test(rest) ? 1 : rest.length - rest.trimStart().length;
   if (lead > 1) return undefined;
   const m = UNIT_PATTERN.exec(lead === 0 ? rest : rest.slice(lead));
   if (!m) return undefined;
@@ -817,10 +817,10 @@ function readAsciiValues(text: string): TextValue[] {
       dimension = "year";
       lead = 3;
     }
-    let unit = unitAfter(text.slice(end), text, /\d/.test(text.charAt(end - 1)));
+    let unit = unitAfter(text.slice(end), text);
     // The start of a range takes the unit written after its end ("175–180 °C", "3 to 4 days", "20-30%").
     const range = unit || money ? null : RANGE_END.exec(text.slice(end));
-    if (range) unit = unitAfter(text.slice(end + range[0].length), text, true);
+    if (range) unit = unitAfter(text.slice(end + range[0].length), text);
     let customary = false;
     if (money) {
       dimension = moneyDimension(money[0]);
