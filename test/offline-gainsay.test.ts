@@ -133,3 +133,25 @@ describe("splitting claims", () => {
     assert.ok(!parts.some((p) => /Strauss, doing|, doing most/.test(p)), JSON.stringify(parts));
   });
 });
+
+describe("another answer, equated the other way round", () => {
+  it("finds 'The largest is the liver' against 'The skin is the largest organ'", () => {
+    const v = verdicts("Which organ is the largest in the human body?", "The largest is the liver.", "The skin is the largest organ of the human body.");
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], v.reasons);
+    assert.match(v.reasons, /"liver" where it says "skin"/);
+  });
+
+  it("still takes the same answer, or a definition, equated either way", () => {
+    const same = verdicts("Which organ is the largest in the human body?", "The largest is the skin.", "The skin is the largest organ of the human body.");
+    assert.deepEqual([same.response, same.reference], [["TP"], ["covered"]], same.reasons);
+    const definition = verdicts("What is photosynthesis?", "Photosynthesis is a process in plants.", "Photosynthesis is how plants turn light into sugar.");
+    assert.doesNotMatch(definition.reasons, /clashes/);
+  });
+});
+
+describe("a count written in words before a unit", () => {
+  it("reads 'a two-year term' as two years", () => {
+    const v = verdicts("How long is a member of the House of Representatives elected for?", "Two years.", "A member of the House serves a two-year term.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
+  });
+});

@@ -16,7 +16,7 @@ import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
 import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, statementsThatMayHold, type Pool } from "./pool";
 import {
-  anotherObject, clashingCount, exchangedPrepositions, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
+  anotherAnswer, anotherObject, clashingCount, exchangedPrepositions, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
   statedValues, swappedObjects, swappedRoles, wordCounts,
 } from "./rivals";
 import { compareValues, type TextValue } from "./values";
@@ -350,6 +350,12 @@ const objectReplaced: Contradiction = ({ statement, others, other, question, cla
   return replaced === undefined ? undefined : clash(replaced.index, `"${replaced.mine}" where it says "${replaced.theirs}"`);
 };
 
+/** Another answer to the question, equated the other way round ("The hardest is corundum" against "Diamond is the hardest mineral"). */
+const answerReplaced: Contradiction = ({ statement, others, other, question, clash }) => {
+  const replaced = anotherAnswer(statement, others, other, question);
+  return replaced === undefined ? undefined : clash(replaced.index, `"${replaced.mine}" where it says "${replaced.theirs}"`);
+};
+
 /** A value given to the wrong one of two parallel things: "경찰은 119" where the reference gives 119 to 화재 and 112 to 경찰. */
 const valueCrossed: Contradiction = ({ statement, others, clash }) => {
   const swapped = crossedValue(statement, others);
@@ -438,6 +444,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   prepositionsExchanged,
   objectsSwapped,
   objectReplaced,
+  answerReplaced,
   valueCrossed,
   attributeCrossed,
   negatedOnOneSide,

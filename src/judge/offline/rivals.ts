@@ -307,6 +307,32 @@ export function anotherObject(
   return undefined;
 }
 
+/**
+ * Another answer to what the question asks, in an equation the other way round: "The hardest is
+ * corundum" (its subject only the question's words) against "Diamond is the hardest mineral" (the
+ * question's words equated with another noun, its subject). The noun it gives must be one the
+ * other side never mentions. English only. Undefined otherwise.
+ */
+export function anotherAnswer(
+  statement: StatementAnalysis,
+  others: readonly StatementAnalysis[],
+  other: Pool,
+  question: Pool,
+): { index: number; mine: string; theirs: string } | undefined {
+  const subject = statement.terms.filter((t) => t.role === "subject" && !isPredicate(t));
+  if (subject.length === 0 || !subject.every((t) => holds(question, t)) || statement.terms.some((t) => HANGUL_WORD.test(t.key))) return undefined;
+  const mine = statement.terms.filter((t) => t.role === "be" && t.weight >= 1.5 && !holds(question, t));
+  if (mine.length === 0 || mine.some((t) => holds(other, t) || aliasHeld(t, other))) return undefined;
+  const self = pool([statement]);
+  for (const [i, o] of others.entries()) {
+    const equated = pool([{ ...o, terms: o.terms.filter((u) => u.role === "be") }]);
+    if (!subject.every((t) => holds(equated, t))) continue;
+    const theirs = o.terms.filter((u) => u.role === "subject" && u.weight >= 1.5 && !isPredicate(u) && !holds(self, u) && !holds(question, u));
+    if (theirs.length > 0) return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
+  }
+  return undefined;
+}
+
 /** A name, or a Korean noun marked as subject or topic (세종은, 경찰이): what a statement is about. */
 function isHolder(t: Term): boolean {
   return HANGUL_WORD.test(t.key) ? t.role === "subject" || t.role === "topic" : t.entity;
