@@ -429,7 +429,7 @@ describe("classifyStatements", () => {
   it("marks another count of the same thing in words FP, and leaves counts of other things alone", () => {
     assertClashes([
       ["How many legs does a spider have?", "A spider has six legs.", "A spider has eight legs.", /six where it says eight/],
-      ["How long is a presidential term in France?", "The French president serves a seven-year term.", "The French president serves a five-year term.", /seven where it says five/],
+      ["How long is a presidential term in France?", "The French president serves a seven-year term.", "The French president serves a five-year term.", /seven-year where it says five-year/],
     ]);
     assertSupported([["How many legs does a spider have?", "A spider has eight legs.", "A spider has 8 legs."]]);
     // "two wings" counts wings: no clash with "four legs".
