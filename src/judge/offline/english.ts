@@ -97,5 +97,36 @@ function readTokens(text: string): EnglishToken[] {
     }
     offset += piece.length;
   }
+  return withVerbs(tokens);
+}
+
+/** Tags that may follow a verb's first word in a clause: its object or complement. */
+const OBJECT_START = new Set(["DET", "NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
+
+/**
+ * The tagger reads some plural subjects and their verb as one compound noun ("Plants release
+ * oxygen": "Plants release" a noun): in a sentence with no verb at all, a lower-case noun right
+ * after a plural noun, with an object after it, is the verb. A sentence with a verb, or without
+ * a plural before the noun ("Credit card payments"), is left as it was tagged.
+ */
+function withVerbs(tokens: EnglishToken[]): EnglishToken[] {
+  let from = 0;
+  for (let i = 0; i <= tokens.length; i++) {
+    if (i < tokens.length && !/^[.!?;]$/.test(tokens[i]!.text)) continue;
+    const sentence = tokens.slice(from, i);
+    if (!sentence.some((t) => t.pos === "VERB" || t.pos === "AUX")) {
+      const at = sentence.findIndex((t, k) => {
+        const before = sentence[k - 1];
+        const after = sentence[k + 1];
+        return (
+          k > 0 && t.pos === "NOUN" && /^\p{Ll}+$/u.test(t.text) && !/s$/.test(t.text) &&
+          before !== undefined && (before.pos === "NOUN" || before.pos === "PROPN") && /\p{L}s$/u.test(before.text) &&
+          after !== undefined && OBJECT_START.has(after.pos)
+        );
+      });
+      if (at >= 0) tokens[from + at] = { ...sentence[at]!, pos: "VERB" };
+    }
+    from = i + 1;
+  }
   return tokens;
 }
