@@ -333,8 +333,11 @@ describe("calibrate: a plain human score column", () => {
     assert.equal(report.statements, undefined);
     assert.equal(report.relevance, undefined);
     assert.deepEqual(rows(report.coverage), [{ kind: "score (human_score)", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0 }]);
-    const [all] = rows(report.rows);
+    const all = rows(report.rows).find((r) => r.target === "score" && r.model === "(all)");
     assert.deepEqual([all!.target, all!.judge_column, all!.label_column, all!.model, all!.n], ["score", "answer_correctness", "human_score", "(all)", 6]);
+    // The factual part is compared with the grades too (a grade of the answer's facts is what it scores).
+    const factual = rows(report.rows).find((r) => r.target === "factual" && r.model === "(all)");
+    assert.deepEqual([factual!.judge_column, factual!.label_column, factual!.n], ["answer_correctness_factual", "human_score", 6]);
     // J = [0.9, 1, 0.95, 0.1, 0.6, 0.8] (ranks [4, 6, 5, 1, 2, 3], Σdx² = 17.5);
     // H = [0.5, 1, 1, 0.5, 0, 1] (ranks [2.5, 5, 5, 2.5, 1, 5], dy = [−1, 1.5, 1.5, −1, −2.5, 1.5], Σdy² = 15);
     // Σdx·dy = −0.5 + 3.75 + 2.25 + 2.5 + 3.75 − 0.75 = 11 → ρ = 11/√(17.5·15) ≈ 0.679.
@@ -352,7 +355,8 @@ describe("calibrate: a plain human score column", () => {
     assert.deepEqual(rows(report.disagreements).slice(0, 3).map((r) => [r.id, r.model, r.statements]), [["q3", "atlas", ""], ["q1", "atlas", ""], ["q2", "swift", ""]]);
     // Within each question the judge scores the better-graded answer higher: q1 0.9 < 1 (0.5 < 1),
     // q2 0.95 > 0.1 (1 > 0.5), q3 0.6 < 0.8 (0 < 1); the models' order is reversed all the same.
-    assert.deepEqual(rows(report.answerOrder).map((r) => [r.n_pairs, r.ordered, r.share_ordered]), [[3, 3, 1]]);
+    assert.deepEqual(rows(report.answerOrder).filter((r) => r.target === "score").map((r) => [r.n_pairs, r.ordered, r.share_ordered]), [[3, 3, 1]]);
+    assert.deepEqual(rows(report.answerOrder).map((r) => r.target), ["factual", "score"]);
   });
 
   it("answer order counts every pair of a question's answers, and skips questions whose answers the labels score alike", () => {

@@ -275,7 +275,7 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
  *   `alignThreshold` (0.5) — and the verdicts of aligned pairs compared:
  *   n_label, n_judge, n_aligned, accuracy and Cohen's kappa.
  * - `rows`: `answer_correctness_factual` against the labels' F-beta (from the
- *   label counts, with the run's beta), and the final score
+ *   label counts, with the run's beta) or the human score, and the final score
  *   (`answer_correctness_continuous` if present, else `answer_correctness`)
  *   against the labels' F-beta or the human score: n, Spearman (ties get
  *   average ranks), mean absolute error and bias (mean judge − label),
@@ -332,6 +332,13 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     const human = scoreLabels(labels, options.labelScore);
     const match = matchLabels(table, human, caller);
     sides.push({ kind: `score (${options.labelScore})`, labels: human.length, match });
+    // A human score of the answer's facts is compared with the factual part too, when the table has it.
+    if (getColumn(table, "answer_correctness_factual") !== undefined) {
+      const factual = metricScores(table, "answer_correctness_factual", caller);
+      const pairs = match.matched.filter((m) => !Number.isNaN(factual[m.row]!)).map((m) => ({ ...pairBase(table, m.row), judge: factual[m.row]!, label: m.label.score, statements: "" }));
+      scoreAgreementRows("factual", "answer_correctness_factual", options.labelScore, pairs, rowCells);
+      answerOrderRow("factual", "answer_correctness_factual", options.labelScore, pairs, orderCells);
+    }
     const finalColumn = finalScoreColumn(table);
     const judged = metricScores(table, finalColumn, caller);
     scorePairs = match.matched.filter((m) => !Number.isNaN(judged[m.row]!)).map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.score, statements: "" }));
