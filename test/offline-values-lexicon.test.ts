@@ -211,3 +211,13 @@ describe("data sizes", () => {
     assert.equal(compareValues(findValues("25 MB")[0]!, findValues("50 MB")[0]!), "different");
   });
 });
+
+describe("shares that differ in a digit both write", () => {
+  it("tells 99.999% from 99.95%, and still takes 99.9% for 99.90% and a fall of 20% for -20%", () => {
+    const cmp = (x: string, y: string) => compareValues(findValues(x)[0]!, findValues(y)[0]!);
+    assert.equal(cmp("an availability of 99.999%", "99.95% availability"), "different");
+    assert.equal(cmp("99.9%", "99.90%"), "same");
+    assert.equal(cmp("a fall of 20%", "-20%"), "same");
+    assert.equal(cmp("about 99.9%", "99.95%"), "same");
+  });
+});

@@ -1050,7 +1050,9 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
   // (Compatible temperatures are one scale, or one scale and bare degrees: the same kind of quantity.)
   const strict = a.dimension === b.dimension || (isTemperature(a.dimension) && isTemperature(b.dimension));
   // A change of -20% is a fall of 20%; 5% is 0.05.
-  if ((a.dimension === "percent" || b.dimension === "percent") && close(Math.abs(a.value), Math.abs(b.value), tolerance)) return "same";
+  // (Not two shares apart by a digit both write: 99.999% is not 99.95%.)
+  const size = (v: TextValue): TextValue => ({ ...v, value: Math.abs(v.value) });
+  if ((a.dimension === "percent" || b.dimension === "percent") && close(Math.abs(a.value), Math.abs(b.value), tolerance) && (hedged || !apartByDigit(size(a), size(b)))) return "same";
   if (a.dimension === "percent" && b.dimension === "number" && close(a.value, b.value * 100, tolerance)) return "same";
   if (b.dimension === "percent" && a.dimension === "number" && close(b.value, a.value * 100, tolerance)) return "same";
   // A bare number against a quantity may be another quantity altogether: not a clash.
