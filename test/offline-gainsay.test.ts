@@ -8,17 +8,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { atomicClaims } from "../src/judge/offline/claims";
-import { classifyStatements } from "../src/judge/offline/classify";
 import { splitStatements } from "../src/judge/offline/statements";
+import { verdicts as classified } from "./support/verdicts";
 
-/** Verdicts of one question, as "TP"/"FP" and "covered"/"FN" lists, with every reason. */
+/** Verdicts of one question, with every reason in one line for messages and matches. */
 function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string } {
-  const reply = classifyStatements(question, splitStatements(response, question), splitStatements(reference, question));
-  return {
-    response: reply.response.map((v) => v.verdict),
-    reference: reply.reference.map((v) => v.verdict),
-    reasons: [...reply.response, ...reply.reference].map((v) => v.reason).join(" | "),
-  };
+  const v = classified(question, response, reference);
+  return { ...v, reasons: v.reasons.join(" | ") };
 }
 
 describe("a reference statement the answer contradicts is not covered", () => {

@@ -16,16 +16,8 @@ import { splitStatements } from "../src/judge/offline/statements";
 import { analyzeText, contentWords } from "../src/judge/offline/text";
 import { compareValues, findValues, valueToken } from "../src/judge/offline/values";
 import { cosineSimilarity } from "../src/metrics/math";
+import { verdicts } from "./support/verdicts";
 
-/** Verdicts of one question, as "TP"/"FP" and "covered"/"FN" lists. */
-function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string[] } {
-  const reply = classifyStatements(question, splitStatements(response, question), splitStatements(reference, question));
-  return {
-    response: reply.response.map((v) => v.verdict),
-    reference: reply.reference.map((v) => v.verdict),
-    reasons: [...reply.response, ...reply.reference].map((v) => v.reason),
-  };
-}
 
 /** Asserts that each one-statement answer is supported and covers its one-statement reference. */
 function assertSupported(cases: ReadonlyArray<readonly [string, string, string]>): void {

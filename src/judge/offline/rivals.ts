@@ -272,6 +272,12 @@ export function swappedObjects(
   return undefined;
 }
 
+/** The subject terms of an English statement (none for a Korean one, whose roles are particles). */
+function englishSubject(statement: StatementAnalysis): Term[] {
+  if (statement.terms.some((t) => HANGUL_WORD.test(t.key))) return [];
+  return statement.terms.filter((t) => t.role === "subject" && !isPredicate(t));
+}
+
 /**
  * Another object of the same verb: this statement's subject does something to a thing the other
  * side never mentions, where a statement of the other side has the same subject do the same to
@@ -286,8 +292,8 @@ export function anotherObject(
   other: Pool,
   question: Pool,
 ): { index: number; mine: string; theirs: string } | undefined {
-  const subject = statement.terms.filter((t) => t.role === "subject" && !isPredicate(t));
-  if (subject.length === 0 || statement.terms.some((t) => HANGUL_WORD.test(t.key))) return undefined;
+  const subject = englishSubject(statement);
+  if (subject.length === 0) return undefined;
   const self = pool([statement]);
   // Not a complement of "be": many things are true of one subject ("Vatican City is an independent
   // city-state" beside "… is the smallest country").
@@ -319,8 +325,8 @@ export function anotherAnswer(
   other: Pool,
   question: Pool,
 ): { index: number; mine: string; theirs: string } | undefined {
-  const subject = statement.terms.filter((t) => t.role === "subject" && !isPredicate(t));
-  if (subject.length === 0 || !subject.every((t) => holds(question, t)) || statement.terms.some((t) => HANGUL_WORD.test(t.key))) return undefined;
+  const subject = englishSubject(statement);
+  if (subject.length === 0 || !subject.every((t) => holds(question, t))) return undefined;
   const mine = statement.terms.filter((t) => t.role === "be" && t.weight >= 1.5 && !holds(question, t));
   if (mine.length === 0 || mine.some((t) => holds(other, t) || aliasHeld(t, other))) return undefined;
   const self = pool([statement]);
