@@ -151,3 +151,16 @@ describe("a count written in words before a unit", () => {
     assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
   });
 });
+
+describe("a why-question's premise, and a denied participle", () => {
+  it("drops the clause that only says again what a why-question asks", () => {
+    assert.deepEqual(splitStatements("Bread rises because yeast produces carbon dioxide gas.", "Why does bread rise?"), ["yeast produces carbon dioxide gas."]);
+    // To a "what" question the clause that restates it is about the answer it names, and stays.
+    assert.equal(splitStatements("Paris is the capital because the king lived there.", "What is the capital of France?").length, 2);
+  });
+
+  it("reads ', not counting the chair' as a denial, not as a contrast like ', not Sydney'", () => {
+    const v = verdicts("How many members sit on the board?", "The board has 9 members, not counting the chair.", "The board has 9 members, including the chair.");
+    assert.deepEqual(v.response, ["FP"], v.reasons);
+  });
+});

@@ -230,8 +230,9 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       lowerWords.push(lower);
     }
     if (isNegation(lower) || token.lemma === "not") {
-      // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause (", no Y has …" does).
-      const contrast = lower === "not" && /,\s*$/.test(text.slice(Math.max(0, start - 3), start));
+      // ", not Y" contrasts a phrase ("Canberra, not Sydney"); it does not deny the clause (", no Y has …" does),
+      // and ", not counting the goalkeeper" denies its participle.
+      const contrast = lower === "not" && /,\s*$/.test(text.slice(Math.max(0, start - 3), start)) && tokens[i + 1]?.pos !== "VERB";
       // "weren't issued until 2002", "did not become a state until 1959": it happened then (a
       // date or a number follows "until"; "not open until further notice" stays a denial).
       const until = /^\W*(?:\S+\s+){0,4}?(?:until|till)\s+(?:the\s+)?/iu.exec(text.slice(end));

@@ -274,6 +274,7 @@ export function splitStatements(text: string, question = ""): string[] {
   const asked = askedWords(question);
   const yesNoQuestion = POLAR_QUESTION.test(question.trim()) || HAS_HANGUL.test(question);
   const openQuestion = !yesNoQuestion && OPEN_QUESTION.test(question) && !/\bor\b/iu.test(question);
+  const whyQuestion = /\bwhy\b/iu.test(question);
   for (const rawLine of plainText(text, yesNoQuestion).split(/\r\n|[\r\n\u2028\u2029]/)) {
     const line = rawLine.replace(BULLET, "").trim();
     if (!line) continue;
@@ -323,11 +324,15 @@ export function splitStatements(text: string, question = ""): string[] {
     }
     // A bracketed note or a closing apposition is a claim of its own, after the sentence's.
     const { main, asides } = HAS_HANGUL.test(c.sentence) ? { main: c.sentence, asides: [] } : withoutAsides(c.sentence);
-    for (const piece of splitClauses(main)) {
-      const atoms = atomicClaims(piece.trim());
-      // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
-      // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer.
-      for (const claim of atoms) if (!(openQuestion && atoms.length > 1 && echoesQuestion(claim, asked, true))) keep(claim);
+    // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
+    // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer; so
+    // is a clause that says again what a why-question asks ("Ice floats" of "Ice floats because …").
+    // (To a "which" or "what" question, a clause that restates its words is about the answer it names.)
+    const pieces = splitClauses(main).map((piece) => atomicClaims(piece.trim()));
+    const clauses = pieces.length;
+    for (const atoms of pieces) {
+      const premise = openQuestion && (atoms.length > 1 || (clauses > 1 && whyQuestion));
+      for (const claim of atoms) if (!(premise && echoesQuestion(claim, asked, true))) keep(claim);
     }
     for (const aside of asides) keep(aside);
   }
