@@ -164,3 +164,15 @@ describe("a why-question's premise, and a denied participle", () => {
     assert.deepEqual(v.response, ["FP"], v.reasons);
   });
 });
+
+describe("an adjective that opens a sentence, and a list whose last item runs into its verb", () => {
+  it("reads 'Higher' that opens a sentence as an adjective, not a name the answer must give", () => {
+    const v = verdicts("Why do rate rises curb inflation?", "When rates go up, loans cost more for families and firms.", "Higher interest rates make loans more expensive for families and firms.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
+  });
+
+  it("ends a list item at a determiner: '… and business loans all cost more' keeps 'all cost more' on every item", () => {
+    const parts = splitStatements("Borrowing gets dearer: mortgages, car loans, credit cards and business loans all cost more.");
+    assert.ok(parts.filter((p) => /loans|mortgages|cards/.test(p)).every((p) => /all cost more/.test(p)), JSON.stringify(parts));
+  });
+});

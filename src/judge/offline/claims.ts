@@ -408,7 +408,8 @@ function splitList(clause: string, tokens: readonly EnglishToken[]): string[] | 
         closed = true;
       }
       let j = i;
-      while (j < tokens.length && ITEM_POS.has(tokens[j]!.pos) && !/^[,.;:!?]$/.test(tokens[j]!.text) && j - i < 4) j++;
+      // A determiner opens an item, never continues one ("… and business loans all cost more").
+      while (j < tokens.length && ITEM_POS.has(tokens[j]!.pos) && !/^[,.;:!?]$/.test(tokens[j]!.text) && j - i < 4 && !(j > i && tokens[j]!.pos === "DET")) j++;
       if (j === i) break;
       items.push({ from: i, to: j });
       if (tokens[j]?.text === ",") i = j + 1;

@@ -186,7 +186,8 @@ const swappedSubject: Contradiction = ({ statement, others, other, self, questio
       ? o.terms.some((u) => holds(question, u))
       : rest.filter((t) => holds(p, t)).reduce((sum, t) => sum + t.weight, 0) / weight >= 0.75 && theirWeight > 0 && theirRest.filter((u) => holds(self, u)).reduce((sum, u) => sum + u.weight, 0) / theirWeight >= 0.6;
     if (!said) continue;
-    const rival = theirs.filter((u) => u.weight >= 1 && !u.entity && !holds(self, u));
+    // A noun (not an adjective before one: "Higher interest rates …" names no rival of "a central bank").
+    const rival = theirs.filter((u) => u.weight >= 1.5 && !u.entity && !holds(self, u));
     if (rival.length === 0 || deniedThere(statement, o)) continue;
     return clash(i, `${show(subject.map((t) => t.form))} where it says ${show(rival.map((t) => t.form))}`);
   }

@@ -97,7 +97,26 @@ function readTokens(text: string): EnglishToken[] {
     }
     offset += piece.length;
   }
-  return withVerbs(tokens);
+  return withVerbs(withAdjectiveOpeners(text, tokens));
+}
+
+/**
+ * The tagger takes an adjective that opens a sentence, capitalised, for a name ("Higher interest
+ * rates …", "Red blood cells …", "Lower demand …"). A capitalised first word tagged as a name,
+ * before a lower-case noun, is read again in lower case: if it is an adjective or adverb there, it
+ * is one. A name stays a name ("Paris hotels": "paris" is no adjective either).
+ */
+function withAdjectiveOpeners(text: string, tokens: EnglishToken[]): EnglishToken[] {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const opens = i === 0 || /^[.!?:;]$/.test(tokens[i - 1]!.text);
+    const next = tokens[i + 1];
+    if (!opens || t.pos !== "PROPN" || !/^\p{Lu}\p{Ll}+$/u.test(t.text) || next === undefined || next.pos !== "NOUN" || !/^\p{Ll}/u.test(next.text)) continue;
+    const lower = t.text.toLowerCase();
+    const [again] = englishTokens(`${lower} ${text.slice(next.start, next.end)}`);
+    if (again !== undefined && again.text === lower && (again.pos === "ADJ" || again.pos === "ADV")) tokens[i] = { ...t, pos: again.pos, lemma: again.lemma };
+  }
+  return tokens;
 }
 
 /** Tags that may follow a verb's first word in a clause: its object or complement. */
