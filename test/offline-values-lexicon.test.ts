@@ -221,3 +221,14 @@ describe("shares that differ in a digit both write", () => {
     assert.equal(cmp("about 99.9%", "99.95%"), "same");
   });
 });
+
+describe("two measurements of one physical size", () => {
+  it("takes 4,808 m for 4,807 m as one measurement, but not 101 m for 100 m, nor counts, money or days a unit apart", () => {
+    const cmp = (x: string, y: string) => compareValues(findValues(x)[0]!, findValues(y)[0]!);
+    assert.equal(cmp("Mont Blanc is 4,808 metres high", "4,807 m"), "same");
+    assert.equal(cmp("a 100 m sprint", "101 m"), "different");
+    assert.equal(cmp("206 bones", "207 bones"), "different");
+    assert.equal(cmp("$75 per person", "$76"), "different");
+    assert.equal(cmp("30 days", "31 days"), "different");
+  });
+});

@@ -866,6 +866,9 @@ function readAsciiValues(text: string): TextValue[] {
 
 /** Relative tolerance of an exact value. */
 const EXACT_TOLERANCE = 0.005;
+/** Physical sizes that two sources measure a little differently, and how far apart they may be. */
+const MEASURED: ReadonlySet<Dimension> = new Set(["length", "mass", "area", "speed"]);
+const MEASUREMENT_TOLERANCE = 0.0005;
 /**
  * A hedged value agrees with another when the other, rounded to the coarser
  * of the two written precisions, gives it ("about 3,500" for 3,530; "roughly
@@ -1046,6 +1049,9 @@ export function compareValues(a: TextValue, b: TextValue): "same" | "different" 
   }
   const hedged = a.approximate || b.approximate || converted;
   if (hedged ? closeApproximately(a, b, converted) : close(a.value, b.value, EXACT_TOLERANCE) && !apartByDigit(a, b)) return "same";
+  // Two surveys of one physical size differ in a last digit ("8,848 m" and "8,849 m" for Everest):
+  // within 0.05% they are one measurement (not a count, a sum of money, a share or a time).
+  if (a.dimension === b.dimension && MEASURED.has(a.dimension) && close(a.value, b.value, MEASUREMENT_TOLERANCE)) return "same";
   const tolerance = hedged ? APPROXIMATE_CEILING : EXACT_TOLERANCE;
   // (Compatible temperatures are one scale, or one scale and bare degrees: the same kind of quantity.)
   const strict = a.dimension === b.dimension || (isTemperature(a.dimension) && isTemperature(b.dimension));
