@@ -176,3 +176,10 @@ describe("an adjective that opens a sentence, and a list whose last item runs in
     assert.ok(parts.filter((p) => /loans|mortgages|cards/.test(p)).every((p) => /all cost more/.test(p)), JSON.stringify(parts));
   });
 });
+
+describe("a name the answer glosses with another", () => {
+  it("finds 'Excel (XLSX)' where the reference says XLSX", () => {
+    const v = verdicts("Which file types does the importer take?", "The importer takes CSV and Excel (XLSX) files.", "The importer takes CSV and XLSX files.");
+    assert.deepEqual([v.response[0], v.reference], ["TP", ["covered"]], v.reasons);
+  });
+});

@@ -88,6 +88,24 @@ function oppositeWord(t: Term, other: Pool, self: Pool): string | undefined {
 }
 
 /**
+ * Whether a statement of `glosses` only equates a name with others that `other` all has ("Excel
+ * is XLSX", from "Excel (XLSX)"; "Eric Blair is George Orwell"): the name is found there by
+ * another of its names.
+ */
+function glossedThere(t: Term, glosses: Pool, other: Pool): boolean {
+  return glosses.analyses.some((a) => {
+    // Names only, on both sides ("Its closest relatives are Turkish and Kazakh" glosses nothing).
+    if (a.values.length > 0 || a.negations.length > 0 || !a.terms.every((u) => u.entity)) return false;
+    const subject = a.terms.filter((u) => u.role === "subject");
+    const equated = a.terms.filter((u) => u.role === "be");
+    if (subject.length === 0 || equated.length === 0 || subject.length + equated.length !== a.terms.length) return false;
+    const named = (side: readonly Term[]) => side.some((u) => u.key === t.key);
+    const gloss = named(subject) ? equated : named(equated) ? subject : [];
+    return gloss.length > 0 && gloss.every((u) => holds(other, u) || aliasHeld(u, other));
+  });
+}
+
+/**
  * One statement read against the other side, once it is supported on the face of it: what every
  * check of a contradiction reads.
  */
@@ -132,7 +150,7 @@ const anotherListItem: Contradiction = ({ statement, others, other, question, si
  * A swapped name: the statement that says the same of something else ("the largest desert is
  * Antarctica" against "the Sahara is the largest desert").
  */
-const swappedName: Contradiction = ({ statement, others, self, question, names, clash }) => {
+const swappedName: Contradiction = ({ statement, others, other, own, self, question, names, clash }) => {
   if (names.length === 0) return undefined;
   const predicate = statement.terms.filter((t) => !names.includes(t));
   const weight = predicate.reduce((sum, t) => sum + t.weight, 0);
@@ -152,7 +170,9 @@ const swappedName: Contradiction = ({ statement, others, self, question, names, 
   const o = others[best]!;
   // The names this statement gives that the statement saying the same of something lacks
   // ("Argentina won the first World Cup" against "Uruguay won the first FIFA World Cup").
-  const absent = names.filter((t) => !holds(pool([o]), t) && !aliasHeld(t, pool([o])));
+  const there = pool([o]);
+  // (A name either side glosses with one that statement has is not absent: "Excel (XLSX)" against "… XLSX files".)
+  const absent = names.filter((t) => !holds(there, t) && !aliasHeld(t, there) && !glossedThere(t, own, there) && !glossedThere(t, other, there));
   if (absent.length === 0) return undefined;
   const rival = rivalNames(o, new Set(absent.map((t) => slotOf(t.role))), self, question);
   if (rival.length === 0 || deniedThere(statement, o)) return undefined;
@@ -518,6 +538,8 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     // A formula or abbreviation whose expansion is there ("CH4" for "methane").
     const expansion = expansionOf(t.key);
     if (expansion !== undefined && expansion.every((w) => other.synonyms.has(w) || question.synonyms.has(w))) return true;
+    // Another name this side gives it, in a note of its own ("Excel (XLSX)" → "Excel is XLSX"), that the other side has.
+    if (glossedThere(t, own, other)) return true;
     if (t.group === "") return false;
     const head = statement.terms.filter((u) => u.group === t.group).pop();
     if (head === undefined || head === t) return false;
