@@ -126,6 +126,20 @@ describe("offline judge", () => {
     assert.ok((out[3]!["answer_correctness"] as number) > 0.5);
   });
 
+  it("scores a refusal in another language 0, as a refusal in the reference's language", async () => {
+    const reference = "경복궁은 1395년 조선 태조 때 지어졌습니다.";
+    const question = "경복궁은 언제 지어졌나요?";
+    const rows = [
+      { id: "en", model: "m", user_input: question, response: "I'm sorry, I don't know.", reference },
+      { id: "ko", model: "m", user_input: question, response: "모르겠습니다.", reference },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    for (const r of out) {
+      assert.equal(r["answer_correctness_error"], "", String(r["id"]));
+      assert.equal(r["answer_correctness_factual"], 0, String(r["id"]));
+    }
+  });
+
   it("tells a short Korean answer by its script, a short French one by two of its words, and keeps 'No no no.' English", async () => {
     const reference = "Lyon is the third-largest city of France.";
     const question = "Which city is the third-largest of France?";

@@ -5,6 +5,7 @@
  */
 import { describeSource } from "../../context/items";
 import { JudgeError, type JudgeTask } from "../types";
+import { isRefusal } from "./analyze";
 import { classifyStatements } from "./classify";
 import { judgeRelevanceText } from "./relevance";
 import { splitStatements } from "./statements";
@@ -22,7 +23,8 @@ export function answerTask(task: JudgeTask): unknown {
     case "classify_statements":
       readable(task.response.join(" "), "answer");
       readable(task.reference.join(" "), "reference");
-      sameLanguage(task.response.join(" "), task.reference.join(" "));
+      // A refusal in another language ("I don't know." to a Korean question) is a refusal all the same: it scores 0.
+      if (!task.response.every(isRefusal)) sameLanguage(task.response.join(" "), task.reference.join(" "));
       return classifyStatements(task.question, task.response, task.reference);
     case "relevance": {
       const images = task.contexts.flatMap((c, i) => (c.type === "image" ? [`context ${i + 1} (${describeSource(c.source)})`] : []));
