@@ -183,3 +183,12 @@ describe("a name the answer glosses with another", () => {
     assert.deepEqual([v.response[0], v.reference], ["TP", ["covered"]], v.reasons);
   });
 });
+
+describe("a Korean compound written with or without spaces", () => {
+  it("finds '국립 중앙 박물관' where the reference writes '국립중앙박물관', and the other way round", () => {
+    const apart = verdicts("반가사유상은 어디에 있나요?", "국립 중앙 박물관에 있습니다.", "반가사유상은 국립중앙박물관에 있습니다.");
+    assert.deepEqual([apart.response, apart.reference], [["TP"], ["covered"]], apart.reasons);
+    const joined = verdicts("반가사유상은 어디에 있나요?", "반가사유상은 국립중앙박물관에 있습니다.", "반가사유상은 국립 중앙 박물관에 있습니다.");
+    assert.deepEqual([joined.response, joined.reference], [["TP"], ["covered"]], joined.reasons);
+  });
+});

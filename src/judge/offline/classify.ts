@@ -14,7 +14,7 @@ import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from
 import { englishTokens, type EnglishToken } from "./english";
 import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
-import { aliasHeld, buildPool, hasLowerWord, holds, isName, pool, statementsThatMayHold, type Pool } from "./pool";
+import { aliasHeld, buildPool, hasLowerWord, holds, isName, koreanCompounds, pool, statementsThatMayHold, type Pool } from "./pool";
 import {
   anotherAnswer, anotherObject, clashingCount, exchangedPrepositions, crossedAttribute, crossedValue, deniedThere, headOfAnotherName, isPredicate, listRival, rivalNames, sharedCount, slotOf,
   statedValues, swappedObjects, swappedRoles, wordCounts,
@@ -131,6 +131,8 @@ interface Reading {
   ref: (index: number) => string;
   /** A clash with the other side's statement `index`, saying what clashes. */
   clash: (index: number, what: string) => Standing;
+  /** Its Korean words written apart that the other side writes as one word ("국립 중앙 박물관"). */
+  joined: ReadonlySet<Term>;
 }
 
 /** A check of one kind of contradiction: the standing it finds, or undefined. */
@@ -440,9 +442,10 @@ function denies(negated: StatementAnalysis, affirming: StatementAnalysis): boole
  * though "cats" is most of its weight. (Coverage of a reference statement stays lenient: an
  * answer that names "Apollo 11" covers "during the Apollo 11 mission".)
  */
-const nothingSaidOfSubject: Contradiction = ({ statement, others, other, question, side, matched }) => {
+const nothingSaidOfSubject: Contradiction = ({ statement, others, other, question, side, matched, joined }) => {
   if (side !== "reference" || matched.length > 0) return undefined;
-  const said = statement.terms.slice(1).filter((t) => !holds(question, t));
+  // (A Korean compound written apart is one thing: "국립 중앙 박물관" says nothing of "국립".)
+  const said = statement.terms.slice(1).filter((t) => !holds(question, t) && !(joined.has(t) && joined.has(statement.terms[0]!)));
   // An English verb alone is paraphrased freely ("hosted" for "held in") where one statement of
   // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
   // holds the subject alone ("Cats can fly" against "Cats have four legs").
@@ -570,9 +573,12 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   // Content words, weighted: found on the other side, or (for half their weight) in the question.
   const shared: string[] = [];
   const missing: string[] = [];
+  // Korean words written apart that the other side writes as one ("국립 중앙 박물관" for "국립중앙박물관").
+  // (The very word: a Korean stem's looser match would take "조선" for "조선시대".)
+  const joined = new Set(koreanCompounds(statement.terms).flatMap((c) => (other.synonyms.has(c.key) ? c.parts : [])));
   for (const t of statement.terms) {
     total += t.weight;
-    if (holds(other, t)) {
+    if (holds(other, t) || joined.has(t)) {
       found += t.weight;
       foundOnOtherSide++;
       shared.push(t.form);
@@ -594,7 +600,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   }
 
   // Supported on the face of it; now what would contradict it.
-  const reading: Reading = { statement, others, other, own, self, question, side, names, values, matched, nearest, ref, clash };
+  const reading: Reading = { statement, others, other, own, self, question, side, names, values, matched, nearest, ref, clash, joined };
   for (const contradiction of CONTRADICTIONS) {
     const found = contradiction(reading);
     if (found !== undefined) return found;

@@ -109,8 +109,30 @@ export function buildPool(analyses: readonly StatementAnalysis[]): Pool {
     if (list) list.push(t.key);
     else byInitial.set(c, [t.key]);
   }
-  return { terms, synonyms: new Set(terms.map((t) => synonymKey(t.key))), byInitial, held: new Map(), values, analyses };
+  const synonyms = new Set(terms.map((t) => synonymKey(t.key)));
+  for (const a of analyses) for (const joined of koreanCompounds(a.terms)) synonyms.add(joined.key);
+  return { terms, synonyms, byInitial, held: new Map(), values, analyses };
 }
+
+/**
+ * Korean compounds written with spaces, as one word: a run of up to three Hangul terms, all but
+ * the last without a particle ("국립 중앙 박물관에" → "국립중앙박물관", "다 빈치가" → "다빈치"),
+ * since spacing inside a compound noun is the writer's choice. Each with the terms it joins.
+ */
+export function koreanCompounds(terms: readonly Term[]): Array<{ key: string; parts: readonly Term[] }> {
+  const out: Array<{ key: string; parts: readonly Term[] }> = [];
+  for (let i = 0; i < terms.length; i++) {
+    for (let n = 2; n <= 3 && i + n <= terms.length; n++) {
+      const parts = terms.slice(i, i + n);
+      if (!parts.every((t) => HANGUL_ONLY.test(t.key)) || !parts.slice(0, -1).every((t) => t.role === "")) break;
+      out.push({ key: parts.map((t) => t.key).join(""), parts });
+    }
+  }
+  return out;
+}
+
+/** A key of Hangul syllables only. */
+const HANGUL_ONLY = /^[\uAC00-\uD7A3]+$/u;
 
 const singlePools = new WeakMap<StatementAnalysis, Pool>();
 
