@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { withoutAsides } from "../src/judge/offline/asides";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { splitStatements } from "../src/judge/offline/statements";
 import { verdicts as classified } from "./support/verdicts";
@@ -190,5 +191,20 @@ describe("a Korean compound written with or without spaces", () => {
     assert.deepEqual([apart.response, apart.reference], [["TP"], ["covered"]], apart.reasons);
     const joined = verdicts("반가사유상은 어디에 있나요?", "반가사유상은 국립중앙박물관에 있습니다.", "반가사유상은 국립 중앙 박물관에 있습니다.");
     assert.deepEqual([joined.response, joined.reference], [["TP"], ["covered"]], joined.reasons);
+  });
+});
+
+describe("ranges with 'to', notes after a number in powers of ten, and British spellings", () => {
+  it("keeps '20 to 25 times a year' one claim, so 'about two dozen times' agrees with it", () => {
+    assert.deepEqual(splitStatements("The tower is struck about 20 to 25 times a year."), ["The tower is struck about 20 to 25 times a year."]);
+  });
+
+  it("makes a note after '6.02 × 10²³ particles' about the whole number", () => {
+    assert.deepEqual(withoutAsides("A mole holds about 6.02 × 10²³ particles (atoms or molecules).").asides, ["6.02 × 10²³ particles is atoms or molecules."]);
+  });
+
+  it("takes 'anticlockwise' for 'counterclockwise'", () => {
+    const v = verdicts("Which way does a bathtub vortex turn?", "It turns anticlockwise.", "It turns counterclockwise.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
   });
 });

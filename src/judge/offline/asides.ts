@@ -7,6 +7,8 @@
  * sentence is judged on what it says, and the aside on its own.
  */
 
+import { findValues, type TextValue } from "./values";
+
 /** A bracketed note of at most 80 characters after a space (not a call: "COUNT(*)", "O(log n)"). */
 const BRACKETED = /\s+\(([^()]{1,80})\)/gu;
 
@@ -40,9 +42,13 @@ const ONLY_NUMBERS = /^[\p{N}\s.,:/–—-]+$/u;
 export function withoutAsides(sentence: string): { main: string; asides: string[] } {
   const asides: string[] = [];
   sentence = sentence.trim();
+  let values: readonly TextValue[] | undefined;
   let main = sentence.replace(BRACKETED, (whole: string, note: string, offset: number) => {
     const content = note.trim();
-    const head = HEAD.exec(sentence.slice(0, offset))?.[1]?.trim();
+    const found = HEAD.exec(sentence.slice(0, offset));
+    // A head that starts inside a number takes all of it ("6.02 × 10²³ particles", not "10²³ particles").
+    const inside = found === null ? undefined : (values ??= findValues(sentence)).find((v) => v.start < found.index && found.index < v.end);
+    const head = (inside === undefined ? found?.[1] : sentence.slice(inside.start, offset))?.trim();
     if (!/[\p{L}\p{N}]/u.test(content)) return ""; // "(,)": nothing
     if (head === undefined || NOT_A_CLAIM.test(content) || ONLY_NUMBERS.test(content)) return whole;
     asides.push(`${head} is ${content}.`);

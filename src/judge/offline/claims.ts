@@ -135,8 +135,9 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
   for (const item of items) {
     const last = merged[merged.length - 1];
     const between = last ? tokens.filter((t) => t.start >= last.end && t.end <= item.start) : [];
-    // A range ("1914–18", "60-100") is one item, as is a run of modifiers between two items.
-    const range = between.length === 1 && /^[-–~]$/.test(between[0]!.text);
+    // A range ("1914–18", "60-100", "20 to 25 times") is one item, as is a run of modifiers between two items.
+    const startsValue = (it: { start: number }) => values.some((v) => v.start === it.start);
+    const range = between.length === 1 && (/^[-–~]$/.test(between[0]!.text) || (/^to$/i.test(between[0]!.text) && last !== undefined && startsValue(last) && startsValue(item)));
     if (last && between.length > 0 && (range || between.every((t) => t.pos === "ADJ" || t.pos === "NOUN" || t.pos === "PROPN"))) {
       last.end = item.end;
     } else if (last && item.start < last.end) {

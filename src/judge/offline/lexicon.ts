@@ -14,6 +14,8 @@ import { ownKeys } from "./own-keys";
  * first word; a word in no group is its own key.
  */
 export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
+  // British and American spellings of one direction
+  ["counterclockwise", "anticlockwise", "counter-clockwise", "anti-clockwise"],
   // Korean colours: native and Sino-Korean words
   ["파란색", "청색", "파랑", "푸른색"],
   ["노란색", "황색", "노랑"],
