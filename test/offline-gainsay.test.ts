@@ -208,3 +208,14 @@ describe("ranges with 'to', notes after a number in powers of ten, and British s
     assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
   });
 });
+
+describe("a list is of items in one place", () => {
+  it("does not read three things said of the question's words as a list the answer's word is missing from", () => {
+    const v = verdicts(
+      "How long can a Canadian citizen stay in the Nordic Area without a visa?",
+      "Visa-free stays are limited to 60 days.",
+      "Canadian citizens can stay in the Nordic Area without a visa for up to 60 days in any 120-day period. The 60 days count across all Nordic countries together, not separately for each country.",
+    );
+    assert.deepEqual(v.response, ["TP"], v.reasons);
+  });
+});

@@ -109,7 +109,10 @@ export function listRival(statement: StatementAnalysis, others: readonly Stateme
     const p = pool([o]);
     if (!frame.every((t) => holds(p, t) || holds(question, t))) continue;
     const own = o.terms.filter((u) => u.weight >= 1 && !holds(self, u) && !holds(question, u));
-    if (own.length === 1 && !rivals.includes(own[0]!.form)) rivals.push(own[0]!.form);
+    // An English item in the same place ("are C" against "are A"), not another thing said of the
+    // same words (a Korean item's particle varies with its place in the list: "장마가", "겨울입니다").
+    const samePlace = own.length === 1 && (HANGUL_WORD.test(own[0]!.key) || own[0]!.role === missing[0]!.role);
+    if (samePlace && !rivals.includes(own[0]!.form)) rivals.push(own[0]!.form);
   }
   // Three other items at least: two statements that differ from this one by a word are as often a
   // paraphrase or another inflection as a list.
