@@ -219,3 +219,13 @@ describe("a list is of items in one place", () => {
     assert.deepEqual(v.response, ["TP"], v.reasons);
   });
 });
+
+describe("a value that measures another thing", () => {
+  it("does not set 'a 14-day notice period' against '30 days of leave', but still '120-day period' against '180-day period'", () => {
+    const other = verdicts("How much leave do members get?", "Members get 30 days of leave. Requests need a 14-day notice period.", "Members get 30 days of leave.");
+    assert.deepEqual(other.response, ["TP", "FP"], other.reasons);
+    assert.doesNotMatch(other.reasons.split(" | ")[1]!, /clashes/);
+    const same = verdicts("How long can visitors stay?", "Visitors can stay 60 days in any 120-day period.", "Visitors can stay up to 60 days in any 180-day period.");
+    assert.match(same.reasons, /120-day where it says 180-day/);
+  });
+});

@@ -88,6 +88,20 @@ function oppositeWord(t: Term, other: Pool, self: Pool): string | undefined {
 }
 
 /**
+ * Whether two values of two statements may measure the same thing: a value written as a
+ * compound before its noun ("a 180-day period", "a 10-minute walk") measures that noun, and
+ * another value measures it only where its statement names the noun too.
+ */
+function sameMeasured(v: TextValue, statement: StatementAnalysis, w: TextValue, other: StatementAnalysis | undefined): boolean {
+  if (other === undefined) return true;
+  const nounOf = (x: TextValue, text: string) => (/-\p{L}+$/u.test(x.text) ? /^\s+(\p{L}{3,})/u.exec(text.slice(x.end))?.[1]?.toLowerCase() : undefined);
+  const names = (text: string, noun: string) => text.toLowerCase().includes(noun.slice(0, Math.max(4, noun.length - 2)));
+  const mine = nounOf(v, statement.text);
+  const theirs = nounOf(w, other.text);
+  return (mine === undefined || names(other.text, mine)) && (theirs === undefined || names(statement.text, theirs));
+}
+
+/**
  * Whether a statement of `glosses` only equates a name with others that `other` all has ("Excel
  * is XLSX", from "Excel (XLSX)"; "Eric Blair is George Orwell"): the name is found there by
  * another of its names.
@@ -516,7 +530,9 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       continue;
     }
     if (question.values.some((w) => compareValues(v, w) === "same")) continue;
-    const different = other.values.filter((w) => compareValues(v, w) === "different");
+    // (Not a value that measures another thing: "any 180-day period" is no clash with "stays of 90 days".)
+    const owner = (w: TextValue) => others.find((o) => o.values.includes(w));
+    const different = other.values.filter((w) => compareValues(v, w) === "different" && sameMeasured(v, statement, w, owner(w)));
     if (different.length > 0) {
       const j = others.findIndex((o) => o.values.includes(different[0]!));
       // Denying another value is what the other side says too ("50Hz가 아니다" against "60Hz").
