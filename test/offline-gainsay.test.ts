@@ -229,3 +229,11 @@ describe("a value that measures another thing", () => {
     assert.match(same.reasons, /120-day where it says 180-day/);
   });
 });
+
+describe("what people believe, said of a claim", () => {
+  it("reads 'Ottawa, not Toronto as many people think' as the answer Ottawa, not Toronto", () => {
+    const v = verdicts("What is the capital of Canada?", "Ottawa, not Toronto as many people think.", "The capital of Canada is Ottawa.");
+    assert.deepEqual([v.response.includes("TP"), v.reference], [true, ["covered"]], v.reasons);
+    assert.doesNotMatch(v.reasons, /never mentions "Toronto"/);
+  });
+});

@@ -25,6 +25,10 @@ const HEDGE_CLAUSE = new RegExp(`(?:^|(?<=[,;:(—–])|\\s+(?:but|though|althou
 const OTHERS_SAY =
   /^(?:some\s+(?:sources|people|websites|books|textbooks|accounts)|many\s+(?:people|sources)|people\s+often|it\s+is\s+(?:often|commonly|widely|sometimes)\s+(?:said|believed|claimed|thought)|a\s+common\s+(?:misconception|myth|belief)\s+is)\b[^,;]*?,\s*(?:but|however|yet)\b[\s,]*/iu;
 
+/** What people believe, said of a claim, not a claim: "… as people often assume", "as is commonly thought", "Contrary to popular belief, …". */
+const POPULAR_BELIEF =
+  /(?:,?\s+as\s+(?:(?:many|most|some)\s+)?people\s+(?:often\s+|commonly\s+|usually\s+|sometimes\s+|mistakenly\s+)?(?:assume|think|believe|say|expect)|,?\s+as\s+is\s+(?:often|commonly|widely|sometimes)\s+(?:thought|assumed|believed|said|claimed)|(?:^|,\s*)contrary\s+to\s+(?:popular|common)\s+(?:belief|opinion|myth|assumption))(?=\s*[,.;!?]|$)/giu;
+
 /** "not X but Y" with short X and Y, read as "Y, not X" (not "not only X but also Y"). */
 const NOT_BUT = /\bnot\s+(?!only\b|just\b|merely\b|simply\b|even\b)((?:[\p{L}\p{N}'’-]+\s+){0,4}?[\p{L}\p{N}'’-]+)\s+but\s+(?:rather\s+|instead\s+)?((?:[\p{L}\p{N}'’-]+\s+){0,4}?[\p{L}\p{N}'’-]+)(?=\s*[.,;!?]|$)/giu;
 
@@ -60,6 +64,7 @@ export function claimedPart(sentence: string): string {
   return edges(
     unhedged
       .replace(FILLER, "")
+      .replace(POPULAR_BELIEF, "")
       .replace(OTHERS_SAY, "")
       .replace(NOT_BUT, (_, denied: string, said: string) => `${said}, not ${denied}`),
   );
