@@ -237,3 +237,11 @@ describe("what people believe, said of a claim", () => {
     assert.doesNotMatch(v.reasons, /never mentions "Toronto"/);
   });
 });
+
+describe("a list of capital letters", () => {
+  it("splits 'grades A, B, E and F' into items, and reads 'A' there as the letter, not an article", () => {
+    const v = verdicts("Which grades count as a pass?", "The passing grades are A, B, E and F.", "The passing grades are A, B, C and D.");
+    assert.deepEqual(v.response, ["TP", "TP", "FP", "FP"], v.reasons);
+    assert.deepEqual(v.reference, ["covered", "covered", "FN", "FN"], v.reasons);
+  });
+});

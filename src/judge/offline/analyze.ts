@@ -212,6 +212,10 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     if (i === 0 && token.pos === "VERB" && /^\p{Lu}\p{Ll}+$/u.test(token.text) && !token.text.endsWith("ing") && tokens[1]?.pos === "VERB" && tokens[1].text.toLowerCase() !== tokens[1].lemma && !tokens[1].text.endsWith("ing")) {
       token = { ...token, pos: "PROPN", lemma: token.text.toLowerCase() };
     }
+    // "A" with no noun after it to be the article of is the letter ("vitamins A, D and K", "are A.", "D and A are").
+    if (i > 0 && token.pos === "DET" && /^A\.?$/u.test(token.text) && (tokens[i + 1] === undefined || ["PUNCT", "CCONJ", "AUX", "VERB"].includes(tokens[i + 1]!.pos))) {
+      token = { ...token, pos: "PROPN", lemma: "a" };
+    }
     // A verb of two words ("passed away") is read as the one word it means ("died").
     if (token.pos === "VERB" && i + 1 < tokens.length) {
       const meaning = phrasalVerb(token.lemma, tokens[i + 1]!.text, tokens[i + 2]?.text);

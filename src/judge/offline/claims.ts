@@ -67,6 +67,17 @@ function nameLike(t: EnglishToken): boolean {
 }
 
 /**
+ * A capital letter in a list of names ("vitamins A, C, D and B12", "grades A, B or C"), whatever
+ * the tagger made of it ("A" reads as an article): a name, like the items beside it.
+ */
+function listedLetter(tokens: readonly EnglishToken[], i: number): boolean {
+  if (!/^\p{Lu}\.?$/u.test(tokens[i]!.text)) return false;
+  const glue = (t: EnglishToken | undefined) => t !== undefined && /^(?:,|and|or)$/i.test(t.text);
+  const named = (t: EnglishToken | undefined) => t !== undefined && /^\p{Lu}[\p{Lu}\p{N}]*\.?$/u.test(t.text);
+  return (glue(tokens[i + 1]) && named(tokens[i + 2])) || (glue(tokens[i - 1]) && named(tokens[i - 2]));
+}
+
+/**
  * Items of an English clause: its values, and the name groups after its first
  * verb (a name that modifies a noun, "Penicillium mould", is not an item).
  * Items separated only by modifiers ("Scottish scientist Alexander Fleming")
@@ -109,7 +120,7 @@ function englishItems(tokens: readonly EnglishToken[], values: readonly TextValu
   };
   for (const [index, t] of tokens.entries()) {
     if (t.pos === "VERB" || t.pos === "AUX") seenVerb = true;
-    if (seenVerb && nameLike(t)) {
+    if (seenVerb && (nameLike(t) || listedLetter(tokens, index))) {
       if (!group) {
         // Back over adjectives and determiners ("aboard the Soviet Vostok 1 capsule") to what opens the phrase.
         let k = index - 1;
