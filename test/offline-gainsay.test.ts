@@ -245,3 +245,13 @@ describe("a list of capital letters", () => {
     assert.deepEqual(v.reference, ["covered", "covered", "FN", "FN"], v.reasons);
   });
 });
+
+describe("another answer denied", () => {
+  it("takes 'not the lungs', cut from 'The heart, not the lungs', as what a reference that answers 'the heart' says too", () => {
+    const v = verdicts("Which organ pumps blood around the body?", "The heart, not the lungs.", "The heart pumps blood around the body.");
+    assert.deepEqual([v.response, v.reference], [["TP", "TP"], ["covered"]], v.reasons);
+    // A denial of what the reference does say is still a clash.
+    const wrong = verdicts("Which organ pumps blood around the body?", "The lungs, not the heart.", "The heart pumps blood around the body.");
+    assert.ok(wrong.response.every((x) => x === "FP"), wrong.reasons);
+  });
+});

@@ -504,6 +504,12 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   const clash = (index: number, what: string): Standing => ({ verdict: "clash", reason: `clashes with ${ref(index)}: ${what}`, against: index });
 
   if (statement.refusal) return { verdict: "unsupported", reason: "a refusal or \"I don't know\" supports nothing" };
+  // "not the liver", cut from "The skin, not the liver": another answer to the question denied. The
+  // other side, which answers it with something else and never names this, says as much.
+  if (/^not\s/iu.test(statement.text) && statement.values.length === 0 && statement.terms.length > 0 && statement.terms.every((t) => !holds(other, t) && !holds(question, t))) {
+    const j = others.findIndex((o) => o.terms.some((t) => holds(question, t)));
+    if (j >= 0) return { verdict: "supported", reason: `consistent with ${ref(j)}: it gives another answer, not ${show(statement.terms.map((t) => t.form))}` };
+  }
   // A bare count is all a fragment says ("Four."), so it is checked like any value.
   const stated = statedValues(statement);
   const values = statement.terms.length === 0 && stated.length === 0 ? wordCounts(statement) : stated;
