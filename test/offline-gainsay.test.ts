@@ -255,3 +255,10 @@ describe("another answer denied", () => {
     assert.ok(wrong.response.every((x) => x === "FP"), wrong.reasons);
   });
 });
+
+describe("names written as alternatives", () => {
+  it("finds 'SSL/TLS' where the reference says TLS", () => {
+    const v = verdicts("How does HTTPS keep data secure?", "HTTPS uses SSL/TLS to encrypt the data.", "HTTPS encrypts the data with TLS.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
+  });
+});

@@ -101,6 +101,15 @@ function sameMeasured(v: TextValue, statement: StatementAnalysis, w: TextValue, 
   return (mine === undefined || names(other.text, mine)) && (theirs === undefined || names(statement.text, theirs));
 }
 
+/** The terms written as alternatives to `t` with a slash ("SSL/TLS", "TCP/IP" gives the other). */
+function slashAlternatives(statement: StatementAnalysis, t: Term): Term[] {
+  const form = t.form.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+  const around = new RegExp(`(?<![\\p{L}\\p{N}])(?:([\\p{L}\\p{N}]+)\\s?/\\s?${form}|${form}\\s?/\\s?([\\p{L}\\p{N}]+))(?![\\p{L}\\p{N}])`, "u").exec(statement.text);
+  if (around === null) return [];
+  const other = (around[1] ?? around[2])!.toLowerCase();
+  return statement.terms.filter((u) => u !== t && u.form.toLowerCase() === other);
+}
+
 /**
  * Whether a statement of `glosses` only equates a name with others that `other` all has ("Excel
  * is XLSX", from "Excel (XLSX)"; "Eric Blair is George Orwell"): the name is found there by
@@ -565,6 +574,8 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     if (expansion !== undefined && expansion.every((w) => other.synonyms.has(w) || question.synonyms.has(w))) return true;
     // Another name this side gives it, in a note of its own ("Excel (XLSX)" → "Excel is XLSX"), that the other side has.
     if (glossedThere(t, own, other)) return true;
+    // One of two names written as alternatives ("SSL/TLS") where the other side has the other.
+    if (slashAlternatives(statement, t).some((u) => holds(other, u))) return true;
     if (t.group === "") return false;
     const head = statement.terms.filter((u) => u.group === t.group).pop();
     if (head === undefined || head === t) return false;
