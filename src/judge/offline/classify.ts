@@ -103,12 +103,26 @@ function sameMeasured(v: TextValue, statement: StatementAnalysis, w: TextValue, 
 
 /** The terms written as alternatives to `t` with a slash ("SSL/TLS", "TCP/IP" gives the other). */
 function slashAlternatives(statement: StatementAnalysis, t: Term): Term[] {
-  const form = t.form.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-  const around = new RegExp(`(?<![\\p{L}\\p{N}])(?:([\\p{L}\\p{N}]+)\\s?/\\s?${form}|${form}\\s?/\\s?([\\p{L}\\p{N}]+))(?![\\p{L}\\p{N}])`, "u").exec(statement.text);
-  if (around === null) return [];
-  const other = (around[1] ?? around[2])!.toLowerCase();
-  return statement.terms.filter((u) => u !== t && u.form.toLowerCase() === other);
+  if (!statement.text.includes("/")) return [];
+  let pairs = slashPairs.get(statement);
+  if (pairs === undefined) {
+    pairs = new Map();
+    for (const m of statement.text.matchAll(SLASH_PAIR)) {
+      const [a, b] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+      pairs.set(a, [...(pairs.get(a) ?? []), b]);
+      pairs.set(b, [...(pairs.get(b) ?? []), a]);
+    }
+    slashPairs.set(statement, pairs);
+  }
+  const others = pairs.get(t.form.toLowerCase());
+  return others === undefined ? [] : statement.terms.filter((u) => u !== t && others.includes(u.form.toLowerCase()));
 }
+
+/** Two words joined by a slash ("SSL/TLS", "and/or"). */
+const SLASH_PAIR = /(?<![\p{L}\p{N}])([\p{L}\p{N}]+)\s?\/\s?([\p{L}\p{N}]+)(?![\p{L}\p{N}])/gu;
+
+/** The slash pairs of statements already read, each word with the words it alternates with. */
+const slashPairs = new WeakMap<StatementAnalysis, Map<string, string[]>>();
 
 /**
  * Whether a statement of `glosses` only equates a name with others that `other` all has ("Excel
