@@ -246,34 +246,72 @@ export function swappedObjects(
   own: readonly StatementAnalysis[],
   question: Pool,
 ): { index: number; mine: string; theirs: string } | undefined {
-  const things = statement.terms.filter((t) => !isPredicate(t) && t.role !== "subject" && t.role !== "");
-  if (things.length === 0 || own.length < 2 || others.length < 2) return undefined;
+  if (own.length < 2 || others.length < 2) return undefined;
+  const subject = statement.terms.filter((t) => t.role === "subject");
+  const things = statement.terms.filter((t) => !isPredicate(t) && t.role !== "subject" && t.role !== "" && !holds(question, t));
+  if (subject.length === 0 || things.length === 0) return undefined;
   const self = pool([statement]);
-  // The one relation a set of terms is in, as `of` reads it ("" for none or several).
-  const relation = (terms: readonly Term[], of: StatementAnalysis): string => {
-    const roles = new Set(terms.map((t) => of.terms.find((u) => synonymKey(u.key) === synonymKey(t.key))?.role ?? ""));
-    return roles.size === 1 ? [...roles][0]! : "";
-  };
-  for (const [i, a] of others.entries()) {
-    const there = pool([a]);
-    if (!statement.terms.some((t) => t.role === "subject" && holds(there, t))) continue;
-    const mine = things.filter((t) => !holds(there, t) && !holds(question, t));
-    const theirs = a.terms.filter((u) => !isPredicate(u) && !holds(self, u) && !holds(question, u));
-    const role = relation(mine, statement);
-    if (mine.length === 0 || theirs.length === 0 || role === "" || relation(theirs, a) !== role) continue;
-    // The other side puts this one's thing in another relation …
-    for (const [j, b] of others.entries()) {
-      if (j === i || !mine.every((t) => holds(pool([b]), t))) continue;
-      const moved = relation(mine, b);
-      if (moved === "" || moved === role) continue;
-      // … and this side puts their thing in that one.
-      if (own.some((m) => m !== statement && theirs.every((u) => holds(pool([m]), u)) && relation(theirs, m) === moved)) {
-        return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
+  const theirSide = relationIndex(others);
+  const ownSide = relationIndex(own);
+  for (const x of things) {
+    // The other side puts X in another relation …
+    for (const [moved, holders] of theirSide.get(synonymKey(x.key)) ?? []) {
+      if (moved === x.role || holders.length === 0) continue;
+      // … this side puts some Y in that relation …
+      for (const y of ownSide.byRole.get(moved) ?? []) {
+        if (y.statement === statement || y.key === synonymKey(x.key) || statement.terms.some((t) => synonymKey(t.key) === y.key)) continue;
+        // … and the other side puts Y in X's relation here, of the same subject, and says no more
+        // that this statement lacks (or it is another fact, not a swap).
+        for (const i of theirSide.get(y.key)?.get(x.role) ?? []) {
+          const a = others[i]!;
+          const there = pool([a]);
+          if (!subject.some((t) => holds(there, t)) || holds(there, x)) continue;
+          const mine = things.filter((t) => !holds(there, t));
+          const theirs = a.terms.filter((u) => !isPredicate(u) && !holds(self, u) && !holds(question, u));
+          const inOne = (terms: readonly Term[]) => terms.length > 0 && terms.every((t) => t.role === x.role);
+          const bothMoved = holders.some((j) => mine.every((t) => holds(pool([others[j]!]), t))) && theirs.every((u) => holds(pool([y.statement]), u));
+          if (inOne(mine) && inOne(theirs) && bothMoved) return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
+        }
       }
     }
   }
   return undefined;
 }
+
+/** Where a side puts each thing: by its synonym key, the statements that put it in each relation; and the things in each relation. */
+interface RelationIndex {
+  get(key: string): ReadonlyMap<string, readonly number[]> | undefined;
+  byRole: ReadonlyMap<string, ReadonlyArray<{ statement: StatementAnalysis; key: string; form: string }>>;
+}
+
+/** The relation index of a side (built once per side). */
+function relationIndex(side: readonly StatementAnalysis[]): RelationIndex {
+  let index = relationIndexes.get(side);
+  if (index === undefined) {
+    const byKey = new Map<string, Map<string, number[]>>();
+    const byRole = new Map<string, Array<{ statement: StatementAnalysis; key: string; form: string }>>();
+    side.forEach((a, i) => {
+      for (const t of a.terms) {
+        if (isPredicate(t) || t.role === "subject" || t.role === "") continue;
+        const key = synonymKey(t.key);
+        const roles = byKey.get(key) ?? new Map<string, number[]>();
+        byKey.set(key, roles);
+        const holders = roles.get(t.role) ?? [];
+        roles.set(t.role, holders);
+        if (holders[holders.length - 1] !== i) holders.push(i);
+        const things = byRole.get(t.role) ?? [];
+        byRole.set(t.role, things);
+        things.push({ statement: a, key, form: t.form });
+      }
+    });
+    index = { get: (key) => byKey.get(key), byRole };
+    relationIndexes.set(side, index);
+  }
+  return index;
+}
+
+/** Relation indexes of the sides already read. */
+const relationIndexes = new WeakMap<readonly StatementAnalysis[], RelationIndex>();
 
 /** The subject terms of an English statement (none for a Korean one, whose roles are particles). */
 function englishSubject(statement: StatementAnalysis): Term[] {
