@@ -232,3 +232,14 @@ describe("two measurements of one physical size", () => {
     assert.equal(cmp("30 days", "31 days"), "different");
   });
 });
+
+describe("a roman numeral after a name", () => {
+  it("takes 'WWII' for 'World War II', both ways", async () => {
+    const rows = [
+      { user_input: "When did World War II end?", response: "WWII ended in 1945.", reference: "World War II ended in 1945." },
+      { user_input: "When did World War II end?", response: "World War II ended in 1945.", reference: "WWII ended in 1945." },
+    ];
+    const out = records(await scoreAnswerCorrectness(rows, { judge: { judge: "offline" }, quiet: true, progress: false }));
+    for (const r of out) assert.equal(r["answer_correctness_factual"], 1, String(r["response"]));
+  });
+});

@@ -16,6 +16,9 @@ import { ownKeys } from "./own-keys";
 export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   // British and American spellings of one direction
   ["counterclockwise", "anticlockwise", "counter-clockwise", "anti-clockwise"],
+  // A roman numeral after a name is its ordinal ("World War II" is the Second World War, "WWII")
+  ["second", "ii"],
+  ["third", "iii"],
   // Korean colours: native and Sino-Korean words
   ["파란색", "청색", "파랑", "푸른색"],
   ["노란색", "황색", "노랑"],
