@@ -262,3 +262,12 @@ describe("names written as alternatives", () => {
     assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
   });
 });
+
+describe("a guess with a question mark, and a sentence of doubt beside the answer", () => {
+  it("keeps 'Perhaps 1969?' as the answer and drops 'Not entirely sure.' beside it", () => {
+    assert.deepEqual(splitStatements("Perhaps 1969? Not entirely sure.", "When did Apollo 11 land on the Moon?"), ["Perhaps 1969."]);
+    // A question asked back is still no claim, and doubt alone is still the answer's refusal.
+    assert.deepEqual(splitStatements("Do you mean the first landing? It was in 1969.", "When did Apollo 11 land on the Moon?"), ["It was in 1969."]);
+    assert.equal(splitStatements("Not entirely sure.", "When did Apollo 11 land on the Moon?").length, 1);
+  });
+});

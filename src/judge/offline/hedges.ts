@@ -16,7 +16,7 @@ const CERTAINTY =
 
 /** "I could be wrong", "if I remember correctly", "don't quote me on that", "(I think)": doubt, no claim. */
 const DOUBT =
-  "i\\s+(?:could|may|might)\\s+be\\s+(?:wrong|mistaken)|(?:please\\s+)?don['’]?t\\s+quote\\s+me(?:\\s+on\\s+(?:that|this|it))?|if\\s+i\\s+(?:remember|recall)(?:\\s+(?:correctly|rightly))?|if\\s+memory\\s+serves(?:\\s+me)?(?:\\s+(?:right|correctly))?|as\\s+far\\s+as\\s+i\\s+(?:know|remember|can\\s+tell)|to\\s+the\\s+best\\s+of\\s+my\\s+(?:knowledge|recollection)|i\\s+(?:think|believe|guess|suppose)|i['’]?m\\s+guessing|not\\s+(?:100\\s?%|entirely|completely|totally)\\s+sure|you\\s+may\\s+want\\s+to\\s+(?:double[-\\s]?check|verify)(?:\\s+(?:that|this|it))?";
+  "i\\s+(?:could|may|might)\\s+be\\s+(?:wrong|mistaken)|(?:please\\s+)?don['’]?t\\s+quote\\s+me(?:\\s+on\\s+(?:that|this|it))?|if\\s+i\\s+(?:remember|recall)(?:\\s+(?:correctly|rightly))?|if\\s+memory\\s+serves(?:\\s+me)?(?:\\s+(?:right|correctly))?|as\\s+far\\s+as\\s+i\\s+(?:know|remember|can\\s+tell)|to\\s+the\\s+best\\s+of\\s+my\\s+(?:knowledge|recollection)|i\\s+(?:think|believe|guess|suppose)|i['’]?m\\s+guessing|not\\s+(?:(?:100\\s?%|entirely|completely|totally|quite|really)\\s+)?(?:sure|certain)|you\\s+may\\s+want\\s+to\\s+(?:double[-\\s]?check|verify)(?:\\s+(?:that|this|it))?";
 
 /** A hedge that is a clause of its own: after the start, a comma or bracket, or "but"; before punctuation or the end. */
 const HEDGE_CLAUSE = new RegExp(`(?:^|(?<=[,;:(—–])|\\s+(?:but|though|although|and)(?=\\s))\\s*(?:${CERTAINTY}|${DOUBT})\\s*(?=[,.;:!?)—–]|$)`, "giu");
@@ -76,6 +76,17 @@ function edges(text: string): string {
     .replace(/^(?:[\s,;:—–]|-(?![\d.]))*(?:(?:but|though|although|and)\b[\s,]*)?/iu, "")
     .replace(/(?:,\s*)+(?=[.!?;]|$)/gu, "")
     .replace(/\s+([.,;!?])/gu, "$1");
+}
+
+/**
+ * Whether an English sentence is all doubt, no claim: "Not sure.", "I could be wrong, though."
+ *
+ * @example
+ * doubtOnly("Not entirely sure."); // true
+ * doubtOnly("It is Canberra, I think."); // false
+ */
+export function doubtOnly(sentence: string): boolean {
+  return /[\p{L}]/u.test(sentence) && !/[\p{L}\p{N}]/u.test(edges(sentence.replace(HEDGE_CLAUSE, "").replace(/\(\s*\)/gu, "")));
 }
 
 /**

@@ -187,11 +187,15 @@ export function plainText(text: string, yesNoQuestion = false): string {
   return out.join("\n").replace(/\n{3,}/gu, "\n\n").trim();
 }
 
+/** The start of a guess, not a question asked back: "Maybe …?", "Probably …?", "I think …?". */
+const GUESS = /^(?:maybe|perhaps|probably|possibly|i\s+(?:think|believe|guess))\b/iu;
+
 /**
  * One line without its answer label and without its chat sentences: each
  * sentence (cut at ". ", "! ", "? ") that is an opener, a sign-off, an offer
  * or a restatement of the question is dropped, and a question the answer
- * asks back ("Who wrote it? …") too: a question claims nothing. In the
+ * asks back ("Who wrote it? …") too: a question claims nothing (a guess with a question mark,
+ * "Maybe 1945?", is the answer and stays). In the
  * first sentence of a reply to a yes/no question (`answersYesNo`), words of
  * assent stay: they are its answer.
  */
@@ -203,8 +207,10 @@ function dropChat(line: string, answersYesNo: boolean): string {
     // The first words of a reply to a yes/no question may be its answer: "Sure." is "yes".
     const first = answersYesNo && kept.length === 0;
     const s = first ? sentence.trim() : sentence.trim().replace(CHAT_OPENER, "").replace(CHAT_PREFACE, "").replace(ANSWER_LABEL, "");
-    if (s === "" || CHAT_SENTENCE.test(s) || (!first && ASSENT.test(s)) || /\?\s*$/u.test(s)) continue;
-    kept.push(s);
+    // A guess with a question mark ("Maybe 1945?", "I think it was Paris?") is the answer, hedged; it is kept.
+    const guess = /\?\s*$/u.test(s) && GUESS.test(s);
+    if (s === "" || CHAT_SENTENCE.test(s) || (!first && ASSENT.test(s)) || (/\?\s*$/u.test(s) && !guess)) continue;
+    kept.push(guess ? s.replace(/\?+\s*$/u, ".") : s);
   }
   body = kept.join(" ");
   return body === "" ? "" : bullet + body;

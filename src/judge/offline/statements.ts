@@ -5,7 +5,7 @@
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { withoutAsides } from "./asides";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
-import { claimedPart, takesBack } from "./hedges";
+import { claimedPart, doubtOnly, takesBack } from "./hedges";
 import { plainText } from "./markup";
 import { aliasHeld, pool, type Pool } from "./pool";
 import { HAS_HANGUL } from "./text";
@@ -268,6 +268,8 @@ function wordsBesideValues(read: StatementAnalysis): boolean {
 export function splitStatements(text: string, question = ""): string[] {
   // First the sentences, with yes/no answers and filler taken out ...
   const claims: Array<string | { sentence: string }> = [];
+  // Where the sentences of doubt alone are in `claims`.
+  const doubts = new Set<number>();
   let first = true;
   // Where the last sentence's entries of `claims` begin (a sentence that takes it back removes them).
   let sentenceStart = 0;
@@ -284,6 +286,7 @@ export function splitStatements(text: string, question = ""): string[] {
       const taken = takesBack(rest);
       if (taken !== undefined) {
         claims.length = sentenceStart;
+        for (const i of doubts) if (i >= sentenceStart) doubts.delete(i);
         rest = taken;
       }
       sentenceStart = claims.length;
@@ -301,9 +304,13 @@ export function splitStatements(text: string, question = ""): string[] {
       const said = claimedPart(rest);
       // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell in a year.").
       if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, asked)) continue;
+      if (doubtOnly(said)) doubts.add(claims.length);
       claims.push({ sentence: said });
     }
   }
+  // A sentence of doubt alone beside the answer's claims ("Maybe 1945? Not sure.") is no claim; on
+  // its own it is the answer's refusal, and stays.
+  if (doubts.size > 0 && doubts.size < claims.length) for (const i of [...doubts].sort((a, b) => b - a)) claims.splice(i, 1);
   // ... then cut into clauses and atomic claims.
   const statements: string[] = [];
   const keep = (claim: string): void => {
