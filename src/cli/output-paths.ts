@@ -40,11 +40,6 @@ const NOT_CSV: ReadonlyMap<string, string> = new Map([
 export interface CommandFiles {
   inputs: readonly CommandFile[];
   outputs: readonly CommandFile[];
-  /**
-   * Pairs of an output and an input (by name) that may be the same file:
-   * `score --out` over its own input writes the same rows with their scores.
-   */
-  mayBeSame?: readonly (readonly [output: string, input: string])[];
 }
 
 /** What a path is now: stat through links; undefined when nothing is there. */
@@ -142,7 +137,7 @@ function unwritable(file: string, example: string | undefined): string | undefin
 
 /**
  * Checks a command's outputs before it reads or scores anything: none is
- * the same file as an input (unless `mayBeSame` allows it) or as another
+ * the same file as an input (`score --out` over its input too) or as another
  * output, and each can be written. Throws a {@link UsageError} naming the
  * options and the path.
  *
@@ -163,7 +158,7 @@ export function checkCommandFiles(command: string, files: CommandFiles): void {
       id = undefined; // a path that cannot be looked at: reported below
     }
     if (id !== undefined) {
-      const input = inputs.find((i) => i.id === id && !files.mayBeSame?.some(([o, n]) => o === out.name && n === i.name));
+      const input = inputs.find((i) => i.id === id);
       if (input !== undefined) {
         throw new UsageError(
           `${command}: ${out.name} and ${input.name} are the same file ${sameFile(out.path, input.path)}; writing ${out.name} would overwrite it: give ${out.name} another path`,

@@ -203,8 +203,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   const strict = flag(args, "strict");
   const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1, { example: "5000" });
-  // Every file written is checked before any is read: none is an input (but --out may be the input itself:
-  // rescoring in place), two outputs are not one file, and each can be written. A dry run writes nothing.
+  // Every file written is checked before any is read: none is an input (--out over the input would replace the
+  // raw rows, with --where all but those picked), two outputs are not one file, and each can be written. A dry run writes nothing.
   checkCommandFiles(c, {
     inputs: [{ name: "the input file", path: input }, { name: "--batch-import", path: batchImport }, ...(labels ?? []).map((file) => ({ name: "--labels", path: file }))],
     outputs: dryRun
@@ -215,7 +215,6 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
           { name: "--summary-json", path: summaryJson, example: "summary.json" },
           { name: "--batch-export", path: batchExport, example: "requests.jsonl" },
         ],
-    mayBeSame: [["--out", "the input file"]],
   });
   // What is read: the input, or a private copy of it when it is a pipe.
   const source = await readableInput(input, format, copies);
