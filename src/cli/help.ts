@@ -145,7 +145,8 @@ Output:
   --summary-json FILE        the run's usage and the summary per model, as JSON
   --no-progress              no progress bar on stderr
   --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;
-                             repeat to narrow), e.g. --where model=my-model
+                             repeat to narrow), e.g. --where model=my-model; COL may be an alias
+                             the file uses (question for user_input), as on every command
 
 Cost before you pay:
   --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at
