@@ -2,7 +2,8 @@
  * Writing files so that a reader, or a run killed half-way, never sees half
  * a file: the bytes go to a temporary file in the same folder, which is then
  * renamed over the target. Temporary files that a killed run left for the
- * same target are removed by the next write.
+ * same target are removed by the next write; a run stopped by a signal
+ * removes its own first ({@link removeTempFilesNow}).
  *
  * A symbolic link is followed: its real target is written (atomically), the
  * link stays. What is not a regular file (a device such as /dev/null, a
@@ -11,9 +12,31 @@
  * from /dev/full) is an error.
  */
 import { randomBytes } from "node:crypto";
-import { constants, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { constants, lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
 import { access, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
 import * as path from "node:path";
+
+/** The temporary files this process is writing now: removed by {@link removeTempFilesNow} when it is stopped. */
+const inProgress = new Set<string>();
+
+/**
+ * Removes, at once and synchronously, the temporary files of the writes in
+ * progress (their targets are left as they were): for a process stopped by
+ * a signal, which exits before those writes could end or clean up.
+ *
+ * @example
+ * process.once("SIGINT", () => { removeTempFilesNow(); process.exit(130); });
+ */
+export function removeTempFilesNow(): void {
+  for (const temp of inProgress) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Left for the next write of the same target, which removes it.
+    }
+  }
+  inProgress.clear();
+}
 
 /** `<name>.<pid>.<random>.tmp`: the temporary files of a target, with the writing process's id. */
 function tempPattern(name: string): RegExp {
@@ -180,12 +203,15 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
     return;
   }
   const temp = await prepare(target.path);
+  inProgress.add(temp);
   try {
     await writeFile(temp, data, typeof data === "string" ? "utf8" : undefined);
     await rename(temp, target.path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw namedAfter(error, temp, target.path);
+  } finally {
+    inProgress.delete(temp);
   }
 }
 
@@ -246,6 +272,7 @@ export class AtomicFileWriter {
 
   /** The open file the text goes to: the temporary file, or the target itself when it is written in place. */
   private async file(): Promise<FileHandle> {
+    if (this.handle === undefined && this.temp !== undefined) inProgress.add(this.temp);
     this.handle ??= await open(this.temp ?? this.target.path, "w");
     return this.handle;
   }
@@ -262,13 +289,19 @@ export class AtomicFileWriter {
     if (this.target.how === "stdout" || this.target.how === "stderr") return;
     await this.step(async () => {
       await (await this.file()).close();
-      if (this.temp !== undefined) await rename(this.temp, this.target.path);
+      if (this.temp !== undefined) {
+        await rename(this.temp, this.target.path);
+        inProgress.delete(this.temp);
+      }
     });
   }
 
   /** Gives up: the target is left as it was (a device or FIFO keeps what was written to it). */
   async abort(): Promise<void> {
     await this.handle?.close().catch(() => undefined);
-    if (this.temp !== undefined) await rm(this.temp, { force: true }).catch(() => undefined);
+    if (this.temp !== undefined) {
+      await rm(this.temp, { force: true }).catch(() => undefined);
+      inProgress.delete(this.temp);
+    }
   }
 }
