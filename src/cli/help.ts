@@ -182,7 +182,8 @@ ${JUDGE_FLAGS_HELP}
 Input:
   --format csv|tsv|jsonl|json  when the extension does not tell
   --strict                   refuse a file that is not valid UTF-8 (default: read bad
-                             bytes as U+FFFD and warn, naming the first such line)
+                             bytes as U+FFFD and warn, naming the first such line); a UTF-16
+                             file is refused either way: save it as UTF-8
   --chunk-rows N             rows read, scored and written at a time (default 10,000):
                              memory depends on this, not on the size of the file
 
