@@ -237,6 +237,15 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   let chosen: string[];
   if (askedNames !== undefined) {
     chosen = [...new Set(askedNames)];
+    // multimodal_relevance named on the command line for a file without contexts is bad usage (exit 2), as its
+    // flags (--image-detail, …) are for such a file; a file without the columns every metric reads cannot be used (exit 1, below).
+    for (const m of chosen.filter((name) => name === MULTIMODAL_METRIC)) {
+      const lacking = metrics[m]!.requiredColumns.filter((col) => !columns.includes(col));
+      if (lacking.length > 0 && !lacking.some((col) => col === "user_input" || col === "response")) {
+        const needs = metricDefinitions().find((d) => d.name === m)?.needs ?? `a "${lacking[0]}" column`;
+        throw new UsageError(`${c}: --metrics names ${m}, which needs ${needs}, and ${input} has none (its columns are: ${columns.join(", ")}); add the column, or leave ${m} out of --metrics`, c);
+      }
+    }
     const required = [...new Set(chosen.flatMap((m) => metrics[m]!.requiredColumns))];
     await failOnError(() => requireColumns(columns, required, input));
   } else {
