@@ -486,6 +486,20 @@ describe("evalframe score in batch mode", () => {
     assert.deepEqual(errors, []);
   });
 
+  it("--batch-export needs no API key or server (nothing is sent), as --dry-run does; the requests are those written with a key", async () => {
+    const dir = tempDir();
+    copySampleHead(dir);
+    const keyless = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--no-cache", "--batch-export", "keyless.jsonl"], dir, {});
+    assert.equal(keyless.code, 0, keyless.stderr);
+    assert.match(keyless.stdout, /wrote \d+ batch request lines/);
+    const withKey = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--no-cache", "--batch-export", "keyed.jsonl"], dir, { OPENAI_API_KEY: KEY });
+    assert.equal(withKey.code, 0, withKey.stderr);
+    const lines = readFileSync(path.join(dir, "keyless.jsonl"), "utf8");
+    assert.equal(lines, readFileSync(path.join(dir, "keyed.jsonl"), "utf8"), "the same requests (and ids) as with a key for the same server");
+    assert.doesNotMatch(lines, /no-key-set|SECRET/);
+    assert.equal(server.requests.length, 0, "nothing went to the server");
+  });
+
   it("refuses batch mode with the offline judge", async () => {
     const dir = tempDir();
     copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));

@@ -191,7 +191,8 @@ Batch mode (OpenAI Batch API: half the price, results within 24 h):
   --batch                    send the requests as batches (Files + Batches API), poll, and score
   --batch-dir DIR            where batch ids and stages are kept, so a stopped run resumes (default .evalframe-batch)
   --poll-interval S          seconds between status polls (default 30)
-  --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional)
+  --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional;
+                             no API key needed: nothing is sent)
   --batch-import FILE        read a batch output file made elsewhere (e.g. vLLM's batch runner) into the cache
 
 Keys are read from the environment only (EVALFRAME_API_KEY, else OPENAI_API_KEY; EVALFRAME_EMBEDDING_API_KEY).
