@@ -189,6 +189,28 @@ describe("outputs that are inputs or each other", () => {
     assert.deepEqual(tempFiles(d), []);
   });
 
+  it("an output named \"-\" is refused (exit 2): stdout is not supported, a path is asked for, and no file \"-\" is made", async () => {
+    const d = tempDir();
+    const input = sampleInput(d);
+    const home = process.cwd();
+    process.chdir(d);
+    try {
+      const r = await run(["score", input, "--out", "-", "--judge", "offline", "--no-progress"]);
+      assert.equal(r.code, 2);
+      assert.equal(r.err, `evalframe: score: --out "-": writing to stdout is not supported (the command prints its summary there); give a file path, e.g. --out scored.csv (for a file named "-", write ./-) (see evalframe score --help)\n`);
+      for (const args of [["report", scored, "--out", "-"], ["diff", previous, scored, "--out", "-"], ["score", input, "--out", "s.csv", "--summary-json", "-", "--judge", "offline"]]) {
+        const other = await run(args);
+        assert.equal(other.code, 2, args.join(" "));
+        assert.match(other.err, /"-": writing to stdout is not supported .*; give a file path/);
+      }
+      // A chart's name must end in .png, .svg or .json: "-" is refused for that already.
+      assert.equal((await run(["chart", scored, "--kind", "box", "--out", "-"])).code, 2);
+      assert.ok(!existsSync(path.join(d, "-")));
+    } finally {
+      process.chdir(home);
+    }
+  });
+
   it("writing /dev/null twice is no conflict", async () => {
     assertWrittenInPlace("/dev/null");
     const r = await run(["diff", previous, scored, "--out", "/dev/null", "--chart", path.join(dir, "null.json")]);

@@ -140,7 +140,8 @@ Usage:
   evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
 
 Output:
-  --out FILE                 the scored table as CSV (required; not the input file itself: another path)
+  --out FILE                 the scored table as CSV (required; a path other than the input file's;
+                             not -: the summary goes to stdout)
   --statements-out FILE      one row per statement with its verdict and reason, as CSV (answer correctness)
   --summary-json FILE        the run's usage and the summary per model, as JSON
   --no-progress              no progress bar on stderr
