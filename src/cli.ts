@@ -5,6 +5,7 @@
  * Errors that escape anyway are printed as one line, never as a stack.
  */
 import { reportError } from "./cli/errors";
+import { removeTempFilesNow } from "./dataset/atomic-write";
 import { runCli } from "./cli/main";
 import { printable } from "./display/printable";
 
@@ -22,12 +23,17 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
 }
 
 // Stopped from the keyboard or by a signal: end the progress line and say what stays. Every file is
-// written whole or not at all, and every reply paid for is in the cache before its row is written.
+// written whole or not at all (the temporary files of the writes under way are removed now), and every
+// reply paid for is in the cache before its row is written.
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   process.once(signal, () => {
+    removeTempFilesNow();
     process.stderr.write(
       `${process.stderr.isTTY ? "\n" : ""}evalframe: stopped (${signal}); no file was left half written, and a model's replies already paid for are in the cache (unless --no-cache): the same command goes on from there\n`,
-      () => process.exit(code),
+      () => {
+        removeTempFilesNow(); // one a write was opening when the signal came
+        process.exit(code);
+      },
     );
   });
 }

@@ -268,6 +268,17 @@ describe("score's multimodal flags reach the metric and the image loader", () =>
     assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0);
   });
 
+  it("--metrics multimodal_relevance on a file without contexts is bad usage (exit 2) naming the column and how to fix it, before anything is sent", async () => {
+    const qa = inputFile([{ id: "q", user_input: "Capital of Peru?", response: "Lima.", reference: "Lima is the capital of Peru." }]);
+    const r = await score(qa, ["--metrics", "answer_correctness,multimodal_relevance"]);
+    assert.equal(r.code, 2, r.err);
+    assert.match(
+      r.err,
+      /^evalframe: score: --metrics names multimodal_relevance, which needs a "retrieved_contexts" column \(or contexts, context\), and .*input\.csv has none \(its columns are: id, user_input, response, reference\); add the column, or leave multimodal_relevance out of --metrics \(see evalframe score --help\)\n$/,
+    );
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0);
+  });
+
   it("--help lists every flag, and says they need multimodal_relevance", async () => {
     const help = await runCliCaptured(["score", "--help"], {});
     assert.equal(help.code, 0);

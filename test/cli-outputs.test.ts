@@ -171,13 +171,44 @@ describe("outputs that are inputs or each other", () => {
     assert.match(r.err, /--out and --chart are the same file/);
   });
 
-  it("score --out the input itself still rescores it in place", async () => {
+  it("score --out the input itself is refused before anything is read or written, by any name (relative, through a link); the input is kept", async () => {
     const d = tempDir();
     const input = sampleInput(d);
-    const r = await run(["score", input, "--out", input, "--judge", "offline", "--no-progress"]);
-    assert.equal(r.code, 0, r.err);
-    assert.match(readFileSync(input, "utf8").split("\n")[0]!, /answer_correctness/);
+    const text = readFileSync(input, "utf8");
+    const r = await run(["score", input, "--out", input, "--where", "model=atlas-pro", "--judge", "offline", "--no-progress"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `evalframe: score: --out and the input file are the same file "${input}"; writing --out would overwrite it: give --out another path (see evalframe score --help)\n`);
+    const link = path.join(d, "link.csv");
+    symlinkSync(input, link);
+    for (const out of [path.relative(process.cwd(), input), link]) {
+      const other = await run(["score", input, "--out", out, "--judge", "offline", "--no-progress"]);
+      assert.equal(other.code, 2, out);
+      assert.match(other.err, /^evalframe: score: --out and the input file are the same file \(".*" and ".*"\); writing --out would overwrite it/);
+    }
+    assert.equal(readFileSync(input, "utf8"), text, "the input is as it was");
     assert.deepEqual(tempFiles(d), []);
+  });
+
+  it("an output named \"-\" is refused (exit 2): stdout is not supported, a path is asked for, and no file \"-\" is made", async () => {
+    const d = tempDir();
+    const input = sampleInput(d);
+    const home = process.cwd();
+    process.chdir(d);
+    try {
+      const r = await run(["score", input, "--out", "-", "--judge", "offline", "--no-progress"]);
+      assert.equal(r.code, 2);
+      assert.equal(r.err, `evalframe: score: --out "-": writing to stdout is not supported (the command prints its summary there); give a file path, e.g. --out scored.csv (for a file named "-", write ./-) (see evalframe score --help)\n`);
+      for (const args of [["report", scored, "--out", "-"], ["diff", previous, scored, "--out", "-"], ["score", input, "--out", "s.csv", "--summary-json", "-", "--judge", "offline"]]) {
+        const other = await run(args);
+        assert.equal(other.code, 2, args.join(" "));
+        assert.match(other.err, /"-": writing to stdout is not supported .*; give a file path/);
+      }
+      // A chart's name must end in .png, .svg or .json: "-" is refused for that already.
+      assert.equal((await run(["chart", scored, "--kind", "box", "--out", "-"])).code, 2);
+      assert.ok(!existsSync(path.join(d, "-")));
+    } finally {
+      process.chdir(home);
+    }
   });
 
   it("writing /dev/null twice is no conflict", async () => {

@@ -121,6 +121,28 @@ describe("score --where", () => {
     assert.ok(readFileSync(statements, "utf8").split("\n").slice(1).every((l) => l === "" || /^[0-3],/.test(l)));
   });
 
+  it("a column named as the file writes it, which loading renamed (question, answer), is the column it became, on every command", async () => {
+    const aliased = path.join(dir, "aliased.csv");
+    writeFileSync(aliased, formatCsv(table.map((r) => ({ id: r.id, model: r.model, question: r.user_input, answer: r.response, reference: r.reference })), { columns: ["id", "model", "question", "answer", "reference"] }));
+    const asked = `question=${QUESTIONS[0][1]}`;
+    const out = path.join(dir, "aliased-scored.csv");
+    const streamed = await run(["score", aliased, "--out", out, "--judge", "offline", "--where", asked, "--where", "Answer=Reportedly Bogotá.", "--no-progress"]);
+    assert.equal(streamed.code, 0, streamed.err);
+    assert.match(streamed.out, /wrote \S+aliased-scored\.csv \(1 row: those with/);
+    const dry = await run(["score", aliased, "--dry-run", "--judge", "openai", "--base-url", fake.url(), "--where", asked, "--no-cache"]);
+    assert.equal(dry.code, 0, dry.err);
+    assert.match(dry.out, /Estimate for 2 rows/);
+    const scored = path.join(dir, "aliased-all.csv");
+    assert.equal((await run(["score", aliased, "--out", scored, "--judge", "offline", "--no-progress"])).code, 0);
+    for (const args of [["summarize", scored], ["compare", scored], ["report", scored, "--out", path.join(dir, "aliased.html")], ["chart", scored, "--kind", "box", "--out", path.join(dir, "aliased.json")], ["diff", scored, scored]]) {
+      const r = await run([...args, "--where", asked]);
+      assert.equal(r.code, 0, `${args[0]}: ${r.err}`);
+    }
+    const r = await run(["summarize", scored, "--where", "question=nothing like it"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /no row of .*aliased-all\.csv has user_input=nothing like it/);
+  });
+
   it("a dry run and batch mode read only the rows named; a column the file lacks or a value no row has exits 2 naming what it has", async () => {
     const dry = await run(["score", input, "--dry-run", "--judge", "openai", "--base-url", fake.url(), "--where", "model=atlas", "--no-cache"]);
     assert.equal(dry.code, 0, dry.err);

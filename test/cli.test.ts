@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import { CliFailure, reportError, UsageError } from "../src/cli/errors";
@@ -486,6 +486,20 @@ describe("evalframe score in batch mode", () => {
     assert.deepEqual(errors, []);
   });
 
+  it("--batch-export needs no API key or server (nothing is sent), as --dry-run does; the requests are those written with a key", async () => {
+    const dir = tempDir();
+    copySampleHead(dir);
+    const keyless = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--no-cache", "--batch-export", "keyless.jsonl"], dir, {});
+    assert.equal(keyless.code, 0, keyless.stderr);
+    assert.match(keyless.stdout, /wrote \d+ batch request lines/);
+    const withKey = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--no-cache", "--batch-export", "keyed.jsonl"], dir, { OPENAI_API_KEY: KEY });
+    assert.equal(withKey.code, 0, withKey.stderr);
+    const lines = readFileSync(path.join(dir, "keyless.jsonl"), "utf8");
+    assert.equal(lines, readFileSync(path.join(dir, "keyed.jsonl"), "utf8"), "the same requests (and ids) as with a key for the same server");
+    assert.doesNotMatch(lines, /no-key-set|SECRET/);
+    assert.equal(server.requests.length, 0, "nothing went to the server");
+  });
+
   it("refuses batch mode with the offline judge", async () => {
     const dir = tempDir();
     copyFileSync(SAMPLE, path.join(dir, "qa-models.csv"));
@@ -554,6 +568,39 @@ describe("the built command", () => {
     assert.match(stderr, /evalframe: stopped \(SIGINT\); no file was left half written, and a model's replies already paid for are in the cache \(unless --no-cache\): the same command goes on from there\n$/);
     assert.equal(readFileSync(out, "utf8"), "an earlier run's table\n");
   });
+
+  for (const [signal, exitCode] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    it(`stopped by ${signal} while its outputs are being written: the temporary files are removed, the outputs left as they were`, async () => {
+      const dir = tempDir();
+      // The sample ten times over (ids made unique), scored 20 rows a chunk: the outputs' temporary files are there long before the end.
+      const [header, ...body] = readFileSync(SAMPLE, "utf8").trim().split("\n");
+      const input = path.join(dir, "many.csv");
+      writeFileSync(input, `${[header, ...Array.from({ length: 10 }, (_, k) => body.map((line) => `r${k}-${line}`)).flat()].join("\n")}\n`);
+      const out = path.join(dir, "scored.csv");
+      writeFileSync(out, "an earlier run's table\n");
+      const temps = () => readdirSync(dir).filter((name) => name.endsWith(".tmp"));
+      const child = spawn(process.execPath, [...RUN_TS, ENTRY, "score", input, "--judge", "offline", "--out", out, "--statements-out", path.join(dir, "st.csv"), "--chunk-rows", "20", "--no-progress"], { cwd: dir, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (d: string) => void (stderr += d));
+      const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+      let seen: string[] = [];
+      const watch = setInterval(() => {
+        seen = temps();
+        if (seen.length > 0) {
+          clearInterval(watch);
+          child.kill(signal);
+        }
+      }, 10);
+      const code = await closed;
+      clearInterval(watch);
+      assert.ok(seen.length > 0, `the run ended before a temporary file was seen: ${stderr}`);
+      assert.equal(code, exitCode, stderr);
+      assert.match(stderr, new RegExp(`evalframe: stopped \\(${signal}\\); no file was left half written`));
+      assert.deepEqual(temps(), [], "no temporary file is left");
+      assert.equal(readFileSync(out, "utf8"), "an earlier run's table\n");
+      assert.ok(!existsSync(path.join(dir, "st.csv")));
+    });
+  }
 
   it("dist/cli.js starts with a node shebang and is package.json's bin", async (t) => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin?: Record<string, string> };

@@ -112,7 +112,7 @@ const LAYERS: Layers[] = [
     setting: "concurrency",
     option: { concurrency: 3 },
     optionValue: 3,
-    env: [["EVALFRAME_CONCURRENCY", " 5 ", 5]],
+    env: [["EVALFRAME_CONCURRENCY", "5", 5]],
     defaultValue: 16,
     read: (c) => c.concurrency,
   },
@@ -120,7 +120,7 @@ const LAYERS: Layers[] = [
     setting: "maxTokens",
     option: { maxTokens: 1024 },
     optionValue: 1024,
-    env: [["EVALFRAME_MAX_TOKENS", " 512 ", 512]],
+    env: [["EVALFRAME_MAX_TOKENS", "512", 512]],
     defaultValue: undefined, // the server's own limit
     read: (c) => c.maxTokens,
   },
@@ -195,8 +195,8 @@ describe("resolveJudgeConfig: option, then EVALFRAME_*, then OPENAI_*, then the 
   });
 
   it("refuses bad values from the environment, naming the variable", () => {
-    assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_CONCURRENCY: "abc" }), /^RangeError: EVALFRAME_CONCURRENCY must be a whole number of at least 1, got "abc"$/);
-    assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_CONCURRENCY: "0" }), /EVALFRAME_CONCURRENCY must be a whole number of at least 1, got "0"/);
+    assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_CONCURRENCY: "abc" }), /^RangeError: EVALFRAME_CONCURRENCY must be a whole number of at least 1, in digits only \(e\.g\. EVALFRAME_CONCURRENCY=8, not " 8" or "\+8"\); got "abc"$/);
+    assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_CONCURRENCY: "0" }), /EVALFRAME_CONCURRENCY must be a whole number of at least 1, .*; got "0"/);
     assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_CONCURRENCY: "2.5" }), /EVALFRAME_CONCURRENCY/);
     assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_JUDGE: "gpt" }), /EVALFRAME_JUDGE must be openai or offline, got "gpt"/);
     assert.throws(() => resolveJudgeConfig({}, { EVALFRAME_JUDGE: "labels" }), /the labels judge needs label files/);
@@ -374,7 +374,16 @@ describe("evalframe config: the same order on the command line, printed with its
   it("a bad value is a usage error (exit 2) naming the flag or the variable", async () => {
     const bad = await cli(["config"], { EVALFRAME_CONCURRENCY: "abc" });
     assert.equal(bad.code, 2);
-    assert.match(bad.err, /EVALFRAME_CONCURRENCY must be a whole number of at least 1, got "abc"/);
+    assert.match(bad.err, /EVALFRAME_CONCURRENCY must be a whole number of at least 1, in digits only .*; got "abc"/);
+    // Read by the flags' own rule: what --concurrency refuses, the variable refuses too.
+    for (const text of [" 8", "+8", "8 ", "8.0", "8e0", "0x10"]) {
+      const flagRun = await cli(["config", "--concurrency", text], {});
+      const envRun = await cli(["config"], { EVALFRAME_CONCURRENCY: text });
+      assert.equal(flagRun.code, 2, text);
+      assert.equal(envRun.code, 2, `EVALFRAME_CONCURRENCY=${JSON.stringify(text)}: ${envRun.out}`);
+      assert.match(envRun.err, new RegExp(`^evalframe: EVALFRAME_CONCURRENCY must be a whole number of at least 1, in digits only .*; got ${JSON.stringify(text).replace(/[.+]/g, "\\$&")}`));
+      assert.equal((await cli(["config"], { EVALFRAME_MAX_TOKENS: text })).code, 2, `EVALFRAME_MAX_TOKENS=${JSON.stringify(text)}`);
+    }
     const noServer = await cli(["config"], { EVALFRAME_JUDGE: "openai" });
     assert.equal(noServer.code, 2);
     assert.match(noServer.err, /EVALFRAME_JUDGE=openai needs OPENAI_API_KEY or EVALFRAME_API_KEY/);
@@ -383,7 +392,7 @@ describe("evalframe config: the same order on the command line, printed with its
     assert.match(badFlag.err, /--concurrency must be a whole number/);
     const badTokens = await cli(["config"], { EVALFRAME_MAX_TOKENS: "0" });
     assert.equal(badTokens.code, 2);
-    assert.match(badTokens.err, /EVALFRAME_MAX_TOKENS must be a whole number of at least 1, got "0"/);
+    assert.match(badTokens.err, /EVALFRAME_MAX_TOKENS must be a whole number of at least 1, in digits only .*; got "0"/);
     const badTokensFlag = await cli(["config", "--max-tokens", "many"], {});
     assert.equal(badTokensFlag.code, 2);
     assert.match(badTokensFlag.err, /--max-tokens must be a whole number from 1 to 9007199254740991, in digits only \(e\.g\. --max-tokens 1024\); got "many"/);

@@ -36,6 +36,55 @@ describe("input is never changed silently", () => {
     assert.deepEqual(quiet, []);
   });
 
+  it("with strict, the CLI's not-UTF-8 message says how to fix it, not where the file was looked for", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "latin1.csv");
+    writeFileSync(file, Buffer.concat([Buffer.from("user_input,response\nWhere?,M"), Buffer.from([0xfc]), Buffer.from("nchen.\n")]));
+    const run = await runCliCaptured(["score", file, "--out", path.join(dir, "out.csv"), "--strict", "--judge", "offline"]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /line 2 is not valid UTF-8; save the file as UTF-8/);
+    assert.doesNotMatch(run.err, /looked in|working directory|cannot read/);
+  });
+
+  it("a UTF-16 file (either byte order) is refused naming UTF-16 and how to fix it, strict or not", async () => {
+    const dir = tempDir();
+    const text = "id\tuser_input\tresponse\nq1\tWhat?\tFine.\n";
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    const be = Buffer.from(le);
+    be.swap16();
+    for (const [name, bytes] of [["le.tsv", le], ["be.tsv", be], ["le.jsonl", le]] as const) {
+      const file = path.join(dir, name);
+      writeFileSync(file, bytes);
+      await assert.rejects(loadDataset(file, { warn: false }), /is UTF-16 .*save it as UTF-8/);
+      for (const extra of [[], ["--strict"]]) {
+        const run = await runCliCaptured(["score", file, "--out", path.join(dir, "out.csv"), "--judge", "offline", "--no-progress", ...extra]);
+        assert.equal(run.code, 1, run.err);
+        assert.match(run.err, new RegExp(`^evalframe: \\S*${name.replace(".", "\\.")}: the file is UTF-16 \\(it starts with the byte-order mark ${name.startsWith("le") ? "FF FE" : "FE FF"}\\), which evalframe does not read; save it as UTF-8`), run.err);
+        assert.doesNotMatch(run.err, /fields|looked in/);
+      }
+    }
+  });
+
+  it("a .json file with a UTF-8 byte-order mark is read, as CSV and JSONL are; a JSON syntax error names its line and column", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "bom.json");
+    writeFileSync(file, '\uFEFF[{"id":"q1","model":"m","question":"Capital?","answer":"Paris.","reference":"Paris."}]');
+    assert.deepEqual(frameRecords(await loadDataset(file)).map((r) => r["user_input"]), ["Capital?"]);
+    const run = await runCliCaptured(["score", file, "--out", path.join(dir, "bom.csv"), "--judge", "offline", "--no-progress"]);
+    assert.equal(run.code, 0, run.err);
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, '[\n  {\n    "id": "q1",\n    "user_input": "Capital?"\n    "response": "Paris."\n  }\n]\n');
+    await assert.rejects(loadDataset(bad), /bad\.json, line 5, column 5: not valid JSON \(Expected ',' or '}' after property value\)$/);
+    const token = path.join(dir, "token.json");
+    writeFileSync(token, '[\n  {"id": "q1"},\n  x\n]');
+    await assert.rejects(loadDataset(token), /token\.json, line 3, column 3: not valid JSON \(Unexpected token 'x'\)$/);
+    const cut = path.join(dir, "cut.json");
+    writeFileSync(cut, '[\n  {"id": "q1"}');
+    const r = await runCliCaptured(["score", cut, "--out", path.join(dir, "cut.csv"), "--judge", "offline"]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /cut\.json, line 2, column 15: not valid JSON \(.*\)/);
+  });
+
   it("keeps a person's own leading apostrophe before =, +, - and @", async () => {
     const dir = tempDir();
     const file = path.join(dir, "mine.csv");

@@ -3,6 +3,7 @@
  * turned into one-line usage errors, and checked conversions of option
  * values (numbers, lists, choices).
  */
+import { decimalText, wholeNumberText } from "../dataset/number-text";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { DatasetFormat } from "../dataset/load";
@@ -157,8 +158,8 @@ export interface WholeNumberRange {
 export function wholeNumber(command: string, name: string, text: string | undefined, min: number, range: WholeNumberRange = {}): number | undefined {
   if (text === undefined) return undefined;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
-  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
+  const value = wholeNumberText(text, min, max);
+  if (value === undefined) {
     const example = range.example ?? String(min === 0 ? 10 : min);
     throw new UsageError(`${command}: --${name} must be a whole number from ${min} to ${max}, in digits only (e.g. --${name} ${example}); got ${JSON.stringify(text)}`, command);
   }
@@ -191,7 +192,7 @@ function exampleIn(range: NumberRange): string {
  */
 export function finiteNumber(command: string, name: string, text: string | undefined, range: NumberRange = {}): number | undefined {
   if (text === undefined) return undefined;
-  const value = /^-?(?:\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
+  const value = decimalText(text) ?? Number.NaN;
   const bounds = [
     range.above !== undefined ? `greater than ${range.above}` : undefined,
     range.min !== undefined ? `at least ${range.min}` : undefined,

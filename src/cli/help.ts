@@ -140,12 +140,14 @@ Usage:
   evalframe score <input.csv|.tsv|.jsonl|.json> --out scored.csv [options]
 
 Output:
-  --out FILE                 the scored table as CSV (required)
+  --out FILE                 the scored table as CSV (required; a path other than the input file's;
+                             not -: the summary goes to stdout)
   --statements-out FILE      one row per statement with its verdict and reason, as CSV (answer correctness)
   --summary-json FILE        the run's usage and the summary per model, as JSON
   --no-progress              no progress bar on stderr
   --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;
-                             repeat to narrow), e.g. --where model=my-model
+                             repeat to narrow), e.g. --where model=my-model; COL may be an alias
+                             the file uses (question for user_input), as on every command
 
 Cost before you pay:
   --dry-run                  print the calls, tokens (the model's tokenizer), cache hits, cost at
@@ -181,7 +183,8 @@ ${JUDGE_FLAGS_HELP}
 Input:
   --format csv|tsv|jsonl|json  when the extension does not tell
   --strict                   refuse a file that is not valid UTF-8 (default: read bad
-                             bytes as U+FFFD and warn, naming the first such line)
+                             bytes as U+FFFD and warn, naming the first such line); a UTF-16
+                             file is refused either way: save it as UTF-8
   --chunk-rows N             rows read, scored and written at a time (default 10,000):
                              memory depends on this, not on the size of the file
 
@@ -189,7 +192,8 @@ Batch mode (OpenAI Batch API: half the price, results within 24 h):
   --batch                    send the requests as batches (Files + Batches API), poll, and score
   --batch-dir DIR            where batch ids and stages are kept, so a stopped run resumes (default .evalframe-batch)
   --poll-interval S          seconds between status polls (default 30)
-  --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional)
+  --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional;
+                             no API key needed: nothing is sent)
   --batch-import FILE        read a batch output file made elsewhere (e.g. vLLM's batch runner) into the cache
 
 Keys are read from the environment only (EVALFRAME_API_KEY, else OPENAI_API_KEY; EVALFRAME_EMBEDDING_API_KEY).

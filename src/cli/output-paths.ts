@@ -40,11 +40,6 @@ const NOT_CSV: ReadonlyMap<string, string> = new Map([
 export interface CommandFiles {
   inputs: readonly CommandFile[];
   outputs: readonly CommandFile[];
-  /**
-   * Pairs of an output and an input (by name) that may be the same file:
-   * `score --out` over its own input writes the same rows with their scores.
-   */
-  mayBeSame?: readonly (readonly [output: string, input: string])[];
 }
 
 /** What a path is now: stat through links; undefined when nothing is there. */
@@ -142,9 +137,9 @@ function unwritable(file: string, example: string | undefined): string | undefin
 
 /**
  * Checks a command's outputs before it reads or scores anything: none is
- * the same file as an input (unless `mayBeSame` allows it) or as another
- * output, and each can be written. Throws a {@link UsageError} naming the
- * options and the path.
+ * the same file as an input (`score --out` over its input too) or as another
+ * output, and each can be written; "-" (stdout elsewhere) is refused. Throws
+ * a {@link UsageError} naming the options and the path.
  *
  * @example
  * checkCommandFiles("report", { inputs: [{ name: "the scored table", path: "scored.csv" }], outputs: [{ name: "--out", path: "scored.csv" }] });
@@ -154,6 +149,14 @@ export function checkCommandFiles(command: string, files: CommandFiles): void {
   const given = (list: readonly CommandFile[]) => list.filter((f): f is CommandFile & { path: string } => f.path !== undefined && f.path !== "");
   const inputs = given(files.inputs).map((f) => ({ ...f, id: identity(f.path, false) }));
   const outputs = given(files.outputs);
+  // "-" is not stdout here (the command prints its own summary there): a file named "-" is surely not what was meant.
+  const dash = outputs.find((o) => o.path === "-");
+  if (dash !== undefined) {
+    throw new UsageError(
+      `${command}: ${dash.name} "-": writing to stdout is not supported (the command prints its summary there); give a file path${dash.example !== undefined ? `, e.g. ${dash.name} ${dash.example}` : ""} (for a file named "-", write ./-)`,
+      command,
+    );
+  }
   const seen: (CommandFile & { path: string; id: string | undefined })[] = [];
   for (const out of outputs) {
     let id: string | undefined;
@@ -163,7 +166,7 @@ export function checkCommandFiles(command: string, files: CommandFiles): void {
       id = undefined; // a path that cannot be looked at: reported below
     }
     if (id !== undefined) {
-      const input = inputs.find((i) => i.id === id && !files.mayBeSame?.some(([o, n]) => o === out.name && n === i.name));
+      const input = inputs.find((i) => i.id === id);
       if (input !== undefined) {
         throw new UsageError(
           `${command}: ${out.name} and ${input.name} are the same file ${sameFile(out.path, input.path)}; writing ${out.name} would overwrite it: give ${out.name} another path`,

@@ -194,7 +194,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
-  const { options: judgeOptions, labels } = await judgeFlags(c, args, env, { estimateOnly: dryRun });
+  // A dry run and --batch-export send nothing: an OpenAI-compatible judge needs no key or server for them.
+  const { options: judgeOptions, labels } = await judgeFlags(c, args, env, { estimateOnly: dryRun || batchExport !== undefined });
   // Every registered metric is built now, so that a bad option exits 2 before any file is read.
   const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
 
@@ -203,8 +204,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   const batching = batchMode || batchExport !== undefined || batchImport !== undefined;
   const strict = flag(args, "strict");
   const chunkRows = wholeNumber(c, "chunk-rows", stringOption(args, "chunk-rows"), 1, { example: "5000" });
-  // Every file written is checked before any is read: none is an input (but --out may be the input itself:
-  // rescoring in place), two outputs are not one file, and each can be written. A dry run writes nothing.
+  // Every file written is checked before any is read: none is an input (--out over the input would replace the
+  // raw rows, with --where all but those picked), two outputs are not one file, and each can be written. A dry run writes nothing.
   checkCommandFiles(c, {
     inputs: [{ name: "the input file", path: input }, { name: "--batch-import", path: batchImport }, ...(labels ?? []).map((file) => ({ name: "--labels", path: file }))],
     outputs: dryRun
@@ -215,7 +216,6 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
           { name: "--summary-json", path: summaryJson, example: "summary.json" },
           { name: "--batch-export", path: batchExport, example: "requests.jsonl" },
         ],
-    mayBeSame: [["--out", "the input file"]],
   });
   // What is read: the input, or a private copy of it when it is a pipe.
   const source = await readableInput(input, format, copies);
@@ -238,6 +238,15 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   let chosen: string[];
   if (askedNames !== undefined) {
     chosen = [...new Set(askedNames)];
+    // multimodal_relevance named on the command line for a file without contexts is bad usage (exit 2), as its
+    // flags (--image-detail, …) are for such a file; a file without the columns every metric reads cannot be used (exit 1, below).
+    for (const m of chosen.filter((name) => name === MULTIMODAL_METRIC)) {
+      const lacking = metrics[m]!.requiredColumns.filter((col) => !columns.includes(col));
+      if (lacking.length > 0 && !lacking.some((col) => col === "user_input" || col === "response")) {
+        const needs = metricDefinitions().find((d) => d.name === m)?.needs ?? `a "${lacking[0]}" column`;
+        throw new UsageError(`${c}: --metrics names ${m}, which needs ${needs}, and ${input} has none (its columns are: ${columns.join(", ")}); add the column, or leave ${m} out of --metrics`, c);
+      }
+    }
     const required = [...new Set(chosen.flatMap((m) => metrics[m]!.requiredColumns))];
     await failOnError(() => requireColumns(columns, required, input));
   } else {

@@ -3,6 +3,7 @@
  * command reads, chosen by the values of a column ("split=test",
  * "lang=ko|en"). Repeated, every condition must hold.
  */
+import { canonicalName } from "../dataset/columns";
 import { cellText, getColumn, tableRows, type Table } from "../dataset/table";
 import type { OptionSpec, ParsedArgs } from "./args";
 import { UsageError } from "./errors";
@@ -18,7 +19,9 @@ export interface RowCondition {
 
 /**
  * The conditions of `--where` (none when it is absent). Each is
- * `COLUMN=VALUE` or `COLUMN=V1|V2` (any of the values).
+ * `COLUMN=VALUE` or `COLUMN=V1|V2` (any of the values). A column named as
+ * the user's file names it, which loading renames (`question`, `Answer`),
+ * is the column it became (`user_input`, `response`): the same lookup.
  *
  * @example
  * // evalframe calibrate out/heldout.csv --labels data/qa-heldout.labels.jsonl --where split=test
@@ -35,7 +38,7 @@ export function rowConditions(command: string, args: ParsedArgs): RowCondition[]
     if (at < 0 || column === "") {
       throw new UsageError(`${command}: --where "${item}" is not COLUMN=VALUE; write e.g. --where split=test (several values: --where "lang=en|ko")`, command);
     }
-    return { column, values: item.slice(at + 1).split("|").map((v) => v.trim()) };
+    return { column: canonicalName(column) ?? column, values: item.slice(at + 1).split("|").map((v) => v.trim()) };
   });
 }
 

@@ -2,7 +2,8 @@
  * Writing files so that a reader, or a run killed half-way, never sees half
  * a file: the bytes go to a temporary file in the same folder, which is then
  * renamed over the target. Temporary files that a killed run left for the
- * same target are removed by the next write.
+ * same target are removed by the next write; a run stopped by a signal
+ * removes its own first ({@link removeTempFilesNow}).
  *
  * A symbolic link is followed: its real target is written (atomically), the
  * link stays. What is not a regular file (a device such as /dev/null, a
@@ -11,9 +12,48 @@
  * from /dev/full) is an error.
  */
 import { randomBytes } from "node:crypto";
-import { constants, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { access, mkdir, open, rename, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { close, constants, lstatSync, open, openSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, writeFile as writeFd } from "node:fs";
+import { access, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import * as path from "node:path";
+
+/** The temporary files this process is writing now: removed by {@link removeTempFilesNow} when it is stopped. */
+const inProgress = new Set<string>();
+
+/**
+ * Records a temporary file another writer (the judge's cache) is making, so
+ * that {@link removeTempFilesNow} removes it too; {@link tempFileDone} when
+ * it is renamed or removed.
+ */
+export function tempFileStarted(temp: string): void {
+  inProgress.add(temp);
+}
+
+/** The temporary file recorded by {@link tempFileStarted} is gone (renamed into place, or removed). */
+export function tempFileDone(temp: string): void {
+  inProgress.delete(temp);
+}
+
+/**
+ * Removes, at once and synchronously, the temporary files of the writes in
+ * progress (their targets are left as they were): for a process stopped by
+ * a signal, which exits before those writes could end or clean up. Call it
+ * again right before exiting: a file being opened when the signal came is
+ * there only then.
+ *
+ * @example
+ * process.once("SIGINT", () => { removeTempFilesNow(); process.exit(130); });
+ */
+export function removeTempFilesNow(): void {
+  for (const temp of inProgress) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Left for the next write of the same target, which removes it.
+    }
+  }
+  // The list is kept: a write that was opening its file meanwhile is removed by a second call, just before exit.
+}
 
 /** `<name>.<pid>.<random>.tmp`: the temporary files of a target, with the writing process's id. */
 function tempPattern(name: string): RegExp {
@@ -181,11 +221,20 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
   const temp = await prepare(target.path);
   try {
-    await writeFile(temp, data, typeof data === "string" ? "utf8" : undefined);
+    // Made synchronously as it is recorded (see AtomicFileWriter.file): a signal's cleanup finds it.
+    inProgress.add(temp);
+    const fd = openSync(temp, "w");
+    try {
+      await promisify(writeFd)(fd, data, typeof data === "string" ? "utf8" : undefined);
+    } finally {
+      await promisify(close)(fd);
+    }
     await rename(temp, target.path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => undefined);
     throw namedAfter(error, temp, target.path);
+  } finally {
+    inProgress.delete(temp);
   }
 }
 
@@ -209,7 +258,8 @@ async function prepare(target: string): Promise<string> {
  * await out.commit();
  */
 export class AtomicFileWriter {
-  private handle: FileHandle | undefined;
+  /** The open file's descriptor, once the first write opened it. */
+  private fd: number | undefined;
 
   private constructor(
     /** The path as the caller gave it, for messages. */
@@ -244,31 +294,56 @@ export class AtomicFileWriter {
     }
   }
 
-  /** The open file the text goes to: the temporary file, or the target itself when it is written in place. */
-  private async file(): Promise<FileHandle> {
-    this.handle ??= await open(this.temp ?? this.target.path, "w");
-    return this.handle;
+  /**
+   * The open file the text goes to: the temporary file, or the target itself when it is written in place.
+   * The temporary file is made synchronously, as it is recorded: a run stopped by a signal then finds
+   * every one there is, and none is made after it removed them (the target, a FIFO perhaps, is opened
+   * without blocking).
+   */
+  private async file(): Promise<number> {
+    if (this.fd !== undefined) return this.fd;
+    if (this.temp !== undefined) {
+      inProgress.add(this.temp);
+      this.fd = openSync(this.temp, "w");
+    } else {
+      this.fd = await promisify(open)(this.target.path, "w");
+    }
+    return this.fd;
+  }
+
+  /** Closes the open file, once. */
+  private async closeFile(): Promise<void> {
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) await promisify(close)(fd);
   }
 
   /** Appends text (UTF-8). */
   async write(text: string): Promise<void> {
     const how = this.target.how;
     if (how === "stdout" || how === "stderr") return this.step(() => writeStream(how, text));
-    await this.step(async () => (await this.file()).writeFile(text, "utf8"));
+    await this.step(async () => promisify(writeFd)(await this.file(), text, "utf8"));
   }
 
   /** Puts the file in place. */
   async commit(): Promise<void> {
     if (this.target.how === "stdout" || this.target.how === "stderr") return;
     await this.step(async () => {
-      await (await this.file()).close();
-      if (this.temp !== undefined) await rename(this.temp, this.target.path);
+      await this.file();
+      await this.closeFile();
+      if (this.temp !== undefined) {
+        await rename(this.temp, this.target.path);
+        inProgress.delete(this.temp);
+      }
     });
   }
 
   /** Gives up: the target is left as it was (a device or FIFO keeps what was written to it). */
   async abort(): Promise<void> {
-    await this.handle?.close().catch(() => undefined);
-    if (this.temp !== undefined) await rm(this.temp, { force: true }).catch(() => undefined);
+    await this.closeFile().catch(() => undefined);
+    if (this.temp !== undefined) {
+      await rm(this.temp, { force: true }).catch(() => undefined);
+      inProgress.delete(this.temp);
+    }
   }
 }

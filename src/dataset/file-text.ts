@@ -31,7 +31,23 @@ export async function readText(file: string, options: TextReadOptions): Promise<
   } catch (error) {
     throw cannotRead(file, error);
   }
+  const utf16 = utf16Refusal(file, bytes);
+  if (utf16 !== undefined) throw utf16;
   return decodeUtf8(bytes, file, options);
+}
+
+/**
+ * The error for a file that starts with a UTF-16 byte-order mark (FF FE or
+ * FE FF: Excel's "Unicode Text", PowerShell's default), or undefined: read
+ * as UTF-8 it is garbage, every other byte a NUL, so it is named and
+ * refused, strict or not.
+ */
+function utf16Refusal(file: string, bytes: Uint8Array): Error | undefined {
+  const mark = bytes[0] === 0xff && bytes[1] === 0xfe ? "FF FE" : bytes[0] === 0xfe && bytes[1] === 0xff ? "FE FF" : undefined;
+  if (mark === undefined) return undefined;
+  return new Error(
+    `${file}: the file is UTF-16 (it starts with the byte-order mark ${mark}), which evalframe does not read; save it as UTF-8 (in Excel: "CSV UTF-8"; in an editor: the encoding UTF-8) and run again`,
+  );
 }
 
 /**
@@ -84,15 +100,31 @@ export async function* textPieces(file: string, options: TextReadOptions): Async
     return text;
   };
   const stream = createReadStream(file, { highWaterMark: PIECE_BYTES });
+  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let first = true;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (;;) {
+      // Only the reading is an error of opening the file (cannotRead); one of its text is its own.
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        throw cannotRead(file, error);
+      }
+      if (next.done === true) break;
+      const chunk = next.value;
+      if (first) {
+        first = false;
+        const utf16 = utf16Refusal(file, chunk);
+        if (utf16 !== undefined) throw utf16;
+      }
       const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
       const cut = wholeCharacters(bytes);
       carry = Buffer.from(bytes.subarray(cut));
       if (cut > 0) yield decode(bytes.subarray(0, cut));
     }
-  } catch (error) {
-    throw cannotRead(file, error);
+  } finally {
+    stream.destroy();
   }
   if (carry.length > 0) yield decode(carry);
 }

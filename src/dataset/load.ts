@@ -208,16 +208,124 @@ function detached(text: string): string {
   return text.length < 13 ? text : Buffer.from(text, "utf8").toString("utf8");
 }
 
-/** The rows of a JSON file: an array of row objects. */
+/**
+ * The rows of a JSON file: an array of row objects. A leading UTF-8 BOM is
+ * skipped (as the CSV and JSONL readers do); a syntax error names its line
+ * and column.
+ */
 export function jsonRows(text: string, file: string): Records {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(body);
   } catch (error) {
-    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+    throw jsonSyntaxError(body, file, error);
   }
   if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
   return parsed as Records;
+}
+
+/** A sticky JSON number, for {@link jsonErrorOffset}. */
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * Where the first JSON syntax error of `text` is (a character offset), or
+ * undefined when none is found: Node's own message gives no offset for an
+ * unexpected token.
+ */
+function jsonErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const fail = (): never => {
+    throw new SyntaxError(String(i));
+  };
+  const space = () => {
+    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
+  };
+  const string = () => {
+    i++;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return;
+      }
+      if (c < 0x20) fail();
+      if (c === 0x5c) {
+        const next = text[i + 1];
+        if (next === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
+        else if (next !== undefined && next !== "u" && '"\\/bfnrt'.includes(next)) i += 2;
+        else {
+          i++;
+          fail();
+        }
+      } else i++;
+    }
+    fail();
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === "{" || c === "[") {
+      const close = c === "{" ? "}" : "]";
+      i++;
+      space();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      for (;;) {
+        if (close === "}") {
+          space();
+          if (text[i] !== '"') fail();
+          string();
+          space();
+          if (text[i] !== ":") fail();
+          i++;
+        }
+        value();
+        space();
+        if (text[i] === ",") i++;
+        else if (text[i] === close) {
+          i++;
+          return;
+        } else fail();
+      }
+    }
+    if (c === '"') return string();
+    for (const word of ["true", "false", "null"]) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return;
+      }
+    }
+    JSON_NUMBER.lastIndex = i;
+    if (JSON_NUMBER.exec(text) === null) fail();
+    i = JSON_NUMBER.lastIndex;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+    return undefined;
+  } catch (error) {
+    return error instanceof SyntaxError ? Number(error.message) : undefined; // a RangeError: nested too deep to look
+  }
+}
+
+/** The error for JSON that does not parse: `file, line L, column C: not valid JSON (what Node says, without its offset or quote)`. */
+function jsonSyntaxError(text: string, file: string, error: unknown): Error {
+  const message = (error as Error).message;
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, "")
+    .replace(/ at position \d+.*$/s, "")
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, "");
+  const given = /at position (\d+)/.exec(message);
+  const offset = given !== null ? Number(given[1]) : jsonErrorOffset(text);
+  if (offset === undefined) return new Error(`${file}: not valid JSON (${reason})`);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - (before.lastIndexOf("\n") + 1) + 1;
+  return new Error(`${file}, line ${line}, column ${column}: not valid JSON (${reason})`);
 }
 
 /** The field separator of a CSV or TSV file. */

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { tempFileDone, tempFileStarted } from "../dataset/atomic-write";
 
 /** JSON text with object keys sorted at every level, so equal values give equal text. */
 export function stableJson(value: unknown): string {
@@ -107,12 +108,15 @@ export class DiskCache implements ReplyCache {
     if (this.unwritable) return;
     const file = this.file(key);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    tempFileStarted(temp); // removed if the run is stopped by a signal meanwhile
     try {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(temp, JSON.stringify({ key, value }), "utf8");
       await rename(temp, file);
+      tempFileDone(temp);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
+      tempFileDone(temp);
       if (!this.unwritable) {
         this.unwritable = true;
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

@@ -6,6 +6,7 @@
  * the CLI all resolve through {@link resolveJudgeConfig}, which also records
  * where each value came from.
  */
+import { wholeNumberText } from "../dataset/number-text";
 import type { LabelSource } from "../labels/types";
 import type { ModelPrice } from "./usage";
 import { DEFAULT_PRICES } from "./usage";
@@ -291,21 +292,23 @@ function envJudgeKind(found: Found<string>): JudgeKind | undefined {
   throw new RangeError(`${found.from} must be openai or offline, got ${JSON.stringify(found.value)}`);
 }
 
-/** A whole number from an environment variable, checked; the message names the variable. */
-/** A whole-number setting: the option as given, else its environment variable read as a whole number of at least 1. */
+/**
+ * A whole-number setting: the option as given, else its environment
+ * variable read as a whole number of at least 1 by the flags' own rule
+ * (digits only: not " 8" or "+8"); the message names the variable.
+ */
 function lookUpWholeNumber(setting: JudgeSettingName, option: number | undefined, env: EnvironmentVariables): Found<number> {
   if (option !== undefined) return { value: option, from: "option" };
-  const found = lookUp(setting, undefined, env);
-  return { value: envWholeNumber(found, 1), from: found.from };
-}
-
-function envWholeNumber(found: Found<string>, min: number): number | undefined {
-  if (found.value === undefined) return undefined;
-  const n = Number(found.value);
-  if (!/^[+]?\d+$/.test(found.value) || n < min || !Number.isSafeInteger(n)) {
-    throw new RangeError(`${found.from} must be a whole number of at least ${min}, got ${JSON.stringify(found.value)}`);
+  for (const name of JUDGE_ENV_VARS[setting]) {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") continue; // an empty value counts as unset, as for every setting
+    const value = wholeNumberText(raw, 1);
+    if (value === undefined) {
+      throw new RangeError(`${name} must be a whole number of at least 1, in digits only (e.g. ${name}=8, not " 8" or "+8"); got ${JSON.stringify(raw)}`);
+    }
+    return { value, from: name };
   }
-  return n;
+  return { value: undefined, from: "default" };
 }
 
 /** Whether two http(s) URLs are on the same scheme, host and port. */
