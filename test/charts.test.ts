@@ -442,7 +442,10 @@ describe("honest small-n charts", () => {
       const h = headToHead(a!, b!);
       return [`win ${h.higher}`, ...(h.tie > 0 ? [`tie ${h.tie}`] : []), `loss ${h.lower}`];
     });
-    assert.deepEqual(texts, [...expected, "n = 42", "n = 42", "n = 42"]);
+    // A segment too narrow for its name carries its count alone ("4" for "loss 4"): the judge's scores decide the widths.
+    assert.equal(texts.length, expected.length + 3);
+    expected.forEach((e, i) => assert.ok(texts[i] === e || texts[i] === e.split(" ")[1], `${String(texts[i])} for ${e}`));
+    assert.deepEqual(texts.slice(expected.length), ["n = 42", "n = 42", "n = 42"]);
     const wtlColours = (layers(wtl)[0]!["encoding"] as { color: { scale: { range: string[] } } }).color.scale.range;
     assert.deepEqual(wtlColours, [OUTCOME_COLORS.first, OUTCOME_COLORS.tie, OUTCOME_COLORS.second]);
     const verdicts = gallery["verdictBars"]!;
