@@ -221,6 +221,7 @@ describe("evalframe score (offline judge) and the commands that read its output"
       evalframe(["chart", "scored.csv", "--kind", "pie", "--out", "x.png"], dir),
       evalframe(["chart", "scored.csv", "--kind", "relevance", "--out", "r.png"], dir),
     ]);
+    const notBinary = await evalframe(["chart", "scored.csv", "--kind", "relevance", "--metric", "answer_correctness", "--out", "r.png"], dir);
     assert.equal(png.code, 0, png.stderr);
     const bytes = readFileSync(path.join(dir, "charts", "box.png"));
     assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG signature");
@@ -235,8 +236,13 @@ describe("evalframe score (offline judge) and the commands that read its output"
 
     assert.equal(wrongKind.code, 2);
     assert.match(wrongKind.stderr, /--kind must be one of box, histogram, mean, scatter, heatmap, paired, wtl, verdicts, sweep, relevance/);
-    assert.equal(noRelevance.code, 1, "the file has no multimodal_relevance column");
+    assert.equal(noRelevance.code, 2, "the file has no multimodal_relevance column: bad usage");
     assert.equal(lines(noRelevance.stderr).length, 1);
+    assert.match(noRelevance.stderr, /^evalframe: chart: --kind relevance .*scored\.csv has no multimodal_relevance column .*use --kind mean, box, histogram or sweep/);
+    assert.doesNotMatch(noRelevance.stderr, /summarize/);
+    assert.equal(notBinary.code, 2, "a 0-1 score is not a rate");
+    assert.match(notBinary.stderr, /chart: --kind relevance .*needs a 0\/1 score, but --metric answer_correctness has other values .*use --kind mean/);
+    assert.ok(!existsSync(path.join(dir, "r.png")));
   });
 
   it("report writes one self-contained HTML page with the offline banner", async () => {

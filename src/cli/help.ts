@@ -328,7 +328,8 @@ Kinds:
   wtl        wins, ties and losses per model pair (--baseline M)
   verdicts   TP / FP / FN statements per model
   sweep      pass rate by threshold per model
-  relevance  multimodal relevance rate per model
+  relevance  multimodal relevance rate per model (a 0/1 score: multimodal_relevance,
+             or a 0/1 --metric; for 0-1 scores use mean)
 
 Options:
   --out FILE        .png, .svg or .json (the Vega-Lite spec) (required)
