@@ -44,8 +44,9 @@ function defaultMetricText(): string {
 /** The --fail-under options of score and summarize. */
 const failUnderHelp = (): string => `CI gate (exit 1 with one line saying which score fell short):
   --fail-under X             fail when a model's mean score (the pass rate, for 0/1 scores) is under X
-                             (0 to 1); failed rows are left out of the mean, and a model with no
-                             scored row fails. Default: every model must reach X
+                             (0 to 1); failed rows are left out of the mean (the line then says
+                             how many rows were scored), and a model with no scored row fails.
+                             Default: every model must reach X
 ${wrap("  --fail-under-metric LIST   ", `the score column(s) gated (default ${and(metricNames())}, those present); one the run does not score or the summary leaves out is bad usage (exit 2), found before any output`)}
   --fail-under-model LIST    gate only these models (e.g. yours, not the baselines)
   --fail-under-overall       gate the mean of all rows together instead of each model`;
