@@ -198,6 +198,20 @@ describe("evalframe score (offline judge) and the commands that read its output"
     assert.match(unknown.stderr, /--baseline names "nobody", which is not a value of column "model" in scored\.csv; its values are: atlas-pro, chatter-xl, swift-mini/);
   });
 
+  it("compare: repeated (id, group) pairs are named once each, worded for the grouping, under the command's name; a missing model column lists the file's columns", async () => {
+    const byDomain = await evalframe(["compare", "scored.csv", "--by", "domain"], dir);
+    assert.equal(byDomain.code, 1);
+    assert.equal(lines(byDomain.stderr).length, 1);
+    assert.match(byDomain.stderr, /^evalframe: scored\.csv: compare: \d+ \(id, domain\) pairs appear more than once: \("q01", "science"\), \("q02", "science"\), /);
+    assert.match(byDomain.stderr, /rows grouped by "domain" are paired by "id", so each domain may have one row per id/);
+    assert.doesNotMatch(byDomain.stderr, /compareModels|each model may answer/);
+    const withoutModel = path.join(dir, "nomodel.csv");
+    writeFileSync(withoutModel, "qid,user_input,response,reference,answer_correctness,answer_correctness_error\nq1,Q,A,R,0.5,\nq2,Q,B,R,0.7,\n");
+    const noModel = await evalframe(["compare", "nomodel.csv"], dir);
+    assert.equal(noModel.code, 2, noModel.stderr);
+    assert.match(noModel.stderr, /compare: --by \(default\) names column "model", which nomodel\.csv does not have; its columns are: id, user_input, response, reference, answer_correctness, answer_correctness_error \(/);
+  });
+
   it("a column named by an option that the file lacks exits 2 listing the file's columns, not only those read", async () => {
     const cases: [string[], string][] = [
       [["compare", "scored.csv", "--metric", "answer_corectness"], "--metric names column \"answer_corectness\""],

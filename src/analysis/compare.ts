@@ -78,8 +78,7 @@ function modelRows(table: Table, scores: Float64Array, by: string, pairBy: strin
   const modelColumn = requireColumn(table, by, caller, "model");
   const idColumn = pairBy === undefined ? undefined : getColumn(table, pairBy);
   const models = new Map<string, ModelRows>();
-  const duplicates: string[] = [];
-  let duplicateCount = 0;
+  const duplicates = new Set<string>();
   for (let i = 0; i < table.rowCount; i++) {
     const name = keyText(modelColumn.values[i]);
     if (name === undefined) continue; // a row without a model belongs to no model
@@ -94,19 +93,27 @@ function modelRows(table: Table, scores: Float64Array, by: string, pairBy: strin
     if (id === undefined) {
       m.noId.push(score);
     } else if (m.byId.has(id)) {
-      duplicateCount++;
-      if (duplicates.length < 5) duplicates.push(`(${JSON.stringify(id)}, ${JSON.stringify(name)})`);
+      duplicates.add(`(${JSON.stringify(id)}, ${JSON.stringify(name)})`);
     } else {
       m.byId.set(id, score);
     }
   }
-  if (duplicateCount > 0) {
-    throw new Error(
-      `${caller}: ${duplicateCount} (${pairBy}, ${by}) pair${duplicateCount === 1 ? "" : "s"} appear${duplicateCount === 1 ? "s" : ""} more than once: ` +
-        `${duplicates.join(", ")}${duplicateCount > duplicates.length ? ", …" : ""}; each model may answer each ${pairBy} once`,
-    );
-  }
+  if (duplicates.size > 0) throw new Error(repeatedPairs(caller, [...duplicates], pairBy!, by));
   return [...models.values()];
+}
+
+/**
+ * @internal The message for (pairBy, by) pairs that appear more than once:
+ * each pair named once (the first five), worded for the grouping used.
+ */
+export function repeatedPairs(caller: string, pairs: readonly string[], pairBy: string, by: string): string {
+  const n = pairs.length;
+  const shown = `${pairs.slice(0, 5).join(", ")}${n > 5 ? ", …" : ""}`;
+  const rule =
+    by === "model"
+      ? `each model may answer each ${pairBy} once`
+      : `rows grouped by "${by}" are paired by "${pairBy}", so each ${by} may have one row per ${pairBy}; group by a column with one row per ${pairBy} in each group (such as model)`;
+  return `${caller}: ${n.toLocaleString("en-US")} (${pairBy}, ${by}) pair${n === 1 ? "" : "s"} appear${n === 1 ? "s" : ""} more than once: ${shown}; ${rule}`;
 }
 
 /** One comparison, before Holm's adjustment: the paired statistics of two models, with their names and counts. */
