@@ -9,7 +9,7 @@ import { comparisonSettings, MEAN_DISAGREES } from "./comparison-settings";
 
 export { MEAN_DISAGREES } from "./comparison-settings";
 import type { Table, TableColumn } from "../dataset/table";
-import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { DEFAULT_SEED, seedFromData } from "../stats/random";
 import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
 import { nanMean } from "../stats/descriptive";
 import { holm, roundDifferences, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
@@ -223,6 +223,7 @@ export function pairedStats(sa: readonly number[], sb: readonly number[], replic
   };
 }
 
+/** One pair of models; the bootstrap is seeded from `seed` and the scores compared, not the models' names. */
 function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: number, confidence: number, seed: number): Comparison {
   const sa: number[] = [];
   const sb: number[] = [];
@@ -245,10 +246,10 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
       b: b.name,
       nPairs: n,
       nDropped: union - n + a.noId.length + b.noId.length,
-      ...pairedStats(sa, sb, replicates, confidence, seed),
+      ...pairedStats(sa, sb, replicates, confidence, seedFromData(seed, sa, sb)),
     };
   }
-  return unpairedComparison(a, b, replicates, confidence, seed);
+  return unpairedComparison(a, b, replicates, confidence, seedFromData(seed, a.all, b.all));
 }
 
 /**
@@ -370,7 +371,7 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
   }
 
   const rows = pairs.map(([a, b]) =>
-    compareTwo(a, b, paired, replicates, confidence, deriveSeed(seed, `${a.name}\u0000${b.name}\u0000${metric}`)),
+    compareTwo(a, b, paired, replicates, confidence, seed),
   );
   const adjusted = holm(rows.map((r) => r.pValue));
   const verdicts = rows.map((r, i) => {

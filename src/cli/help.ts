@@ -257,7 +257,8 @@ Usage:
 Options:
   --by COLUMNS      group by these columns (comma-separated; default model when present)
 ${wrap("  --metrics LIST    ", `score columns (default: ${defaultScoreColumns().join(", ")}, those present)`)}
-  --seed N          bootstrap seed (default fixed: a rerun gives the same interval)
+  --seed N          bootstrap seed (default fixed: a rerun gives the same interval, and
+                    groups with the same scores the same interval)
   --where COL=V     only the rows whose COL is V (V1|V2 for either); repeat to narrow further
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
