@@ -175,6 +175,25 @@ describe("HTML report", () => {
     assert.ok(/<h1>evalframe report<\/h1>\n<p class="judges">/.test(buildReport(scored, { headline: [], generatedAt: null })), "an empty headline: no section");
   });
 
+  it("an answer with thousands of statements shows the first 200 of them, then how many more, in its card and among the lowest scores", () => {
+    const records = frameRecords(scored);
+    const row = records.findIndex((r) => typeof r["answer_correctness_statements"] === "string" && r["answer_correctness_statements"] !== "");
+    const details = JSON.parse(String(records[row]!["answer_correctness_statements"])) as { response: { statement: string; verdict: string; reason: string }[] };
+    details.response = Array.from({ length: 5000 }, (_, i) => ({ statement: `Claim number ${i + 1}.`, verdict: "FP", reason: "the reference does not say it" }));
+    records[row]!["answer_correctness_statements"] = JSON.stringify(details);
+    records[row]!["answer_correctness"] = 0; // the lowest score of its model, so it is among the lowest too
+    const page = buildReport(toDataFrame(records), { generatedAt: null });
+    const card = section(page, "answers");
+    assert.ok(card.includes("Claim number 200."), "the first 200 are shown");
+    assert.ok(!card.includes("Claim number 201."), "the 201st is not");
+    assert.ok(card.includes("<li class=\"more\">… and 4,800 more statements (the first 200 are shown; the scored file has them all)</li>"));
+    const lowest = section(page, "worst");
+    assert.ok(lowest.includes("Claim number 200.") && !lowest.includes("Claim number 201."));
+    assert.match(lowest, /… and 4,800 more/);
+    const plain = buildReport(scored, { generatedAt: null }).length;
+    assert.ok(page.length - plain < 100_000, `5,000 statements add little to the page: ${page.length - plain} characters`);
+  });
+
   it("failed rows are grouped by the kind of failure, with counts and every row's whole reason under its group", () => {
     const records = frameRecords(scored);
     // Worded as the OpenAI judge words them: the stage, the request and its model, then the cause.
