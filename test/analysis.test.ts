@@ -344,6 +344,8 @@ describe("compareModels", () => {
   it("refuses duplicates, unknown columns and baselines, and a single model, saying why", () => {
     const data = paired([0.5, 0.6], [0.4, 0.3]);
     assert.throws(() => compareModels([...data, { id: "q1", model: "a", answer_correctness: 1, answer_correctness_error: "" }]), /1 \(id, model\) pair appears more than once: \("q1", "a"\)/);
+    const thrice = [...data, ...[1, 2].map(() => ({ id: "q1", model: "a", answer_correctness: 1, answer_correctness_error: "" }))];
+    assert.throws(() => compareModels(thrice), /compareModels: 1 \(id, model\) pair appears more than once: \("q1", "a"\); each model may answer each id once$/, "a pair three times is named once");
     assert.throws(() => compareModels(data, { metric: "accuracy" }), /no metric column "accuracy"; the columns are: id, model, answer_correctness/);
     assert.throws(() => compareModels(data, { baseline: "c" }), /baseline "c" is not a model.*the models are: a, b/);
     assert.throws(() => compareModels(data.filter((r) => r.model === "a")), /needs at least two models.*found 1: a/);

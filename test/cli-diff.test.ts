@@ -31,20 +31,20 @@ describe("--fail-under on summarize", () => {
     const r = await run(["summarize", after, "--fail-under", "0.4375"]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /model\s+metric/);
-    assert.deepEqual(lines(r.err), ["fail-under: passed: answer_correctness mean >= 0.44 for every model (lowest 0.44, model B)"]);
+    assert.deepEqual(lines(r.err), ["fail-under: passed: answer_correctness mean >= 0.44 for every model (lowest 0.44, model B, 2 of 3 rows scored, 1 failed)"]);
   });
 
   it("exits 1 with one line naming the metric, the mean, X, the model and its rows; failed rows are left out, not 0", async () => {
     const r = await run(["summarize", after, "--fail-under", "0.5"]);
     assert.equal(r.code, 1);
-    assert.deepEqual(lines(r.err), ["evalframe: fail-under: answer_correctness mean 0.44 < 0.50 (model B; 3 rows, 1 failed left out)"]);
+    assert.deepEqual(lines(r.err), ["evalframe: fail-under: answer_correctness mean 0.44 < 0.50 (model B; 2 of 3 rows scored, 1 failed)"]);
     assert.match(r.out, /answer_correctness/, "the summary is still printed");
   });
 
   it("names every model under X, the lowest first", async () => {
     const r = await run(["summarize", after, "--fail-under", "0.7"]);
     assert.equal(r.code, 1);
-    assert.deepEqual(lines(r.err), ["evalframe: fail-under: answer_correctness mean 0.44 < 0.70 (model B; 3 rows, 1 failed left out); also below: model A 0.67"]);
+    assert.deepEqual(lines(r.err), ["evalframe: fail-under: answer_correctness mean 0.44 < 0.70 (model B; 2 of 3 rows scored, 1 failed); also below: model A 0.67"]);
   });
 
   it("shows enough digits to tell the mean from X", async () => {
@@ -61,10 +61,10 @@ describe("--fail-under on summarize", () => {
     assert.equal((await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "A"])).code, 0);
     const overall = await run(["summarize", after, "--fail-under", "0.6", "--fail-under-overall"]); // (4 + 0.875)/8 = 0.609
     assert.equal(overall.code, 0, overall.err);
-    assert.match(overall.err, /passed: answer_correctness mean >= 0\.60 over all rows \(lowest 0\.61\)/);
+    assert.match(overall.err, /passed: answer_correctness mean >= 0\.60 over all rows \(lowest 0\.61, 8 of 9 rows scored, 1 failed\)/);
     const under = await run(["summarize", after, "--fail-under", "0.62", "--fail-under-overall"]);
     assert.equal(under.code, 1);
-    assert.deepEqual(lines(under.err), ["evalframe: fail-under: answer_correctness mean 0.61 < 0.62 (all rows; 9 rows, 1 failed left out)"]);
+    assert.deepEqual(lines(under.err), ["evalframe: fail-under: answer_correctness mean 0.61 < 0.62 (all rows; 8 of 9 rows scored, 1 failed)"]);
     const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
     assert.equal(unknown.code, 2, "a misspelt model is bad usage, not a gate that failed");
     assert.match(unknown.err, /^evalframe: fail-under: --fail-under-model "Z" is not a model of the table; its models are "A", "B"/);

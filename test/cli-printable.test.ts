@@ -35,6 +35,22 @@ describe("terminal-safe CLI output", () => {
     assert.deepEqual(lines, ["model               mean", "------------------  ----", "\\x1b[31mred\\x1b[0m   0.5", "plain               0.25"]);
   });
 
+  it("text tables measure Korean and other wide text in terminal columns (two a character), so the columns line up", () => {
+    const lines = formatTable([
+      { model: "모델-가나다", answer: "한글을 만든 왕은 세종대왕입니다", mean: 0.5 },
+      { model: "atlas-pro", answer: "Ｆｕｌｌ café", mean: 0.25 },
+    ], { maxWidth: 20 }).split("\n");
+    assert.deepEqual(lines, [
+      "model        answer                mean",
+      "-----------  --------------------  ----",
+      "모델-가나다  한글을 만든 왕은 세…   0.5",
+      "atlas-pro    Ｆｕｌｌ café         0.25",
+    ]);
+    // Every line ends at the same terminal column: the mean column is right-aligned under its header.
+    const width = (text: string) => Array.from(text).reduce((w, ch) => w + (/[\u1100-\u115f\uac00-\ud7a3\uff00-\uff60]/.test(ch) ? 2 : 1), 0);
+    assert.deepEqual(lines.map(width), [39, 39, 39, 39]);
+  });
+
   it("summarize and compare print hostile model names and ids escaped, in tables and in errors", async () => {
     const dir = tempDir();
     const file = path.join(dir, "scored.csv");

@@ -198,6 +198,20 @@ describe("evalframe score (offline judge) and the commands that read its output"
     assert.match(unknown.stderr, /--baseline names "nobody", which is not a value of column "model" in scored\.csv; its values are: atlas-pro, chatter-xl, swift-mini/);
   });
 
+  it("compare: repeated (id, group) pairs are named once each, worded for the grouping, under the command's name; a missing model column lists the file's columns", async () => {
+    const byDomain = await evalframe(["compare", "scored.csv", "--by", "domain"], dir);
+    assert.equal(byDomain.code, 1);
+    assert.equal(lines(byDomain.stderr).length, 1);
+    assert.match(byDomain.stderr, /^evalframe: scored\.csv: compare: \d+ \(id, domain\) pairs appear more than once: \("q01", "science"\), \("q02", "science"\), /);
+    assert.match(byDomain.stderr, /rows grouped by "domain" are paired by "id", so each domain may have one row per id/);
+    assert.doesNotMatch(byDomain.stderr, /compareModels|each model may answer/);
+    const withoutModel = path.join(dir, "nomodel.csv");
+    writeFileSync(withoutModel, "qid,user_input,response,reference,answer_correctness,answer_correctness_error\nq1,Q,A,R,0.5,\nq2,Q,B,R,0.7,\n");
+    const noModel = await evalframe(["compare", "nomodel.csv"], dir);
+    assert.equal(noModel.code, 2, noModel.stderr);
+    assert.match(noModel.stderr, /compare: --by \(default\) names column "model", which nomodel\.csv does not have; its columns are: id, user_input, response, reference, answer_correctness, answer_correctness_error \(/);
+  });
+
   it("a column named by an option that the file lacks exits 2 listing the file's columns, not only those read", async () => {
     const cases: [string[], string][] = [
       [["compare", "scored.csv", "--metric", "answer_corectness"], "--metric names column \"answer_corectness\""],
@@ -221,6 +235,7 @@ describe("evalframe score (offline judge) and the commands that read its output"
       evalframe(["chart", "scored.csv", "--kind", "pie", "--out", "x.png"], dir),
       evalframe(["chart", "scored.csv", "--kind", "relevance", "--out", "r.png"], dir),
     ]);
+    const notBinary = await evalframe(["chart", "scored.csv", "--kind", "relevance", "--metric", "answer_correctness", "--out", "r.png"], dir);
     assert.equal(png.code, 0, png.stderr);
     const bytes = readFileSync(path.join(dir, "charts", "box.png"));
     assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "PNG signature");
@@ -235,8 +250,13 @@ describe("evalframe score (offline judge) and the commands that read its output"
 
     assert.equal(wrongKind.code, 2);
     assert.match(wrongKind.stderr, /--kind must be one of box, histogram, mean, scatter, heatmap, paired, wtl, verdicts, sweep, relevance/);
-    assert.equal(noRelevance.code, 1, "the file has no multimodal_relevance column");
+    assert.equal(noRelevance.code, 2, "the file has no multimodal_relevance column: bad usage");
     assert.equal(lines(noRelevance.stderr).length, 1);
+    assert.match(noRelevance.stderr, /^evalframe: chart: --kind relevance .*scored\.csv has no multimodal_relevance column .*use --kind mean, box, histogram or sweep/);
+    assert.doesNotMatch(noRelevance.stderr, /summarize/);
+    assert.equal(notBinary.code, 2, "a 0-1 score is not a rate");
+    assert.match(notBinary.stderr, /chart: --kind relevance .*needs a 0\/1 score, but --metric answer_correctness has other values .*use --kind mean/);
+    assert.ok(!existsSync(path.join(dir, "r.png")));
   });
 
   it("report writes one self-contained HTML page with the offline banner", async () => {

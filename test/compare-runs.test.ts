@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
 import { buildReport, changeWithCI, compareModels, compareRuns, toDataFrame } from "../src/index";
+import { summarize } from "../src/analysis/summarize";
 import { RUN_CHANGE_COLUMNS } from "../src/analysis/compare-runs";
 import { compileChart } from "../src/charts/index";
 import { readFrame } from "../src/display/table";
@@ -28,6 +29,32 @@ function rows(df: DataFrame): Record<string, Cell>[] {
 function byModel(df: DataFrame): Record<string, Record<string, Cell>> {
   return Object.fromEntries(rows(df).map((r) => [String(r["model"]), r]));
 }
+
+describe("the bootstrap is seeded from the data, not from a group's name", () => {
+  // One model's 12 answers, before and after: the model's row and the (all) row rest on the same pairs.
+  const one = (model: string, run: "before" | "after") =>
+    Array.from({ length: 12 }, (_, i) => ({ id: `q${i}`, model, answer_correctness: run === "before" ? (i % 4) / 4 : ((i * 7) % 5) / 5, answer_correctness_error: "" }));
+  const interval = (r: Record<string, Cell>) => [r["ci_low"], r["ci_high"]];
+
+  it("identical pairs get the identical interval in one table, under any name; reruns repeat it and --seed moves it", () => {
+    const runs = byModel(compareRuns(one("swift-mini", "before"), one("swift-mini", "after")).summary);
+    assert.deepEqual(interval(runs["swift-mini"]!), interval(runs["(all)"]!));
+    const renamed = byModel(compareRuns(one("atlas-pro", "before"), one("atlas-pro", "after")).summary);
+    assert.deepEqual(interval(renamed["atlas-pro"]!), interval(runs["swift-mini"]!));
+    const again = byModel(compareRuns(one("swift-mini", "before"), one("swift-mini", "after")).summary);
+    assert.deepEqual(interval(again["swift-mini"]!), interval(runs["swift-mini"]!));
+    const seeded = byModel(compareRuns(one("swift-mini", "before"), one("swift-mini", "after"), { seed: 7 }).summary);
+    assert.notDeepEqual(interval(seeded["swift-mini"]!), interval(runs["swift-mini"]!));
+  });
+
+  it("summarize: two models with the same scores get the same interval", () => {
+    const t = readFrame(summarize([...one("m1", "after"), ...one("model-two", "after")], { by: "model" }), "test");
+    const low = t.columns.find((c) => c.name === "ci_low")!.values;
+    const high = t.columns.find((c) => c.name === "ci_high")!.values;
+    assert.equal(t.rowCount, 2);
+    assert.deepEqual([low[0], high[0]], [low[1], high[1]]);
+  });
+});
 
 describe("compareRuns on two runs with known changes", () => {
   const runs = compareRuns(BEFORE, AFTER);

@@ -122,6 +122,21 @@ describe("loadDataset: bad cells fail only their row", () => {
     assert.match(warnings[0] ?? "", /bad\.csv: 1 of 2 rows .* First: row 1 \(line 4\): column "reference" is empty/);
   });
 
+  it("warns once when id or model values differ only by spaces at their ends, naming the rows, and changes nothing", async () => {
+    const dir = tempDir();
+    const file = writeText(dir, "ws.csv", "id,model,question,answer,reference\nq1,m1,Q,A,R\nq1 ,m1 ,Q,B,R\nq2,m2,Q2,A2,R2\nq1, m2,Q,A,R\n");
+    const warnings: string[] = [];
+    const df = await loadDataset(file, { warn: (m) => warnings.push(m) });
+    assert.deepEqual(warnings, [
+      `evalframe: ${file}: 1 id value and 2 model values differ from another only by spaces at the start or end, so they print the same but count as different ` +
+        `(id "q1 " at row 1 (line 3) prints as "q1"; model "m1 " at row 1 (line 3) prints as "m1"; model " m2" at row 3 (line 5) prints as "m2"); remove the spaces in the file if they are the same`,
+    ]);
+    assert.deepEqual(column(df, "model"), ["m1", "m1 ", "m2", " m2"], "the values are kept as written");
+    const clean: string[] = [];
+    await loadDataset(writeText(dir, "clean.csv", "id,model,question,answer,reference\nq1,m1,Q,A,R\nq1,m2,Q,B,R\n"), { warn: (m) => clean.push(m) });
+    assert.deepEqual(clean, []);
+  });
+
   it("adds no input_error column when every row is fine", async () => {
     const df = await loadDataset([rows[0]!], quiet);
     assert.ok(!df.columns.includes("input_error"));

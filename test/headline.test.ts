@@ -132,6 +132,26 @@ describe("headline: when most answers failed, ties, too few pairs, and the chang
     ]);
   });
 
+  it("judge failures: the model's name is kept whole and the cause (HTTP status, invalid reply) decides the group", () => {
+    // Worded as the OpenAI judge words them (src/judge/openai-judge.ts, structured.ts).
+    const http401 = (n: number) =>
+      `statement extraction of the response failed: statements request to gpt-4o-mini: HTTP 401 from https://api.openai.com/v1: 401 Incorrect API key provided: sk-[redacted]. Request ${n}; the API key was not accepted: check EVALFRAME_API_KEY / OPENAI_API_KEY, or the key for this base URL`;
+    const invalid = (reply: string) =>
+      `statement extraction of the response failed: statements request to gpt-4o-mini: no valid reply after 3 attempts; last problem: the reply is not valid JSON: "${reply}"`;
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      id: `q${i}`,
+      model: "llama3.1",
+      answer_correctness: i === 0 ? 0.5 : Number.NaN,
+      answer_correctness_error: i === 0 ? "" : i <= 6 ? http401(i) : invalid(`Sure ${i}: {not json`),
+    }));
+    const sentences = headline(summarize(rows, { by: "model", metrics: "answer_correctness" }), undefined, { scored: rows });
+    assert.match(
+      sentences[0]!,
+      /^Only 1 of 10 answers was scored on answer_correctness: 9 failed \(9 of llama3\.1's\), most \(6\) with “statement extraction of the response failed: statements request to gpt-4o-mini: HTTP 401”;/,
+    );
+    assert.doesNotMatch(sentences.join(" "), /gpt-No|llamaN|sk-/);
+  });
+
   it("half the answers failed or fewer: the ranking first, the failures after it, as before", () => {
     const summary = [summaryRow("atlas-pro", 10, 5, 0.7, 0.6, 0.8), summaryRow("swift-mini", 10, 5, 0.5, 0.4, 0.6)];
     const sentences = headline(summary);

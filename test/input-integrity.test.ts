@@ -123,6 +123,18 @@ describe("input is never changed silently", () => {
     assert.equal(frameRecords(await loadDataset(file))[0]!["response"], "=1+1");
   });
 
+  it("score warns once, read in parts, when model or id values differ only by spaces at their ends", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "ws.csv");
+    writeFileSync(file, "id,model,question,answer,reference\nq1,m1,Q,Paris.,Paris.\nq2,m1,Q,Paris.,Paris.\nq1,m1 ,Q,Lyon.,Paris.\nq2,m1 ,Q,Lyon.,Paris.\n");
+    const run = await runCliCaptured(["score", file, "--out", path.join(dir, "out.csv"), "--judge", "offline", "--no-progress", "--chunk-rows", "2"]);
+    assert.equal(run.code, 0, run.err);
+    const warnings = run.err.split("\n").filter((l) => /differs? from another only by spaces/.test(l));
+    assert.deepEqual(warnings, [
+      `evalframe: ${file}: 1 model value differs from another only by spaces at the start or end, so they print the same but count as different (model "m1 " at row 2 (line 4) prints as "m1"); remove the spaces in the file if they are the same`,
+    ]);
+  });
+
   it("fails a JSONL row whose text column holds an object or a number, with input_error, and scores the others", async () => {
     const dir = tempDir();
     const file = path.join(dir, "in.jsonl");

@@ -12,7 +12,7 @@ import { cycles, importGraph, upwardImports } from "./support/import-graph";
 
 /** The layers from the bottom; a file belongs to the longest prefix it starts with. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["dataset/", "display/html.ts", "display/tslab.ts", "display/words.ts"],
+  ["dataset/", "display/html.ts", "display/tslab.ts", "display/words.ts", "display/width.ts"],
   ["stats/"],
   ["context/", "labels/"],
   ["judge/"],

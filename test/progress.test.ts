@@ -9,6 +9,9 @@ import { answerCorrectness } from "../src/metrics/answer-correctness/metric";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
+/** Characters after the carriage return (the bar's characters are one column each). */
+const displayWidthOf = (s: string): number => Array.from(s.replace(/^\r/, "")).length;
+
 const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
 const LATENCY_MS = 150;
 const fake = useFakeOpenAI(() => ({ latencyMs: LATENCY_MS, chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
@@ -63,6 +66,30 @@ describe("progress", () => {
     live({ done: 2, total: 2, errors: 0, elapsedMs: 2, etaMs: 0 });
     assert.ok(tty[0]!.startsWith("\r") && !tty[0]!.endsWith("\n"));
     assert.ok(tty[1]!.endsWith("\n"));
+  });
+
+  it("on a terminal the line fits its width, never uses escape codes when TERM is dumb, and groups digits in every frame", () => {
+    const event: ProgressEvent = {
+      done: 500, total: 2520, errors: 0, elapsedMs: 1000, etaMs: 4000,
+      calls: { done: 1044, total: 5257 },
+      stages: [{ stage: "extracting statements", done: 543, total: 1084 }, { stage: "classifying", done: 500, total: 1000 }],
+    };
+    const draw = (columns: number | undefined, term: string | undefined, events: ProgressEvent[]) => {
+      const out: string[] = [];
+      const bar = terminalProgress({ isTTY: true, columns, write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream, { term });
+      for (const e of events) bar(e);
+      return out;
+    };
+    const narrow = draw(40, "xterm", [event]);
+    const line = narrow[0]!.replace(/^\r/, "").replace(/\x1b\[K$/, "");
+    assert.ok(Array.from(line).length <= 39, `fits 40 columns with one to spare: ${JSON.stringify(line)}`);
+    assert.match(line, /^\[█+░+\] 1,044\/5,257 calls/);
+    const wide = draw(200, "xterm", [event])[0]!;
+    assert.match(wide, /\(extracting statements 543\/1,084, classifying 500\/1,000\) · 500\/2,520 rows/, "the whole line when it fits");
+    const dumb = draw(200, "dumb", [{ ...event, calls: undefined, stages: undefined, done: 0 }, event, { ...event, stages: [] }]);
+    assert.ok(dumb.every((s) => !s.includes("\x1b")), "no escape codes for TERM=dumb");
+    assert.match(dumb[0]!, /\] 0\/2,520 rows/, "digits grouped before the calls are planned too");
+    assert.ok(dumb[2]!.endsWith(" ".repeat(displayWidthOf(dumb[1]!) - displayWidthOf(dumb[2]!.trimEnd()))), "spaces cover the longer line before");
   });
 
   it("counts calls by stage, and formats them with the stages under way", () => {

@@ -175,13 +175,33 @@ describe("HTML report", () => {
     assert.ok(/<h1>evalframe report<\/h1>\n<p class="judges">/.test(buildReport(scored, { headline: [], generatedAt: null })), "an empty headline: no section");
   });
 
+  it("an answer with thousands of statements shows the first 200 of them, then how many more, in its card and among the lowest scores", () => {
+    const records = frameRecords(scored);
+    const row = records.findIndex((r) => typeof r["answer_correctness_statements"] === "string" && r["answer_correctness_statements"] !== "");
+    const details = JSON.parse(String(records[row]!["answer_correctness_statements"])) as { response: { statement: string; verdict: string; reason: string }[] };
+    details.response = Array.from({ length: 5000 }, (_, i) => ({ statement: `Claim number ${i + 1}.`, verdict: "FP", reason: "the reference does not say it" }));
+    records[row]!["answer_correctness_statements"] = JSON.stringify(details);
+    records[row]!["answer_correctness"] = 0; // the lowest score of its model, so it is among the lowest too
+    const page = buildReport(toDataFrame(records), { generatedAt: null });
+    const card = section(page, "answers");
+    assert.ok(card.includes("Claim number 200."), "the first 200 are shown");
+    assert.ok(!card.includes("Claim number 201."), "the 201st is not");
+    assert.ok(card.includes("<li class=\"more\">… and 4,800 more statements (the first 200 are shown; the scored file has them all)</li>"));
+    const lowest = section(page, "worst");
+    assert.ok(lowest.includes("Claim number 200.") && !lowest.includes("Claim number 201."));
+    assert.match(lowest, /… and 4,800 more/);
+    const plain = buildReport(scored, { generatedAt: null }).length;
+    assert.ok(page.length - plain < 100_000, `5,000 statements add little to the page: ${page.length - plain} characters`);
+  });
+
   it("failed rows are grouped by the kind of failure, with counts and every row's whole reason under its group", () => {
     const records = frameRecords(scored);
+    // Worded as the OpenAI judge words them: the stage, the request and its model, then the cause.
     const reasons = [
-      "classification of the statements failed: 429 Too Many Requests: Rate limit reached for gpt-4o-mini (TPM): Limit 200000, Used 199000",
-      "classification of the statements failed: 429 Too Many Requests: try again in 20s",
-      "embedding failed: request timed out after 60000 ms",
-      "classification of the statements failed: 429 Too Many Requests: Rate limit reached for gpt-4o-mini (RPM): Limit 500",
+      "classification of the statements failed: verdicts request to gpt-4o-mini: HTTP 429 from https://api.openai.com/v1: 429 Rate limit reached for gpt-4o-mini (TPM): Limit 200000, Used 199000",
+      "classification of the statements failed: verdicts request to gpt-4o-mini: no valid reply after 3 attempts; last problem: the reply is not valid JSON: \"Sure! Here is the answer: {not json\"",
+      "embedding failed: embeddings request to text-embedding-3-small: no reply within 60000 ms from https://api.openai.com/v1",
+      "classification of the statements failed: verdicts request to gpt-4o-mini: HTTP 429 from https://api.openai.com/v1: 429 Rate limit reached for gpt-4o-mini (RPM): Limit 500; try again in 20s",
     ];
     reasons.forEach((reason, i) => {
       records[i * 5]!["answer_correctness_error"] = reason;
@@ -191,17 +211,19 @@ describe("HTML report", () => {
     const failed = section(page, "failed");
     const groups = [...failed.matchAll(/<details class="group" data-failure-group="([^"]+)"><summary><span class="count">(\d+) rows?<\/span> · answer_correctness · ([^<]+) <span class="note">\(([^)]+)\)<\/span><\/summary>([\s\S]*?)<\/details>/g)];
     assert.deepEqual(groups.map((g) => [g[2], g[3], g[4]]), [
-      ["3", "classification of the statements failed: N Too Many Requests", "atlas-pro, swift-mini"],
-      ["1", "embedding failed: request timed out after N ms", "chatter-xl"],
+      ["2", "classification of the statements failed: verdicts request to gpt-4o-mini: HTTP 429", "atlas-pro"],
+      ["1", "classification of the statements failed: verdicts request to gpt-4o-mini: no valid reply after N attempts; last problem: the reply is not valid JSON", "swift-mini"],
+      ["1", "embedding failed: embeddings request to text-embedding-3-small: no reply within N ms from …", "chatter-xl"],
     ]);
-    for (const reason of reasons) assert.ok(failed.includes(`<td class="error">${reason.replace(/'/g, "&#39;")}</td>`), reason);
-    assert.equal((groups[0]![5]!.match(/<tr>/g) ?? []).length, 1 + 3);
+    for (const reason of reasons) assert.ok(failed.includes(`<td class="error">${reason.replace(/'/g, "&#39;").replace(/"/g, "&quot;")}</td>`), reason);
+    assert.equal((groups[0]![5]!.match(/<tr>/g) ?? []).length, 1 + 2);
     // The summary now shows n_error; the failed answers are "error" cards.
     assert.ok(headers(section(page, "summary").split("<details")[0]!).includes("n_error"));
     assert.equal((section(page, "answers").match(/data-status="error"/g) ?? []).length, 4);
     assert.match(section(page, "answers"), /<option value="error">error \(not scored\) \(4\)<\/option>/);
     assert.equal(failureKind("the row has 5 images, more than maxImagesPerRow (4); raise it or split the contexts"), "the row has N images, more than maxImagesPerRow");
-    assert.equal(failureKind('embedding failed: connect ECONNREFUSED 127.0.0.1:8080 (see "https://x.test/a:b")'), "embedding failed: connect ECONNREFUSED N");
+    assert.equal(failureKind('embedding failed: connect ECONNREFUSED 127.0.0.1:8080 (see "https://x.test/a:b")'), "embedding failed: connect ECONNREFUSED …");
+    assert.equal(failureKind("judging failed: request to qwen2.5:7b: row 12 of 1,200 has 3 images"), "judging failed: request to qwen2.5:7b: row N of N has N images");
     assert.equal(failureKind("  "), "(no reason given)");
   });
 

@@ -8,7 +8,7 @@ import { comparisonSettings, MEAN_DISAGREES } from "./comparison-settings";
 import type { DataFrame } from "danfojs-node";
 import { getColumn, rowAt, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, verdictSide, type ComparisonTest, type PairedStats } from "./compare";
-import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { DEFAULT_SEED, seedFromData } from "../stats/random";
 import { holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { cellString, keyText, textAt, type PairOptions } from "../dataset/column-toolkit";
@@ -365,7 +365,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       changes.push(oneSided("added", key, model, a, j));
     }
     row.nPaired = sa.length;
-    if (sa.length > 0) row.stats = pairedStats(sa, sb, replicates, confidence, deriveSeed(seed, `${model}\u0000${metric}\u0000runs`));
+    if (sa.length > 0) row.stats = pairedStats(sa, sb, replicates, confidence, seedFromData(seed, sa, sb));
     // One by one: push(...sa) passes every score as an argument, and 200,000 overflow the stack.
     for (const v of sb) allBefore.push(v);
     for (const v of sa) allAfter.push(v);
@@ -384,7 +384,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   }
 
   total.nPaired = allAfter.length;
-  if (allAfter.length > 0) total.stats = pairedStats(allAfter, allBefore, replicates, confidence, deriveSeed(seed, `${ALL_MODELS}\u0000${metric}\u0000runs`));
+  if (allAfter.length > 0) total.stats = pairedStats(allAfter, allBefore, replicates, confidence, seedFromData(seed, allAfter, allBefore));
   const perModel = hasModels ? rows : [];
   const adjusted = holm(perModel.map((r) => r.stats?.pValue ?? Number.NaN));
   const summaryRows = [...perModel, total];

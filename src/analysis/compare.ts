@@ -9,7 +9,7 @@ import { comparisonSettings, MEAN_DISAGREES } from "./comparison-settings";
 
 export { MEAN_DISAGREES } from "./comparison-settings";
 import type { Table, TableColumn } from "../dataset/table";
-import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { DEFAULT_SEED, seedFromData } from "../stats/random";
 import { bootstrapMeanCI, twoSampleBootstrap } from "../stats/bootstrap";
 import { nanMean } from "../stats/descriptive";
 import { holm, roundDifferences, signTest, wilcoxonSignedRank } from "../stats/paired-tests";
@@ -78,8 +78,7 @@ function modelRows(table: Table, scores: Float64Array, by: string, pairBy: strin
   const modelColumn = requireColumn(table, by, caller, "model");
   const idColumn = pairBy === undefined ? undefined : getColumn(table, pairBy);
   const models = new Map<string, ModelRows>();
-  const duplicates: string[] = [];
-  let duplicateCount = 0;
+  const duplicates = new Set<string>();
   for (let i = 0; i < table.rowCount; i++) {
     const name = keyText(modelColumn.values[i]);
     if (name === undefined) continue; // a row without a model belongs to no model
@@ -94,19 +93,27 @@ function modelRows(table: Table, scores: Float64Array, by: string, pairBy: strin
     if (id === undefined) {
       m.noId.push(score);
     } else if (m.byId.has(id)) {
-      duplicateCount++;
-      if (duplicates.length < 5) duplicates.push(`(${JSON.stringify(id)}, ${JSON.stringify(name)})`);
+      duplicates.add(`(${JSON.stringify(id)}, ${JSON.stringify(name)})`);
     } else {
       m.byId.set(id, score);
     }
   }
-  if (duplicateCount > 0) {
-    throw new Error(
-      `${caller}: ${duplicateCount} (${pairBy}, ${by}) pair${duplicateCount === 1 ? "" : "s"} appear${duplicateCount === 1 ? "s" : ""} more than once: ` +
-        `${duplicates.join(", ")}${duplicateCount > duplicates.length ? ", …" : ""}; each model may answer each ${pairBy} once`,
-    );
-  }
+  if (duplicates.size > 0) throw new Error(repeatedPairs(caller, [...duplicates], pairBy!, by));
   return [...models.values()];
+}
+
+/**
+ * @internal The message for (pairBy, by) pairs that appear more than once:
+ * each pair named once (the first five), worded for the grouping used.
+ */
+export function repeatedPairs(caller: string, pairs: readonly string[], pairBy: string, by: string): string {
+  const n = pairs.length;
+  const shown = `${pairs.slice(0, 5).join(", ")}${n > 5 ? ", …" : ""}`;
+  const rule =
+    by === "model"
+      ? `each model may answer each ${pairBy} once`
+      : `rows grouped by "${by}" are paired by "${pairBy}", so each ${by} may have one row per ${pairBy}; group by a column with one row per ${pairBy} in each group (such as model)`;
+  return `${caller}: ${n.toLocaleString("en-US")} (${pairBy}, ${by}) pair${n === 1 ? "" : "s"} appear${n === 1 ? "s" : ""} more than once: ${shown}; ${rule}`;
 }
 
 /** One comparison, before Holm's adjustment: the paired statistics of two models, with their names and counts. */
@@ -216,6 +223,7 @@ export function pairedStats(sa: readonly number[], sb: readonly number[], replic
   };
 }
 
+/** One pair of models; the bootstrap is seeded from `seed` and the scores compared, not the models' names. */
 function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: number, confidence: number, seed: number): Comparison {
   const sa: number[] = [];
   const sb: number[] = [];
@@ -238,10 +246,10 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
       b: b.name,
       nPairs: n,
       nDropped: union - n + a.noId.length + b.noId.length,
-      ...pairedStats(sa, sb, replicates, confidence, seed),
+      ...pairedStats(sa, sb, replicates, confidence, seedFromData(seed, sa, sb)),
     };
   }
-  return unpairedComparison(a, b, replicates, confidence, seed);
+  return unpairedComparison(a, b, replicates, confidence, seedFromData(seed, a.all, b.all));
 }
 
 /**
@@ -363,7 +371,7 @@ export function comparisonTable(data: FrameInput, options: CompareModelsOptions 
   }
 
   const rows = pairs.map(([a, b]) =>
-    compareTwo(a, b, paired, replicates, confidence, deriveSeed(seed, `${a.name}\u0000${b.name}\u0000${metric}`)),
+    compareTwo(a, b, paired, replicates, confidence, seed),
   );
   const adjusted = holm(rows.map((r) => r.pValue));
   const verdicts = rows.map((r, i) => {

@@ -6,6 +6,7 @@ import type { DataFrame } from "danfojs-node";
 import { cellString, DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn, tableRows, type TableColumn } from "../dataset/table";
 import { asList, column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
+import { repeatedPairs } from "./compare";
 
 /** Options of {@link disagreements}. */
 export interface DisagreementsOptions extends PairOptions {
@@ -61,7 +62,7 @@ export function disagreements(scored: FrameInput, options: DisagreementsOptions 
   const models: string[] = [];
   const seenModels = new Set<string>();
   const questions = new Map<string, Question>();
-  const duplicates: string[] = [];
+  const duplicates = new Set<string>();
   for (let i = 0; i < table.rowCount; i++) {
     const model = keyText(modelColumn.values[i]);
     const id = keyText(idColumn.values[i]);
@@ -75,15 +76,10 @@ export function disagreements(scored: FrameInput, options: DisagreementsOptions 
       q = { id, first: i, rows: new Map() };
       questions.set(id, q);
     }
-    if (q.rows.has(model)) duplicates.push(`(${JSON.stringify(id)}, ${JSON.stringify(model)})`);
+    if (q.rows.has(model)) duplicates.add(`(${JSON.stringify(id)}, ${JSON.stringify(model)})`);
     else q.rows.set(model, i);
   }
-  if (duplicates.length > 0) {
-    throw new Error(
-      `${caller}: ${duplicates.length} (${pairBy}, ${by}) pair${duplicates.length === 1 ? "" : "s"} appear${duplicates.length === 1 ? "s" : ""} more than once: ` +
-        `${duplicates.slice(0, 5).join(", ")}${duplicates.length > 5 ? ", …" : ""}; each model may answer each ${pairBy} once`,
-    );
-  }
+  if (duplicates.size > 0) throw new Error(repeatedPairs(caller, [...duplicates], pairBy, by));
 
   const fixed = [pairBy, ...(questionColumn ? ["user_input"] : []), "spread"];
   const names = new Set(fixed);

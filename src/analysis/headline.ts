@@ -56,15 +56,26 @@ const MIN_PAIRS = 2;
 /** An answer whose score moved by at least this much between runs is counted apart in the change sentence. */
 const LARGE_CHANGE = 0.5;
 
+/** Digits that stand alone (a count, a size, a line or row number), not inside a name such as "gpt-4o-mini", "llama3.1" or "qwen2.5:7b", nor an HTTP status. */
+const LONE_NUMBER = /(?<!HTTP )(?<![\p{L}\p{N}_.\-/])\d+(?:[.,]\d+)*(?![\p{L}\p{N}_\-]|[.,]\d)/gu;
+
+/** Ids that differ per request: UUIDs, "chatcmpl-…"/"req_…" style ids, long hex runs. */
+const REQUEST_ID = /\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z]+[-_](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{12,}|[0-9a-f]{16,})\b/g;
+
 /**
  * The kind of a failure reason, so that rows which failed the same way land
- * in one group: details in parentheses, quoted text and numbers are left
- * out, advice after a ";" is dropped, and only the first two ":"-separated
- * parts are kept (the stage that failed and its cause: "classification of
- * the statements failed: N Too Many Requests").
+ * in one group, keyed on the stage, the model and the cause. Only what varies
+ * from row to row is left out: details in parentheses, quoted text (a cell,
+ * a reply), addresses, request ids, and numbers that stand alone (counts,
+ * sizes, row and line numbers; "N"), while names keep their digits
+ * ("gpt-4o-mini") and an HTTP status stays ("HTTP 401"). After an HTTP
+ * status the server's own words are dropped; advice after a ";" is dropped,
+ * except a judge's "last problem", which is the cause.
  *
  * @example
  * failureKind("embedding failed: request timed out after 60000 ms (try 2)") // "embedding failed: request timed out after N ms"
+ * failureKind("… failed: statements request to gpt-4o-mini: HTTP 401 from https://api.openai.com/v1: 401 Incorrect API key …; the API key was not accepted: …")
+ * // "… failed: statements request to gpt-4o-mini: HTTP 401"
  */
 export function failureKind(reason: string): string {
   let s = reason.replace(/\s+/g, " ").trim();
@@ -72,15 +83,21 @@ export function failureKind(reason: string): string {
     before = s;
     s = s.replace(/\s*\([^()]*\)/g, "");
   }
+  // A judge's "last problem" quotes the reply at its end (with perhaps a hint after it): the cause is the words before.
+  s = s.replace(/(; last problem: [^"“]*?):\s*["“][\s\S]*$/, "$1");
+  // The status is the cause; what the server said with it varies (it may quote the request).
+  s = s.replace(/\bHTTP (\d{3})\b[^;]*/, "HTTP $1");
+  const [first = "", ...rest] = s.split(";");
+  s = [first, ...rest.filter((part) => /^\s*last problem:/.test(part))].join(";");
   s = s
     .replace(/"[^"]*"|'[^']*'|`[^`]*`|“[^”]*”/g, "…")
     .replace(/\b(?:https?|file|data):\S+/g, "…")
-    .replace(/\d+(?:[.,]\d+)*/g, "N");
-  s = s.split(";")[0]!;
-  s = s.split(":").slice(0, 2).join(":").trim();
-  s = s.replace(/[\s.,:]+$/, "");
+    .replace(REQUEST_ID, "…")
+    .replace(/(?<!HTTP )(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?/g, "…")
+    .replace(LONE_NUMBER, "N");
+  s = s.replace(/[\s.,:;]+$/, "").trim();
   const chars = Array.from(s);
-  return chars.length > 140 ? `${chars.slice(0, 140).join("")}…` : s || "(no reason given)";
+  return chars.length > 200 ? `${chars.slice(0, 200).join("")}…` : s || "(no reason given)";
 }
 
 interface ModelLine {

@@ -13,7 +13,7 @@ import { tableToDataFrame } from "../frame/dataframe";
 import { readFrame, type FrameInput } from "../dataset/frame-like";
 import { cellNumber, cellString, groupRows, judgeColumnName, judgeText } from "../dataset/column-toolkit";
 import { defaultScoreColumns, definitionOfColumn } from "../metrics/registry";
-import { DEFAULT_SEED, deriveSeed } from "../stats/random";
+import { DEFAULT_SEED, seedFromData } from "../stats/random";
 import { bootstrapMeanCI } from "../stats/bootstrap";
 import { wilsonInterval } from "../stats/intervals";
 import { nanMean, nanStd, quantileSorted7 } from "../stats/descriptive";
@@ -165,7 +165,7 @@ export interface SummarizeOptions {
    * bootstrap nor, for a 0/1 metric, the Wilson score interval).
    */
   bootstrap?: number;
-  /** Seed of the bootstrap (default {@link DEFAULT_SEED}): the same input and seed give the same interval. */
+  /** Seed of the bootstrap (default {@link DEFAULT_SEED}), mixed with the scores (not the group's name): the same scores and seed give the same interval. */
   seed?: number;
   /** Coverage of the interval, bootstrap or Wilson (default 0.95). */
   confidence?: number;
@@ -266,7 +266,7 @@ export function summaryTable(data: FrameInput, options: SummarizeOptions = {}): 
         const v = scores[i]!;
         if (!Number.isNaN(v) && !repeated.has(i)) valid.push(v);
       }
-      const s = describe(valid, binary, replicates, confidence, deriveSeed(seed, `${groups.keys[g]}\u0000${metric}`));
+      const s = describe(valid, binary, replicates, confidence, seedFromData(seed, valid));
       cells.metric.push(metric);
       cells.n.push(rows.length);
       cells.n_valid.push(valid.length);

@@ -6,7 +6,10 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { namedColumns, requireNamedValues, s, readScored } from "./command-support";
+import { columnsOf, namedColumns, requireNamedValues, s, readScored } from "./command-support";
+import { getColumn, type Table } from "../dataset/table";
+import { cellNumber } from "../dataset/column-toolkit";
+import { defaultScoreColumns } from "../metrics/registry";
 import { WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -39,6 +42,7 @@ export const chartCommand: Command = async (argv, io) => {
   const df = await input.load(undefined, undefined, namedColumns([["--metric", metric], ["--by", by], ["--pair-by", pairBy]]));
   requireNamedValues(c, input.file, df, "--baseline", by ?? "model", baseline === undefined ? [] : [baseline]);
   requireNamedValues(c, input.file, df, "--models", by ?? "model", models ?? []);
+  if (kind === "relevance") checkRelevanceScore(c, input.file, df, metric);
   const spec = await failOnError((): VegaLiteSpec => {
     switch (kind) {
       case "box":
@@ -67,3 +71,31 @@ export const chartCommand: Command = async (argv, io) => {
   io.out(`wrote ${out}\n`);
   return 0;
 };
+
+/**
+ * `--kind relevance` draws the share of rows judged 1, so its score must be
+ * 0 or 1: without `--metric`, the file must have a multimodal_relevance
+ * column; a `--metric` with other scores (a 0-1 correctness) is refused, with
+ * the kind that draws it, rather than drawn as a mislabelled "relevance rate".
+ */
+function checkRelevanceScore(c: string, file: string, table: Table, metric: string | undefined): void {
+  const name = metric ?? "multimodal_relevance";
+  const column = getColumn(table, name);
+  if (!column) {
+    const scores = columnsOf(table).filter((col) => defaultScoreColumns().includes(col));
+    const fits = scores.length > 0 ? `; for its scores (${scores.join(", ")}) use --kind mean, box, histogram or sweep` : "";
+    throw new UsageError(
+      `${c}: --kind relevance draws the share of answers judged relevant (multimodal_relevance), and ${file} has no multimodal_relevance column` +
+        ` (score with --metrics multimodal_relevance, or name a 0/1 column with --metric)${fits}`,
+      c,
+    );
+  }
+  const other = column.values.map(cellNumber).find((x) => Number.isFinite(x) && x !== 0 && x !== 1);
+  if (other !== undefined) {
+    throw new UsageError(
+      `${c}: --kind relevance draws the share of rows scored 1 and needs a 0/1 score, but --metric ${name} has other values (e.g. ${Number(other.toFixed(3))}); ` +
+        `use --kind mean for its mean with a 95% CI (or --kind sweep for the share above each threshold)`,
+      c,
+    );
+  }
+}

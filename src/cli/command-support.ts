@@ -210,3 +210,17 @@ export function defaultMetric(df: DataFrame | Table): string {
   const definitions = metricDefinitions();
   return (definitions.find((d) => columns.includes(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
 }
+
+/**
+ * Runs `work`, and an error it throws that starts with the library
+ * function's name (`compareModels: …`) starts with the command's instead
+ * (`compare: …`), as the user ran the command, not the function.
+ */
+export function asCommand<T>(command: string, internal: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith(`${internal}: `)) error.message = `${command}: ${error.message.slice(internal.length + 2)}`;
+    throw error;
+  }
+}

@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, scoreColumnsRead } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, scoreColumnsRead, asCommand } from "./command-support";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
@@ -16,7 +16,9 @@ export const compareCommand: Command = async (argv, io) => {
   const { comparisonTable, formatTable, frameRecords } = tables();
   const metric = stringOption(args, "metric");
   const pairing = [stringOption(args, "by") ?? "model", stringOption(args, "pair-by") ?? "id", "user_input"];
-  const named = namedColumns([["--metric", metric], ["--by", stringOption(args, "by")], ["--pair-by", stringOption(args, "pair-by")]]);
+  // The grouping column must be in the file, named or not: a missing one is named with the file's columns.
+  const by = stringOption(args, "by");
+  const named = namedColumns([["--metric", metric], [by === undefined ? "--by (default)" : "--by", by ?? "model"], ["--pair-by", stringOption(args, "pair-by")]]);
   const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named);
   const options = {
     metric: metric ?? defaultMetric(df),
@@ -26,7 +28,7 @@ export const compareCommand: Command = async (argv, io) => {
     ...(seed !== undefined ? { seed } : {}),
   };
   if (options.baseline !== undefined) requireNamedValues(c, input.file, df, "--baseline", options.by, [options.baseline]);
-  const comparison = await failOnError(() => comparisonTable(df, options), `${input.file}: `);
+  const comparison = await failOnError(() => asCommand(c, "compareModels", () => comparisonTable(df, options)), `${input.file}: `);
   if (flag(args, "json")) {
     io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);
     return 0;

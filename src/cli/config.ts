@@ -3,6 +3,7 @@
  * flags and environment, each with where it came from, keys masked. Light on
  * purpose: no danfojs, no HTTP client.
  */
+import { displayWidth } from "../display/width";
 import { describeJudgeConfig, type EnvironmentVariables, type JudgeSettingRow } from "../judge/config";
 import { flag, parseCommand, type OptionSpec } from "./args";
 import type { CliIO } from "./command";
@@ -13,8 +14,8 @@ const b: OptionSpec = { type: "boolean" };
 
 /** Rows as aligned plain text: a header, a line of dashes, one line each. */
 function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, j) => Math.max(Array.from(h).length, ...rows.map((r) => Array.from(r[j]!).length)));
-  const line = (cells: readonly string[]) => cells.map((cell, j) => cell + " ".repeat(widths[j]! - Array.from(cell).length)).join("  ").trimEnd();
+  const widths = header.map((h, j) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[j]!))));
+  const line = (cells: readonly string[]) => cells.map((cell, j) => cell + " ".repeat(widths[j]! - displayWidth(cell))).join("  ").trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 

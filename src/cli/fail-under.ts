@@ -153,9 +153,15 @@ function measure(g: Gated): string {
   return g.binary ? "pass rate" : "mean";
 }
 
-/** The rows behind a gated score, e.g. "120 rows" or "120 rows, 3 failed left out". */
+/** The rows behind a gated score, e.g. "120 rows" or "117 of 120 rows scored, 3 failed" (failed rows are left out of the mean). */
 function rowNote(g: Gated): string {
-  return `${counted(g.rows, "row")}${g.failed > 0 ? `, ${g.failed.toLocaleString("en-US")} failed left out` : ""}`;
+  return g.failed > 0 ? scoredNote(g) : counted(g.rows, "row");
+}
+
+/** How many of a gated score's rows were scored: "2 of 42 rows scored, 40 failed". */
+function scoredNote(g: Gated): string {
+  const n = (x: number): string => x.toLocaleString("en-US");
+  return `${n(g.rows - g.failed)} of ${counted(g.rows, "row")} scored, ${n(g.failed)} failed`;
 }
 
 /** The scores a gate looks at: per group of the summary, or pooled, for each gated metric. */
@@ -220,6 +226,8 @@ function gatedScores(summary: readonly Readonly<Record<string, unknown>>[], gate
  * @example
  * checkFailUnder(frameRecords(summary), { threshold: 0.7, metrics: undefined, models: undefined, overall: false });
  * // throws: fail-under: answer_correctness mean 0.64 < 0.70 (model swift-mini; 120 rows)
+ * // or, with failed rows: "(model swift-mini; 117 of 120 rows scored, 3 failed)"; a pass names the
+ * // lowest so too: "fail-under: passed: … (lowest 0.34, model swift-mini, 2 of 42 rows scored, 40 failed)"
  */
 export function checkFailUnder(summary: readonly Readonly<Record<string, unknown>>[], gate: FailUnderGate): string {
   const scores = gatedScores(summary, gate);
@@ -245,5 +253,7 @@ export function checkFailUnder(summary: readonly Readonly<Record<string, unknown
   const what = [...new Set(scores.map((g) => `${g.metric} ${measure(g)}`))].join(", ");
   const where = gate.overall || keys.length === 0 ? [] : [lowest.group];
   if (new Set(scores.map((g) => g.metric)).size > 1) where.unshift(lowest.metric);
+  // A mean that rests on a few of the rows says so: failed rows are left out of it.
+  if (lowest.failed > 0) where.push(scoredNote(lowest));
   return `fail-under: passed: ${what} >= ${x} ${scope} (lowest ${[v, ...where].join(", ")})`;
 }

@@ -44,8 +44,9 @@ function defaultMetricText(): string {
 /** The --fail-under options of score and summarize. */
 const failUnderHelp = (): string => `CI gate (exit 1 with one line saying which score fell short):
   --fail-under X             fail when a model's mean score (the pass rate, for 0/1 scores) is under X
-                             (0 to 1); failed rows are left out of the mean, and a model with no
-                             scored row fails. Default: every model must reach X
+                             (0 to 1); failed rows are left out of the mean (the line then says
+                             how many rows were scored), and a model with no scored row fails.
+                             Default: every model must reach X
 ${wrap("  --fail-under-metric LIST   ", `the score column(s) gated (default ${and(metricNames())}, those present); one the run does not score or the summary leaves out is bad usage (exit 2), found before any output`)}
   --fail-under-model LIST    gate only these models (e.g. yours, not the baselines)
   --fail-under-overall       gate the mean of all rows together instead of each model`;
@@ -144,7 +145,8 @@ Output:
                              not -: the summary goes to stdout)
   --statements-out FILE      one row per statement with its verdict and reason, as CSV (answer correctness)
   --summary-json FILE        the run's usage and the summary per model, as JSON
-  --no-progress              no progress bar on stderr
+  --no-progress              no progress bar on stderr (it fits the terminal width; TERM=dumb gets
+                             no escape codes)
   --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;
                              repeat to narrow), e.g. --where model=my-model; COL may be an alias
                              the file uses (question for user_input), as on every command
@@ -259,7 +261,8 @@ Usage:
 Options:
   --by COLUMNS      group by these columns (comma-separated; default model when present)
 ${wrap("  --metrics LIST    ", `score columns (default: ${defaultScoreColumns().join(", ")}, those present)`)}
-  --seed N          bootstrap seed (default fixed: a rerun gives the same interval)
+  --seed N          bootstrap seed (default fixed: a rerun gives the same interval, and
+                    groups with the same scores the same interval)
   --where COL=V     only the rows whose COL is V (V1|V2 for either); repeat to narrow further
   --json            print JSON records instead of a table
   --format F        csv|tsv|jsonl|json when the extension does not tell
@@ -332,7 +335,8 @@ Kinds:
   wtl        wins, ties and losses per model pair (--baseline M)
   verdicts   TP / FP / FN statements per model
   sweep      pass rate by threshold per model
-  relevance  multimodal relevance rate per model
+  relevance  multimodal relevance rate per model (a 0/1 score: multimodal_relevance,
+             or a 0/1 --metric; for 0-1 scores use mean)
 
 Options:
   --out FILE        .png, .svg or .json (the Vega-Lite spec) (required)

@@ -18,6 +18,7 @@ import { INPUT_ERROR_COLUMN, KNOWN_COLUMN_TYPES, type ColumnType } from "../data
 import { cellText, getColumn, setField, tableRows } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
+import { PaddedKeys } from "../dataset/padded-keys";
 import { badInputWarning, checkRawTable, formatOf, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
 import type { RawTable } from "../dataset/raw";
 import { AnsweredPairs } from "../dataset/validate";
@@ -110,6 +111,7 @@ export async function surveyInput(
   let first: { row: number; line: number | undefined; message: string } | undefined;
   const models = new Set<string>();
   const pairs = new AnsweredPairs();
+  const padded = new PaddedKeys();
   // A few of the values each condition's column holds, for the message when no row meets them.
   const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
   // The values each condition asks for that some row holds (a value none holds is likely misspelt).
@@ -119,6 +121,7 @@ export async function surveyInput(
     const raw = withKeys(read, keys);
     const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names), { firstRow: fileRows, pairs });
     for (const c of all.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
+    padded.note(all.table, fileRows, all.lines);
     for (const [name, values] of seen) {
       const column = getColumn(all.table, name);
       for (let i = 0; column !== undefined && i < all.table.rowCount && values.size < 12; i++) values.add(cellText(column.values[i]) ?? "");
@@ -154,6 +157,8 @@ export async function surveyInput(
     if (absent !== undefined) throw absent;
   });
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));
+  const paddedWarning = padded.warning(file);
+  if (paddedWarning !== undefined) options.warn(paddedWarning);
   return { columns, rows, bad, fileRows, models: [...models], ...(keys ? { keys } : {}) };
 }
 

@@ -9,13 +9,14 @@ import type { Records } from "../dataset/raw";
 import type { Cell, Table } from "../dataset/table";
 import { displayNumber } from "./html";
 import { printable } from "./printable";
+import { cutToWidth, displayWidth } from "./width";
 import { readFrame } from "../dataset/frame-like";
 
 /** Options of {@link formatTable}. */
 export interface TextTableOptions {
   /** Digits after the decimal point for non-integers (default 3); the data is not changed. */
   digits?: number;
-  /** Longest cell, in characters, before it is cut with "…" (default 48). */
+  /** Widest cell, in terminal columns (a Hangul or CJK character takes two), before it is cut with "…" (default 48). */
   maxWidth?: number;
   /** Only these columns, in this order (default: all). */
   columns?: readonly string[];
@@ -32,13 +33,14 @@ function cellText(value: Cell | undefined, digits: number): string {
   return printable(value.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " "));
 }
 
+/** Text cut to `width` terminal columns (a wide character counts two). */
 function cut(text: string, width: number): string {
-  const chars = Array.from(text);
-  return chars.length <= width ? text : `${chars.slice(0, Math.max(1, width - 1)).join("")}…`;
+  return cutToWidth(text, width);
 }
 
+/** Terminal columns the text takes, so that Hangul and CJK cells line up. */
 function length(text: string): number {
-  return Array.from(text).length;
+  return displayWidth(text);
 }
 
 /**

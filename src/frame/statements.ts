@@ -61,6 +61,12 @@ export function statements(scored: DataFrame): DataFrame {
   });
 }
 
+/** Options of {@link explanation}. */
+export interface ExplanationOptions {
+  /** Statements shown per side (answer, reference), the rest counted ("… and N more"); default all. */
+  maxStatements?: number;
+}
+
 /** One row's story, as text for a terminal and HTML for a notebook. */
 export interface Explanation {
   row: number;
@@ -101,7 +107,9 @@ function arithmetic(details: AnswerCorrectnessDetails, tp: number, fp: number, f
  * @example
  * console.log(explanation(scored, 5).text);
  */
-export function explanation(scored: FrameInput, row: number): Explanation {
+export function explanation(scored: FrameInput, row: number, options: ExplanationOptions = {}): Explanation {
+  const cap = options.maxStatements ?? Number.POSITIVE_INFINITY;
+  if (!(cap >= 1)) throw new RangeError(`explanation: maxStatements must be 1 or more, got ${options.maxStatements}`);
   const table = readFrame(scored, "explanation");
   requireDetails(table);
   if (!Number.isInteger(row) || row < 0 || row >= table.rowCount) {
@@ -126,7 +134,8 @@ export function explanation(scored: FrameInput, row: number): Explanation {
   const section = (name: string, list: StatementVerdict[], prefix: string) => {
     lines.push("", `${name} statements:`);
     if (list.length === 0) lines.push("  (none)");
-    list.forEach((v, i) => lines.push(`  ${prefix}${i + 1} ${v.verdict.padEnd(7)} ${v.statement}`, `             ${v.reason}`));
+    list.slice(0, cap).forEach((v, i) => lines.push(`  ${prefix}${i + 1} ${v.verdict.padEnd(7)} ${v.statement}`, `             ${v.reason}`));
+    if (list.length > cap) lines.push(`  … and ${(list.length - cap).toLocaleString("en-US")} more`);
   };
   if (details) {
     section("Answer", details.response, "A");
@@ -143,11 +152,12 @@ export function explanation(scored: FrameInput, row: number): Explanation {
     (list.length === 0
       ? "<p><i>none</i></p>"
       : `<table><thead><tr><th></th><th>verdict</th><th style="text-align:left">statement</th><th style="text-align:left">reason</th></tr></thead><tbody>${list
+          .slice(0, cap)
           .map(
             (v, i) =>
               `<tr><td>${prefix}${i + 1}</td><td>${badge(v.verdict)}</td><td style="text-align:left">${escapeHtml(v.statement)}</td><td style="text-align:left">${escapeHtml(v.reason)}</td></tr>`,
           )
-          .join("")}</tbody></table>`);
+          .join("")}${list.length > cap ? `<tr><td></td><td colspan="3" style="text-align:left"><i>… and ${(list.length - cap).toLocaleString("en-US")} more</i></td></tr>` : ""}</tbody></table>`);
   const html = [
     `<div class="evalframe-explain">`,
     `<h3 style="margin:0.2em 0">${escapeHtml(title)} <small style="font-weight:normal">judge: ${escapeHtml(judge)}</small></h3>`,

@@ -5,6 +5,7 @@
  */
 import { tslab } from "../display/tslab";
 import { duration } from "../display/words";
+import { cutToWidth, displayWidth } from "../display/width";
 
 /** Calls of one stage of a run (e.g. "extracting statements"): done and planned. */
 export interface StageProgress {
@@ -207,9 +208,9 @@ export function formatProgress(e: ProgressEvent, width = 24): string {
     parts.push(`${bar} ${calls}${under.length > 0 && e.done < e.total ? ` (${under.join(", ")})` : ""}`);
     parts.push(`${e.done.toLocaleString("en-US")}/${e.total.toLocaleString("en-US")} rows`);
   } else {
-    parts.push(`${bar} ${e.done}/${e.total} rows`);
+    parts.push(`${bar} ${e.done.toLocaleString("en-US")}/${e.total.toLocaleString("en-US")} rows`);
   }
-  if (e.errors > 0) parts.push(`${e.errors} error${e.errors === 1 ? "" : "s"}`);
+  if (e.errors > 0) parts.push(`${e.errors.toLocaleString("en-US")} error${e.errors === 1 ? "" : "s"}`);
   parts.push(duration(e.elapsedMs, { wholeSeconds: true }));
   if (e.done < e.total && e.etaMs !== undefined) parts.push(`about ${duration(e.etaMs, { wholeSeconds: true })} left`);
   else if (e.done < e.total && e.calls) parts.push("waiting for the first reply");
@@ -217,14 +218,44 @@ export function formatProgress(e: ProgressEvent, width = 24): string {
 }
 
 /**
- * A progress bar on a terminal: redrawn in place on a TTY; on a log (not a
- * TTY), a line at every tenth of the way.
+ * {@link formatProgress} in at most `columns` terminal columns, so that a line
+ * redrawn in place never wraps: the stages under way go first, then the bar
+ * narrows, then the line is cut with "…".
+ *
+ * @example
+ * fitProgress(event, 40); // "[████░░░░░░] 1,044/5,257 calls · 500/2,…"
  */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): ProgressCallback {
+export function fitProgress(e: ProgressEvent, columns: number): string {
+  const tries = [formatProgress(e), formatProgress({ ...e, stages: [] }), formatProgress({ ...e, stages: [] }, 10)];
+  const fits = tries.find((line) => displayWidth(line) <= columns);
+  return fits ?? cutToWidth(tries.at(-1)!, Math.max(2, columns));
+}
+
+/** Options of {@link terminalProgress}. */
+export interface TerminalProgressOptions {
+  /** The terminal type (default `TERM` of the environment): "dumb" gets no escape codes, the line is cleared with spaces. */
+  term?: string | undefined;
+}
+
+/**
+ * A progress bar on a terminal: redrawn in place on a TTY, fitted to its
+ * width (`stream.columns`; one column is left free, so that the line never
+ * wraps), with no escape codes when TERM is "dumb"; on a log (not a TTY), a
+ * line at every tenth of the way.
+ */
+export function terminalProgress(stream: NodeJS.WriteStream = process.stderr, options: TerminalProgressOptions = {}): ProgressCallback {
   let lastTenth = -1;
+  let lastWidth = 0;
+  const dumb = (Object.hasOwn(options, "term") ? options.term : process.env["TERM"]) === "dumb";
   return (e) => {
     if (stream.isTTY) {
-      stream.write(`\r${formatProgress(e)}\x1b[K${e.done >= e.total ? "\n" : ""}`);
+      const columns = typeof stream.columns === "number" && stream.columns > 0 ? stream.columns : 80;
+      const line = fitProgress(e, columns - 1);
+      const width = displayWidth(line);
+      // A dumb terminal knows no erase code: spaces cover what is left of the longer line before.
+      const clear = dumb ? " ".repeat(Math.max(0, lastWidth - width)) : "\x1b[K";
+      lastWidth = width;
+      stream.write(`\r${line}${clear}${e.done >= e.total ? "\n" : ""}`);
       return;
     }
     const tenth = Math.floor(shareDone(e) * 10);

@@ -106,11 +106,25 @@ function spreads(scored: FrameInput, metric: string, pairBy: string | undefined,
   return out;
 }
 
+/**
+ * Statements shown per side of one answer in the report: a huge answer (a
+ * pasted document, 300,000 statements) would make the file hundreds of MB.
+ * The rest are counted ("… and N more"); the scored file has them all.
+ */
+export const MAX_STATEMENTS_SHOWN = 200;
+
+/** "… and 1,234 more statements" after the first {@link MAX_STATEMENTS_SHOWN}, or "". */
+export function moreStatements(total: number, shown = MAX_STATEMENTS_SHOWN): string {
+  return total > shown ? `… and ${(total - shown).toLocaleString("en-US")} more statement${total - shown === 1 ? "" : "s"} (the first ${shown.toLocaleString("en-US")} are shown; the scored file has them all)` : "";
+}
+
 function statementList(list: readonly StatementVerdict[]): string {
   if (list.length === 0) return `<p class="note">none</p>`;
+  const more = moreStatements(list.length);
   return `<ul class="statements">${list
+    .slice(0, MAX_STATEMENTS_SHOWN)
     .map((v) => `<li><span class="v v-${escapeHtml(v.verdict)}">${escapeHtml(v.verdict)}</span>${escapeHtml(v.statement)}${v.reason ? ` <span class="why">— ${escapeHtml(v.reason)}</span>` : ""}</li>`)
-    .join("")}</ul>`;
+    .join("")}${more ? `<li class="more">${escapeHtml(more)}</li>` : ""}</ul>`;
 }
 
 function scoreText(value: number): string {

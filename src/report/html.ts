@@ -30,7 +30,7 @@ import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
 import { changeSection, type ChangeSection, type PreviousRunProblem } from "./changes";
 import { reportCharts, type ReportChart } from "./charts";
-import { answersSection, shownQuestions } from "./answers";
+import { answersSection, MAX_STATEMENTS_SHOWN, shownQuestions } from "./answers";
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
 import { definedColumns, estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable, type ReportColumn } from "./tables";
@@ -514,7 +514,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
     const rows = worstCorrectnessRows(table, limit);
     const story = (row: number) => {
       try {
-        return explanation(scored, row).html;
+        return explanation(scored, row, { maxStatements: MAX_STATEMENTS_SHOWN }).html;
       } catch (error) {
         return `<p class="error">${escapeHtml(errorText(error))}</p>`;
       }

@@ -34,5 +34,5 @@ export { isMissingLabel, cohenKappa, spearman } from "./agreement";
 export type { Label } from "./agreement";
 export { wilsonInterval } from "./intervals";
 export type { ProportionInterval } from "./intervals";
-export { mulberry32, deriveSeed, seedToUint32, DEFAULT_SEED } from "./random";
+export { mulberry32, deriveSeed, seedFromData, seedToUint32, DEFAULT_SEED } from "./random";
 export type { Rng } from "./random";

@@ -1,0 +1,151 @@
+/**
+ * How many terminal columns text takes: East Asian wide and fullwidth
+ * characters (Hangul, CJK ideographs, kana, fullwidth forms, most emoji)
+ * take two, combining marks and zero-width characters none, the rest one.
+ * Written for aligning tables in a monospaced terminal, from the Unicode
+ * ranges of East Asian Width W/F and of the marks; not a full UAX #11.
+ */
+
+/** Code point ranges (inclusive) that take two columns. */
+const WIDE: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f], // Hangul Jamo, leading consonants
+  [0x231a, 0x231b],
+  [0x2329, 0x232a],
+  [0x23e9, 0x23ec],
+  [0x23f0, 0x23f0],
+  [0x23f3, 0x23f3],
+  [0x25fd, 0x25fe],
+  [0x2614, 0x2615],
+  [0x2648, 0x2653],
+  [0x26aa, 0x26ab],
+  [0x26bd, 0x26be],
+  [0x26c4, 0x26c5],
+  [0x26ce, 0x26ce],
+  [0x26d4, 0x26d4],
+  [0x26ea, 0x26ea],
+  [0x26f2, 0x26f5],
+  [0x26fa, 0x26fd],
+  [0x2705, 0x2705],
+  [0x270a, 0x270b],
+  [0x2728, 0x2728],
+  [0x274c, 0x274c],
+  [0x2753, 0x2755],
+  [0x2757, 0x2757],
+  [0x2795, 0x2797],
+  [0x27b0, 0x27b0],
+  [0x27bf, 0x27bf],
+  [0x2b1b, 0x2b1c],
+  [0x2b50, 0x2b50],
+  [0x2b55, 0x2b55],
+  [0x2e80, 0x303e], // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
+  [0x3041, 0x33ff], // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, enclosed CJK
+  [0x3400, 0x4dbf], // CJK extension A
+  [0x4e00, 0x9fff], // CJK unified ideographs
+  [0xa000, 0xa4cf], // Yi
+  [0xa960, 0xa97f], // Hangul Jamo extended A
+  [0xac00, 0xd7a3], // Hangul syllables
+  [0xf900, 0xfaff], // CJK compatibility ideographs
+  [0xfe10, 0xfe19], // vertical forms
+  [0xfe30, 0xfe6f], // CJK compatibility forms, small form variants
+  [0xff00, 0xff60], // fullwidth forms
+  [0xffe0, 0xffe6], // fullwidth signs
+  [0x16fe0, 0x16fe4],
+  [0x17000, 0x18cff], // Tangut
+  [0x1b000, 0x1b2ff], // kana supplement and extensions
+  [0x1f004, 0x1f004],
+  [0x1f0cf, 0x1f0cf],
+  [0x1f18e, 0x1f18e],
+  [0x1f191, 0x1f19a],
+  [0x1f200, 0x1f251], // enclosed ideographic supplement
+  [0x1f300, 0x1f64f], // pictographs and emoticons
+  [0x1f680, 0x1f6ff], // transport and map symbols
+  [0x1f7e0, 0x1f7eb],
+  [0x1f90c, 0x1f9ff], // supplemental symbols and pictographs
+  [0x1fa70, 0x1faff],
+  [0x20000, 0x2fffd], // CJK extensions B–F
+  [0x30000, 0x3fffd], // CJK extension G and later
+];
+
+/** Code point ranges that take no column: combining marks, zero-width characters, variation selectors. */
+const ZERO: readonly (readonly [number, number])[] = [
+  [0x0300, 0x036f], // combining diacritical marks
+  [0x0483, 0x0489],
+  [0x0591, 0x05bd],
+  [0x0610, 0x061a],
+  [0x064b, 0x065f],
+  [0x0e31, 0x0e31],
+  [0x0e34, 0x0e3a],
+  [0x0e47, 0x0e4e],
+  [0x1160, 0x11ff], // Hangul Jamo vowels and final consonants (join the leading consonant)
+  [0x1ab0, 0x1aff],
+  [0x1dc0, 0x1dff],
+  [0x200b, 0x200f], // zero-width space, joiners, marks
+  [0x2028, 0x202e],
+  [0x2060, 0x2064],
+  [0x20d0, 0x20ff], // combining marks for symbols
+  [0x302a, 0x302f],
+  [0x3099, 0x309a], // combining kana voiced marks
+  [0xd7b0, 0xd7ff], // Hangul Jamo extended B
+  [0xfe00, 0xfe0f], // variation selectors
+  [0xfe20, 0xfe2f],
+  [0xfeff, 0xfeff],
+  [0xe0100, 0xe01ef],
+];
+
+function inRanges(cp: number, ranges: readonly (readonly [number, number])[]): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [from, to] = ranges[mid]!;
+    if (cp < from) hi = mid - 1;
+    else if (cp > to) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * Terminal columns of one character (a code point): 2, 1 or 0.
+ *
+ * @example
+ * charWidth("한".codePointAt(0)!); // 2
+ */
+export function charWidth(cp: number): number {
+  if (cp < 0x300) return 1;
+  if (inRanges(cp, ZERO)) return 0;
+  return inRanges(cp, WIDE) ? 2 : 1;
+}
+
+/**
+ * Terminal columns of text: wide characters count two, combining marks none.
+ *
+ * @example
+ * displayWidth("한글"); // 4
+ * displayWidth("e\u0301"); // 1
+ */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += charWidth(ch.codePointAt(0)!);
+  return width;
+}
+
+/**
+ * Text cut to at most `width` columns, ending in "…" when cut (a wide
+ * character is never split, nor a mark parted from its letter).
+ *
+ * @example
+ * cutToWidth("한글을 만든 왕은", 6); // "한글…"
+ */
+export function cutToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = "";
+  let used = 0;
+  for (const ch of text) {
+    const w = charWidth(ch.codePointAt(0)!);
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
