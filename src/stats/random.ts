@@ -35,6 +35,16 @@ export function seedToUint32(seed: number): number {
   return Math.trunc(seed) >>> 0;
 }
 
+/** murmur3's 32-bit finaliser: every bit of `h` moves every bit of the result. */
+function finalised(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /**
  * A seed derived from a base seed and a text key (FNV-1a hash of the key,
  * mixed with the seed through murmur3's finaliser), so that each group of a
@@ -49,12 +59,7 @@ export function deriveSeed(seed: number, key: string): number {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return finalised(h);
 }
 
 /**
@@ -86,10 +91,5 @@ export function seedFromData(seed: number, ...lists: readonly ArrayLike<number>[
       mix(bits.getUint32(4));
     }
   }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return finalised(h);
 }
