@@ -271,3 +271,11 @@ describe("a guess with a question mark, and a sentence of doubt beside the answe
     assert.equal(splitStatements("Not entirely sure.", "When did Apollo 11 land on the Moon?").length, 1);
   });
 });
+
+describe("a denial of the question's words", () => {
+  it("keeps 'The Voynich manuscript has never been deciphered' as a claim, asked who deciphered it", () => {
+    assert.deepEqual(splitStatements("The Voynich manuscript has never been deciphered.", "Who deciphered the Voynich manuscript?"), ["The Voynich manuscript has never been deciphered."]);
+    // After "No," to a yes/no question the same denial says nothing more.
+    assert.deepEqual(splitStatements("No, ostriches cannot fly.", "Can ostriches fly?"), ["It is not true that ostriches fly"]);
+  });
+});

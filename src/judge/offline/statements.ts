@@ -211,11 +211,14 @@ function answerAsClaim(question: string, yes: boolean): string {
 
 /**
  * Whether the rest of a yes/no answer only repeats the question: no value, and every term one of
- * the question's (for Korean, a word of the same first syllable: 살고 있어요 / 살고 있나요).
+ * the question's (for Korean, a word of the same first syllable: 살고 있어요 / 살고 있나요). With
+ * `open`, a sentence of an open question's answer: one that denies the question's words does not.
  */
-function echoesQuestion(rest: string, asked: AskedWords, otherNames = false): boolean {
+function echoesQuestion(rest: string, asked: AskedWords, otherNames = false, open = false): boolean {
   const said = analyzeStatement(rest);
-  if (said.values.length > 0) return false;
+  // To an open question a denial of its words says something ("Fermat's Last Theorem has never been
+  // proved", asked who proved it); after "No," to a yes/no question it is the same denial again.
+  if (said.values.length > 0 || (open && said.negations.length > 0)) return false;
   return said.terms.every(
     (t) => asked.keys.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))) || (otherNames && aliasHeld(t, asked.pool())),
   );
@@ -303,7 +306,7 @@ export function splitStatements(text: string, question = ""): string[] {
       }
       const said = claimedPart(rest);
       // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell in a year.").
-      if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, asked)) continue;
+      if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, asked, false, true)) continue;
       if (doubtOnly(said)) doubts.add(claims.length);
       claims.push({ sentence: said });
     }
@@ -339,7 +342,7 @@ export function splitStatements(text: string, question = ""): string[] {
     const clauses = pieces.length;
     for (const atoms of pieces) {
       const premise = openQuestion && (atoms.length > 1 || (clauses > 1 && whyQuestion));
-      for (const claim of atoms) if (!(premise && echoesQuestion(claim, asked, true))) keep(claim);
+      for (const claim of atoms) if (!(premise && echoesQuestion(claim, asked, true, true))) keep(claim);
     }
     for (const aside of asides) keep(aside);
   }
