@@ -226,9 +226,29 @@ function sideIndex(side: readonly StatementAnalysis[]): SideIndex {
       add(`1:${t.key.charAt(0)}`, i);
       add(`2:${t.key.slice(0, 2)}`, i);
     }
-    for (const initial of a.initials) add(`i:${initial}`, i);
   });
   sideIndexes.set(side, index);
+  return index;
+}
+
+const initialsIndexes = new WeakMap<readonly StatementAnalysis[], SideIndex>();
+
+/**
+ * The statements of one side by the initials of their runs of words, built only when an acronym
+ * is looked up (most sides are never asked, and the initials of every run cost more than the rest).
+ */
+function initialsIndex(side: readonly StatementAnalysis[]): SideIndex {
+  let index = initialsIndexes.get(side);
+  if (index) return index;
+  index = new Map();
+  side.forEach((a, i) => {
+    for (const initial of a.initials) {
+      const list = index!.get(initial);
+      if (list === undefined) index!.set(initial, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    }
+  });
+  initialsIndexes.set(side, index);
   return index;
 }
 
@@ -247,7 +267,7 @@ export function statementsThatMayHold(side: readonly StatementAnalysis[], terms:
   const found = new Set<number>();
   for (const t of terms) {
     for (const key of lookupKeys(t.key)) for (const i of index.get(key) ?? []) found.add(i);
-    if (t.acronym) for (const i of index.get(`i:${t.key}`) ?? []) found.add(i);
+    if (t.acronym) for (const i of initialsIndex(side).get(t.key) ?? []) found.add(i);
   }
   return [...found].sort((a, b) => a - b);
 }
