@@ -305,8 +305,6 @@ export function splitStatements(text: string, question = ""): string[] {
         if (echoesQuestion(rest, asked)) continue;
       }
       const said = claimedPart(rest);
-      // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell in a year.").
-      if (openQuestion && HAS_LETTER_OR_DIGIT.test(said) && echoesQuestion(said, asked, false, true)) continue;
       if (doubtOnly(said)) doubts.add(claims.length);
       claims.push({ sentence: said });
     }
@@ -340,6 +338,10 @@ export function splitStatements(text: string, question = ""): string[] {
     // (To a "which" or "what" question, a clause that restates its words is about the answer it names.)
     const pieces = splitClauses(main).map((piece) => atomicClaims(piece.trim()));
     const clauses = pieces.length;
+    // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell
+    // in a year."): each of its claims says only that. (Read from its claims, which are read anyway.)
+    const all = [...pieces.flat(), ...asides];
+    if (openQuestion && all.length > 0 && all.every((claim) => HAS_LETTER_OR_DIGIT.test(claim) && echoesQuestion(claim, asked, false, true))) continue;
     for (const atoms of pieces) {
       const premise = openQuestion && (atoms.length > 1 || (clauses > 1 && whyQuestion));
       for (const claim of atoms) if (!(premise && echoesQuestion(claim, asked, true, true))) keep(claim);
