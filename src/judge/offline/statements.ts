@@ -133,6 +133,14 @@ function splitClauses(sentence: string): string[] {
 /** A person's name closing a clause ("… was Charles Lindbergh", "… Leonardo da Vinci"). */
 const PERSON_AT_END = /(?:^|\s)((?:\p{Lu}[\p{L}'’.-]*)(?:\s+(?:\p{Lu}[\p{L}'’.-]*|da|de|del|di|van|von|der|la|le))*)\s*$/u;
 
+/** The last run of characters other than spaces (scanned from the end: a pattern anchored at the end is tried from every start). */
+function lastWord(text: string): string {
+  const end = text.trimEnd().length;
+  let start = end;
+  while (start > 0 && !/\s/u.test(text.charAt(start - 1))) start--;
+  return text.slice(start, end);
+}
+
 /** Sentences of one line, with pieces broken after a title abbreviation ("Dr. ") glued back. */
 function sentences(line: string): string[] {
   // A line with no sentence end before its last word is one sentence: no need to segment it.
@@ -142,7 +150,7 @@ function sentences(line: string): string[] {
   const pieces = [...segments(line)];
   pieces.forEach((segment, i) => {
     pending += segment;
-    const word = /\S+\s*$/u.exec(pending)?.[0].trim() ?? "";
+    const word = lastWord(pending);
     // A title ("Dr.") or an initial ("J.", "J.J.", "J.R.R.") does not end a sentence.
     if (ABBREVIATIONS.has(word.toLowerCase()) || /^(?:\p{Lu}\.)+$/u.test(word)) return;
     // A date written with dots ("2019. 6. 25.", "1446. 10. 9.") is one piece, not three sentences.
