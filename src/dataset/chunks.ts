@@ -6,7 +6,7 @@
  */
 import { CsvStreamParser, type CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
-import { readText, textPieces } from "./file-text";
+import { readText, textPieces, withoutBom } from "./file-text";
 import { csvDelimiter, csvRawTable, formatOf, jsonRows, type LoadDatasetOptions } from "./load";
 import { rawFromRecords, type RawTable } from "./raw";
 
@@ -63,7 +63,7 @@ async function* jsonlChunks(file: string, options: LoadDatasetOptions, chunkRows
   for await (let text of textPieces(file, options)) {
     if (!started) {
       started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      text = withoutBom(text);
     }
     // Only a piece with a line break ends lines: a line longer than many pieces (a base64
     // image) is gathered, not split again with every piece.

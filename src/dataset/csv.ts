@@ -2,6 +2,7 @@
  * RFC 4180 CSV reading and writing, written by us because danfojs' own
  * `toCSV` does no quoting and its reader guesses types from 20 rows.
  */
+import { withoutBom } from "./file-text";
 
 /** Raised when a CSV or JSONL file cannot be parsed; `line` is 1-based. */
 export class MalformedFileError extends Error {
@@ -155,7 +156,7 @@ export class CsvStreamParser {
     let buffer = this.rest + text;
     if (!this.started && buffer.length > 0) {
       this.started = true;
-      if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
+      buffer = withoutBom(buffer);
     }
     const { records, restStart, restLine } = tokenize(buffer, this.delimiter, this.file, this.line, final);
     this.rest = buffer.slice(restStart);

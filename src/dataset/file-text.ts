@@ -16,6 +16,11 @@ export interface TextReadOptions {
   warn?: false | ((message: string) => void);
 }
 
+/** The text without a leading UTF-8 byte-order mark, which every reader skips. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** The error for a data file that cannot be opened, saying where it was looked for. */
 export function cannotRead(file: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;

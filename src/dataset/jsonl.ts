@@ -1,5 +1,6 @@
 /** JSON Lines reading: one JSON object per line, blank lines skipped. */
 import { MalformedFileError } from "./csv";
+import { withoutBom } from "./file-text";
 
 /**
  * Parses JSON Lines text into row objects, with the 1-based line of each
@@ -12,7 +13,7 @@ import { MalformedFileError } from "./csv";
 export function parseJsonl(text: string, file = "<text>", firstLine = 1): { records: Record<string, unknown>[]; lines: number[] } {
   const records: Record<string, unknown>[] = [];
   const lines: number[] = [];
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutBom(text);
   body.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
     let value: unknown;

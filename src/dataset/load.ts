@@ -3,7 +3,7 @@
  * DataFrames, giving a DataFrame with canonical column names and typed columns.
  */
 import { FixableError } from "./fix-hint";
-import { readText, textPieces } from "./file-text";
+import { readText, textPieces, withoutBom } from "./file-text";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { isDataFrame, rawFromDataFrame } from "./frame-like";
@@ -215,7 +215,7 @@ function detached(text: string): string {
  * and column.
  */
 export function jsonRows(text: string, file: string): Records {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutBom(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -8,6 +8,7 @@ import { buildLabelIndex, type LabelIndex } from "./lookup";
 import { parseLabelLine } from "./parse";
 import { duplicateProblems, referenceProblems } from "./validate";
 import { LabelFileError, type HandLabel, type LabelOrigin, type LabelProblem, type LabelSet, type LabelSource } from "./types";
+import { withoutBom } from "../dataset/file-text";
 import { errorText } from "../display/words";
 
 /** True for a {@link LabelSet} (what `readLabels` returns). */
@@ -27,7 +28,7 @@ function readFileLines(file: string, labels: HandLabel[], problems: LabelProblem
     problems.push({ where: file, field: "", message: `cannot read the label file (${why}); give the path of a .jsonl label file` });
     return;
   }
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = withoutBom(text);
   let count = 0;
   body.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
