@@ -219,7 +219,10 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
       if (!MODIFIER_POS.has(t.pos) || /^(?:not)$/i.test(t.text)) break;
     }
     // No preposition found: the item is the verb's object or complement, and the slot is the item alone.
-    slots.push({ start, end: withParticiple(clause, tokens, start, item) ?? item.end, preposition: start < item.start, items: [item], negatedFrom: -1 });
+    // "with X doing …": the item and its slot run to the end of the participle's phrase.
+    const participle = withParticiple(clause, tokens, start, item);
+    if (participle !== undefined) item.end = participle;
+    slots.push({ start, end: item.end, preposition: start < item.start, items: [item], negatedFrom: -1 });
   }
   return slots;
 }
@@ -230,14 +233,12 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
  * is one thing said, not "with Richard Taylor" and "helping him finish it"). Undefined for
  * another slot.
  */
-function withParticiple(clause: string, tokens: readonly EnglishToken[], start: number, item: { start: number; end: number }): number | undefined {
+function withParticiple(clause: string, tokens: readonly EnglishToken[], start: number, item: { readonly start: number; readonly end: number }): number | undefined {
   if (!/^with(?:out)?\b/i.test(clause.slice(start))) return undefined;
   let k = tokens.findIndex((t) => t.start >= item.end);
   if (k < 0 || !/^\p{Ll}{2,}ing$/u.test(tokens[k]!.text)) return undefined;
   while (k + 1 < tokens.length && !/^[,;:.!?()]$/.test(tokens[k + 1]!.text)) k++;
-  const end = tokens[k]!.end;
-  item.end = end;
-  return end;
+  return tokens[k]!.end;
 }
 
 /**

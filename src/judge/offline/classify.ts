@@ -354,11 +354,13 @@ const oppositeWordSaid: Contradiction = ({ statement, others, other, self, clash
  */
 const oppositeRelation: Contradiction = ({ statement, others, other, clash }) => {
   const subject = statement.terms.find((t) => t.role === "subject");
+  // The terms of the other side's statements about the same subject, found when first needed.
+  let aboutIt: readonly Term[] | undefined;
   for (const t of statement.terms) {
     if (!RELATION_WORDS.has(t.role) || t === subject) continue;
     const key = synonymKey(t.key);
-    const about = subject === undefined ? others : others.filter((o) => holds(pool([o]), subject));
-    const there = (subject === undefined ? other.terms : about.flatMap((o) => o.terms)).filter((u) => synonymKey(u.key) === key);
+    aboutIt ??= subject === undefined ? other.terms : others.filter((o) => holds(pool([o]), subject)).flatMap((o) => o.terms);
+    const there = aboutIt.filter((u) => synonymKey(u.key) === key);
     if (there.length === 0 || !there.every((u) => opposite(t.role, u.role))) continue;
     const j = others.findIndex((o) => o.terms.includes(there[0]!));
     return clash(j, `"${t.role}" where it says "${there[0]!.role}" (of "${t.form}")`);
@@ -655,6 +657,11 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
   return { verdict: "supported", reason: `matches ${ref(nearest().index)} on ${show(evidence)}` };
 }
 
+/** A statement kept in its place (so that indices hold) with nothing in it to support or cover anything. */
+function withoutContent(a: StatementAnalysis): StatementAnalysis {
+  return { ...a, terms: [], values: [], negations: [] };
+}
+
 /**
  * Classifies response statements as TP (supported by the reference) or FP,
  * and reference statements as covered (stated by the response) or FN, with
@@ -680,7 +687,7 @@ export function classifyStatements(question: string, response: readonly string[]
   );
 
   // A refusal covers nothing: it stays in place (so indices hold) with no content.
-  const answering = responses.map((r) => (r.refusal ? { ...r, terms: [], values: [], negations: [] } : r));
+  const answering = responses.map((r) => (r.refusal ? withoutContent(r) : r));
   const answers = responses.some((r) => !r.refusal);
   const responsePool = buildPool(answering);
   const referenceVerdicts: ReferenceVerdict[] = references.map((r, i) => {
@@ -694,7 +701,7 @@ export function classifyStatements(question: string, response: readonly string[]
     if (s.verdict !== "supported") return { verdict: "FN", reason: `not covered: ${s.reason}` };
     const gainsaid = responseStandings.flatMap((g, k) => (g?.verdict === "clash" && g.against === i ? [k] : []));
     if (gainsaid.length === 0) return { verdict: "covered", reason: `covered: ${s.reason}` };
-    const rest = answering.map((a, k) => (gainsaid.includes(k) ? { ...a, terms: [], values: [], negations: [] } : a));
+    const rest = answering.map((a, k) => (gainsaid.includes(k) ? withoutContent(a) : a));
     const without = stand(r, rest, buildPool(rest), referencePool, asked, "response");
     if (without.verdict === "supported") return { verdict: "covered", reason: `covered: ${without.reason}` };
     return { verdict: "FN", reason: `not covered: response ${gainsaid[0]! + 1} says otherwise (${responseStandings[gainsaid[0]!]!.reason})` };

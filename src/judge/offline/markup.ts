@@ -208,8 +208,9 @@ function dropChat(line: string, answersYesNo: boolean): string {
     const first = answersYesNo && kept.length === 0;
     const s = first ? sentence.trim() : sentence.trim().replace(CHAT_OPENER, "").replace(CHAT_PREFACE, "").replace(ANSWER_LABEL, "");
     // A guess with a question mark ("Maybe 1945?", "I think it was Paris?") is the answer, hedged; it is kept.
-    const guess = /\?\s*$/u.test(s) && GUESS.test(s);
-    if (s === "" || CHAT_SENTENCE.test(s) || (!first && ASSENT.test(s)) || (/\?\s*$/u.test(s) && !guess)) continue;
+    const asks = /\?\s*$/u.test(s);
+    const guess = asks && GUESS.test(s);
+    if (s === "" || CHAT_SENTENCE.test(s) || (!first && ASSENT.test(s)) || (asks && !guess)) continue;
     kept.push(guess ? s.replace(/\?+\s*$/u, ".") : s);
   }
   body = kept.join(" ");

@@ -122,6 +122,7 @@ export function buildPool(analyses: readonly StatementAnalysis[]): Pool {
 export function koreanCompounds(terms: readonly Term[]): Array<{ key: string; parts: readonly Term[] }> {
   const out: Array<{ key: string; parts: readonly Term[] }> = [];
   for (let i = 0; i < terms.length; i++) {
+    if (terms[i]!.role !== "" || !HANGUL_ONLY.test(terms[i]!.key)) continue;
     for (let n = 2; n <= 3 && i + n <= terms.length; n++) {
       const parts = terms.slice(i, i + n);
       if (!parts.every((t) => HANGUL_ONLY.test(t.key)) || !parts.slice(0, -1).every((t) => t.role === "")) break;

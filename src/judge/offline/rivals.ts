@@ -8,7 +8,7 @@
  */
 import type { StatementAnalysis, Term } from "./analyze";
 import { RELATION_WORDS, synonymKey } from "./lexicon";
-import { aliasHeld, holds, isName, pool, sameTerm, type Pool } from "./pool";
+import { aliasHeld, buildPool, holds, isName, pool, sameTerm, type Pool } from "./pool";
 import { HANGUL_WORD } from "./text";
 import { compareValues, isWordCount, type TextValue } from "./values";
 
@@ -232,6 +232,13 @@ export function crossedAttribute(
   return { index: best, mine: missing[0]!.form, mineTerm: missing[0]!, theirs: name.map((w) => w.form).join(" "), theirsTerm: theirs[0]! };
 }
 
+/** A thing of this statement and what the other side's statement `index` says in its place. */
+export interface Replacement {
+  index: number;
+  mine: string;
+  theirs: string;
+}
+
 /**
  * Two things in each other's relations: this statement puts a thing X in a relation (a verb, a
  * preposition or particle) where a statement of the other side puts another thing Y, another
@@ -245,21 +252,23 @@ export function swappedObjects(
   others: readonly StatementAnalysis[],
   own: readonly StatementAnalysis[],
   question: Pool,
-): { index: number; mine: string; theirs: string } | undefined {
+): Replacement | undefined {
   if (own.length < 2 || others.length < 2) return undefined;
   const subject = statement.terms.filter((t) => t.role === "subject");
   const things = statement.terms.filter((t) => !isPredicate(t) && t.role !== "subject" && t.role !== "" && !holds(question, t));
   if (subject.length === 0 || things.length === 0) return undefined;
   const self = pool([statement]);
+  const keys = new Set(statement.terms.map((t) => synonymKey(t.key)));
   const theirSide = relationIndex(others);
   const ownSide = relationIndex(own);
   for (const x of things) {
+    const inOne = (terms: readonly Term[]) => terms.length > 0 && terms.every((t) => t.role === x.role);
     // The other side puts X in another relation …
     for (const [moved, holders] of theirSide.get(synonymKey(x.key)) ?? []) {
       if (moved === x.role || holders.length === 0) continue;
       // … this side puts some Y in that relation …
       for (const y of ownSide.byRole.get(moved) ?? []) {
-        if (y.statement === statement || y.key === synonymKey(x.key) || statement.terms.some((t) => synonymKey(t.key) === y.key)) continue;
+        if (y.statement === statement || keys.has(y.key)) continue;
         // … and the other side puts Y in X's relation here, of the same subject, and says no more
         // that this statement lacks (or it is another fact, not a swap).
         for (const i of theirSide.get(y.key)?.get(x.role) ?? []) {
@@ -268,7 +277,6 @@ export function swappedObjects(
           if (!subject.some((t) => holds(there, t)) || holds(there, x)) continue;
           const mine = things.filter((t) => !holds(there, t));
           const theirs = a.terms.filter((u) => !isPredicate(u) && !holds(self, u) && !holds(question, u));
-          const inOne = (terms: readonly Term[]) => terms.length > 0 && terms.every((t) => t.role === x.role);
           const bothMoved = holders.some((j) => mine.every((t) => holds(pool([others[j]!]), t))) && theirs.every((u) => holds(pool([y.statement]), u));
           if (inOne(mine) && inOne(theirs) && bothMoved) return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
         }
@@ -313,6 +321,18 @@ function relationIndex(side: readonly StatementAnalysis[]): RelationIndex {
 /** Relation indexes of the sides already read. */
 const relationIndexes = new WeakMap<readonly StatementAnalysis[], RelationIndex>();
 
+/** The pool of a statement's terms in one role ("subject", "be"), built once per statement and role. */
+function termsInRole(statement: StatementAnalysis, role: string): Pool {
+  let byRole = roleOnlyPools.get(statement);
+  if (byRole === undefined) roleOnlyPools.set(statement, (byRole = new Map()));
+  let p = byRole.get(role);
+  if (p === undefined) byRole.set(role, (p = buildPool([{ ...statement, terms: statement.terms.filter((t) => t.role === role) }])));
+  return p;
+}
+
+/** Pools of one role's terms, by statement and role. */
+const roleOnlyPools = new WeakMap<StatementAnalysis, Map<string, Pool>>();
+
 /** The subject terms of an English statement (none for a Korean one, whose roles are particles). */
 function englishSubject(statement: StatementAnalysis): Term[] {
   if (statement.terms.some((t) => HANGUL_WORD.test(t.key))) return [];
@@ -332,7 +352,7 @@ export function anotherObject(
   others: readonly StatementAnalysis[],
   other: Pool,
   question: Pool,
-): { index: number; mine: string; theirs: string } | undefined {
+): Replacement | undefined {
   const subject = englishSubject(statement);
   if (subject.length === 0) return undefined;
   const self = pool([statement]);
@@ -345,8 +365,7 @@ export function anotherObject(
     if (mine.some((t) => holds(other, t) || holds(question, t) || aliasHeld(t, other))) continue;
     for (const [i, o] of others.entries()) {
       // The same subject as the subject there, and a noun or adjective in the object's place.
-      const theirSubject = pool([{ ...o, terms: o.terms.filter((u) => u.role === "subject") }]);
-      if (!subject.every((t) => holds(theirSubject, t))) continue;
+      if (!subject.every((t) => holds(termsInRole(o, "subject"), t))) continue;
       const theirs = o.terms.filter((u) => u.role === role && u.weight >= 1 && !isPredicate(u) && !holds(self, u));
       if (theirs.length > 0) return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
     }
@@ -365,15 +384,14 @@ export function anotherAnswer(
   others: readonly StatementAnalysis[],
   other: Pool,
   question: Pool,
-): { index: number; mine: string; theirs: string } | undefined {
+): Replacement | undefined {
   const subject = englishSubject(statement);
   if (subject.length === 0 || !subject.every((t) => holds(question, t))) return undefined;
   const mine = statement.terms.filter((t) => t.role === "be" && t.weight >= 1.5 && !holds(question, t));
   if (mine.length === 0 || mine.some((t) => holds(other, t) || aliasHeld(t, other))) return undefined;
   const self = pool([statement]);
   for (const [i, o] of others.entries()) {
-    const equated = pool([{ ...o, terms: o.terms.filter((u) => u.role === "be") }]);
-    if (!subject.every((t) => holds(equated, t))) continue;
+    if (!subject.every((t) => holds(termsInRole(o, "be"), t))) continue;
     const theirs = o.terms.filter((u) => u.role === "subject" && u.weight >= 1.5 && !isPredicate(u) && !holds(self, u) && !holds(question, u));
     if (theirs.length > 0) return { index: i, mine: mine.map((t) => t.form).join(" "), theirs: theirs.map((u) => u.form).join(" ") };
   }

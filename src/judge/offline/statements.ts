@@ -340,16 +340,16 @@ export function splitStatements(text: string, question = ""): string[] {
     }
     // A bracketed note or a closing apposition is a claim of its own, after the sentence's.
     const { main, asides } = HAS_HANGUL.test(c.sentence) ? { main: c.sentence, asides: [] } : withoutAsides(c.sentence);
-    // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
-    // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer; so
-    // is a clause that says again what a why-question asks ("Ice floats" of "Ice floats because …").
-    // (To a "which" or "what" question, a clause that restates its words is about the answer it names.)
     const pieces = splitClauses(main).map((piece) => atomicClaims(piece.trim()));
     const clauses = pieces.length;
     // A sentence that only says again what an open question asks makes no claim ("The Berlin Wall fell
     // in a year."): each of its claims says only that. (Read from its claims, which are read anyway.)
     const all = [...pieces.flat(), ...asides];
     if (openQuestion && all.length > 0 && all.every((claim) => HAS_LETTER_OR_DIGIT.test(claim) && echoesQuestion(claim, asked, false, true))) continue;
+    // A claim cut from the sentence that only says what an open question asks ("Apollo 11 landed on
+    // the Moon." of "… in 1969", asked when) is the question's premise, not a fact of the answer; so
+    // is a clause that says again what a why-question asks ("Ice floats" of "Ice floats because …").
+    // (To a "which" or "what" question, a clause that restates its words is about the answer it names.)
     for (const atoms of pieces) {
       const premise = openQuestion && (atoms.length > 1 || (clauses > 1 && whyQuestion));
       for (const claim of atoms) if (!(premise && echoesQuestion(claim, asked, true, true))) keep(claim);
