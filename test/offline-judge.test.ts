@@ -55,7 +55,7 @@ describe("offline judge", () => {
     const second = await judgeAll();
     assert.deepEqual(second.out, first.out);
     const [english, korean] = first.out;
-    assert.deepEqual(english!.response.statements, ["Penicillin was discovered by Alexander Fleming.", "He found it in 1929."]);
+    assert.deepEqual(english!.response.statements, ["Penicillin was discovered by Alexander Fleming.", "Alexander Fleming found it in 1929."]);
     assert.equal(korean!.response.statements.length >= 2, true);
     assert.ok(korean!.verdicts.response.some((v) => v.verdict === "TP"), JSON.stringify(korean!.verdicts));
     assert.ok(english!.verdicts.response.some((v) => v.verdict === "TP"));

@@ -189,7 +189,17 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
         [last.items[last.items.length - 1]!, item].every((it) => !/\s/.test(clause.slice(it.start, it.end)) && /^\p{Lu}/u.test(clause.slice(it.start, it.end)));
       // "between Nepal and the Tibet region": the two ends of one relation, not a list of two.
       const pair = /^between\b/i.test(clause.slice(last.start, last.items[0]!.start)) && last.items.length === 1 && between.some((t) => /^and$/i.test(t.text));
-      if (apposition || singleNames || pair) {
+      // "from New York to Paris": a route, one thing said; cut apart, the two ends could be swapped unseen.
+      const route =
+        /^from\b/i.test(clause.slice(last.start, last.items[0]!.start)) && last.items.length === 1 && between.some((t) => /^to$/i.test(t.text)) && between.every((t) => /^to$/i.test(t.text) || t.pos === "DET");
+      // "the Spirit of St. Louis", "the Bank of England": a name with "of" in it is one name (not
+      // "the East Coast of the United States", a place in a larger one, said in two claims).
+      const ofName =
+        last.items.length === 1 &&
+        between.length === 1 &&
+        /^of$/i.test(between[0]!.text) &&
+        [last.items[0]!, item].every((it) => /^\p{Lu}/u.test(clause.slice(it.start, it.end)));
+      if (apposition || singleNames || pair || route || ofName) {
         last.items[last.items.length - 1]!.end = item.end;
         last.end = item.end;
         continue;
@@ -220,7 +230,7 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
     }
     // No preposition found: the item is the verb's object or complement, and the slot is the item alone.
     // "with X doing …": the item and its slot run to the end of the participle's phrase.
-    const participle = withParticiple(clause, tokens, start, item);
+    const participle = withParticiple(clause, tokens, start, item) ?? relativeAdverb(clause, tokens, start, item);
     if (participle !== undefined) item.end = participle;
     slots.push({ start, end: item.end, preposition: start < item.start, items: [item], negatedFrom: -1 });
   }
@@ -237,6 +247,20 @@ function withParticiple(clause: string, tokens: readonly EnglishToken[], start: 
   if (!/^with(?:out)?\b/i.test(clause.slice(start))) return undefined;
   let k = tokens.findIndex((t) => t.start >= item.end);
   if (k < 0 || !/^\p{Ll}{2,}ing$/u.test(tokens[k]!.text)) return undefined;
+  while (k + 1 < tokens.length && !/^[,;:.!?()]$/.test(tokens[k + 1]!.text)) k++;
+  return tokens[k]!.end;
+}
+
+/**
+ * Where a slot followed by ", when …" or ", where …" ends: the clause after the comma says more
+ * about the slot's time or place ("in 1944, when Germany surrendered"; "in Vienna, where he
+ * studied"), so the slot holds it to the next mark. Undefined for another slot, or when the
+ * slot has no preposition (the clause is then about the sentence, not one item of it).
+ */
+function relativeAdverb(clause: string, tokens: readonly EnglishToken[], start: number, item: { readonly start: number; readonly end: number }): number | undefined {
+  if (start === item.start || !/^,\s*(?:when|where)\s/i.test(clause.slice(item.end))) return undefined;
+  let k = tokens.findIndex((t) => t.start > item.end && /^(?:when|where)$/i.test(t.text));
+  if (k < 0) return undefined;
   while (k + 1 < tokens.length && !/^[,;:.!?()]$/.test(tokens[k + 1]!.text)) k++;
   return tokens[k]!.end;
 }

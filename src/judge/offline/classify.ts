@@ -439,8 +439,18 @@ const attributeCrossed: Contradiction = ({ statement, others, other, own, questi
   // …" against "the completed proof …", asked about Fermat's Last Theorem and its proof; not the
   // options a question offers, "수컷" in "암컷인가요, 수컷인가요?").
   if (crossed.mineTerm.role === "subject" && holds(question, crossed.mineTerm)) return undefined;
+  // Two names of one thing, set side by side on either side: "the boy was protected" against "…
+  // protected James Phipps", where one of them says "the boy James Phipps".
+  if (apposed(crossed.mine, crossed.theirs, own) || apposed(crossed.mine, crossed.theirs, other)) return undefined;
   return clash(crossed.index, `"${crossed.mine}" where it says "${crossed.theirs}"`);
 };
+
+/** Whether a statement of `side` writes `a` and `b` side by side, as an apposition ("a young boy, James Phipps"). */
+function apposed(a: string, b: string, side: Pool): boolean {
+  const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${escape(a)},?\\s+${escape(b)}|${escape(b)},?\\s+${escape(a)})(?![\\p{L}\\p{N}])`, "iu");
+  return side.analyses.some((x) => pattern.test(x.text));
+}
 
 /** Negation on one side only, between statements about the same thing. */
 const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, ref, clash }) => {

@@ -7,7 +7,8 @@ import { withoutAsides } from "./asides";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
 import { claimedPart, doubtOnly, takesBack } from "./hedges";
 import { plainText } from "./markup";
-import { aliasHeld, pool, type Pool } from "./pool";
+import { aliasHeld, holds, pool, type Pool } from "./pool";
+import { resolvePronouns } from "./pronouns";
 import { HAS_HANGUL } from "./text";
 import { isWordCount } from "./values";
 
@@ -228,7 +229,10 @@ function echoesQuestion(rest: string, asked: AskedWords, otherNames = false, ope
   // proved", asked who proved it); after "No," to a yes/no question it is the same denial again.
   if (said.values.length > 0 || (open && said.negations.length > 0)) return false;
   return said.terms.every(
-    (t) => asked.keys.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))) || (otherNames && aliasHeld(t, asked.pool())),
+    (t) =>
+      asked.keys.some((k) => k === t.key || (HAS_HANGUL.test(k) && HAS_HANGUL.test(t.key) && k.charAt(0) === t.key.charAt(0))) ||
+      // Another name of what it asks about: "Britain", or the initials of its words ("UK", "PM").
+      (otherNames && (aliasHeld(t, asked.pool()) || (t.acronym && holds(asked.pool(), t)))),
   );
 }
 
@@ -356,5 +360,5 @@ export function splitStatements(text: string, question = ""): string[] {
     }
     for (const aside of asides) keep(aside);
   }
-  return statements;
+  return resolvePronouns(statements);
 }

@@ -1,0 +1,102 @@
+/**
+ * The offline judge's statements stand alone, as Ragas asks of its statements: "he", "him" and
+ * "his" become the person they stand for, so a wrong name carried on by a pronoun is wrong in
+ * every statement that speaks of that person; "from X to Y" stays one route; a name with "of" in
+ * it stays one name; "a young boy, Joseph Meister" names one person twice; a ", when …" clause stays with the date it describes; and the initials of a
+ * question's words ("UK" for "United Kingdom") only repeat the question. The sentences here are
+ * not those of the bundled data.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { resolvePronouns } from "../src/judge/offline/pronouns";
+import { splitStatements } from "../src/judge/offline/statements";
+import { verdicts as classified } from "./support/verdicts";
+
+function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string } {
+  const v = classified(question, response, reference);
+  return { ...v, reasons: v.reasons.join(" | ") };
+}
+
+describe("pronouns stand for the person named before them", () => {
+  it("names the person in place of he, him and his", () => {
+    assert.deepEqual(resolvePronouns(["René Laennec invented the stethoscope in 1816.", "He described its use in 1819."]), [
+      "René Laennec invented the stethoscope in 1816.",
+      "René Laennec described its use in 1819.",
+    ]);
+    // An object pronoun is someone other than the statement's subject; a possessive with no subject of its own is the last subject's.
+    assert.deepEqual(resolvePronouns(["Perseus killed Medusa.", "Athena gave him a shield.", "A sword was his weapon."]), [
+      "Perseus killed Medusa.",
+      "Athena gave Perseus a shield.",
+      "A sword was Perseus's weapon.",
+    ]);
+  });
+
+  it("leaves a possessive to the statement's own subject, and a place is no one's antecedent", () => {
+    assert.deepEqual(resolvePronouns(["Ada Lovelace lived in London.", "Charles Babbage designed the engine with his own money."]), [
+      "Ada Lovelace lived in London.",
+      "Charles Babbage designed the engine with his own money.",
+    ]);
+    assert.deepEqual(resolvePronouns(["Frida Kahlo was born in Coyoacán.", "Her paintings are self-portraits."]), ["Frida Kahlo was born in Coyoacán.", "Frida Kahlo's paintings are self-portraits."]);
+  });
+
+  it("makes every statement a wrong name carries on by pronouns unsupported, and keeps the right name's supported", () => {
+    const question = "Who worked out the laws of inheritance, and with which plants?";
+    const reference = "Gregor Mendel worked out the laws of inheritance. His experiments used pea plants.";
+    const wrong = verdicts(question, "It was Ignaz Semmelweis who worked them out. His experiments used pea plants.", reference);
+    assert.deepEqual(wrong.response, ["FP", "FP"], wrong.reasons);
+    assert.deepEqual(wrong.reference, ["FN", "FN"], wrong.reasons);
+    const right = verdicts(question, "Gregor Mendel worked them out. His experiments used pea plants.", reference);
+    assert.deepEqual(right.response, ["TP", "TP"], right.reasons);
+  });
+});
+
+describe("two names of one person set side by side", () => {
+  it("does not read 'the boy' as crossed with the name the answer gave him", () => {
+    const v = verdicts(
+      "Did the first patient survive?",
+      "Yes, he did. In 1885 the doctor treated a young boy, Joseph Meister, with the vaccine; the boy was then protected from rabies.",
+      "Yes. In 1885 the doctor treated the boy Joseph Meister with the vaccine, and this protected Joseph Meister from rabies.",
+    );
+    assert.ok(v.response.every((x) => x === "TP"), v.reasons);
+  });
+});
+
+describe("statements that keep what belongs together", () => {
+  it("keeps 'from X to Y' as one route, so a reversed route clashes", () => {
+    const v = verdicts(
+      "Which way does the night train run?",
+      "The night train runs from Nizhny Novgorod to Saint Petersburg.",
+      "The night train runs from Saint Petersburg to Nizhny Novgorod.",
+    );
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], v.reasons);
+    assert.deepEqual(splitStatements("The first train ran from Saint Petersburg to Tsarskoye Selo in 1837."), [
+      "The first train ran from Saint Petersburg to Tsarskoye Selo.",
+      "The first train ran in 1837.",
+    ]);
+  });
+
+  it("keeps a name with 'of' in it whole", () => {
+    assert.deepEqual(splitStatements("The fire broke out at the Museum of Modern Art in 1958."), [
+      "The fire broke out at the Museum of Modern Art.",
+      "The fire broke out in 1958.",
+    ]);
+  });
+
+  it("keeps a short ', when …' clause with the date it describes", () => {
+    const v = verdicts("When did the Tay Bridge collapse?", "The Tay Bridge collapsed in 1897, when Dundee flooded.", "The Tay Bridge collapsed on 28 December 1879.");
+    assert.deepEqual(v.response, ["FP"], v.reasons);
+  });
+
+  it("reads the initials of a question's words as repeating the question", () => {
+    // Asked when, the claim that only says for whom is the question's premise.
+    assert.deepEqual(splitStatements("Valentina Tereshkova flew into space for the USSR in 1963.", "When did Valentina Tereshkova fly into space for the Union of Soviet Socialist Republics?"), [
+      "Valentina Tereshkova flew into space in 1963.",
+    ]);
+    const v = verdicts(
+      "When did Jens Stoltenberg become Secretary General of the North Atlantic Treaty Organization?",
+      "Jens Stoltenberg became NATO Secretary General in 2012.",
+      "Jens Stoltenberg became Secretary General of the North Atlantic Treaty Organization on 1 October 2014.",
+    );
+    assert.deepEqual(v.response, ["FP"], v.reasons);
+  });
+});
