@@ -1,7 +1,7 @@
 /**
  * The offline judge on answers that say otherwise: a reference statement that the answer
  * contradicts is not covered by it; a denial counts only against what it denies; two things put
- * in each other's relations; another object of the same verb; opposite relations said of the
+ * in each other's relations; two doers swapped between two verbs; another object of the same verb; opposite relations said of the
  * same subject. And two ways of splitting a sentence that used to cut a claim in half. The
  * sentences here are not those of the bundled data.
  */
@@ -277,5 +277,23 @@ describe("a denial of the question's words", () => {
     assert.deepEqual(splitStatements("The Voynich manuscript has never been deciphered.", "Who deciphered the Voynich manuscript?"), ["The Voynich manuscript has never been deciphered."]);
     // After "No," to a yes/no question the same denial says nothing more.
     assert.deepEqual(splitStatements("No, ostriches cannot fly.", "Can ostriches fly?"), ["It is not true that ostriches fly"]);
+  });
+});
+
+describe("two doers swapped between two verbs", () => {
+  const question = "Who writes the budget and who approves it?";
+  const reference = "The budget is written by the finance ministry. It must then be approved by the parliament.";
+
+  it("finds the swap whether each side says it in the active or the passive", () => {
+    const v = verdicts(question, "The parliament writes the budget, and the finance ministry approves it.", reference);
+    assert.deepEqual([v.response, v.reference], [["FP", "FP"], ["FN", "FN"]], v.reasons);
+    assert.match(v.reasons, /"parliament" does it where it says "finance ministry"/);
+  });
+
+  it("leaves the right doers, and one doer of two left unswapped, as they are", () => {
+    const right = verdicts(question, "The finance ministry writes the budget, and the parliament approves it.", reference);
+    assert.deepEqual([right.response, right.reference], [["TP", "TP"], ["covered", "covered"]], right.reasons);
+    const half = verdicts(question, "The finance ministry writes the budget.", reference);
+    assert.deepEqual(half.response, ["TP"], half.reasons);
   });
 });

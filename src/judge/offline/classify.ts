@@ -10,6 +10,7 @@
  * one side only, or an opposite word (rise/fall, red/blue).
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
+import { swappedDoers } from "./agents";
 import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
 import { englishTokens, type EnglishToken } from "./english";
 import { HANGUL_WORD, quoteWords } from "./text";
@@ -406,6 +407,12 @@ const objectsSwapped: Contradiction = ({ statement, others, own, question, clash
   return swap === undefined ? undefined : clash(swap.index, `"${swap.mine}" where it says "${swap.theirs}"`);
 };
 
+/** Two doers swapped between two verbs ("nominated by the Senate … the President confirms" against the reverse). */
+const doersSwapped: Contradiction = ({ statement, others, own, clash }) => {
+  const swap = swappedDoers(statement, own.analyses, others);
+  return swap === undefined ? undefined : clash(swap.index, `"${swap.mine}" does it where it says "${swap.theirs}"`);
+};
+
 /** Another object of the same verb, one the other side never mentions ("Bees collect pollen" against "Bees collect nectar"). */
 const objectReplaced: Contradiction = ({ statement, others, other, question, clash }) => {
   const replaced = anotherObject(statement, others, other, question);
@@ -516,6 +523,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   rolesSwapped,
   prepositionsExchanged,
   objectsSwapped,
+  doersSwapped,
   objectReplaced,
   answerReplaced,
   valueCrossed,
