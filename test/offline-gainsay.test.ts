@@ -2,7 +2,7 @@
  * The offline judge on answers that say otherwise: a reference statement that the answer
  * contradicts is not covered by it; a denial counts only against what it denies; two things put
  * in each other's relations; two doers swapped between two verbs; another object of the same verb; opposite relations said of the
- * same subject. And two ways of splitting a sentence that used to cut a claim in half. The
+ * same subject; a Korean place given with a copula after its particle. And two ways of splitting a sentence that used to cut a claim in half. The
  * sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
@@ -295,5 +295,16 @@ describe("two doers swapped between two verbs", () => {
     assert.deepEqual([right.response, right.reference], [["TP", "TP"], ["covered", "covered"]], right.reasons);
     const half = verdicts(question, "The finance ministry writes the budget.", reference);
     assert.deepEqual(half.response, ["TP"], half.reasons);
+  });
+});
+
+describe("a Korean place given with a copula after its particle", () => {
+  it("reads '파리에서였습니다' as a place, so another city than the reference's clashes", () => {
+    const question = "세계 최초의 지하철은 언제, 어디에서 개통했나요?";
+    const reference = "세계 최초의 지하철은 1863년 영국 런던에서 개통했다.";
+    const wrong = verdicts(question, "1863년, 프랑스 파리에서였습니다.", reference);
+    assert.deepEqual([wrong.response, wrong.reference], [["FP"], ["FN"]], wrong.reasons);
+    const right = verdicts(question, "1863년, 영국 런던에서였습니다.", reference);
+    assert.deepEqual([right.response, right.reference], [["TP"], ["covered"]], right.reasons);
   });
 });

@@ -113,7 +113,11 @@ const KOREAN_ROLES: ReadonlyArray<readonly [string, string]> = [
   ["의", "of"], ["에", "에"], ["로", "로"], ["와", "with"], ["과", "with"],
 ];
 
-function koreanRole(word: string): string {
+/** A copula after a particle ("데이턴에서였습니다", "서울에서입니다"): the slot is the particle's. */
+const KOREAN_COPULA_AFTER_PARTICLE = /(?<=(?:에서|에|으로|로|까지|부터))(?:이었습니다|이었다|였습니다|였다|였어요|입니다|이다|이에요|예요|이고|이며)$/u;
+
+function koreanRole(written: string): string {
+  const word = written.replace(KOREAN_COPULA_AFTER_PARTICLE, "");
   for (const [particle, role] of KOREAN_ROLES) {
     if (word.length > particle.length && word.endsWith(particle)) return role;
   }
