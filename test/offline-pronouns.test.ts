@@ -2,9 +2,9 @@
  * The offline judge's statements stand alone, as Ragas asks of its statements: "he", "him" and
  * "his" become the person they stand for, so a wrong name carried on by a pronoun is wrong in
  * every statement that speaks of that person; "from X to Y" stays one route; a name with "of" in
- * it stays one name; "a young boy, Joseph Meister" names one person twice; a ", when …" clause stays with the date it describes; and the initials of a
- * question's words ("UK" for "United Kingdom") only repeat the question. The sentences here are
- * not those of the bundled data.
+ * it stays one name; "a young boy, Joseph Meister" names one person twice; a ", when …" clause
+ * stays with the date it describes; and the initials of a question's words ("UK" for "United
+ * Kingdom") only repeat the question. The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
