@@ -4,7 +4,8 @@
  * every statement that speaks of that person; "from X to Y" stays one route; a name with "of" in
  * it stays one name; "a young boy, Joseph Meister" names one person twice; a ", when …" clause
  * stays with the date it describes; and the initials of a question's words ("UK" for "United
- * Kingdom") only repeat the question. The sentences here are not those of the bundled data.
+ * Kingdom") only repeat the question; a surname the tagger took for a verb ("Francis Crick
+ * proposed") is part of the name. The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -98,5 +99,14 @@ describe("statements that keep what belongs together", () => {
       "Jens Stoltenberg became Secretary General of the North Atlantic Treaty Organization on 1 October 2014.",
     );
     assert.deepEqual(v.response, ["FP"], v.reasons);
+  });
+});
+
+describe("a surname the tagger reads as a verb or a noun", () => {
+  it("is part of the name, so the surname alone names the person", () => {
+    const v = verdicts("Who proposed the theory of continuous groups?", "Lie proposed it.", "Sophus Lie proposed the theory of continuous groups.");
+    assert.deepEqual(v.reference, ["covered"], v.reasons);
+    const w = verdicts("Who met the delegation?", "Park met the delegation.", "Anna Park met the delegation in Geneva.");
+    assert.deepEqual(w.response, ["TP"], w.reasons);
   });
 });

@@ -97,7 +97,7 @@ function readTokens(text: string): EnglishToken[] {
     }
     offset += piece.length;
   }
-  return withVerbs(withAdjectiveOpeners(text, tokens));
+  return withVerbs(withSurnames(withAdjectiveOpeners(text, tokens)));
 }
 
 /**
@@ -121,6 +121,21 @@ function withAdjectiveOpeners(text: string, tokens: EnglishToken[]): EnglishToke
 
 /** Tags that may follow a verb's first word in a clause: its object or complement. */
 const OBJECT_START = new Set(["DET", "NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
+
+/**
+ * The tagger reads some surnames as verbs or nouns ("Francis Crick proposed": "Crick" a verb;
+ * "Anna Park met": "Park" a noun): a capitalised word so tagged, right after a name and right
+ * before a verb, is part of the name.
+ */
+function withSurnames(tokens: EnglishToken[]): EnglishToken[] {
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    const t = tokens[i]!;
+    if ((t.pos !== "VERB" && t.pos !== "NOUN") || !/^\p{Lu}\p{Ll}+$/u.test(t.text)) continue;
+    const next = tokens[i + 1]!.pos;
+    if (tokens[i - 1]!.pos === "PROPN" && (next === "VERB" || next === "AUX")) tokens[i] = { ...t, pos: "PROPN", lemma: t.text.toLowerCase() };
+  }
+  return tokens;
+}
 
 /**
  * The tagger reads some plural subjects and their verb as one compound noun ("Plants release
