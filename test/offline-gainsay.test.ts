@@ -2,8 +2,8 @@
  * The offline judge on answers that say otherwise: a reference statement that the answer
  * contradicts is not covered by it; a denial counts only against what it denies; two things put
  * in each other's relations; two doers swapped between two verbs; another object of the same
- * verb; opposite relations said of the same subject; a Korean place given with a copula after
- * its particle. And two ways of splitting a sentence that used to cut a claim in half. The
+ * verb; opposite relations said of the same subject; opposite words only when said of the same
+ * thing; a Korean place given with a copula after its particle. And two ways of splitting a sentence that used to cut a claim in half. The
  * sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
@@ -307,5 +307,24 @@ describe("a Korean place given with a copula after its particle", () => {
     assert.deepEqual([wrong.response, wrong.reference], [["FP"], ["FN"]], wrong.reasons);
     const right = verdicts(question, "1863년, 영국 런던에서였습니다.", reference);
     assert.deepEqual([right.response, right.reference], [["TP"], ["covered"]], right.reasons);
+  });
+});
+
+describe("opposite words said of different things", () => {
+  it("takes no opposite from a statement about another named thing", () => {
+    const v = verdicts(
+      "Where were the lowest and highest air temperatures recorded?",
+      "Counting cold places, Vostok Station recorded the lowest temperature.",
+      "Among polar bases, Vostok Station recorded the lowest temperature. Among hot places, Furnace Creek recorded the highest temperature.",
+    );
+    assert.deepEqual(v.response, ["TP"], v.reasons);
+  });
+
+  it("takes no opposite verb from a statement that shares nothing else with it", () => {
+    const v = verdicts("What do fish gills do?", "Gills absorb dissolved oxygen.", "Fish gills take in dissolved oxygen. They release carbon dioxide into the water.");
+    assert.deepEqual(v.response, ["TP"], v.reasons);
+    // Said of the same thing, the opposite still clashes.
+    const w = verdicts("What do fish gills do with carbon dioxide?", "Gills absorb carbon dioxide.", "Fish gills release carbon dioxide into the water.");
+    assert.deepEqual(w.response, ["FP"], w.reasons);
   });
 });

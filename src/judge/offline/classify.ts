@@ -85,7 +85,8 @@ function nounAgainstAdjective(a: Term, b: Term): boolean {
 
 /** A word of the other side (as written) that is the opposite of `t`, and that this side lacks (not a noun against an adjective). */
 function oppositeWord(t: Term, other: Pool, self: Pool): string | undefined {
-  return oppositeWords(t.key).find((w) => hasLowerWord(other, w) && !hasLowerWord(self, w) && !other.terms.some((u) => u.key === w && nounAgainstAdjective(t, u)));
+  // (An opposite that is a content word there was weighed with what it is said of, above.)
+  return oppositeWords(t.key).find((w) => hasLowerWord(other, w) && !hasLowerWord(self, w) && !other.terms.some((u) => u.key === w));
 }
 
 /**
@@ -326,8 +327,11 @@ const oppositeWordSaid: Contradiction = ({ statement, others, other, self, clash
   // The opposite must be said of the same thing: its statement shares a word with this one besides
   // the two ("raises interest rates" is no clash with "lowers overall demand").
   const about = (o: StatementAnalysis, t: Term, rivals: readonly Term[]): boolean => {
-    if (o.terms.length <= 2 || statement.values.some((v) => o.values.some((w) => compareValues(v, w) === "same"))) return true;
+    // Not of two named things that differ ("cold" of Antarctica, "hot" of the Sahara).
     const there = pool([o]);
+    const named = statement.terms.filter((x) => x.entity && x !== t);
+    if (named.length > 0 && o.terms.some((u) => u.entity) && !named.some((x) => holds(there, x))) return false;
+    if (o.terms.length <= 2 || statement.values.some((v) => o.values.some((w) => compareValues(v, w) === "same"))) return true;
     return rivals.some((u) => statement.terms.some((x) => x !== t && x.key !== u.key && holds(there, x)));
   };
   for (const t of statement.terms) {
