@@ -3,8 +3,9 @@
  * contradicts is not covered by it; a denial counts only against what it denies; two things put
  * in each other's relations; two doers swapped between two verbs; another object of the same
  * verb; opposite relations said of the same subject; opposite words only when said of the same
- * thing; a Korean place given with a copula after its particle. And two ways of splitting a sentence that used to cut a claim in half. The
- * sentences here are not those of the bundled data.
+ * thing; a Korean place given with a copula after its particle. And two ways of splitting a
+ * sentence that used to cut a claim in half. The sentences here are not those of the bundled
+ * data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
