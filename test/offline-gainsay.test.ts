@@ -3,9 +3,9 @@
  * contradicts is not covered by it; a denial counts only against what it denies; two things put
  * in each other's relations; two doers swapped between two verbs; another object of the same
  * verb; opposite relations said of the same subject; opposite words only when said of the same
- * thing; a Korean place given with a copula after its particle. And two ways of splitting a
- * sentence that used to cut a claim in half. The sentences here are not those of the bundled
- * data.
+ * thing; a Korean place given with a copula after its particle; a count of years between two
+ * given years. And two ways of splitting a sentence that used to cut a claim in half. The
+ * sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -327,5 +327,18 @@ describe("opposite words said of different things", () => {
     // Said of the same thing, the opposite still clashes.
     const w = verdicts("What do fish gills do with carbon dioxide?", "Gills absorb carbon dioxide.", "Fish gills release carbon dioxide into the water.");
     assert.deepEqual(w.response, ["FP"], w.reasons);
+  });
+});
+
+describe("a count of years between two given years", () => {
+  it("is said by the years themselves, and a wrong count is not", () => {
+    const question = "When were the two parts of the canal opened?";
+    const reference = "The first part of the canal opened in 1825. The second part opened in 1832.";
+    const right = verdicts(question, "The first part opened in 1825 and the second part seven years later, in 1832.", reference);
+    assert.ok(right.response.every((x) => x === "TP"), right.reasons);
+    const span = verdicts("How long did the canal take to build?", "It took seven years to build.", "Building the canal started in 1825 and ended in 1832.");
+    assert.deepEqual(span.response, ["TP"], span.reasons);
+    const wrong = verdicts("How long did the canal take to build?", "It took nine years to build.", "Building the canal started in 1825 and ended in 1832.");
+    assert.deepEqual(wrong.response, ["FP"], wrong.reasons);
   });
 });

@@ -103,6 +103,18 @@ function sameMeasured(v: TextValue, statement: StatementAnalysis, w: TextValue, 
   return (mine === undefined || names(other.text, mine)) && (theirs === undefined || names(statement.text, theirs));
 }
 
+/**
+ * For a count of whole years ("ten years", "10년"), whether a list of values holds two years that
+ * far apart; undefined for another value.
+ */
+function yearsApart(v: TextValue): ((values: readonly TextValue[]) => boolean) | undefined {
+  if (v.dimension !== "duration-year" || !Number.isInteger(v.value)) return undefined;
+  return (values) => {
+    const years = values.flatMap((w) => (w.dimension === "year" && w.date?.year !== undefined ? [w.date.year] : []));
+    return years.some((a) => years.some((b) => b - a === v.value));
+  };
+}
+
 /** The terms written as alternatives to `t` with a slash ("SSL/TLS", "TCP/IP" gives the other). */
 function slashAlternatives(statement: StatementAnalysis, t: Term): Term[] {
   if (!statement.text.includes("/")) return [];
@@ -583,6 +595,17 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
       continue;
     }
     if (question.values.some((w) => compareValues(v, w) === "same")) continue;
+    // A count of years between two years that are given ("in 1905 and, ten years later, in 1915"):
+    // by the other side's years it is said there; by this statement's own, it adds nothing.
+    const between = yearsApart(v);
+    if (between !== undefined && between(other.values)) {
+      total += VALUE_WEIGHT;
+      found += VALUE_WEIGHT;
+      foundOnOtherSide++;
+      matched.push(v.text);
+      continue;
+    }
+    if (between !== undefined && between(statement.values)) continue;
     // (Not a value that measures another thing: "any 180-day period" is no clash with "stays of 90 days".)
     const owner = (w: TextValue) => others.find((o) => o.values.includes(w));
     const different = other.values.filter((w) => compareValues(v, w) === "different" && sameMeasured(v, statement, w, owner(w)));
