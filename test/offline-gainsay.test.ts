@@ -3,8 +3,8 @@
  * contradicts is not covered by it; a denial counts only against what it denies; two things put
  * in each other's relations; two doers swapped between two verbs; another object of the same
  * verb; opposite relations said of the same subject; opposite words only when said of the same
- * thing; a Korean place given with a copula after its particle; a count of years between two
- * given years. And two ways of splitting a sentence that used to cut a claim in half. The
+ * thing; a Korean place given with a copula after its particle, and a Korean noun named by the
+ * same word on both sides; a count of years between two given years. And two ways of splitting a sentence that used to cut a claim in half. The
  * sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
@@ -340,5 +340,21 @@ describe("a count of years between two given years", () => {
     assert.deepEqual(span.response, ["TP"], span.reasons);
     const wrong = verdicts("How long did the canal take to build?", "It took nine years to build.", "Building the canal started in 1825 and ended in 1832.");
     assert.deepEqual(wrong.response, ["FP"], wrong.reasons);
+  });
+});
+
+describe("a Korean noun named by the same word on both sides", () => {
+  it("is one thing in two words ('대영 미술관' and '대영 박물관'), while another name still fails", () => {
+    const question = "로제타석은 지금 어디에 있나요?";
+    const reference = "로제타석은 현재 영국 런던의 대영 박물관에 소장되어 있다.";
+    const right = verdicts(question, "런던의 대영 미술관에 가면 볼 수 있습니다.", reference);
+    assert.deepEqual([right.response, right.reference], [["TP"], ["covered"]], right.reasons);
+    const wrong = verdicts(question, "파리의 루브르 미술관에 가면 볼 수 있습니다.", reference);
+    assert.deepEqual([wrong.response, wrong.reference], [["FP"], ["FN"]], wrong.reasons);
+  });
+
+  it("still clashes where the word before is a subject, not a name ('일본이 단독으로' against '일본이 공동으로')", () => {
+    const v = verdicts("그 대회는 누가 개최했나요?", "일본이 단독으로 개최했습니다.", "그 대회는 한국과 일본이 공동으로 개최하였다.");
+    assert.deepEqual(v.response, ["FP"], v.reasons);
   });
 });

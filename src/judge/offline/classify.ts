@@ -399,11 +399,23 @@ const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nea
     for (const t of statement.terms) {
       if (!KOREAN_SLOTS.has(t.role) || !HANGUL_WORD.test(t.key) || holds(oPool, t) || holds(question, t)) continue;
       const rival = o.terms.find((u) => u.role === t.role && HANGUL_WORD.test(u.key) && !holds(self, u) && !holds(question, u));
-      if (rival) return clash(index, `"${t.form}" where it says "${rival.form}"`);
+      // Two words for one thing that both sides name the same way ("루브르 미술관" and "루브르 박물관").
+      const named = rival && wordBefore(statement.text, t.form);
+      if (rival && !(named !== undefined && named === wordBefore(o.text, rival.form))) return clash(index, `"${t.form}" where it says "${rival.form}"`);
     }
   }
   return undefined;
 };
+
+/**
+ * The bare Hangul word (two letters or more, no particle or ending after it) written right before
+ * `form` in `text`: a name that modifies it ("루브르" of "루브르 미술관"), if any.
+ */
+function wordBefore(text: string, form: string): string | undefined {
+  const at = text.indexOf(form);
+  const word = at > 0 ? /([\uAC00-\uD7A3]{2,})\s+$/u.exec(text.slice(0, at))?.[1] : undefined;
+  return word === undefined || /(?:이|가|은|는|을|를|의|에|로|와|과|도|만|고|며|서|면|게|지|니다|어요|아요)$/u.test(word) ? undefined : word;
+}
 
 /** The same two things in each other's roles: "이세돌 9단이 알파고를 꺾었다" against "알파고가 이세돌 9단을 이겼다". */
 const rolesSwapped: Contradiction = ({ statement, others, clash }) => {
