@@ -4,8 +4,9 @@
  * in each other's relations; two doers swapped between two verbs; another object of the same
  * verb; opposite relations said of the same subject; opposite words only when said of the same
  * thing; a Korean place given with a copula after its particle, and a Korean noun named by the
- * same word on both sides; a count of years between two given years. And two ways of splitting a sentence that used to cut a claim in half. The
- * sentences here are not those of the bundled data.
+ * same word on both sides; a count of years between two given years. And two ways of splitting
+ * a sentence that used to cut a claim in half. The sentences here are not those of the bundled
+ * data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
