@@ -54,8 +54,8 @@ describe("a reference statement the answer contradicts is not covered", () => {
 describe("a denial counts against what it denies", () => {
   it("does not let 'does not stay solid …' in the reference contradict another thing said of the same subject", () => {
     const cases: Array<[string, string, string]> = [
-      ["What is mercury like at room temperature?", "Mercury is a metal.", "Mercury is a metal and it does not stay solid at room temperature."],
-      ["Is a tomato a fruit?", "A tomato is a fruit, botanically speaking.", "Botanically, a tomato is a fruit and it is not a vegetable in the botanical sense."],
+      ["What is mercury like at room temperature?", "Mercury is a metal.", "Mercury is a metal which does not stay solid at room temperature."],
+      ["Is a tomato a fruit?", "A tomato is a fruit, botanically speaking.", "Botanically, a tomato is a fruit which is not a vegetable in the botanical sense."],
     ];
     for (const [q, a, r] of cases) {
       const v = verdicts(q, a, r);

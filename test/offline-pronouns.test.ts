@@ -5,7 +5,9 @@
  * it stays one name; "a young boy, Joseph Meister" names one person twice; a ", when …" clause
  * stays with the date it describes; and the initials of a question's words ("UK" for "United
  * Kingdom") only repeat the question; a surname the tagger took for a verb ("Francis Crick
- * proposed") is part of the name. The sentences here are not those of the bundled data.
+ * proposed") is part of the name; a name given in full ("Rembrandt van Rijn") is found where the
+ * other side gives part of it, and "Wałęsa" is "Walesa". The sentences here are not those of the
+ * bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -108,5 +110,23 @@ describe("a surname the tagger reads as a verb or a noun", () => {
     assert.deepEqual(v.reference, ["covered"], v.reasons);
     const w = verdicts("Who met the delegation?", "Park met the delegation.", "Anna Park met the delegation in Geneva.");
     assert.deepEqual(w.response, ["TP"], w.reasons);
+  });
+});
+
+describe("names written in full, with a particle or with letters Unicode does not decompose", () => {
+  it("finds a name given in full where the other side gives part of it", () => {
+    const v = verdicts("Who painted The Night Watch?", "Rembrandt van Rijn painted it in 1642.", "The Night Watch was painted by Rembrandt in 1642.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered", "covered"]], v.reasons);
+    const w = verdicts("Who painted The Night Watch?", "Frans Hals painted it in 1642.", "The Night Watch was painted by Rembrandt in 1642.");
+    assert.deepEqual(w.response, ["FP"], w.reasons);
+  });
+
+  it("reads 'Wałęsa' as 'Walesa'", () => {
+    const v = verdicts("Who led the Solidarity movement?", "Lech Wałęsa led it.", "Lech Walesa led the Solidarity movement.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
+  });
+
+  it("splits 'and it …' without a comma into two statements", () => {
+    assert.deepEqual(splitStatements("The lighthouse is about 60 m tall and it stands on a granite rock."), ["The lighthouse is about 60 m tall", "it stands on a granite rock."]);
   });
 });

@@ -95,6 +95,9 @@ const KOREAN_LIGHT: ReadonlySet<string> = new Set([
   "이렇게", "그렇게", "모두", "각각", "전부", "그중", "즉", "다만", "그리고", "또한", "참고로", "바로",
 ]);
 
+/** Lower-case words inside names ("da" of "Leonardo da Vinci"). */
+export const NAME_PARTICLE = /^(?:da|de|del|della|di|van|von|der|den|la|le|du|bin|ibn|al|el)$/;
+
 /** Refusals and "I don't know", in English and Korean. */
 const REFUSAL =
   /\b(?:i\s+(?:do\s+not|don't|dont)\s+know|i(?:'m| am)\s+not\s+(?:sure|certain|confident)|i(?:'d|\s+would)\s+rather\s+not\s+(?:guess|say|answer|speculate)|i\s+(?:can't|cannot|don't|do\s+not)\s+(?:recall|remember)|i\s+(?:don't|do\s+not)\s+have\s+(?:reliable|enough|that|this|any)\s+information|i\s+(?:cannot|can't|can\s+not|am\s+unable\s+to|'m\s+unable\s+to)\s+(?:answer|help|say|tell|provide|determine|find)|(?:i\s+have|there\s+is)\s+no\s+(?:information|data|knowledge)|no\s+idea|unable\s+to\s+(?:answer|determine)|as\s+an\s+ai\b|not\s+(?:able|possible)\s+to\s+(?:answer|say))|모르겠|잘\s*모릅니다|알\s*수\s*없|답변(?:할|드릴)\s*수\s*없|답(?:할|하기)\s*(?:수\s*)?(?:없|어렵)|대답할\s*수\s*없|정보가\s*없/iu;
@@ -231,6 +234,11 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     }
     const wasName = previousWasName;
     previousWasName = false;
+    // A particle inside a name ("Rembrandt van Rijn", "Leonardo da Vinci") keeps the name going.
+    if (wasName && NAME_PARTICLE.test(token.text) && /^\p{Lu}/u.test(tokens[i + 1]?.text ?? "")) {
+      previousWasName = true;
+      continue;
+    }
     const { start, end } = token;
     const lower = token.text.toLowerCase();
     if (/^\p{Ll}/u.test(token.text) && !seenLower.has(lower)) {

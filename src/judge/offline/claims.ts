@@ -6,7 +6,7 @@
  * claim and a negated claim, and "A absorbs X and releases Y" two claims.
  * English uses wink-nlp's part-of-speech tags; Korean its particles.
  */
-import { DESIGNATION_NUMBER } from "./analyze";
+import { DESIGNATION_NUMBER, NAME_PARTICLE } from "./analyze";
 import { englishTokens, type EnglishToken } from "./english";
 import { Memo } from "./memo";
 import { HAS_HANGUL } from "./text";
@@ -58,8 +58,6 @@ const GLUE = /^(?:,|or|and|nor|\(|\)|as|well|not|but)$/i;
 /** Words that may stand between a preposition and its item ("by the Scottish scientist …"). */
 const MODIFIER_POS = new Set(["DET", "ADJ", "NOUN", "PROPN", "NUM", "SYM"]);
 
-/** Lower-case words inside names. */
-const NAME_PARTICLE = /^(?:da|de|del|della|di|van|von|der|den|la|le|du|bin|ibn|al|el)$/;
 
 /** Whether a token can be part of a name: a proper noun, or a capitalised noun ("St Mary's Hospital"). */
 function nameLike(t: EnglishToken): boolean {

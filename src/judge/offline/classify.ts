@@ -115,6 +115,19 @@ function yearsApart(v: TextValue): ((values: readonly TextValue[]) => boolean) |
   };
 }
 
+/**
+ * Whether the other side names, by part of it, the name that `t` ends: a statement there holds
+ * another word of that name, and every word of the name it gives is one of this name's.
+ */
+function shortNameThere(t: Term, statement: StatementAnalysis, other: Pool, self: Pool): boolean {
+  // Not a common noun that ends a name and makes it another thing ("Ottawa River" is not "Ottawa").
+  if (!englishTokens(statement.text).some((x) => x.pos === "PROPN" && x.text === t.form)) return false;
+  const mates = statement.terms.filter((u) => u.group === t.group && u !== t);
+  return other.analyses.some((a) =>
+    a.terms.some((u) => u.entity && mates.some((m) => m.key === u.key) && a.terms.filter((x) => x.group !== "" && x.group === u.group).every((x) => holds(self, x))),
+  );
+}
+
 /** The terms written as alternatives to `t` with a slash ("SSL/TLS", "TCP/IP" gives the other). */
 function slashAlternatives(statement: StatementAnalysis, t: Term): Term[] {
   if (!statement.text.includes("/")) return [];
@@ -651,7 +664,10 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
     if (slashAlternatives(statement, t).some((u) => holds(other, u))) return true;
     if (t.group === "") return false;
     const head = statement.terms.filter((u) => u.group === t.group).pop();
-    if (head === undefined || head === t) return false;
+    // The name given in full where the other side gives part of it ("Michelangelo Buonarroti" for
+    // "Michelangelo"): every word of the other side's name is one of this one's.
+    if (head === t) return shortNameThere(t, statement, other, self);
+    if (head === undefined) return false;
     if (holds(question, head)) return true;
     return holds(other, head) && !headOfAnotherName(head, other);
   };

@@ -29,8 +29,12 @@ const ABBREVIATIONS: ReadonlySet<string> = new Set([
   "jan.", "feb.", "mar.", "apr.", "jun.", "jul.", "aug.", "sep.", "sept.", "oct.", "nov.", "dec.",
 ]);
 
-/** English coordinators that split a sentence into clauses when both sides have at least 3 words. */
-const ENGLISH_BOUNDARY = /\s+[—–]\s+|;\s+|:\s+(?=\S+\s+\S+\s+\S+)|,\s+(?:and|but|while|whereas)\s+|,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)\s+|\s+(?:because|although|whereas)\s+|,\s+(?=(?:he|she|it|they|this|that|these|there)\s)/giu;
+/**
+ * English coordinators that split a sentence into clauses when both sides have at least 3 words;
+ * "and" or "but" without a comma only before a pronoun that opens a new clause ("… tall and it
+ * stands in …").
+ */
+const ENGLISH_BOUNDARY = /\s+[—–]\s+|;\s+|:\s+(?=\S+\s+\S+\s+\S+)|,\s+(?:and|but|while|whereas)\s+|,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)\s+|\s+(?:because|although|whereas)\s+|,\s+(?=(?:he|she|it|they|this|that|these|there)\s)|\s+(?:and|but)\s+(?=(?:he|she|it|they)\s+\p{L}+\s)/giu;
 
 /** Cuts before a subordinate clause ("…, which …", "…, because …"): the left side may be a bare answer ("Antarctica, since …"). */
 const SUBORDINATE = /^(?:,\s+(?:so|because|since|although|though|after|before|which|who|where|when|meaning|making)|\s+(?:because|although|whereas)|:)\s+$/iu;

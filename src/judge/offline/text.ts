@@ -292,11 +292,13 @@ export function foldAccents(text: string): string {
   if (!ACCENTED.test(text)) return text;
   return text.replace(ACCENTED_ALL, (c) => {
     const base = c.normalize("NFD").replace(/[\u0300-\u036f]/gu, "");
-    return base.length === 1 ? base : c;
+    return base.length === 1 && base !== c ? base : (UNDECOMPOSED[c] ?? c);
   });
 }
 
 const ACCENTED = /[\u00C0-\u024F\u1E00-\u1EFF]/u;
+/** Letters with a stroke that Unicode does not decompose ("Skłodowska", "Ørsted", "Đorđević"): their base letter. */
+const UNDECOMPOSED: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, { ł: "l", Ł: "L", ø: "o", Ø: "O", đ: "d", Đ: "D", ħ: "h", Ħ: "H", ı: "i", ŧ: "t", Ŧ: "T", ƀ: "b", ɨ: "i" }));
 const ACCENTED_ALL = /[\u00C0-\u024F\u1E00-\u1EFF]/gu;
 
 /**
