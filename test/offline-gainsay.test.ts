@@ -4,7 +4,8 @@
  * in each other's relations; two doers swapped between two verbs; another object of the same
  * verb; opposite relations said of the same subject; opposite words only when said of the same
  * thing; a Korean place given with a copula after its particle, and a Korean noun named by the
- * same word on both sides; a count of years between two given years. And two ways of splitting
+ * same word on both sides; a count of years between two given years; a value the other side
+ * gives in another statement; a label and the phrase after its colon. And two ways of splitting
  * a sentence that used to cut a claim in half. The sentences here are not those of the bundled
  * data.
  */
@@ -357,5 +358,31 @@ describe("a Korean noun named by the same word on both sides", () => {
   it("still clashes where the word before is a subject, not a name ('일본이 단독으로' against '일본이 공동으로')", () => {
     const v = verdicts("그 대회는 누가 개최했나요?", "일본이 단독으로 개최했습니다.", "그 대회는 한국과 일본이 공동으로 개최하였다.");
     assert.deepEqual(v.response, ["FP"], v.reasons);
+  });
+});
+
+describe("a value the other side gives in another statement", () => {
+  const question = "How long may a refund take, and when is a receipt needed?";
+  const reference = "Refunds are paid within 14 days of the request. A receipt is needed for purchases over 30 days old.";
+
+  it("clashes with the statement that says the same things with another value (two limits swapped)", () => {
+    const v = verdicts(question, "Refunds are paid within 30 days of the request, and a receipt is needed for purchases over 14 days old.", reference);
+    assert.deepEqual(v.response, ["FP", "FP"], v.reasons);
+  });
+
+  it("leaves the values in their own statements, and a statement that gives both values, alone", () => {
+    const v = verdicts(question, "Refunds are paid within 14 days of the request, and a receipt is needed for purchases over 30 days old.", reference);
+    assert.deepEqual(v.response, ["TP", "TP"], v.reasons);
+    const both = verdicts("By how much did the price fall?", "By 20%: the $10 drop is one fifth of the starting price of $50.", "The price fell by 20%. The price fell by $10, from $50.");
+    assert.ok(!/where it says \$10/.test(both.reasons), both.reasons);
+  });
+});
+
+describe("a label and the phrase after its colon", () => {
+  it("stay one statement when the phrase has no verb of its own", () => {
+    assert.deepEqual(splitStatements("- **Night shifts:** a 15% premium on the base rate"), ["Night shifts: a 15% premium on the base rate"]);
+    // A count before the colon is the answer; the list after it is split, each item with its own article.
+    assert.deepEqual(splitStatements("Three: the crust, the mantle and the core."), ["Three", "the crust.", "the mantle.", "the core."]);
+    assert.deepEqual(splitStatements("The layers are the crust, the mantle and the core."), ["The layers are the crust.", "The layers are the mantle.", "The layers are the core."]);
   });
 });

@@ -432,6 +432,7 @@ function splitList(clause: string, tokens: readonly EnglishToken[]): string[] | 
     // The first item: the tokens right before the first comma, back to a non-item tag.
     let start = first;
     while (start > 0 && ITEM_POS.has(tokens[start - 1]!.pos) && tokens[start - 1]!.text !== "," && first - start < 4) start--;
+    const article = start;
     while (start < first && tokens[start]!.pos === "DET") start++;
     if (start === first) continue;
     const items: Array<{ from: number; to: number }> = [{ from: start, to: first }];
@@ -458,9 +459,11 @@ function splitList(clause: string, tokens: readonly EnglishToken[]): string[] | 
     // as a noun, "It borders France, Spain and Italy".)
     if (kinds.slice(1).every((k) => k.every((t) => t.pos === "PROPN" || /^\p{Lu}/u.test(t.text)))) return undefined;
     const head = clause.slice(0, tokens[items[0]!.from]!.start);
+    // An item with its own article takes the head without the first item's ("… are the crust, the mantle").
+    const bare = clause.slice(0, tokens[article]!.start);
     const last = items[items.length - 1]!;
     const tail = last.to < tokens.length ? clause.slice(tokens[last.to - 1]!.end) : "";
-    return items.map((it) => tidy(`${head}${clause.slice(tokens[it.from]!.start, tokens[it.to - 1]!.end)}${tail}`));
+    return items.map((it) => tidy(`${tokens[it.from]!.pos === "DET" ? bare : head}${clause.slice(tokens[it.from]!.start, tokens[it.to - 1]!.end)}${tail}`));
   }
   return undefined;
 }

@@ -493,6 +493,50 @@ const attributeCrossed: Contradiction = ({ statement, others, other, own, questi
   return clash(crossed.index, `"${crossed.mine}" where it says "${crossed.theirs}"`);
 };
 
+/** The weighted share of a statement's terms (not its values) that another statement holds. */
+function termShare(statement: StatementAnalysis, o: StatementAnalysis): number {
+  const there = pool([o]);
+  let total = 0;
+  let found = 0;
+  for (const t of statement.terms) {
+    total += t.weight;
+    if (holds(there, t)) found += t.weight;
+  }
+  return total === 0 ? 0 : found / total;
+}
+
+/**
+ * A value that the other side gives, but in another statement than the one that says the rest:
+ * "the train when the journey takes two hours or less" against "… four hours or less" and "first
+ * class on journeys over two hours" (the two limits swapped). The statement that says the same
+ * things gives another value of the kind; the one that gives this value says much less of it.
+ */
+const valueOfAnother: Contradiction = ({ statement, others, values, clash }) => {
+  if (values.length === 0 || others.length < 2 || statement.terms.length < 3) return undefined;
+  for (const v of values) {
+    const same: number[] = [];
+    const different = new Map<number, TextValue>();
+    others.forEach((o, i) => {
+      for (const w of o.values) {
+        const c = compareValues(v, w);
+        if (c === "same") return void same.push(i);
+        // (Not a value this statement gives too: "the $10 drop is one fifth of $50" against "fell by $10".)
+        if (c === "different" && sameMeasured(v, statement, w, o) && !different.has(i) && !values.some((x) => compareValues(x, w) === "same")) different.set(i, w);
+      }
+    });
+    if (same.length === 0 || different.size === 0) continue;
+    let best = -1;
+    let bestShare = 0;
+    for (const i of different.keys()) {
+      const share = termShare(statement, others[i]!);
+      if (share > bestShare) [best, bestShare] = [i, share];
+    }
+    const sameShare = Math.max(...same.map((i) => termShare(statement, others[i]!)));
+    if (best >= 0 && bestShare >= 0.6 && bestShare - sameShare >= 0.3) return clash(best, `${v.text} where it says ${different.get(best)!.text}`);
+  }
+  return undefined;
+};
+
 /** Whether a statement of `side` writes `a` and `b` side by side, as an apposition ("a young boy, James Phipps"). */
 function apposed(a: string, b: string, side: Pool): boolean {
   const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -568,6 +612,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   objectReplaced,
   answerReplaced,
   valueCrossed,
+  valueOfAnother,
   attributeCrossed,
   negatedOnOneSide,
   nothingSaidOfSubject,

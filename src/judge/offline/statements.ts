@@ -5,12 +5,13 @@
 import { analyzeStatement, type StatementAnalysis, type Term } from "./analyze";
 import { withoutAsides } from "./asides";
 import { atomicClaims, KOREAN_SUBJECT } from "./claims";
+import { englishTokens } from "./english";
 import { claimedPart, doubtOnly, takesBack } from "./hedges";
 import { plainText } from "./markup";
 import { aliasHeld, holds, pool, type Pool } from "./pool";
 import { resolvePronouns } from "./pronouns";
 import { HAS_HANGUL } from "./text";
-import { isWordCount } from "./values";
+import { findValues, isWordCount } from "./values";
 
 const sentenceSegmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
@@ -126,6 +127,10 @@ function splitClauses(sentence: string): string[] {
         ? countWords(left) >= minLeft && countWords(right) >= minRight
         : longEnoughKorean(left) && longEnoughKorean(right);
     if (!ok) continue;
+    // "Secondary caregivers: 6 weeks at full pay": after a label, a phrase with no verb says its
+    // fact of the label; cut apart, neither half says anything.
+    // (A count before the colon is the answer, and what follows lists it: "Four: two atria and …".)
+    if (/^:/.test(joint) && countWords(left) <= 3 && findValues(left).length === 0 && !englishTokens(right).some((t) => t.pos === "VERB" || t.pos === "AUX")) continue;
     pieces.push(subject + left);
     from = cut.end;
     // "…was Charles Lindbergh, who took …": the person named last is the next clause's subject.
