@@ -6,8 +6,8 @@
  * stays with the date it describes; and the initials of a question's words ("UK" for "United
  * Kingdom") only repeat the question; a surname the tagger took for a verb ("Francis Crick
  * proposed") is part of the name; a name given in full ("Rembrandt van Rijn") is found where the
- * other side gives part of it, and "Wałęsa" is "Walesa". The sentences here are not those of the
- * bundled data.
+ * other side gives part of it, and "Wałęsa" is "Walesa"; a note after a list is a claim of its
+ * own; "platform No. 4" says which platform. The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -128,5 +128,30 @@ describe("names written in full, with a particle or with letters Unicode does no
 
   it("splits 'and it …' without a comma into two statements", () => {
     assert.deepEqual(splitStatements("The lighthouse is about 60 m tall and it stands on a granite rock."), ["The lighthouse is about 60 m tall", "it stands on a granite rock."]);
+  });
+});
+
+describe("lists and numbered things", () => {
+  it("keeps a note after a list off its items, as a claim of its own", () => {
+    assert.deepEqual(splitStatements("Belgium, the Netherlands and Luxembourg, from south to north.", "Which countries form Benelux?"), [
+      "Belgium.",
+      "Netherlands.",
+      "Luxembourg.",
+      "Belgium, the Netherlands and Luxembourg, from south to north.",
+    ]);
+    const v = verdicts("Which countries form Benelux?", "Belgium, the Netherlands and Luxembourg, from south to north.", "Benelux is formed by Belgium, the Netherlands and Luxembourg.");
+    assert.deepEqual(v.response.slice(0, 3), ["TP", "TP", "TP"], v.reasons);
+  });
+
+  it("covers a reference list item by a bare item of the answer's list, though another bare item names another", () => {
+    const v = verdicts("Which countries form Benelux?", "Belgium. The Netherlands. Luxembourg.", "Benelux is formed by Belgium, the Netherlands and Luxembourg, in that order.");
+    assert.ok(v.reference.slice(0, 3).every((x) => x === "covered"), v.reasons);
+  });
+
+  it("reads 'platform No. 4' as which platform, not a count", () => {
+    const v = verdicts("Which platform does the night train leave from?", "It leaves from platform No. 2.", "The night train leaves from platform No. 4.");
+    assert.deepEqual(v.response, ["FP"], v.reasons);
+    const w = verdicts("Which platform does the night train leave from?", "It leaves from Platform 4.", "The night train leaves from platform No. 4.");
+    assert.deepEqual(w.response, ["TP"], w.reasons);
   });
 });

@@ -291,7 +291,7 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
     if (letter) key = token.text.charAt(0).toLowerCase();
     // A number right after a capitalised word names which one ("Apollo 11", "Boeing 747", "Python 3.8",
     // "Chapter 11", "Type 2"): it is part of the name, not a count, and another number is another thing.
-    const designation = /\p{Lu}/u.test(token.text) ? designationAfter(text, end, values) : undefined;
+    const designation = /\p{Lu}/u.test(token.text) ? designationAfter(text, end, values) : token.pos === "NOUN" ? designationAfter(text, end, values, true) : undefined;
     if (!/[\p{L}\p{N}]/u.test(key) || (key.length < 2 && !letter) || (!capitals && !letter && designation === undefined && (STOP_WORDS.has(key) || LIGHT_LEMMAS.has(key)))) continue;
     // A title before a name ("Dr. Barnard") and "No." before a number ("Symphony No. 9") say nothing.
     if (TITLES.has(lower) || (/^no\.?$/.test(lower) && /^\s*\d/.test(text.slice(end)))) continue;
@@ -332,13 +332,18 @@ export const DESIGNATION_NUMBER = /\d{1,4}(?:\.\d{1,3})*[a-z]?/u;
 
 /** A designation number after a word, that is no amount, date or range. */
 const DESIGNATION = new RegExp(`^[\\s-](${DESIGNATION_NUMBER.source})(?![\\d%°]|[,.:/]\\d|\\s*(?:%|°|-\\s*\\d|–|to\\s+\\d|and\\s+\\d))`, "u");
+/** A number marked as the one of its kind after a common noun ("reactor No. 4", "gate #12"). */
+const MARKED_DESIGNATION = new RegExp(`^(?:\\s+[Nn]o\\.\\s?|\\s*#)(${DESIGNATION_NUMBER.source})(?![\\d%°]|[,.:/]\\d)`, "u");
 
-/** The number right after position `end` that names which thing a word before it is, unless it was read as a value. */
-function designationAfter(text: string, end: number, values: readonly TextValue[]): { number: string } | undefined {
-  const m = DESIGNATION.exec(text.slice(end));
+/**
+ * The number right after position `end` that names which thing a word before it is, unless it was
+ * read as a value; `marked`, only one written after "No." or "#" (after a common noun).
+ */
+function designationAfter(text: string, end: number, values: readonly TextValue[], marked = false): { number: string } | undefined {
+  const m = (marked ? MARKED_DESIGNATION : DESIGNATION).exec(text.slice(end));
   if (!m) return undefined;
-  const start = end + 1;
-  const stop = start + m[1]!.length;
+  const stop = end + m[0].length;
+  const start = stop - m[1]!.length;
   return values.some((v) => v.start < stop && v.end > start) ? undefined : { number: m[1]! };
 }
 

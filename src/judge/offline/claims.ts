@@ -463,6 +463,11 @@ function splitList(clause: string, tokens: readonly EnglishToken[]): string[] | 
     const bare = clause.slice(0, tokens[article]!.start);
     const last = items[items.length - 1]!;
     const tail = last.to < tokens.length ? clause.slice(tokens[last.to - 1]!.end) : "";
+    // A note after the list and a comma is said of the list as a whole ("Estonia, Latvia and
+    // Lithuania, from north to south"): the items stand without it, and the note is a claim of its own.
+    if (/^,\s+\p{Ll}/u.test(tail) && !/^,\s+(?:and|or|but|which|who)\b/u.test(tail)) {
+      return [...items.map((it) => tidy(`${tokens[it.from]!.pos === "DET" ? bare : head}${clause.slice(tokens[it.from]!.start, tokens[it.to - 1]!.end)}`)), tidy(clause)];
+    }
     return items.map((it) => tidy(`${tokens[it.from]!.pos === "DET" ? bare : head}${clause.slice(tokens[it.from]!.start, tokens[it.to - 1]!.end)}${tail}`));
   }
   return undefined;
@@ -492,6 +497,13 @@ function englishClaims(clause: string, depth = 0): string[] {
   const verbStart = verb < 0 ? 0 : tokens[verb]!.start;
   const coreItems = core.reduce((n, s) => n + (s.start >= verbStart ? s.items.length : 0), 0);
   if (facts <= 1 && !(facts === 1 && coreItems > 0 && prepositional > 0)) return [clause];
+  // A note after a list and a comma is said of the list as a whole ("Estonia, Latvia and Lithuania,
+  // from north to south"): the items stand without it, and the note is a claim of its own.
+  const list = slots.find((s) => s.items.length > 1);
+  if (list !== undefined && depth < 2) {
+    const note = /^,\s+(?!(?:and|or|but|which|who|not)\b)\p{Ll}[^,;]*$/u.exec(clause.slice(list.end));
+    if (note) return [...englishClaims(tidy(clause.slice(0, list.end + note.index) + "."), depth + 1), clause];
+  }
   const claims: string[] = [];
   if (coreItems > 0 && prepositional > 0) claims.push(claimFor(clause, slots, core, -1));
   for (const slot of slots) {

@@ -240,6 +240,9 @@ const swappedName: Contradiction = ({ statement, others, other, own, self, quest
   // (A name either side glosses with one that statement has is not absent: "Excel (XLSX)" against "… XLSX files".)
   const absent = names.filter((t) => !holds(there, t) && !aliasHeld(t, there) && !glossedThere(t, own, there) && !glossedThere(t, other, there));
   if (absent.length === 0) return undefined;
+  // A bare item of a list there ("The Indian Ocean.", of "The Pacific. The Atlantic. The Indian
+  // Ocean.") names one of several, and another item names this one.
+  if (absent.every((t) => holds(other, t)) && !englishTokens(o.text).some((x) => x.pos === "VERB" || x.pos === "AUX")) return undefined;
   const rival = rivalNames(o, new Set(absent.map((t) => slotOf(t.role))), self, question);
   if (rival.length === 0 || deniedThere(statement, o)) return undefined;
   return clash(best, `${show(absent.map((t) => t.form))} where it names ${show(rival.map((t) => t.form))}`);

@@ -163,6 +163,8 @@ function sentences(line: string): string[] {
     const word = lastWord(pending);
     // A title ("Dr.") or an initial ("J.", "J.J.", "J.R.R.") does not end a sentence.
     if (ABBREVIATIONS.has(word.toLowerCase()) || /^(?:\p{Lu}\.)+$/u.test(word)) return;
+    // "No." before a number marks which one ("platform No. 4"), and ends no sentence.
+    if (/^no\.$/i.test(word) && /^\s*\d/.test(pieces[i + 1] ?? "")) return;
     // A date written with dots ("2019. 6. 25.", "1446. 10. 9.") is one piece, not three sentences.
     if (/(?:^|\s)\d{1,4}\.\s*$/.test(pending) && /^\d{1,2}\./.test(pieces[i + 1] ?? "")) return;
     // ... and so is "9.에": no space after the dot, no sentence end.

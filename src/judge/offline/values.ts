@@ -491,11 +491,17 @@ const recentValues = new Memo<TextValue[]>(12_500);
 /** Capitalised words before a number that are not names: prepositions, hedges and adverbs ("About 40", "In 1969"). */
 const NOT_A_NAME = /^(?:In|On|At|By|About|Around|Since|From|To|Until|Before|After|The|Exactly|Roughly|Approximately|Nearly|Over|Under|Some|AD|CE|Only|Just|Almost|Precisely|Perhaps|Maybe|Probably|Up|All|And|Or|But|So|With|Within|Between|Of|For|During|Through|Every|Each|Approx|USD|EUR|GBP|KRW)$/;
 
+/** A common noun and "No." or "#" right before a number ("reactor No. 4", "gate #12"). */
+const NUMBER_MARK = /(?<![\p{L}])\p{Ll}+(?:\s+[Nn]o\.\s?|\s*#)$/u;
+
 /**
  * Whether a number at `start` follows a capitalised word that names a thing ("Apollo 11", "Windows 10"),
- * not a month, or a common word capitalised only because it opens the sentence ("Typically 206").
+ * not a month, or a common word capitalised only because it opens the sentence ("Typically 206"),
+ * or follows a common noun and "No." or "#" ("reactor No. 4").
  */
 function afterName(text: string, start: number): boolean {
+  // "reactor No. 4", "gate #12": a number marked as the one of its kind.
+  if (NUMBER_MARK.test(text.slice(Math.max(0, start - 30), start))) return true;
   const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
   return word !== null && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length);
 }
