@@ -5,9 +5,9 @@
  * verb; opposite relations said of the same subject; opposite words only when said of the same
  * thing; a Korean place given with a copula after its particle, and a Korean noun named by the
  * same word on both sides; a count of years between two given years; a value the other side
- * gives in another statement; a label and the phrase after its colon. And two ways of splitting
- * a sentence that used to cut a claim in half. The sentences here are not those of the bundled
- * data.
+ * gives in another statement; a label and the phrase after its colon; opposite verbs and
+ * modifiers swapped between two things. And two ways of splitting a sentence that used to cut a
+ * claim in half. The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -384,5 +384,23 @@ describe("a label and the phrase after its colon", () => {
     // A count before the colon is the answer; the list after it is split, each item with its own article.
     assert.deepEqual(splitStatements("Three: the crust, the mantle and the core."), ["Three", "the crust.", "the mantle.", "the core."]);
     assert.deepEqual(splitStatements("The layers are the crust, the mantle and the core."), ["The layers are the crust.", "The layers are the mantle.", "The layers are the core."]);
+  });
+});
+
+describe("opposites and modifiers swapped between two things", () => {
+  it("finds two opposite verbs swapped between two statements that each side has both of", () => {
+    const question = "How does the cooling loop work?";
+    const reference = "The coolant condenses in the pipes under the roof. The coolant evaporates in the pipes under the floor.";
+    const v = verdicts(question, "The coolant evaporates in the pipes under the roof and condenses in the pipes under the floor.", reference);
+    assert.deepEqual([v.response, v.reference], [["FP", "FP"], ["FN", "FN"]], v.reasons);
+    const right = verdicts(question, "The coolant condenses in the pipes under the roof and evaporates in the pipes under the floor.", reference);
+    assert.deepEqual(right.response, ["TP", "TP"], right.reasons);
+  });
+
+  it("finds modifiers swapped between two phrases of one noun", () => {
+    const v = verdicts("What does the flag look like?", "The flag has a white upper stripe and a red lower stripe.", "The flag has a red upper stripe and a white lower stripe.");
+    assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], v.reasons);
+    const right = verdicts("What does the flag look like?", "It has a red upper stripe and a white lower stripe.", "The flag has a red upper stripe and a white lower stripe.");
+    assert.deepEqual(right.response, ["TP"], right.reasons);
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Who does what: the doer of each verb of an English statement, the subject of an active verb
- * ("the President confirms them") or the by-phrase of a passive one ("is nominated by the
- * President"). Two doers swapped between two verbs is a classic wrong answer ("nominated by the
- * Senate … the President confirms" against "nominated by the President … confirmed by the
- * Senate"), which word overlap alone takes for a match.
+ * Who does what, and which modifier goes with which noun: the doer of each verb of an English
+ * statement, the subject of an active verb ("the President confirms them") or the by-phrase of a
+ * passive one ("is nominated by the President"); and its noun phrases by their head noun. Two
+ * doers swapped between two verbs ("nominated by the Senate … the President confirms" against
+ * "nominated by the President … confirmed by the Senate") and two modifiers swapped between two
+ * phrases of one noun ("a solid outer core and a liquid inner core") are classic wrong answers,
+ * which word overlap alone takes for a match.
  */
 import type { StatementAnalysis } from "./analyze";
 import { englishTokens, type EnglishToken } from "./english";
@@ -115,6 +117,57 @@ export function swappedDoers(
         if (back) return { index, mine: done.written, theirs: theirs.written };
       }
     }
+  }
+  return undefined;
+}
+
+/** A noun phrase: its words' keys sorted (to compare), and as written (for reasons). */
+interface Phrase {
+  key: string;
+  text: string;
+}
+
+/** The noun phrases of an English statement (adjectives and nouns ending in a noun) by their head noun. */
+function phrasesByHead(statement: StatementAnalysis): Map<string, Phrase[]> {
+  const out = new Map<string, Phrase[]>();
+  if (HAS_HANGUL.test(statement.text)) return out;
+  const tokens = englishTokens(statement.text);
+  let run: EnglishToken[] = [];
+  const close = (): void => {
+    while (run.length > 0 && run[run.length - 1]!.pos !== "NOUN") run.pop();
+    if (run.length >= 2) {
+      const head = synonymKey(run[run.length - 1]!.lemma);
+      const phrase = { key: run.map((t) => synonymKey(t.lemma)).sort().join(" "), text: run.map((t) => t.text).join(" ") };
+      out.set(head, [...(out.get(head) ?? []), phrase]);
+    }
+    run = [];
+  };
+  for (const t of tokens) {
+    if (t.pos === "ADJ" || t.pos === "NOUN") run.push(t);
+    else close();
+  }
+  close();
+  return out;
+}
+
+/**
+ * Modifiers swapped between two phrases of the same noun in one statement: "a solid outer core
+ * and a liquid inner core" against "a liquid outer core and a solid inner core". Both say the same
+ * words of the same noun, paired otherwise. Returns a phrase of each as written; undefined
+ * otherwise.
+ */
+export function swappedModifiers(statement: StatementAnalysis, o: StatementAnalysis): { mine: string; theirs: string } | undefined {
+  const mine = phrasesByHead(statement);
+  if (mine.size === 0) return undefined;
+  const theirs = phrasesByHead(o);
+  for (const [head, phrases] of mine) {
+    const there = theirs.get(head);
+    if (phrases.length < 2 || there === undefined || there.length !== phrases.length) continue;
+    const words = (list: readonly Phrase[]) => list.flatMap((p) => p.key.split(" ")).sort().join(" ");
+    if (words(phrases) !== words(there)) continue;
+    const odd = phrases.find((p) => !there.some((q) => q.key === p.key));
+    const other = there.find((q) => !phrases.some((p) => p.key === q.key));
+    if (odd !== undefined && other !== undefined) return { mine: odd.text, theirs: other.text };
   }
   return undefined;
 }

@@ -10,7 +10,7 @@
  * one side only, or an opposite word (rise/fall, red/blue).
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
-import { swappedDoers } from "./agents";
+import { swappedDoers, swappedModifiers } from "./agents";
 import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
 import { englishTokens, type EnglishToken } from "./english";
 import { HANGUL_WORD, quoteWords } from "./text";
@@ -351,7 +351,7 @@ const comparisonReversed: Contradiction = ({ statement, others, clash }) => {
 };
 
 /** Opposites: "rises" against "falls", "red" against "blue". */
-const oppositeWordSaid: Contradiction = ({ statement, others, other, self, clash }) => {
+const oppositeWordSaid: Contradiction = ({ statement, others, other, self, nearest, clash }) => {
   // The opposite must be said of the same thing: its statement shares a word with this one besides
   // the two ("raises interest rates" is no clash with "lowers overall demand").
   const about = (o: StatementAnalysis, t: Term, rivals: readonly Term[]): boolean => {
@@ -363,7 +363,18 @@ const oppositeWordSaid: Contradiction = ({ statement, others, other, self, clash
     return rivals.some((u) => statement.terms.some((x) => x !== t && x.key !== u.key && holds(there, x)));
   };
   for (const t of statement.terms) {
-    if (!hasOpposite(t.key) || holds(other, t)) continue;
+    if (!hasOpposite(t.key)) continue;
+    if (holds(other, t)) {
+      // Said there too, but of something else: the statement that says the rest of this one says
+      // the opposite ("condenses in coils inside the fridge" against "evaporates in coils inside the
+      // fridge", where the other side has it condense at the back).
+      const near = nearest();
+      const o = near.index < 0 ? undefined : others[near.index]!;
+      if (o === undefined || holds(pool([o]), t)) continue;
+      const rival = o.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
+      if (rival !== undefined && termShare({ ...statement, terms: statement.terms.filter((x) => x !== t) }, o) >= 0.75) return clash(near.index, `"${t.form}" where it says "${rival.form}"`);
+      continue;
+    }
     // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
     for (const [j, o] of others.entries()) {
       const rivals = o.terms.filter((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
@@ -455,6 +466,15 @@ const objectsSwapped: Contradiction = ({ statement, others, own, question, clash
 const doersSwapped: Contradiction = ({ statement, others, own, clash }) => {
   const swap = swappedDoers(statement, own.analyses, others);
   return swap === undefined ? undefined : clash(swap.index, `"${swap.mine}" does it where it says "${swap.theirs}"`);
+};
+
+/** Modifiers swapped between two phrases of one noun ("a solid outer core and a liquid inner core" against the reverse). */
+const modifiersSwapped: Contradiction = ({ statement, others, clash }) => {
+  for (const [index, o] of others.entries()) {
+    const swap = swappedModifiers(statement, o);
+    if (swap !== undefined) return clash(index, `"${swap.mine}" where it says "${swap.theirs}"`);
+  }
+  return undefined;
 };
 
 /** Another object of the same verb, one the other side never mentions ("Bees collect pollen" against "Bees collect nectar"). */
@@ -612,6 +632,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   prepositionsExchanged,
   objectsSwapped,
   doersSwapped,
+  modifiersSwapped,
   objectReplaced,
   answerReplaced,
   valueCrossed,
