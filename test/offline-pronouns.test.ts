@@ -7,7 +7,8 @@
  * Kingdom") only repeat the question; a surname the tagger took for a verb ("Francis Crick
  * proposed") is part of the name; a name given in full ("Rembrandt van Rijn") is found where the
  * other side gives part of it, and "Wałęsa" is "Walesa"; a note after a list is a claim of its
- * own; "platform No. 4" says which platform. The sentences here are not those of the bundled data.
+ * own; "platform No. 4" says which platform; a plural noun that opens a sentence ("Pups drink …")
+ * is no name. The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -153,5 +154,15 @@ describe("lists and numbered things", () => {
     assert.deepEqual(v.response, ["FP"], v.reasons);
     const w = verdicts("Which platform does the night train leave from?", "It leaves from Platform 4.", "The night train leaves from platform No. 4.");
     assert.deepEqual(w.response, ["TP"], w.reasons);
+  });
+});
+
+describe("a plural noun that opens a sentence", () => {
+  it("is a common noun, not a name the other side must give", () => {
+    const v = verdicts("How do young seals feed?", "Pups drink their mother's milk for a few weeks.", "Young seals drink their mother's milk for a few weeks.");
+    assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], v.reasons);
+    // A name ending in s stays a name.
+    const w = verdicts("What is the capital of Greece?", "Athens is the capital of Greece.", "The capital of Greece is Thessaloniki.");
+    assert.deepEqual(w.response, ["FP"], w.reasons);
   });
 });

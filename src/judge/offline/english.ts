@@ -101,18 +101,29 @@ function readTokens(text: string): EnglishToken[] {
 }
 
 /**
- * The tagger takes an adjective that opens a sentence, capitalised, for a name ("Higher interest
- * rates …", "Red blood cells …", "Lower demand …"). A capitalised first word tagged as a name,
- * before a lower-case noun, is read again in lower case: if it is an adjective or adverb there, it
- * is one. A name stays a name ("Paris hotels": "paris" is no adjective either).
+ * The tagger takes an adjective or a plural noun that opens a sentence, capitalised, for a name
+ * ("Higher interest rates …", "Red blood cells …", "Dolphins are mammals"). A capitalised first
+ * word tagged as a name, before a lower-case noun, is read again in lower case: if it is an
+ * adjective or adverb there, it is one. A name stays a name ("Paris hotels": "paris" is no
+ * adjective either).
  */
 function withAdjectiveOpeners(text: string, tokens: EnglishToken[]): EnglishToken[] {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const opens = i === 0 || /^[.!?:;]$/.test(tokens[i - 1]!.text);
     const next = tokens[i + 1];
-    if (!opens || t.pos !== "PROPN" || !/^\p{Lu}\p{Ll}+$/u.test(t.text) || next === undefined || next.pos !== "NOUN" || !/^\p{Ll}/u.test(next.text)) continue;
+    if (!opens || t.pos !== "PROPN" || !/^\p{Lu}\p{Ll}+$/u.test(t.text) || next === undefined) continue;
     const lower = t.text.toLowerCase();
+    // A plural common noun ("Dolphins are mammals", "Newborns start with …"): in lower case, a noun
+    // whose lemma drops its plural ending; a name ending in s keeps it ("athens", "jones").
+    if (/s$/.test(lower) && (next.pos === "VERB" || next.pos === "AUX" || (next.pos === "NOUN" && /^\p{Ll}/u.test(next.text)))) {
+      const [plural] = englishTokens(`${lower} ${text.slice(next.start, next.end)}`);
+      if (plural !== undefined && plural.text === lower && plural.pos === "NOUN" && plural.lemma !== lower) {
+        tokens[i] = { ...t, pos: "NOUN", lemma: plural.lemma };
+        continue;
+      }
+    }
+    if (next.pos !== "NOUN" || !/^\p{Ll}/u.test(next.text)) continue;
     const [again] = englishTokens(`${lower} ${text.slice(next.start, next.end)}`);
     if (again !== undefined && again.text === lower && (again.pos === "ADJ" || again.pos === "ADV")) tokens[i] = { ...t, pos: again.pos, lemma: again.lemma };
   }
