@@ -6,8 +6,9 @@
  * thing; a Korean place given with a copula after its particle, and a Korean noun named by the
  * same word on both sides; a count of years between two given years; a value the other side
  * gives in another statement; a label and the phrase after its colon; opposite verbs and
- * modifiers swapped between two things. And two ways of splitting a sentence that used to cut a
- * claim in half. The sentences here are not those of the bundled data.
+ * modifiers swapped between two things; a denial weighed by what it denies. And two ways of
+ * splitting a sentence that used to cut a claim in half. The sentences here are not those of the
+ * bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -402,5 +403,22 @@ describe("opposites and modifiers swapped between two things", () => {
     assert.deepEqual([v.response, v.reference], [["FP"], ["FN"]], v.reasons);
     const right = verdicts("What does the flag look like?", "It has a red upper stripe and a white lower stripe.", "The flag has a red upper stripe and a white lower stripe.");
     assert.deepEqual(right.response, ["TP"], right.reasons);
+  });
+});
+
+describe("a denial weighed by what it denies", () => {
+  it("finds 'do not need to be escorted' against a statement that denies something else", () => {
+    const v = verdicts(
+      "What are the rules for visitors at the lab?",
+      "Visitors do not need to be accompanied by a technician.",
+      "Visitors must be accompanied by a technician at all times and may not touch the equipment.",
+    );
+    assert.deepEqual(v.response, ["FP"], v.reasons);
+  });
+
+  it("ends a denial at a clause of its own, and carries no denial to a second verb", () => {
+    const v = verdicts("Must a constant be set when it is declared?", "A constant does not change after it is declared.", "A constant is declared once.");
+    assert.ok(!/negates/.test(v.reasons), v.reasons);
+    assert.deepEqual(splitStatements("The drones never sting and live for a few weeks."), ["The drones never sting", "The drones live for a few weeks."]);
   });
 });

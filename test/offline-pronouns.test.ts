@@ -8,7 +8,8 @@
  * proposed") is part of the name; a name given in full ("Rembrandt van Rijn") is found where the
  * other side gives part of it, and "Wałęsa" is "Walesa"; a note after a list is a claim of its
  * own; "platform No. 4" says which platform; a plural noun that opens a sentence ("Pups drink …")
- * is no name. The sentences here are not those of the bundled data.
+ * is no name; "they" after a plural subject stands for it. The sentences here are not those of
+ * the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -164,5 +165,11 @@ describe("a plural noun that opens a sentence", () => {
     // A name ending in s stays a name.
     const w = verdicts("What is the capital of Greece?", "Athens is the capital of Greece.", "The capital of Greece is Thessaloniki.");
     assert.deepEqual(w.response, ["FP"], w.reasons);
+  });
+});
+
+describe("'they' after a plural subject", () => {
+  it("stands for that subject", () => {
+    assert.deepEqual(splitStatements("Worker bees do not mate; they gather pollen and nectar."), ["Worker bees do not mate", "Worker bees gather pollen and nectar."]);
   });
 });

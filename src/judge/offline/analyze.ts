@@ -267,6 +267,8 @@ function englishTerms(text: string, values: readonly TextValue[]): { terms: Term
       }
       continue;
     }
+    // A clause of its own ends a denial: "doesn't need to be set up when it is declared" denies no declaring.
+    if (token.pos === "SCONJ" || /^(?:when|while|whereas|because|if|unless|although|though|since|until|before|after)$/i.test(token.text)) closeDenial();
     if (token.pos === "ADP" || token.pos === "AUX" || (token.pos === "VERB" && !LIGHT_LEMMAS.has(token.lemma))) {
       role = token.pos === "AUX" ? (token.lemma === "be" ? "be" : role) : token.lemma;
       // "away from" is one relation, the opposite of "toward".

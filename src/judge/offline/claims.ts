@@ -325,7 +325,8 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     // examples ("from food, such as oily fish and egg yolks").
     const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos) && !inExamples(tokens, i));
     if (!verbLike) continue;
-    const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
+    // (A negation of the first verb is no negation of the second: "the males never bite and live on nectar".)
+    const subject = clause.slice(0, tokens[firstVerb]!.start).trim().replace(/\s+(?:never|not)$/iu, "");
     const left = tidy(clause.slice(0, and.start).replace(/,\s*$/, ""));
     const right = tidy(`${subject ? `${subject} ` : ""}${clause.slice(next.start)}`);
     return [left, right];
@@ -379,7 +380,8 @@ function splitParticiple(clause: string, tokens: readonly EnglishToken[]): strin
     // "… and, using sunlight, turn it into sugar": an aside inside a verb phrase, not a clause of its own.
     if (tokens[i - 2]!.pos === "CCONJ") return undefined;
     if (!["DET", "PROPN", "NOUN", "PRON", "ADJ", "NUM", "ADP"].includes(tokens[i + 1]!.pos)) continue;
-    const subject = clause.slice(0, tokens[firstVerb]!.start).trim();
+    // (A negation of the first verb is no negation of the second: "the males never bite and live on nectar".)
+    const subject = clause.slice(0, tokens[firstVerb]!.start).trim().replace(/\s+(?:never|not)$/iu, "");
     if (!subject || tokens.slice(0, firstVerb).some((u) => /^(?:no|nothing|none|nobody|neither)$/i.test(u.text))) return undefined;
     return [tidy(clause.slice(0, tokens[i - 1]!.start)), tidy(`${subject} ${clause.slice(t.start)}`)];
   }

@@ -360,7 +360,11 @@ const oppositeWordSaid: Contradiction = ({ statement, others, other, self, neare
     const named = statement.terms.filter((x) => x.entity && x !== t);
     if (named.length > 0 && o.terms.some((u) => u.entity) && !named.some((x) => holds(there, x))) return false;
     if (o.terms.length <= 2 || statement.values.some((v) => o.values.some((w) => compareValues(v, w) === "same"))) return true;
-    return rivals.some((u) => statement.terms.some((x) => x !== t && x.key !== u.key && holds(there, x)));
+    // Opposite verbs that both act on something must act on the same thing ("gills absorb oxygen"
+    // is no clash with "gills release carbon dioxide"; "the crew perished" is with "… survived").
+    const acted = (a: StatementAnalysis) => a.terms.filter((x) => x.role !== "subject" && x.role !== "" && x.weight >= 1);
+    const onThings = t.weight < 1 && !HANGUL_WORD.test(t.key) && acted(statement).length > 0 && acted(o).length > 0;
+    return rivals.some((u) => statement.terms.some((x) => x !== t && x.key !== u.key && !(onThings && x.role === "subject") && holds(there, x)));
   };
   for (const t of statement.terms) {
     if (!hasOpposite(t.key)) continue;
@@ -577,8 +581,13 @@ const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, r
   if (aligned.index < 0 || aligned.share < SUPPORT_THRESHOLD) return undefined;
   const o = others[aligned.index]!;
   if (statement.terms.length + values.length < 2 && !(aligned.share >= 1 && (negated || o.terms.length + o.values.length < 2))) return undefined;
-  // A clash unless a statement of the same polarity matches as well.
-  if (negated === (o.negations.length > 0) || closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share > aligned.share) return undefined;
+  // A clash unless a statement of the same polarity matches as well. (A denial of something else
+  // there is no denial of this: "must be escorted … and may not enter the loading bays" affirms the
+  // escort that "do not need to be escorted" denies.)
+  const deniesShared = (a: StatementAnalysis, b: StatementAnalysis): boolean =>
+    a.negations.length > 0 && (a.denied === undefined || a.denied.length === 0 || a.terms.some((t) => a.denied!.includes(t.key) && holds(pool([b]), t)));
+  const negatedThere = deniesShared(o, statement);
+  if (negated === negatedThere || closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share > aligned.share) return undefined;
   const who = (index: number) => clash(index, negated ? "this statement negates it" : `${ref(index)} negates it`);
   if (denies(negated ? statement : o, negated ? o : statement)) return who(aligned.index);
   // The closest statement says something else of the same thing ("Glass is an amorphous solid"

@@ -74,8 +74,13 @@ export function resolvePronouns(statements: readonly string[]): string[] {
     if (at >= 0) named.splice(at, 1);
     named.push(n);
   };
-  return statements.map((statement) => {
-    if (HAS_HANGUL.test(statement)) return statement;
+  // The plural subject of the statement before ("Male mosquitoes"), for a "they" that opens the next.
+  let plural: string | undefined;
+  return statements.map((raw) => {
+    if (HAS_HANGUL.test(raw)) return raw;
+    const they = plural !== undefined && /^they\s/iu.test(raw) ? `${plural}${raw.slice(4)}` : raw;
+    plural = pluralSubject(they);
+    const statement = they;
     const own = peopleNamed(statement);
     const resolved = named.length > 0 && PERSONAL.test(statement) ? replaceFirst(statement, own, named) : undefined;
     for (const n of own) mention(n);
@@ -84,6 +89,20 @@ export function resolvePronouns(statements: readonly string[]): string[] {
     mention({ ...resolved.person, subject: resolved.subject || resolved.person.subject });
     return resolved.statement;
   });
+}
+
+/** The subject of a statement when it is a plural noun with its adjectives ("Male mosquitoes do not bite" → "Male mosquitoes"). */
+function pluralSubject(statement: string): string | undefined {
+  const tokens = englishTokens(statement);
+  const verb = tokens.findIndex((t) => t.pos === "VERB" || t.pos === "AUX");
+  if (verb < 1 || verb > 4) return undefined;
+  // (Past a leading "Only" or "Most": "Only female mosquitoes bite".)
+  const from = tokens[0]!.pos === "ADV" || /^(?:most|many|some|all)$/iu.test(tokens[0]!.text) ? 1 : 0;
+  const subject = tokens.slice(from, verb);
+  const head = subject[subject.length - 1];
+  const plain = subject.every((t, k) => t.pos === "ADJ" || t.pos === "NOUN" || (k === 0 && t.pos === "DET" && /^(?:the|these|those)$/iu.test(t.text)));
+  if (head === undefined || !plain || head.pos !== "NOUN" || !/s$/u.test(head.text) || head.lemma === head.text.toLowerCase()) return undefined;
+  return statement.slice(subject[0]!.start, head.end);
 }
 
 /** `statement` with its first personal pronoun replaced (see {@link resolvePronouns}), or undefined. */
