@@ -10,6 +10,7 @@ import { compareModels } from "../src/analysis/compare";
 import { compareRuns } from "../src/analysis/compare-runs";
 import { headline } from "../src/analysis/headline";
 import { summarize } from "../src/analysis/summarize";
+import { createJudge, loadDataset, scoreAnswerCorrectness } from "../src/index";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 import { skewedRuns } from "./support/runs";
@@ -76,6 +77,17 @@ describe("headline", () => {
     assert.equal(sentences.length, 2, "no judge given: no judge sentence");
     assert.match(sentences[1]!, /^solo scores 0\.25 higher than duo \(95% CI \d\.\d\d–\d\.\d\d; Wilcoxon p_holm (=|<) [\d.]+\): (a real difference|no detectable difference, it may be chance)\.$/);
     assert.throws(() => headline([{ model: "x", n: 1 }]), /no metric column/);
+  });
+
+  it("names the judge the scored table names, given nothing: the offline judge's caveat is never left out; a judge object is read for its label", async () => {
+    const judge = createJudge({ judge: "offline", quiet: true });
+    const scored = await scoreAnswerCorrectness(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")), { judge, progress: false, quiet: true });
+    const summary = summarize(scored, { by: "model" });
+    const caveat = /^Scored by the offline judge \(approximate, lexical\)/;
+    assert.match(headline(summary, compareModels(scored)).at(-1)!, caveat);
+    assert.match(headline(summary, compareModels(scored), { judge }).at(-1)!, caveat);
+    assert.equal(headline(summary, compareModels(scored), { judge: { label: "gpt-4o-mini @ api.openai.com" } }).at(-1), "Scored by gpt-4o-mini @ api.openai.com.");
+    assert.doesNotMatch(headline(summary, compareModels(scored), { judge: "" }).join(" "), /Scored/);
   });
 });
 

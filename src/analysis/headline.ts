@@ -17,11 +17,14 @@ export interface HeadlineOptions extends Pick<PairOptions, "by"> {
   /** The score column to speak of; default the first of the summary's metrics (answer_correctness first). */
   metric?: string;
   /**
-   * The judge's label, e.g. `gpt-4o-mini @ api.openai.com`, `offline (approximate)`
-   * or `hand-labelled` (a scored table's `<metric>_judge` column). Left out of
-   * the sentences when not given.
+   * The judge: its label, e.g. `gpt-4o-mini @ api.openai.com`,
+   * `offline (approximate)` or `hand-labelled`, or the judge itself
+   * (`createJudge()`; its `label` is read). Default: the summary's `judge`
+   * column, which `summarize` fills from the scored table's `<metric>_judge`
+   * column, so that the offline judge's caveat is never left out; `""` leaves
+   * the sentence out.
    */
-  judge?: string;
+  judge?: string | { readonly label: string };
   /**
    * The scored table the summary was made from. When more than half of its
    * answers failed to score, the headline's first sentence says so and names
@@ -168,7 +171,8 @@ function judgeSentence(judge: string): string {
  *   2 scored answers a side) has no interval, and no conclusion is drawn;
  * - with `change`, the change since the previous run;
  * - how many rows failed to score (left out, never counted as 0);
- * - and the judge, with its caveat when it is the offline judge.
+ * - and the judge, with its caveat when it is the offline judge (the judge
+ *   given, else the one the summary names).
  *
  * @example
  * const scored = await scoreAnswerCorrectness(df);
@@ -243,8 +247,18 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
   if (errors > 0 && !mostlyFailed) {
     sentences.push(`${errors.toLocaleString("en-US")} of ${counted(total, "answer")} failed to score${whose}: they are left out of the means, not counted as 0.`);
   }
-  if (options.judge !== undefined && options.judge.trim() !== "") sentences.push(judgeSentence(options.judge.trim()));
+  const judge = judgeOf(options.judge, rows.filter((r) => cellString(r["metric"]) === metric));
+  if (judge !== "") sentences.push(judgeSentence(judge));
   return sentences;
+}
+
+/** The judge to name: the option's label, else the distinct labels of the summary's `judge` cells for the metric. */
+function judgeOf(option: HeadlineOptions["judge"], metricRows: readonly Record<string, Cell>[]): string {
+  if (option !== undefined) return (typeof option === "string" ? option : option.label).trim();
+  const labels = new Set<string>();
+  // A summary's judge cell joins a group's labels with "; " (judgeText).
+  for (const r of metricRows) for (const label of cellString(r["judge"]).split("; ")) if (label.trim() !== "") labels.add(label.trim());
+  return [...labels].join(" and ");
 }
 
 /** Two models whose means read the same at two decimals: neither is ahead. */
