@@ -352,6 +352,16 @@ describe("honest small-n charts", () => {
     for (const r of summaryRows) assert.match(String(r["label"]), /^\d\.\d{3} · n = 42$/);
   });
 
+  it("a histogram and a box plot of answers that all failed draw an empty 0-to-1 axis, not a lone \"0.000000\" tick", async () => {
+    const failed = frameRecordsOf(scored).map((r) => ({ ...r, answer_correctness: Number.NaN, answer_correctness_error: "judge failed: HTTP 500" }));
+    for (const spec of [scoreHistogram(failed), scoreBox(failed)]) {
+      const svg = await toSVG(spec);
+      const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+      assert.ok(!texts.includes("0.000000"), texts.join(" | "));
+      assert.ok(texts.includes("1.0") || texts.includes("1"), texts.join(" | "));
+    }
+  });
+
   it("names the judge in every chart's subtitle, reads it from <metric>_judge, and turns it off with judgeLabel: false", () => {
     // Every chart of the gallery, those drawn from summarize() and compareModels() results too (their judge column).
     for (const [name, spec] of Object.entries(gallery)) {
