@@ -395,6 +395,10 @@ describe("honest small-n charts", () => {
       assert.equal(inlineRows(build(byText)), inlineRows(build(scored)));
       // Without ids, and a model answering one question twice: no way to pair them.
       assert.throws(() => build([...byText, byText[0]!]), /cannot tell which answers are to the same question: there is no "id" column, and a model in "model" answers the same question text more than once; give pairBy/);
+      // A model answering an id twice is refused as compareModels refuses it, not drawn from one of the two answers.
+      const again = { ...rows[0]!, answer_correctness: 1 - (rows[0]!["answer_correctness"] as number) };
+      assert.throws(() => build([...rows, again]), new RegExp(`^Error: ${build.name}: 1 \\(id, model\\) pair appears more than once: \\("q01", "atlas-pro"\\); each model may answer each id once$`));
+      assert.throws(() => compareModels([...rows, again]), /1 \(id, model\) pair appears more than once: \("q01", "atlas-pro"\)/);
     }
     // Two judges in one table: both named.
     const mixed = frameRecordsOf(scored).map((r, i) => ({ ...r, answer_correctness_judge: i % 2 === 0 ? "offline (approximate)" : "hand-labelled" }));
