@@ -59,6 +59,15 @@ const MIN_PAIRS = 2;
 /** An answer whose score moved by at least this much between runs is counted apart in the change sentence. */
 const LARGE_CHANGE = 0.5;
 
+/**
+ * Most models the ranking sentence names one by one, and most neighbouring
+ * pairs a sentence on the differences names: past them the rest are counted
+ * (the summary and the comparison list every one), so that fifty models make
+ * a headline of a few lines, not a page.
+ */
+const MAX_RANKED = 10;
+const MAX_PAIR_CLAUSES = 5;
+
 /** Digits that stand alone (a count, a size, a line or row number), not inside a name such as "gpt-4o-mini", "llama3.1" or "qwen2.5:7b", nor an HTTP status. */
 const LONE_NUMBER = /(?<!HTTP )(?<![\p{L}\p{N}_.\-/])\d+(?:[.,]\d+)*(?![\p{L}\p{N}_\-]|[.,]\d)/gu;
 
@@ -162,12 +171,14 @@ function judgeSentence(judge: string): string {
  * - when more than half of the answers failed to score, first that, with the
  *   commonest reason (given `scored`): what follows rests on the few scored;
  * - the ranking with each mean and its 95% interval (models whose means
- *   read the same at two decimals are "tied with" each other, not ranked);
+ *   read the same at two decimals are "tied with" each other, not ranked;
+ *   past ten models the rest are counted, down to the last);
  * - the difference between each model and the next in the ranking, with its
  *   interval, test and verdict in words (the real differences in one
  *   sentence, those that may be chance in another, equal means as "score
  *   the same", and a pair whose test and mean lean opposite ways as
- *   inconclusive, never as a difference); a difference from fewer than 2 pairs (unpaired: fewer than
+ *   inconclusive, never as a difference; past five pairs in one sentence
+ *   the rest are counted); a difference from fewer than 2 pairs (unpaired: fewer than
  *   2 scored answers a side) has no interval, and no conclusion is drawn;
  * - with `change`, the change since the previous run;
  * - how many rows failed to score (left out, never counted as 0);
@@ -235,7 +246,14 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
       else groups.push([shown[k]!]);
     });
     const ranked = groups.map(([first, ...others]) => (others.length === 0 ? first! : `${first!} tied with ${others.length === 1 ? others[0]! : `${others.slice(0, -1).join(", ")} and ${others.at(-1)!}`}`));
-    sentences.push(`Ranking by mean ${metric}: ${ranked.join(", ")}${sameN ? `; ${counted(scored[0]!.valid, "answer")} each` : ""}.`);
+    // Many models: the first groups up to MAX_RANKED models, then how many more down to the last.
+    let named = 0;
+    let shownGroups = 0;
+    while (shownGroups < groups.length && (shownGroups === 0 || named + groups[shownGroups]!.length <= MAX_RANKED)) named += groups[shownGroups++]!.length;
+    const rest = scored.length - named;
+    const last = scored.at(-1)!;
+    const listed = rest > 1 ? [...ranked.slice(0, shownGroups), `${rest} more down to ${last.model} ${fixed(last.mean)} (the summary lists them all)`] : ranked;
+    sentences.push(`Ranking by mean ${metric}: ${listed.join(", ")}${sameN ? `; ${counted(scored[0]!.valid, "answer")} each` : ""}.`);
   }
   const unscored = lines.filter((l) => Number.isNaN(l.mean)).map((l) => l.model);
   if (unscored.length > 0 && scored.length > 0) sentences.push(`${unscored.join(", ")} ${unscored.length === 1 ? "has" : "have"} no scored answer.`);
@@ -359,7 +377,11 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
     }
     (isReal ? real : chance).push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} (95% CI ${interval(low, high)}; ${test})`);
   }
-  const sentence = (clauses: string[], one: string, many: string) => `${clauses.join(", and ")}: ${clauses.length === 1 ? one : many}.`;
+  const sentence = (clauses: string[], one: string, many: string) => {
+    // Past MAX_PAIR_CLAUSES pairs, the first ones and a count of the others.
+    const shown = clauses.length > MAX_PAIR_CLAUSES + 1 ? [...clauses.slice(0, MAX_PAIR_CLAUSES), `${clauses.length - MAX_PAIR_CLAUSES} more pairs of neighbours in the ranking (the comparison lists them)`] : clauses;
+    return `${shown.join(", and ")}: ${clauses.length === 1 ? one : many}.`;
+  };
   const out: string[] = [];
   if (real.length > 0) out.push(sentence(real, "a real difference", "real differences"));
   if (chance.length > 0) out.push(sentence(chance, "no detectable difference, it may be chance", "no detectable differences, they may be chance"));
