@@ -352,6 +352,16 @@ describe("honest small-n charts", () => {
     for (const r of summaryRows) assert.match(String(r["label"]), /^\d\.\d{3} · n = 42$/);
   });
 
+  it("one answer: the mean's axis has room around its point, not one tick reading the mean to six places, and the verdict bar counts 1 answer", async () => {
+    const one = frameRecordsOf(scored).slice(0, 1);
+    const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    const mean = texts(await toSVG(meanWithCI(one)));
+    assert.ok(!mean.some((t) => /^\d\.\d{6}$/.test(t)), mean.join(" | "));
+    assert.ok(mean.filter((t) => /^\d\.\d\d?$/.test(t)).length >= 3, mean.join(" | "));
+    const verdicts = texts(await toSVG(verdictBars(one)));
+    assert.ok(verdicts.includes("n = 1 answer"), verdicts.join(" | "));
+  });
+
   it("a histogram and a box plot of answers that all failed draw an empty 0-to-1 axis, not a lone \"0.000000\" tick", async () => {
     const failed = frameRecordsOf(scored).map((r) => ({ ...r, answer_correctness: Number.NaN, answer_correctness_error: "judge failed: HTTP 500" }));
     for (const spec of [scoreHistogram(failed), scoreBox(failed)]) {

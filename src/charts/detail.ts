@@ -4,6 +4,7 @@ import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import type { PairOptions } from "../dataset/column-toolkit";
 import { chartTable, pairingOf, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
+import { counted } from "../display/words";
 import { finishSpec } from "./finish";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
@@ -255,7 +256,7 @@ export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): V
     rowTitle: by,
     countTitle: "Statements",
     legendTitle: "Verdict",
-    totalLabel: (row) => `n = ${answers.get(row) ?? 0} answers`,
+    totalLabel: (row) => `n = ${counted(answers.get(row) ?? 0, "answer")}`,
   });
   return finishSpec({
     ...baseSpec("Statement verdicts by model", [

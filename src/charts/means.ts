@@ -124,11 +124,24 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
       ...intervalLayers(y, tooltip).slice(0, 3),
       {
         mark: { type: "point", filled: true, size: 90, opacity: 1 },
-        encoding: { y, x: { field: "mean", type: "quantitative", title: axis, scale: { zero: false } }, color: { ...modelColorEncoding(models, "model", by), legend: null }, tooltip },
+        encoding: { y, x: { field: "mean", type: "quantitative", title: axis, scale: pointScale(values) }, color: { ...modelColorEncoding(models, "model", by), legend: null }, tooltip },
       },
       intervalLayers(y, tooltip)[3]!,
     ],
   });
+}
+
+/**
+ * The mean axis's scale: not from zero, and 0.1 wide around the point when
+ * every mean and interval is one value (one score, or equal scores), which
+ * Vega would draw as an axis of one tick reading "0.901351".
+ */
+function pointScale(values: readonly { mean: number; ci_low: number | null; ci_high: number | null }[]): Record<string, unknown> {
+  const ends = values.flatMap((v) => [v.mean, v.ci_low, v.ci_high]).filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+  if (ends.length === 0) return { zero: false };
+  const lo = Math.min(...ends);
+  const hi = Math.max(...ends);
+  return hi - lo > 1e-9 ? { zero: false } : { zero: false, domain: [lo - 0.05, hi + 0.05] };
 }
 
 /**
