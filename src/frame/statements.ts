@@ -9,7 +9,7 @@ import { displayNumber, escapeHtml } from "../display/html";
 import { tslab } from "../display/tslab";
 import { DETAILS_COLUMN, parseDetails, type AnswerCorrectnessDetails, type StatementVerdict } from "../metrics/answer-correctness/details";
 import { tableFromDataFrame, tableToDataFrame } from "./dataframe";
-import { readFrame, type FrameInput } from "../dataset/frame-like";
+import { isDataFrame, readFrame, type FrameInput } from "../dataset/frame-like";
 
 function requireDetails(table: Table): void {
   if (!getColumn(table, DETAILS_COLUMN)) {
@@ -22,7 +22,9 @@ function requireDetails(table: Table): void {
 
 /**
  * One row per statement behind the answer-correctness scores of a scored
- * frame: `row` (the scored frame's row index), `id`, `model`, `side`
+ * frame: `row` (the scored frame's index label of the row: its position,
+ * unless the frame is a filtered one or has an index of its own, when
+ * `scored.loc({ rows: [row] })` still finds it), `id`, `model`, `side`
  * (`response` or `reference`), `n` (the statement's number on its side),
  * `statement`, `verdict` (TP or FP for response statements; covered or FN
  * for reference statements) and the judge's `reason`. The TP, FP and FN rows
@@ -36,13 +38,15 @@ function requireDetails(table: Table): void {
 export function statements(scored: DataFrame): DataFrame {
   const table = tableFromDataFrame(scored);
   requireDetails(table);
+  // The frame's own row labels when they are numbers (a filtered frame keeps its rows' labels), else positions.
+  const labels = scored.index.every((label) => typeof label === "number") ? (scored.index as number[]) : undefined;
   const out = { row: [] as number[], id: [] as string[], model: [] as string[], side: [] as string[], n: [] as number[], statement: [] as string[], verdict: [] as string[], reason: [] as string[] };
   for (let row = 0; row < table.rowCount; row++) {
     const details = parseDetails(getColumn(table, DETAILS_COLUMN)?.values[row]);
     if (!details) continue;
     const add = (side: string, list: StatementVerdict[]) =>
       list.forEach((v, i) => {
-        out.row.push(row);
+        out.row.push(labels?.[row] ?? row);
         out.id.push(textAt(table, "id", row));
         out.model.push(textAt(table, "model", row));
         out.side.push(side);
@@ -117,7 +121,9 @@ export function explanation(scored: FrameInput, row: number, options: Explanatio
   }
   const details = parseDetails(getColumn(table, DETAILS_COLUMN)?.values[row]);
   const error = textAt(table, "answer_correctness_error", row);
-  const title = [`row ${row}`, textAt(table, "id", row), textAt(table, "model", row)].filter((s) => s !== "").join(" · ");
+  // A filtered frame's row keeps its label from the whole frame: both are named when they differ.
+  const label = isDataFrame(scored) ? scored.index[row] : row;
+  const title = [`row ${row}${label !== row && label !== undefined ? ` (label ${String(label)})` : ""}`, textAt(table, "id", row), textAt(table, "model", row)].filter((s) => s !== "").join(" · ");
   const judge = details?.judge ?? textAt(table, "answer_correctness_judge", row);
   const scoreValue = numberAt(table, "answer_correctness", row);
   const continuousColumn = getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness";
