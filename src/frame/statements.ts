@@ -22,9 +22,8 @@ function requireDetails(table: Table): void {
 
 /**
  * One row per statement behind the answer-correctness scores of a scored
- * frame: `row` (the scored frame's index label of the row: its position,
- * unless the frame is a filtered one or has an index of its own, when
- * `scored.loc({ rows: [row] })` still finds it), `id`, `model`, `side`
+ * frame: `row` (the row's position in the frame, as `explain(scored, row)`
+ * takes it; `scored.index[row]` is its label), `id`, `model`, `side`
  * (`response` or `reference`), `n` (the statement's number on its side),
  * `statement`, `verdict` (TP or FP for response statements; covered or FN
  * for reference statements) and the judge's `reason`. The TP, FP and FN rows
@@ -38,15 +37,13 @@ function requireDetails(table: Table): void {
 export function statements(scored: DataFrame): DataFrame {
   const table = tableFromDataFrame(scored);
   requireDetails(table);
-  // The frame's own row labels when they are numbers (a filtered frame keeps its rows' labels), else positions.
-  const labels = scored.index.every((label) => typeof label === "number") ? (scored.index as number[]) : undefined;
   const out = { row: [] as number[], id: [] as string[], model: [] as string[], side: [] as string[], n: [] as number[], statement: [] as string[], verdict: [] as string[], reason: [] as string[] };
   for (let row = 0; row < table.rowCount; row++) {
     const details = parseDetails(getColumn(table, DETAILS_COLUMN)?.values[row]);
     if (!details) continue;
     const add = (side: string, list: StatementVerdict[]) =>
       list.forEach((v, i) => {
-        out.row.push(labels?.[row] ?? row);
+        out.row.push(row);
         out.id.push(textAt(table, "id", row));
         out.model.push(textAt(table, "model", row));
         out.side.push(side);
