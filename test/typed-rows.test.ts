@@ -2,8 +2,9 @@
  * Rows typed by the user's own interface: `interface Row { … }` has no index
  * signature, so an API typed for `Record<string, unknown>[]` refuses `Row[]`
  * at compile time though it reads it fine at run time. This file type-checks
- * a user's code with the TypeScript compiler (strict, as the project is) and
- * runs the same calls.
+ * a user's code with the TypeScript compiler (strict, as the project is, and
+ * with exactOptionalPropertyTypes, as `tsc --init` sets it) and runs the same
+ * calls.
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
@@ -15,7 +16,7 @@ const ROOT = path.join(__dirname, "..");
 
 /** A user's file, written in the test folder so that "../src/index" resolves. */
 const USER_CODE = `
-import { compareModels, createJudge, estimate, answerCorrectness, loadDataset, scoreAnswerCorrectness, summarize, toCSV, toDataFrame, frameRecords } from "../src/index";
+import { compareModels, createJudge, estimate, answerCorrectness, loadDataset, notebookProgress, scoreAnswerCorrectness, summarize, toCSV, toDataFrame, frameRecords } from "../src/index";
 
 interface Row { id: string; model: string; question: string; answer: string; reference: string }
 interface Scored { id: string; model: string; answer_correctness: number }
@@ -23,7 +24,8 @@ interface Scored { id: string; model: string; answer_correctness: number }
 export async function run(rows: Row[], scores: readonly Scored[]): Promise<number> {
   const judge = createJudge({ judge: "offline" });
   const df = await loadDataset(rows);
-  const scored = await scoreAnswerCorrectness(rows, { judge });
+  // notebookProgress() is undefined outside a notebook: taken as the default under exactOptionalPropertyTypes too.
+  const scored = await scoreAnswerCorrectness(rows, { judge, progress: notebookProgress() });
   await estimate(rows, [answerCorrectness()], { judge });
   toDataFrame(rows);
   await toCSV(scores, "scores.csv");
@@ -41,13 +43,14 @@ function typeErrors(): string[] {
   const fileExists = host.fileExists.bind(host);
   host.readFile = (name) => (path.resolve(name) === file ? USER_CODE : readFile(name));
   host.fileExists = (name) => path.resolve(name) === file || fileExists(name);
-  const program = ts.createProgram({ rootNames: [file], options: { ...config.options, noEmit: true, rootDir: ROOT }, host });
+  // As strict as `tsc --init` makes a new project (exactOptionalPropertyTypes on); only the user's file is checked.
+  const program = ts.createProgram({ rootNames: [file], options: { ...config.options, noEmit: true, rootDir: ROOT, exactOptionalPropertyTypes: true }, host });
   const source = program.getSourceFile(file)!;
   return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]!);
 }
 
 describe("rows typed by an interface of the user's own", () => {
-  it("type-check in every function that takes row objects (an interface has no index signature)", () => {
+  it("type-check in every function that takes row objects (an interface has no index signature), under tsc --init's strict options, progress: notebookProgress() too", () => {
     assert.deepEqual(typeErrors(), []);
   });
 
