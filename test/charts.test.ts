@@ -362,6 +362,15 @@ describe("honest small-n charts", () => {
     assert.ok(verdicts.includes("n = 1 answer"), verdicts.join(" | "));
   });
 
+  it("meanWithCI and relevanceRate: a table without a model column is one group, as in the other charts; their errors name the chart, not summarize", async () => {
+    const scores = [{ answer_correctness: 0.5 }, { answer_correctness: 0.7 }];
+    for (const spec of [meanWithCI(scores), relevanceRate([{ multimodal_relevance: 1 }, { multimodal_relevance: 0 }]), scoreBox(scores)]) {
+      assert.ok((await toSVG(spec)).includes("n = 2"));
+    }
+    assert.throws(() => relevanceRate([{ model: "a", answer_correctness: 0.5 }]), /^Error: relevanceRate: no metric column "multimodal_relevance"; the columns are: model, answer_correctness$/);
+    assert.throws(() => meanWithCI([{ model: "a", answer_correctness: 0.5 }], { by: "team" }), /^Error: meanWithCI: no by column "team" to group the rows by/);
+  });
+
   it("a histogram and a box plot of answers that all failed draw an empty 0-to-1 axis, not a lone \"0.000000\" tick", async () => {
     const failed = frameRecordsOf(scored).map((r) => ({ ...r, answer_correctness: Number.NaN, answer_correctness_error: "judge failed: HTTP 500" }));
     for (const spec of [scoreHistogram(failed), scoreBox(failed)]) {

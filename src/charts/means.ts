@@ -37,9 +37,16 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
   const by = groupColumn(input, byOption, caller);
   let table = input;
   if (!getColumn(table, "ci_low")) {
-    const options: { by: string; metrics: string[]; seed?: number } = { by, metrics: [metric] };
+    // A table without the default model column is one group, as the other charts draw it.
+    const options: { by?: string; metrics: string[]; seed?: number } = getColumn(input, by) ? { by, metrics: [metric] } : { metrics: [metric] };
     if (seed !== undefined) options.seed = seed;
-    table = chartTable(summarize(data, options), caller);
+    try {
+      table = chartTable(summarize(data, options), caller);
+    } catch (error) {
+      // The chart was asked for, not summarize: its name leads the message.
+      if (error instanceof Error && error.message.startsWith("summarize: ")) error.message = `${caller}: ${error.message.slice("summarize: ".length)}`;
+      throw error;
+    }
   }
   const metrics = textColumn(table, "metric");
   const groups = textColumn(table, by);
