@@ -371,6 +371,18 @@ describe("honest small-n charts", () => {
     assert.throws(() => meanWithCI([{ model: "a", answer_correctness: 0.5 }], { by: "team" }), /^Error: meanWithCI: no by column "team" to group the rows by/);
   });
 
+  it("a row with no model is drawn as \"(no model)\", as the headline names it, and a table with no model column as \"all answers\", not as a group with no name", async () => {
+    const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    const rows = [
+      { id: "q1", model: "a", answer_correctness: 0.5 },
+      { id: "q2", model: "a", answer_correctness: 0.7 },
+      { id: "q1", model: null, answer_correctness: 0.2 },
+    ];
+    for (const spec of [scoreBox(rows), meanWithCI(rows), scoreHistogram(rows), thresholdSweep(rows)]) assert.ok(texts(await toSVG(spec)).some((t) => t.startsWith("(no model)")), String((spec as { title?: { text?: string } }).title?.text));
+    const bare = [{ answer_correctness: 0.5 }, { answer_correctness: 0.7 }];
+    for (const spec of [scoreBox(bare), meanWithCI(bare)]) assert.ok(texts(await toSVG(spec)).includes("all answers"));
+  });
+
   it("a histogram and a box plot of answers that all failed draw an empty 0-to-1 axis, not a lone \"0.000000\" tick", async () => {
     const failed = frameRecordsOf(scored).map((r) => ({ ...r, answer_correctness: Number.NaN, answer_correctness_error: "judge failed: HTTP 500" }));
     for (const spec of [scoreHistogram(failed), scoreBox(failed)]) {

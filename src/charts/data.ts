@@ -50,6 +50,19 @@ export function textColumn(table: Table, name: string): string[] {
 }
 
 /**
+ * The group (model) of each row as a chart names it: a row with no value
+ * there is "(no model)" (as the headline names it), and a table without the
+ * column is one group, "all answers", rather than a bar or panel with no name.
+ *
+ * @example
+ * groupLabels(table, "model") // ["atlas-pro", "(no model)", …]
+ */
+export function groupLabels(table: Table, by: string): string[] {
+  const missing = getColumn(table, by) === undefined ? "all answers" : `(no ${by})`;
+  return textColumn(table, by).map((v) => (v === "" ? missing : v));
+}
+
+/**
  * The column a chart groups its rows by (its models): `by` when given, else
  * `model` ({@link DEFAULT_BY}). A `by` given that the table lacks is an error
  * naming the columns there are (a misspelt `--by modle` would otherwise draw

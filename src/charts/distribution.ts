@@ -2,7 +2,7 @@
 import { quantileSorted7 } from "../stats/descriptive";
 import { nanMax, nanMin } from "../stats/descriptive";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -38,7 +38,7 @@ export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {
   const table = chartTable(scored, "scoreHistogram");
   const by = groupColumn(table, options.by, "scoreHistogram");
   const scores = numberColumn(table, metric, "scoreHistogram");
-  const groups = groupByKey(textColumn(table, by));
+  const groups = groupByKey(groupLabels(table, by));
   const valid = scores.filter((s) => Number.isFinite(s));
   // Loops, not Math.min(...): spreading 200,000 values as arguments overflows the stack.
   const lo = valid.length > 0 ? Math.min(0, nanMin(valid)) : 0;
@@ -109,7 +109,7 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
   const table = chartTable(scored, "scoreBox");
   const by = groupColumn(table, options.by, "scoreBox");
   const scores = numberColumn(table, metric, "scoreBox");
-  const groups = groupByKey(textColumn(table, by));
+  const groups = groupByKey(groupLabels(table, by));
   const stats: Record<string, unknown>[] = [];
   let failed = 0;
   for (const [model, rows] of groups) {

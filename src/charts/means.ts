@@ -8,7 +8,7 @@ import { getColumn, type Table } from "../dataset/table";
 import type { PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, groupColumn, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -49,7 +49,7 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
     }
   }
   const metrics = textColumn(table, "metric");
-  const groups = textColumn(table, by);
+  const groups = groupLabels(table, by);
   const [mean, low, high, nValid, nError] = ["mean", "ci_low", "ci_high", "n_valid", "n_error"].map((c) => numberColumn(table, c, caller)) as [number[], number[], number[], number[], number[]];
   const passRate = getColumn(table, "pass_rate") ? numberColumn(table, "pass_rate", caller) : mean.map(() => Number.NaN);
   const rows: SummaryRow[] = [];
