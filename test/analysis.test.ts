@@ -220,6 +220,15 @@ describe("compareModels", () => {
     assert.equal(r!.verdict, "a better than b");
   });
 
+  it("draws no conclusion from 5 questions with equal differences: the exact p is 2/32 (the normal approximation said 0.037)", () => {
+    const data = paired([0.75, 0.75, 0.75, 0.75, 0.75, 0.6], [0.5, 0.5, 0.5, 0.5, 0.5, 0.6], ["a", "b"]);
+    const [r] = rows(compareModels(data));
+    assert.equal(r!.test, "wilcoxon signed-rank (exact)");
+    assert.deepEqual([r!.n_pairs, r!.wins, r!.ties, r!.losses], [6, 5, 1, 0]);
+    close(r!.p_value, 2 / 32, 1e-12);
+    assert.equal(r!.verdict, "no detectable difference");
+  });
+
   it("uses the Wilcoxon signed-rank test (exact for Darwin's data); failed and missing answers are dropped", () => {
     const base = darwin.map((_, i) => 100 + i);
     const data = paired(

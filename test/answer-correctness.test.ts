@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, explanation, score, scoreAnswerCorrectness, scoreRun, statements, toCSV, loadDataset, type Judge, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, explanation, score, scoreAnswerCorrectness, scoreRun, statements, toCSV, loadDataset, worst, type Judge, type JudgeOptions } from "../src/index";
 import { cosineSimilarity } from "../src/metrics/math";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
@@ -259,6 +259,24 @@ describe("drill-down", () => {
       "reference:covered:B two.",
       "reference:FN:C three.",
     ]);
+  });
+
+  it("a filtered frame: worst() keeps each row's label in the whole frame, to find it there again; statements()' row is what explain() takes", async () => {
+    const scored = await scoreAnswerCorrectness(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")), { judge: createJudge({ judge: "offline", quiet: true }), ...quiet });
+    const swift = scored.query(scored["model"].eq("swift-mini"));
+    assert.deepEqual(swift.index.slice(0, 3), [2, 5, 8]);
+    const st = records(statements(swift));
+    const last = st.at(-1)!;
+    assert.equal(last["row"], 41);
+    assert.match(explanation(swift, last["row"] as number).text, new RegExp(`^row 41 \\(label ${String(swift.index[41])}\\) · ${String(last["id"])} · swift-mini`));
+    const low = worst(swift, { n: 2 });
+    const back = records(scored.loc({ rows: low.index as number[] }));
+    assert.deepEqual(back.map((r) => [r["id"], r["model"], r["answer_correctness"]]), records(low).map((r) => [r["id"], r["model"], r["answer_correctness"]]));
+    assert.match(explanation(low, 0).text, new RegExp(`^row 0 \\(label ${String(low.index[0])}\\) · q\\d+ · swift-mini`));
+    // Row objects: labels are the row numbers.
+    const all = records(scored);
+    const lowest = worst(all, { n: 1 });
+    assert.equal(all[lowest.index[0] as number]!["answer_correctness"], records(lowest)[0]!["answer_correctness"]);
   });
 
   it("survives a CSV round trip, and explains a row with its arithmetic", async () => {

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import type { DataFrame } from "danfojs-node";
-import { calibrate, loadDataset, toCSV, toDataFrame } from "../src/index";
+import { readFileSync, writeFileSync } from "node:fs";
+import { calibrate, frameRecords, loadDataset, loadTable, toCSV, toDataFrame } from "../src/index";
 import { alignStatements, wordOverlap } from "../src/analysis/align";
 import { LabelFileError, type LabelLine } from "../src/labels/types";
 import { type AnswerCorrectnessDetails } from "../src/metrics/answer-correctness/details";
@@ -539,5 +540,26 @@ describe("evalframe calibrate", () => {
     const help = await run(["calibrate", "--help"]);
     assert.equal(help.code, 0);
     assert.match(help.out, /evalframe calibrate <scored\.csv> --labels labels\.jsonl/);
+  });
+});
+
+describe("README: calibrate with a column of human grades", () => {
+  it("its example loads the grades file first: calibrate refuses a file name with labelScore, and takes the loaded table", async () => {
+    const readme = readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
+    const line = readme.split("\n").find((l) => /calibrate\(scored, .*labelScore: "human_score"/.test(l));
+    assert.ok(line !== undefined, "README shows calibrate with labelScore");
+    const labels = /calibrate\(scored, (.+), \{ labelScore/.exec(line)![1]!;
+    assert.match(labels, /^await loadTable\("grades\.csv", \{ required: \[\] \}\)$/, `README passes ${labels}`);
+    // What the README's call does, with the sample's hand scores as grades.
+    const dir = tempDir();
+    const scored = await loadDataset(path.join(__dirname, "..", "data", "qa-assistant.csv"));
+    const rows = frameRecords(scored).map((r) => ({ ...r, answer_correctness: 0.5, answer_correctness_error: "" }));
+    const grades = path.join(dir, "grades.csv");
+    writeFileSync(grades, readFileSync(path.join(__dirname, "..", "data", "qa-assistant.scores.csv")));
+    // A file name is refused, saying how to load it; loaded as the README loads it, it is read.
+    assert.throws(() => calibrate(rows, grades, { labelScore: "human_score" }), /load a file first: calibrate\(scored, await loadTable\(".*grades\.csv", \{ required: \[\] \}\), \{ labelScore: "human_score" \}\)/);
+    await assert.rejects(loadTable(grades), /missing required column "user_input"/, "without required: [] the grades file is refused");
+    const report = calibrate(rows, await loadTable(grades, { required: [] }), { labelScore: "human_score" });
+    assert.equal(report.rows!.shape[0], 4); // the score over all rows and per model (strong, middling, weak)
   });
 });

@@ -319,6 +319,18 @@ describe("long labels", () => {
     }
   });
 
+  it("a histogram's panel headers cut long names in the middle too, keeping each panel's n, so the chart keeps its width", async () => {
+    const spec = scoreHistogram(rows);
+    const svg = await toSVG(spec);
+    const headers = svgTexts(svg).filter((t) => t.startsWith("org/") && t.endsWith("(n = 6)"));
+    assert.equal(new Set(headers).size, 3, headers.join(" | "));
+    assert.ok(headers.every((t) => /^org\/.+….+(alpha|beta|gamma) \(n = 6\)$/.test(t)), headers.join(" | "));
+    const width = Number(/<svg[^>]*\bwidth="(\d+(?:\.\d+)?)"/.exec(svg)![1]);
+    assert.ok(width < 1000, `the chart is ${width} px wide`);
+    // The tooltips keep the names whole.
+    assert.ok((spec["data"] as { values: Record<string, unknown>[] }).values.some((v) => v["model"] === long[0]));
+  });
+
   it("fitLabels cuts in the middle and keeps names apart however they differ", () => {
     assert.equal(cutMiddle("organisation/very-long-model-name-2024-preview", 21), "organisati…24-preview");
     assert.equal(cutMiddle("short", 21), "short");

@@ -352,6 +352,47 @@ describe("honest small-n charts", () => {
     for (const r of summaryRows) assert.match(String(r["label"]), /^\d\.\d{3} · n = 42$/);
   });
 
+  it("one answer: the mean's axis has room around its point, not one tick reading the mean to six places, and the verdict bar counts 1 answer", async () => {
+    const one = frameRecordsOf(scored).slice(0, 1);
+    const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    const mean = texts(await toSVG(meanWithCI(one)));
+    assert.ok(!mean.some((t) => /^\d\.\d{6}$/.test(t)), mean.join(" | "));
+    assert.ok(mean.filter((t) => /^\d\.\d\d?$/.test(t)).length >= 3, mean.join(" | "));
+    const verdicts = texts(await toSVG(verdictBars(one)));
+    assert.ok(verdicts.includes("n = 1 answer"), verdicts.join(" | "));
+  });
+
+  it("meanWithCI and relevanceRate: a table without a model column is one group, as in the other charts; their errors name the chart, not summarize", async () => {
+    const scores = [{ answer_correctness: 0.5 }, { answer_correctness: 0.7 }];
+    for (const spec of [meanWithCI(scores), relevanceRate([{ multimodal_relevance: 1 }, { multimodal_relevance: 0 }]), scoreBox(scores)]) {
+      assert.ok((await toSVG(spec)).includes("n = 2"));
+    }
+    assert.throws(() => relevanceRate([{ model: "a", answer_correctness: 0.5 }]), /^Error: relevanceRate: no metric column "multimodal_relevance"; the columns are: model, answer_correctness$/);
+    assert.throws(() => meanWithCI([{ model: "a", answer_correctness: 0.5 }], { by: "team" }), /^Error: meanWithCI: no by column "team" to group the rows by/);
+  });
+
+  it("a row with no model is drawn as \"(no model)\", as the headline names it, and a table with no model column as \"all answers\", not as a group with no name", async () => {
+    const texts = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+    const rows = [
+      { id: "q1", model: "a", answer_correctness: 0.5 },
+      { id: "q2", model: "a", answer_correctness: 0.7 },
+      { id: "q1", model: null, answer_correctness: 0.2 },
+    ];
+    for (const spec of [scoreBox(rows), meanWithCI(rows), scoreHistogram(rows), thresholdSweep(rows)]) assert.ok(texts(await toSVG(spec)).some((t) => t.startsWith("(no model)")), String((spec as { title?: { text?: string } }).title?.text));
+    const bare = [{ answer_correctness: 0.5 }, { answer_correctness: 0.7 }];
+    for (const spec of [scoreBox(bare), meanWithCI(bare)]) assert.ok(texts(await toSVG(spec)).includes("all answers"));
+  });
+
+  it("a histogram and a box plot of answers that all failed draw an empty 0-to-1 axis, not a lone \"0.000000\" tick", async () => {
+    const failed = frameRecordsOf(scored).map((r) => ({ ...r, answer_correctness: Number.NaN, answer_correctness_error: "judge failed: HTTP 500" }));
+    for (const spec of [scoreHistogram(failed), scoreBox(failed)]) {
+      const svg = await toSVG(spec);
+      const texts = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+      assert.ok(!texts.includes("0.000000"), texts.join(" | "));
+      assert.ok(texts.includes("1.0") || texts.includes("1"), texts.join(" | "));
+    }
+  });
+
   it("names the judge in every chart's subtitle, reads it from <metric>_judge, and turns it off with judgeLabel: false", () => {
     // Every chart of the gallery, those drawn from summarize() and compareModels() results too (their judge column).
     for (const [name, spec] of Object.entries(gallery)) {
@@ -385,6 +426,10 @@ describe("honest small-n charts", () => {
       assert.equal(inlineRows(build(byText)), inlineRows(build(scored)));
       // Without ids, and a model answering one question twice: no way to pair them.
       assert.throws(() => build([...byText, byText[0]!]), /cannot tell which answers are to the same question: there is no "id" column, and a model in "model" answers the same question text more than once; give pairBy/);
+      // A model answering an id twice is refused as compareModels refuses it, not drawn from one of the two answers.
+      const again = { ...rows[0]!, answer_correctness: 1 - (rows[0]!["answer_correctness"] as number) };
+      assert.throws(() => build([...rows, again]), new RegExp(`^Error: ${build.name}: 1 \\(id, model\\) pair appears more than once: \\("q01", "atlas-pro"\\); each model may answer each id once$`));
+      assert.throws(() => compareModels([...rows, again]), /1 \(id, model\) pair appears more than once: \("q01", "atlas-pro"\)/);
     }
     // Two judges in one table: both named.
     const mixed = frameRecordsOf(scored).map((r, i) => ({ ...r, answer_correctness_judge: i % 2 === 0 ? "offline (approximate)" : "hand-labelled" }));

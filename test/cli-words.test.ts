@@ -4,6 +4,7 @@
  * the API keeps its own wording.
  */
 import assert from "node:assert/strict";
+import * as path from "node:path";
 import { describe, it } from "node:test";
 import { loadDataset } from "../src/frame/load";
 import { summarize } from "../src/analysis/summarize";
@@ -30,6 +31,23 @@ describe("CLI words, not API syntax", () => {
     assert.match(run.err, /missing required column "reference" \(or .*\); the columns found are .*; rename a column in the file to "reference" or one of the names above/);
     assert.doesNotMatch(run.err, API_SYNTAX);
     await assert.rejects(loadDataset(file, { required: ["user_input", "response", "reference"] }), /pass \{ aliases: \{ yourName: "reference" \} \}/);
+  });
+
+  it("a header split by semicolons (Excel's CSV in many locales) or tabs is named as such, not answered with renaming a column", async () => {
+    const dir = tempDir();
+    const semi = writeText(dir, "excel.csv", "question;answer;reference\nWhat?;yes;no\n");
+    const resave = /the header is one column whose name holds the column names split by semicolons: save the file with commas between its fields/;
+    const run = await runCliCaptured(["score", semi, "--out", path.join(dir, "out.csv"), "--judge", "offline"]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, resave);
+    assert.doesNotMatch(run.err, API_SYNTAX);
+    const named = await runCliCaptured(["score", semi, "--out", path.join(dir, "out.csv"), "--judge", "offline", "--metrics", "answer_correctness"]);
+    assert.match(named.err, resave);
+    await assert.rejects(loadDataset(semi), (error: Error) => resave.test(error.message) && !/aliases/.test(error.message));
+    const tabs = writeText(dir, "tabs.csv", "question\tanswer\treference\nWhat?\tyes\tno\n");
+    await assert.rejects(loadDataset(tabs), /split by tabs: name the file \.tsv, or give the format "tsv"/);
+    // One column that happens to hold a semicolon is not taken for a separator.
+    await assert.rejects(loadDataset(writeText(dir, "one.csv", "notes;misc\nx\n")), /rename a column, or pass \{ aliases/);
   });
 
   it("no score column to summarize: --metrics in the CLI", async () => {

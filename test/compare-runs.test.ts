@@ -151,7 +151,7 @@ describe("compareRuns: tests and verdicts", () => {
     close(b["change"], -0.25);
     assert.equal(a["verdict"], "after better than before");
     assert.equal(b["verdict"], "before better than after");
-    assert.equal(a["test"], "wilcoxon signed-rank (normal approx.)"); // 20 tied differences
+    assert.equal(a["test"], "wilcoxon signed-rank (exact)"); // 20 tied differences: exact over their average ranks
     assert.ok((a["ci_low"] as number) > 0 && (b["ci_high"] as number) < 0);
     assert.ok((a["p_holm"] as number) < 0.001 && (a["p_holm"] as number) >= (a["p_value"] as number));
     assert.equal(a["improved"], 20);

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { escapeFormula, MalformedFileError, parseCsv, unescapeFormula } from "../src/dataset/csv";
+import * as path from "node:path";
 import { formatCsv } from "../src/dataset/export";
+import { loadDataset, toCSV } from "../src/index";
+import { tempDir } from "./support/files";
 
 describe("parseCsv (RFC 4180)", () => {
   it("reads quoted fields holding commas, doubled quotes and line breaks", () => {
@@ -119,5 +122,18 @@ describe("formatCsv", () => {
 
   it("names the columns when asked for one that does not exist", () => {
     assert.throws(() => formatCsv([{ a: 1 }], { columns: ["z"] }), /no column "z"; the columns are "a"/);
+  });
+
+  it("refuses options that would write a file that does not read back, and writes no column as an empty file", async () => {
+    assert.throws(() => formatCsv([{ id: "a", x: 1 }], { columns: ["id", "x", "id"] }), /^Error: toCSV: columns names "id" twice; a CSV header with a column twice does not read back$/);
+    assert.throws(() => formatCsv([{ a: 1 }], { lineEnding: "\n\n" as "\n" }), /lineEnding must be "\\n" or "\\r\\n", got "\\n\\n"/);
+    assert.throws(() => formatCsv([{ a: 1 }], { delimiter: '"' }), /delimiter must be one character other than a quote or a line break/);
+    assert.equal(formatCsv([{ a: 1 }], { delimiter: "\t" }), "a\n1\n");
+    // Nothing to write: an empty file (loading says "the file is empty"), not a line with a header of no name.
+    assert.equal(formatCsv([]), "");
+    assert.equal(formatCsv([{}, {}]), "");
+    const dir = tempDir();
+    await toCSV([], path.join(dir, "none.csv"));
+    await assert.rejects(loadDataset(path.join(dir, "none.csv"), { required: [] }), /the file is empty; expected a header row/);
   });
 });

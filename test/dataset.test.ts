@@ -191,6 +191,16 @@ describe("loadDataset: files and sources", () => {
     assert.equal(column(forced, "score")[3], "0.3");
   });
 
+  it("reads 007 as 7 in a column forced to numbers (inferred, it stays text), and the row stays valid", async () => {
+    const file = writeText(tempDir(), "zeros.csv", "question,answer,reference,rank\nWhat?,yes,no,007\nWhy?,b,c,1.5\n");
+    assert.equal(column(await loadDataset(file), "rank")[0], "007");
+    const warnings: string[] = [];
+    const forced = await loadDataset(file, { dtypes: { rank: "number" }, warn: (m) => warnings.push(m) });
+    assert.deepEqual(column(forced, "rank"), [7, 1.5]);
+    assert.deepEqual(warnings, []);
+    assert.ok(!forced.columns.includes("input_error"));
+  });
+
   it("reads a DataFrame by column name, with numeric ids kept as text", async () => {
     const frame = new DataFrame({ id: [1, 2], answer: ["a", "b"], question: ["q1", "q2"] });
     const df = await loadDataset(frame);

@@ -10,6 +10,7 @@ import { compareModels } from "../src/analysis/compare";
 import { compareRuns } from "../src/analysis/compare-runs";
 import { headline } from "../src/analysis/headline";
 import { summarize } from "../src/analysis/summarize";
+import { createJudge, loadDataset, scoreAnswerCorrectness } from "../src/index";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 import { skewedRuns } from "./support/runs";
@@ -76,6 +77,31 @@ describe("headline", () => {
     assert.equal(sentences.length, 2, "no judge given: no judge sentence");
     assert.match(sentences[1]!, /^solo scores 0\.25 higher than duo \(95% CI \d\.\d\d–\d\.\d\d; Wilcoxon p_holm (=|<) [\d.]+\): (a real difference|no detectable difference, it may be chance)\.$/);
     assert.throws(() => headline([{ model: "x", n: 1 }]), /no metric column/);
+  });
+
+  it("fifty models make a headline of a few lines: ten ranked by name and the rest counted, five neighbouring pairs and the rest counted", () => {
+    const summary = Array.from({ length: 50 }, (_, m) => summaryRow(`m${String(m).padStart(2, "0")}`, 40, 0, 0.9 - m * 0.01, 0.85 - m * 0.01, 0.95 - m * 0.01));
+    const comparison = summary.slice(0, -1).map((r, k) => pair(r.model, summary[k + 1]!.model, 0.01, -0.03, 0.05, "wilcoxon signed-rank (normal approx.)", 1, "no detectable difference"));
+    const [ranking, chance, ...rest] = headline(summary, comparison);
+    assert.equal(ranking, "Ranking by mean answer_correctness: m00 0.90 (95% CI 0.85–0.95), m01 0.89 (0.84–0.94), m02 0.88 (0.83–0.93), m03 0.87 (0.82–0.92), m04 0.86 (0.81–0.91), m05 0.85 (0.80–0.90), m06 0.84 (0.79–0.89), m07 0.83 (0.78–0.88), m08 0.82 (0.77–0.87), m09 0.81 (0.76–0.86), 40 more down to m49 0.41 (the summary lists them all); 40 answers each.");
+    assert.equal((chance!.match(/ scores 0\.01 higher than /g) ?? []).length, 5);
+    assert.match(chance!, /^m00 scores 0\.01 higher than m01 .*, and 44 more pairs of neighbours in the ranking \(the comparison lists them\): no detectable differences, they may be chance\.$/);
+    assert.deepEqual(rest, []);
+    // Six pairs are still named one by one (a count of one pair would read worse than the pair).
+    const seven = headline(summary.slice(0, 7), comparison.slice(0, 6));
+    assert.equal((seven[1]!.match(/ scores 0\.01 higher than /g) ?? []).length, 6);
+    assert.doesNotMatch(seven[0]!, /more down to/);
+  });
+
+  it("names the judge the scored table names, given nothing: the offline judge's caveat is never left out; a judge object is read for its label", async () => {
+    const judge = createJudge({ judge: "offline", quiet: true });
+    const scored = await scoreAnswerCorrectness(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")), { judge, progress: false, quiet: true });
+    const summary = summarize(scored, { by: "model" });
+    const caveat = /^Scored by the offline judge \(approximate, lexical\)/;
+    assert.match(headline(summary, compareModels(scored)).at(-1)!, caveat);
+    assert.match(headline(summary, compareModels(scored), { judge }).at(-1)!, caveat);
+    assert.equal(headline(summary, compareModels(scored), { judge: { label: "gpt-4o-mini @ api.openai.com" } }).at(-1), "Scored by gpt-4o-mini @ api.openai.com.");
+    assert.doesNotMatch(headline(summary, compareModels(scored), { judge: "" }).join(" "), /Scored/);
   });
 });
 

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { createJudge, frameRecords, loadDataset, scoreAnswerCorrectness, toCSV } from "../src/index";
+import { DataFrame } from "danfojs-node";
+import { compareModels, createJudge, frameRecords, loadDataset, scoreAnswerCorrectness, summarize, toCSV } from "../src/index";
 import { formatCsv } from "../src/dataset/export";
 import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
@@ -174,5 +175,25 @@ describe("input is never changed silently", () => {
     const whole = await scoreAnswerCorrectness(df, { judge, progress: false, quiet: true });
     assert.deepEqual(scored["answer_correctness"].values, (atlas.index as number[]).map((i) => whole["answer_correctness"].values[i]));
     assert.deepEqual(whole.index.slice(0, 3), [0, 1, 2]);
+  });
+
+  it("refuses row objects or a DataFrame with text in a score column, naming the row and column, instead of reading it as empty", async () => {
+    const rows = [
+      { id: "q1", model: "a", answer_correctness: 0.4, answer_correctness_tp: 2 },
+      { id: "q1", model: "b", answer_correctness: "high", answer_correctness_tp: "three" },
+      { id: "q2", model: "a", answer_correctness: 0.6, answer_correctness_tp: 1 },
+      { id: "q2", model: "b", answer_correctness: 0.9, answer_correctness_tp: 1 },
+    ];
+    const named = /row 1: column "answer_correctness" holds "high", which is not a number; write a number or leave it empty; column "answer_correctness_tp" holds "three"/;
+    assert.throws(() => summarize(rows), new RegExp(`^TypeError: summarize: ${named.source}`));
+    assert.throws(() => compareModels(rows), new RegExp(`^TypeError: compareModels: ${named.source}`));
+    // Written out, the cell would have been blank: the text is lost and reads back as a failed row.
+    const dir = tempDir();
+    await assert.rejects(toCSV(rows, path.join(dir, "out.csv")), new RegExp(`toCSV: ${named.source}`));
+    const frame = new DataFrame(rows.map((r) => ({ ...r, answer_correctness: String(r.answer_correctness) })));
+    assert.throws(() => summarize(frame), /summarize: row 1: column "answer_correctness" holds "high"/);
+    // Numbers written as text, and booleans, are scores as they were.
+    const fine = summarize(rows.map((r, i) => ({ ...r, answer_correctness: i === 1 ? "0.5" : r.answer_correctness, answer_correctness_tp: 1 })), { by: "model" });
+    assert.equal(frameRecords(fine).find((r) => r["model"] === "b")!["n_valid"], 2);
   });
 });

@@ -326,6 +326,12 @@ describe("HTML report", () => {
     assert.ok(statSync(shot).size > 100_000, `a screenshot with content (${statSync(shot).size} bytes)`);
   });
 
+  it("one answer: the page says 1 row, not 1 rows", () => {
+    const page = buildReport(scored.head(1), { generatedAt: null });
+    assert.match(page, /<p class="meta">1 row · 1 model: atlas-pro · metrics: answer_correctness<\/p>/);
+    assert.match(html, /<p class="meta">126 rows · 3 models: /);
+  });
+
   it("a table read back from CSV: the judge comes from its columns, no usage line; writeReport writes the file", async () => {
     const csv = path.join(dir, "scored.csv");
     await toCSV(scored, csv);

@@ -120,7 +120,7 @@ describe("Wilcoxon signed-rank test", () => {
     // mean = 27.5; var = 10·11·21/24 − [(2³−2) + (3³−3) + (3³−3)]/48 = 96.25 − 54/48 = 95.125.
     // z = (49.5 − 27.5 − 0.5)/√95.125 = 21.5/9.7532046… = 2.2044036681593…
     // p = 2·(1 − Φ(2.2044036681593)) = 0.027495967938017 (SciPy: wilcoxon(d, correction=True, method="approx")).
-    const r = wilcoxonSignedRank([1, 2, 2, 3, 3, 3, -1, 4, 5, -2, 0]);
+    const r = wilcoxonSignedRank([1, 2, 2, 3, 3, 3, -1, 4, 5, -2, 0], undefined, { method: "normal" });
     assert.equal(r.method, "normal");
     assert.equal(r.ties, true);
     assert.equal(r.zeros, 1);
@@ -132,7 +132,35 @@ describe("Wilcoxon signed-rank test", () => {
     close(r.pValue, 0.0274959679380172, 1e-12);
   });
 
-  it("is exact up to n = 25 without ties, normal beyond, and p = 1 with no non-zero difference", () => {
+  it("is exact with ties too, over their average ranks: the data above, counted by hand", () => {
+    // Ranks 1.5 1.5 4 4 4 7 7 7 9 10; W− = 5.5. Sign patterns with W+ ≤ 5.5: none positive (1),
+    // one 1.5 (2), both 1.5s (1), one 4 (3), a 1.5 and a 4 (2·3 = 6): 13 of 2^10. p = 2·13/1024.
+    const r = wilcoxonSignedRank([1, 2, 2, 3, 3, 3, -1, 4, 5, -2, 0]);
+    assert.equal(r.method, "exact");
+    assert.equal(r.ties, true);
+    assert.equal(r.statistic, 5.5);
+    close(r.pValue, 26 / 1024, 1e-15);
+  });
+
+  it("never reports a p-value that so few tied pairs cannot reach (5 equal differences: 2/32, not 0.037)", () => {
+    const five = wilcoxonSignedRank([0.25, 0.25, 0.25, 0.25, 0.25]);
+    assert.equal(five.method, "exact");
+    close(five.pValue, 2 / 32, 1e-15);
+    // Brute force over every sign pattern agrees on tied data of mixed signs.
+    const d = [0.5, -0.5, 0.25, 0.25, 1, -0.25, 0.5, 0.75, 0.5];
+    const ranks = averageRanks(d.map(Math.abs));
+    const observed = Math.min(...[1, -1].map((sign) => d.reduce((s, v, i) => s + (Math.sign(v) === sign ? ranks[i]! : 0), 0)));
+    let atMost = 0;
+    for (let mask = 0; mask < 2 ** d.length; mask++) {
+      let w = 0;
+      for (let i = 0; i < d.length; i++) if (mask & (1 << i)) w += ranks[i]!;
+      if (w <= observed + 1e-9) atMost++;
+    }
+    close(wilcoxonSignedRank(d).pValue, Math.min(1, (2 * atMost) / 2 ** d.length), 1e-15);
+    assert.throws(() => wilcoxonSignedRank(d, undefined, { method: "sideways" as "exact" }), /method must be "auto", "exact" or "normal"/);
+  });
+
+  it("is exact up to n = 25, normal beyond, and p = 1 with no non-zero difference", () => {
     const up = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? -(i + 1) : i + 1));
     assert.equal(wilcoxonSignedRank(up(25)).method, "exact");
     assert.equal(wilcoxonSignedRank(up(26)).method, "normal");
@@ -341,8 +369,10 @@ describe("float noise in paired differences", () => {
     const raw = wilcoxonSignedRank(a, b);
     const decimal = wilcoxonSignedRank([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, -0.1, 0.1, 0.1, 0.1]);
     assert.equal(raw.ties, true);
-    assert.equal(raw.method, "normal");
+    assert.equal(raw.method, "exact");
     assert.equal(raw.wPlus, decimal.wPlus);
+    // Every rank 5.5: the sign patterns with W+ ≤ 5.5 are the one with no positive and the ten with one, 11 of 2^10.
+    close(raw.pValue, (2 * 11) / 1024, 1e-15);
     close(raw.pValue, decimal.pValue, 1e-15);
     // Every |d| tied at rank 5.5: W+ = 9·5.5 = 49.5, W− = 5.5.
     assert.equal(raw.wPlus, 49.5);

@@ -145,7 +145,8 @@ function isFrameInput(value: unknown): value is DataFrame | Records {
 /** Human scores from a table: id/model/user_input/response keys and a 0–1 score per row. */
 function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
   if (!isFrameInput(data) && !isTable(data)) {
-    throw new TypeError(`${caller}: with labelScore, labels must be a DataFrame, row objects or a table holding a "${name}" column (load a file with loadDataset or loadTable first)`);
+    const file = typeof data === "string" ? JSON.stringify(data) : "FILE";
+    throw new TypeError(`${caller}: with labelScore, labels must be a DataFrame, row objects or a table holding a "${name}" column; load a file first: calibrate(scored, await loadTable(${file}, { required: [] }), { labelScore: ${JSON.stringify(name)} })`);
   }
   const table = readTable(data, `${caller} (labels)`);
   const scores = requireColumn(table, name, `${caller} (labels)`, "label score");

@@ -306,7 +306,7 @@ function unpairedComparison(a: ModelRows, b: ModelRows, replicates: number, conf
  *   a paired bootstrap interval (questions resampled, seeded);
  * - `wins`/`ties`/`losses` of a against b per question;
  * - `test` and `p_value`: the exact sign test when every score is 0 or 1, else
- *   Wilcoxon signed-rank (exact for ≤ 25 non-zero differences without ties,
+ *   Wilcoxon signed-rank (exact for ≤ 25 non-zero differences, tied or not,
  *   else the normal approximation); with no question in common (or, when
  *   `pairBy` is not given, no id column and no question text to pair by), the difference in means over
  *   all valid scores (n_pairs 0, n_dropped the failed rows), tested by the

@@ -5,6 +5,7 @@
 import type { DataFrame } from "danfojs-node";
 import { cellString, DEFAULT_BY, DEFAULT_PAIR_BY, groupRows, keyText, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn, tableRows, type TableColumn } from "../dataset/table";
+import { isDataFrame } from "../dataset/frame-like";
 import { asList, column, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { repeatedPairs } from "./compare";
 
@@ -156,6 +157,9 @@ export interface WorstOptions {
  * The lowest-scoring rows, all columns kept, lowest first (ties in row
  * order). Failed rows (NaN score or a non-empty `<metric>_error`) are left
  * out: they have no score to rank. With `by`, the n worst rows of each group.
+ * Each row keeps its label (the given DataFrame's index label, else its row
+ * number) as the result's index, so `scored.loc({ rows: worst(scored).index })`
+ * finds the rows again.
  *
  * @example
  * showTable(worst(scored, { n: 5 }));                 // the five worst answers overall
@@ -178,5 +182,9 @@ export function worst(scored: FrameInput, options: WorstOptions = {}): DataFrame
     valid.sort((i, j) => scores[i]! - scores[j]! || i - j);
     for (const i of valid.slice(0, Math.min(valid.length, n))) picked.push(i);
   }
-  return frameOf(tableRows(table, picked).columns, picked.length);
+  const out = frameOf(tableRows(table, picked).columns, picked.length);
+  // Each row keeps its label from the frame given (a DataFrame's index; else its row number), to find it there again.
+  const labels = isDataFrame(scored) ? picked.map((i) => scored.index[i]!) : picked;
+  if (labels.some((label, k) => label !== k)) out.setIndex({ index: labels, inplace: true });
+  return out;
 }

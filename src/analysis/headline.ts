@@ -17,11 +17,14 @@ export interface HeadlineOptions extends Pick<PairOptions, "by"> {
   /** The score column to speak of; default the first of the summary's metrics (answer_correctness first). */
   metric?: string;
   /**
-   * The judge's label, e.g. `gpt-4o-mini @ api.openai.com`, `offline (approximate)`
-   * or `hand-labelled` (a scored table's `<metric>_judge` column). Left out of
-   * the sentences when not given.
+   * The judge: its label, e.g. `gpt-4o-mini @ api.openai.com`,
+   * `offline (approximate)` or `hand-labelled`, or the judge itself
+   * (`createJudge()`; its `label` is read). Default: the summary's `judge`
+   * column, which `summarize` fills from the scored table's `<metric>_judge`
+   * column, so that the offline judge's caveat is never left out; `""` leaves
+   * the sentence out.
    */
-  judge?: string;
+  judge?: string | { readonly label: string };
   /**
    * The scored table the summary was made from. When more than half of its
    * answers failed to score, the headline's first sentence says so and names
@@ -55,6 +58,15 @@ const MIN_PAIRS = 2;
 
 /** An answer whose score moved by at least this much between runs is counted apart in the change sentence. */
 const LARGE_CHANGE = 0.5;
+
+/**
+ * Most models the ranking sentence names one by one, and most neighbouring
+ * pairs a sentence on the differences names: past them the rest are counted
+ * (the summary and the comparison list every one), so that fifty models make
+ * a headline of a few lines, not a page.
+ */
+const MAX_RANKED = 10;
+const MAX_PAIR_CLAUSES = 5;
 
 /** Digits that stand alone (a count, a size, a line or row number), not inside a name such as "gpt-4o-mini", "llama3.1" or "qwen2.5:7b", nor an HTTP status. */
 const LONE_NUMBER = /(?<!HTTP )(?<![\p{L}\p{N}_.\-/])\d+(?:[.,]\d+)*(?![\p{L}\p{N}_\-]|[.,]\d)/gu;
@@ -159,16 +171,19 @@ function judgeSentence(judge: string): string {
  * - when more than half of the answers failed to score, first that, with the
  *   commonest reason (given `scored`): what follows rests on the few scored;
  * - the ranking with each mean and its 95% interval (models whose means
- *   read the same at two decimals are "tied with" each other, not ranked);
+ *   read the same at two decimals are "tied with" each other, not ranked;
+ *   past ten models the rest are counted, down to the last);
  * - the difference between each model and the next in the ranking, with its
  *   interval, test and verdict in words (the real differences in one
  *   sentence, those that may be chance in another, equal means as "score
  *   the same", and a pair whose test and mean lean opposite ways as
- *   inconclusive, never as a difference); a difference from fewer than 2 pairs (unpaired: fewer than
+ *   inconclusive, never as a difference; past five pairs in one sentence
+ *   the rest are counted); a difference from fewer than 2 pairs (unpaired: fewer than
  *   2 scored answers a side) has no interval, and no conclusion is drawn;
  * - with `change`, the change since the previous run;
  * - how many rows failed to score (left out, never counted as 0);
- * - and the judge, with its caveat when it is the offline judge.
+ * - and the judge, with its caveat when it is the offline judge (the judge
+ *   given, else the one the summary names).
  *
  * @example
  * const scored = await scoreAnswerCorrectness(df);
@@ -231,7 +246,14 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
       else groups.push([shown[k]!]);
     });
     const ranked = groups.map(([first, ...others]) => (others.length === 0 ? first! : `${first!} tied with ${others.length === 1 ? others[0]! : `${others.slice(0, -1).join(", ")} and ${others.at(-1)!}`}`));
-    sentences.push(`Ranking by mean ${metric}: ${ranked.join(", ")}${sameN ? `; ${counted(scored[0]!.valid, "answer")} each` : ""}.`);
+    // Many models: the first groups up to MAX_RANKED models, then how many more down to the last.
+    let named = 0;
+    let shownGroups = 0;
+    while (shownGroups < groups.length && (shownGroups === 0 || named + groups[shownGroups]!.length <= MAX_RANKED)) named += groups[shownGroups++]!.length;
+    const rest = scored.length - named;
+    const last = scored.at(-1)!;
+    const listed = rest > 1 ? [...ranked.slice(0, shownGroups), `${rest} more down to ${last.model} ${fixed(last.mean)} (the summary lists them all)`] : ranked;
+    sentences.push(`Ranking by mean ${metric}: ${listed.join(", ")}${sameN ? `; ${counted(scored[0]!.valid, "answer")} each` : ""}.`);
   }
   const unscored = lines.filter((l) => Number.isNaN(l.mean)).map((l) => l.model);
   if (unscored.length > 0 && scored.length > 0) sentences.push(`${unscored.join(", ")} ${unscored.length === 1 ? "has" : "have"} no scored answer.`);
@@ -243,8 +265,18 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
   if (errors > 0 && !mostlyFailed) {
     sentences.push(`${errors.toLocaleString("en-US")} of ${counted(total, "answer")} failed to score${whose}: they are left out of the means, not counted as 0.`);
   }
-  if (options.judge !== undefined && options.judge.trim() !== "") sentences.push(judgeSentence(options.judge.trim()));
+  const judge = judgeOf(options.judge, rows.filter((r) => cellString(r["metric"]) === metric));
+  if (judge !== "") sentences.push(judgeSentence(judge));
   return sentences;
+}
+
+/** The judge to name: the option's label, else the distinct labels of the summary's `judge` cells for the metric. */
+function judgeOf(option: HeadlineOptions["judge"], metricRows: readonly Record<string, Cell>[]): string {
+  if (option !== undefined) return (typeof option === "string" ? option : option.label).trim();
+  const labels = new Set<string>();
+  // A summary's judge cell joins a group's labels with "; " (judgeText).
+  for (const r of metricRows) for (const label of cellString(r["judge"]).split("; ")) if (label.trim() !== "") labels.add(label.trim());
+  return [...labels].join(" and ");
 }
 
 /** Two models whose means read the same at two decimals: neither is ahead. */
@@ -345,7 +377,11 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
     }
     (isReal ? real : chance).push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} (95% CI ${interval(low, high)}; ${test})`);
   }
-  const sentence = (clauses: string[], one: string, many: string) => `${clauses.join(", and ")}: ${clauses.length === 1 ? one : many}.`;
+  const sentence = (clauses: string[], one: string, many: string) => {
+    // Past MAX_PAIR_CLAUSES pairs, the first ones and a count of the others.
+    const shown = clauses.length > MAX_PAIR_CLAUSES + 1 ? [...clauses.slice(0, MAX_PAIR_CLAUSES), `${clauses.length - MAX_PAIR_CLAUSES} more pairs of neighbours in the ranking (the comparison lists them)`] : clauses;
+    return `${shown.join(", and ")}: ${clauses.length === 1 ? one : many}.`;
+  };
   const out: string[] = [];
   if (real.length > 0) out.push(sentence(real, "a real difference", "real differences"));
   if (chance.length > 0) out.push(sentence(chance, "no detectable difference, it may be chance", "no detectable differences, they may be chance"));

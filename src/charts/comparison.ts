@@ -7,7 +7,7 @@
 import { getColumn, type Table } from "../dataset/table";
 import { cellString, type PairOptions } from "../dataset/column-toolkit";
 import { compareModels } from "../analysis/compare";
-import { bestGroup, chartTable, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { bestGroup, chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
 import { finishSpec } from "./finish";
 import { labelChars, pairLabels } from "./text";
 import type { FrameInput } from "../dataset/frame-like";
@@ -189,7 +189,7 @@ export function thresholdSweep(scored: FrameInput, options: ThresholdSweepOption
   const by = groupColumn(table, options.by, "thresholdSweep");
   const thresholds = options.thresholds ?? Array.from({ length: 21 }, (_, i) => i / 20);
   const scores = numberColumn(table, metric, "thresholdSweep");
-  const groups = groupByKey(textColumn(table, by));
+  const groups = groupByKey(groupLabels(table, by));
   const values: Record<string, unknown>[] = [];
   const sizes: [string, number][] = [];
   let failed = 0;

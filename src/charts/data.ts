@@ -1,6 +1,6 @@
 /** Reading scored and summarized frames for charts: typed columns, groups, counts. */
 import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
-import { pairingColumn } from "../analysis/compare";
+import { pairingColumn, repeatedPairs } from "../analysis/compare";
 import { readTable, requireColumn } from "../analysis/summarize";
 import type { FrameInput } from "../dataset/frame-like";
 import { cellNumber, cellString, DEFAULT_BY } from "../dataset/column-toolkit";
@@ -47,6 +47,19 @@ export function chartCategory(value: string): string {
 export function textColumn(table: Table, name: string): string[] {
   const column = getColumn(table, name);
   return Array.from({ length: table.rowCount }, (_, i) => chartCategory(cellString(column?.values[i])));
+}
+
+/**
+ * The group (model) of each row as a chart names it: a row with no value
+ * there is "(no model)" (as the headline names it), and a table without the
+ * column is one group, "all answers", rather than a bar or panel with no name.
+ *
+ * @example
+ * groupLabels(table, "model") // ["atlas-pro", "(no model)", …]
+ */
+export function groupLabels(table: Table, by: string): string[] {
+  const missing = getColumn(table, by) === undefined ? "all answers" : `(no ${by})`;
+  return textColumn(table, by).map((v) => (v === "" ? missing : v));
 }
 
 /**
@@ -97,15 +110,35 @@ export function excludedNote(failed: number): string | undefined {
 }
 
 /**
+ * The pairing column, once no model answers a question twice in it (else the
+ * error `compareModels` gives): a chart would otherwise draw one of the
+ * answers, unlike the summary, which counts the first and fails the others.
+ */
+function refuseRepeats(table: Table, by: string, pairBy: string, caller: string): string {
+  const models = textColumn(table, by);
+  const ids = textColumn(table, pairBy);
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (let i = 0; i < table.rowCount; i++) {
+    if (ids[i] === "") continue;
+    const key = JSON.stringify([ids[i], models[i]]);
+    if (seen.has(key)) repeated.add(`(${JSON.stringify(ids[i])}, ${JSON.stringify(models[i])})`);
+    else seen.add(key);
+  }
+  if (repeated.size > 0) throw new Error(repeatedPairs(caller, [...repeated], pairBy, by));
+  return pairBy;
+}
+
+/**
  * The column that pairs a chart's answers to the same question: `pairBy`
  * when given (an error naming the columns when the table lacks it), else
  * `id`, else the question text when each model answers each question once,
  * as `compareModels` pairs them; else an error saying how to pair them.
  */
 export function pairingOf(table: Table, by: string, pairBy: string | undefined, caller: string): string {
-  if (pairBy !== undefined) return (requireColumn(table, pairBy, caller, "pairBy"), pairBy);
+  if (pairBy !== undefined) return (requireColumn(table, pairBy, caller, "pairBy"), refuseRepeats(table, by, pairBy, caller));
   const found = pairingColumn(table, by);
-  if (found !== undefined) return found;
+  if (found !== undefined) return refuseRepeats(table, by, found, caller);
   const why = getColumn(table, "user_input") === undefined ? 'no "id" column and no question column (user_input)' : `no "id" column, and a model in "${by}" answers the same question text more than once`;
   throw new Error(`${caller}: cannot tell which answers are to the same question: there is ${why}; give pairBy, the column that names each question`);
 }

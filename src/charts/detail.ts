@@ -2,8 +2,9 @@
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { chartTable, pairingOf, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { chartTable, pairingOf, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
+import { counted } from "../display/words";
 import { finishSpec } from "./finish";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
@@ -41,7 +42,7 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
   const factual = numberColumn(table, "answer_correctness_factual", "factualVsSemantic");
   const semantic = numberColumn(table, "answer_correctness_semantic", "factualVsSemantic");
   const scores = numberColumn(table, "answer_correctness", "factualVsSemantic");
-  const models = textColumn(table, by);
+  const models = groupLabels(table, by);
   const ids = textColumn(table, "id");
   const valid = models.flatMap((model, i) => (Number.isFinite(factual[i]!) && Number.isFinite(semantic[i]!) ? [i] : []));
   const names = [...groupByKey(models).keys()];
@@ -227,7 +228,7 @@ export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): V
   const table = chartTable(scored, "verdictBars");
   const by = groupColumn(table, options.by, "verdictBars");
   const counts = ["tp", "fp", "fn"].map((k) => numberColumn(table, `answer_correctness_${k}`, "verdictBars"));
-  const groups = groupByKey(textColumn(table, by));
+  const groups = groupByKey(groupLabels(table, by));
   const segments: { row: string; category: string; count: number; model: string }[] = [];
   const answers = new Map<string, number>();
   let failed = 0;
@@ -255,7 +256,7 @@ export function verdictBars(scored: FrameInput, options: VerdictOptions = {}): V
     rowTitle: by,
     countTitle: "Statements",
     legendTitle: "Verdict",
-    totalLabel: (row) => `n = ${answers.get(row) ?? 0} answers`,
+    totalLabel: (row) => `n = ${counted(answers.get(row) ?? 0, "answer")}`,
   });
   return finishSpec({
     ...baseSpec("Statement verdicts by model", [

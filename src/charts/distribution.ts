@@ -2,11 +2,15 @@
 import { quantileSorted7 } from "../stats/descriptive";
 import { nanMax, nanMin } from "../stats/descriptive";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, type VegaLiteSpec } from "./spec";
+import { fitLabels, labelChars } from "./text";
+
+/** The room of a histogram panel's header label, in pixels (as much as an axis label has). */
+const HEADER_LABEL_PX = 180;
 
 /** Options of {@link scoreHistogram}. */
 export interface HistogramOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
@@ -34,13 +38,17 @@ export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {
   const table = chartTable(scored, "scoreHistogram");
   const by = groupColumn(table, options.by, "scoreHistogram");
   const scores = numberColumn(table, metric, "scoreHistogram");
-  const groups = groupByKey(textColumn(table, by));
+  const groups = groupByKey(groupLabels(table, by));
   const valid = scores.filter((s) => Number.isFinite(s));
   // Loops, not Math.min(...): spreading 200,000 values as arguments overflows the stack.
   const lo = valid.length > 0 ? Math.min(0, nanMin(valid)) : 0;
   const hi = valid.length > 0 ? Math.max(1, nanMax(valid)) : 1;
   const step = (hi - lo) / bins;
   const values: Record<string, unknown>[] = [];
+  // A panel's header is its model's name, cut in the middle as an axis label is (the tooltip keeps it whole).
+  const names = [...groups.keys()];
+  const cut = fitLabels(names, labelChars(HEADER_LABEL_PX));
+  const headers = new Map(names.map((model, k) => [model, cut[k]!]));
   for (const [model, rows] of groups) {
     const counts = new Array<number>(bins).fill(0);
     for (const i of rows) {
@@ -49,14 +57,15 @@ export function scoreHistogram(scored: FrameInput, options: HistogramOptions = {
       counts[Math.min(bins - 1, Math.floor((s - lo) / step))]!++;
     }
     const n = counts.reduce((sum, c) => sum + c, 0);
-    counts.forEach((count, b) => values.push({ model, bin_start: lo + b * step, bin_end: lo + (b + 1) * step, count, panel: `${model} (n = ${n})` }));
+    counts.forEach((count, b) => values.push({ model, bin_start: lo + b * step, bin_end: lo + (b + 1) * step, count, panel: `${headers.get(model)!} (n = ${n})` }));
   }
   const models = [...groups.keys()];
   const panels = [...new Set(values.map((v) => String(v["panel"])))];
   const encoding: Record<string, unknown> = {
     x: { field: "bin_start", type: "quantitative", bin: { binned: true, step }, title: metric, scale: { domain: [lo, hi] } },
     x2: { field: "bin_end" },
-    y: { field: "count", type: "quantitative", title: "Rows", stack: options.layout === "layer" ? null : "zero" },
+    // At least 0 to 1, whole numbers: a model with no scored row gets an empty panel, not an axis of "0.000000".
+    y: { field: "count", type: "quantitative", title: "Rows", stack: options.layout === "layer" ? null : "zero", scale: { domain: { unionWith: [0, 1] } }, axis: { tickMinStep: 1 } },
     color: modelColorEncoding(models, "model", by),
     tooltip: [
       { field: "model", type: "nominal", title: by },
@@ -100,7 +109,7 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
   const table = chartTable(scored, "scoreBox");
   const by = groupColumn(table, options.by, "scoreBox");
   const scores = numberColumn(table, metric, "scoreBox");
-  const groups = groupByKey(textColumn(table, by));
+  const groups = groupByKey(groupLabels(table, by));
   const stats: Record<string, unknown>[] = [];
   let failed = 0;
   for (const [model, rows] of groups) {
@@ -128,7 +137,8 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
     ...["min", "p25", "median", "p75", "max"].map((f) => ({ field: f, type: "quantitative", title: f, format: ".3f" })),
   ];
   const layers: Record<string, unknown>[] = [
-    { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: metric }, x2: { field: "max" }, tooltip } },
+    // With no scored row at all, an axis from 0 to 1 rather than one tick reading "0.000000".
+    { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: metric, ...(stats.length === 0 ? { scale: { domain: [0, 1] } } : {}) }, x2: { field: "max" }, tooltip } },
     { mark: { type: "bar", size: 18, opacity: 0.5 }, encoding: { y, x: { field: "p25", type: "quantitative" }, x2: { field: "p75" }, color, tooltip } },
     { mark: { type: "tick", color: "black", size: 18, thickness: 2 }, encoding: { y, x: { field: "median", type: "quantitative" }, tooltip } },
     { mark: { type: "text", align: "left", baseline: "middle", dx: 6, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },

@@ -10,8 +10,8 @@ export { judgeLabels };
 /**
  * The `judgeLabel` option every chart builder takes:
  * - `true` or left out: the distinct labels of the score's `<metric>_judge`
- *   column (or of a `judge` column), nothing when the table has neither
- *   (e.g. a `summarize` result: pass the label then);
+ *   column (or of a `judge` column, which `summarize` and `compareModels`
+ *   results carry), nothing when the table has neither (pass the label then);
  * - a label or several: shown as given (`judge.label`, "hand-labelled");
  * - `false`: no judge line.
  */

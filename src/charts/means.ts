@@ -8,7 +8,7 @@ import { getColumn, type Table } from "../dataset/table";
 import type { PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, groupColumn, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -37,12 +37,19 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
   const by = groupColumn(input, byOption, caller);
   let table = input;
   if (!getColumn(table, "ci_low")) {
-    const options: { by: string; metrics: string[]; seed?: number } = { by, metrics: [metric] };
+    // A table without the default model column is one group, as the other charts draw it.
+    const options: { by?: string; metrics: string[]; seed?: number } = getColumn(input, by) ? { by, metrics: [metric] } : { metrics: [metric] };
     if (seed !== undefined) options.seed = seed;
-    table = chartTable(summarize(data, options), caller);
+    try {
+      table = chartTable(summarize(data, options), caller);
+    } catch (error) {
+      // The chart was asked for, not summarize: its name leads the message.
+      if (error instanceof Error && error.message.startsWith("summarize: ")) error.message = `${caller}: ${error.message.slice("summarize: ".length)}`;
+      throw error;
+    }
   }
   const metrics = textColumn(table, "metric");
-  const groups = textColumn(table, by);
+  const groups = groupLabels(table, by);
   const [mean, low, high, nValid, nError] = ["mean", "ci_low", "ci_high", "n_valid", "n_error"].map((c) => numberColumn(table, c, caller)) as [number[], number[], number[], number[], number[]];
   const passRate = getColumn(table, "pass_rate") ? numberColumn(table, "pass_rate", caller) : mean.map(() => Number.NaN);
   const rows: SummaryRow[] = [];
@@ -124,11 +131,24 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
       ...intervalLayers(y, tooltip).slice(0, 3),
       {
         mark: { type: "point", filled: true, size: 90, opacity: 1 },
-        encoding: { y, x: { field: "mean", type: "quantitative", title: axis, scale: { zero: false } }, color: { ...modelColorEncoding(models, "model", by), legend: null }, tooltip },
+        encoding: { y, x: { field: "mean", type: "quantitative", title: axis, scale: pointScale(values) }, color: { ...modelColorEncoding(models, "model", by), legend: null }, tooltip },
       },
       intervalLayers(y, tooltip)[3]!,
     ],
   });
+}
+
+/**
+ * The mean axis's scale: not from zero, and 0.1 wide around the point when
+ * every mean and interval is one value (one score, or equal scores), which
+ * Vega would draw as an axis of one tick reading "0.901351".
+ */
+function pointScale(values: readonly { mean: number; ci_low: number | null; ci_high: number | null }[]): Record<string, unknown> {
+  const ends = values.flatMap((v) => [v.mean, v.ci_low, v.ci_high]).filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+  if (ends.length === 0) return { zero: false };
+  const lo = Math.min(...ends);
+  const hi = Math.max(...ends);
+  return hi - lo > 1e-9 ? { zero: false } : { zero: false, domain: [lo - 0.05, hi + 0.05] };
 }
 
 /**

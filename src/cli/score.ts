@@ -27,6 +27,7 @@ import { ownDescriptor } from "../dataset/atomic-write";
 import { tableRecord } from "../dataset/table";
 import type { Records } from "../dataset/raw";
 import { MULTIMODAL_FLAGS } from "../context/option-names";
+import { separatorHint } from "../dataset/validate";
 import { MULTIMODAL_RELEVANCE_COLUMNS } from "../metrics/multimodal-relevance/columns";
 
 /** The metric the flags of `MULTIMODAL_FLAGS` belong to. */
@@ -253,7 +254,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     chosen = registered.filter((m) => metrics[m]!.requiredColumns.every((col) => columns.includes(col)));
     if (chosen.length === 0) {
       const needs = metricDefinitions().map((d) => `${d.name} needs ${d.needs}`);
-      throw new CliFailure(`${input}: nothing to score: ${needs.slice(0, -1).join(", ")}${needs.length > 1 ? " and " : ""}${needs.at(-1) ?? ""}; the columns are ${columns.join(", ")}`);
+      const resave = separatorHint(columns);
+      throw new CliFailure(`${input}: nothing to score: ${needs.slice(0, -1).join(", ")}${needs.length > 1 ? " and " : ""}${needs.at(-1) ?? ""}; the columns are ${columns.join(", ")}${resave === undefined ? "" : `; ${resave}`}`);
     }
     if (statementsOut !== undefined && !chosen.includes("answer_correctness")) {
       throw new CliFailure(`${input}: --statements-out needs answer_correctness, and this table has no "reference" column to score it with`);

@@ -47,6 +47,11 @@ export function formatCsv(data: FrameInput, options: ToCsvOptions = {}): string 
   const table = readFrame(data, "toCSV");
   const eol = options.lineEnding ?? "\n";
   const delimiter = options.delimiter ?? ",";
+  // Options from plain JavaScript are checked: each of these would write a file that does not read back.
+  if (eol !== "\n" && eol !== "\r\n") throw new RangeError(`toCSV: lineEnding must be "\\n" or "\\r\\n", got ${JSON.stringify(eol)}`);
+  if (Array.from(delimiter).length !== 1 || /["\r\n]/.test(delimiter)) throw new RangeError(`toCSV: delimiter must be one character other than a quote or a line break, got ${JSON.stringify(delimiter)}`);
+  const twice = options.columns?.find((name, i) => options.columns!.indexOf(name) !== i);
+  if (twice !== undefined) throw new Error(`toCSV: columns names "${twice}" twice; a CSV header with a column twice does not read back`);
   const escape = options.escapeFormulas !== false;
   let columns = table.columns;
   if (options.columns) {
@@ -60,6 +65,8 @@ export function formatCsv(data: FrameInput, options: ToCsvOptions = {}): string 
       return column;
     });
   }
+  // No column at all (no rows from row objects, no columns named): an empty file rather than empty lines.
+  if (columns.length === 0) return options.bom ? "\uFEFF" : "";
   const lines: string[] = options.header === false ? [] : [columns.map((c) => csvText(c.name, escape, delimiter)).join(delimiter)];
   for (let row = 0; row < table.rowCount; row++) {
     lines.push(columns.map((c) => csvField(c.values[row] ?? null, escape, delimiter)).join(delimiter));

@@ -41,6 +41,23 @@ export function tableFromDataFrame(df: DataFrame): Table {
   return typeRawTable(rawFromDataFrame(df), new RowProblems());
 }
 
+/**
+ * A typed table of values given in memory, refused when a cell does not fit
+ * its column's type (text in a score column, say): typed silently it would
+ * become an empty cell, counted as a failed row or written out blank.
+ */
+function typedOrRefused(raw: RawTable, caller: string): Table {
+  const problems = new RowProblems();
+  const table = typeRawTable(raw, problems);
+  const rows = problems.rows();
+  if (rows.length > 0) {
+    const first = rows[0]!;
+    const more = rows.length > 1 ? ` (and ${rows.length - 1} more row${rows.length === 2 ? "" : "s"})` : "";
+    throw new TypeError(`${caller}: row ${first}: ${problems.message(first)}${more}`);
+  }
+  return table;
+}
+
 /** True for a typed table (`loadTable`'s result): columns that carry their values, and a row count. */
 export function isTable(value: unknown): value is Table {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
@@ -54,12 +71,14 @@ export function isTable(value: unknown): value is Table {
  * tables, CSV out). A DataFrame column whose cells are all missing keeps
  * danfojs' numeric dtype.
  *
- * @throws {TypeError} naming `caller` for anything else.
+ * @throws {TypeError} naming `caller` for anything else, and naming the row
+ * and column of a cell that does not fit its column's type (text in a score
+ * column such as `answer_correctness`), which would otherwise be read as empty.
  */
 export function readFrame(data: FrameInput, caller: string): Table {
   if (isTable(data)) return data;
-  if (isDataFrame(data)) return tableFromDataFrame(data);
-  if (Array.isArray(data)) return typeRawTable(rawFromRecords(data as Records), new RowProblems());
+  if (isDataFrame(data)) return typedOrRefused(rawFromDataFrame(data), caller);
+  if (Array.isArray(data)) return typedOrRefused(rawFromRecords(data as Records), caller);
   throw new TypeError(`${caller}: expected a danfojs DataFrame, an array of row objects or a table from loadTable`);
 }
 

@@ -20,8 +20,13 @@ export interface RawTable {
   declaredTypes?: Readonly<Record<string, ColumnType>>;
 }
 
-/** An array of row objects, e.g. `[{ question: "…", answer: "…" }]`. */
-export type Records = readonly Readonly<Record<string, unknown>>[];
+/**
+ * An array of row objects, e.g. `[{ question: "…", answer: "…" }]`: any
+ * objects, so that rows typed by an interface of your own (`Row[]`, which has
+ * no index signature) are taken as they are; each row's own fields are its
+ * columns.
+ */
+export type Records = readonly object[];
 
 /** An object of equally long columns, e.g. `{ question: ["…"], answer: ["…"] }`. */
 export type ColumnData = Readonly<Record<string, readonly unknown[]>>;
@@ -46,7 +51,7 @@ export function rawFromRecords(records: Records, lines?: number[]): RawTable {
     }
   });
   // Own fields only: a row without "constructor" has no value there, not Object's constructor.
-  const columns = names.map((name) => records.map((record) => (Object.hasOwn(record, name) ? record[name] : undefined)));
+  const columns = names.map((name) => records.map((record) => (Object.hasOwn(record, name) ? (record as Readonly<Record<string, unknown>>)[name] : undefined)));
   const raw: RawTable = { names, columns, rowCount: records.length, origin: "values" };
   if (lines) raw.lines = lines;
   return raw;

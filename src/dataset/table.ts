@@ -170,7 +170,7 @@ export function cellText(value: unknown): string | null {
 
 /** Options for {@link typeColumn}. */
 export interface TypeColumnOptions {
-  /** Force this type instead of the known or inferred one. */
+  /** Force this type instead of the known or inferred one (forced to numbers, "007" reads as 7). */
   type?: ColumnType;
   /** In text columns, reports cells that are not strings (numbers, lists…) as problems. */
   requireText?: boolean;
@@ -203,7 +203,9 @@ export function typeColumn(
     }
     if (type === "number") {
       if (origin === "text" || typeof v === "string") {
-        const parsed = parseNumberText(typeof v === "string" ? v : "");
+        const text = typeof v === "string" ? v : "";
+        // "007" is left as text when types are inferred (ids, postcodes); a column forced to numbers reads it as 7.
+        const parsed = parseNumberText(text) ?? (options.type === "number" && LEADING_ZERO_INTEGER.test(text.trim()) && NUMBER_TEXT.test(text.trim()) ? Number(text.trim()) : undefined);
         if (parsed === undefined) {
           problems.add(row, `column "${name}" holds ${JSON.stringify(v)}, which is not a number; write a number or leave it empty`);
           return Number.NaN;

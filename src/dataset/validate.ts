@@ -20,14 +20,43 @@ export class MissingColumnError extends FixableError {
       .map((name) => `"${name}" (or ${COLUMN_ALIASES[name].map((a) => `"${a}"`).join(", ")})`)
       .join(" and ");
     const has = found.length > 0 ? found.map((n) => `"${n}"`).join(", ") : "none";
+    const resave = separatorHint(found);
     super(`${source}: missing required column ${wanted}; the columns found are ${has}`, {
-      api: `rename a column, or pass { aliases: { yourName: "${missing[0]}" } }`,
-      cli: `rename a column in the file to "${missing[0]}" or one of the names above`,
+      api: resave ?? `rename a column, or pass { aliases: { yourName: "${missing[0]}" } }`,
+      cli: resave ?? `rename a column in the file to "${missing[0]}" or one of the names above`,
     });
     this.name = "MissingColumnError";
     this.missing = missing;
     this.found = found;
   }
+}
+
+/**
+ * @internal What to do with a header read as one column because its fields
+ * are split by another character than the reader's (semicolons, as Excel
+ * writes CSV in many locales; tabs; bars), when a part of it names a column
+ * evalframe reads; else undefined.
+ *
+ * @example
+ * separatorHint(["question;answer;reference"]) // "the header is one column … split by semicolons: save the file with commas …"
+ * separatorHint(["question\tanswer"])           // "… split by tabs: name the file .tsv, or give the format "tsv""
+ */
+export function separatorHint(found: readonly string[]): string | undefined {
+  if (found.length !== 1) return undefined;
+  const resave = "save the file with commas between its fields (in Excel: CSV UTF-8, comma delimited)";
+  const splits = [
+    [";", "semicolons", resave],
+    ["\t", "tabs", 'name the file .tsv, or give the format "tsv"'],
+    ["|", "bars (|)", resave],
+    [",", "commas", 'name the file .csv, or give the format "csv"'],
+  ] as const;
+  for (const [char, name, fix] of splits) {
+    const parts = found[0]!.split(char);
+    if (parts.length > 1 && parts.some((part) => canonicalName(part.trim().replace(/^"|"$/g, "")) !== undefined)) {
+      return `the header is one column whose name holds the column names split by ${name}: ${fix}`;
+    }
+  }
+  return undefined;
 }
 
 /**

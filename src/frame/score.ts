@@ -25,8 +25,12 @@ export interface ScoreOptions {
   judge?: Judge | JudgeOptions;
   /** Record usage here too (default: a new recorder for this run). */
   usage?: UsageRecorder;
-  /** Progress callback; default a line updated in place in a notebook, a bar on a terminal. `false` for none. */
-  progress?: ProgressCallback | false;
+  /**
+   * Progress callback; default (or undefined, which `notebookProgress()` gives
+   * outside a notebook) a line updated in place in a notebook, a bar on a
+   * terminal. `false` for none.
+   */
+  progress?: ProgressCallback | false | undefined;
   /** Do not print the usage line at the end. */
   quiet?: boolean;
   /** How to read the input (aliases, dtypes…), as for `loadDataset`. */

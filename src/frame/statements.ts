@@ -9,7 +9,7 @@ import { displayNumber, escapeHtml } from "../display/html";
 import { tslab } from "../display/tslab";
 import { DETAILS_COLUMN, parseDetails, type AnswerCorrectnessDetails, type StatementVerdict } from "../metrics/answer-correctness/details";
 import { tableFromDataFrame, tableToDataFrame } from "./dataframe";
-import { readFrame, type FrameInput } from "../dataset/frame-like";
+import { isDataFrame, readFrame, type FrameInput } from "../dataset/frame-like";
 
 function requireDetails(table: Table): void {
   if (!getColumn(table, DETAILS_COLUMN)) {
@@ -22,7 +22,8 @@ function requireDetails(table: Table): void {
 
 /**
  * One row per statement behind the answer-correctness scores of a scored
- * frame: `row` (the scored frame's row index), `id`, `model`, `side`
+ * frame: `row` (the row's position in the frame, as `explain(scored, row)`
+ * takes it; `scored.index[row]` is its label), `id`, `model`, `side`
  * (`response` or `reference`), `n` (the statement's number on its side),
  * `statement`, `verdict` (TP or FP for response statements; covered or FN
  * for reference statements) and the judge's `reason`. The TP, FP and FN rows
@@ -117,7 +118,9 @@ export function explanation(scored: FrameInput, row: number, options: Explanatio
   }
   const details = parseDetails(getColumn(table, DETAILS_COLUMN)?.values[row]);
   const error = textAt(table, "answer_correctness_error", row);
-  const title = [`row ${row}`, textAt(table, "id", row), textAt(table, "model", row)].filter((s) => s !== "").join(" · ");
+  // A filtered frame's row keeps its label from the whole frame: both are named when they differ.
+  const label = isDataFrame(scored) ? scored.index[row] : row;
+  const title = [`row ${row}${label !== row && label !== undefined ? ` (label ${String(label)})` : ""}`, textAt(table, "id", row), textAt(table, "model", row)].filter((s) => s !== "").join(" · ");
   const judge = details?.judge ?? textAt(table, "answer_correctness_judge", row);
   const scoreValue = numberAt(table, "answer_correctness", row);
   const continuousColumn = getColumn(table, "answer_correctness_continuous") ? "answer_correctness_continuous" : "answer_correctness";

@@ -34,7 +34,7 @@ import { answersSection, MAX_STATEMENTS_SHOWN, shownQuestions } from "./answers"
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
 import { definedColumns, estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable, type ReportColumn } from "./tables";
-import { errorText } from "../display/words";
+import { counted, errorText } from "../display/words";
 
 /** Options of {@link buildReport} and {@link writeReport}. */
 export interface ReportOptions {
@@ -558,7 +558,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   const version = packageVersion();
   const generated = options.generatedAt === null ? undefined : (options.generatedAt ?? new Date());
   const meta = [
-    `${table.rowCount.toLocaleString("en-US")} rows`,
+    counted(table.rowCount, "row"),
     models.length > 0 ? `${models.length} model${models.length === 1 ? "" : "s"}: ${models.join(", ")}` : undefined,
     `metrics: ${metrics.join(", ")}`,
     generated ? `generated ${generated.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}` : undefined,

@@ -29,6 +29,7 @@ export type { BootstrapOptions, BootstrapInterval, TwoSampleBootstrap } from "./
 export { permutationTest, PERMUTATION_EXACT_MAX_SPLITS } from "./permutation";
 export type { PermutationTestResult } from "./permutation";
 export { wilcoxonSignedRank, WILCOXON_EXACT_MAX_N, roundDifferences, binomialTwoSidedP, signTest, holm } from "./paired-tests";
+export type { WilcoxonOptions } from "./paired-tests";
 export type { WilcoxonResult, SignTestResult } from "./paired-tests";
 export { isMissingLabel, cohenKappa, spearman } from "./agreement";
 export type { Label } from "./agreement";

@@ -17,9 +17,9 @@ export interface WilcoxonResult {
   n: number;
   /** Number of zero differences, dropped (Wilcoxon's method). */
   zeros: number;
-  /** True when some |differences| are tied (then the normal approximation is used). */
+  /** True when some |differences| are tied (they share their average rank). */
   ties: boolean;
-  /** "exact" (n ≤ 25, no ties) or "normal" (tie-corrected variance, continuity correction 0.5). */
+  /** "exact" (n ≤ 25, ties or not) or "normal" (tie-corrected variance, continuity correction 0.5). */
   method: "exact" | "normal";
   /** The z statistic of the normal approximation (NaN for the exact method). */
   z: number;
@@ -65,22 +65,40 @@ function differencesOf(x: NumberArray, y: NumberArray | undefined): number[] {
   return roundDifferences(pairedDifferences(x, y), scale > 0 ? scale : undefined);
 }
 
-/** Exact tests are used up to this many non-zero differences (when there are no ties). */
+/** Exact tests are used up to this many non-zero differences (with or without ties). */
 export const WILCOXON_EXACT_MAX_N = 25;
 
-/** P(W+ ≤ w) under the null, for n untied ranks: counts of subsets of {1..n} by sum, over 2^n. */
-function wilcoxonExactCdf(n: number, w: number): number {
-  const max = (n * (n + 1)) / 2;
+/**
+ * P(W+ ≤ w) under the null, for these ranks (average ranks when |differences|
+ * tie, so halves): each of the 2^n sign patterns equally likely, counted by
+ * the sum of the positive ranks. Sums are counted in half-rank units, which
+ * are whole numbers whatever the ties.
+ */
+function wilcoxonExactCdf(ranks: ArrayLike<number>, w: number): number {
+  const n = ranks.length;
+  const halves = Array.from(ranks, (r) => Math.round(2 * r));
+  const max = halves.reduce((a, b) => a + b, 0);
   const counts = new Float64Array(max + 1);
   counts[0] = 1;
   let top = 0;
-  for (let r = 1; r <= n; r++) {
+  for (const r of halves) {
     top += r;
     for (let s = top; s >= r; s--) counts[s] = counts[s]! + counts[s - r]!;
   }
   let below = 0;
-  for (let s = 0; s <= Math.min(max, Math.floor(w)); s++) below += counts[s]!;
+  const limit = Math.min(max, Math.round(2 * w));
+  for (let s = 0; s <= limit; s++) below += counts[s]!;
   return below / 2 ** n;
+}
+
+/** Options of {@link wilcoxonSignedRank}. */
+export interface WilcoxonOptions {
+  /**
+   * "auto" (default): exact up to {@link WILCOXON_EXACT_MAX_N} non-zero
+   * differences, normal beyond; "exact" or "normal" to force one (exact is
+   * refused above 60 differences: 2^60 sign patterns lose precision).
+   */
+  method?: "auto" | "exact" | "normal";
 }
 
 /**
@@ -91,16 +109,22 @@ function wilcoxonExactCdf(n: number, w: number): number {
  * {@link roundDifferences}), so that float noise neither splits a tie nor
  * passes for a difference; zero
  * differences are dropped (Wilcoxon's method); tied |differences| get average
- * ranks. With n ≤ 25 non-zero differences and no ties the p-value is exact
- * (the null distribution of W+ enumerated); otherwise it is the normal
+ * ranks. With n ≤ 25 non-zero differences the p-value is exact (the null
+ * distribution of W+ enumerated over the 2^n sign patterns of the ranks
+ * given, average ranks included: with ties the normal approximation can give
+ * p-values no sign pattern of so few pairs reaches, e.g. 0.037 for 5 equal
+ * differences, whose exact p is 2/32 = 0.0625); otherwise it is the normal
  * approximation with the tie-corrected variance n(n+1)(2n+1)/24 − Σ(t³ − t)/48
  * and a continuity correction of 0.5. With no non-zero difference, p = 1.
+ * `options.method` forces one of the two.
  *
  * @example
  * // Darwin's maize data (SciPy's documentation): W = 24, exact p = 0.041259765625
  * wilcoxonSignedRank([6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75]);
  */
-export function wilcoxonSignedRank(x: NumberArray, y?: NumberArray): WilcoxonResult {
+export function wilcoxonSignedRank(x: NumberArray, y?: NumberArray, options: WilcoxonOptions = {}): WilcoxonResult {
+  const method = options.method ?? "auto";
+  if (method !== "auto" && method !== "exact" && method !== "normal") throw new RangeError(`wilcoxonSignedRank: method must be "auto", "exact" or "normal", got ${JSON.stringify(method)}`);
   const d = differencesOf(x, y);
   const nonZero: number[] = [];
   for (const v of d) if (v !== 0) nonZero.push(v);
@@ -128,8 +152,9 @@ export function wilcoxonSignedRank(x: NumberArray, y?: NumberArray): WilcoxonRes
     i = j + 1;
   }
 
-  if (n <= WILCOXON_EXACT_MAX_N && !ties) {
-    const pValue = Math.min(1, 2 * wilcoxonExactCdf(n, statistic));
+  if (method === "exact" && n > 60) throw new RangeError(`wilcoxonSignedRank: the exact method takes at most 60 non-zero differences, got ${n}; use "normal"`);
+  if (method === "exact" || (method === "auto" && n <= WILCOXON_EXACT_MAX_N)) {
+    const pValue = n === 0 ? 1 : Math.min(1, 2 * wilcoxonExactCdf(ranks, statistic));
     return { statistic, wPlus, wMinus, n, zeros, ties, method: "exact", z: Number.NaN, pValue };
   }
   const mean = total / 2;
