@@ -127,9 +127,15 @@ interface Phrase {
   text: string;
 }
 
+/** Phrases of statements already read. */
+const phrasesRead = new WeakMap<StatementAnalysis, ReadonlyMap<string, readonly Phrase[]>>();
+
 /** The noun phrases of an English statement (adjectives and nouns ending in a noun) by their head noun. */
-function phrasesByHead(statement: StatementAnalysis): Map<string, Phrase[]> {
+function phrasesByHead(statement: StatementAnalysis): ReadonlyMap<string, readonly Phrase[]> {
+  const known = phrasesRead.get(statement);
+  if (known !== undefined) return known;
   const out = new Map<string, Phrase[]>();
+  phrasesRead.set(statement, out);
   if (HAS_HANGUL.test(statement.text)) return out;
   const tokens = englishTokens(statement.text);
   let run: EnglishToken[] = [];
@@ -156,18 +162,20 @@ function phrasesByHead(statement: StatementAnalysis): Map<string, Phrase[]> {
  * words of the same noun, paired otherwise. Returns a phrase of each as written; undefined
  * otherwise.
  */
-export function swappedModifiers(statement: StatementAnalysis, o: StatementAnalysis): { mine: string; theirs: string } | undefined {
-  const mine = phrasesByHead(statement);
-  if (mine.size === 0) return undefined;
-  const theirs = phrasesByHead(o);
-  for (const [head, phrases] of mine) {
-    const there = theirs.get(head);
-    if (phrases.length < 2 || there === undefined || there.length !== phrases.length) continue;
-    const words = (list: readonly Phrase[]) => list.flatMap((p) => p.key.split(" ")).sort().join(" ");
-    if (words(phrases) !== words(there)) continue;
-    const odd = phrases.find((p) => !there.some((q) => q.key === p.key));
-    const other = there.find((q) => !phrases.some((p) => p.key === q.key));
-    if (odd !== undefined && other !== undefined) return { mine: odd.text, theirs: other.text };
+export function swappedModifiers(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; mine: string; theirs: string } | undefined {
+  // Only a statement with two phrases of one noun can have their modifiers swapped (few have).
+  const mine = [...phrasesByHead(statement)].filter(([, phrases]) => phrases.length >= 2);
+  if (mine.length === 0) return undefined;
+  const words = (list: readonly Phrase[]) => list.flatMap((p) => p.key.split(" ")).sort().join(" ");
+  for (const [index, o] of others.entries()) {
+    const theirs = phrasesByHead(o);
+    for (const [head, phrases] of mine) {
+      const there = theirs.get(head);
+      if (there === undefined || there.length !== phrases.length || words(phrases) !== words(there)) continue;
+      const odd = phrases.find((p) => !there.some((q) => q.key === p.key));
+      const other = there.find((q) => !phrases.some((p) => p.key === q.key));
+      if (odd !== undefined && other !== undefined) return { index, mine: odd.text, theirs: other.text };
+    }
   }
   return undefined;
 }

@@ -474,11 +474,8 @@ const doersSwapped: Contradiction = ({ statement, others, own, clash }) => {
 
 /** Modifiers swapped between two phrases of one noun ("a solid outer core and a liquid inner core" against the reverse). */
 const modifiersSwapped: Contradiction = ({ statement, others, clash }) => {
-  for (const [index, o] of others.entries()) {
-    const swap = swappedModifiers(statement, o);
-    if (swap !== undefined) return clash(index, `"${swap.mine}" where it says "${swap.theirs}"`);
-  }
-  return undefined;
+  const swap = swappedModifiers(statement, others);
+  return swap === undefined ? undefined : clash(swap.index, `"${swap.mine}" where it says "${swap.theirs}"`);
 };
 
 /** Another object of the same verb, one the other side never mentions ("Bees collect pollen" against "Bees collect nectar"). */
