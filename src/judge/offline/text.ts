@@ -328,6 +328,15 @@ const LATIN_LANGUAGE_WORDS: readonly (readonly [string, ReadonlySet<string>])[] 
 
 const LOWER_START = /^\p{Ll}/u;
 
+/** Each word of {@link LATIN_LANGUAGE_WORDS} with the indices of the languages that have it (one look-up a word, not one a language). */
+const LANGUAGES_OF_WORD: ReadonlyMap<string, readonly number[]> = (() => {
+  const out = new Map<string, number[]>();
+  LATIN_LANGUAGE_WORDS.forEach(([, words], i) => {
+    for (const word of words) out.set(word, [...(out.get(word) ?? []), i]);
+  });
+  return out;
+})();
+
 /** English function words, against which the words above are counted (not "in" or "a", which German and Italian write too). */
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(["the", "of", "and", "is", "are", "was", "were", "to", "an", "that", "it", "for", "on", "with", "as", "by", "from", "this", "has", "have", "not", "be"]);
 
@@ -364,10 +373,11 @@ export function textLanguage(text: string): string {
     const word = raw.includes("’") ? raw.replace(/’/gu, "'") : raw;
     const bare = word.endsWith("'") ? word.slice(0, -1) : word;
     if (ENGLISH_WORDS.has(bare)) english++;
-    for (let i = 0; i < LATIN_LANGUAGE_WORDS.length; i++) {
-      const set = LATIN_LANGUAGE_WORDS[i]![1];
-      if (set.has(word) || set.has(bare)) counts[i]!++;
-    }
+    // A language counts the word once, whether as written or without its apostrophe.
+    const languages = LANGUAGES_OF_WORD.get(word);
+    if (languages !== undefined) for (const i of languages) counts[i]!++;
+    const bareLanguages = bare === word ? undefined : LANGUAGES_OF_WORD.get(bare);
+    if (bareLanguages !== undefined) for (const i of bareLanguages) if (languages === undefined || !languages.includes(i)) counts[i]!++;
   }
   const best = counts.reduce((b, c, i) => (c > counts[b]! ? i : b), 0);
   // Three of its words and more than twice the English ones; in a short sentence two and no English one.
