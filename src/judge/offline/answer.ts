@@ -64,7 +64,8 @@ function readable(text: string, what: string): void {
  */
 function sameLanguage(answer: string, reference: string): void {
   const words = (text: string) => text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  const [said, expected] = [textLanguage(answer), textLanguage(reference)];
+  const said = textLanguage(answer);
+  const expected = referenceLanguage(reference);
   if (said === expected) return;
   // Hangul against Latin letters is told by the script from two words on; languages of Latin letters from four.
   const korean = said === "Korean" || expected === "Korean";
@@ -73,4 +74,13 @@ function sameLanguage(answer: string, reference: string): void {
     `the answer is in ${said} and the reference in ${expected}, and the offline judge matches words, so it cannot tell whether they say the same; ` +
       "set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model",
   );
+}
+
+/** The reference last read by {@link referenceLanguage}, and its language. */
+let lastReference: { text: string; language: string } | undefined;
+
+/** The language of a reference: the answers to one question come one after another, and share it (read once for all of them). */
+function referenceLanguage(reference: string): string {
+  if (lastReference?.text !== reference) lastReference = { text: reference, language: textLanguage(reference) };
+  return lastReference.language;
 }

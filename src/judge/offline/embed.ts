@@ -18,7 +18,14 @@ const encoder = new TextEncoder();
  * fnv1a32("a"); // → 3826002220 (0xe40c292c)
  */
 export function fnv1a32(text: string): number {
-  let hash = FNV_OFFSET;
+  return fnvOn(FNV_OFFSET, text) >>> 0;
+}
+
+/**
+ * FNV-1a of `text`'s UTF-8 bytes, going on from `hash` (the hash of what came before): the hash of
+ * "a" + "b" is fnvOn(fnvOn(FNV_OFFSET, "a"), "b"), where a surrogate pair is not cut between them.
+ */
+function fnvOn(hash: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) {
@@ -30,8 +37,12 @@ export function fnv1a32(text: string): number {
     for (const byte of encoder.encode(text.slice(i, end))) hash = Math.imul(hash ^ byte, FNV_PRIME);
     i = end - 1;
   }
-  return hash >>> 0;
+  return hash;
 }
+
+/** The FNV-1a states after the features' prefixes: "1:" (a word) and "2:" (two neighbouring words). */
+const UNIGRAM = fnvOn(FNV_OFFSET, "1:");
+const BIGRAM = fnvOn(FNV_OFFSET, "2:");
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 const LATIN = /^[a-z]+$/;
@@ -92,13 +103,14 @@ export function hashedEmbedding(text: string, dimensions = 512): number[] {
   }
   const vector = new Array<number>(dimensions).fill(0);
   const words = features(text);
-  const all = words.map((w) => `1:${w}`);
-  for (let i = 0; i + 1 < words.length; i++) all.push(`2:${words[i]} ${words[i + 1]}`);
-  for (const feature of all) {
-    const hash = fnv1a32(feature);
-    const bucket = hash % dimensions;
+  // Each feature ("1:word", and "2:word next" for neighbours) hashed piece by piece, as fnv1a32 of
+  // the joined text would hash it, without joining it (the pieces meet at an ASCII character: no surrogate pair is cut).
+  const count = (hash: number): void => {
+    const bucket = (hash >>> 0) % dimensions;
     vector[bucket] = (vector[bucket] ?? 0) + 1;
-  }
+  };
+  for (const w of words) count(fnvOn(UNIGRAM, w));
+  for (let i = 0; i + 1 < words.length; i++) count(fnvOn(fnvOn(fnvOn(BIGRAM, words[i]!), " "), words[i + 1]!));
   const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0));
   if (norm === 0) return vector.map(() => 0);
   return vector.map((x) => (x === 0 ? 0 : x / norm));

@@ -199,12 +199,26 @@ const ALIASED_WORDS: ReadonlyMap<string, readonly string[]> = (() => {
   return out;
 })();
 
-/** Where a term key is looked for in a {@link SideIndex}: its synonym key, and its first letters (see {@link sameTerm}). */
-function lookupKeys(key: string): string[] {
-  const keys = [`s:${synonymKey(key)}`];
-  // Near spellings share the first letter (a Korean word) or the first two (any other word).
-  keys.push(HANGUL_WORD.test(key) ? `1:${key.charAt(0)}` : `2:${key.slice(0, 2)}`);
-  return keys;
+/** A term key's entries in a {@link SideIndex}: its synonym key, its first letter and its first two (see {@link sameTerm}). */
+interface IndexKeys {
+  synonym: string;
+  first: string;
+  firstTwo: string;
+  /** Where it is looked for besides its synonym key: near spellings share the first letter (a Korean word) or the first two (any other word). */
+  near: string;
+}
+
+function readIndexKeys(key: string): IndexKeys {
+  const first = `1:${key.charAt(0)}`;
+  const firstTwo = `2:${key.slice(0, 2)}`;
+  return { synonym: `s:${synonymKey(key)}`, first, firstTwo, near: HANGUL_WORD.test(key) ? first : firstTwo };
+}
+
+// Kept by key: the same terms' keys are indexed and looked up again and again.
+const recentIndexKeys = new Memo<IndexKeys>(12_500);
+
+function indexKeys(key: string): IndexKeys {
+  return recentIndexKeys.get(key, readIndexKeys);
 }
 
 /** The statements of one side by what they hold, for {@link statementsThatMayHold}. */
@@ -223,9 +237,10 @@ function sideIndex(side: readonly StatementAnalysis[]): SideIndex {
   };
   side.forEach((a, i) => {
     for (const t of a.terms) {
-      add(`s:${synonymKey(t.key)}`, i);
-      add(`1:${t.key.charAt(0)}`, i);
-      add(`2:${t.key.slice(0, 2)}`, i);
+      const keys = indexKeys(t.key);
+      add(keys.synonym, i);
+      add(keys.first, i);
+      add(keys.firstTwo, i);
     }
   });
   sideIndexes.set(side, index);
@@ -265,10 +280,25 @@ function initialsIndex(side: readonly StatementAnalysis[]): SideIndex {
  */
 export function statementsThatMayHold(side: readonly StatementAnalysis[], terms: readonly Term[]): number[] {
   const index = sideIndex(side);
-  const found = new Set<number>();
+  // Marked by index and read back in order between the lowest and the highest marked (no set, no sort).
+  const seen = new Uint8Array(side.length);
+  let low = side.length;
+  let high = -1;
+  const take = (list: readonly number[] | undefined): void => {
+    if (list === undefined) return;
+    for (const i of list) {
+      seen[i] = 1;
+      if (i < low) low = i;
+      if (i > high) high = i;
+    }
+  };
   for (const t of terms) {
-    for (const key of lookupKeys(t.key)) for (const i of index.get(key) ?? []) found.add(i);
-    if (t.acronym) for (const i of initialsIndex(side).get(t.key) ?? []) found.add(i);
+    const keys = indexKeys(t.key);
+    take(index.get(keys.synonym));
+    take(index.get(keys.near));
+    if (t.acronym) take(initialsIndex(side).get(t.key));
   }
-  return [...found].sort((a, b) => a - b);
+  const found: number[] = [];
+  for (let i = low; i <= high; i++) if (seen[i] === 1) found.push(i);
+  return found;
 }

@@ -190,16 +190,27 @@ export function swappedRoles(statement: StatementAnalysis, others: readonly Stat
 export function exchangedPrepositions(statement: StatementAnalysis, others: readonly StatementAnalysis[]): { index: number; a: string; b: string } | undefined {
   const phrased = statement.terms.filter((t) => (PREPOSITIONS.has(t.role) || RELATION_WORDS.has(t.role)) && !isPredicate(t));
   if (phrased.length < 2) return undefined;
-  const rolesOf = (o: StatementAnalysis, t: Term) => o.terms.filter((u) => synonymKey(u.key) === synonymKey(t.key)).map((u) => u.role);
   for (const [index, o] of others.entries()) {
     for (const a of phrased) {
-      const aThere = rolesOf(o, a);
-      if (aThere.length !== 1 || aThere[0] === a.role) continue;
-      const b = phrased.find((t) => t.role === aThere[0] && t !== a && rolesOf(o, t).length === 1 && rolesOf(o, t)[0] === a.role);
+      const aThere = onlyRole(o, synonymKey(a.key));
+      if (aThere === undefined || aThere === a.role) continue;
+      const b = phrased.find((t) => t.role === aThere && t !== a && onlyRole(o, synonymKey(t.key)) === a.role);
       if (b !== undefined) return { index, a: a.form, b: b.form };
     }
   }
   return undefined;
+}
+
+/** The role of the one term of `o` whose synonym key is `key`; undefined when none or several have it. */
+function onlyRole(o: StatementAnalysis, key: string): string | undefined {
+  let role: string | undefined;
+  let count = 0;
+  for (const u of o.terms) {
+    if (synonymKey(u.key) !== key) continue;
+    if (++count > 1) return undefined;
+    role = u.role;
+  }
+  return role;
 }
 
 /**

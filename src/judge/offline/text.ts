@@ -242,6 +242,16 @@ export function quoteWords(words: readonly string[], max = 8): string {
   return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
 
+const ASCII_ONLY = /^[\x00-\x7F]*$/;
+const LETTER = /\p{L}/u;
+
+/** Whether a character (one code point) is a letter: /\p{L}/u, with ASCII told without the pattern. */
+function isLetter(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  return LETTER.test(ch);
+}
+
 /** Scripts the offline judge does not read, by the Unicode script of their letters. */
 const UNREAD_SCRIPTS: readonly (readonly [string, RegExp])[] = [
   ["Japanese", /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
@@ -266,11 +276,14 @@ const UNREAD_SCRIPTS: readonly (readonly [string, RegExp])[] = [
  * unreadScript("The wavelength is 5 μm.") // undefined
  */
 export function unreadScript(text: string): string | undefined {
+  // Text of ASCII alone (most answers) has no letter of these scripts.
+  if (ASCII_ONLY.test(text)) return undefined;
   let letters = 0;
   const counts = new Map<string, number>();
   for (const ch of text) {
-    if (!/\p{L}/u.test(ch)) continue;
+    if (!isLetter(ch)) continue;
     letters++;
+    if (ch.charCodeAt(0) < 0x80) continue;
     const found = UNREAD_SCRIPTS.find(([, pattern]) => pattern.test(ch));
     if (found) counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
   }
@@ -315,6 +328,17 @@ const LATIN_LANGUAGE_WORDS: readonly (readonly [string, ReadonlySet<string>])[] 
   ["Dutch", new Set(["het", "een", "en", "niet", "zijn", "met", "voor", "dat", "op", "wordt", "werd", "ook", "van", "de"])],
 ];
 
+const LOWER_START = /^\p{Ll}/u;
+
+/** Each word of {@link LATIN_LANGUAGE_WORDS} with the indices of the languages that have it (one look-up a word, not one a language). */
+const LANGUAGES_OF_WORD: ReadonlyMap<string, readonly number[]> = (() => {
+  const out = new Map<string, number[]>();
+  LATIN_LANGUAGE_WORDS.forEach(([, words], i) => {
+    for (const word of words) out.set(word, [...(out.get(word) ?? []), i]);
+  });
+  return out;
+})();
+
 /** English function words, against which the words above are counted (not "in" or "a", which German and Italian write too). */
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(["the", "of", "and", "is", "are", "was", "were", "to", "an", "that", "it", "for", "on", "with", "as", "by", "from", "this", "has", "have", "not", "be"]);
 
@@ -330,26 +354,32 @@ const ENGLISH_WORDS: ReadonlySet<string> = new Set(["the", "of", "and", "is", "a
  * textLanguage("Charles de Gaulle led the Free French.")   // "English"
  */
 export function textLanguage(text: string): string {
-  let letters = 0;
-  let hangul = 0;
-  for (const ch of text) {
-    if (!/\p{L}/u.test(ch)) continue;
-    letters++;
-    if (HANGUL_WORD.test(ch)) hangul++;
+  // Only a text with a Hangul syllable can be Korean: its letters are counted for that alone.
+  if (HAS_HANGUL.test(text)) {
+    let letters = 0;
+    let hangul = 0;
+    for (const ch of text) {
+      if (!isLetter(ch)) continue;
+      letters++;
+      if (HANGUL_WORD.test(ch)) hangul++;
+    }
+    if (letters > 0 && hangul * 3 >= letters) return "Korean";
   }
-  if (letters > 0 && hangul * 3 >= letters) return "Korean";
   // Words in lower case, and the first word of each sentence ("La capital …", "Il …").
   const opens = (at: number): boolean => at === 0 || /[.!?]\s+$/u.test(text.slice(Math.max(0, at - 3), at));
-  const words = [...text.matchAll(/\p{Lu}?\p{Ll}+['’]?/gu)].flatMap((m) => (/^\p{Ll}/u.test(m[0]) || opens(m.index) ? [m[0].toLowerCase()] : []));
   let english = 0;
   const counts = LATIN_LANGUAGE_WORDS.map(() => 0);
-  for (const raw of words) {
-    const word = raw.replace(/’/gu, "'");
-    const bare = word.replace(/'$/u, "");
+  for (const m of text.matchAll(/\p{Lu}?\p{Ll}+['’]?/gu)) {
+    if (!(LOWER_START.test(m[0]) || opens(m.index))) continue;
+    const raw = m[0].toLowerCase();
+    const word = raw.includes("’") ? raw.replace(/’/gu, "'") : raw;
+    const bare = word.endsWith("'") ? word.slice(0, -1) : word;
     if (ENGLISH_WORDS.has(bare)) english++;
-    LATIN_LANGUAGE_WORDS.forEach(([, set], i) => {
-      if (set.has(word) || set.has(bare)) counts[i]!++;
-    });
+    // A language counts the word once, whether as written or without its apostrophe.
+    const languages = LANGUAGES_OF_WORD.get(word);
+    if (languages !== undefined) for (const i of languages) counts[i]!++;
+    const bareLanguages = bare === word ? undefined : LANGUAGES_OF_WORD.get(bare);
+    if (bareLanguages !== undefined) for (const i of bareLanguages) if (languages === undefined || !languages.includes(i)) counts[i]!++;
   }
   const best = counts.reduce((b, c, i) => (c > counts[b]! ? i : b), 0);
   // Three of its words and more than twice the English ones; in a short sentence two and no English one.
