@@ -12,10 +12,13 @@ import { foldAccents, HAS_HANGUL } from "./text";
 
 /** A personal pronoun of one person, as a word (cheap test before tagging). */
 const PERSONAL = /\b(?:he|she|him|his|her)\b/iu;
+/** Any pronoun this resolves, "they" included (a first test of a whole answer). */
+const PRONOUN = /\b(?:[Hh]e|[Ss]he|him|[Hh]is|[Hh]er|[Tt]hey)\b/u;
 
 /** A person named in a statement: the whole name as written, and its key (lower case). */
 interface Named {
-  written: string;
+  /** The name as written, read when first asked for. */
+  readonly written: string;
   key: string;
   /** Named as a subject or complement; not only as what an object pronoun stood for. */
   subject: boolean;
@@ -41,7 +44,15 @@ function peopleNamed(statement: string): Named[] {
     const words = terms.slice(first, i + 1);
     const key = words.map((w) => w.key).join(" ");
     if (out.some((n) => n.key === key)) continue;
-    out.push({ written: asWritten(statement, words.map((w) => w.form)), key, subject: t.role === "subject" || t.role === "be" || t.role === "by" });
+    const forms = words.map((w) => w.form);
+    let written: string | undefined;
+    out.push({
+      get written() {
+        return (written ??= asWritten(statement, forms));
+      },
+      key,
+      subject: t.role === "subject" || t.role === "be" || t.role === "by",
+    });
   }
   return out;
 }
@@ -67,6 +78,8 @@ function asWritten(statement: string, forms: readonly string[]): string {
  * // → ["That was Epimetheus.", "Zeus punished Epimetheus by chaining him to a rock."]
  */
 export function resolvePronouns(statements: readonly string[]): string[] {
+  // Most answers have no pronoun of a person: nothing to track.
+  if (!statements.some((x) => PRONOUN.test(x))) return [...statements];
   // People named so far, the latest last.
   const named: Named[] = [];
   const mention = (n: Named): void => {

@@ -501,7 +501,7 @@ const NUMBER_MARK = /(?<![\p{L}])\p{Ll}+(?:\s+[Nn]o\.\s?|\s*#)$/u;
  */
 function afterName(text: string, start: number): boolean {
   // "reactor No. 4", "gate #12": a number marked as the one of its kind.
-  if (NUMBER_MARK.test(text.slice(Math.max(0, start - 30), start))) return true;
+  if (/(?:[Nn]o\.\s?|#)$/u.test(text.slice(Math.max(0, start - 4), start)) && NUMBER_MARK.test(text.slice(Math.max(0, start - 30), start))) return true;
   const word = /(\p{Lu}[\p{L}]+)\s$/u.exec(text.slice(Math.max(0, start - 20), start));
   return word !== null && MONTHS[word[1]!.toLowerCase()] === undefined && !NOT_A_NAME.test(word[1]!) && !opensSentence(text, start - word[0].length);
 }
