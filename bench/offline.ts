@@ -1,7 +1,8 @@
 /**
  * The offline judge: its agreement with the bundled hand labels (factual
  * Spearman, model order, wrong answers scored high, statement agreement,
- * answer order) on the sample data and on the held-out set's two splits,
+ * answer order) on the sample data and on the held-out set's two splits, with
+ * the sets a reader scored a whole answer at a time (fresh, development, assistant),
  * Ragas' documentation examples, and the time and memory of scoring
  * 100,000 synthetic rows (in a child process, from dist/).
  *
@@ -138,6 +139,33 @@ export async function benchOffline(options: { rows?: number } = {}): Promise<Ben
   notes.push(
     `second reader: data/qa-heldout.second-reader.labels.jsonl labels ${both.length} answers of the test split again, by a reader who saw neither the first labels nor the judge; ` +
       "its factual F1 (the labels judge replays it) against the first reader's is how far two careful readers agree.",
+  );
+
+  // Sets a reader scored a whole answer at a time (docs/labelling.md): how the factual part orders
+  // the answers to one question, and the final score against the reader's.
+  for (const set of [
+    { file: "qa-fresh", what: "fresh set (held out)" },
+    { file: "qa-dev2", what: "development set (rules tuned on it)" },
+    { file: "qa-assistant", what: "assistant set" },
+  ]) {
+    const scoredSet = await scoreAnswerCorrectness(await loadDataset(path.join(root, "data", `${set.file}.csv`)), { judge: createJudge({ judge: "offline", quiet: true }), progress: false, quiet: true });
+    const grades = frameRecords(await loadDataset(path.join(root, "data", `${set.file}.scores.csv`), { required: [], warn: false }));
+    const r = calibrate(scoredSet, grades, { labelScore: "human_score", top: 0 });
+    const of = (target: string) => frameRecords(r.rows!).find((x) => x["target"] === target && x["model"] === "(all)")!;
+    const f = of("factual");
+    const o = frameRecords(r.answerOrder!).find((x) => x["target"] === "factual")!;
+    const zero = f["n_label_zero"] as number;
+    const high = Math.round((f["high_on_label_zero"] as number) * zero);
+    figures.push(
+      figure(`${set.what}: factual score vs reader's score, Spearman (${frameRecords(scoredSet).length} answers)`, round(f["spearman"] as number, 3), ""),
+      figure(`${set.what}: final score vs reader's score, Spearman`, round(of("score")["spearman"] as number, 3), ""),
+      figure(`${set.what}: answers the reader scores 0 that get factual ≥ 0.5`, `${high} of ${zero}`, ""),
+      figure(`${set.what}: the better of two answers to a question scored higher`, `${String(o["ordered"])} of ${String(o["n_pairs"])} pairs (${round((o["share_ordered"] as number) * 100, 1)}%; ${String(o["tied"])} tied)`, ""),
+    );
+  }
+  notes.push(
+    "reader-scored sets: data/qa-fresh.csv, data/qa-dev2.csv and data/qa-assistant.csv scored by the offline judge, calibrate() against their .scores.csv (a reader's 0-1 score per answer, human_score); " +
+      "the fresh set is held out, the development set is read while fixing the judge.",
   );
 
   const bowl = await scoreOne("When was the first super bowl?", "The first superbowl was held on Jan 15, 1967", "The first superbowl was held on January 15, 1967");
