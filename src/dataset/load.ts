@@ -14,7 +14,7 @@ import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, rowAndLine, RowProblems, type Table } from "./table";
 import { PaddedKeys } from "./padded-keys";
-import { canonicalizeNames, MissingReadColumnError, requireColumns, validateRows, type RowPlace } from "./validate";
+import { canonicalizeNames, MissingReadColumnError, requireColumns, separatorHint, validateRows, type RowPlace } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
 export type DatasetSource = string | Records | DataFrame;
@@ -68,7 +68,9 @@ export interface LoadDatasetOptions {
    * @internal With `columns`: read those of them the file has and leave the
    * others out without a word, instead of refusing the file (the command
    * line reads every metric's columns a file may have, and checks itself the
-   * columns named by its flags). Default false.
+   * columns named by its flags). A file whose header is one column split by
+   * another separator (semicolons) is still refused, naming the separator.
+   * Default false.
    */
   columnsIfPresent?: boolean;
   /**
@@ -182,6 +184,7 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
  * file names them, or by canonical name), and input_error.
  *
  * @throws {MissingReadColumnError} when `options.columns` names a column `header` lacks (unless `columnsIfPresent`).
+ * @throws {FixableError} when none is found because the header is one column split by another separator (semicolons).
  */
 function keptIndices(header: readonly string[], options: LoadDatasetOptions, source: string): number[] {
   if (options.columns === undefined) return header.map((_, j) => j);
@@ -193,6 +196,13 @@ function keptIndices(header: readonly string[], options: LoadDatasetOptions, sou
     const has = new Set(known.flatMap(([name, canonical]) => (canonical === undefined ? [name] : [name, canonical])));
     const missing = [...new Set(options.columns)].filter((name) => !has.has(name));
     if (missing.length > 0) throw new MissingReadColumnError(missing, header.map(unescapeFormula), source);
+  }
+  // Read only the columns present, a header that is one column split by semicolons (Excel's CSV in many
+  // locales) gives none, and the file must be saved again, not analysed as having no scores.
+  const resave = kept.length === 0 ? separatorHint(header.map(unescapeFormula)) : undefined;
+  if (resave !== undefined) {
+    const problem = `${source}: the file has no column to read; the columns found are "${unescapeFormula(header[0]!)}"`;
+    throw new FixableError(problem, { api: resave, cli: resave });
   }
   return kept;
 }
