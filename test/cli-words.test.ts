@@ -50,6 +50,20 @@ describe("CLI words, not API syntax", () => {
     await assert.rejects(loadDataset(writeText(dir, "one.csv", "notes;misc\nx\n")), /rename a column, or pass \{ aliases/);
   });
 
+  it("summarize, compare and diff of a scored file split by semicolons name the separator and how to save the file, not \"(none)\"", async () => {
+    const semi = writeText(tempDir(), "scored.csv", "id;model;answer_correctness\nq1;m1;1\nq2;m1;0\n");
+    const resave = '; the header is one column whose name holds the column names split by semicolons: save the file with commas between its fields (in Excel: CSV UTF-8, comma delimited)';
+    const expected = `evalframe: ${semi}: the file has no column to read; the columns found are "id;model;answer_correctness"${resave}\n`;
+    for (const argv of [["summarize", semi], ["summarize", semi, "--by", "model"], ["compare", semi], ["diff", semi, semi]]) {
+      const run = await runCliCaptured(argv);
+      assert.equal(run.code, 1, argv.join(" "));
+      assert.equal(run.err, expected, argv.join(" "));
+      assert.equal(run.out, "");
+    }
+    // The API's columns option says the same.
+    await assert.rejects(loadDataset(semi, { columns: ["model", "answer_correctness"], required: [] }), (error: Error) => error.message.endsWith(resave) && error.message.includes('"model" and "answer_correctness"'));
+  });
+
   it("no score column to summarize: --metrics in the CLI", async () => {
     const file = writeText(tempDir(), "plain.csv", "model,user_input\nm,q\n");
     const run = await runCliCaptured(["summarize", file]);

@@ -6,7 +6,8 @@ import { DataFrame } from "danfojs-node";
 import { loadDataset, toCSV, toDataFrame } from "../src/index";
 import { MalformedFileError } from "../src/dataset/csv";
 import { RepeatedFields } from "../src/dataset/repeated-fields";
-import { MissingColumnError } from "../src/dataset/validate";
+import { MissingColumnError, MissingReadColumnError } from "../src/dataset/validate";
+import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
 import { records } from "./support/frames";
 
@@ -295,6 +296,41 @@ describe("loadDataset: only some columns", () => {
       assert.deepEqual(df.columns, ["user_input", "answer_correctness", "input_error"], label);
       assert.deepEqual(records(df).map((r) => [r["user_input"], r["answer_correctness"]]), [["Where?", 0.5], ["When?", 1]], label);
     }
+  });
+
+  it("refuses a column to read that the file does not have, naming it, the columns found and the fix", async () => {
+    const dir = tempDir();
+    const csv = "id,question,model,answer_correctness\nq1,Where?,m1,1\n";
+    const sources = [writeText(dir, "r.csv", csv), writeText(dir, "r.tsv", csv.replace(/,/g, "\t")), writeText(dir, "r.jsonl", '{"id":"q1","question":"Where?","model":"m1","answer_correctness":1}\n')];
+    for (const file of sources) {
+      await assert.rejects(
+        loadDataset(file, { columns: ["model", "answer_corectness"], required: [], warn: false }),
+        (error: Error) => {
+          assert.ok(error instanceof MissingReadColumnError, path.basename(file));
+          assert.equal(
+            error.message,
+            `${file}: the columns to read include "answer_corectness", which the file does not have; the columns found are "id", "question", "model", "answer_correctness"; ` +
+              `name each column in { columns: [...] } as the header names it, or by its canonical name ("user_input" for a "question" column), or leave it out`,
+          );
+          return true;
+        },
+      );
+    }
+    await assert.rejects(loadDataset([{ id: "q1", model: "m1" }], { columns: ["score", "judge", "model"], required: [], warn: false }), /^MissingReadColumnError: rows: the columns to read include "score" and "judge", which the table does not have; the columns found are "id", "model"; .*leave them out$/);
+    // By canonical name or by the file's own name, a column the file has is read.
+    const df = await loadDataset(sources[0]!, { columns: ["user_input", "model"], required: [], warn: false });
+    assert.deepEqual(records(df), [{ user_input: "Where?", model: "m1" }]);
+    assert.deepEqual(records(await loadDataset(sources[0]!, { columns: ["question"], required: [], warn: false })), [{ user_input: "Where?" }]);
+  });
+
+  it("the command line reads the score columns a file has, and names a column given by a flag that it lacks", async () => {
+    const file = writeText(tempDir(), "scored.csv", "id,model,answer_correctness\nq1,m1,1\nq2,m1,0\n");
+    const run = await runCliCaptured(["summarize", file]);
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, /m1/);
+    const by = await runCliCaptured(["summarize", file, "--by", "domain"]);
+    assert.equal(by.code, 2);
+    assert.match(by.err, /--by names column "domain", which .*scored\.csv does not have; its columns are: id, model, answer_correctness/);
   });
 
   it("unescapes formulas as the whole file says, even when the columns that tell are left out", async () => {

@@ -27,6 +27,7 @@ import {
   twoSampleBootstrap,
   wilcoxonSignedRank,
 } from "../src/stats";
+import { agreement } from "../src/analysis/agreement";
 
 const close = (actual: number, expected: number, tolerance = 1e-6) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
@@ -251,6 +252,42 @@ describe("Spearman's rank correlation", () => {
     // Sxy = 2.25 + 0 + 0 + 2.25 = 4.5; Sxx = 4.5; Syy = 5 → ρ = 4.5/√22.5 = √0.9 = 0.9486832980505138
     close(spearman([1, 2, 2, 3], [1, 3, 2, 4]), Math.sqrt(0.9), 1e-12);
     assert.deepEqual(Array.from(averageRanks([1, 2, 2, 3])), [1, 2.5, 2.5, 4]);
+  });
+
+  it("a perfect (anti-)correlation is exactly 1 (-1), two pairs included; agreement() says the same", () => {
+    assert.equal(spearman([0.2, 0.7], [0.9, 0.1]), -1);
+    assert.equal(spearman([0.2, 0.7], [0.1, 0.9]), 1);
+    assert.equal(spearman([1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1]), -1);
+    assert.equal(spearman([1, 1, 2, 3, 3, 9], [5, 5, 4, 2, 2, 0]), -1, "with ties");
+    assert.equal(spearman([3, 1, 2, Number.NaN], [30, 10, 20, 5]), 1);
+    assert.deepEqual(agreement([0.2, 0.7], [0.9, 0.1]), { method: "spearman", value: -1, n: 2, n_dropped: 0 });
+    // The doc comment's example, exactly.
+    assert.equal(spearman([1, 2, 3, 4], [10, 20, 40, 30]), 0.8);
+  });
+
+  it("other values are Pearson's r of the ranks, as before to within rounding", () => {
+    const random = mulberry32(7);
+    for (const n of [3, 10, 57, 400]) {
+      // Scores on a coarse grid, so that ties are common.
+      const x = Array.from({ length: n }, () => Math.round(random() * 20) / 20);
+      const y = x.map((v) => Math.round((v + random() - 0.5) * 10) / 10);
+      const ranksX = Array.from(averageRanks(x));
+      const ranksY = Array.from(averageRanks(y));
+      const pearson = (a: number[], b: number[]) => {
+        const ma = a.reduce((s, v) => s + v, 0) / a.length;
+        const mb = b.reduce((s, v) => s + v, 0) / b.length;
+        let sab = 0;
+        let saa = 0;
+        let sbb = 0;
+        for (let i = 0; i < a.length; i++) {
+          sab += (a[i]! - ma) * (b[i]! - mb);
+          saa += (a[i]! - ma) ** 2;
+          sbb += (b[i]! - mb) ** 2;
+        }
+        return sab / Math.sqrt(saa * sbb);
+      };
+      close(spearman(x, y), pearson(ranksX, ranksY), 1e-12);
+    }
   });
 
   it("drops incomplete pairs; NaN when undefined", () => {

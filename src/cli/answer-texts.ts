@@ -62,7 +62,7 @@ export async function answerTexts(
       found.set(row, digest);
       return text;
     };
-    const table = await loadTable(file, { format, required: [], warn: false, columns: ["response"], cellText });
+    const table = await loadTable(file, { format, required: [], warn: false, columns: ["response"], columnsIfPresent: true, cellText });
     // The text as the table has it: formula escapes taken off, as in the first read.
     for (const [row, digest] of found) texts.set(digest, textAt(table, "response", row));
   }

@@ -90,7 +90,7 @@ export function readScored(
     where,
     load: async (columns, cellText, named = []) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
-      const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read } : {}), ...(cellText ? { cellText } : {}) }));
+      const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read, columnsIfPresent: true } : {}), ...(cellText ? { cellText } : {}) }));
       await requireNamedColumns(command, file, format, loaded, columns !== undefined, [...named, ...where.map((w) => ({ option: "--where", column: w.column }))]);
       if (where.length === 0) return loaded;
       const { table, rows } = rowsKept(command, file, loaded, where);

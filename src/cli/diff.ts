@@ -109,7 +109,7 @@ export const diffCommand: Command = async (argv, io) => {
   // a load's passing garbage is larger than the table it leaves, and two loads at once add theirs up.
   const named = namedColumns([["--metric", options.metric], ["--by", options.by], ["--pair-by", options.pairBy], ["--where", conditionColumns(where)]]);
   const load = async (file: string, format: DatasetFormat) => {
-    const table = await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, cellText }), `${file}: `);
+    const table = await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, columnsIfPresent: true, cellText }), `${file}: `);
     await requireNamedColumns(c, file, format, table, true, named);
     return rowsWhere(c, file, table, where);
   };

@@ -36,7 +36,9 @@ export async function failOnError<T>(step: () => T | Promise<T>, prefix = ""): P
     return await step();
   } catch (error) {
     if (error instanceof UsageError || error instanceof CliFailure) throw error;
-    throw new CliFailure(prefix + cliMessageOf(error));
+    const message = cliMessageOf(error);
+    // A message that names its file already ("x.csv: …") is not given the file again.
+    throw new CliFailure(prefix !== "" && message.startsWith(prefix) ? message : prefix + message);
   }
 }
 

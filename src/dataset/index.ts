@@ -15,7 +15,7 @@ export type { CsvRecord, ParseCsvOptions, CsvWriteOptions } from "./csv";
 export { parseJsonl } from "./jsonl";
 export { CANONICAL_COLUMNS, COLUMN_ALIASES, KNOWN_COLUMN_TYPES, INPUT_ERROR_COLUMN, canonicalName } from "./columns";
 export type { CanonicalColumn, ColumnType } from "./columns";
-export { MissingColumnError, parseContexts } from "./validate";
+export { MissingColumnError, MissingReadColumnError, parseContexts } from "./validate";
 export { isDataFrame, isTable, readFrame, frameRecords } from "./frame-like";
 export type { FrameInput } from "./frame-like";
 export { FixableError } from "./fix-hint";

@@ -14,7 +14,7 @@ import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, rowAndLine, RowProblems, type Table } from "./table";
 import { PaddedKeys } from "./padded-keys";
-import { canonicalizeNames, requireColumns, validateRows, type RowPlace } from "./validate";
+import { canonicalizeNames, MissingReadColumnError, requireColumns, separatorHint, validateRows, type RowPlace } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
 export type DatasetSource = string | Records | DataFrame;
@@ -57,11 +57,22 @@ export interface LoadDatasetOptions {
    * `"user_input"` keeps a `question` column), and `input_error`; the others
    * are left out as the file is read, so a large scored file's long columns
    * (`answer_correctness_statements`, the texts) cost no memory. Default: all.
+   * A name the file has no column for is an error naming it and the
+   * columns the file has.
    *
    * @example
    * await loadDataset("out/scored.csv", { columns: ["model", "answer_correctness", "answer_correctness_error"], required: [] });
    */
   columns?: readonly string[];
+  /**
+   * @internal With `columns`: read those of them the file has and leave the
+   * others out without a word, instead of refusing the file (the command
+   * line reads every metric's columns a file may have, and checks itself the
+   * columns named by its flags). A file whose header is one column split by
+   * another separator (semicolons) is still refused, naming the separator.
+   * Default false.
+   */
+  columnsIfPresent?: boolean;
   /**
    * Rewrites each field of a CSV or TSV file as it is read, given the
    * column's name as the table will have it (`"response"` for an `answer`
@@ -104,7 +115,7 @@ async function readRawFile(file: string, options: LoadDatasetOptions): Promise<R
   if (format === "csv" || format === "tsv") return readCsvFile(file, format, options);
   const text = await readText(file, options);
   const raw = format === "jsonl" ? jsonlRawTable(text, file) : jsonRawTable(text, file);
-  return keptColumns(raw, options);
+  return keptColumns(raw, options, file);
 }
 
 /** The rows of a JSON file as a raw table; a row that is no object is an error naming the file and the row. */
@@ -142,7 +153,7 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
       const header = parser.header!;
-      kept = keptIndices(header, options);
+      kept = keptIndices(header, options, file);
       ownEscapes = escapesOwnFormulas(header, options);
       const read = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept, -1, new RepeatedFields(kept.length, detached));
       if (ownEscapes) escapeOwnFormulas(read);
@@ -168,20 +179,38 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   return { names, columns, rowCount: lines.length, origin: "text", lines };
 }
 
-/** Indices of the columns read: all, or those `options.columns` names (as the file names them, or by canonical name), and input_error. */
-function keptIndices(header: readonly string[], options: LoadDatasetOptions): number[] {
-  const wanted = options.columns === undefined ? undefined : new Set([...options.columns, INPUT_ERROR_COLUMN]);
-  return header.flatMap((name, j) => {
-    if (wanted === undefined || wanted.has(name)) return [j];
-    const canonical = canonicalName(unescapeFormula(name), options.aliases);
-    return canonical !== undefined && wanted.has(canonical) ? [j] : [];
-  });
+/**
+ * Indices of the columns read: all, or those `options.columns` names (as the
+ * file names them, or by canonical name), and input_error.
+ *
+ * @throws {MissingReadColumnError} when `options.columns` names a column `header` lacks (unless `columnsIfPresent`).
+ * @throws {FixableError} when none is found because the header is one column split by another separator (semicolons).
+ */
+function keptIndices(header: readonly string[], options: LoadDatasetOptions, source: string): number[] {
+  if (options.columns === undefined) return header.map((_, j) => j);
+  const wanted = new Set([...options.columns, INPUT_ERROR_COLUMN]);
+  // Each column as the file names it and by its canonical name, either of which `columns` may give.
+  const known = header.map((name) => [name, canonicalName(unescapeFormula(name), options.aliases)] as const);
+  const kept = known.flatMap(([name, canonical], j) => (wanted.has(name) || (canonical !== undefined && wanted.has(canonical)) ? [j] : []));
+  if (options.columnsIfPresent !== true) {
+    const has = new Set(known.flatMap(([name, canonical]) => (canonical === undefined ? [name] : [name, canonical])));
+    const missing = [...new Set(options.columns)].filter((name) => !has.has(name));
+    if (missing.length > 0) throw new MissingReadColumnError(missing, header.map(unescapeFormula), source);
+  }
+  // Read only the columns present, a header that is one column split by semicolons (Excel's CSV in many
+  // locales) gives none, and the file must be saved again, not analysed as having no scores.
+  const resave = kept.length === 0 ? separatorHint(header.map(unescapeFormula)) : undefined;
+  if (resave !== undefined) {
+    const problem = `${source}: the file has no column to read; the columns found are "${unescapeFormula(header[0]!)}"`;
+    throw new FixableError(problem, { api: resave, cli: resave });
+  }
+  return kept;
 }
 
 /** A raw table with only the columns `options.columns` names (see {@link keptIndices}). */
-function keptColumns(raw: RawTable, options: LoadDatasetOptions): RawTable {
+function keptColumns(raw: RawTable, options: LoadDatasetOptions, source: string): RawTable {
   if (options.columns === undefined) return raw;
-  const kept = keptIndices(raw.names, options);
+  const kept = keptIndices(raw.names, options, source);
   return { ...raw, names: kept.map((j) => raw.names[j]!), columns: kept.map((j) => raw.columns[j]!) };
 }
 
@@ -379,8 +408,8 @@ export async function checkDataset(source: DatasetSource, options: LoadDatasetOp
   const name = describeSource(source);
   let raw: RawTable;
   if (typeof source === "string") raw = await readRawFile(source, options);
-  else if (isDataFrame(source)) raw = keptColumns(rawFromDataFrame(source), options);
-  else if (Array.isArray(source)) raw = keptColumns(rawFromRecords(source), options);
+  else if (isDataFrame(source)) raw = keptColumns(rawFromDataFrame(source), options, name);
+  else if (Array.isArray(source)) raw = keptColumns(rawFromRecords(source), options, name);
   else throw new TypeError("loadDataset takes a file path, an array of row objects or a danfojs DataFrame");
   return checkRawTable(raw, name, options);
 }

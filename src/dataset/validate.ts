@@ -32,6 +32,32 @@ export class MissingColumnError extends FixableError {
 }
 
 /**
+ * Raised when the columns asked for (`loadDataset`'s `columns`) name one
+ * that the table lacks, instead of reading the table without it.
+ */
+export class MissingReadColumnError extends FixableError {
+  /** The names asked for that the table lacks. */
+  readonly missing: string[];
+  /** The column names the table has. */
+  readonly found: string[];
+
+  constructor(missing: readonly string[], found: readonly string[], source: string) {
+    const quoted = missing.map((n) => `"${n}"`);
+    const names = quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]!}`;
+    const has = found.length > 0 ? found.map((n) => `"${n}"`).join(", ") : "none";
+    const by = 'as the header names it, or by its canonical name ("user_input" for a "question" column)';
+    const resave = separatorHint(found);
+    super(`${source}: the columns to read include ${names}, which the ${source === "rows" || source === "DataFrame" ? "table" : "file"} does not have; the columns found are ${has}`, {
+      api: resave ?? `name each column in { columns: [...] } ${by}, or leave ${missing.length === 1 ? "it" : "them"} out`,
+      cli: resave ?? `name each column ${by}, or leave ${missing.length === 1 ? "it" : "them"} out`,
+    });
+    this.name = "MissingReadColumnError";
+    this.missing = [...missing];
+    this.found = [...found];
+  }
+}
+
+/**
  * @internal What to do with a header read as one column because its fields
  * are split by another character than the reader's (semicolons, as Excel
  * writes CSV in many locales; tabs; bars), when a part of it names a column

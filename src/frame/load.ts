@@ -23,6 +23,7 @@ import { tableToDataFrame } from "./dataframe";
  * back with `toCSV` is byte-for-byte the file that was read.
  *
  * @throws {MissingColumnError} when a required column is missing (the message lists the columns found).
+ * @throws {MissingReadColumnError} when `columns` names a column the file lacks (the message lists the columns found).
  * @throws {MalformedFileError} when a file cannot be parsed (the message names the line).
  * @example
  * const df = await loadDataset("data/qa-models.csv");

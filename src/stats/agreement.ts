@@ -3,7 +3,6 @@
  * rank correlation of numbers, with what counts as a missing label.
  */
 import { averageRanks, isValidNumber, type NumberArray } from "./descriptive";
-import { ss } from "./simple-statistics";
 
 /** A label for agreement statistics: a number, text or boolean; NaN (any non-finite number), null, undefined and "" are missing. */
 export type Label = number | string | boolean | null | undefined;
@@ -56,7 +55,8 @@ export function cohenKappa(a: ArrayLike<Label>, b: ArrayLike<Label>): number {
  * Spearman's rank correlation: Pearson's correlation of the average ranks
  * (ties share the mean of their ranks). Pairs where either side is not a
  * finite number are skipped. NaN with fewer than two pairs or when one side
- * is constant.
+ * is constant. A perfect (anti-)correlation is exactly 1 (−1), with two
+ * pairs too: the ranks less their mean are halves, without rounding.
  *
  * @example
  * spearman([1, 2, 3, 4], [10, 20, 40, 30]) // 0.8
@@ -76,8 +76,23 @@ export function spearman(x: NumberArray, y: NumberArray): number {
     }
   }
   if (xs.length < 2) return Number.NaN;
-  const rx = Array.from(averageRanks(xs));
-  const ry = Array.from(averageRanks(ys));
-  const r = ss.sampleCorrelation(rx, ry);
+  const rx = averageRanks(xs);
+  const ry = averageRanks(ys);
+  // Pearson's r of the ranks, summed here rather than by simple-statistics (whose n = 2 perfect anti-correlation
+  // came out −0.9999999999999999): average ranks sum to n(n+1)/2 whatever the ties, so their mean is (n+1)/2
+  // exactly, each rank less it is exact, and when one side's ranks are the other's (or reversed) the three sums
+  // are equal in size, so r is ±1 exactly.
+  const mean = (xs.length + 1) / 2;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const dx = rx[i]! - mean;
+    const dy = ry[i]! - mean;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  const r = sxy / Math.sqrt(sxx * syy);
   return Number.isFinite(r) ? Math.max(-1, Math.min(1, r)) : Number.NaN;
 }
