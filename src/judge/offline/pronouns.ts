@@ -1,10 +1,10 @@
 /**
- * Pronouns replaced by the person they stand for, as a statement of Ragas'
- * must stand alone without pronouns: "That was Epimetheus. Zeus punished him."
- * → "Zeus punished Epimetheus." Then a wrong name carried on by "he", "him"
- * or "his" is wrong in every statement that speaks of that person, and a right
- * one is right in each. English only; "it" and "they" are left, as the thing
- * they stand for is too often a clause or a list.
+ * Pronouns replaced by what they stand for, as a statement of Ragas' must stand alone without
+ * pronouns: "That was Epimetheus. Zeus punished him." → "Zeus punished Epimetheus." Then a wrong
+ * name carried on by "he", "him" or "his" is wrong in every statement that speaks of that person,
+ * and a right one is right in each. "they" that opens a statement stands for a plural subject
+ * just before it ("Male mosquitoes do not bite; they feed on nectar"). English only; "it" is left,
+ * as what it stands for is too often a clause, or not the subject before it.
  */
 import { analyzeStatement } from "./analyze";
 import { englishTokens } from "./english";
@@ -29,8 +29,9 @@ const NOT_PERSON_ROLE = new Set(["in", "at", "on", "to", "from", "into", "onto",
 
 /**
  * The names a statement gives to people, in order: as its subject, what it is or who did it
- * ("Zeus punished …", "That was Epimetheus", "… was discovered by Alexander Fleming"), or as the object of a verb ("inoculated the boy James Phipps"); not
- * a name after a preposition of place ("in Warsaw").
+ * ("Zeus punished …", "That was Epimetheus", "… was discovered by Alexander Fleming"), or as the
+ * object of a verb ("inoculated the boy James Phipps"); not a name after a preposition of place
+ * ("in Warsaw").
  */
 function peopleNamed(statement: string): Named[] {
   const out: Named[] = [];
@@ -68,10 +69,11 @@ function asWritten(statement: string, forms: readonly string[]): string {
 
 /**
  * `statements` (in the order the text says them) with the first "he", "she", "him", "his" or
- * "her" of each replaced by the person last named as a subject or complement before it. A subject
- * pronoun ("He …") stands for that person; an object or possessive one ("him", "his liver") for
- * the last person other than the statement's own subject. A statement that already names the
- * person, or with no person named before it, is left as it is.
+ * "her" of each replaced by the person last named as a subject or complement before it: "He …"
+ * stands for that person; "his" too, where the statement names no subject of its own (else it is
+ * the subject's); "him" only where the statement's subject is another named person ("Zeus
+ * punished him"). An opening "they" becomes a plural subject just before it. A statement that
+ * already names the person, or with no person named before it, is left as it is.
  *
  * @example
  * resolvePronouns(["That was Epimetheus.", "Zeus punished him by chaining him to a rock."]);
