@@ -7,7 +7,9 @@
  * (number, date, quantity) and every name it gives is found there (or in the
  * question), at least 35% of its weighted content words are found there,
  * and nothing clashes: another value or name in the same slot, a negation on
- * one side only, or an opposite word (rise/fall, red/blue).
+ * one side only, an opposite word (rise/fall, red/blue), or a swap that keeps
+ * every word of the other side (doers, values, modifiers or opposite verbs
+ * exchanged between two things).
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
 import { swappedDoers, swappedModifiers } from "./agents";
