@@ -15,13 +15,7 @@ import { describe, it } from "node:test";
 import { withoutAsides } from "../src/judge/offline/asides";
 import { atomicClaims } from "../src/judge/offline/claims";
 import { splitStatements } from "../src/judge/offline/statements";
-import { verdicts as classified } from "./support/verdicts";
-
-/** Verdicts of one question, with every reason in one line for messages and matches. */
-function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string } {
-  const v = classified(question, response, reference);
-  return { ...v, reasons: v.reasons.join(" | ") };
-}
+import { verdictsInLine as verdicts } from "./support/verdicts";
 
 describe("a reference statement the answer contradicts is not covered", () => {
   it("leaves both halves of a swap uncovered, though the answer has all their words", () => {

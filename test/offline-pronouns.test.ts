@@ -15,12 +15,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { resolvePronouns } from "../src/judge/offline/pronouns";
 import { splitStatements } from "../src/judge/offline/statements";
-import { verdicts as classified } from "./support/verdicts";
+import { verdictsInLine as verdicts } from "./support/verdicts";
 
-function verdicts(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string } {
-  const v = classified(question, response, reference);
-  return { ...v, reasons: v.reasons.join(" | ") };
-}
 
 describe("pronouns stand for the person named before them", () => {
   it("names the person in place of he, him and his", () => {

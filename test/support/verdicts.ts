@@ -14,3 +14,9 @@ export function verdicts(question: string, response: string, reference: string):
     reasons: [...reply.response, ...reply.reference].map((v) => v.reason),
   };
 }
+
+/** {@link verdicts} with every reason in one line, for assertion messages and matches. */
+export function verdictsInLine(question: string, response: string, reference: string): { response: string[]; reference: string[]; reasons: string } {
+  const v = verdicts(question, response, reference);
+  return { ...v, reasons: v.reasons.join(" | ") };
+}
