@@ -131,6 +131,31 @@ describe("charts from the sample data", () => {
 });
 
 describe("chart data", () => {
+  it("the pairing charts leave out rows without a model, as compareModels does", () => {
+    const rows: Record<string, string | number | null>[] = [];
+    for (const id of ["q1", "q2", "q3"]) {
+      rows.push({ id, model: "alpha", user_input: `question ${id}`, answer_correctness: 0.9 });
+      rows.push({ id, model: "beta", user_input: `question ${id}`, answer_correctness: 0.4 });
+    }
+    // No model: a missing cell, an empty one and NaN (a model column read as numbers), one of them on a question no model answered.
+    rows.push({ id: "q1", model: null, user_input: "question q1", answer_correctness: 0.1 });
+    rows.push({ id: "q2", model: "", user_input: "question q2", answer_correctness: 0.2 });
+    rows.push({ id: "q9", model: Number.NaN, user_input: "question q9", answer_correctness: 0.3 });
+    const compared = frameRecords(compareModels(rows)).map((r) => [r["model_a"], r["model_b"]]);
+    assert.deepEqual(compared, [["alpha", "beta"]]);
+    // Every pair by default: the one pair compareModels compares, a single-pair chart of its 3 questions.
+    const pairs = JSON.stringify(pairedDifferences(rows));
+    assert.match(pairs, /Per-question difference, alpha − beta/);
+    assert.equal(inlineRows(pairedDifferences(rows)), inlineRows(pairedDifferences(rows.slice(0, 6))));
+    assert.equal(pairs, JSON.stringify(pairedDifferences(rows.slice(0, 6))));
+    // The heatmap: the two models' columns and their three questions, no column for the rows without a model.
+    const heat = questionHeatmap(rows);
+    assert.equal(JSON.stringify(heat), JSON.stringify(questionHeatmap(rows.slice(0, 6))));
+    const values = (heat as unknown as { data: { values: { model: string; id: string }[] } }).data.values;
+    assert.deepEqual([...new Set(values.map((v) => v.model))], ["alpha", "beta"]);
+    assert.deepEqual([...new Set(values.map((v) => v.id))].sort(), ["q1", "q2", "q3"]);
+  });
+
   it("gives each model one colour in every chart", () => {
     const colours = (spec: VegaLiteSpec): Record<string, string> => {
       const found: Record<string, string> = {};

@@ -64,6 +64,27 @@ describe("CLI words, not API syntax", () => {
     await assert.rejects(loadDataset(semi, { columns: ["model", "answer_correctness"], required: [] }), (error: Error) => error.message.endsWith(resave) && error.message.includes('"model" and "answer_correctness"'));
   });
 
+  it("report, chart and calibrate, which read the whole file, refuse a file split by semicolons as summarize does", async () => {
+    const dir = tempDir();
+    const semi = writeText(dir, "scored.csv", "id;model;user_input;response;reference;answer_correctness\nq1;m1;What?;yes;yes;1\nq1;m2;What?;no;yes;0\n");
+    const resave = '; the header is one column whose name holds the column names split by semicolons: save the file with commas between its fields (in Excel: CSV UTF-8, comma delimited)';
+    const expected = `evalframe: ${semi}: the file has no column to read; the columns found are "id;model;user_input;response;reference;answer_correctness"${resave}\n`;
+    const labels = path.join(__dirname, "..", "data", "qa-models.labels.jsonl");
+    const summarized = await runCliCaptured(["summarize", semi]);
+    for (const argv of [
+      ["report", semi, "--out", path.join(dir, "r.html")],
+      ["chart", semi, "--kind", "box", "--out", path.join(dir, "c.svg")],
+      ["chart", semi, "--kind", "heatmap", "--out", path.join(dir, "c.json")],
+      ["calibrate", semi, "--labels", labels],
+    ]) {
+      const run = await runCliCaptured(argv);
+      assert.equal(run.code, summarized.code, argv.join(" "));
+      assert.equal(run.err, expected, argv.join(" "));
+      assert.equal(run.out, "");
+    }
+    assert.equal(summarized.code, 1);
+  });
+
   it("no score column to summarize: --metrics in the CLI", async () => {
     const file = writeText(tempDir(), "plain.csv", "model,user_input\nm,q\n");
     const run = await runCliCaptured(["summarize", file]);

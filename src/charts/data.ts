@@ -1,9 +1,9 @@
 /** Reading scored and summarized frames for charts: typed columns, groups, counts. */
-import { getColumn, PROTOTYPE_NAMES, type Table } from "../dataset/table";
+import { getColumn, PROTOTYPE_NAMES, tableRows, type Table } from "../dataset/table";
 import { pairingColumn, repeatedPairs } from "../analysis/compare";
 import { readTable, requireColumn } from "../analysis/summarize";
 import type { FrameInput } from "../dataset/frame-like";
-import { cellNumber, cellString, DEFAULT_BY } from "../dataset/column-toolkit";
+import { cellNumber, cellString, DEFAULT_BY, keyText } from "../dataset/column-toolkit";
 
 /**
  * What chart builders accept: the analysis functions' input (a DataFrame, row objects, or a typed table).
@@ -47,6 +47,23 @@ export function chartCategory(value: string): string {
 export function textColumn(table: Table, name: string): string[] {
   const column = getColumn(table, name);
   return Array.from({ length: table.rowCount }, (_, i) => chartCategory(cellString(column?.values[i])));
+}
+
+/**
+ * The rows a chart that pairs models compares: those with a model in column
+ * `by`, as `compareModels` reads it (a missing cell, NaN or "" is no model,
+ * and such a row is left out without a word, as there). A table without the
+ * column is kept whole (one group, see {@link groupColumn}).
+ *
+ * @example
+ * rowsWithModel(table, "model").rowCount // the rows whose model is not empty
+ */
+export function rowsWithModel(table: Table, by: string): Table {
+  const column = getColumn(table, by);
+  if (column === undefined) return table;
+  const kept: number[] = [];
+  for (let i = 0; i < table.rowCount; i++) if (keyText(column.values[i]) !== undefined) kept.push(i);
+  return kept.length === table.rowCount ? table : tableRows(table, kept);
 }
 
 /**

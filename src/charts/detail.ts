@@ -2,7 +2,7 @@
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { chartTable, pairingOf, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
+import { chartTable, pairingOf, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, rowsWithModel, textColumn } from "./data";
 import type { FrameInput } from "../dataset/frame-like";
 import { counted } from "../display/words";
 import { finishSpec } from "./finish";
@@ -132,16 +132,19 @@ export interface HeatmapOptions extends JudgeLabelOptions, PairOptions {
  * between models (largest first): the top rows are where models disagree.
  * Colours run on the blue–orange diverging scale (orange 0, light 0.5, blue
  * 1), readable with red–green colour blindness, and each cell also carries
- * its score as text; failed rows are grey and marked "×". The subtitle names
- * the judge.
+ * its score as text; failed rows are grey and marked "×". Rows whose
+ * model cell (in `by`) is empty or missing are left out, as `compareModels`
+ * leaves them out. The subtitle names the judge.
  *
  * @example
  * await show(questionHeatmap(scored, { maxQuestions: 30 }));
  */
 export function questionHeatmap(scored: FrameInput, options: HeatmapOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const table = chartTable(scored, "questionHeatmap");
-  const by = groupColumn(table, options.by, "questionHeatmap");
+  const whole = chartTable(scored, "questionHeatmap");
+  const by = groupColumn(whole, options.by, "questionHeatmap");
+  // Rows without a model are left out, as compareModels leaves them out.
+  const table = rowsWithModel(whole, by);
   const scores = numberColumn(table, metric, "questionHeatmap");
   const models = textColumn(table, by);
   const pairBy = pairingOf(table, by, options.pairBy, "questionHeatmap");

@@ -7,7 +7,7 @@
 import { nanMax, nanMin } from "../stats/descriptive";
 import { DEFAULT_SEED, mulberry32 } from "../stats/random";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { bestGroup, chartTable, pairingOf, groupByKey, groupColumn, numberColumn, textColumn } from "./data";
+import { bestGroup, chartTable, pairingOf, groupByKey, groupColumn, numberColumn, rowsWithModel, textColumn } from "./data";
 import { finishSpec } from "./finish";
 import { labelChars, pairLabels } from "./text";
 import type { FrameInput } from "../dataset/frame-like";
@@ -58,7 +58,9 @@ const SHAPES = { first: "triangle-right", tie: "circle", second: "triangle-left"
  * tick, and the count of questions each model won, the ties and n written at
  * the right. Dots are ▶ blue where A is higher, ◀ orange where B is, ● grey
  * on ties. Past 5,000 dots in all they are counted in bins (a histogram for
- * one pair; a viridis strip per pair). The subtitle names the judge.
+ * one pair; a viridis strip per pair). Rows whose model cell (in `by`)
+ * is empty or missing are left out, as `compareModels` leaves them out. The
+ * subtitle names the judge.
  *
  * @example
  * await show(pairedDifferences(scored));                                      // every pair
@@ -68,8 +70,10 @@ const SHAPES = { first: "triangle-right", tie: "circle", second: "triangle-left"
 export function pairedDifferences(scored: FrameInput, options: PairedDifferencesOptions = {}): VegaLiteSpec {
   const caller = "pairedDifferences";
   const metric = options.metric ?? "answer_correctness";
-  const table = chartTable(scored, caller);
-  const by = groupColumn(table, options.by, caller);
+  const whole = chartTable(scored, caller);
+  const by = groupColumn(whole, options.by, caller);
+  // Rows without a model are left out, as compareModels leaves them out.
+  const table = rowsWithModel(whole, by);
   const scores = numberColumn(table, metric, caller);
   const models = textColumn(table, by);
   const pairBy = pairingOf(table, by, options.pairBy, caller);

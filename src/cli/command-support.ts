@@ -37,6 +37,7 @@ export function columnsOf(df: DataFrame | Table): string[] {
 /** What the analysis commands need, loaded when one runs: tables, no DataFrames, so no danfojs. */
 export function tables(): {
   loadTable: typeof import("../dataset/load").loadTable;
+  refuseSplitHeader: typeof import("../dataset/load").refuseSplitHeader;
   summaryTable: typeof import("../analysis/summarize").summaryTable;
   comparisonTable: typeof import("../analysis/compare").comparisonTable;
   headline: typeof import("../analysis/headline").headline;
@@ -44,13 +45,13 @@ export function tables(): {
   frameRecords: typeof import("./table").frameRecords;
   judgeLabels: typeof import("../dataset/column-toolkit").judgeLabels;
 } {
-  const { loadTable } = require("../dataset/load") as typeof import("../dataset/load");
+  const { loadTable, refuseSplitHeader } = require("../dataset/load") as typeof import("../dataset/load");
   const { summaryTable } = require("../analysis/summarize") as typeof import("../analysis/summarize");
   const { comparisonTable } = require("../analysis/compare") as typeof import("../analysis/compare");
   const { headline } = require("../analysis/headline") as typeof import("../analysis/headline");
   const { formatTable, frameRecords } = require("./table") as typeof import("./table");
   const { judgeLabels } = require("../dataset/column-toolkit") as typeof import("../dataset/column-toolkit");
-  return { loadTable, summaryTable, comparisonTable, headline, formatTable, frameRecords, judgeLabels };
+  return { loadTable, refuseSplitHeader, summaryTable, comparisonTable, headline, formatTable, frameRecords, judgeLabels };
 }
 
 /** Reads a data file (or rows read from one already), any problem as one line (exit 1). */
@@ -90,7 +91,12 @@ export function readScored(
     where,
     load: async (columns, cellText, named = []) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
-      const loaded = await failOnError(() => tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read, columnsIfPresent: true } : {}), ...(cellText ? { cellText } : {}) }));
+      const loaded = await failOnError(async () => {
+        const table = await tables().loadTable(file, { format, warn: false, required: [], ...(read ? { columns: read, columnsIfPresent: true } : {}), ...(cellText ? { cellText } : {}) });
+        // A whole file read (report, chart, calibrate) is refused as a file read by its columns is, when its header is one column split by semicolons.
+        if (read === undefined) tables().refuseSplitHeader(columnsOf(table), file);
+        return table;
+      });
       await requireNamedColumns(command, file, format, loaded, columns !== undefined, [...named, ...where.map((w) => ({ option: "--where", column: w.column }))]);
       if (where.length === 0) return loaded;
       const { table, rows } = rowsKept(command, file, loaded, where);

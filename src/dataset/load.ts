@@ -199,12 +199,25 @@ function keptIndices(header: readonly string[], options: LoadDatasetOptions, sou
   }
   // Read only the columns present, a header that is one column split by semicolons (Excel's CSV in many
   // locales) gives none, and the file must be saved again, not analysed as having no scores.
-  const resave = kept.length === 0 ? separatorHint(header.map(unescapeFormula)) : undefined;
-  if (resave !== undefined) {
-    const problem = `${source}: the file has no column to read; the columns found are "${unescapeFormula(header[0]!)}"`;
-    throw new FixableError(problem, { api: resave, cli: resave });
-  }
+  if (kept.length === 0) refuseSplitHeader(header.map(unescapeFormula), source);
   return kept;
+}
+
+/**
+ * @internal Refuses a file whose header (`names`, as the table names its
+ * columns) is one column holding column names split by another separator
+ * than the reader's (semicolons, as Excel writes CSV in many locales; tabs;
+ * bars), naming the separator and how to save the file; else does nothing.
+ * Used where the columns read are chosen (none found), and by the commands
+ * that read a whole file (`evalframe report`, `chart`, `calibrate`).
+ *
+ * @throws {FixableError} when `names` is such a header.
+ */
+export function refuseSplitHeader(names: readonly string[], source: string): void {
+  const resave = separatorHint(names);
+  if (resave === undefined) return;
+  const problem = `${source}: the file has no column to read; the columns found are "${names[0]!}"`;
+  throw new FixableError(problem, { api: resave, cli: resave });
 }
 
 /** A raw table with only the columns `options.columns` names (see {@link keptIndices}). */
