@@ -243,8 +243,12 @@ function englishSlots(clause: string, tokens: readonly EnglishToken[], items: Re
  */
 function withParticiple(clause: string, tokens: readonly EnglishToken[], start: number, item: { readonly start: number; readonly end: number }): number | undefined {
   if (!/^with(?:out)?\b/i.test(clause.slice(start))) return undefined;
-  let k = tokens.findIndex((t) => t.start >= item.end);
-  if (k < 0 || !/^\p{Ll}{2,}ing$/u.test(tokens[k]!.text)) return undefined;
+  const k = tokens.findIndex((t) => t.start >= item.end);
+  return k < 0 || !/^\p{Ll}{2,}ing$/u.test(tokens[k]!.text) ? undefined : phraseEnd(tokens, k);
+}
+
+/** Where the phrase that token `k` opens ends: before the next punctuation mark, or at the clause's end. */
+function phraseEnd(tokens: readonly EnglishToken[], k: number): number {
   while (k + 1 < tokens.length && !/^[,;:.!?()]$/.test(tokens[k + 1]!.text)) k++;
   return tokens[k]!.end;
 }
@@ -257,10 +261,8 @@ function withParticiple(clause: string, tokens: readonly EnglishToken[], start: 
  */
 function relativeAdverb(clause: string, tokens: readonly EnglishToken[], start: number, item: { readonly start: number; readonly end: number }): number | undefined {
   if (start === item.start || !/^,\s*(?:when|where)\s/i.test(clause.slice(item.end))) return undefined;
-  let k = tokens.findIndex((t) => t.start > item.end && /^(?:when|where)$/i.test(t.text));
-  if (k < 0) return undefined;
-  while (k + 1 < tokens.length && !/^[,;:.!?()]$/.test(tokens[k + 1]!.text)) k++;
-  return tokens[k]!.end;
+  const k = tokens.findIndex((t) => t.start > item.end && /^(?:when|where)$/i.test(t.text));
+  return k < 0 ? undefined : phraseEnd(tokens, k);
 }
 
 /**
