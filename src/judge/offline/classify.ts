@@ -583,9 +583,7 @@ const negatedOnOneSide: Contradiction = ({ statement, others, values, nearest, r
   // A clash unless a statement of the same polarity matches as well. (A denial of something else
   // there is no denial of this: "must be escorted … and may not enter the loading bays" affirms the
   // escort that "do not need to be escorted" denies.)
-  const deniesShared = (a: StatementAnalysis, b: StatementAnalysis): boolean =>
-    a.negations.length > 0 && (a.denied === undefined || a.denied.length === 0 || a.terms.some((t) => a.denied!.includes(t.key) && holds(pool([b]), t)));
-  const negatedThere = deniesShared(o, statement);
+  const negatedThere = o.negations.length > 0 && denies(o, statement);
   if (negated === negatedThere || closest(statement, others.filter((x) => (x.negations.length > 0) === negated)).share > aligned.share) return undefined;
   const who = (index: number) => clash(index, negated ? "this statement negates it" : `${ref(index)} negates it`);
   if (denies(negated ? statement : o, negated ? o : statement)) return who(aligned.index);
