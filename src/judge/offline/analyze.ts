@@ -427,6 +427,26 @@ function closeAbbreviationDots(text: string): string {
   });
 }
 
+/**
+ * A copy of a reading with some of its parts replaced (a statement's terms in one role; a
+ * statement emptied in its place). Its initials are still read only when first asked for: a
+ * spread copy would read them at once, and they cost more than the rest of a reading.
+ */
+export function withParts(a: StatementAnalysis, parts: Partial<Pick<StatementAnalysis, "terms" | "values" | "negations">>): StatementAnalysis {
+  return {
+    text: a.text,
+    terms: parts.terms ?? a.terms,
+    values: parts.values ?? a.values,
+    negations: parts.negations ?? a.negations,
+    ...(a.denied === undefined ? {} : { denied: a.denied }),
+    refusal: a.refusal,
+    lowerWords: a.lowerWords,
+    get initials(): ReadonlySet<string> {
+      return a.initials;
+    },
+  };
+}
+
 function readStatement(written: string): StatementAnalysis {
   const text = closeAbbreviationDots(closeInitials(readDotNames(foldAccents(written))));
   const values = findValues(text);

@@ -13,7 +13,7 @@
  */
 import type { ClassificationReply, ReferenceVerdict, ResponseVerdict } from "../types";
 import { swappedDoers, swappedModifiers } from "./agents";
-import { analyzeStatement, expansionOf, type StatementAnalysis, type Term } from "./analyze";
+import { analyzeStatement, expansionOf, withParts, type StatementAnalysis, type Term } from "./analyze";
 import { englishTokens, type EnglishToken } from "./english";
 import { HANGUL_WORD, quoteWords } from "./text";
 import { hasOpposite, opposite, oppositeWords, RELATION_WORDS, synonymKey } from "./lexicon";
@@ -378,7 +378,7 @@ const oppositeWordSaid: Contradiction = ({ statement, others, other, self, neare
       const o = near.index < 0 ? undefined : others[near.index]!;
       if (o === undefined || holds(pool([o]), t)) continue;
       const rival = o.terms.find((u) => opposite(t.key, u.key) && !holds(self, u) && !nounAgainstAdjective(t, u));
-      if (rival !== undefined && termShare({ ...statement, terms: statement.terms.filter((x) => x !== t) }, o) >= 0.75) return clash(near.index, `"${t.form}" where it says "${rival.form}"`);
+      if (rival !== undefined && termShare(statement.terms.filter((x) => x !== t), o) >= 0.75) return clash(near.index, `"${t.form}" where it says "${rival.form}"`);
       continue;
     }
     // "the final" (a match) is no opposite of "the first" (cup): a noun against an adjective is two senses.
@@ -520,11 +520,11 @@ const attributeCrossed: Contradiction = ({ statement, others, other, own, questi
 };
 
 /** The weighted share of a statement's terms (not its values) that another statement holds. */
-function termShare(statement: StatementAnalysis, o: StatementAnalysis): number {
+function termShare(terms: readonly Term[], o: StatementAnalysis): number {
   const there = pool([o]);
   let total = 0;
   let found = 0;
-  for (const t of statement.terms) {
+  for (const t of terms) {
     total += t.weight;
     if (holds(there, t)) found += t.weight;
   }
@@ -554,10 +554,10 @@ const valueOfAnother: Contradiction = ({ statement, others, values, clash }) => 
     let best = -1;
     let bestShare = 0;
     for (const i of different.keys()) {
-      const share = termShare(statement, others[i]!);
+      const share = termShare(statement.terms, others[i]!);
       if (share > bestShare) [best, bestShare] = [i, share];
     }
-    const sameShare = Math.max(...same.map((i) => termShare(statement, others[i]!)));
+    const sameShare = Math.max(...same.map((i) => termShare(statement.terms, others[i]!)));
     if (best >= 0 && bestShare >= 0.6 && bestShare - sameShare >= 0.3) return clash(best, `${v.text} where it says ${different.get(best)!.text}`);
   }
   return undefined;
@@ -807,7 +807,7 @@ function stand(statement: StatementAnalysis, others: readonly StatementAnalysis[
 
 /** A statement kept in its place (so that indices hold) with nothing in it to support or cover anything. */
 function withoutContent(a: StatementAnalysis): StatementAnalysis {
-  return { ...a, terms: [], values: [], negations: [] };
+  return withParts(a, { terms: [], values: [], negations: [] });
 }
 
 /**

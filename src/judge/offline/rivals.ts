@@ -6,7 +6,7 @@
  * an attribute taken from the statement about something else, a value given
  * to the wrong one of two parallel things.
  */
-import type { StatementAnalysis, Term } from "./analyze";
+import { withParts, type StatementAnalysis, type Term } from "./analyze";
 import { RELATION_WORDS, synonymKey } from "./lexicon";
 import { aliasHeld, buildPool, holds, isName, pool, sameTerm, type Pool } from "./pool";
 import { HANGUL_WORD } from "./text";
@@ -337,7 +337,7 @@ function termsInRole(statement: StatementAnalysis, role: string): Pool {
   let byRole = roleOnlyPools.get(statement);
   if (byRole === undefined) roleOnlyPools.set(statement, (byRole = new Map()));
   let p = byRole.get(role);
-  if (p === undefined) byRole.set(role, (p = buildPool([{ ...statement, terms: statement.terms.filter((t) => t.role === role) }])));
+  if (p === undefined) byRole.set(role, (p = buildPool([withParts(statement, { terms: statement.terms.filter((t) => t.role === role) })])));
   return p;
 }
 
