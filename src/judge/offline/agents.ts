@@ -106,13 +106,15 @@ export function swappedDoers(
 ): { index: number; mine: string; theirs: string } | undefined {
   const mine = deedsOf(statement);
   if (mine.length === 0) return undefined;
+  const theirDeeds = others.flatMap((x) => deedsOf(x));
   for (const done of mine) {
+    // The other side has X do another verb W …
+    const w = theirDeeds.find((d) => d.verb !== done.verb && overlaps(d.doer, done.doer));
+    if (w === undefined) continue;
     for (const [index, o] of others.entries()) {
       for (const theirs of deedsOf(o)) {
         if (theirs.verb !== done.verb || overlaps(theirs.doer, done.doer)) continue;
-        // The other side has X do another verb W, and this side has Y do W.
-        const w = others.flatMap((x) => deedsOf(x)).find((d) => d.verb !== done.verb && overlaps(d.doer, done.doer));
-        if (w === undefined) continue;
+        // … and Y do V, and this side has Y do W.
         const back = own.some((x) => deedsOf(x).some((d) => d.verb === w.verb && overlaps(d.doer, theirs.doer)));
         if (back) return { index, mine: done.written, theirs: theirs.written };
       }
