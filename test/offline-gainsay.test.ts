@@ -6,9 +6,9 @@
  * thing; a Korean place given with a copula after its particle, and a Korean noun named by the
  * same word on both sides; a count of years between two given years; a value the other side
  * gives in another statement; a label and the phrase after its colon; opposite verbs and
- * modifiers swapped between two things; a denial weighed by what it denies. And two ways of
- * splitting a sentence that used to cut a claim in half. The sentences here are not those of the
- * bundled data.
+ * modifiers swapped between two things; a denial weighed by what it denies; a quality compared
+ * the other way ("denser" against "less dense"). And two ways of splitting a sentence that used
+ * to cut a claim in half. The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -414,5 +414,23 @@ describe("a denial weighed by what it denies", () => {
     const v = verdicts("Must a constant be set when it is declared?", "A constant does not change after it is declared.", "A constant is declared once.");
     assert.ok(!/negates/.test(v.reasons), v.reasons);
     assert.deepEqual(splitStatements("The drones never sting and live for a few weeks."), ["The drones never sting", "The drones live for a few weeks."]);
+  });
+});
+
+describe("a quality compared the other way", () => {
+  it("finds 'heavier' and 'more heavy' against 'less heavy', and 'less heavy' said the other way round", () => {
+    const q = "How does aluminium compare with steel?";
+    const reference = "Aluminium is about 65% less heavy than steel.";
+    assert.deepEqual(verdicts(q, "Aluminium is about 65% heavier than steel.", reference).response, ["FP"]);
+    assert.deepEqual(verdicts(q, "Steel is less heavy than aluminium.", reference).response, ["FP"]);
+    assert.match(verdicts(q, "Aluminium is more heavy than steel.", reference).reasons, /"more heavy" where it says "less heavy"/);
+  });
+
+  it("accepts the same comparison said from the other side, or with the same degree", () => {
+    const q = "How does aluminium compare with steel?";
+    const reference = "Aluminium is less heavy than steel.";
+    assert.deepEqual(verdicts(q, "Steel is heavier than aluminium.", reference).response, ["TP"]);
+    assert.deepEqual(verdicts(q, "Steel is more heavy than aluminium.", reference).response, ["TP"]);
+    assert.deepEqual(verdicts(q, "Aluminium is less heavy than steel.", reference).response, ["TP"]);
   });
 });

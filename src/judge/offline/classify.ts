@@ -311,6 +311,38 @@ interface Comparison {
   word: string;
   before: Set<string>;
   after: Set<string>;
+  /** The quality compared and which way, as written: "denser" and "more dense" → dens, up; "less dense" → dens, down. */
+  degree?: Degree;
+}
+
+/**
+ * A quality written as a comparative reduced to one key for its plain form and its "-er" form:
+ * "dense"/"denser" → "dens", "heavy"/"heavier" → "heavi", "big"/"bigger" → "big".
+ */
+function qualityKey(word: string): string {
+  return word.toLowerCase().replace(/e$/u, "").replace(/y$/u, "i").replace(/([^aeiou])\1$/u, "$1");
+}
+
+/** A quality compared, which way, and the words that say so. */
+interface Degree {
+  quality: string;
+  up: boolean;
+  text: string;
+}
+
+/** Words ending in "-er" that compare nothing ("other than", "never"). */
+const NOT_COMPARATIVE = /^(?:never|ever|other|rather|together|however|whether|over|under|after|proper|former|latter|either|neither|per)$/u;
+
+/** The quality a comparing word compares and which way, with the word after it ("less dense"). */
+function degreeOf(compared: EnglishToken, next: EnglishToken | undefined): Degree | undefined {
+  const word = compared.text.toLowerCase();
+  if (word === "more" || word === "less") {
+    if (next === undefined || (next.pos !== "ADJ" && next.pos !== "ADV")) return undefined;
+    return { quality: qualityKey(next.lemma), up: word === "more", text: `${compared.text} ${next.text}` };
+  }
+  if (word === "better" || word === "worse") return { quality: "good", up: word === "better", text: compared.text };
+  if (word === "fewer" || NOT_COMPARATIVE.test(word)) return undefined;
+  return { quality: qualityKey(word.slice(0, -2)), up: true, text: compared.text };
 }
 
 /** Comparisons already read, by statement: a statement of the other side is read once for all of this side's. */
@@ -322,14 +354,26 @@ function readComparison(text: string): Comparison | undefined {
   // The comparing word: the last comparative before "than" ("faster" in "faster in air than …").
   const tokens = englishTokens(m[1]!);
   const comparative = (t: EnglishToken) => /^(?:more|less|fewer|better|worse|\p{L}{2,}er)$/iu.test(t.text);
-  // A tagger may call "denser" a noun: after "is" it is the comparison all the same (not "water" in "in water than").
-  const compared = tokens.filter((t) => (t.pos === "ADJ" || t.pos === "ADV") && comparative(t)).pop() ?? tokens.find((t, i) => i > 0 && tokens[i - 1]!.pos === "AUX" && comparative(t));
+  // A tagger may call "denser" a noun: after "is" (or "is about 9%") it is the comparison all the
+  // same (not "water" in "in water than").
+  const afterVerb = (i: number): boolean => {
+    let j = i - 1;
+    while (j > 0 && (tokens[j]!.pos === "NUM" || tokens[j]!.pos === "SYM" || tokens[j]!.pos === "ADV")) j--;
+    return j >= 0 && j < i && tokens[j]!.pos === "AUX";
+  };
+  const compared = tokens.filter((t) => (t.pos === "ADJ" || t.pos === "ADV") && comparative(t)).pop() ?? tokens.find((t, i) => i > 0 && afterVerb(i) && comparative(t));
   if (compared === undefined) return undefined;
   const word = compared.text.toLowerCase();
   const keys = (text: string) => new Set(analyzeStatement(text).terms.map((t) => synonymKey(t.key)).filter((k) => k !== word && k !== synonymKey(word)));
   const before = keys(m[1]!);
   const after = keys(m[2]!);
-  return before.size === 0 || after.size === 0 ? undefined : { word, before, after };
+  if (before.size === 0 || after.size === 0) return undefined;
+  const degree = degreeOf(compared, tokens[tokens.indexOf(compared) + 1]);
+  // The quality's own word is no term of either side ("dense" in "less dense than").
+  if (degree !== undefined) {
+    for (const side of [before, after]) for (const k of [...side]) if (qualityKey(k) === degree.quality) side.delete(k);
+  }
+  return degree === undefined ? { word, before, after } : { word, before, after, degree };
 }
 
 /**
@@ -348,6 +392,29 @@ const comparisonReversed: Contradiction = ({ statement, others, clash }) => {
     if (moved.length > 0 && movedBack.length > 0) {
       return clash(i, `it compares the other way ("${movedBack[0]}" ${mine.word} than "${moved[0]}")`);
     }
+  }
+  return undefined;
+};
+
+/**
+ * The same quality compared the other way: "ice is denser than water" against "ice is less dense
+ * than water" (or "water is denser than ice" against "ice is more dense than water"). The two
+ * sides of "than" tell which way round each says it: the same way round with opposite degrees, or
+ * the other way round with the same degree, is a clash; "water is denser than ice" and "ice is
+ * less dense than water" agree.
+ */
+const degreeReversed: Contradiction = ({ statement, others, clash }) => {
+  const mine = comparison(statement);
+  if (mine?.degree === undefined) return undefined;
+  const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].some((k) => b.has(k));
+  for (const [i, o] of others.entries()) {
+    const theirs = comparison(o);
+    if (theirs?.degree === undefined || theirs.degree.quality !== mine.degree.quality) continue;
+    const same = meets(mine.before, theirs.before) && meets(mine.after, theirs.after);
+    const crossed = meets(mine.before, theirs.after) && meets(mine.after, theirs.before);
+    if (same === crossed) continue;
+    const agree = (theirs.degree.up === mine.degree.up) === same;
+    if (!agree) return clash(i, `"${mine.degree.text}" where it says "${theirs.degree.text}"${same ? "" : " the other way round"}`);
   }
   return undefined;
 };
@@ -631,6 +698,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   swappedName,
   swappedSubject,
   comparisonReversed,
+  degreeReversed,
   oppositeWordSaid,
   oppositeRelation,
   koreanSlotTaken,
