@@ -7,8 +7,9 @@
  * same word on both sides; a count of years between two given years; a value the other side
  * gives in another statement; a label and the phrase after its colon; opposite verbs and
  * modifiers swapped between two things; a denial weighed by what it denies; a quality compared
- * the other way ("denser" against "less dense"). And two ways of splitting a sentence that used
- * to cut a claim in half. The sentences here are not those of the bundled data.
+ * the other way ("denser" against "less dense"); a name given in full as the whole answer. And two
+ * ways of splitting a sentence that used to cut a claim in half. The sentences here are not those
+ * of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -432,5 +433,14 @@ describe("a quality compared the other way", () => {
     assert.deepEqual(verdicts(q, "Steel is heavier than aluminium.", reference).response, ["TP"]);
     assert.deepEqual(verdicts(q, "Steel is more heavy than aluminium.", reference).response, ["TP"]);
     assert.deepEqual(verdicts(q, "Aluminium is less heavy than steel.", reference).response, ["TP"]);
+  });
+});
+
+describe("a name given in full as the whole answer", () => {
+  it("says only the question's verb of the person, so the rest of the name is no claim the reference lacks", () => {
+    const q = "Who painted the Mona Lisa?";
+    const reference = "The Mona Lisa was painted by Leonardo in the early 1500s.";
+    assert.deepEqual(verdicts(q, "**Leonardo da Vinci** painted it.", reference).response, ["TP"]);
+    assert.deepEqual(verdicts(q, "**Raphael Sanzio** painted it.", reference).response, ["FP"]);
   });
 });

@@ -682,14 +682,18 @@ function denies(negated: StatementAnalysis, affirming: StatementAnalysis): boole
 const nothingSaidOfSubject: Contradiction = ({ statement, others, other, question, side, matched, joined }) => {
   if (side !== "reference" || matched.length > 0) return undefined;
   // (A Korean compound written apart is one thing: "국립 중앙 박물관" says nothing of "국립".)
-  const said = statement.terms.slice(1).filter((t) => !holds(question, t) && !(joined.has(t) && joined.has(statement.terms[0]!)));
+  const first = statement.terms[0]!;
+  const said = statement.terms.slice(1).filter((t) => !holds(question, t) && !(joined.has(t) && joined.has(first)));
+  // The rest of the subject's own name says nothing of it: "Michelangelo Buonarroti painted it", where the question asks who painted.
+  const ownName = (t: Term) => first.entity && t.entity && t.group !== "" && t.group === first.group;
+  if (said.every(ownName)) return undefined;
   // An English verb alone is paraphrased freely ("hosted" for "held in") where one statement of
   // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
   // holds the subject alone ("Cats can fly" against "Cats have four legs").
   const related = (): boolean => others.some((o) => statement.terms.filter((t) => !isPredicate(t) && holds(pool([o]), t)).length >= 2);
   const verbsOnly = said.every((t) => !HANGUL_WORD.test(t.key) && isPredicate(t));
   if (said.length === 0 || (verbsOnly && related()) || said.some((t) => holds(other, t) || aliasHeld(t, other))) return undefined;
-  return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${statement.terms[0]!.form}` };
+  return { verdict: "unsupported", reason: `the ${side} never says ${show(said.map((t) => t.form))} of ${first.form}` };
 };
 
 /** What would contradict a statement supported on the face of it, in the order they are checked: the first found decides. */
