@@ -7,9 +7,10 @@
  * same word on both sides; a count of years between two given years; a value the other side
  * gives in another statement; a label and the phrase after its colon; opposite verbs and
  * modifiers swapped between two things; a denial weighed by what it denies; a quality compared
- * the other way ("denser" against "less dense"); a name given in full as the whole answer. And two
- * ways of splitting a sentence that used to cut a claim in half. The sentences here are not those
- * of the bundled data.
+ * the other way ("denser" against "less dense"); a name given in full as the whole answer; two
+ * names of one subject with two verbs, which are no swap. And ways of splitting a sentence: two
+ * that used to cut a claim in half, and a modal verb phrase after "and" as a claim of its own.
+ * The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -442,5 +443,41 @@ describe("a name given in full as the whole answer", () => {
     const reference = "The Mona Lisa was painted by Leonardo in the early 1500s.";
     assert.deepEqual(verdicts(q, "**Leonardo da Vinci** painted it.", reference).response, ["TP"]);
     assert.deepEqual(verdicts(q, "**Raphael Sanzio** painted it.", reference).response, ["FP"]);
+  });
+});
+
+describe("two things said of one subject by two names, with two verbs", () => {
+  it("takes no swap from a statement with another verb, nor a crossed name from one another statement says whole", () => {
+    const q = "How is a judge of the court appointed?";
+    const reference = "Each judge is proposed by the Minister. Each judge must be approved by the Parliament.";
+    const v = verdicts(q, "A judge is put forward by the Minister, and the proposal has to be endorsed by a Parliament vote.", reference);
+    assert.deepEqual(v.reference, ["covered", "covered"], v.reasons);
+  });
+
+  it("still finds the name swapped where the verb is the same", () => {
+    const q = "How is a judge of the court appointed?";
+    const reference = "Each judge is proposed by the Minister. Each judge must be approved by the Parliament.";
+    const v = verdicts(q, "A judge is proposed by the Parliament and approved by the Minister.", reference);
+    assert.ok(v.response.every((x) => x === "FP"), v.reasons);
+  });
+});
+
+describe("a verb phrase with a modal after 'and'", () => {
+  it("is a statement of its own, with the subject and its denial", () => {
+    const q = "What are the rules for guests at the hotel?";
+    assert.deepEqual(splitStatements("Guests must register at the front desk and may not bring pets into the rooms.", q), [
+      "Guests must register at the front desk",
+      "Guests may not bring pets into the rooms.",
+    ]);
+    assert.deepEqual(splitStatements("The water is filtered twice and can be stored for a year.", q), ["The water is filtered twice", "The water can be stored for a year."]);
+  });
+
+  it("so an answer that denies one of the two leaves only that one uncovered", () => {
+    const v = verdicts(
+      "What are the rules for guests at the hotel?",
+      "Guests must register at the front desk, and they can bring pets into the rooms.",
+      "Guests must register at the front desk and may not bring pets into the rooms.",
+    );
+    assert.deepEqual(v.reference, ["covered", "FN"], v.reasons);
   });
 });

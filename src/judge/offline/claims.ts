@@ -293,6 +293,15 @@ function firstMainVerb(tokens: readonly EnglishToken[]): number {
   return tokens.findIndex((t) => (t.pos === "VERB" || t.pos === "AUX") && /^\p{Ll}/u.test(t.text));
 }
 
+/** Past "not", adverbs and "be"/"have" after a modal ("may not", "can be", "will have been"), to the verb. */
+function skipAuxiliaries(tokens: readonly EnglishToken[], k: number): number {
+  while (k < tokens.length && (tokens[k]!.pos === "ADV" || tokens[k]!.pos === "PART" || (tokens[k]!.pos === "AUX" && /^(?:be|been|have)$/i.test(tokens[k]!.text)))) k++;
+  return k;
+}
+
+/** Modal verbs, which open a verb phrase of their own after "and". */
+const MODAL = /^(?:may|must|can|cannot|should|will|shall|might|could|would)$/i;
+
 /** "They absorb X and release Y" → ["They absorb X", "They release Y"]: a coordinated verb phrase gets the subject. */
 function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): string[] | undefined {
   const firstVerb = firstMainVerb(tokens);
@@ -325,7 +334,9 @@ function splitVerbPhrases(clause: string, tokens: readonly EnglishToken[]): stri
     if (!leftVerbs) continue;
     // A noun the tagger may have meant as a verb ("and release heat"), but not in a list of
     // examples ("from food, such as oily fish and egg yolks").
-    const verbLike = next.pos === "VERB" || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos) && !inExamples(tokens, i));
+    // A modal and its verb, denied or not ("… and may not enter the yard", "… and must wear a badge").
+    const modal = MODAL.test(next.text) && next.pos === "AUX" && tokens[skipAuxiliaries(tokens, i + 2)]?.pos === "VERB";
+    const verbLike = next.pos === "VERB" || modal || (next.pos === "NOUN" && after !== undefined && ["DET", "NOUN", "ADJ", "PRON", "NUM"].includes(after.pos) && !inExamples(tokens, i));
     if (!verbLike) continue;
     // (A negation of the first verb is no negation of the second: "the males never bite and live on nectar".)
     const subject = clause.slice(0, tokens[firstVerb]!.start).trim().replace(/\s+(?:never|not)$/iu, "");

@@ -236,6 +236,10 @@ const swappedName: Contradiction = ({ statement, others, other, own, self, quest
   }
   if (best < 0 || bestShare < 0.6 || predicate.length < 2) return undefined;
   const o = others[best]!;
+  // The same thing said of another name has its verb ("confirmed by the Senate" says nothing of
+  // what "put forward by the President" says, though both are of a justice).
+  const verbs = predicate.filter(isPredicate);
+  if (verbs.length > 0 && !verbs.some((t) => holds(pool([o]), t))) return undefined;
   // The names this statement gives that the statement saying the same of something lacks
   // ("Argentina won the first World Cup" against "Uruguay won the first FIFA World Cup").
   const there = pool([o]);
@@ -583,6 +587,13 @@ const attributeCrossed: Contradiction = ({ statement, others, other, own, questi
   // Two names of one thing, set side by side on either side: "the boy was protected" against "…
   // protected James Phipps", where one of them says "the boy James Phipps".
   if (apposed(crossed.mine, crossed.theirs, own) || apposed(crossed.mine, crossed.theirs, other)) return undefined;
+  // A statement of the other side whose things (its nouns and names) another statement of this one
+  // says is that one's, not this one's crossed: "a justice is put forward by the President" is
+  // "each justice is nominated by the President", not "each justice must be confirmed by the
+  // Senate" with another name.
+  const theirs = others[crossed.index]!;
+  const said = theirs.terms.filter((u) => u.weight >= 1);
+  if (own.analyses.some((a) => a !== statement && said.every((u) => holds(pool([a]), u)))) return undefined;
   return clash(crossed.index, `"${crossed.mine}" where it says "${crossed.theirs}"`);
 };
 
@@ -684,9 +695,10 @@ const nothingSaidOfSubject: Contradiction = ({ statement, others, other, questio
   // (A Korean compound written apart is one thing: "국립 중앙 박물관" says nothing of "국립".)
   const first = statement.terms[0]!;
   const said = statement.terms.slice(1).filter((t) => !holds(question, t) && !(joined.has(t) && joined.has(first)));
-  // The rest of the subject's own name says nothing of it: "Michelangelo Buonarroti painted it", where the question asks who painted.
+  // The rest of the subject's own name says nothing of it: "Michelangelo Buonarroti painted it", where
+  // the question asks who painted (a verb it says; not a table row "Fe | Copper", read as one name).
   const ownName = (t: Term) => first.entity && t.entity && t.group !== "" && t.group === first.group;
-  if (said.every(ownName)) return undefined;
+  if (said.every(ownName) && statement.terms.some(isPredicate)) return undefined;
   // An English verb alone is paraphrased freely ("hosted" for "held in") where one statement of
   // the other side holds two of the things this one relates ("Africa", "Olympics"); not where it
   // holds the subject alone ("Cats can fly" against "Cats have four legs").
