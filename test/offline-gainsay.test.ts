@@ -9,7 +9,8 @@
  * modifiers swapped between two things; a denial weighed by what it denies; a quality compared
  * the other way ("denser" against "less dense"); a name given in full as the whole answer; two
  * names of one subject with two verbs, which are no swap. And ways of splitting a sentence: two
- * that used to cut a claim in half, and a modal verb phrase after "and" as a claim of its own.
+ * that used to cut a claim in half, a modal verb phrase after "and" as a claim of its own, and a
+ * Korean rate ("1박에 90달러") kept whole.
  * The sentences here are not those of the bundled data.
  */
 import assert from "node:assert/strict";
@@ -479,5 +480,16 @@ describe("a verb phrase with a modal after 'and'", () => {
       "Guests must register at the front desk and may not bring pets into the rooms.",
     );
     assert.deepEqual(v.reference, ["covered", "FN"], v.reasons);
+  });
+});
+
+describe("a Korean rate", () => {
+  it("keeps the unit it is counted per with its value ('1박에 90달러'), so a swapped rate clashes whole", () => {
+    const q = "숙박비와 주차비는 얼마인가요?";
+    assert.deepEqual(splitStatements("숙박비는 1박에 90달러입니다.", q), ["숙박비는 1박에 90달러입니다."]);
+    assert.deepEqual(splitStatements("주차비는 1시간에 3000원이고 최대 20000원입니다.", q), ["주차비는 1시간에 3000원이고", "최대 20000원입니다."]);
+    const v = verdicts(q, "숙박비는 1박에 120달러입니다.", "숙박비는 1박에 90달러입니다.");
+    assert.deepEqual(v.response, ["FP"], v.reasons);
+    assert.deepEqual(v.reference, ["FN"], v.reasons);
   });
 });

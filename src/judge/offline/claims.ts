@@ -604,6 +604,9 @@ function koreanGapped(words: ReadonlyArray<{ text: string }>): string[] | undefi
   return [...gapped.map((p) => tidy([...p, ...verb].join(" "))), tidy(last.join(" "))];
 }
 
+/** A Korean unit a rate is counted per: one night, person, time, day or hour ("1박", "1인당", "1회에"). */
+const KOREAN_RATE_UNIT = /^(?:1|한)\s?(?:박|인|인당|회|일|시간|명|개)(?:에|당|에는)?$/u;
+
 /** Korean: a clause with several values (or a value and a subject beside its topic) becomes one claim per item. */
 function koreanClaims(clause: string): string[] {
   const words = [...clause.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
@@ -625,8 +628,13 @@ function koreanClaims(clause: string): string[] {
   words.forEach((w, i) => {
     if (i > 0 && i < words.length - 1 && hasTopic && /[\uAC00-\uD7A3]{2,}(?:이|가)$/.test(w.text) && !items.some((g) => g.includes(w))) items.push([w]);
   });
-  if (items.length <= 1) return [clause];
   items.sort((a, b) => a[0]!.start - b[0]!.start);
+  // "1박 220유로", "1인당 3만 원": the unit a rate is counted per goes with the value that follows it.
+  for (let k = items.length - 2; k >= 0; k--) {
+    const [per, next] = [items[k]!, items[k + 1]!];
+    if (per.length === 1 && KOREAN_RATE_UNIT.test(per[0]!.text) && words.indexOf(next[0]!) === words.indexOf(per[0]!) + 1) items.splice(k, 2, [...per, ...next]);
+  }
+  if (items.length <= 1) return [clause];
   const inItems = new Set(items.flat());
   return items.map((keep) => tidy(words.filter((w) => keep.includes(w) || !inItems.has(w)).map((w) => w.text).join(" ")));
 }
