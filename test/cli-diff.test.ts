@@ -67,7 +67,24 @@ describe("--fail-under on summarize", () => {
     assert.deepEqual(lines(under.err), ["evalframe: fail-under: answer_correctness mean 0.61 < 0.62 (all rows; 8 of 9 rows scored, 1 failed)"]);
     const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
     assert.equal(unknown.code, 2, "a misspelt model is bad usage, not a gate that failed");
-    assert.match(unknown.err, /^evalframe: fail-under: --fail-under-model "Z" is not a model of the table; its models are "A", "B"/);
+    assert.deepEqual(lines(unknown.err), [`evalframe: ${after}: --fail-under-model "Z" is not a model of this table; its models are "A", "B" (see evalframe summarize --help)`]);
+    assert.equal(unknown.out, "", "nothing is printed before the usage error: a CI log shows no summary of a gate that never ran");
+  });
+
+  it("--fail-under-model that the summary cannot gate exits 2 before the summary is printed", async () => {
+    // Rows picked by --where: the models named are those of the rows picked.
+    const narrowed = await run(["summarize", after, "--where", "model=A", "--fail-under", "0.5", "--fail-under-model", "B"]);
+    assert.equal(narrowed.code, 2, narrowed.err);
+    assert.equal(narrowed.out, "");
+    assert.deepEqual(lines(narrowed.err), [`evalframe: ${after}: --fail-under-model "B" is not a model of the rows --where picks; their models are "A" (see evalframe summarize --help)`]);
+    // A summary by another column has no model to gate.
+    const byId = await run(["summarize", after, "--by", "id", "--fail-under", "0.5", "--fail-under-model", "A"]);
+    assert.equal(byId.code, 2, byId.err);
+    assert.equal(byId.out, "");
+    assert.deepEqual(lines(byId.err), ["evalframe: summarize: --fail-under-model gates models, and --by id leaves the model out of the summary; add it (--by id,model) or drop --fail-under-model (see evalframe summarize --help)"]);
+    const byBoth = await run(["summarize", after, "--by", "id,model", "--fail-under", "0", "--fail-under-model", "A"]);
+    assert.equal(byBoth.code, 0, byBoth.err);
+    assert.match(byBoth.err, /^fail-under: passed/);
   });
 
   it("--fail-under-metric naming a column the table lacks exits 2 before the summary is printed, naming the score columns it has", async () => {
