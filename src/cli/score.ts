@@ -196,7 +196,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
   // A dry run and --batch-export send nothing: an OpenAI-compatible judge needs no key or server for them.
-  const { options: judgeOptions, labels } = await judgeFlags(c, args, env, { estimateOnly: dryRun || batchExport !== undefined });
+  const { options: judgeOptions, labels, warning } = await judgeFlags(c, args, env, { estimateOnly: dryRun || batchExport !== undefined });
+  if (warning !== undefined) io.err(`${warning}\n`);
   // Every registered metric is built now, so that a bad option exits 2 before any file is read.
   const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
 
