@@ -6,6 +6,7 @@ import { failOnError } from "./errors";
 import type { Command } from "./command";
 import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, scoreColumnsRead, asCommand } from "./command-support";
 import { WHERE_OPTION } from "./where";
+import { IdQuestions } from "../dataset/id-questions";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
 export const compareCommand: Command = async (argv, io) => {
@@ -28,6 +29,13 @@ export const compareCommand: Command = async (argv, io) => {
     ...(seed !== undefined ? { seed } : {}),
   };
   if (options.baseline !== undefined) requireNamedValues(c, input.file, df, "--baseline", options.by, [options.baseline]);
+  // Answers paired by id: an id that names two questions would pair answers to different questions.
+  if ((options.pairBy ?? "id") === "id") {
+    const ids = new IdQuestions();
+    ids.note(df);
+    const warning = ids.warning(input.file);
+    if (warning !== undefined) io.err(`${warning}\n`);
+  }
   const comparison = await failOnError(() => asCommand(c, "compareModels", () => comparisonTable(df, options)), `${input.file}: `);
   if (flag(args, "json")) {
     io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);

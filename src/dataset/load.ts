@@ -14,6 +14,7 @@ import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, rowAndLine, RowProblems, type Table } from "./table";
 import { PaddedKeys } from "./padded-keys";
+import { IdQuestions } from "./id-questions";
 import { canonicalizeNames, MissingReadColumnError, requireColumns, separatorHint, validateRows, type RowPlace } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
@@ -493,7 +494,8 @@ export function rowLabel(row: number, lines?: readonly number[]): string {
  * {@link checkDataset}, then the table as `loadDataset` gives it: the input's
  * columns, and an `input_error` column when a row has bad input (one warning
  * line is printed, unless `warn` is false; another when `id` or `model`
- * values differ only by spaces at their ends); read from a file, it keeps the
+ * values differ only by spaces at their ends, and another when an `id` names
+ * different questions in different rows); read from a file, it keeps the
  * line each row starts on (`lines`), which messages name beside the row. The
  * frame layer turns it into a DataFrame (the lines are left behind: a frame
  * can be filtered and sorted); the command line uses it as it is.
@@ -512,8 +514,11 @@ export async function loadTable(source: DatasetSource, options: LoadDatasetOptio
   if (options.warn !== false) {
     const padded = new PaddedKeys();
     padded.note(table, 0, checked.lines);
-    const warning = padded.warning(checked.source);
-    if (warning !== undefined) (options.warn ?? ((m: string) => console.warn(m)))(warning);
+    const ids = new IdQuestions();
+    ids.note(table, 0, checked.lines);
+    for (const warning of [padded.warning(checked.source), ids.warning(checked.source)]) {
+      if (warning !== undefined) (options.warn ?? ((m: string) => console.warn(m)))(warning);
+    }
   }
   const loaded: Table = { columns, rowCount: table.rowCount };
   if (checked.lines !== undefined) loaded.lines = checked.lines;
