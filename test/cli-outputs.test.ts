@@ -238,6 +238,22 @@ describe("output paths checked up front", () => {
     assert.equal(r.err, `evalframe: report: --out: cannot write "${folder}": it is a folder; name a file in it, e.g. "${path.join(folder, "report.html")}" (see evalframe report --help)\n`);
   });
 
+  it("an output path ending in \"/\" (a folder not made yet) is refused (exit 2) before any work, and neither a file nor a folder is made", async () => {
+    const input = sampleInput(dir);
+    const folder = path.join(dir, "results");
+    const r = await run(["score", input, "--judge", "offline", "--out", `${folder}/`, "--no-progress"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `evalframe: score: --out: cannot write "${folder}/": it ends with "/", so it names a folder, not a file; name a file in it, e.g. "${path.join(folder, "scored.csv")}" (see evalframe score --help)\n`);
+    assert.equal(r.out, "", "nothing was scored");
+    assert.ok(!existsSync(folder), "no file named like the folder is written");
+    const report = await run(["report", scored, "--out", `${folder}/`]);
+    assert.equal(report.code, 2);
+    assert.match(report.err, /report: --out: cannot write ".*results\/": it ends with "\/", so it names a folder, not a file; name a file in it, e\.g\. ".*results\/report\.html"/);
+    const d = await run(["diff", previous, scored, "--out", `${folder}/`]);
+    assert.equal(d.code, 2);
+    assert.ok(!existsSync(folder));
+  });
+
   it("a CSV output named as another format (.jsonl, .json, .tsv) is refused before any work, naming the .csv to give", async () => {
     const input = sampleInput(dir);
     const jsonl = path.join(dir, "scored.jsonl");
