@@ -436,6 +436,30 @@ describe("the command line writes devices and reads pipes", () => {
     assert.doesNotMatch(r.err, /evalframe-input-/);
   });
 
+  it("score - reads standard input (with --format), naming it - in messages; the other commands refuse - with a usage error", async () => {
+    const dir = tempDir();
+    const text = readFileSync(sampleInput(dir), "utf8");
+    const out = path.join(dir, "o.csv");
+    const scored = await runChild(["score", "-", "--format", "csv", "--out", out, "--no-progress"], text);
+    assert.equal(scored.code, 0, scored.err);
+    assert.equal(readFileSync(out, "utf8").trim().split("\n").length, 5, "header and 4 rows");
+    assert.deepEqual(readdirSync(dir).sort(), ["in.csv", "o.csv"], "no file named - is read or made");
+    // A bad row is named in the input's words.
+    const bad = await runChild(["score", "-", "--format", "csv", "--out", out, "--no-progress"], text.replace(/\n[^\n]*\n$/, "\nq99,x,y\n"));
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /^evalframe: -, line 5: this record has 3 fields but the header has 6/m);
+    assert.doesNotMatch(bad.err, /evalframe-input-/);
+    const noFormat = await runChild(["score", "-", "--out", out], text);
+    assert.equal(noFormat.code, 2);
+    assert.match(noFormat.err, /^evalframe: score: - reads the input from standard input, which has no extension to tell its format: give --format csv, tsv, jsonl or json/);
+    const summarize = await run(["summarize", "-", "--format", "csv"]);
+    assert.equal(summarize.code, 2);
+    assert.match(summarize.err, /^evalframe: summarize: "-" \(standard input\) is read by evalframe score only; summarize reads its file more than once: give the file's path/);
+    const diff = await run(["diff", out, "-"]);
+    assert.equal(diff.code, 2);
+    assert.match(diff.err, /^evalframe: diff: "-" \(standard input\) is read by evalframe score only/);
+  });
+
   it("score /dev/stdin reads a pipe, and --out /dev/stdout writes to the process's stdout", async () => {
     const dir = tempDir();
     const input = readFileSync(sampleInput(dir), "utf8");

@@ -82,6 +82,7 @@ export function readScored(
   fileRows: (table: Table) => readonly number[];
 } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
+  refuseStdin(command, [file]);
   const format = inputFormat(command, file, stringOption(args, "format"));
   // `--where COLUMN=VALUE`, for the commands that take it: only the rows it names are read.
   const where = rowConditions(command, args);
@@ -108,6 +109,16 @@ export function readScored(
   };
 }
 
+/**
+ * A usage error for "-" among a command's input files: only `score` reads
+ * standard input; the analysis commands read their files more than once.
+ */
+export function refuseStdin(command: string, files: readonly string[]): void {
+  if (!files.includes("-")) return;
+  throw new UsageError(`${command}: "-" (standard input) is read by evalframe score only; ${command} reads its file more than once: give the file's path, e.g. evalframe ${command} scored.csv`, command);
+}
+
+/** Writes `text` to `file` atomically; a failure is one line (exit 1) naming the file. */
 export async function writeText(file: string, text: string): Promise<void> {
   await failOnError(async () => {
     await writeFileAtomic(file, text);

@@ -13,7 +13,7 @@ import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, w
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, namedColumns, requireNamedColumns, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
+import { columnsOf, namedColumns, refuseStdin, requireNamedColumns, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -64,6 +64,7 @@ export const diffCommand: Command = async (argv, io) => {
     throw new UsageError(`${c}: give two scored tables, the earlier run first: evalframe diff old.csv new.csv (got ${args.positionals.length})`, c);
   }
   const [beforeFile, afterFile] = args.positionals as [string, string];
+  refuseStdin(c, [beforeFile, afterFile]);
   const format = stringOption(args, "format");
   const formats = [inputFormat(c, beforeFile, format), inputFormat(c, afterFile, format)] as const;
   const top = wholeNumber(c, "top", stringOption(args, "top"), 0) ?? 10;

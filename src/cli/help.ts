@@ -183,7 +183,8 @@ ${multimodalHelp()}
 
 ${JUDGE_FLAGS_HELP}
 Input:
-  --format csv|tsv|jsonl|json  when the extension does not tell
+  --format csv|tsv|jsonl|json  when the extension does not tell, and for - (the input read from
+                             standard input: cat data.csv | evalframe score - --format csv ...)
   --strict                   refuse a file that is not valid UTF-8 (default: read bad
                              bytes as U+FFFD and warn, naming the first such line); a UTF-16
                              file is refused either way: save it as UTF-8

@@ -79,6 +79,9 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   }
 };
 
+/** The input argument that means standard input. */
+const STDIN = "-";
+
 /** A private copy of an input that cannot be read twice (a pipe: `/dev/stdin`, `<(…)`, a FIFO). */
 interface InputCopy {
   /** The path the user gave. */
@@ -95,18 +98,20 @@ interface InputCopy {
  * twice (a survey, then the chunks), and a pipe can be read once.
  */
 async function readableInput(input: string, format: DatasetFormat, copies: InputCopy[]): Promise<string> {
+  // "-" is standard input, as for most command-line tools.
+  const stdin = input === STDIN;
   let stats;
   try {
-    stats = statSync(input, { throwIfNoEntry: false });
+    stats = stdin ? undefined : statSync(input, { throwIfNoEntry: false });
   } catch {
     return input;
   }
-  if (stats === undefined || stats.isFile() || stats.isDirectory()) return input;
+  if (!stdin && (stats === undefined || stats.isFile() || stats.isDirectory())) return input;
   const dir = await mkdtemp(path.join(tmpdir(), "evalframe-input-"));
   const file = path.join(dir, `input.${format}`);
   copies.push({ input, file, dir });
   // This process's own descriptor (/dev/stdin) is read as it is: a socket behind it cannot be opened by name.
-  const fd = ownDescriptor(input);
+  const fd = stdin ? 0 : ownDescriptor(input);
   const from = () => (fd === undefined ? createReadStream(input) : createReadStream("", { fd, autoClose: false }));
   await failOnError(() => pipeline(from(), createWriteStream(file, { mode: 0o600 })), `cannot read "${input}": `);
   return file;
@@ -128,7 +133,11 @@ function withMessage(error: unknown, rewrite: (text: string) => string): unknown
 async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVariables, copies: InputCopy[]): Promise<number> {
   const c = "score";
   const args = parseCommand(c, argv, SCORE_OPTIONS);
-  const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
+  const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json, or - for standard input)");
+  if (input === STDIN) {
+    if (stringOption(args, "format") === undefined) throw new UsageError(`${c}: - reads the input from standard input, which has no extension to tell its format: give --format csv, tsv, jsonl or json`, c);
+    if (process.stdin.isTTY) throw new UsageError(`${c}: - reads the input from standard input, and that is a terminal here: pipe the file in (cat data.csv | evalframe score - --format csv --out scored.csv), or give its path`, c);
+  }
   const batchExport = stringOption(args, "batch-export");
   const batchImport = stringOption(args, "batch-import");
   const batchMode = flag(args, "batch");
