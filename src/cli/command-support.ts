@@ -9,7 +9,7 @@ import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import type { Records } from "../dataset/raw";
 import { metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
-import { failOnError, UsageError } from "./errors";
+import { CliFailure, failOnError, UsageError } from "./errors";
 import { conditionColumns, rowConditions, rowsKept, unknownColumn, type RowCondition } from "./where";
 import type { CliIO } from "./command";
 
@@ -77,6 +77,8 @@ export function readScored(
   args: ParsedArgs,
 ): {
   file: string;
+  /** The file's format (`--format`, else its extension). */
+  format: DatasetFormat;
   where: readonly RowCondition[];
   load: (columns?: readonly string[], cellText?: CellText, named?: readonly NamedColumn[]) => Promise<Table>;
   fileRows: (table: Table) => readonly number[];
@@ -89,6 +91,7 @@ export function readScored(
   const rowsOfFile = new WeakMap<Table, number[]>();
   return {
     file,
+    format,
     where,
     load: async (columns, cellText, named = []) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
@@ -185,12 +188,38 @@ export async function requireNamedColumns(command: string, file: string, format:
   const has = (column: string) => getColumn(loaded, column) !== undefined;
   const absent = named.find((n) => !has(n.column));
   if (absent === undefined) return;
-  // The file's own columns, read again with every cell empty: input_error only when the file has one (a
-  // load adds its own when a row has bad input, e.g. ids repeated once the model column is not read).
-  const { checkDataset } = require("../dataset/load") as typeof import("../dataset/load");
-  const names = (await failOnError(() => checkDataset(file, { format, required: [], cellText: () => "" }))).table.columns.map((c) => c.name);
+  const names = await fileColumns(file, format);
   if (absent.option === "--where") throw unknownColumn(command, file, absent.column, names);
   throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
+}
+
+/**
+ * The columns of a file (aliases as loading names them), read again with
+ * every cell empty: for a message about a table read only in part.
+ * `input_error` is there only when the file has one (a load adds its own
+ * when a row has bad input, e.g. ids repeated once the model column is not read).
+ */
+async function fileColumns(file: string, format: DatasetFormat): Promise<string[]> {
+  const { checkDataset } = require("../dataset/load") as typeof import("../dataset/load");
+  return (await failOnError(() => checkDataset(file, { format, required: [], cellText: () => "" }))).table.columns.map((c) => c.name);
+}
+
+/**
+ * Throws (exit 1) when `table`, read from `file` with only the columns an
+ * analysis needs, has none of `scoreColumns` (the score column the
+ * command uses by default): the message lists the file's own columns, not
+ * the few read, and says to score a table that holds the question and the
+ * answer but no score yet, else to name its score column with `option`.
+ */
+export async function requireScoreColumn(command: string, file: string, format: DatasetFormat, table: Table, scoreColumns: readonly string[], option: string): Promise<void> {
+  if (scoreColumns.some((name) => getColumn(table, name) !== undefined)) return;
+  const names = await fileColumns(file, format);
+  const which = scoreColumns.length === 1 ? `score column "${scoreColumns[0]!}"` : `score column (${scoreColumns.join(", ")})`;
+  const unscored = names.includes("user_input") && names.includes("response");
+  const fix = unscored
+    ? `it looks like a table that was not scored yet: score it first (evalframe score ${file} --out scored.csv), then ${command} the scored table`
+    : `name the column that holds the scores with ${option} COLUMN`;
+  throw new CliFailure(`${file}: ${command}: no ${which}; the file's columns are: ${names.join(", ")}; ${fix}`);
 }
 
 /**

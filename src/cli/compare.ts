@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, scoreColumnsRead, asCommand } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, requireScoreColumn, scoreColumnsRead, asCommand } from "./command-support";
 import { WHERE_OPTION } from "./where";
 import { IdQuestions } from "../dataset/id-questions";
 
@@ -21,6 +21,7 @@ export const compareCommand: Command = async (argv, io) => {
   const by = stringOption(args, "by");
   const named = namedColumns([["--metric", metric], [by === undefined ? "--by (default)" : "--by", by ?? "model"], ["--pair-by", stringOption(args, "pair-by")]]);
   const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named);
+  if (metric === undefined) await requireScoreColumn(c, input.file, input.format, df, [defaultMetric(df)], "--metric");
   const options = {
     metric: metric ?? defaultMetric(df),
     by: stringOption(args, "by") ?? "model",

@@ -13,7 +13,7 @@ import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, w
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, namedColumns, refuseStdin, requireNamedColumns, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
+import { columnsOf, namedColumns, refuseStdin, requireNamedColumns, requireScoreColumn, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -120,6 +120,9 @@ export const diffCommand: Command = async (argv, io) => {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).
     const has = (name: string) => columnsOf(before).includes(name) && columnsOf(after).includes(name);
     options.metric = (definitions.find((d) => has(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
+    // A run without it (an input not scored yet) is named with its own columns, not the few read.
+    await requireScoreColumn(c, beforeFile, formats[0], before, [options.metric], "--metric");
+    await requireScoreColumn(c, afterFile, formats[1], after, [options.metric], "--metric");
   }
   const runs = await failOnError(() => compareRuns(before, after, options), `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);

@@ -6,7 +6,7 @@ import { failOnError, UsageError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, requireGateModels } from "./fail-under";
 import { defaultScoreColumns } from "../metrics/registry";
 import type { Command } from "./command";
-import { s, b, columnsOf, namedColumns, tables, readScored, scoreColumnsRead } from "./command-support";
+import { s, b, columnsOf, namedColumns, requireScoreColumn, tables, readScored, scoreColumnsRead } from "./command-support";
 import { cellText, getColumn, rowAt, type Table } from "../dataset/table";
 import { WHERE_OPTION } from "./where";
 
@@ -24,6 +24,7 @@ export const summarizeCommand: Command = async (argv, io) => {
   // id and model too, whatever --by is: an answer given twice is found by them (and loading checks them together).
   // The gated metrics are read too (when the file has them), so that one left out of --metrics is told apart from one the file lacks.
   const df = await input.load(scoreColumnsRead([...(named ?? []), "model", "id", ...(gate?.metrics ?? [])], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
+  if (metrics === undefined) await requireScoreColumn(c, input.file, input.format, df, defaultScoreColumns(), "--metrics");
   const columns = columnsOf(df);
   const by = named ?? (columns.includes("model") ? ["model"] : []);
   // Before anything is printed: the gate must name metrics the summary will hold.
