@@ -80,3 +80,51 @@ describe("an id that names different questions", () => {
     assert.deepEqual(idWarnings(r.err), []);
   });
 });
+
+describe("a scored table with a row that repeats an (id, model)", () => {
+  const dir = tempDir();
+  // Row 2 repeats (q1, m1): score leaves it unscored (input_error) and scores the others.
+  const input = writeText(
+    dir,
+    "repeat.csv",
+    [
+      "id,model,question,answer,reference",
+      "q1,m1,What is 2+2?,4.,4.",
+      "q1,m2,What is 2+2?,5.,4.",
+      "q1,m1,What is 2+2?,four.,4.",
+      "q2,m1,Sky colour?,Blue.,Blue.",
+      "q2,m2,Sky colour?,Blue.,Blue.",
+      "q3,m1,Grass colour?,Green.,Green.",
+      "q3,m2,Grass colour?,Red.,Green.",
+      "",
+    ].join("\n"),
+  );
+  const scored = path.join(dir, "scored.csv");
+  const WARNED = /^evalframe: warning: .*scored\.csv: 1 row repeats an \(id, model\) that an earlier row answered and was not scored \(see input_error\), so it is left out of the (comparison|chart|comparison of the runs): row 2 \(line 4\) \(id "q1", model "m1", first at row 0 \(line 2\)\)$/m;
+
+  it("compare, diff and chart of what score wrote exit 0, leave the unscored repeat out with one warning, and pair the rest", async () => {
+    const s = await run(["score", input, "--out", scored, "--judge", "offline", "--no-progress"]);
+    assert.equal(s.code, 0, s.err);
+    const compare = await run(["compare", scored, "--json"]);
+    assert.equal(compare.code, 0, compare.err);
+    assert.match(compare.err, WARNED);
+    const rows = JSON.parse(compare.out) as { model_a: string; model_b: string; n_pairs: number; n_dropped: number }[];
+    assert.deepEqual(rows.map((r) => [r.model_a, r.model_b, r.n_pairs, r.n_dropped]), [["m1", "m2", 3, 0]]);
+    const diff = await run(["diff", scored, scored, "--json"]);
+    assert.equal(diff.code, 0, diff.err);
+    assert.match(diff.err, WARNED);
+    const summary = (JSON.parse(diff.out) as { summary: { model: string; n_paired: number }[] }).summary;
+    assert.deepEqual(summary.map((r) => [r.model, r.n_paired]), [["m1", 3], ["m2", 3], ["(all)", 6]]);
+    const chart = await run(["chart", scored, "--kind", "heatmap", "--out", path.join(dir, "heat.json")]);
+    assert.equal(chart.code, 0, chart.err);
+    assert.match(chart.err, WARNED);
+  });
+
+  it("two scored rows for one (id, model) (a table made elsewhere) are still refused: which to pair is the user's call", async () => {
+    const twice = writeText(dir, "twice.csv", "id,model,answer_correctness\nq1,m1,0.5\nq1,m1,0.7\nq1,m2,0.4\nq2,m1,1\nq2,m2,1\n");
+    const r = await run(["compare", twice]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /\(id, model\) pair appears more than once: \("q1", "m1"\)/);
+    assert.doesNotMatch(r.err, /left out/);
+  });
+});

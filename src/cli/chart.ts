@@ -6,7 +6,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { columnsOf, namedColumns, requireNamedValues, s, readScored } from "./command-support";
+import { columnsOf, namedColumns, requireNamedValues, s, readScored, withoutUnscoredRepeats } from "./command-support";
 import { getColumn, type Table } from "../dataset/table";
 import { cellNumber } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
@@ -39,7 +39,8 @@ export const chartCommand: Command = async (argv, io) => {
   // The chart modules only (no judge, no report, no danfojs): a chart of a table is drawn in about a second.
   const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
     require("../charts/index") as typeof import("../charts/index");
-  const df = await input.load(undefined, undefined, namedColumns([["--metric", metric], ["--by", by], ["--pair-by", pairBy]]));
+  // Rows that score left unscored as repeats of an (id, model) have no score to draw or pair: left out, with a warning.
+  const df = withoutUnscoredRepeats(input.file, await input.load(undefined, undefined, namedColumns([["--metric", metric], ["--by", by], ["--pair-by", pairBy]])), io, "chart");
   requireNamedValues(c, input.file, df, "--baseline", by ?? "model", baseline === undefined ? [] : [baseline]);
   requireNamedValues(c, input.file, df, "--models", by ?? "model", models ?? []);
   if (kind === "relevance") checkRelevanceScore(c, input.file, df, metric);

@@ -3,11 +3,11 @@
  */
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
-import type { CanonicalColumn } from "../dataset/columns";
-import { getColumn, type Table } from "../dataset/table";
+import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
+import { cellText, getColumn, rowAt, tableRows, type Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import type { Records } from "../dataset/raw";
-import { metricDefinitions } from "../metrics/registry";
+import { defaultScoreColumns, metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { conditionColumns, rowConditions, rowsKept, unknownColumn, type RowCondition } from "./where";
@@ -235,6 +235,45 @@ export function requireNamedValues(command: string, file: string, table: Table, 
   const absent = values.find((v) => !present.has(v));
   if (absent === undefined) return;
   throw new UsageError(`${command}: ${option} names ${JSON.stringify(absent)}, which is not a value of column "${column}" in ${file}; its values are: ${[...present].filter(Boolean).join(", ")}`, command);
+}
+
+/** Rows named in the warning of {@link withoutUnscoredRepeats}. */
+const REPEATS_NAMED = 3;
+
+/**
+ * `table` without the rows that `evalframe score` left unscored because they
+ * repeat an (id, model) an earlier row answered (their `input_error` says
+ * so, and it has no score): a comparison pairs answers by id, and such a
+ * row has no score to pair. One warning on `io.err` names the first few, with the row each
+ * repeats. Repeated rows that were scored (a table made elsewhere) are kept:
+ * which of them to pair is for the user to say, and the comparison refuses them.
+ */
+export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, what: string): Table {
+  const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const flagged = getColumn(table, INPUT_ERROR_COLUMN);
+  const scores = defaultScoreColumns().flatMap((name) => getColumn(table, name) ?? []);
+  if (flagged === undefined || scores.length === 0) return table;
+  // Not scored: loading found it repeats (input_error), and it has no score at all.
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
+  const unscored = repeatedAnswers(table).filter(({ row }) => {
+    const reason = flagged.values[row];
+    return typeof reason === "string" && reason.trim() !== "" && scores.every((column) => blank(column.values[row]));
+  });
+  if (unscored.length === 0) return table;
+  const id = getColumn(table, "id");
+  const model = getColumn(table, "model");
+  const named = unscored.slice(0, REPEATS_NAMED).map(({ row, first }) => {
+    const keys = [id ? `id ${JSON.stringify(cellText(id.values[row]) ?? "")}` : "", model ? `model ${JSON.stringify(cellText(model.values[row]) ?? "")}` : ""].filter(Boolean).join(", ");
+    return `${rowAt(table, row)} (${keys}${first === undefined ? "" : `, first at ${rowAt(table, first)}`})`;
+  });
+  const more = unscored.length > named.length ? `; and ${unscored.length - named.length} more` : "";
+  const n = unscored.length;
+  io.err(
+    `evalframe: warning: ${file}: ${n === 1 ? "1 row repeats" : `${n.toLocaleString("en-US")} rows repeat`} an (id, model) that an earlier row answered and ${n === 1 ? "was" : "were"} not scored (see input_error), ` +
+      `so ${n === 1 ? "it is" : "they are"} left out of the ${what}: ${named.join("; ")}${more}\n`,
+  );
+  const dropped = new Set(unscored.map((r) => r.row));
+  return tableRows(table, Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !dropped.has(i)));
 }
 
 /** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */

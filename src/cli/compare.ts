@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, requireScoreColumn, scoreColumnsRead, asCommand } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, requireScoreColumn, scoreColumnsRead, asCommand, withoutUnscoredRepeats } from "./command-support";
 import { WHERE_OPTION } from "./where";
 import { IdQuestions } from "../dataset/id-questions";
 
@@ -20,7 +20,8 @@ export const compareCommand: Command = async (argv, io) => {
   // The grouping column must be in the file, named or not: a missing one is named with the file's columns.
   const by = stringOption(args, "by");
   const named = namedColumns([["--metric", metric], [by === undefined ? "--by (default)" : "--by", by ?? "model"], ["--pair-by", stringOption(args, "pair-by")]]);
-  const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named);
+  // Rows that score left unscored as repeats of an (id, model) have no score to pair: left out, with a warning.
+  const df = withoutUnscoredRepeats(input.file, await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named), io, "comparison");
   if (metric === undefined) await requireScoreColumn(c, input.file, input.format, df, [defaultMetric(df)], "--metric");
   const options = {
     metric: metric ?? defaultMetric(df),

@@ -13,7 +13,7 @@ import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, w
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, namedColumns, refuseStdin, requireNamedColumns, requireScoreColumn, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
+import { columnsOf, namedColumns, refuseStdin, requireNamedColumns, requireScoreColumn, scoreColumnsRead, scoringPartsOnly, tables, withoutUnscoredRepeats } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -112,7 +112,8 @@ export const diffCommand: Command = async (argv, io) => {
   const load = async (file: string, format: DatasetFormat) => {
     const table = await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, columnsIfPresent: true, cellText }), `${file}: `);
     await requireNamedColumns(c, file, format, table, true, named);
-    return rowsWhere(c, file, table, where);
+    // Rows that score left unscored as repeats of an (id, model) have no score to pair: left out, with a warning.
+    return withoutUnscoredRepeats(file, rowsWhere(c, file, table, where), io, "comparison of the runs");
   };
   const before = await load(beforeFile, formats[0]);
   const after = await load(afterFile, formats[1]);
