@@ -2,9 +2,12 @@
  * Messages of the command line that a user acts on: the analysis commands
  * given a table with no score column name the file's own columns (not the
  * few they read) and say to score it first, or which option names the
- * score column.
+ * score column; a row with every field empty is one problem, not four.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { parseCsv } from "../src/dataset/csv";
 import { describe, it } from "node:test";
 import { runCliCaptured as run } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
@@ -40,5 +43,21 @@ describe("an analysis command given a table without a score column", () => {
     const named = await run(["summarize", own, "--metrics", "grade"]);
     assert.equal(named.code, 0, named.err);
     assert.match(named.out, /grade/);
+  });
+});
+
+describe("rows with every field empty (a spreadsheet's leftover rows)", () => {
+  it("score names each as one problem saying to delete it, scores the other rows and keeps every row in place", async () => {
+    const dir = tempDir();
+    const input = writeText(dir, "sheet.csv", "id,model,question,answer,reference\nq1,m1,What?,Yes.,Yes.\n,,,,\nq2,m1,Who?,Bob.,Bob.\n,,,,\n");
+    const out = path.join(dir, "scored.csv");
+    const r = await run(["score", input, "--out", out, "--judge", "offline", "--no-progress"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /sheet\.csv: 2 of 4 rows have bad input and will not be scored; see column "input_error"\. First: row 1 \(line 3\): every field of this row is empty \(a spreadsheet's leftover row\?\); delete the row \(and 1 more\)\n/);
+    const { header, records } = parseCsv(readFileSync(out, "utf8"));
+    const at = (name: string) => records.map((rec) => rec.fields[header.indexOf(name)]);
+    assert.deepEqual(at("id"), ["q1", "", "q2", ""]);
+    assert.deepEqual(at("input_error"), ["", "every field of this row is empty (a spreadsheet's leftover row?); delete the row", "", "every field of this row is empty (a spreadsheet's leftover row?); delete the row"]);
+    assert.deepEqual(at("answer_correctness").map((v) => v !== ""), [true, false, true, false]);
   });
 });
