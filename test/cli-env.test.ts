@@ -3,7 +3,8 @@
  * (`EVALFRAME_MODLE`, other tools' `OPENAI_API_BASE` / `OPENAI_KEY`): `score`
  * and `config` name each on stderr with the variable to use, never its
  * value, instead of silently taking the default (the offline judge, or
- * api.openai.com with the user's key).
+ * api.openai.com with the user's key). A key in the environment given to
+ * runCli is redacted from its errors, as one in the process's is.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -74,4 +75,13 @@ describe("misnamed environment variables", () => {
     assert.deepEqual([...models], ["gpt-4o-mini"], "the warning tells the truth: the misnamed model was not used");
     assert.doesNotMatch(r.out + r.err, new RegExp(VALUE));
   });
+
+  it("runCli's own environment: a key pasted into another variable is redacted from the error, as it is from the process's", async () => {
+    assert.equal(process.env["EVALFRAME_API_KEY"], undefined, "the key is only in the environment given to runCli");
+    const r = await run(["config"], { EVALFRAME_API_KEY: KEY, EVALFRAME_CONCURRENCY: KEY });
+    assert.equal(r.code, 2);
+    assert.match(r.err, /^evalframe: EVALFRAME_CONCURRENCY must be a whole number .*got "\[redacted\]"/);
+    assert.doesNotMatch(r.out + r.err, new RegExp(KEY));
+  });
 });
+
