@@ -287,6 +287,13 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
       estimate(whole, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
     );
     io.out(`${formatEstimate(e)}\n`);
+    // What the same command would do after scoring, a dry run does not: said once, so that a CI job is not misled by its exit 0.
+    const unwritten = [out !== "" ? "--out" : "", statementsOut !== undefined ? "--statements-out" : "", summaryJson !== undefined ? "--summary-json" : ""].filter((name) => name !== "");
+    const skipped = [
+      ...(gate !== undefined ? ["--fail-under is not checked"] : []),
+      ...(unwritten.length > 0 ? [`${unwritten.join(", ")} ${unwritten.length === 1 ? "is" : "are"} not written`] : []),
+    ];
+    if (skipped.length > 0) io.err(`evalframe: --dry-run scores nothing: ${skipped.join("; ")}\n`);
     if (e.paid && chosen.includes("answer_correctness")) {
       // What the other layouts would cost, so the trade is made before paying (the same rows, judge and cache).
       const correctness = metricDefinitions().find((d) => d.name === "answer_correctness")!;
