@@ -337,7 +337,7 @@ describe("evalframe diff", () => {
     await toCSV(AFTER.map((r) => ({ ...r, id: `x${r.id}` })), unrelated);
     const r = await run(["diff", file("before.csv"), unrelated]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /^evalframe: .*before\.csv vs .*unrelated\.csv: compareRuns: the runs share no answer to pair: looked for the same \(id, model\)/);
+    assert.match(r.err, /^evalframe: .*before\.csv vs .*unrelated\.csv: diff: the runs share no answer to pair: looked for the same \(id, model\)/);
     const missing = await run(["diff", file("before.csv"), file("nowhere.csv")]);
     assert.equal(missing.code, 1);
     assert.match(missing.err, /nowhere\.csv/);

@@ -2,7 +2,10 @@
  * Messages of the command line that a user acts on: the analysis commands
  * given a table with no score column name the file's own columns (not the
  * few they read) and say to score it first, or which option names the
- * score column; a row with every field empty is one problem, not four.
+ * score column; a row with every field empty is one problem, not four;
+ * chart, report and diff say a problem in the command's words (chart --kind
+ * box, report, the run's file), not the library function's (scoreBox,
+ * buildReport, compareRuns (before run)).
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -61,3 +64,37 @@ describe("rows with every field empty (a spreadsheet's leftover rows)", () => {
     assert.deepEqual(at("answer_correctness").map((v) => v !== ""), [true, false, true, false]);
   });
 });
+
+describe("chart, report and diff in the command's words", () => {
+  const dir = tempDir();
+  const input = writeSampleHead(dir, 2, "input.csv");
+
+  it("chart and report name the command and the kind, never a library function", async () => {
+    const box = await run(["chart", input, "--kind", "box", "--out", path.join(dir, "box.svg")]);
+    assert.equal(box.code, 1);
+    assert.match(box.err, /^evalframe: .*input\.csv: chart --kind box: no column "answer_correctness"; the columns are "id", "domain", "model", "user_input", "response", "reference"\n$/);
+    const wtl = await run(["chart", input, "--kind", "wtl", "--out", path.join(dir, "wtl.svg")]);
+    assert.equal(wtl.code, 1);
+    assert.match(wtl.err, /^evalframe: .*input\.csv: chart --kind wtl: no metric column "answer_correctness"/);
+    const report = await run(["report", input, "--out", path.join(dir, "r.html")]);
+    assert.equal(report.code, 1);
+    assert.match(report.err, /^evalframe: .*input\.csv: report: no score column \(answer_correctness or multimodal_relevance\); score the table first/);
+    for (const r of [box, wtl, report]) assert.doesNotMatch(r.err, /scoreBox|compareModels|winTieLoss|buildReport/);
+    const scored = writeText(dir, "two.csv", "id,model,answer_correctness\nq1,a,0.5\nq1,b,0.6\nq2,a,1\nq2,b,0\n");
+    const same = await run(["chart", scored, "--kind", "paired", "--models", "a,a", "--out", path.join(dir, "p.svg")]);
+    assert.equal(same.code, 2);
+    assert.equal(same.err, 'evalframe: chart: --models names "a" twice; give two different models, e.g. --models atlas-pro,swift-mini (see evalframe chart --help)\n');
+  });
+
+  it("diff names the run whose answers cannot be paired by its file", async () => {
+    const good = writeText(dir, "good.csv", "id,model,answer_correctness\nq1,m1,0.5\nq2,m1,0.7\n");
+    const twice = writeText(dir, "twice.csv", "id,model,answer_correctness\nq1,m1,0.5\nq1,m1,0.7\n");
+    const r = await run(["diff", good, twice]);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `evalframe: ${twice}: id "q1" appears twice for model "m1" (row 0 (line 2) and row 1 (line 3)); each id may be answered once per model and run, so the answers can be paired\n`);
+    const before = await run(["diff", twice, good]);
+    assert.equal(before.code, 1);
+    assert.match(before.err, new RegExp(`^evalframe: ${twice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: id "q1" appears twice`));
+  });
+});
+

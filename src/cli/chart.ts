@@ -6,7 +6,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { columnsOf, namedColumns, requireNamedValues, s, readScored, withoutUnscoredRepeats } from "./command-support";
+import { columnsOf, inCommandWords, namedColumns, requireNamedValues, s, readScored, withoutUnscoredRepeats } from "./command-support";
 import { getColumn, type Table } from "../dataset/table";
 import { cellNumber } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
@@ -44,7 +44,20 @@ export const chartCommand: Command = async (argv, io) => {
   requireNamedValues(c, input.file, df, "--baseline", by ?? "model", baseline === undefined ? [] : [baseline]);
   requireNamedValues(c, input.file, df, "--models", by ?? "model", models ?? []);
   if (kind === "relevance") checkRelevanceScore(c, input.file, df, metric);
+  if (models !== undefined && models[0] === models[1]) throw new UsageError(`${c}: --models names ${JSON.stringify(models[0])} twice; give two different models, e.g. --models atlas-pro,swift-mini`, c);
   const spec = await failOnError((): VegaLiteSpec => {
+    try {
+      return drawn();
+    } catch (error) {
+      // Said in the command's words ("chart --kind box: …"), not the chart function's ("scoreBox: …").
+      throw inCommandWords(error, `${c} --kind ${kind}`, CHART_FUNCTIONS);
+    }
+  }, `${input.file}: `);
+  await failOnError(() => saveChart(spec, out), `cannot write "${out}": `);
+  io.out(`wrote ${out}\n`);
+  return 0;
+
+  function drawn(): VegaLiteSpec {
     switch (kind) {
       case "box":
         return scoreBox(df, opt({ metric, by }));
@@ -67,11 +80,11 @@ export const chartCommand: Command = async (argv, io) => {
       case "relevance":
         return relevanceRate(df, opt({ metric, by }));
     }
-  }, `${input.file}: `);
-  await failOnError(() => saveChart(spec, out), `cannot write "${out}": `);
-  io.out(`wrote ${out}\n`);
-  return 0;
+  }
 };
+
+/** The chart functions (and what they call) whose name may start an error's message. */
+const CHART_FUNCTIONS = ["scoreBox", "scoreHistogram", "meanWithCI", "factualVsSemantic", "questionHeatmap", "pairedDifferences", "winTieLoss", "compareModels", "verdictBars", "thresholdSweep", "relevanceRate", "summarize"];
 
 /**
  * `--kind relevance` draws the share of rows judged 1, so its score must be

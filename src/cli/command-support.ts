@@ -301,11 +301,27 @@ export function defaultMetric(df: DataFrame | Table): string {
  * function's name (`compareModels: …`) starts with the command's instead
  * (`compare: …`), as the user ran the command, not the function.
  */
-export function asCommand<T>(command: string, internal: string, work: () => T): T {
+export function asCommand<T>(command: string, internal: string | readonly string[], work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith(`${internal}: `)) error.message = `${command}: ${error.message.slice(internal.length + 2)}`;
-    throw error;
+    throw inCommandWords(error, command, typeof internal === "string" ? [internal] : internal);
   }
+}
+
+/**
+ * `error` with a leading library function's name (`scoreBox: …`, one of
+ * `internal`) replaced by the command's (`chart --kind box: …`), in its
+ * message and in its command-line wording alike.
+ */
+export function inCommandWords(error: unknown, command: string, internal: readonly string[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const rename = (text: string): string => {
+    const name = internal.find((n) => text.startsWith(`${n}: `));
+    return name === undefined ? text : `${command}: ${text.slice(name.length + 2)}`;
+  };
+  error.message = rename(error.message);
+  const worded = (error as { cliMessage?: unknown }).cliMessage;
+  if (typeof worded === "string") Object.defineProperty(error, "cliMessage", { value: rename(worded), configurable: true });
+  return error;
 }

@@ -12,8 +12,9 @@ import type { DatasetFormat } from "../dataset/load";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
+import { cliMessageOf } from "../dataset/fix-hint";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, namedColumns, refuseStdin, requireNamedColumns, requireScoreColumn, scoreColumnsRead, scoringPartsOnly, tables, withoutUnscoredRepeats } from "./command-support";
+import { columnsOf, namedColumns, refuseStdin, inCommandWords, requireNamedColumns, requireScoreColumn, scoreColumnsRead, scoringPartsOnly, tables, withoutUnscoredRepeats } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -39,6 +40,18 @@ function summaryShown(): string[] {
 
 /** Columns of the changed answers on a terminal (the CSV has the answers' texts too). */
 const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "status", "answer_changed", "reference_changed"];
+
+/**
+ * A problem of one run that `compareRuns` names as "compareRuns (before
+ * run): …" said of its file instead ("old.csv: …", exit 1); one of both runs
+ * ("compareRuns: …") as diff's ("diff: …").
+ */
+function inRunWords(error: unknown, beforeFile: string, afterFile: string): unknown {
+  const text = cliMessageOf(error);
+  const run = /^compareRuns \((before|after) run\): /.exec(text);
+  if (run !== null) return new CliFailure(`${run[1] === "before" ? beforeFile : afterFile}: ${text.slice(run[0].length)}`);
+  return inCommandWords(error, "diff", ["compareRuns"]);
+}
 
 /** `evalframe diff`: what changed between two scored runs of the same data. */
 export const diffCommand: Command = async (argv, io) => {
@@ -125,7 +138,13 @@ export const diffCommand: Command = async (argv, io) => {
     await requireScoreColumn(c, beforeFile, formats[0], before, [options.metric], "--metric");
     await requireScoreColumn(c, afterFile, formats[1], after, [options.metric], "--metric");
   }
-  const runs = await failOnError(() => compareRuns(before, after, options), `${beforeFile} vs ${afterFile}: `);
+  const runs = await failOnError(() => {
+    try {
+      return compareRuns(before, after, options);
+    } catch (error) {
+      throw inRunWords(error, beforeFile, afterFile);
+    }
+  }, `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);
 
   const written: string[] = [];
