@@ -4,7 +4,8 @@
  * and `config` name each on stderr with the variable to use, never its
  * value, instead of silently taking the default (the offline judge, or
  * api.openai.com with the user's key). A key in the environment given to
- * runCli is redacted from its errors, as one in the process's is.
+ * runCli is redacted from its errors, as one in the process's is, and the
+ * offline judge's notice goes to runCli's stderr writer.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -82,6 +83,25 @@ describe("misnamed environment variables", () => {
     assert.equal(r.code, 2);
     assert.match(r.err, /^evalframe: EVALFRAME_CONCURRENCY must be a whole number .*got "\[redacted\]"/);
     assert.doesNotMatch(r.out + r.err, new RegExp(KEY));
+  });
+
+  it("the notice that no key or server is set goes to runCli's stderr, on every run, not to the process's", async () => {
+    const input = writeSampleHead(dir, 1, "notice.csv");
+    const NOTICE = /^evalframe: no OPENAI_API_KEY or OPENAI_BASE_URL is set .*offline judge/m;
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    let first, second;
+    try {
+      first = await run(["score", input, "--out", `${dir}/n1.csv`, "--no-progress"], {});
+      second = await run(["score", input, "--dry-run"], {});
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.equal(first.code, 0, first.err);
+    assert.match(first.err, NOTICE);
+    assert.match(second.err, NOTICE, "a second run in the same process says it too");
+    assert.doesNotMatch(written.join(""), NOTICE, "nothing bypasses the writers runCli was given");
   });
 });
 

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DataFrame } from "danfojs-node";
 import type { DatasetFormat } from "../dataset/load";
-import type { EnvironmentVariables } from "../judge/config";
+import { resolveJudgeConfig, type EnvironmentVariables } from "../judge/config";
 import { metricDefinitions, metricNames, type MetricFlags } from "../metrics/registry";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
@@ -279,7 +279,12 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
 
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
-  const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
+  // The notice that the environment picked the offline judge goes to the command's stderr (runCli's io), on every run.
+  const judge = await usageOnError(() => {
+    const notice = resolveJudgeConfig(judgeOptions, env).offlineNotice;
+    if (notice !== undefined) io.err(`${notice}\n`);
+    return createJudge({ ...judgeOptions, quiet: true }, env);
+  }, c);
   const selected: Metric[] = chosen.map((m) => metrics[m]!);
   if (dryRun) {
     // No chat or embedding call: the calls are planned, their prompts counted with the model's tokenizer, the cache read.
