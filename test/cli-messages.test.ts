@@ -5,7 +5,8 @@
  * score column; a row with every field empty is one problem, not four;
  * chart, report and diff say a problem in the command's words (chart --kind
  * box, report, the run's file), not the library function's (scoreBox,
- * buildReport, compareRuns (before run)).
+ * buildReport, compareRuns (before run)); a .json input that is not an
+ * array of row objects is told what it holds and how to fix it.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -95,6 +96,27 @@ describe("chart, report and diff in the command's words", () => {
     const before = await run(["diff", twice, good]);
     assert.equal(before.code, 1);
     assert.match(before.err, new RegExp(`^evalframe: ${twice.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: id "q1" appears twice`));
+  });
+});
+
+describe("a .json input that is not an array of row objects", () => {
+  const dir = tempDir();
+  const score = (file: string) => run(["score", file, "--out", path.join(dir, "out.csv"), "--judge", "offline", "--no-progress"]);
+
+  it("names what the file holds and how to make it an array of rows (exit 1)", async () => {
+    const one = await score(writeText(dir, "one.json", '{"id":"q1","model":"m1","question":"Q?","answer":"A.","reference":"A."}'));
+    assert.equal(one.code, 1);
+    assert.match(one.err, /one\.json: expected a JSON array of row objects, got one object \(keys: id, model, question, answer, reference\); put the rows in \[ … \], or write one object per line as JSON Lines \(\.jsonl\)\n$/);
+    const wrapped = await score(writeText(dir, "wrapped.json", '{"rows":[{"id":"q1","model":"m1","question":"Q?","answer":"A.","reference":"A."}]}'));
+    assert.equal(wrapped.code, 1);
+    assert.match(wrapped.err, /wrapped\.json: expected a JSON array of row objects, got one object \(keys: rows\); its "rows" holds the rows: make that array the whole file\n$/);
+  });
+
+  it("an item that is no object is named with the file, as loadDataset names it", async () => {
+    const mixed = writeText(dir, "mixed.json", '[{"id":"q1","model":"m1","question":"Q?","answer":"A.","reference":"A."}, 5]');
+    const r = await score(mixed);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `evalframe: ${mixed}: row 1 is not an object with named fields; every row must be like { "question": "…", "answer": "…" } (rows count from 0)\n`);
   });
 });
 

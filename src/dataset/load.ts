@@ -265,8 +265,32 @@ export function jsonRows(text: string, file: string): Records {
   } catch (error) {
     throw jsonSyntaxError(body, file, error);
   }
-  if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
+  if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects, got ${jsonKind(parsed)}${notAnArrayFix(parsed)}`);
+  const bad = parsed.findIndex((item) => typeof item !== "object" || item === null || Array.isArray(item));
+  if (bad >= 0) {
+    // Said as loadDataset says it of rows read whole; here for a file read in chunks too (evalframe score).
+    throw new TypeError(`${file}: row ${bad} is not an object with named fields; every row must be like { "question": "…", "answer": "…" } (rows count from 0)`);
+  }
   return parsed as Records;
+}
+
+/** What a JSON value is, for messages: "a number", "an array", "one object (keys: id, model)". */
+function jsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    return `one object (keys: ${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
+  }
+  return typeof value === "string" ? "a string" : `a ${typeof value}`;
+}
+
+/** How to fix a JSON file that is not an array: the array a key holds at the top level, else brackets around the rows. */
+function notAnArrayFix(value: unknown): string {
+  if (typeof value !== "object" || value === null) return "";
+  const holder = Object.entries(value).find(([, v]) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "object" && item !== null && !Array.isArray(item)));
+  if (holder !== undefined) return `; its "${holder[0]}" holds the rows: make that array the whole file`;
+  return "; put the rows in [ … ], or write one object per line as JSON Lines (.jsonl)";
 }
 
 /** A sticky JSON number, for {@link jsonErrorOffset}. */
