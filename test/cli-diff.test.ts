@@ -168,6 +168,24 @@ describe("--fail-under on score (offline judge)", () => {
     assert.ok(existsSync(json));
   });
 
+  it("--summary-json records the gate: what was asked, whether it passed and its line, as the exit code and stderr say", async () => {
+    const json = path.join(dir, "gate.json");
+    const failed = await run(["score", input, "--out", path.join(dir, "g1.csv"), "--summary-json", json, "--judge", "offline", "--no-progress", "--fail-under", "0.99"]);
+    assert.equal(failed.code, 1);
+    const gate = (JSON.parse(readFileSync(json, "utf8")) as { failUnder: Record<string, unknown> }).failUnder;
+    assert.deepEqual({ ...gate, line: undefined }, { threshold: 0.99, metrics: null, models: null, overall: false, passed: false, line: undefined });
+    assert.equal(`evalframe: ${String(gate["line"])}`, lines(failed.err).find((l) => l.startsWith("evalframe: fail-under")));
+    const passed = await run(["score", input, "--out", path.join(dir, "g2.csv"), "--summary-json", json, "--judge", "offline", "--no-progress", "--fail-under", "0", "--fail-under-model", "atlas-pro"]);
+    assert.equal(passed.code, 0, passed.err);
+    const ok = (JSON.parse(readFileSync(json, "utf8")) as { failUnder: Record<string, unknown> }).failUnder;
+    assert.equal(ok["passed"], true);
+    assert.deepEqual(ok["models"], ["atlas-pro"]);
+    assert.ok(lines(passed.err).includes(String(ok["line"])));
+    const none = await run(["score", input, "--out", path.join(dir, "g3.csv"), "--summary-json", json, "--judge", "offline", "--no-progress"]);
+    assert.equal(none.code, 0, none.err);
+    assert.equal((JSON.parse(readFileSync(json, "utf8")) as { failUnder: unknown }).failUnder, null, "no gate asked: null");
+  });
+
   it("a bad --fail-under or a metric the run does not score stops before anything is scored", async () => {
     const out = path.join(dir, "never.csv");
     const bad = await run(["score", input, "--out", out, "--judge", "offline", "--fail-under", "2"]);

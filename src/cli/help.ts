@@ -144,7 +144,7 @@ Output:
   --out FILE                 the scored table as CSV (required; a path other than the input file's;
                              not -: the summary goes to stdout)
   --statements-out FILE      one row per statement with its verdict and reason, as CSV (answer correctness)
-  --summary-json FILE        the run's usage and the summary per model, as JSON
+  --summary-json FILE        the run's usage, the summary per model and the --fail-under verdict, as JSON
   --no-progress              no progress bar on stderr (it fits the terminal width; TERM=dumb gets
                              no escape codes)
   --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;

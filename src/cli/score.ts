@@ -445,6 +445,16 @@ async function reportScored(
 ): Promise<number> {
   const { formatUsage, frameRecords, formatTable } = runtime();
   const { rows, failures, summary, written } = r;
+  // The gate's verdict, known before the JSON is written so that the JSON holds it too; said and acted on last.
+  let gate: { passed: boolean; line: string; failure?: CliFailure } | undefined;
+  if (r.gate) {
+    try {
+      gate = { passed: true, line: checkFailUnder(frameRecords(summary), r.gate) };
+    } catch (error) {
+      if (!(error instanceof CliFailure)) throw error;
+      gate = { passed: false, line: error.message, failure: error };
+    }
+  }
   if (r.summaryJson !== undefined) {
     const body = {
       input: r.input,
@@ -456,6 +466,8 @@ async function reportScored(
       usage: r.usage ?? null,
       usageLine: r.usage ? formatUsage(r.usage) : null,
       summary: frameRecords(summary),
+      // --fail-under: what was asked and whether it passed (the command exits 1 when it did not).
+      failUnder: r.gate && gate ? { threshold: r.gate.threshold, metrics: r.gate.metrics ?? null, models: r.gate.models ?? null, overall: r.gate.overall, passed: gate.passed, line: gate.line } : null,
     };
     await writeText(r.summaryJson, `${JSON.stringify(body, null, 2)}\n`);
     written.push(r.summaryJson);
@@ -473,7 +485,8 @@ async function reportScored(
     const first = failures.find((f) => f.first !== undefined)?.first ?? "unknown";
     throw new CliFailure(`every row failed to score (the scored table was written with the reasons); first reason: ${first}`);
   }
-  if (r.gate) io.err(`${checkFailUnder(frameRecords(summary), r.gate)}\n`);
+  if (gate?.failure) throw gate.failure;
+  if (gate) io.err(`${gate.line}\n`);
   return 0;
 }
 
