@@ -6,10 +6,12 @@
  * chart, report and diff say a problem in the command's words (chart --kind
  * box, report, the run's file), not the library function's (scoreBox,
  * buildReport, compareRuns (before run)); a .json input that is not an
- * array of row objects is told what it holds and how to fix it.
+ * array of row objects is told what it holds and how to fix it; a file that
+ * is not UTF-8 is told about --strict in flags, and no warning escapes
+ * runCli's writers.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseCsv } from "../src/dataset/csv";
 import { describe, it } from "node:test";
@@ -117,6 +119,36 @@ describe("a .json input that is not an array of row objects", () => {
     const r = await score(mixed);
     assert.equal(r.code, 1);
     assert.equal(r.err, `evalframe: ${mixed}: row 1 is not an object with named fields; every row must be like { "question": "…", "answer": "…" } (rows count from 0)\n`);
+  });
+});
+
+describe("a file that is not UTF-8", () => {
+  const dir = tempDir();
+  const file = path.join(dir, "latin1.csv");
+  writeFileSync(file, Buffer.from("id,model,question,answer,reference\nq1,m1,Caf\xe9?,A.,A.\n", "latin1"));
+
+  it("score --strict says to leave out --strict, not the API's 'strict off'", async () => {
+    const r = await run(["score", file, "--out", path.join(dir, "o.csv"), "--judge", "offline", "--strict"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.err, `evalframe: ${file}: line 2 is not valid UTF-8; save the file as UTF-8 (in Excel: "CSV UTF-8"), or leave out --strict to read the bad bytes as \uFFFD\n`);
+  });
+
+  it("an analysis command's error about its columns prints nothing around runCli's writers (no stray warning)", async () => {
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const warn = console.warn;
+    process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    console.warn = (...args: unknown[]) => void written.push(args.join(" "));
+    let r;
+    try {
+      r = await run(["summarize", file]);
+    } finally {
+      process.stderr.write = write;
+      console.warn = warn;
+    }
+    assert.equal(r.code, 1);
+    assert.match(r.err, /latin1\.csv: summarize: no score column/);
+    assert.deepEqual(written, []);
   });
 });
 

@@ -201,7 +201,7 @@ export async function requireNamedColumns(command: string, file: string, format:
  */
 async function fileColumns(file: string, format: DatasetFormat): Promise<string[]> {
   const { checkDataset } = require("../dataset/load") as typeof import("../dataset/load");
-  return (await failOnError(() => checkDataset(file, { format, required: [], cellText: () => "" }))).table.columns.map((c) => c.name);
+  return (await failOnError(() => checkDataset(file, { format, required: [], warn: false, cellText: () => "" }))).table.columns.map((c) => c.name);
 }
 
 /**
