@@ -329,7 +329,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   if (batchExport !== undefined) {
     const exported = await exportBatchRequests(df!, selected, batchExport, { judge });
     if (exported.lines > 0) {
-      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: evalframe score ${input} --out ${out || "scored.csv"} --batch-import RESULTS.jsonl\n`);
+      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: ${importCommand(argv, input, out || "scored.csv")}\n`);
       return 0;
     }
     if (out === "") {
@@ -380,6 +380,38 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     judges: run?.judges ?? [judge.label],
   });
 };
+
+/** An argument as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The command that imports the results of the requests `--batch-export`
+ * wrote: the same input, judge and metric flags (the cache a result goes to
+ * and the requests asked depend on them: --judge, --base-url, --cache-dir,
+ * --layout, …), then `--out` and `--batch-import RESULTS.jsonl`.
+ */
+function importCommand(argv: readonly string[], input: string, out: string): string {
+  const kept: string[] = [];
+  let positional = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.startsWith("--") ? arg.slice(2).split("=")[0]! : undefined;
+    const takesValue = name !== undefined && SCORE_OPTIONS[name]?.type === "string" && !arg.includes("=");
+    if (name === "batch-export" || name === "out") {
+      if (takesValue) i++;
+      continue;
+    }
+    if (name === undefined && !positional && arg === input) {
+      positional = true;
+      continue;
+    }
+    kept.push(arg);
+    if (takesValue && i + 1 < argv.length) kept.push(argv[++i]!);
+  }
+  return ["evalframe", "score", input, ...kept, "--out", out, "--batch-import", "RESULTS.jsonl"].map(shellWord).join(" ");
+}
 
 /**
  * `--image-root DIR` must be a folder: a missing one would refuse every local
