@@ -146,7 +146,8 @@ Output:
   --statements-out FILE      one row per statement with its verdict and reason, as CSV (answer correctness)
   --summary-json FILE        the run's usage, the summary per model and the --fail-under verdict, as JSON
   --no-progress              no progress bar on stderr (it fits the terminal width; TERM=dumb gets
-                             no escape codes)
+                             no escape codes; when stderr is no terminal, as in CI: a line at every
+                             tenth of the way and at least one a minute)
   --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;
                              repeat to narrow), e.g. --where model=my-model; COL may be an alias
                              the file uses (question for user_input), as on every command

@@ -23,6 +23,8 @@ import type { CliIO, Command } from "./command";
 import { runtime, batchRuntime, s, b, columnsOf, readInput, tables, writeText, errorCount } from "./command-support";
 import { describeConditions, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
+import { logProgress } from "./progress-log";
+import type { ProgressCallback } from "../judge/progress";
 import { ownDescriptor } from "../dataset/atomic-write";
 import { tableRecord } from "../dataset/table";
 import type { Records } from "../dataset/raw";
@@ -69,12 +71,15 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
 export const scoreCommand: Command = async (argv, io, env = process.env) => {
   // An input that is a pipe is scored from a private copy: messages name the path given, and the copy goes at the end.
   const copies: InputCopy[] = [];
+  // What must end with the command, however it ends (the progress log's timer).
+  const stops: (() => void)[] = [];
   const shown = (text: string) => copies.reduce((t, copy) => t.split(copy.file).join(copy.input), text);
   try {
-    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)) }, env, copies);
+    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)) }, env, copies, stops);
   } catch (error) {
     throw copies.length === 0 ? error : withMessage(error, shown);
   } finally {
+    for (const stop of stops) stop();
     for (const copy of copies) rmSync(copy.dir, { recursive: true, force: true });
   }
 };
@@ -130,7 +135,7 @@ function withMessage(error: unknown, rewrite: (text: string) => string): unknown
 }
 
 /** `evalframe score` once the input can be read twice; `copies` collects the private copies it makes. */
-async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVariables, copies: InputCopy[]): Promise<number> {
+async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVariables, copies: InputCopy[], stops: (() => void)[]): Promise<number> {
   const c = "score";
   const args = parseCommand(c, argv, SCORE_OPTIONS);
   const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json, or - for standard input)");
@@ -312,7 +317,16 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     }
     return 0;
   }
-  const progress = flag(args, "no-progress") ? false : terminalProgress();
+  // On a terminal a bar redrawn in place; on a log (CI) lines through the command's stderr: every tenth, and once a minute at the least.
+  let progress: ProgressCallback | false = false;
+  if (!flag(args, "no-progress")) {
+    if (process.stderr.isTTY) progress = terminalProgress();
+    else {
+      const log = logProgress((line) => io.err(line));
+      stops.push(log.stop);
+      progress = log.progress;
+    }
+  }
   if (!batching) {
     const run = await failOnError(() =>
       scoreFileInChunks({ input: source, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, where, ...(chunkRows ? { chunkRows } : {}) }),
