@@ -61,6 +61,10 @@ describe("misnamed environment variables", () => {
     // Once the variable evalframe reads is set, the other tool's name is its own business.
     const set = await run(["score", input, "--dry-run"], { OPENAI_API_KEY: KEY, OPENAI_API_BASE: url(), OPENAI_BASE_URL: url() });
     assert.deepEqual(warnings(set.err), []);
+    // Nor when the server is given by --base-url (and the model by --model): the flag wins over any variable.
+    const flagged = await run(["score", input, "--dry-run", "--base-url", url(), "--model", "m"], { OPENAI_API_KEY: KEY, OPENAI_API_BASE: url(), OPENAI_MODEL: "x" });
+    assert.equal(flagged.code, 0, flagged.err);
+    assert.deepEqual(warnings(flagged.err), []);
     // And an offline judge chosen by name reads no server at all.
     const offline = await run(["score", input, "--dry-run", "--judge", "offline"], { OPENAI_API_BASE: url() });
     assert.deepEqual(warnings(offline.err), []);

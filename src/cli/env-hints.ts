@@ -21,10 +21,10 @@ const KNOWN_EVALFRAME = new Set<string>([
 ]);
 
 /** Names other tools give the OpenAI key or server, and the variables evalframe reads for it. */
-const OTHER_TOOLS_NAMES: readonly { names: readonly string[]; reads: readonly string[]; what: string }[] = [
-  { names: ["OPENAI_API_BASE", "OPENAI_BASE", "OPENAI_API_URL", "OPENAI_URL", "OPENAI_ENDPOINT", "OPENAI_API_ENDPOINT", "OPENAI_API_HOST"], reads: JUDGE_ENV_VARS.baseURL, what: "the server" },
-  { names: ["OPENAI_KEY", "OPENAI_APIKEY", "OPENAI_TOKEN", "OPENAI_API_TOKEN", "OPENAI_SECRET_KEY"], reads: JUDGE_ENV_VARS.apiKey, what: "the key" },
-  { names: ["OPENAI_MODEL", "OPENAI_MODEL_NAME", "OPENAI_CHAT_MODEL"], reads: JUDGE_ENV_VARS.model, what: "the chat model" },
+const OTHER_TOOLS_NAMES: readonly { setting: "baseURL" | "apiKey" | "model"; names: readonly string[]; reads: readonly string[]; what: string }[] = [
+  { setting: "baseURL", names: ["OPENAI_API_BASE", "OPENAI_BASE", "OPENAI_API_URL", "OPENAI_URL", "OPENAI_ENDPOINT", "OPENAI_API_ENDPOINT", "OPENAI_API_HOST"], reads: JUDGE_ENV_VARS.baseURL, what: "the server" },
+  { setting: "apiKey", names: ["OPENAI_KEY", "OPENAI_APIKEY", "OPENAI_TOKEN", "OPENAI_API_TOKEN", "OPENAI_SECRET_KEY"], reads: JUDGE_ENV_VARS.apiKey, what: "the key" },
+  { setting: "model", names: ["OPENAI_MODEL", "OPENAI_MODEL_NAME", "OPENAI_CHAT_MODEL"], reads: JUDGE_ENV_VARS.model, what: "the chat model" },
 ];
 
 /** A variable counts as set when it holds more than spaces, as the judge reads it. */
@@ -46,6 +46,8 @@ export interface UnreadVariablesOptions {
    * chosen, which reads none of them.
    */
   openai?: boolean;
+  /** Settings given by a flag (`--base-url`, `--model`): another tool's variable for them is no matter then. */
+  given?: ReadonlySet<"baseURL" | "model">;
 }
 
 /**
@@ -80,7 +82,7 @@ export function unreadVariables(env: EnvironmentVariables, options: UnreadVariab
   }
   if (options.openai !== false) {
     for (const group of OTHER_TOOLS_NAMES) {
-      if (group.reads.some((n) => isSet(env, n))) continue;
+      if (group.reads.some((n) => isSet(env, n)) || options.given?.has(group.setting as "baseURL" | "model")) continue;
       const given = group.names.filter((n) => isSet(env, n));
       if (given.length === 0) continue;
       hints.push(`${either(given, "and")} ${given.length === 1 ? "is" : "are"} set, but evalframe reads ${group.what} from ${either(group.reads)}, which ${group.reads.length === 1 ? "is" : "are"} not set`);

@@ -99,7 +99,8 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
   // only when the judge may be an OpenAI-compatible one (not an offline or labels judge chosen by name).
   const envJudge = env["EVALFRAME_JUDGE"]?.trim();
   const chosen = kind ?? (labels !== undefined ? "labels" : envJudge === "offline" || envJudge === "labels" ? envJudge : undefined);
-  const hints = unreadVariables(env, { openai: chosen !== "offline" && chosen !== "labels" });
+  const given = new Set<"baseURL" | "model">([...(options.baseURL !== undefined ? (["baseURL"] as const) : []), ...(options.model !== undefined ? (["model"] as const) : [])]);
+  const hints = unreadVariables(env, { openai: chosen !== "offline" && chosen !== "labels", given });
   // An estimate (--dry-run) sends nothing, so it prices an OpenAI-compatible judge without a key.
   if (estimateOnly) Object.assign(options, estimateOnlyOptions(options, env));
   else if (openAIWithoutAccess(options, env)) {
