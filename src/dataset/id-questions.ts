@@ -28,10 +28,17 @@ function quoted(text: string): string {
   return JSON.stringify(text.length > QUOTED ? `${text.slice(0, QUOTED - 1)}…` : text);
 }
 
-/** Where an id was first seen, and the digest of its question there. */
+/** Where an id was first seen (its file row, line and model), and the digest of its question there. */
 interface FirstSeen {
   question: number;
-  place: string;
+  row: number;
+  line: number | undefined;
+  model: string | null;
+}
+
+/** "row 5 (line 7) (model "m1")", for the warning. */
+function placeOf(row: number, line: number | undefined, model: string | null): string {
+  return `${rowAndLine(row, line)}${model !== null && model !== "" ? ` (model ${JSON.stringify(model)})` : ""}`;
 }
 
 /**
@@ -61,16 +68,18 @@ export class IdQuestions {
       const key = cellText(id.values[i]);
       const text = cellText(question.values[i])?.trim();
       if (key === null || key === "" || text === undefined || text === "") continue;
+      const row = firstRow + (table.sourceRows?.[i] ?? i);
       const m = model ? cellText(model.values[i]) : null;
-      const place = `${rowAndLine(firstRow + (table.sourceRows?.[i] ?? i), lines?.[i])}${m !== null && m !== "" ? ` (model ${JSON.stringify(m)})` : ""}`;
       const seen = this.first.get(key);
       if (seen === undefined) {
-        this.first.set(key, { question: digest(text), place });
+        this.first.set(key, { question: digest(text), row, line: lines?.[i], model: m });
         continue;
       }
       if (seen.question === digest(text) || this.clashing.has(key)) continue;
       this.clashing.add(key);
-      if (this.examples.length < SHOWN) this.examples.push(`id ${JSON.stringify(key)} at ${place} asks ${quoted(text)}, another question than at ${seen.place}`);
+      if (this.examples.length < SHOWN) {
+        this.examples.push(`id ${JSON.stringify(key)} at ${placeOf(row, lines?.[i], m)} asks ${quoted(text)}, another question than at ${placeOf(seen.row, seen.line, seen.model)}`);
+      }
     }
   }
 
