@@ -120,11 +120,16 @@ describe("a scored table with a row that repeats an (id, model)", () => {
     assert.match(chart.err, WARNED);
   });
 
-  it("two scored rows for one (id, model) (a table made elsewhere) are still refused: which to pair is the user's call", async () => {
+  it("two scored rows for one (id, model) (a table made elsewhere) are still refused, naming both rows and their lines: which to pair is the user's call", async () => {
     const twice = writeText(dir, "twice.csv", "id,model,answer_correctness\nq1,m1,0.5\nq1,m1,0.7\nq1,m2,0.4\nq2,m1,1\nq2,m2,1\n");
     const r = await run(["compare", twice]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /\(id, model\) pair appears more than once: \("q1", "m1"\)/);
-    assert.doesNotMatch(r.err, /left out/);
+    assert.equal(
+      r.err,
+      `evalframe: ${twice}: compare: id "q1" of model "m1" at row 0 (line 2) and again at row 1 (line 3); each model may answer each id once, so the answers can be paired: remove or re-id the repeated rows, or pick rows with --where\n`,
+    );
+    const chart = await run(["chart", twice, "--kind", "paired", "--out", path.join(dir, "p.json")]);
+    assert.equal(chart.code, 1);
+    assert.match(chart.err, /twice\.csv: chart --kind paired: id "q1" of model "m1" at row 0 \(line 2\) and again at row 1 \(line 3\)/);
   });
 });

@@ -6,7 +6,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { columnsOf, inCommandWords, namedColumns, requireNamedValues, s, readScored, withoutUnscoredRepeats } from "./command-support";
+import { columnsOf, inCommandWords, namedColumns, refuseScoredRepeats, requireNamedValues, s, readScored, withoutUnscoredRepeats } from "./command-support";
 import { getColumn, type Table } from "../dataset/table";
 import { cellNumber } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
@@ -44,6 +44,8 @@ export const chartCommand: Command = async (argv, io) => {
   requireNamedValues(c, input.file, df, "--baseline", by ?? "model", baseline === undefined ? [] : [baseline]);
   requireNamedValues(c, input.file, df, "--models", by ?? "model", models ?? []);
   if (kind === "relevance") checkRelevanceScore(c, input.file, df, metric);
+  // The charts that pair answers: two scored answers to one (id, model) are named with their rows and lines.
+  if ((kind === "heatmap" || kind === "paired" || kind === "wtl") && (by ?? "model") === "model" && (pairBy ?? "id") === "id") refuseScoredRepeats(`${c} --kind ${kind}`, input.file, df);
   if (models !== undefined && models[0] === models[1]) throw new UsageError(`${c}: --models names ${JSON.stringify(models[0])} twice; give two different models, e.g. --models atlas-pro,swift-mini`, c);
   const spec = await failOnError((): VegaLiteSpec => {
     try {

@@ -276,6 +276,28 @@ export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, wh
   return tableRows(table, Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !dropped.has(i)));
 }
 
+/**
+ * Throws (exit 1) when rows of `table` that are scored answer the same
+ * (id, model), naming the first few with their rows and lines: a comparison
+ * cannot tell which to pair. Said here, where the lines are known, rather
+ * than by the analysis, which names the pairs only.
+ */
+export function refuseScoredRepeats(command: string, file: string, table: Table): void {
+  const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const repeats = repeatedAnswers(table).filter((r) => r.first !== undefined);
+  if (repeats.length === 0) return;
+  const id = getColumn(table, "id");
+  const model = getColumn(table, "model");
+  const named = repeats.slice(0, REPEATS_NAMED).map(({ row, first }) => {
+    const keys = [id ? `id ${JSON.stringify(cellText(id.values[row]) ?? "")}` : "", model ? `of model ${JSON.stringify(cellText(model.values[row]) ?? "")}` : ""].filter(Boolean).join(" ");
+    return `${keys} at ${rowAt(table, first!)} and again at ${rowAt(table, row)}`;
+  });
+  const more = repeats.length > named.length ? `; and ${repeats.length - named.length} more` : "";
+  throw new CliFailure(
+    `${file}: ${command}: ${named.join("; ")}${more}; each model may answer each id once, so the answers can be paired: remove or re-id the repeated rows, or pick rows with --where`,
+  );
+}
+
 /** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */
 export type CellText = NonNullable<LoadDatasetOptions["cellText"]>;
 

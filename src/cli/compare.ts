@@ -4,7 +4,7 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, requireScoreColumn, scoreColumnsRead, asCommand, withoutUnscoredRepeats } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, requireScoreColumn, refuseScoredRepeats, scoreColumnsRead, asCommand, withoutUnscoredRepeats } from "./command-support";
 import { WHERE_OPTION } from "./where";
 import { IdQuestions } from "../dataset/id-questions";
 
@@ -31,6 +31,8 @@ export const compareCommand: Command = async (argv, io) => {
     ...(seed !== undefined ? { seed } : {}),
   };
   if (options.baseline !== undefined) requireNamedValues(c, input.file, df, "--baseline", options.by, [options.baseline]);
+  // Two scored answers to one (id, model): named with their rows and lines (the default pairing only).
+  if (options.by === "model" && (options.pairBy ?? "id") === "id") refuseScoredRepeats(c, input.file, df);
   // Answers paired by id: an id that names two questions would pair answers to different questions.
   if ((options.pairBy ?? "id") === "id") {
     const ids = new IdQuestions();
