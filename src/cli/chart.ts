@@ -30,6 +30,7 @@ export const chartCommand: Command = async (argv, io) => {
   }
   const models = list(stringOption(args, "models"));
   if (models !== undefined && models.length !== 2) throw new UsageError(`${c}: --models takes two model names, e.g. --models atlas-pro,swift-mini`, c);
+  if (models !== undefined && models[0] === models[1]) throw new UsageError(`${c}: --models names ${JSON.stringify(models[0])} twice; give two different models, e.g. --models atlas-pro,swift-mini`, c);
   const metric = stringOption(args, "metric");
   const by = stringOption(args, "by");
   const pairBy = stringOption(args, "pair-by");
@@ -46,7 +47,6 @@ export const chartCommand: Command = async (argv, io) => {
   if (kind === "relevance") checkRelevanceScore(c, input.file, df, metric);
   // The charts that pair answers: two scored answers to one (id, model) are named with their rows and lines.
   if ((kind === "heatmap" || kind === "paired" || kind === "wtl") && (by ?? "model") === "model" && (pairBy ?? "id") === "id") refuseScoredRepeats(`${c} --kind ${kind}`, input.file, df);
-  if (models !== undefined && models[0] === models[1]) throw new UsageError(`${c}: --models names ${JSON.stringify(models[0])} twice; give two different models, e.g. --models atlas-pro,swift-mini`, c);
   const spec = await failOnError((): VegaLiteSpec => {
     try {
       return drawn();
