@@ -10,7 +10,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import { AtomicFileWriter, writeFileAtomic, writeTarget } from "../src/dataset/atomic-write";
@@ -66,8 +65,8 @@ function cat(from: string, to: string): Promise<void> {
  * FIFO (a reader that waits for a second writer forever is killed after
  * 60 s: exit code null).
  */
-function runChild(args: readonly string[], stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [...RUN_TS, CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, EVALFRAME_JUDGE: "offline" } });
+function runChild(args: readonly string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [...RUN_TS, CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, EVALFRAME_JUDGE: "offline", ...env } });
   let out = "";
   let err = "";
   child.stdout.on("data", (d: Buffer) => void (out += d.toString()));
@@ -410,17 +409,18 @@ describe("the command line writes devices and reads pipes", () => {
     const dir = tempDir();
     const input = sampleInput(dir);
     const pipe = fifo(path.join(dir, "in.pipe"));
-    const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith("evalframe-input-"));
-    const earlier = copies();
+    // The command's own temporary folder (TMPDIR): other processes' copies in the shared one come and go meanwhile.
+    const privateTmp = tempDir();
+    const copies = () => readdirSync(privateTmp).filter((name) => name.startsWith("evalframe-input-"));
     const writing = cat(input, pipe);
     const out = path.join(dir, "o.csv");
     const summary = path.join(dir, "s.json");
-    const r = await runChild(["score", pipe, "--format", "csv", "--out", out, "--summary-json", summary, "--no-progress"]);
+    const r = await runChild(["score", pipe, "--format", "csv", "--out", out, "--summary-json", summary, "--no-progress"], undefined, { TMPDIR: privateTmp });
     await writing;
     assert.equal(r.code, 0, r.err);
     assert.equal(readFileSync(out, "utf8").trim().split("\n").length, 5, "header and 4 rows");
     assert.equal((JSON.parse(readFileSync(summary, "utf8")) as { input: string }).input, pipe);
-    assert.deepEqual(copies(), earlier, "the copy is removed");
+    assert.deepEqual(copies(), [], "the copy is removed");
   });
 
   it("score of a FIFO names the FIFO, not its copy, when the input is unusable", async () => {
