@@ -67,7 +67,24 @@ describe("--fail-under on summarize", () => {
     assert.deepEqual(lines(under.err), ["evalframe: fail-under: answer_correctness mean 0.61 < 0.62 (all rows; 8 of 9 rows scored, 1 failed)"]);
     const unknown = await run(["summarize", after, "--fail-under", "0.5", "--fail-under-model", "Z"]);
     assert.equal(unknown.code, 2, "a misspelt model is bad usage, not a gate that failed");
-    assert.match(unknown.err, /^evalframe: fail-under: --fail-under-model "Z" is not a model of the table; its models are "A", "B"/);
+    assert.deepEqual(lines(unknown.err), [`evalframe: ${after}: --fail-under-model "Z" is not a model of this table; its models are "A", "B" (see evalframe summarize --help)`]);
+    assert.equal(unknown.out, "", "nothing is printed before the usage error: a CI log shows no summary of a gate that never ran");
+  });
+
+  it("--fail-under-model that the summary cannot gate exits 2 before the summary is printed", async () => {
+    // Rows picked by --where: the models named are those of the rows picked.
+    const narrowed = await run(["summarize", after, "--where", "model=A", "--fail-under", "0.5", "--fail-under-model", "B"]);
+    assert.equal(narrowed.code, 2, narrowed.err);
+    assert.equal(narrowed.out, "");
+    assert.deepEqual(lines(narrowed.err), [`evalframe: ${after}: --fail-under-model "B" is not a model of the rows --where picks; their models are "A" (see evalframe summarize --help)`]);
+    // A summary by another column has no model to gate.
+    const byId = await run(["summarize", after, "--by", "id", "--fail-under", "0.5", "--fail-under-model", "A"]);
+    assert.equal(byId.code, 2, byId.err);
+    assert.equal(byId.out, "");
+    assert.deepEqual(lines(byId.err), ["evalframe: summarize: --fail-under-model gates models, and --by id leaves the model out of the summary; add it (--by id,model) or drop --fail-under-model (see evalframe summarize --help)"]);
+    const byBoth = await run(["summarize", after, "--by", "id,model", "--fail-under", "0", "--fail-under-model", "A"]);
+    assert.equal(byBoth.code, 0, byBoth.err);
+    assert.match(byBoth.err, /^fail-under: passed/);
   });
 
   it("--fail-under-metric naming a column the table lacks exits 2 before the summary is printed, naming the score columns it has", async () => {
@@ -149,6 +166,24 @@ describe("--fail-under on score (offline judge)", () => {
     assert.match(reason[0]!, /^evalframe: fail-under: answer_correctness mean 0\.\d\d < 0\.99 \(model [a-z-]+; 6 rows\)/);
     assert.equal((await loadDataset(out)).shape[0], 18, "the scored table is written whatever the gate says");
     assert.ok(existsSync(json));
+  });
+
+  it("--summary-json records the gate: what was asked, whether it passed and its line, as the exit code and stderr say", async () => {
+    const json = path.join(dir, "gate.json");
+    const failed = await run(["score", input, "--out", path.join(dir, "g1.csv"), "--summary-json", json, "--judge", "offline", "--no-progress", "--fail-under", "0.99"]);
+    assert.equal(failed.code, 1);
+    const gate = (JSON.parse(readFileSync(json, "utf8")) as { failUnder: Record<string, unknown> }).failUnder;
+    assert.deepEqual({ ...gate, line: undefined }, { threshold: 0.99, metrics: null, models: null, overall: false, passed: false, line: undefined });
+    assert.equal(`evalframe: ${String(gate["line"])}`, lines(failed.err).find((l) => l.startsWith("evalframe: fail-under")));
+    const passed = await run(["score", input, "--out", path.join(dir, "g2.csv"), "--summary-json", json, "--judge", "offline", "--no-progress", "--fail-under", "0", "--fail-under-model", "atlas-pro"]);
+    assert.equal(passed.code, 0, passed.err);
+    const ok = (JSON.parse(readFileSync(json, "utf8")) as { failUnder: Record<string, unknown> }).failUnder;
+    assert.equal(ok["passed"], true);
+    assert.deepEqual(ok["models"], ["atlas-pro"]);
+    assert.ok(lines(passed.err).includes(String(ok["line"])));
+    const none = await run(["score", input, "--out", path.join(dir, "g3.csv"), "--summary-json", json, "--judge", "offline", "--no-progress"]);
+    assert.equal(none.code, 0, none.err);
+    assert.equal((JSON.parse(readFileSync(json, "utf8")) as { failUnder: unknown }).failUnder, null, "no gate asked: null");
   });
 
   it("a bad --fail-under or a metric the run does not score stops before anything is scored", async () => {
@@ -320,7 +355,7 @@ describe("evalframe diff", () => {
     await toCSV(AFTER.map((r) => ({ ...r, id: `x${r.id}` })), unrelated);
     const r = await run(["diff", file("before.csv"), unrelated]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /^evalframe: .*before\.csv vs .*unrelated\.csv: compareRuns: the runs share no answer to pair: looked for the same \(id, model\)/);
+    assert.match(r.err, /^evalframe: .*before\.csv vs .*unrelated\.csv: diff: the runs share no answer to pair: looked for the same \(id, model\)/);
     const missing = await run(["diff", file("before.csv"), file("nowhere.csv")]);
     assert.equal(missing.code, 1);
     assert.match(missing.err, /nowhere\.csv/);

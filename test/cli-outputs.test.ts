@@ -10,7 +10,6 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { before, describe, it } from "node:test";
 import { AtomicFileWriter, writeFileAtomic, writeTarget } from "../src/dataset/atomic-write";
@@ -66,8 +65,8 @@ function cat(from: string, to: string): Promise<void> {
  * FIFO (a reader that waits for a second writer forever is killed after
  * 60 s: exit code null).
  */
-function runChild(args: readonly string[], stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [...RUN_TS, CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, EVALFRAME_JUDGE: "offline" } });
+function runChild(args: readonly string[], stdin?: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [...RUN_TS, CLI, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, EVALFRAME_JUDGE: "offline", ...env } });
   let out = "";
   let err = "";
   child.stdout.on("data", (d: Buffer) => void (out += d.toString()));
@@ -238,6 +237,22 @@ describe("output paths checked up front", () => {
     assert.equal(r.err, `evalframe: report: --out: cannot write "${folder}": it is a folder; name a file in it, e.g. "${path.join(folder, "report.html")}" (see evalframe report --help)\n`);
   });
 
+  it("an output path ending in \"/\" (a folder not made yet) is refused (exit 2) before any work, and neither a file nor a folder is made", async () => {
+    const input = sampleInput(dir);
+    const folder = path.join(dir, "results");
+    const r = await run(["score", input, "--judge", "offline", "--out", `${folder}/`, "--no-progress"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `evalframe: score: --out: cannot write "${folder}/": it ends with "/", so it names a folder, not a file; name a file in it, e.g. "${path.join(folder, "scored.csv")}" (see evalframe score --help)\n`);
+    assert.equal(r.out, "", "nothing was scored");
+    assert.ok(!existsSync(folder), "no file named like the folder is written");
+    const report = await run(["report", scored, "--out", `${folder}/`]);
+    assert.equal(report.code, 2);
+    assert.match(report.err, /report: --out: cannot write ".*results\/": it ends with "\/", so it names a folder, not a file; name a file in it, e\.g\. ".*results\/report\.html"/);
+    const d = await run(["diff", previous, scored, "--out", `${folder}/`]);
+    assert.equal(d.code, 2);
+    assert.ok(!existsSync(folder));
+  });
+
   it("a CSV output named as another format (.jsonl, .json, .tsv) is refused before any work, naming the .csv to give", async () => {
     const input = sampleInput(dir);
     const jsonl = path.join(dir, "scored.jsonl");
@@ -394,17 +409,18 @@ describe("the command line writes devices and reads pipes", () => {
     const dir = tempDir();
     const input = sampleInput(dir);
     const pipe = fifo(path.join(dir, "in.pipe"));
-    const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith("evalframe-input-"));
-    const earlier = copies();
+    // The command's own temporary folder (TMPDIR): other processes' copies in the shared one come and go meanwhile.
+    const privateTmp = tempDir();
+    const copies = () => readdirSync(privateTmp).filter((name) => name.startsWith("evalframe-input-"));
     const writing = cat(input, pipe);
     const out = path.join(dir, "o.csv");
     const summary = path.join(dir, "s.json");
-    const r = await runChild(["score", pipe, "--format", "csv", "--out", out, "--summary-json", summary, "--no-progress"]);
+    const r = await runChild(["score", pipe, "--format", "csv", "--out", out, "--summary-json", summary, "--no-progress"], undefined, { TMPDIR: privateTmp });
     await writing;
     assert.equal(r.code, 0, r.err);
     assert.equal(readFileSync(out, "utf8").trim().split("\n").length, 5, "header and 4 rows");
     assert.equal((JSON.parse(readFileSync(summary, "utf8")) as { input: string }).input, pipe);
-    assert.deepEqual(copies(), earlier, "the copy is removed");
+    assert.deepEqual(copies(), [], "the copy is removed");
   });
 
   it("score of a FIFO names the FIFO, not its copy, when the input is unusable", async () => {
@@ -418,6 +434,30 @@ describe("the command line writes devices and reads pipes", () => {
     assert.equal(r.code, 1);
     assert.match(r.err, new RegExp(`^evalframe: ${pipe.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: nothing to score`));
     assert.doesNotMatch(r.err, /evalframe-input-/);
+  });
+
+  it("score - reads standard input (with --format), naming it - in messages; the other commands refuse - with a usage error", async () => {
+    const dir = tempDir();
+    const text = readFileSync(sampleInput(dir), "utf8");
+    const out = path.join(dir, "o.csv");
+    const scored = await runChild(["score", "-", "--format", "csv", "--out", out, "--no-progress"], text);
+    assert.equal(scored.code, 0, scored.err);
+    assert.equal(readFileSync(out, "utf8").trim().split("\n").length, 5, "header and 4 rows");
+    assert.deepEqual(readdirSync(dir).sort(), ["in.csv", "o.csv"], "no file named - is read or made");
+    // A bad row is named in the input's words.
+    const bad = await runChild(["score", "-", "--format", "csv", "--out", out, "--no-progress"], text.replace(/\n[^\n]*\n$/, "\nq99,x,y\n"));
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /^evalframe: -, line 5: this record has 3 fields but the header has 6/m);
+    assert.doesNotMatch(bad.err, /evalframe-input-/);
+    const noFormat = await runChild(["score", "-", "--out", out], text);
+    assert.equal(noFormat.code, 2);
+    assert.match(noFormat.err, /^evalframe: score: - reads the input from standard input, which has no extension to tell its format: give --format csv, tsv, jsonl or json/);
+    const summarize = await run(["summarize", "-", "--format", "csv"]);
+    assert.equal(summarize.code, 2);
+    assert.match(summarize.err, /^evalframe: summarize: "-" \(standard input\) is read by evalframe score only; summarize reads its file more than once: give the file's path/);
+    const diff = await run(["diff", out, "-"]);
+    assert.equal(diff.code, 2);
+    assert.match(diff.err, /^evalframe: diff: "-" \(standard input\) is read by evalframe score only/);
   });
 
   it("score /dev/stdin reads a pipe, and --out /dev/stdout writes to the process's stdout", async () => {

@@ -89,7 +89,7 @@ describe("CLI words, not API syntax", () => {
     const file = writeText(tempDir(), "plain.csv", "model,user_input\nm,q\n");
     const run = await runCliCaptured(["summarize", file]);
     assert.equal(run.code, 1);
-    assert.match(run.err, /name one with --metrics COLUMN/);
+    assert.match(run.err, /the file.s columns are: model, user_input; name the column that holds the scores with --metrics COLUMN/);
     assert.doesNotMatch(run.err, API_SYNTAX);
     assert.throws(() => summarize([{ model: "m", user_input: "q" }]), /name one with \{ metrics: "…" \}/);
   });

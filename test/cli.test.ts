@@ -506,6 +506,31 @@ describe("evalframe score in batch mode", () => {
     assert.deepEqual(errors, []);
   });
 
+  it("the import command --batch-export prints is the one to run: it repeats the judge and metric flags, so the results land in the cache the next export and the scoring read", async () => {
+    const dir = tempDir();
+    copySampleHead(dir);
+    const env = { OPENAI_BASE_URL: serverURL() };
+    const runner = path.join(ROOT, "test", "support", "offline-runner.ts");
+    let scoredAt = -1;
+    for (let stage = 1; stage <= 3 && scoredAt < 0; stage++) {
+      const exported = await evalframe(["score", "qa-models.csv", "--judge", "openai", "--cache-dir", "my cache", "--layout", "fused", "--batch-export", `requests-${stage}.jsonl`], dir, env);
+      assert.equal(exported.code, 0, exported.stderr);
+      const printed = /then: (evalframe score .*)$/m.exec(exported.stdout)?.[1];
+      assert.equal(printed, "evalframe score qa-models.csv --judge openai --cache-dir 'my cache' --layout fused --out scored.csv --batch-import RESULTS.jsonl");
+      const ran = spawnSync(process.execPath, [...RUN_TS, runner, path.join(dir, `requests-${stage}.jsonl`), path.join(dir, `results-${stage}.jsonl`)], { encoding: "utf8" });
+      assert.equal(ran.status, 0, ran.stderr);
+      // The printed command, as a shell would split it, with the runner's output in place of RESULTS.jsonl.
+      const args = printed!.replace("'my cache'", "my\u0000cache").split(" ").slice(1).map((a) => a.replace("\u0000", " ").replace("RESULTS.jsonl", `results-${stage}.jsonl`));
+      const imported = await evalframe([...args, "--no-progress"], dir, env);
+      assert.equal(imported.code, 0, imported.stderr);
+      if (imported.stdout.includes(`wrote scored.csv (${HEAD_ROWS} rows)`)) scoredAt = stage;
+    }
+    assert.equal(scoredAt, 2, "two stages, each imported into the cache the export reads");
+    assert.equal(server.requests.length, 0, "nothing went to the server");
+    const scored = await loadDataset(path.join(dir, "scored.csv"));
+    assert.deepEqual((scored.column("answer_correctness_error").values as unknown[]).filter((e) => typeof e === "string" && e !== ""), []);
+  });
+
   it("--batch-export needs no API key or server (nothing is sent), as --dry-run does; the requests are those written with a key", async () => {
     const dir = tempDir();
     copySampleHead(dir);

@@ -6,7 +6,7 @@
  * the offline judge's statements and verdicts).
  */
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { parseCsv } from "../src/dataset/csv";
@@ -181,6 +181,17 @@ describe("evalframe score --dry-run", () => {
     assert.match(run.out, /Cost: ~\$0\.\d+ at list price, ~\$0\.\d+ with --batch \(half price\)\./);
     assert.match(run.out, /Time: ~\d+ min \d+ s \(bound by tokens per minute/);
     assert.match(run.out, /gpt-4o-mini o200k_base/);
+  });
+
+  it("says on stderr that a gate and the outputs of the same command are not checked or written, so a CI job reading exit 0 is not misled", async () => {
+    const dir = tempDir();
+    const gated = await runCliCaptured(["score", SAMPLE, "--dry-run", "--judge", "offline", "--fail-under", "0.99", "--out", path.join(dir, "s.csv"), "--summary-json", path.join(dir, "s.json")]);
+    assert.equal(gated.code, 0, gated.err);
+    assert.match(gated.err, /^evalframe: --dry-run scores nothing: --fail-under is not checked; --out, --summary-json are not written$/m);
+    assert.deepEqual(readdirSync(dir), [], "nothing was written");
+    const plain = await runCliCaptured(["score", SAMPLE, "--dry-run", "--judge", "offline"]);
+    assert.equal(plain.code, 0, plain.err);
+    assert.doesNotMatch(plain.err, /scores nothing/, "a dry run given nothing it skips says nothing more");
   });
 
   it("prices --judge openai with no key set, while a real run still asks for the key", async () => {

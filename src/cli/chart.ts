@@ -6,7 +6,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { choice, list, parseCommand, requiredOption, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
-import { columnsOf, namedColumns, requireNamedValues, s, readScored } from "./command-support";
+import { columnsOf, inCommandWords, namedColumns, refuseScoredRepeats, requireNamedValues, s, readScored, withoutUnscoredRepeats } from "./command-support";
 import { getColumn, type Table } from "../dataset/table";
 import { cellNumber } from "../dataset/column-toolkit";
 import { defaultScoreColumns } from "../metrics/registry";
@@ -30,6 +30,7 @@ export const chartCommand: Command = async (argv, io) => {
   }
   const models = list(stringOption(args, "models"));
   if (models !== undefined && models.length !== 2) throw new UsageError(`${c}: --models takes two model names, e.g. --models atlas-pro,swift-mini`, c);
+  if (models !== undefined && models[0] === models[1]) throw new UsageError(`${c}: --models names ${JSON.stringify(models[0])} twice; give two different models, e.g. --models atlas-pro,swift-mini`, c);
   const metric = stringOption(args, "metric");
   const by = stringOption(args, "by");
   const pairBy = stringOption(args, "pair-by");
@@ -39,11 +40,26 @@ export const chartCommand: Command = async (argv, io) => {
   // The chart modules only (no judge, no report, no danfojs): a chart of a table is drawn in about a second.
   const { scoreBox, scoreHistogram, meanWithCI, factualVsSemantic, questionHeatmap, pairedDifferences, winTieLoss, verdictBars, thresholdSweep, relevanceRate, saveChart } =
     require("../charts/index") as typeof import("../charts/index");
-  const df = await input.load(undefined, undefined, namedColumns([["--metric", metric], ["--by", by], ["--pair-by", pairBy]]));
+  // Rows that score left unscored as repeats of an (id, model) have no score to draw or pair: left out, with a warning.
+  const df = withoutUnscoredRepeats(input.file, await input.load(undefined, undefined, namedColumns([["--metric", metric], ["--by", by], ["--pair-by", pairBy]])), io, "chart");
   requireNamedValues(c, input.file, df, "--baseline", by ?? "model", baseline === undefined ? [] : [baseline]);
   requireNamedValues(c, input.file, df, "--models", by ?? "model", models ?? []);
   if (kind === "relevance") checkRelevanceScore(c, input.file, df, metric);
+  // The charts that pair answers: two scored answers to one (id, model) are named with their rows and lines.
+  if ((kind === "heatmap" || kind === "paired" || kind === "wtl") && (by ?? "model") === "model" && (pairBy ?? "id") === "id") refuseScoredRepeats(`${c} --kind ${kind}`, input.file, df);
   const spec = await failOnError((): VegaLiteSpec => {
+    try {
+      return drawn();
+    } catch (error) {
+      // Said in the command's words ("chart --kind box: …"), not the chart function's ("scoreBox: …").
+      throw inCommandWords(error, `${c} --kind ${kind}`, CHART_FUNCTIONS);
+    }
+  }, `${input.file}: `);
+  await failOnError(() => saveChart(spec, out), `cannot write "${out}": `);
+  io.out(`wrote ${out}\n`);
+  return 0;
+
+  function drawn(): VegaLiteSpec {
     switch (kind) {
       case "box":
         return scoreBox(df, opt({ metric, by }));
@@ -66,11 +82,11 @@ export const chartCommand: Command = async (argv, io) => {
       case "relevance":
         return relevanceRate(df, opt({ metric, by }));
     }
-  }, `${input.file}: `);
-  await failOnError(() => saveChart(spec, out), `cannot write "${out}": `);
-  io.out(`wrote ${out}\n`);
-  return 0;
+  }
 };
+
+/** The chart functions (and what they call) whose name may start an error's message. */
+const CHART_FUNCTIONS = ["scoreBox", "scoreHistogram", "meanWithCI", "factualVsSemantic", "questionHeatmap", "pairedDifferences", "winTieLoss", "compareModels", "verdictBars", "thresholdSweep", "relevanceRate", "summarize"];
 
 /**
  * `--kind relevance` draws the share of rows judged 1, so its score must be

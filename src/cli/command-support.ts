@@ -3,13 +3,13 @@
  */
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
-import type { CanonicalColumn } from "../dataset/columns";
-import { getColumn, type Table } from "../dataset/table";
+import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
+import { cellText, getColumn, rowAt, tableRows, type Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import type { Records } from "../dataset/raw";
-import { metricDefinitions } from "../metrics/registry";
+import { defaultScoreColumns, metricDefinitions } from "../metrics/registry";
 import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedArgs } from "./args";
-import { failOnError, UsageError } from "./errors";
+import { CliFailure, failOnError, UsageError } from "./errors";
 import { conditionColumns, rowConditions, rowsKept, unknownColumn, type RowCondition } from "./where";
 import type { CliIO } from "./command";
 
@@ -77,17 +77,21 @@ export function readScored(
   args: ParsedArgs,
 ): {
   file: string;
+  /** The file's format (`--format`, else its extension). */
+  format: DatasetFormat;
   where: readonly RowCondition[];
   load: (columns?: readonly string[], cellText?: CellText, named?: readonly NamedColumn[]) => Promise<Table>;
   fileRows: (table: Table) => readonly number[];
 } {
   const file = onePositional(command, args, "scored table (a CSV that evalframe score wrote)");
+  refuseStdin(command, [file]);
   const format = inputFormat(command, file, stringOption(args, "format"));
   // `--where COLUMN=VALUE`, for the commands that take it: only the rows it names are read.
   const where = rowConditions(command, args);
   const rowsOfFile = new WeakMap<Table, number[]>();
   return {
     file,
+    format,
     where,
     load: async (columns, cellText, named = []) => {
       const read = columns === undefined ? undefined : [...columns, ...conditionColumns(where)];
@@ -108,6 +112,16 @@ export function readScored(
   };
 }
 
+/**
+ * A usage error for "-" among a command's input files: only `score` reads
+ * standard input; the analysis commands read their files more than once.
+ */
+export function refuseStdin(command: string, files: readonly string[]): void {
+  if (!files.includes("-")) return;
+  throw new UsageError(`${command}: "-" (standard input) is read by evalframe score only; ${command} reads its file more than once: give the file's path, e.g. evalframe ${command} scored.csv`, command);
+}
+
+/** Writes `text` to `file` atomically; a failure is one line (exit 1) naming the file. */
 export async function writeText(file: string, text: string): Promise<void> {
   await failOnError(async () => {
     await writeFileAtomic(file, text);
@@ -174,12 +188,38 @@ export async function requireNamedColumns(command: string, file: string, format:
   const has = (column: string) => getColumn(loaded, column) !== undefined;
   const absent = named.find((n) => !has(n.column));
   if (absent === undefined) return;
-  // The file's own columns, read again with every cell empty: input_error only when the file has one (a
-  // load adds its own when a row has bad input, e.g. ids repeated once the model column is not read).
-  const { checkDataset } = require("../dataset/load") as typeof import("../dataset/load");
-  const names = (await failOnError(() => checkDataset(file, { format, required: [], cellText: () => "" }))).table.columns.map((c) => c.name);
+  const names = await fileColumns(file, format);
   if (absent.option === "--where") throw unknownColumn(command, file, absent.column, names);
   throw new UsageError(`${command}: ${absent.option} names column "${absent.column}", which ${file} does not have; its columns are: ${names.join(", ")}`, command);
+}
+
+/**
+ * The columns of a file (aliases as loading names them), read again with
+ * every cell empty: for a message about a table read only in part.
+ * `input_error` is there only when the file has one (a load adds its own
+ * when a row has bad input, e.g. ids repeated once the model column is not read).
+ */
+async function fileColumns(file: string, format: DatasetFormat): Promise<string[]> {
+  const { checkDataset } = require("../dataset/load") as typeof import("../dataset/load");
+  return (await failOnError(() => checkDataset(file, { format, required: [], warn: false, cellText: () => "" }))).table.columns.map((c) => c.name);
+}
+
+/**
+ * Throws (exit 1) when `table`, read from `file` with only the columns an
+ * analysis needs, has none of `scoreColumns` (the score column the
+ * command uses by default): the message lists the file's own columns, not
+ * the few read, and says to score a table that holds the question and the
+ * answer but no score yet, else to name its score column with `option`.
+ */
+export async function requireScoreColumn(command: string, file: string, format: DatasetFormat, table: Table, scoreColumns: readonly string[], option: string): Promise<void> {
+  if (scoreColumns.some((name) => getColumn(table, name) !== undefined)) return;
+  const names = await fileColumns(file, format);
+  const which = scoreColumns.length === 1 ? `score column "${scoreColumns[0]!}"` : `score column (${scoreColumns.join(", ")})`;
+  const unscored = names.includes("user_input") && names.includes("response");
+  const fix = unscored
+    ? `it looks like a table that was not scored yet: score it first (evalframe score ${file} --out scored.csv), then ${command} the scored table`
+    : `name the column that holds the scores with ${option} COLUMN`;
+  throw new CliFailure(`${file}: ${command}: no ${which}; the file's columns are: ${names.join(", ")}; ${fix}`);
 }
 
 /**
@@ -195,6 +235,67 @@ export function requireNamedValues(command: string, file: string, table: Table, 
   const absent = values.find((v) => !present.has(v));
   if (absent === undefined) return;
   throw new UsageError(`${command}: ${option} names ${JSON.stringify(absent)}, which is not a value of column "${column}" in ${file}; its values are: ${[...present].filter(Boolean).join(", ")}`, command);
+}
+
+/** Rows named in the warning of {@link withoutUnscoredRepeats}. */
+const REPEATS_NAMED = 3;
+
+/**
+ * `table` without the rows that `evalframe score` left unscored because they
+ * repeat an (id, model) an earlier row answered (their `input_error` says
+ * so, and it has no score): a comparison pairs answers by id, and such a
+ * row has no score to pair. One warning on `io.err` names the first few, with the row each
+ * repeats. Repeated rows that were scored (a table made elsewhere) are kept:
+ * which of them to pair is for the user to say, and the comparison refuses them.
+ */
+export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, what: string): Table {
+  const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const flagged = getColumn(table, INPUT_ERROR_COLUMN);
+  const scores = defaultScoreColumns().flatMap((name) => getColumn(table, name) ?? []);
+  if (flagged === undefined || scores.length === 0) return table;
+  // Not scored: loading found it repeats (input_error), and it has no score at all.
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
+  const unscored = repeatedAnswers(table).filter(({ row }) => {
+    const reason = flagged.values[row];
+    return typeof reason === "string" && reason.trim() !== "" && scores.every((column) => blank(column.values[row]));
+  });
+  if (unscored.length === 0) return table;
+  const id = getColumn(table, "id");
+  const model = getColumn(table, "model");
+  const named = unscored.slice(0, REPEATS_NAMED).map(({ row, first }) => {
+    const keys = [id ? `id ${JSON.stringify(cellText(id.values[row]) ?? "")}` : "", model ? `model ${JSON.stringify(cellText(model.values[row]) ?? "")}` : ""].filter(Boolean).join(", ");
+    return `${rowAt(table, row)} (${keys}${first === undefined ? "" : `, first at ${rowAt(table, first)}`})`;
+  });
+  const more = unscored.length > named.length ? `; and ${unscored.length - named.length} more` : "";
+  const n = unscored.length;
+  io.err(
+    `evalframe: warning: ${file}: ${n === 1 ? "1 row repeats" : `${n.toLocaleString("en-US")} rows repeat`} an (id, model) that an earlier row answered and ${n === 1 ? "was" : "were"} not scored (see input_error), ` +
+      `so ${n === 1 ? "it is" : "they are"} left out of the ${what}: ${named.join("; ")}${more}\n`,
+  );
+  const dropped = new Set(unscored.map((r) => r.row));
+  return tableRows(table, Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !dropped.has(i)));
+}
+
+/**
+ * Throws (exit 1) when rows of `table` that are scored answer the same
+ * (id, model), naming the first few with their rows and lines: a comparison
+ * cannot tell which to pair. Said here, where the lines are known, rather
+ * than by the analysis, which names the pairs only.
+ */
+export function refuseScoredRepeats(command: string, file: string, table: Table): void {
+  const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
+  const repeats = repeatedAnswers(table).filter((r) => r.first !== undefined);
+  if (repeats.length === 0) return;
+  const id = getColumn(table, "id");
+  const model = getColumn(table, "model");
+  const named = repeats.slice(0, REPEATS_NAMED).map(({ row, first }) => {
+    const keys = [id ? `id ${JSON.stringify(cellText(id.values[row]) ?? "")}` : "", model ? `of model ${JSON.stringify(cellText(model.values[row]) ?? "")}` : ""].filter(Boolean).join(" ");
+    return `${keys} at ${rowAt(table, first!)} and again at ${rowAt(table, row)}`;
+  });
+  const more = repeats.length > named.length ? `; and ${repeats.length - named.length} more` : "";
+  throw new CliFailure(
+    `${file}: ${command}: ${named.join("; ")}${more}; each model may answer each id once, so the answers can be paired: remove or re-id the repeated rows, or pick rows with --where`,
+  );
 }
 
 /** A CSV field rewritten as it is read (`LoadDatasetOptions.cellText`). */
@@ -222,11 +323,27 @@ export function defaultMetric(df: DataFrame | Table): string {
  * function's name (`compareModels: …`) starts with the command's instead
  * (`compare: …`), as the user ran the command, not the function.
  */
-export function asCommand<T>(command: string, internal: string, work: () => T): T {
+export function asCommand<T>(command: string, internal: string | readonly string[], work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith(`${internal}: `)) error.message = `${command}: ${error.message.slice(internal.length + 2)}`;
-    throw error;
+    throw inCommandWords(error, command, typeof internal === "string" ? [internal] : internal);
   }
+}
+
+/**
+ * `error` with a leading library function's name (`scoreBox: …`, one of
+ * `internal`) replaced by the command's (`chart --kind box: …`), in its
+ * message and in its command-line wording alike.
+ */
+export function inCommandWords(error: unknown, command: string, internal: readonly string[]): unknown {
+  if (!(error instanceof Error)) return error;
+  const rename = (text: string): string => {
+    const name = internal.find((n) => text.startsWith(`${n}: `));
+    return name === undefined ? text : `${command}: ${text.slice(name.length + 2)}`;
+  };
+  error.message = rename(error.message);
+  const worded = (error as { cliMessage?: unknown }).cliMessage;
+  if (typeof worded === "string") Object.defineProperty(error, "cliMessage", { value: rename(worded), configurable: true });
+  return error;
 }

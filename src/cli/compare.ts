@@ -4,8 +4,9 @@
 import { flag, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError } from "./errors";
 import type { Command } from "./command";
-import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, scoreColumnsRead, asCommand } from "./command-support";
+import { s, b, tables, readScored, defaultMetric, namedColumns, requireNamedValues, requireScoreColumn, refuseScoredRepeats, scoreColumnsRead, asCommand, withoutUnscoredRepeats } from "./command-support";
 import { WHERE_OPTION } from "./where";
+import { IdQuestions } from "../dataset/id-questions";
 
 /** `evalframe compare`: paired model comparison of a scored file. */
 export const compareCommand: Command = async (argv, io) => {
@@ -19,7 +20,9 @@ export const compareCommand: Command = async (argv, io) => {
   // The grouping column must be in the file, named or not: a missing one is named with the file's columns.
   const by = stringOption(args, "by");
   const named = namedColumns([["--metric", metric], [by === undefined ? "--by (default)" : "--by", by ?? "model"], ["--pair-by", stringOption(args, "pair-by")]]);
-  const df = await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named);
+  // Rows that score left unscored as repeats of an (id, model) have no score to pair: left out, with a warning.
+  const df = withoutUnscoredRepeats(input.file, await input.load(scoreColumnsRead(pairing, metric === undefined ? undefined : [metric]), undefined, named), io, "comparison");
+  if (metric === undefined) await requireScoreColumn(c, input.file, input.format, df, [defaultMetric(df)], "--metric");
   const options = {
     metric: metric ?? defaultMetric(df),
     by: stringOption(args, "by") ?? "model",
@@ -28,6 +31,15 @@ export const compareCommand: Command = async (argv, io) => {
     ...(seed !== undefined ? { seed } : {}),
   };
   if (options.baseline !== undefined) requireNamedValues(c, input.file, df, "--baseline", options.by, [options.baseline]);
+  // Two scored answers to one (id, model): named with their rows and lines (the default pairing only).
+  if (options.by === "model" && (options.pairBy ?? "id") === "id") refuseScoredRepeats(c, input.file, df);
+  // Answers paired by id: an id that names two questions would pair answers to different questions.
+  if ((options.pairBy ?? "id") === "id") {
+    const ids = new IdQuestions();
+    ids.note(df);
+    const warning = ids.warning(input.file);
+    if (warning !== undefined) io.err(`${warning}\n`);
+  }
   const comparison = await failOnError(() => asCommand(c, "compareModels", () => comparisonTable(df, options)), `${input.file}: `);
   if (flag(args, "json")) {
     io.out(`${JSON.stringify(frameRecords(comparison), null, 2)}\n`);

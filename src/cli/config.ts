@@ -29,7 +29,8 @@ export async function configCommand(argv: readonly string[], io: CliIO, env: Env
   const c = "config";
   const args = parseCommand(c, argv, { ...JUDGE_OPTIONS, json: b });
   if (args.positionals.length > 0) throw new UsageError(`${c}: takes no file, only judge flags; got ${args.positionals.join(" ")}`, c);
-  const { config, flags, labels } = await judgeFlags(c, args, env);
+  const { config, flags, labels, warning } = await judgeFlags(c, args, env);
+  if (warning !== undefined) io.err(`${warning}\n`);
   const rows: JudgeSettingRow[] = describeJudgeConfig(config, flags);
   if (flag(args, "json")) {
     // Numbers as numbers, for scripts (the table shows them as text: "the server's limit").

@@ -12,8 +12,9 @@ import type { DatasetFormat } from "../dataset/load";
 import { counted, finiteNumber, flag, inputFormat, parseCommand, stringOption, wholeNumber, type OptionSpec } from "./args";
 import type { Command } from "./command";
 import { CliFailure, failOnError, UsageError } from "./errors";
+import { cliMessageOf } from "../dataset/fix-hint";
 import { definitionOfColumn, metricDefinitions } from "../metrics/registry";
-import { columnsOf, namedColumns, requireNamedColumns, scoreColumnsRead, scoringPartsOnly, tables } from "./command-support";
+import { columnsOf, namedColumns, refuseStdin, inCommandWords, requireNamedColumns, requireScoreColumn, scoreColumnsRead, scoringPartsOnly, tables, withoutUnscoredRepeats } from "./command-support";
 import { conditionColumns, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 
@@ -40,6 +41,18 @@ function summaryShown(): string[] {
 /** Columns of the changed answers on a terminal (the CSV has the answers' texts too). */
 const CHANGES_SHOWN = ["model", "user_input", "before", "after", "change", "status", "answer_changed", "reference_changed"];
 
+/**
+ * A problem of one run that `compareRuns` names as "compareRuns (before
+ * run): …" said of its file instead ("old.csv: …", exit 1); one of both runs
+ * ("compareRuns: …") as diff's ("diff: …").
+ */
+function inRunWords(error: unknown, beforeFile: string, afterFile: string): unknown {
+  const text = cliMessageOf(error);
+  const run = /^compareRuns \((before|after) run\): /.exec(text);
+  if (run !== null) return new CliFailure(`${run[1] === "before" ? beforeFile : afterFile}: ${text.slice(run[0].length)}`);
+  return inCommandWords(error, "diff", ["compareRuns"]);
+}
+
 /** `evalframe diff`: what changed between two scored runs of the same data. */
 export const diffCommand: Command = async (argv, io) => {
   const c = "diff";
@@ -64,6 +77,7 @@ export const diffCommand: Command = async (argv, io) => {
     throw new UsageError(`${c}: give two scored tables, the earlier run first: evalframe diff old.csv new.csv (got ${args.positionals.length})`, c);
   }
   const [beforeFile, afterFile] = args.positionals as [string, string];
+  refuseStdin(c, [beforeFile, afterFile]);
   const format = stringOption(args, "format");
   const formats = [inputFormat(c, beforeFile, format), inputFormat(c, afterFile, format)] as const;
   const top = wholeNumber(c, "top", stringOption(args, "top"), 0) ?? 10;
@@ -111,7 +125,8 @@ export const diffCommand: Command = async (argv, io) => {
   const load = async (file: string, format: DatasetFormat) => {
     const table = await failOnError(() => loadTable(file, { format, required: [], warn: false, columns, columnsIfPresent: true, cellText }), `${file}: `);
     await requireNamedColumns(c, file, format, table, true, named);
-    return rowsWhere(c, file, table, where);
+    // Rows that score left unscored as repeats of an (id, model) have no score to pair: left out, with a warning.
+    return withoutUnscoredRepeats(file, rowsWhere(c, file, table, where), io, "comparison of the runs");
   };
   const before = await load(beforeFile, formats[0]);
   const after = await load(afterFile, formats[1]);
@@ -119,8 +134,17 @@ export const diffCommand: Command = async (argv, io) => {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).
     const has = (name: string) => columnsOf(before).includes(name) && columnsOf(after).includes(name);
     options.metric = (definitions.find((d) => has(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
+    // A run without it (an input not scored yet) is named with its own columns, not the few read.
+    await requireScoreColumn(c, beforeFile, formats[0], before, [options.metric], "--metric");
+    await requireScoreColumn(c, afterFile, formats[1], after, [options.metric], "--metric");
   }
-  const runs = await failOnError(() => compareRuns(before, after, options), `${beforeFile} vs ${afterFile}: `);
+  const runs = await failOnError(() => {
+    try {
+      return compareRuns(before, after, options);
+    } catch (error) {
+      throw inRunWords(error, beforeFile, afterFile);
+    }
+  }, `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);
 
   const written: string[] = [];

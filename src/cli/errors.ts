@@ -5,7 +5,7 @@
  * Every line is scrubbed of secrets.
  */
 import { cliMessageOf } from "../dataset/fix-hint";
-import { redactSecrets } from "../judge/config";
+import { redactSecrets, type EnvironmentVariables } from "../judge/config";
 
 /** Exit codes of the `evalframe` command. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -52,15 +52,19 @@ export async function usageOnError<T>(step: () => T | Promise<T>, command?: stri
   }
 }
 
-/** Secrets that must never be printed: the API keys from the environment. */
-function secrets(): (string | undefined)[] {
-  return ["OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "EVALFRAME_API_KEY", "EVALFRAME_EMBEDDING_API_KEY"].map((name) => process.env[name]);
+/** Variables that hold API keys. */
+const KEY_VARIABLES = ["OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "EVALFRAME_API_KEY", "EVALFRAME_EMBEDDING_API_KEY"];
+
+/** Secrets that must never be printed: the API keys of the process's environment and of the one the command was given. */
+function secrets(env: EnvironmentVariables): (string | undefined)[] {
+  return KEY_VARIABLES.flatMap((name) => [process.env[name], env[name]]);
 }
 
-/** Text made safe to print: secrets removed. */
-export function scrub(text: string): string {
-  return redactSecrets(text, secrets());
+/** Text made safe to print: secrets removed (the keys of `env` too, the environment `runCli` was given). */
+export function scrub(text: string, env: EnvironmentVariables = process.env): string {
+  return redactSecrets(text, secrets(env));
 }
+
 
 /** One line: line breaks folded into spaces. */
 export function oneLine(text: string): string {
@@ -70,24 +74,26 @@ export function oneLine(text: string): string {
 /**
  * Reports an error on stderr and returns the exit code: usage errors and
  * failures as one line; anything else as one line plus a hint (or the stack
- * with EVALFRAME_DEBUG=1).
+ * with EVALFRAME_DEBUG=1). API keys of the process's environment and of
+ * `env` are removed.
  */
-export function reportError(error: unknown, write: (text: string) => void): number {
+export function reportError(error: unknown, write: (text: string) => void, env: EnvironmentVariables = process.env): number {
   const debug = process.env["EVALFRAME_DEBUG"] === "1";
   const text = cliMessageOf(error);
+  const clean = (t: string): string => scrub(t, env);
   if (error instanceof UsageError) {
     const help = error.command ? `evalframe ${error.command} --help` : "evalframe --help";
-    write(`evalframe: ${scrub(oneLine(text))} (see ${help})\n`);
-    if (debug && error.stack) write(`${scrub(error.stack)}\n`);
+    write(`evalframe: ${clean(oneLine(text))} (see ${help})\n`);
+    if (debug && error.stack) write(`${clean(error.stack)}\n`);
     return EXIT.usage;
   }
   if (error instanceof CliFailure) {
-    write(`evalframe: ${scrub(oneLine(text))}\n`);
-    if (debug && error.stack) write(`${scrub(error.stack)}\n`);
+    write(`evalframe: ${clean(oneLine(text))}\n`);
+    if (debug && error.stack) write(`${clean(error.stack)}\n`);
     return EXIT.failure;
   }
-  write(`evalframe: unexpected error: ${scrub(oneLine(text))}\n`);
-  if (debug && error instanceof Error && error.stack) write(`${scrub(error.stack)}\n`);
+  write(`evalframe: unexpected error: ${clean(oneLine(text))}\n`);
+  if (debug && error instanceof Error && error.stack) write(`${clean(error.stack)}\n`);
   else write("run with EVALFRAME_DEBUG=1 for the stack\n");
   return EXIT.failure;
 }

@@ -102,16 +102,16 @@ export function requireGateMetrics(gate: FailUnderGate | undefined, produced: re
 }
 
 /**
- * Before any work is paid for: the models `--fail-under-model` names must be
- * among the input's (exit 2, naming those it has). `models` is empty when the
- * input has no "model" column.
+ * Before any work is paid for (`score`) or printed (`summarize`): the models
+ * `--fail-under-model` names must be among the input's (exit 2, naming those
+ * it has). `models` is empty when the input has no "model" column.
  */
-export function requireGateModels(gate: FailUnderGate | undefined, models: readonly string[], input: string, narrowed = false): void {
+export function requireGateModels(gate: FailUnderGate | undefined, models: readonly string[], input: string, narrowed = false, command: "score" | "summarize" = "score"): void {
   if (gate?.models === undefined) return;
   const rows = narrowed ? "the rows --where picks" : "this table";
-  if (models.length === 0) throw new UsageError(`${input}: --fail-under-model needs a "model" column, and ${rows} ${narrowed ? "have" : "has"} none; gate all rows with --fail-under alone`, "score");
+  if (models.length === 0) throw new UsageError(`${input}: --fail-under-model needs a "model" column, and ${rows} ${narrowed ? "have" : "has"} none; gate all rows with --fail-under alone`, command);
   const absent = gate.models.filter((m) => !models.includes(m));
-  if (absent.length > 0) throw new UsageError(`${input}: --fail-under-model ${absent.map((m) => JSON.stringify(m)).join(", ")} is not a model of ${rows}; ${narrowed ? "their" : "its"} models are ${listed(models)}`, "score");
+  if (absent.length > 0) throw new UsageError(`${input}: --fail-under-model ${absent.map((m) => JSON.stringify(m)).join(", ")} is not a model of ${rows}; ${narrowed ? "their" : "its"} models are ${listed(models)}`, command);
 }
 
 /** Up to 12 names, quoted, and how many more. */

@@ -144,9 +144,10 @@ Output:
   --out FILE                 the scored table as CSV (required; a path other than the input file's;
                              not -: the summary goes to stdout)
   --statements-out FILE      one row per statement with its verdict and reason, as CSV (answer correctness)
-  --summary-json FILE        the run's usage and the summary per model, as JSON
+  --summary-json FILE        the run's usage, the summary per model and the --fail-under verdict, as JSON
   --no-progress              no progress bar on stderr (it fits the terminal width; TERM=dumb gets
-                             no escape codes)
+                             no escape codes; when stderr is no terminal, as in CI: a line at every
+                             tenth of the way and at least one a minute)
   --where COL=V              score and write only the rows whose COL is V (V1|V2 for either;
                              repeat to narrow), e.g. --where model=my-model; COL may be an alias
                              the file uses (question for user_input), as on every command
@@ -183,7 +184,8 @@ ${multimodalHelp()}
 
 ${JUDGE_FLAGS_HELP}
 Input:
-  --format csv|tsv|jsonl|json  when the extension does not tell
+  --format csv|tsv|jsonl|json  when the extension does not tell, and for - (the input read from
+                             standard input: cat data.csv | evalframe score - --format csv ...)
   --strict                   refuse a file that is not valid UTF-8 (default: read bad
                              bytes as U+FFFD and warn, naming the first such line); a UTF-16
                              file is refused either way: save it as UTF-8

@@ -8,6 +8,7 @@ import { estimateOnlyOptions, openAIWithoutAccess, resolveJudgeConfig, type Envi
 import { choice, flag, stringOption, wholeNumber, type OptionSpec, type ParsedArgs } from "./args";
 import { UsageError, usageOnError } from "./errors";
 import { checkLabelsJudge, labelFiles, LABELS_OPTION } from "./labels";
+import { unreadVariables, unreadVariablesWarning } from "./env-hints";
 
 const s: OptionSpec = { type: "string" };
 
@@ -46,6 +47,12 @@ export interface JudgeFlags {
   config: ResolvedJudgeConfig;
   /** The flag that set each setting, for showing where a value came from. */
   flags: Partial<Record<JudgeSettingName, string>>;
+  /**
+   * One line (no line break) naming variables of the environment that look
+   * meant for the judge but are not read (`EVALFRAME_MODLE`, `OPENAI_API_BASE`),
+   * for the command to print on stderr; undefined when there are none.
+   */
+  warning: string | undefined;
 }
 
 /**
@@ -88,15 +95,21 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
     options.cache = false;
     flags.cacheDir = "--no-cache";
   }
+  // Variables that look meant for the judge but are not read; other tools' names for the key and server
+  // only when the judge may be an OpenAI-compatible one (not an offline or labels judge chosen by name).
+  const envJudge = env["EVALFRAME_JUDGE"]?.trim();
+  const chosen = kind ?? (labels !== undefined ? "labels" : envJudge === "offline" || envJudge === "labels" ? envJudge : undefined);
+  const given = new Set<"baseURL" | "model">([...(options.baseURL !== undefined ? (["baseURL"] as const) : []), ...(options.model !== undefined ? (["model"] as const) : [])]);
+  const hints = unreadVariables(env, { openai: chosen !== "offline" && chosen !== "labels", given });
   // An estimate (--dry-run) sends nothing, so it prices an OpenAI-compatible judge without a key.
   if (estimateOnly) Object.assign(options, estimateOnlyOptions(options, env));
   else if (openAIWithoutAccess(options, env)) {
     throw new UsageError(
       `${c}: ${kind === "openai" ? "--judge openai" : "EVALFRAME_JUDGE=openai"} needs OPENAI_API_KEY or EVALFRAME_API_KEY in the environment ` +
-        "(or --base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL for a server that needs no key)",
+        `(or --base-url, EVALFRAME_BASE_URL or OPENAI_BASE_URL for a server that needs no key)${hints.length > 0 ? `; ${hints.join("; ")}` : ""}`,
       c,
     );
   }
   const config = await usageOnError(() => resolveJudgeConfig({ ...options, quiet: true }, env), c);
-  return { options, labels, config, flags };
+  return { options, labels, config, flags, warning: unreadVariablesWarning(hints) };
 }

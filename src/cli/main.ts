@@ -75,6 +75,6 @@ export async function runCli(argv: readonly string[], output: CliIO = STDIO, env
     const command = loadCommands().COMMANDS[first]!;
     return await command(rest, io, env);
   } catch (error) {
-    return reportError(error, io.err);
+    return reportError(error, io.err, env);
   }
 }

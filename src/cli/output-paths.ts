@@ -111,6 +111,10 @@ function unwritable(file: string, example: string | undefined): string | undefin
   if (statOf(target.path)?.isDirectory()) {
     return `it is a folder; name a file in it${example !== undefined ? `, e.g. "${path.join(file, example)}"` : ""}`;
   }
+  // "out/" names a folder: written as a file "out", it would surprise whoever looks for the folder.
+  if (/[\\/]$/.test(file)) {
+    return `it ends with "${file.at(-1)!}", so it names a folder, not a file; name a file in it${example !== undefined ? `, e.g. "${path.join(file, example)}"` : ""}`;
+  }
   // The folders as the user wrote them, unless a link leads elsewhere: then those of its target.
   const through = target.path === path.resolve(file) ? file : target.path;
   const via = through === file ? "" : ` (where "${file}" leads)`;

@@ -7,7 +7,7 @@ import type { ReportOptions } from "../report/html";
 import { inputFormat, parseCommand, requiredOption, stringOption, wholeNumber } from "./args";
 import { CliFailure, failOnError } from "./errors";
 import type { Command } from "./command";
-import { runtime, s, readScored, scoringPartsOnly, tables, writeText } from "./command-support";
+import { asCommand, runtime, s, readScored, scoringPartsOnly, tables, writeText } from "./command-support";
 import { getColumn, type Table } from "../dataset/table";
 import { rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
@@ -89,7 +89,7 @@ export const reportCommand: Command = async (argv, io) => {
         }\n`,
       );
   }
-  const html = await failOnError(() => buildReport(scored, options), `${input.file}: `);
+  const html = await failOnError(() => asCommand(c, ["buildReport", "rowsWithStatements"], () => buildReport(scored, options)), `${input.file}: `);
   await writeText(out, html);
   io.out(`wrote ${out} (${Math.round(Buffer.byteLength(html) / 1024).toLocaleString("en-US")} KB)\n`);
   return 0;

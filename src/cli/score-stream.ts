@@ -19,6 +19,7 @@ import { cellText, getColumn, setField, tableRows } from "../dataset/table";
 import { AtomicFileWriter } from "../dataset/atomic-write";
 import { formatCsv } from "../dataset/export";
 import { PaddedKeys } from "../dataset/padded-keys";
+import { IdQuestions } from "../dataset/id-questions";
 import { badInputWarning, checkRawTable, formatOf, type CheckedDataset, type DatasetFormat, type LoadDatasetOptions } from "../dataset/load";
 import type { RawTable } from "../dataset/raw";
 import { AnsweredPairs } from "../dataset/validate";
@@ -112,6 +113,7 @@ export async function surveyInput(
   const models = new Set<string>();
   const pairs = new AnsweredPairs();
   const padded = new PaddedKeys();
+  const ids = new IdQuestions();
   // A few of the values each condition's column holds, for the message when no row meets them.
   const seen = new Map(where.map((c) => [c.column, new Set<string>()]));
   // The values each condition asks for that some row holds (a value none holds is likely misspelt).
@@ -122,6 +124,7 @@ export async function surveyInput(
     const all = checkRawTable(raw, file, loadOptions(format, options.strict, false, raw.names), { firstRow: fileRows, pairs });
     for (const c of all.table.columns) if (!columns.includes(c.name)) columns.push(c.name);
     padded.note(all.table, fileRows, all.lines);
+    ids.note(all.table, fileRows, all.lines);
     for (const [name, values] of seen) {
       const column = getColumn(all.table, name);
       for (let i = 0; column !== undefined && i < all.table.rowCount && values.size < 12; i++) values.add(cellText(column.values[i]) ?? "");
@@ -159,6 +162,8 @@ export async function surveyInput(
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));
   const paddedWarning = padded.warning(file);
   if (paddedWarning !== undefined) options.warn(paddedWarning);
+  const idWarning = ids.warning(file);
+  if (idWarning !== undefined) options.warn(idWarning);
   return { columns, rows, bad, fileRows, models: [...models], ...(keys ? { keys } : {}) };
 }
 

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { DataFrame } from "danfojs-node";
 import type { DatasetFormat } from "../dataset/load";
-import type { EnvironmentVariables } from "../judge/config";
+import { resolveJudgeConfig, type EnvironmentVariables } from "../judge/config";
 import { metricDefinitions, metricNames, type MetricFlags } from "../metrics/registry";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
@@ -23,6 +23,8 @@ import type { CliIO, Command } from "./command";
 import { runtime, batchRuntime, s, b, columnsOf, readInput, tables, writeText, errorCount } from "./command-support";
 import { describeConditions, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
+import { logProgress } from "./progress-log";
+import type { ProgressCallback } from "../judge/progress";
 import { ownDescriptor } from "../dataset/atomic-write";
 import { tableRecord } from "../dataset/table";
 import type { Records } from "../dataset/raw";
@@ -69,15 +71,21 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
 export const scoreCommand: Command = async (argv, io, env = process.env) => {
   // An input that is a pipe is scored from a private copy: messages name the path given, and the copy goes at the end.
   const copies: InputCopy[] = [];
+  // What must end with the command, however it ends (the progress log's timer).
+  const stops: (() => void)[] = [];
   const shown = (text: string) => copies.reduce((t, copy) => t.split(copy.file).join(copy.input), text);
   try {
-    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)) }, env, copies);
+    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)) }, env, copies, stops);
   } catch (error) {
     throw copies.length === 0 ? error : withMessage(error, shown);
   } finally {
+    for (const stop of stops) stop();
     for (const copy of copies) rmSync(copy.dir, { recursive: true, force: true });
   }
 };
+
+/** The input argument that means standard input. */
+const STDIN = "-";
 
 /** A private copy of an input that cannot be read twice (a pipe: `/dev/stdin`, `<(…)`, a FIFO). */
 interface InputCopy {
@@ -95,18 +103,20 @@ interface InputCopy {
  * twice (a survey, then the chunks), and a pipe can be read once.
  */
 async function readableInput(input: string, format: DatasetFormat, copies: InputCopy[]): Promise<string> {
+  // "-" is standard input, as for most command-line tools.
+  const stdin = input === STDIN;
   let stats;
   try {
-    stats = statSync(input, { throwIfNoEntry: false });
+    stats = stdin ? undefined : statSync(input, { throwIfNoEntry: false });
   } catch {
     return input;
   }
-  if (stats === undefined || stats.isFile() || stats.isDirectory()) return input;
+  if (!stdin && (stats === undefined || stats.isFile() || stats.isDirectory())) return input;
   const dir = await mkdtemp(path.join(tmpdir(), "evalframe-input-"));
   const file = path.join(dir, `input.${format}`);
   copies.push({ input, file, dir });
   // This process's own descriptor (/dev/stdin) is read as it is: a socket behind it cannot be opened by name.
-  const fd = ownDescriptor(input);
+  const fd = stdin ? 0 : ownDescriptor(input);
   const from = () => (fd === undefined ? createReadStream(input) : createReadStream("", { fd, autoClose: false }));
   await failOnError(() => pipeline(from(), createWriteStream(file, { mode: 0o600 })), `cannot read "${input}": `);
   return file;
@@ -125,10 +135,14 @@ function withMessage(error: unknown, rewrite: (text: string) => string): unknown
 }
 
 /** `evalframe score` once the input can be read twice; `copies` collects the private copies it makes. */
-async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVariables, copies: InputCopy[]): Promise<number> {
+async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVariables, copies: InputCopy[], stops: (() => void)[]): Promise<number> {
   const c = "score";
   const args = parseCommand(c, argv, SCORE_OPTIONS);
-  const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json)");
+  const input = onePositional(c, args, "input file (.csv, .tsv, .jsonl or .json, or - for standard input)");
+  if (input === STDIN) {
+    if (stringOption(args, "format") === undefined) throw new UsageError(`${c}: - reads the input from standard input, which has no extension to tell its format: give --format csv, tsv, jsonl or json`, c);
+    if (process.stdin.isTTY) throw new UsageError(`${c}: - reads the input from standard input, and that is a terminal here: pipe the file in (cat data.csv | evalframe score - --format csv --out scored.csv), or give its path`, c);
+  }
   const batchExport = stringOption(args, "batch-export");
   const batchImport = stringOption(args, "batch-import");
   const batchMode = flag(args, "batch");
@@ -196,7 +210,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
 
   // The judge (flags, then the environment; the API key only ever comes from the environment), checked before any file is read.
   // A dry run and --batch-export send nothing: an OpenAI-compatible judge needs no key or server for them.
-  const { options: judgeOptions, labels } = await judgeFlags(c, args, env, { estimateOnly: dryRun || batchExport !== undefined });
+  const { options: judgeOptions, labels, warning } = await judgeFlags(c, args, env, { estimateOnly: dryRun || batchExport !== undefined });
+  if (warning !== undefined) io.err(`${warning}\n`);
   // Every registered metric is built now, so that a bad option exits 2 before any file is read.
   const metrics: Record<string, Metric> = await usageOnError(() => Object.fromEntries(metricDefinitions().map((d) => [d.name, d.create(metricFlags)])), c);
 
@@ -269,7 +284,12 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
 
   if (labels !== undefined) judgeOptions.labels = await readLabelFiles(labels);
-  const judge = await usageOnError(() => createJudge(judgeOptions, env), c); // prints a notice when the environment picks the offline judge
+  // The notice that the environment picked the offline judge goes to the command's stderr (runCli's io), on every run.
+  const judge = await usageOnError(() => {
+    const notice = resolveJudgeConfig(judgeOptions, env).offlineNotice;
+    if (notice !== undefined) io.err(`${notice}\n`);
+    return createJudge({ ...judgeOptions, quiet: true }, env);
+  }, c);
   const selected: Metric[] = chosen.map((m) => metrics[m]!);
   if (dryRun) {
     // No chat or embedding call: the calls are planned, their prompts counted with the model's tokenizer, the cache read.
@@ -277,6 +297,13 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
       estimate(whole, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
     );
     io.out(`${formatEstimate(e)}\n`);
+    // What the same command would do after scoring, a dry run does not: said once, so that a CI job is not misled by its exit 0.
+    const unwritten = [out !== "" ? "--out" : "", statementsOut !== undefined ? "--statements-out" : "", summaryJson !== undefined ? "--summary-json" : ""].filter((name) => name !== "");
+    const skipped = [
+      ...(gate !== undefined ? ["--fail-under is not checked"] : []),
+      ...(unwritten.length > 0 ? [`${unwritten.join(", ")} ${unwritten.length === 1 ? "is" : "are"} not written`] : []),
+    ];
+    if (skipped.length > 0) io.err(`evalframe: --dry-run scores nothing: ${skipped.join("; ")}\n`);
     if (e.paid && chosen.includes("answer_correctness")) {
       // What the other layouts would cost, so the trade is made before paying (the same rows, judge and cache).
       const correctness = metricDefinitions().find((d) => d.name === "answer_correctness")!;
@@ -290,7 +317,16 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     }
     return 0;
   }
-  const progress = flag(args, "no-progress") ? false : terminalProgress();
+  // On a terminal a bar redrawn in place; on a log (CI) lines through the command's stderr: every tenth, and once a minute at the least.
+  let progress: ProgressCallback | false = false;
+  if (!flag(args, "no-progress")) {
+    if (process.stderr.isTTY) progress = terminalProgress();
+    else {
+      const log = logProgress((line) => io.err(line));
+      stops.push(log.stop);
+      progress = log.progress;
+    }
+  }
   if (!batching) {
     const run = await failOnError(() =>
       scoreFileInChunks({ input: source, format, survey: survey!, metrics: selected, judge, out, statementsOut, progress, strict, where, ...(chunkRows ? { chunkRows } : {}) }),
@@ -307,7 +343,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   if (batchExport !== undefined) {
     const exported = await exportBatchRequests(df!, selected, batchExport, { judge });
     if (exported.lines > 0) {
-      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: evalframe score ${input} --out ${out || "scored.csv"} --batch-import RESULTS.jsonl\n`);
+      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: ${importCommand(argv, input, out || "scored.csv")}\n`);
       return 0;
     }
     if (out === "") {
@@ -358,6 +394,38 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     judges: run?.judges ?? [judge.label],
   });
 };
+
+/** An argument as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The command that imports the results of the requests `--batch-export`
+ * wrote: the same input, judge and metric flags (the cache a result goes to
+ * and the requests asked depend on them: --judge, --base-url, --cache-dir,
+ * --layout, …), then `--out` and `--batch-import RESULTS.jsonl`.
+ */
+function importCommand(argv: readonly string[], input: string, out: string): string {
+  const kept: string[] = [];
+  let positional = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = arg.startsWith("--") ? arg.slice(2).split("=")[0]! : undefined;
+    const takesValue = name !== undefined && SCORE_OPTIONS[name]?.type === "string" && !arg.includes("=");
+    if (name === "batch-export" || name === "out") {
+      if (takesValue) i++;
+      continue;
+    }
+    if (name === undefined && !positional && arg === input) {
+      positional = true;
+      continue;
+    }
+    kept.push(arg);
+    if (takesValue && i + 1 < argv.length) kept.push(argv[++i]!);
+  }
+  return ["evalframe", "score", input, ...kept, "--out", out, "--batch-import", "RESULTS.jsonl"].map(shellWord).join(" ");
+}
 
 /**
  * `--image-root DIR` must be a folder: a missing one would refuse every local
@@ -423,6 +491,16 @@ async function reportScored(
 ): Promise<number> {
   const { formatUsage, frameRecords, formatTable } = runtime();
   const { rows, failures, summary, written } = r;
+  // The gate's verdict, known before the JSON is written so that the JSON holds it too; said and acted on last.
+  let gate: { passed: boolean; line: string; failure?: CliFailure } | undefined;
+  if (r.gate) {
+    try {
+      gate = { passed: true, line: checkFailUnder(frameRecords(summary), r.gate) };
+    } catch (error) {
+      if (!(error instanceof CliFailure)) throw error;
+      gate = { passed: false, line: error.message, failure: error };
+    }
+  }
   if (r.summaryJson !== undefined) {
     const body = {
       input: r.input,
@@ -434,6 +512,8 @@ async function reportScored(
       usage: r.usage ?? null,
       usageLine: r.usage ? formatUsage(r.usage) : null,
       summary: frameRecords(summary),
+      // --fail-under: what was asked and whether it passed (the command exits 1 when it did not).
+      failUnder: r.gate && gate ? { threshold: r.gate.threshold, metrics: r.gate.metrics ?? null, models: r.gate.models ?? null, overall: r.gate.overall, passed: gate.passed, line: gate.line } : null,
     };
     await writeText(r.summaryJson, `${JSON.stringify(body, null, 2)}\n`);
     written.push(r.summaryJson);
@@ -451,7 +531,8 @@ async function reportScored(
     const first = failures.find((f) => f.first !== undefined)?.first ?? "unknown";
     throw new CliFailure(`every row failed to score (the scored table was written with the reasons); first reason: ${first}`);
   }
-  if (r.gate) io.err(`${checkFailUnder(frameRecords(summary), r.gate)}\n`);
+  if (gate?.failure) throw gate.failure;
+  if (gate) io.err(`${gate.line}\n`);
   return 0;
 }
 

@@ -3,11 +3,11 @@
  */
 import { counted, flag, list, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError, UsageError } from "./errors";
-import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics } from "./fail-under";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, requireGateModels } from "./fail-under";
 import { defaultScoreColumns } from "../metrics/registry";
 import type { Command } from "./command";
-import { s, b, columnsOf, namedColumns, tables, readScored, scoreColumnsRead } from "./command-support";
-import { getColumn, rowAt, type Table } from "../dataset/table";
+import { s, b, columnsOf, namedColumns, requireScoreColumn, tables, readScored, scoreColumnsRead } from "./command-support";
+import { cellText, getColumn, rowAt, type Table } from "../dataset/table";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe summarize`: the summary table of a scored file. */
@@ -24,11 +24,20 @@ export const summarizeCommand: Command = async (argv, io) => {
   // id and model too, whatever --by is: an answer given twice is found by them (and loading checks them together).
   // The gated metrics are read too (when the file has them), so that one left out of --metrics is told apart from one the file lacks.
   const df = await input.load(scoreColumnsRead([...(named ?? []), "model", "id", ...(gate?.metrics ?? [])], metrics), undefined, namedColumns([["--by", named], ["--metrics", metrics]]));
+  if (metrics === undefined) await requireScoreColumn(c, input.file, input.format, df, defaultScoreColumns(), "--metrics");
   const columns = columnsOf(df);
   const by = named ?? (columns.includes("model") ? ["model"] : []);
   // Before anything is printed: the gate must name metrics the summary will hold.
   const scoreColumns = [...new Set([...defaultScoreColumns(), ...(metrics ?? [])])].filter((m) => columns.includes(m));
   requireGateMetrics(gate, metrics ?? defaultScoreColumns().filter((m) => columns.includes(m)), input.file, { command: c, table: { columns, scoreColumns } });
+  // And the models it names must be groups of the summary: a misspelt model is bad usage, found before any output.
+  if (gate?.models !== undefined && columns.includes("model") && !by.includes("model")) {
+    throw new UsageError(
+      `${c}: --fail-under-model gates models, and --by ${by.join(",")} leaves the model out of the summary; add it (--by ${[...by, "model"].join(",")}) or drop --fail-under-model`,
+      c,
+    );
+  }
+  requireGateModels(gate, columns.includes("model") ? modelsOf(df) : [], input.file, input.where.length > 0, c);
   const summary = await failOnError(() =>
     summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);
@@ -38,6 +47,16 @@ export const summarizeCommand: Command = async (argv, io) => {
   if (gate) io.err(`${checkFailUnder(frameRecords(summary), gate)}\n`);
   return 0;
 };
+
+/** The models of a table, first seen first (empty cells left out). */
+function modelsOf(table: Table): string[] {
+  const models = new Set<string>();
+  for (const value of getColumn(table, "model")?.values ?? []) {
+    const text = cellText(value);
+    if (text !== null && text !== "") models.add(text);
+  }
+  return [...models];
+}
 
 /** How many repeated answers the warning names. */
 const REPEATS_NAMED = 3;

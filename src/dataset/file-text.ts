@@ -7,6 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
+import { FixableError } from "./fix-hint";
 
 /** What reading a file's text heeds of the load options (`LoadDatasetOptions` has both). */
 export interface TextReadOptions {
@@ -70,7 +71,10 @@ function decodeUtf8(bytes: Buffer, file: string, options: TextReadOptions): stri
 /** Reports a file's first line that is not UTF-8: a warning, or with `strict` an error. */
 export function notUtf8(file: string, line: number, options: TextReadOptions): void {
   const problem = `${file}: line ${line} is not valid UTF-8`;
-  if (options.strict) throw new Error(`${problem}; save the file as UTF-8 (in Excel: "CSV UTF-8"), or leave strict off to read the bad bytes as \uFFFD`);
+  if (options.strict) {
+    const save = 'save the file as UTF-8 (in Excel: "CSV UTF-8")';
+    throw new FixableError(problem, { api: `${save}, or leave strict off to read the bad bytes as \uFFFD`, cli: `${save}, or leave out --strict to read the bad bytes as \uFFFD` });
+  }
   if (options.warn !== false) {
     (options.warn ?? ((m: string) => console.warn(m)))(
       `evalframe: ${problem} (and maybe later lines): its bad bytes were read as \uFFFD; save the file as UTF-8 to keep the text as written, or pass strict (--strict) to refuse such files`,

@@ -14,6 +14,7 @@ import { RepeatedFields } from "./repeated-fields";
 import { rawFromRecords, typeRawTable, type RawTable, type Records } from "./raw";
 import { getColumn, rowAndLine, RowProblems, type Table } from "./table";
 import { PaddedKeys } from "./padded-keys";
+import { IdQuestions } from "./id-questions";
 import { canonicalizeNames, MissingReadColumnError, requireColumns, separatorHint, validateRows, type RowPlace } from "./validate";
 
 /** What {@link loadDataset} reads: a file path, row objects, or a danfojs DataFrame. */
@@ -264,8 +265,32 @@ export function jsonRows(text: string, file: string): Records {
   } catch (error) {
     throw jsonSyntaxError(body, file, error);
   }
-  if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects`);
+  if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of row objects, got ${jsonKind(parsed)}${notAnArrayFix(parsed)}`);
+  const bad = parsed.findIndex((item) => typeof item !== "object" || item === null || Array.isArray(item));
+  if (bad >= 0) {
+    // Said as loadDataset says it of rows read whole; here for a file read in chunks too (evalframe score).
+    throw new TypeError(`${file}: row ${bad} is not an object with named fields; every row must be like { "question": "…", "answer": "…" } (rows count from 0)`);
+  }
   return parsed as Records;
+}
+
+/** What a JSON value is, for messages: "a number", "an array", "one object (keys: id, model)". */
+function jsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    return `one object (keys: ${keys.slice(0, 6).join(", ")}${keys.length > 6 ? ", …" : ""})`;
+  }
+  return typeof value === "string" ? "a string" : `a ${typeof value}`;
+}
+
+/** How to fix a JSON file that is not an array: the array a key holds at the top level, else brackets around the rows. */
+function notAnArrayFix(value: unknown): string {
+  if (typeof value !== "object" || value === null) return "";
+  const holder = Object.entries(value).find(([, v]) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "object" && item !== null && !Array.isArray(item)));
+  if (holder !== undefined) return `; its "${holder[0]}" holds the rows: make that array the whole file`;
+  return "; put the rows in [ … ], or write one object per line as JSON Lines (.jsonl)";
 }
 
 /** A sticky JSON number, for {@link jsonErrorOffset}. */
@@ -493,7 +518,8 @@ export function rowLabel(row: number, lines?: readonly number[]): string {
  * {@link checkDataset}, then the table as `loadDataset` gives it: the input's
  * columns, and an `input_error` column when a row has bad input (one warning
  * line is printed, unless `warn` is false; another when `id` or `model`
- * values differ only by spaces at their ends); read from a file, it keeps the
+ * values differ only by spaces at their ends, and another when an `id` names
+ * different questions in different rows); read from a file, it keeps the
  * line each row starts on (`lines`), which messages name beside the row. The
  * frame layer turns it into a DataFrame (the lines are left behind: a frame
  * can be filtered and sorted); the command line uses it as it is.
@@ -512,8 +538,11 @@ export async function loadTable(source: DatasetSource, options: LoadDatasetOptio
   if (options.warn !== false) {
     const padded = new PaddedKeys();
     padded.note(table, 0, checked.lines);
-    const warning = padded.warning(checked.source);
-    if (warning !== undefined) (options.warn ?? ((m: string) => console.warn(m)))(warning);
+    const ids = new IdQuestions();
+    ids.note(table, 0, checked.lines);
+    for (const warning of [padded.warning(checked.source), ids.warning(checked.source)]) {
+      if (warning !== undefined) (options.warn ?? ((m: string) => console.warn(m)))(warning);
+    }
   }
   const loaded: Table = { columns, rowCount: table.rowCount };
   if (checked.lines !== undefined) loaded.lines = checked.lines;

@@ -178,6 +178,9 @@ function jsonString(text: string): string | undefined {
   }
 }
 
+/** The problem of a row whose every field is empty. */
+export const EMPTY_ROW_PROBLEM = "every field of this row is empty (a spreadsheet's leftover row?); delete the row";
+
 /** The end of the problem a repeated (id, model) gets in `input_error`, by which it is known again. */
 export const REPEATED_ID_RULE = "each question id must appear once per model";
 
@@ -189,10 +192,18 @@ export const REPEATED_ID_RULE = "each question id must appear once per model";
  * are allowed: they are bad answers, not bad input.
  */
 export function validateRows(table: Table, problems: RowProblems, where: RowPlace = {}): void {
+  // A row with every field empty (a spreadsheet's leftover row, ",,,,") is one problem, not one per column.
+  const empty = new Set<number>();
+  for (let row = 0; row < table.rowCount && table.columns.length > 1; row++) {
+    if (table.columns.every((c) => isBlank(c.values[row]))) {
+      empty.add(row);
+      problems.add(row, EMPTY_ROW_PROBLEM);
+    }
+  }
   const need = (name: CanonicalColumn, what: string): void => {
     const column = getColumn(table, name);
     column?.values.forEach((v, row) => {
-      if (isBlank(v)) problems.add(row, `column "${name}" is empty; ${what}`);
+      if (isBlank(v) && !empty.has(row)) problems.add(row, `column "${name}" is empty; ${what}`);
     });
   };
   need("user_input", "every row needs the question that was asked");
