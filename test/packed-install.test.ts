@@ -181,7 +181,8 @@ describe("the packed package installs into a fresh project and works there", { t
       assert.equal(pack.status, 0, shown("npm pack", pack));
       const packed = (JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[])[0]!;
       const files = new Set(packed.files.map((f) => f.path));
-      for (const file of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/cli.js", "data/qa-models.csv"]) {
+      // (docs/labelling.md too: --help and label errors send the user there.)
+      for (const file of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/cli.js", "data/qa-models.csv", "docs/labelling.md"]) {
         assert.ok(files.has(file), `the tarball lacks ${file}`);
       }
       assert.deepEqual([...files].filter((f) => /^(src|test|notebooks|scripts|bench)\//.test(f)), [], "the tarball holds sources or tests");
