@@ -133,6 +133,10 @@ describe("loadDataset: bad cells fail only their row", () => {
         `(id "q1 " at row 1 (line 3) prints as "q1"; model "m1 " at row 1 (line 3) prints as "m1"; model " m2" at row 3 (line 5) prints as "m2"); remove the spaces in the file if they are the same`,
     ]);
     assert.deepEqual(column(df, "model"), ["m1", "m1 ", "m2", " m2"], "the values are kept as written");
+    // The value with spaces is named as the one that prints as the other, also when it comes first.
+    const later: string[] = [];
+    await loadDataset(writeText(dir, "later.csv", "id,model,question,answer,reference\nq5 ,m1,Q,A,R\nq5,m2,Q,B,R\n"), { warn: (m) => later.push(m) });
+    assert.match(later[0] ?? "", /\(id "q5 " \(an earlier row\) prints as "q5" at row 1 \(line 3\)\)/);
     const clean: string[] = [];
     await loadDataset(writeText(dir, "clean.csv", "id,model,question,answer,reference\nq1,m1,Q,A,R\nq1,m2,Q,B,R\n"), { warn: (m) => clean.push(m) });
     assert.deepEqual(clean, []);

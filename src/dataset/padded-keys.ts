@@ -37,7 +37,13 @@ export class PaddedKeys {
         if (before === value || clashes.has(value)) return;
         clashes.add(value);
         if (this.examples.length < SHOWN) {
-          this.examples.push(`${name} ${JSON.stringify(value)} at ${rowAndLine(firstRow + i, lines?.[i])} prints as ${JSON.stringify(before)}`);
+          // The value with spaces is the one that "prints as" the other: "q5 " prints as "q5", whichever came first.
+          const at = rowAndLine(firstRow + i, lines?.[i]);
+          this.examples.push(
+            value === trimmed && before !== trimmed
+              ? `${name} ${JSON.stringify(before)} (an earlier row) prints as ${JSON.stringify(value)} at ${at}`
+              : `${name} ${JSON.stringify(value)} at ${at} prints as ${JSON.stringify(before)}`,
+          );
         }
       });
     }
