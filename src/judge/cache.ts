@@ -48,7 +48,13 @@ export class NoCache implements ReplyCache {
 /** The on-disk cache: `<dir>/v1/<first two hex digits>/<key>.json`. */
 export class DiskCache implements ReplyCache {
   private readonly root: string;
-  private readonly memory = new Map<string, unknown>();
+  /**
+   * Values not (yet) on disk: those being written, and every one once the
+   * folder proved unwritable. Values on disk are read from there again, so
+   * that a long run's memory does not grow with every reply and vector it
+   * has cached (a million rows' embeddings would take gigabytes).
+   */
+  private readonly unwritten = new Map<string, unknown>();
   private unwritable = false;
 
   /**
@@ -75,7 +81,7 @@ export class DiskCache implements ReplyCache {
    * would pay for the call again.
    */
   async get(key: string): Promise<unknown> {
-    if (this.memory.has(key)) return this.memory.get(key);
+    if (this.unwritten.has(key)) return this.unwritten.get(key);
     let text: string;
     try {
       text = readFileSync(this.file(key), "utf8");
@@ -90,7 +96,6 @@ export class DiskCache implements ReplyCache {
       const entry = JSON.parse(text) as { key?: unknown; value: unknown };
       // An entry that holds another key's reply (copied or swapped files) is a miss: it is fetched again and overwritten.
       if (entry.key !== key) return undefined;
-      this.memory.set(key, entry.value);
       return entry.value;
     } catch {
       return undefined;
@@ -101,10 +106,10 @@ export class DiskCache implements ReplyCache {
    * Stores a value atomically (temporary file, then rename). A folder that
    * cannot be written (read-only, full, not a folder) never loses a paid
    * reply: the value is kept in memory for this run, and one warning says
-   * that a rerun will pay again.
+   * that a rerun will pay again. A value written is let go from memory.
    */
   async set(key: string, value: unknown): Promise<void> {
-    this.memory.set(key, value);
+    this.unwritten.set(key, value);
     if (this.unwritable) return;
     const file = this.file(key);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
@@ -114,6 +119,8 @@ export class DiskCache implements ReplyCache {
       await writeFile(temp, JSON.stringify({ key, value }), "utf8");
       await rename(temp, file);
       tempFileDone(temp);
+      // Let go unless a later set of the same key is still being written (it removes it then).
+      if (this.unwritten.get(key) === value) this.unwritten.delete(key);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
       tempFileDone(temp);
