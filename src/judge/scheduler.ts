@@ -296,6 +296,8 @@ export class Scheduler {
     const tokens = job.tokens !== undefined && Number.isFinite(job.tokens) && job.tokens > 0 ? job.tokens : undefined;
     let failures = 0;
     let waitedOnLimits = 0;
+    /** 429s of this request since its last other outcome. */
+    let limitedInRow = 0;
     for (let n = 0; ; n++) {
       this.throwIfStalled();
       const startNumber = await this.acquire(tokens);
@@ -317,10 +319,11 @@ export class Scheduler {
       const info = job.classify(error);
       if (!info.retryable) throw error;
       const limited = info.rateLimited === true;
+      limitedInRow = limited ? limitedInRow + 1 : 0;
       if (!limited && failures++ >= this.maxRetries) throw error;
       const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (limited ? Math.min(n, 6) : failures - 1));
       const asked = info.retryAfterMs === undefined ? undefined : Math.min(info.retryAfterMs, this.maxRetryAfterMs);
-      const delay = asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1);
+      const delay = Math.max(asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1), this.limitedFloor(limitedInRow));
       if (limited) {
         this.noteOutcome(startNumber, true);
         this.limitedSince ??= Date.now();
@@ -336,6 +339,20 @@ export class Scheduler {
       job.onRetry?.(error, delay);
       await sleep(delay);
     }
+  }
+
+  /**
+   * The least wait before another attempt of a request refused with 429
+   * `inRow` times in a row: none for the first two (the server's word is
+   * taken, to the millisecond), then from half the first backoff ceiling,
+   * doubling, up to `maxDelayMs`. A server that keeps saying `Retry-After: 0`
+   * (or a date in the past) is otherwise asked again at once, hundreds of
+   * times a second, until the rate-limit deadline.
+   */
+  private limitedFloor(inRow: number): number {
+    if (inRow < 3) return 0;
+    const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** Math.min(inRow - 3, 16));
+    return ceiling * (0.5 + 0.5 * this.random());
   }
 
   /**
