@@ -69,4 +69,29 @@ describe("terminal-safe CLI output", () => {
     assert.ok(!RAW.test(missing.err));
     assert.match(missing.err, /no\\x1b\[2Jsuch\.csv/);
   });
+  it("shows invisible characters, direction marks, line separators and lone surrogates as escapes, so two names that differ only by them do not look the same", async () => {
+    assert.equal(printable("gpt-4o\u200b"), "gpt-4o\\u200b");
+    assert.equal(printable("a\u200fb\u2028c\u2060d\ufeffe"), "a\\u200fb\\u2028c\\u2060d\\ufeffe");
+    assert.equal(printable("tag\u{e0041}"), "tag\\u{e0041}");
+    assert.equal(printable("lone\ud800 and \udc00"), "lone\\ud800 and \\udc00");
+    // Emoji sequences, accents and the joiners scripts need are left alone.
+    assert.equal(printable("ok 😀 👨\u200d👩\u200d👧 é نمی\u200cخواهم"), "ok 😀 👨\u200d👩\u200d👧 é نمی\u200cخواهم");
+    const dir = tempDir();
+    const file = path.join(dir, "lookalike.csv");
+    const lines = ["id,model,answer_correctness"];
+    for (let q = 0; q < 6; q++) lines.push(`q${q},gpt-4o,0.2`, `q${q},gpt-4o\u200b,0.9`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const args of [["summarize", file, "--by", "model"], ["compare", file]]) {
+      const result = await run(args);
+      assert.equal(result.code, 0, result.err);
+      assert.ok(!result.out.includes("\u200b"), `${args[0]} printed a zero-width space raw`);
+      assert.match(result.out, /gpt-4o\\u200b/);
+    }
+  });
+
+  it("a column name with a line break stays on the table's header line", () => {
+    const lines = formatTable([{ "score\nnew": 0.5, model: "a" }]).split("\n");
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^score ⏎ new +model$/);
+  });
 });

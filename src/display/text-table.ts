@@ -30,7 +30,12 @@ function cellText(value: Cell | undefined, digits: number): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return displayNumber(value, digits);
   if (typeof value === "boolean") return value ? "true" : "false";
-  return printable(value.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " "));
+  return oneLine(value);
+}
+
+/** Text on one line (line breaks shown as ⏎, tabs as spaces), control characters escaped. */
+function oneLine(text: string): string {
+  return printable(text.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " "));
 }
 
 /** Text cut to `width` terminal columns (a wide character counts two). */
@@ -72,7 +77,7 @@ export function formatTable(data: DataFrame | Records | Table, options: TextTabl
   }
   const maxRows = options.maxRows ?? table.rowCount;
   const shown = Math.min(table.rowCount, Math.max(0, maxRows));
-  const header = columns.map((c) => cut(printable(c.name), maxWidth));
+  const header = columns.map((c) => cut(oneLine(c.name), maxWidth));
   const body = Array.from({ length: shown }, (_, i) => columns.map((c) => cut(cellText(c.values[i], digits), maxWidth)));
   const widths = columns.map((_, j) => Math.max(length(header[j]!), ...body.map((row) => length(row[j]!))));
   const pad = (text: string, j: number) => {
