@@ -102,12 +102,42 @@ function openaiJudge(judge: Judge | JudgeOptions | undefined): OpenAIJudge {
   return j;
 }
 
+/**
+ * The batch folder's state: none yet when there is no state file. A state
+ * file that cannot be read as one (cut short, edited, another tool's) is
+ * refused, never taken for none: its batch ids would be lost, and the
+ * batches submitted (and paid for) again.
+ */
 async function loadState(dir: string): Promise<BatchState> {
+  const file = path.join(dir, "state.json");
+  let text: string;
   try {
-    return JSON.parse(await readFile(path.join(dir, "state.json"), "utf8")) as BatchState;
-  } catch {
-    return { version: 1, batches: [] };
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, batches: [] };
+    throw new Error(`cannot read the batch state ${file}: ${errorText(error)}`);
   }
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    state = undefined;
+  }
+  const batches = (state as { batches?: unknown } | null | undefined)?.batches;
+  if ((state as { version?: unknown } | null | undefined)?.version !== 1 || !Array.isArray(batches) || !batches.every(isSubmittedBatch)) {
+    throw new Error(
+      `the batch state ${file} is damaged (not the JSON this version writes), so the batches it records cannot be found: ` +
+        `restore it from a backup, or move it away to submit the remaining work again (batches already submitted are then paid for again; the Batches API lists them)`,
+    );
+  }
+  return state as BatchState;
+}
+
+/** Whether a value has the fields of a {@link SubmittedBatch} that resuming reads. */
+function isSubmittedBatch(value: unknown): value is SubmittedBatch {
+  if (typeof value !== "object" || value === null) return false;
+  const b = value as Record<string, unknown>;
+  return typeof b["stage"] === "number" && typeof b["endpoint"] === "string" && typeof b["signature"] === "string" && typeof b["batchId"] === "string" && typeof b["inputFileId"] === "string" && typeof b["applied"] === "boolean";
 }
 
 async function saveState(dir: string, state: BatchState): Promise<void> {
