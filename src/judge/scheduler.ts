@@ -179,8 +179,9 @@ const PACE_RAISE = 1.01;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A duration for messages: "90 s", "30 min". */
+/** A duration for messages: "90 s", "30 min", "24 h". */
 function duration(ms: number): string {
+  if (ms >= 7_200_000) return `${Math.round(ms / 3_600_000)} h`;
   return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }
 
@@ -194,6 +195,27 @@ export class RateLimitStallError extends Error {
     const said = last instanceof Error ? `; the last 429 said: ${last.message}` : "";
     super(`no request got through for ${duration(waitMs)}, every one answered 429 (rate limited)${said}; try later, or allow a longer wait (rateLimitWaitMs)`);
     this.name = "RateLimitStallError";
+  }
+}
+
+/**
+ * A request refused by a 429 whose `Retry-After` asks for longer than
+ * `rateLimitWaitMs` (a daily or monthly limit, a blocked account): waiting
+ * cannot help within the run, so it fails at once, and so does every request
+ * after it until that time has passed, without being sent.
+ */
+export class RateLimitWaitTooLongError extends Error {
+  /** The HTTP status of the refusal (429, or 503 with Retry-After). */
+  readonly status: number | undefined;
+  constructor(askedMs: number, waitMs: number, last: unknown) {
+    const said = last instanceof Error ? `; the 429 said: ${last.message}` : "";
+    super(
+      `the server asks to wait ${duration(askedMs)} before the next request (Retry-After), longer than a request may wait on rate limits (${duration(waitMs)}, rateLimitWaitMs), ` +
+        `so no request is sent until then${said}; try later (a daily or monthly limit?), or allow a longer wait (rateLimitWaitMs)`,
+    );
+    this.name = "RateLimitWaitTooLongError";
+    const status = (last as { status?: unknown } | undefined)?.status;
+    this.status = typeof status === "number" ? status : undefined;
   }
 }
 
@@ -262,6 +284,9 @@ export class Scheduler {
   /** Since when every answer has been a 429 (undefined after a success), and the last of them. */
   private limitedSince: number | undefined;
   private lastLimitError: unknown;
+  /** Until when the server asked for more than `rateLimitWaitMs` of waiting, and the error that says so. */
+  private refusedUntil = 0;
+  private refusal: RateLimitWaitTooLongError | undefined;
   private readonly rateLimitWaitMs: number;
   private readonly rateLimitWindowMs: number;
 
@@ -324,6 +349,12 @@ export class Scheduler {
       const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (limited ? Math.min(n, 6) : failures - 1));
       const asked = info.retryAfterMs === undefined ? undefined : Math.min(info.retryAfterMs, this.maxRetryAfterMs);
       const delay = Math.max(asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1), this.limitedFloor(limitedInRow));
+      if (limited && info.retryAfterMs !== undefined && info.retryAfterMs > this.rateLimitWaitMs) {
+        // Asking again before then is refused for sure: this request and every one after it fail now.
+        this.refusal = new RateLimitWaitTooLongError(info.retryAfterMs, this.rateLimitWaitMs, error);
+        this.refusedUntil = Math.max(this.refusedUntil, Date.now() + info.retryAfterMs);
+        throw this.refusal;
+      }
       if (limited) {
         this.noteOutcome(startNumber, true);
         this.limitedSince ??= Date.now();
@@ -356,12 +387,14 @@ export class Scheduler {
   }
 
   /**
-   * Fails a request at once when nothing has got through for `rateLimitWaitMs`
+   * Fails a request at once while the server's last long `Retry-After` (see
+   * {@link RateLimitWaitTooLongError}) has not passed, and when nothing has got through for `rateLimitWaitMs`
    * while every answer was a 429: each request's own wait is bounded, but
    * requests that take turns would each wait it again, so a server that
    * never lets one through would hold a large run for its rows times the wait.
    */
   private throwIfStalled(): void {
+    if (this.refusal !== undefined && Date.now() < this.refusedUntil) throw this.refusal;
     if (this.limitedSince === undefined || Date.now() - this.limitedSince <= this.rateLimitWaitMs) return;
     throw new RateLimitStallError(this.rateLimitWaitMs, this.lastLimitError);
   }
