@@ -3,11 +3,14 @@
  * limits (a daily quota: "Retry-After: 86400") fails its row at once with
  * what the server asked, and every later request fails without being sent
  * until then, instead of asking again every two minutes for half an hour.
+ * An `x-ratelimit-reset-*` written as a Unix time (as many servers write
+ * X-RateLimit-Reset) is read as the time of the reset, not as a wait of
+ * 55 years that held every request for two minutes.
  */
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it, mock } from "node:test";
 import { createJudge, JudgeError } from "../src/index";
-import { Scheduler } from "../src/judge/scheduler";
+import { parseResetDuration, Scheduler } from "../src/judge/scheduler";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { echoChat, echoRequest } from "./support/requests";
 
@@ -59,5 +62,29 @@ describe("scheduler under a Retry-After longer than rateLimitWaitMs", () => {
     refuse = false;
     assert.equal(await job(), "ok");
     assert.equal(attempts, 2);
+  });
+});
+
+describe("x-ratelimit-reset-* written as a Unix time", () => {
+  it("is read as the time of the reset (seconds or milliseconds), and a time past as no wait", () => {
+    const now = 1_733_376_000_000;
+    assert.equal(parseResetDuration("1733376060", now), 60_000);
+    assert.equal(parseResetDuration("1733376000500", now), 500);
+    assert.equal(parseResetDuration("1733375000", now), 0);
+    assert.equal(parseResetDuration("20", now), 20_000, "a small bare number is still seconds");
+    assert.equal(parseResetDuration("6m0s", now), 360_000);
+  });
+
+  it("does not hold each request for two minutes when the budget is spent", { timeout: 30_000 }, async () => {
+    // Every response says the budget is spent and comes back at a Unix time one second on.
+    server.options.headers = () => ({
+      "x-ratelimit-limit-requests": "60",
+      "x-ratelimit-remaining-requests": "0",
+      "x-ratelimit-reset-requests": String(Math.floor(Date.now() / 1000) + 1),
+    });
+    const judge = createJudge({ baseURL: url(), apiKey: "sk-test-epoch", model: "m", cache: false, concurrency: 2 });
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => judge.complete(echoRequest(`row ${i}`))));
+    assert.deepEqual(replies.map((r) => r.answer), Array.from({ length: 6 }, (_, i) => `echo: row ${i}`));
+    assert.equal(server.chatRequests().length, 6);
   });
 });

@@ -28,18 +28,29 @@ export function header(headers: HeaderSource, name: string): string | undefined 
   return key === undefined ? undefined : record[key];
 }
 
+/** A bare reset of this many seconds or more is a time, not a duration (September 2001 on; no window lasts 31 years). */
+const EPOCH_SECONDS = 1e9;
+
 /**
  * Parses the durations OpenAI puts in `x-ratelimit-reset-*`: "1s", "6m0s",
- * "20ms", "1h2m3.5s", or a bare number of seconds. Returns milliseconds.
+ * "20ms", "1h2m3.5s", or a bare number of seconds. Returns milliseconds from
+ * `now`. A bare number too large to be a duration is read as the time of the
+ * reset, as many servers write `X-RateLimit-Reset`: Unix seconds, or
+ * milliseconds (a time already past is 0).
  *
  * @example
  * parseResetDuration("6m0s") // 360000
  * parseResetDuration("250ms") // 250
+ * parseResetDuration("1733376060", 1733376000000) // 60000 (a Unix time a minute on)
  */
-export function parseResetDuration(text: string | undefined): number | undefined {
+export function parseResetDuration(text: string | undefined, now: number = Date.now()): number | undefined {
   if (text === undefined) return undefined;
   const t = text.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000;
+  if (/^\d+(\.\d+)?$/.test(t)) {
+    const n = Number(t);
+    if (n < EPOCH_SECONDS) return n * 1000;
+    return Math.max(0, (n < EPOCH_SECONDS * 1000 ? n * 1000 : n) - now);
+  }
   const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
   let total = 0;
   let matched = "";
