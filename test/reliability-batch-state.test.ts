@@ -1,16 +1,20 @@
 /**
- * A batch folder whose state file is damaged (cut short by a full disk or a
- * copy, edited by hand) is refused with what to do, never read as "no
- * batches": that would submit, and pay for, the recorded batches again.
- * A real worker process is killed with SIGKILL while its batch runs.
+ * Batch mode under damaged files. A batch folder whose state file is damaged
+ * (cut short by a full disk or a copy, edited by hand) is refused with what
+ * to do, never read as "no batches": that would submit, and pay for, the
+ * recorded batches again (a real worker process is killed with SIGKILL while
+ * its batch runs). A batch output with a line cut off or without a body is
+ * read but for that line, whose request is retried: one bad line no longer
+ * throws away the paid replies of the whole batch.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { answerCorrectness, batchStatus, scoreBatch } from "../src/index";
+import { answerCorrectness, batchStatus, exportBatchRequests, importBatchResults, scoreBatch } from "../src/index";
 import { batchJudge, batchRows as rows } from "./support/batch-rows";
+import { records } from "./support/frames";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { RUN_TS } from "./support/run-ts";
@@ -71,5 +75,46 @@ describe("a damaged batch state file", () => {
     writeFileSync(stateFile, whole);
     await scoreBatch(JSON.parse(readFileSync(rowsFile, "utf8")) as Record<string, unknown>[], [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true });
     assert.deepEqual(server.batchApi.created.slice(0, 2), submitted);
+  });
+});
+
+describe("a batch output with lines that cannot be read", () => {
+  it("uses the other lines and retries the requests of those, instead of failing the run", async () => {
+    // The second output line is cut off (a runner that stopped mid-line).
+    server.options.batches = { pollsToComplete: 1, outputLine: (text, n) => (n === 1 ? text.slice(0, text.length >> 1) : text) };
+    const logs: string[] = [];
+    const out = await scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    const scored = records(out);
+    assert.equal(scored.length, 6);
+    assert.deepEqual(scored.map((r) => r["answer_correctness_error"]), Array(6).fill(""), "every row scored");
+    assert.ok(logs.some((l) => /1 result line could not be read \(batch_\S+ output, line 2: not valid JSON \(cut off\?\)\); the other lines are used/.test(l)), logs.join("\n"));
+    assert.ok(server.chatRequests().length >= 1, "the line's request was asked again interactively");
+  });
+
+  it("a 200 line with no body fails that line only (retried), not the run", async () => {
+    server.options.batches = { pollsToComplete: 1, outputLine: (text, n) => (n === 2 ? text.replace(/"body":\{.*\},"error"/, '"body":null},"error"') : text) };
+    const out = await scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.deepEqual(records(out).map((r) => r["answer_correctness_error"]), Array(6).fill(""), "every row scored");
+    assert.ok(server.chatRequests().length >= 1, "the line's request was asked again interactively");
+  });
+
+  it("an imported results file: the readable lines are used, the bad one is named, and its request is left for the next export", async () => {
+    const data = rows(6);
+    const cacheDir = tempDir();
+    const dir = tempDir();
+    const requests = path.join(dir, "requests.jsonl");
+    const results = path.join(dir, "results.jsonl");
+    const options = { judge: batchJudge(url(), cacheDir) };
+    const exported = await exportBatchRequests(data, [answerCorrectness()], requests, options);
+    const run = spawnSync(process.execPath, [...RUN_TS, path.join(__dirname, "support", "offline-runner.ts"), requests, results], { encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = readFileSync(results, "utf8").split("\n");
+    lines[0] = lines[0]!.slice(0, 40);
+    writeFileSync(results, lines.join("\n"));
+    const imported = await importBatchResults(data, [answerCorrectness()], results, options);
+    assert.equal(imported.applied, exported.lines - 1);
+    assert.deepEqual(imported.unreadable, [`${results}, line 1: not valid JSON (cut off?)`]);
+    assert.ok(imported.remaining >= 1);
+    assert.equal(server.requests.length, 0, "nothing went to a server");
   });
 });

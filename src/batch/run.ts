@@ -167,6 +167,7 @@ async function applyResults(
   collector: CollectingJudge,
   judge: OpenAIJudge,
   usage: UsageRecorder,
+  unreadable: readonly string[] = [],
 ): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
   const byId = new Map(requests.map((r) => [r.custom_id, r]));
@@ -176,7 +177,7 @@ async function applyResults(
     if (!request || seen.has(result.custom_id)) continue;
     seen.add(result.custom_id);
     const status = result.response?.status_code ?? 0;
-    if (result.error || status !== 200) {
+    if (result.error || status !== 200 || typeof result.response?.body !== "object" || result.response.body === null) {
       const why = result.error?.message ?? JSON.stringify(result.response?.body ?? {}).slice(0, 200);
       failures.set(result.custom_id, judge.scrub(`batch line failed (HTTP ${status || "none"}): ${why}`));
       continue;
@@ -190,7 +191,10 @@ async function applyResults(
     const model = String(request.body["model"] ?? body.model ?? "");
     usage.batchLine();
     judge.usage.batchLine();
-    for (const u of [usage, judge.usage]) u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
+    const tokens = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+    for (const u of [usage, judge.usage]) {
+      u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", tokens(body.usage?.prompt_tokens), tokens(body.usage?.completion_tokens), "batch", tokens(body.usage?.prompt_tokens_details?.cached_tokens));
+    }
     if (request.url === "/v1/chat/completions") {
       const pending = collector.pendingChats.get(result.custom_id);
       if (!pending) continue;
@@ -208,7 +212,12 @@ async function applyResults(
     }
   }
   for (const request of requests) {
-    if (!seen.has(request.custom_id)) failures.set(request.custom_id, "the batch ended (expired or cancelled) before this line ran");
+    if (seen.has(request.custom_id)) continue;
+    const why =
+      unreadable.length > 0
+        ? `no result for this line: the batch ended before it ran, or its result is one of the lines that could not be read (${unreadable.slice(0, 3).join("; ")}${unreadable.length > 3 ? `; ${unreadable.length - 3} more` : ""})`
+        : "the batch ended (expired or cancelled) before this line ran";
+    failures.set(request.custom_id, judge.scrub(why));
   }
   return failures;
 }
@@ -339,11 +348,11 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
     }
     for (const { batch, lines: part } of parts) {
       const done = await waitFor(api, batch, state, dir, pollMs, log);
-      const results = [
-        ...parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`),
-        ...parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`),
-      ];
-      const failures = await applyResults(results, part, collector, judge, usage);
+      const output = parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`);
+      const errors = parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`);
+      const unreadable = [...output.unreadable, ...errors.unreadable];
+      if (unreadable.length > 0) log(`batch stage ${stage}: ${unreadable.length} result line${unreadable.length === 1 ? "" : "s"} could not be read (${unreadable[0]}); the other lines are used`);
+      const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable);
       batch.applied = true;
       await saveState(dir, state);
       if (failures.size === 0) continue;
@@ -377,7 +386,9 @@ export async function exportBatchRequests(data: DatasetSource, metrics: readonly
 /**
  * Reads a batch output file made elsewhere (OpenAI's format, also written by
  * vLLM's OpenAI-compatible batch runner) into the cache. Returns how many
- * lines were used, how many failed (with why), and how many requests the next
+ * lines were used, how many failed (with why), the lines that could not be
+ * read (cut off, no custom_id: named by line number; the others are used, and
+ * the requests of those are exported again), and how many requests the next
  * stage still needs (export again when it is not 0).
  */
 export async function importBatchResults(
@@ -385,18 +396,18 @@ export async function importBatchResults(
   metrics: readonly Metric[],
   file: string,
   options: { judge?: Judge | JudgeOptions } = {},
-): Promise<{ applied: number; failed: Map<string, string>; remaining: number }> {
+): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number }> {
   const judge = openaiJudge(options.judge);
   const usage = judge.newUsage();
   const { collector } = await collect(data, metrics, judge, new Map());
   const requests = requestLines(collector, judge.embeddingBatchSize);
-  const results = parseResultLines(await readFile(file, "utf8"), file);
+  const { lines: results, unreadable } = parseResultLines(await readFile(file, "utf8"), file);
   const wanted = new Set(requests.map((r) => r.custom_id));
   const relevant = results.filter((r) => wanted.has(r.custom_id));
   const answered = new Set(relevant.map((r) => r.custom_id));
   const failures = await applyResults(relevant, requests.filter((r) => answered.has(r.custom_id)), collector, judge, usage);
   const after = await collect(data, metrics, judge, new Map());
-  return { applied: relevant.length - failures.size, failed: failures, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
+  return { applied: relevant.length - failures.size, failed: failures, unreadable, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
 }
 
 /**
