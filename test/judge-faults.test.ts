@@ -272,6 +272,18 @@ describe("a 200 whose body is not a JSON chat completion", () => {
     assert.equal(server.chatRequests().length, 3);
   });
 
+  it("a byte-order mark before the JSON body, or before the model's JSON, is read past on the first try", async () => {
+    const completion = { id: "c", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: '{"answer":"echo: bom"}' }, finish_reason: "stop" }] };
+    front.mangle = () => ({ kind: "replace", contentType: "application/json; charset=utf-8", body: `\ufeff${JSON.stringify(completion)}` });
+    assert.equal((await judgeFor({ baseURL: front.url() }).complete(echoRequest("bom"))).answer, "echo: bom");
+    assert.equal(server.chatRequests().length, 1, "not asked again");
+    front.mangle = () => undefined;
+    server.reset();
+    server.options.chat = () => '\ufeff{"answer": "echo: content"}';
+    assert.equal((await judgeFor().complete(echoRequest("content"))).answer, "echo: content");
+    assert.equal(server.chatRequests().length, 1, "not asked again with a correction");
+  });
+
   it("truncated JSON, when retries run out, is named without the parser's words", async () => {
     server.options.fault = () => truncated;
     await assert.rejects(judgeFor({ maxRetries: 1 }).complete(echoRequest("t")), (error: unknown) => {

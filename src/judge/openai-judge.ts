@@ -533,7 +533,8 @@ export class OpenAIJudge implements Judge {
         clearTimeout(timer);
       }
     }
-    const text = Buffer.concat(chunks).toString("utf8");
+    // A byte-order mark before the JSON (some gateways add one) is not part of it, as fetch's own json() reads it.
+    const text = Buffer.concat(chunks).toString("utf8").replace(/^\ufeff/, "");
     try {
       return JSON.parse(text) as unknown;
     } catch {
