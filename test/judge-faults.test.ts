@@ -284,6 +284,23 @@ describe("a 200 whose body is not a JSON chat completion", () => {
     assert.equal(server.chatRequests().length, 1, "not asked again with a correction");
   });
 
+  it("token counts a server gets wrong (negative, absurdly large) count as 0, never as a negative or infinite cost", async () => {
+    const completion = {
+      id: "c",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: '{"answer":"echo: u"}' }, finish_reason: "stop" }],
+      usage: { prompt_tokens: -5_000_000, completion_tokens: 1e300, prompt_tokens_details: { cached_tokens: -7 } },
+    };
+    front.mangle = () => ({ kind: "replace", contentType: "application/json", body: JSON.stringify(completion) });
+    const judge = judgeFor({ baseURL: front.url(), prices: { "gpt-4o-mini": { input: 0.15, output: 0.6 } } });
+    await judge.complete(echoRequest("u"));
+    await judge.complete(echoRequest("u2"));
+    const usage = judge.usage.summary();
+    assert.equal(usage.promptTokens, 0);
+    assert.equal(usage.completionTokens, 0);
+    assert.equal(usage.costUSD, 0);
+  });
+
   it("truncated JSON, when retries run out, is named without the parser's words", async () => {
     server.options.fault = () => truncated;
     await assert.rejects(judgeFor({ maxRetries: 1 }).complete(echoRequest("t")), (error: unknown) => {
