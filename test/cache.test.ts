@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
@@ -95,5 +96,28 @@ describe("disk cache over a long run", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe("disk cache after a killed run", () => {
+  it("removes the temporary files a run killed mid-write left (an hour old, their process gone), and no live writer's", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "evalframe-cache-"));
+    const key = cacheKey({ model: "m", messages: ["killed"] });
+    const folder = path.dirname(entryFile(dir, key));
+    mkdirSync(folder, { recursive: true });
+    // A process that has ended: its id stands for a run killed with SIGKILL.
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    const left = path.join(folder, `${key}.json.${gone}.0a1b2c3d.tmp`);
+    const fresh = path.join(folder, `${key.replace(/.$/, "0")}.json.${gone}.0a1b2c3e.tmp`);
+    const live = path.join(folder, `${key.replace(/.$/, "1")}.json.${process.pid}.0a1b2c3f.tmp`);
+    for (const file of [left, fresh, live]) writeFileSync(file, '{"key":"half a re');
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(left, hoursAgo, hoursAgo);
+    utimesSync(live, hoursAgo, hoursAgo);
+    await new DiskCache(dir).set(key, "the reply");
+    assert.equal(existsSync(left), false, "the killed run's leftover is removed");
+    assert.equal(existsSync(fresh), true, "a recent one may be a writer's on another machine: kept");
+    assert.equal(existsSync(live), true, "a running process's is kept");
+    assert.equal(await new DiskCache(dir).get(key), "the reply");
   });
 });

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { tempFileDone, tempFileStarted } from "../dataset/atomic-write";
 
@@ -29,6 +29,25 @@ export function stableJson(value: unknown): string {
  */
 export function cacheKey(parts: Readonly<Record<string, unknown>>): string {
   return createHash("sha256").update(stableJson(parts)).digest("hex");
+}
+
+/**
+ * A temporary file this old, of a process that no longer runs here, was left
+ * by a run killed mid-write (SIGKILL, out of memory, power loss): writes take
+ * milliseconds, and the age keeps a live writer on another machine sharing
+ * the folder safe.
+ */
+const LEFTOVER_AGE_MS = 60 * 60_000;
+
+/** Whether a process of this id runs on this machine. */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** Where replies are kept between runs. */
@@ -56,6 +75,8 @@ export class DiskCache implements ReplyCache {
    */
   private readonly unwritten = new Map<string, unknown>();
   private unwritable = false;
+  /** Entry folders already swept of leftover temporary files this run. */
+  private readonly swept = new Set<string>();
 
   /**
    * @param dir the cache folder, created when the first entry is written.
@@ -116,6 +137,7 @@ export class DiskCache implements ReplyCache {
     tempFileStarted(temp); // removed if the run is stopped by a signal meanwhile
     try {
       await mkdir(path.dirname(file), { recursive: true });
+      await this.sweep(path.dirname(file));
       await writeFile(temp, JSON.stringify({ key, value }), "utf8");
       await rename(temp, file);
       tempFileDone(temp);
@@ -129,6 +151,28 @@ export class DiskCache implements ReplyCache {
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
         this.warn(`evalframe: cannot write the cache folder ${path.dirname(this.root)} (${code}); replies are kept in memory for this run only, so a rerun will pay for them again. Set cacheDir (--cache-dir) to a writable folder.`);
       }
+    }
+  }
+
+  /**
+   * Removes, once a run per entry folder, the temporary files that killed
+   * runs left there (see {@link LEFTOVER_AGE_MS}); they are never read, and
+   * would otherwise pile up. Never fails a write.
+   */
+  private async sweep(dir: string): Promise<void> {
+    if (this.swept.has(dir)) return;
+    this.swept.add(dir);
+    try {
+      const now = Date.now();
+      for (const name of await readdir(dir)) {
+        const pid = /\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
+        if (pid === undefined || running(Number(pid))) continue;
+        const file = path.join(dir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (info && now - info.mtimeMs > LEFTOVER_AGE_MS) await rm(file, { force: true });
+      }
+    } catch {
+      // A sweep is housekeeping: the write goes on.
     }
   }
 }
