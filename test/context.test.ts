@@ -399,6 +399,11 @@ describe("image URLs: no request reaches a private address", () => {
     assert.equal(seen("/missing.png"), 1, "a 404 is not tried again");
   });
 
+  it("a download timeout longer than Node's timers hold (over 24.8 days) is taken as that, not as no time at all", async () => {
+    const image = await new ImageLoader({ allowPrivateNetwork: true, downloadTimeoutMs: 3_000_000_000 }).load({ kind: "url", source: `${canaryURL}/x.png` });
+    assert.equal(image.mime, "image/png");
+  });
+
   it("decides the type by the bytes, not the Content-Type, and refuses SVG and non-images", async () => {
     canary.serve("/svg-as-png.png", SVG, "image/png");
     canary.serve("/html.png", "<html>not an image</html>", "image/png");

@@ -301,6 +301,13 @@ describe("a 200 whose body is not a JSON chat completion", () => {
     assert.equal(usage.costUSD, 0);
   });
 
+  it("a timeout longer than Node's timers hold (over 24.8 days, to mean 'none') is taken as that, not as no time at all", async () => {
+    server.options.latencyMs = 30;
+    const judge = judgeFor({ timeoutMs: 3_000_000_000, maxRetries: 0 });
+    assert.equal((await judge.complete(echoRequest("patient"))).answer, "echo: patient");
+    assert.equal((await judge.embed(["patient"]))[0]!.length > 0, true);
+  });
+
   it("truncated JSON, when retries run out, is named without the parser's words", async () => {
     server.options.fault = () => truncated;
     await assert.rejects(judgeFor({ maxRetries: 1 }).complete(echoRequest("t")), (error: unknown) => {

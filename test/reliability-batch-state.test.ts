@@ -118,3 +118,13 @@ describe("a batch output with lines that cannot be read", () => {
     assert.equal(server.requests.length, 0, "nothing went to a server");
   });
 });
+
+describe("batch polling", () => {
+  it("refuses a poll interval that is not a number of milliseconds, instead of polling without pause", async () => {
+    await assert.rejects(
+      scoreBatch(rows(3), [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: Number.NaN, log: () => undefined, quiet: true }),
+      /pollIntervalMs must be a number of milliseconds ≥ 0, got NaN/,
+    );
+    assert.equal(server.batchApi.created.length, 0, "nothing submitted");
+  });
+});

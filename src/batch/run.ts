@@ -285,7 +285,10 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const judge = openaiJudge(options.judge);
   const api = judge.sdk as BatchApi;
   const dir = path.resolve(options.batchDir ?? ".evalframe-batch");
-  const pollMs = options.pollIntervalMs ?? 30_000;
+  const asked = options.pollIntervalMs ?? 30_000;
+  if (typeof asked !== "number" || Number.isNaN(asked) || asked < 0) throw new RangeError(`pollIntervalMs must be a number of milliseconds ≥ 0, got ${String(asked)}`);
+  // Node's timers hold at most 2^31 - 1 ms: a longer wait would fire at once and poll without pause.
+  const pollMs = Math.min(asked, 2_147_483_647);
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";

@@ -246,7 +246,8 @@ async function requestTried(url: URL, address: ResolvedAddress, options: Downloa
 export async function downloadImage(raw: string, options: DownloadOptions): Promise<Buffer> {
   const controller = new AbortController();
   const deadline = Date.now() + options.timeoutMs;
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  // Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once.
+  const timer = setTimeout(() => controller.abort(), Math.min(options.timeoutMs, 2_147_483_647));
   const maxRedirects = options.maxRedirects ?? 5;
   try {
     let url = checkUrl(raw);

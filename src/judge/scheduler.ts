@@ -188,7 +188,10 @@ const PACE_CUT = 0.75;
 /** ... and raised by this factor at each success, to find the limit again. */
 const PACE_RAISE = 1.01;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The longest delay Node's timers take (2^31 - 1 ms): a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)));
 
 /** A duration for messages: "90 s", "30 min", "24 h". */
 function duration(ms: number): string {
@@ -640,7 +643,7 @@ export class Scheduler {
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
       this.drain();
-    }, Math.max(1, time - Date.now()));
+    }, Math.min(MAX_TIMER_MS, Math.max(1, time - Date.now())));
   }
 
   /** Whether a request of `tokens` may start now; arms a wake-up when only time stands in the way. */
