@@ -128,3 +128,33 @@ describe("batch polling", () => {
     assert.equal(server.batchApi.created.length, 0, "nothing submitted");
   });
 });
+
+describe("a batch embeddings reply whose vectors are not numbered", () => {
+  it("fails its line instead of putting vectors on the wrong texts", async () => {
+    const data = rows(6);
+    const cacheDir = tempDir();
+    const dir = tempDir();
+    const requests = path.join(dir, "requests.jsonl");
+    const results = path.join(dir, "results.jsonl");
+    const options = { judge: batchJudge(url(), cacheDir) };
+    await exportBatchRequests(data, [answerCorrectness()], requests, options);
+    const run = spawnSync(process.execPath, [...RUN_TS, path.join(__dirname, "support", "offline-runner.ts"), requests, results], { encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    // A runner that gives the vectors in another order and without their index.
+    const rewritten = readFileSync(results, "utf8")
+      .split("\n")
+      .map((line) => {
+        if (line.trim() === "") return line;
+        const parsed = JSON.parse(line) as { response: { body: { object?: string; data?: { index?: number; embedding: number[] }[] } } };
+        const body = parsed.response.body;
+        if (body.object === "list" && body.data) body.data = body.data.reverse().map(({ embedding }) => ({ embedding }));
+        return JSON.stringify(parsed);
+      });
+    writeFileSync(results, rewritten.join("\n"));
+    const imported = await importBatchResults(data, [answerCorrectness()], results, options);
+    const failures = [...imported.failed.values()];
+    assert.equal(failures.length, 1, failures.join("\n"));
+    assert.match(failures[0]!, /batch embeddings reply is not \d+ vectors of numbers, one per text by its index/);
+    assert.ok(imported.remaining >= 1, "its texts are asked for again");
+  });
+});

@@ -203,12 +203,17 @@ async function applyResults(
       if (problem !== undefined) failures.set(result.custom_id, `batch reply unusable: ${problem}`);
     } else {
       const texts = request.body["input"] as string[];
-      const rows = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
-      if (rows.length !== texts.length) {
-        failures.set(result.custom_id, `batch embeddings reply has ${rows.length} vectors for ${texts.length} texts`);
+      // Each vector goes to the text its index names: one without an index, or a list that does not
+      // number the texts 0…n-1 once each, would put vectors on the wrong texts, silently.
+      const data: unknown[] = Array.isArray(body.data) ? body.data : [];
+      const at = (r: unknown): number => (typeof (r as { index?: unknown } | null)?.index === "number" ? (r as { index: number }).index : -1);
+      const rows = [...data].sort((a, b) => at(a) - at(b)) as { index?: unknown; embedding?: unknown }[];
+      const vector = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "number" && Number.isFinite(x));
+      if (rows.length !== texts.length || rows.some((r, i) => r.index !== i || !vector(r.embedding))) {
+        failures.set(result.custom_id, `batch embeddings reply is not ${texts.length} vectors of numbers, one per text by its index (it has ${rows.length} entries)`);
         continue;
       }
-      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, rows[i]!.embedding)));
+      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, rows[i]!.embedding as number[])));
     }
   }
   for (const request of requests) {
