@@ -19,7 +19,7 @@ const run = runCliCaptured;
 describe("terminal-safe CLI output", () => {
   it("shows control characters and direction overrides as escapes, keeping line breaks and tabs", () => {
     assert.equal(printable("a\u001b]0;title\u0007b"), "a\\x1b]0;title\\x07b");
-    assert.equal(printable("nul\u0000 del\u007f cr\r rtl\u202e"), "nul\\x00 del\\x7f cr\\x0d rtl\\u202e");
+    assert.equal(printable("nul\u0000 del\u007f cr\r rtl\u202e c1\u009b"), "nul\\x00 del\\u007f cr\\x0d rtl\\u202e c1\\u009b");
     assert.equal(printable("line\nnext\tcol"), "line\nnext\tcol");
   });
 
@@ -68,5 +68,43 @@ describe("terminal-safe CLI output", () => {
     assert.notEqual(missing.code, 0);
     assert.ok(!RAW.test(missing.err));
     assert.match(missing.err, /no\\x1b\[2Jsuch\.csv/);
+  });
+  it("shows invisible characters, direction marks, line separators and lone surrogates as escapes, so two names that differ only by them do not look the same", async () => {
+    assert.equal(printable("gpt-4o\u200b"), "gpt-4o\\u200b");
+    assert.equal(printable("a\u200fb\u2028c\u2060d\ufeffe"), "a\\u200fb\\u2028c\\u2060d\\ufeffe");
+    assert.equal(printable("tag\u{e0041}"), "tag\\udb40\\udc41");
+    assert.equal(printable("lone\ud800 and \udc00"), "lone\\ud800 and \\udc00");
+    // Emoji sequences, accents and the joiners scripts need are left alone.
+    assert.equal(printable("ok 😀 👨\u200d👩\u200d👧 é نمی\u200cخواهم"), "ok 😀 👨\u200d👩\u200d👧 é نمی\u200cخواهم");
+    const dir = tempDir();
+    const file = path.join(dir, "lookalike.csv");
+    const lines = ["id,model,answer_correctness"];
+    for (let q = 0; q < 6; q++) lines.push(`q${q},gpt-4o,0.2`, `q${q},gpt-4o\u200b,0.9`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const args of [["summarize", file, "--by", "model"], ["compare", file]]) {
+      const result = await run(args);
+      assert.equal(result.code, 0, result.err);
+      assert.ok(!result.out.includes("\u200b"), `${args[0]} printed a zero-width space raw`);
+      assert.match(result.out, /gpt-4o\\u200b/);
+    }
+  });
+
+  it("a column name with a line break stays on the table's header line", () => {
+    const lines = formatTable([{ "score\nnew": 0.5, model: "a" }]).split("\n");
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^score ⏎ new +model$/);
+  });
+  it("--json output with hostile model names stays valid JSON, and reads back as the names themselves", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "json.csv");
+    const models = ["csi\u009b31m", "del\u007fx", "tag\u{e0041}", "rtl\u202e", "esc\u001b[2J"];
+    const lines = ["id,model,answer_correctness"];
+    for (let q = 0; q < 4; q++) for (const [m, model] of models.entries()) lines.push(`q${q},"${model}",${(0.1 * m + 0.05 * q).toFixed(2)}`);
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const result = await run(["summarize", file, "--by", "model", "--json"]);
+    assert.equal(result.code, 0, result.err);
+    assert.ok(!RAW.test(result.out) && !/[\u200b\u2028\u{e0000}-\u{e007f}]/u.test(result.out), "a raw control character was printed");
+    const parsed = JSON.parse(result.out) as { model: string }[];
+    assert.deepEqual(parsed.map((r) => r.model).sort(), [...models].sort());
   });
 });

@@ -371,6 +371,39 @@ describe("image URLs: no request reaches a private address", () => {
     assert.ok(Date.now() - start < 3000);
   });
 
+  it("tries a busy image host again (429, 503, a connection cut mid-image) within the timeout, and not a 404", async () => {
+    const seen = (p: string): number => canary.seen.filter((r) => r.path === p).length;
+    let busy = 0;
+    canary.routes.set("/busy.png", (_req, res) => {
+      busy++;
+      if (busy === 1) res.writeHead(503).end("busy");
+      else if (busy === 2) res.writeHead(429, { "retry-after": "0" }).end("slow down");
+      else if (busy === 3) {
+        res.writeHead(200, { "content-type": "image/png", "content-length": String(PNG.length) });
+        res.write(PNG.subarray(0, PNG.length >> 1), () => res.socket?.destroy());
+      } else res.writeHead(200, { "content-type": "image/png", "content-length": String(PNG.length) }).end(PNG);
+    });
+    const image = await new ImageLoader({ allowPrivateNetwork: true }).load({ kind: "url", source: `${canaryURL}/busy.png` });
+    assert.equal(image.mime, "image/png");
+    assert.equal(seen("/busy.png"), 4);
+
+    canary.routes.set("/down.png", (_req, res) => void res.writeHead(503).end("down"));
+    await refused(`${canaryURL}/down.png`, { allowPrivateNetwork: true }, /^the server answered HTTP 503 \(4 tries\)$/);
+    assert.equal(seen("/down.png"), 4);
+
+    canary.routes.set("/later.png", (_req, res) => void res.writeHead(429, { "retry-after": "3600" }).end("come back in an hour"));
+    await refused(`${canaryURL}/later.png`, { allowPrivateNetwork: true }, /^the server answered HTTP 429, and asked to wait 3600 s: no time left to try again within 10,000 ms \(downloadTimeoutMs/);
+    assert.equal(seen("/later.png"), 1, "not asked again before the time it gave");
+
+    await refused(`${canaryURL}/missing.png`, { allowPrivateNetwork: true }, /^the server answered HTTP 404$/);
+    assert.equal(seen("/missing.png"), 1, "a 404 is not tried again");
+  });
+
+  it("a download timeout longer than Node's timers hold (over 24.8 days) is taken as that, not as no time at all", async () => {
+    const image = await new ImageLoader({ allowPrivateNetwork: true, downloadTimeoutMs: 3_000_000_000 }).load({ kind: "url", source: `${canaryURL}/x.png` });
+    assert.equal(image.mime, "image/png");
+  });
+
   it("decides the type by the bytes, not the Content-Type, and refuses SVG and non-images", async () => {
     canary.serve("/svg-as-png.png", SVG, "image/png");
     canary.serve("/html.png", "<html>not an image</html>", "image/png");

@@ -272,6 +272,42 @@ describe("a 200 whose body is not a JSON chat completion", () => {
     assert.equal(server.chatRequests().length, 3);
   });
 
+  it("a byte-order mark before the JSON body, or before the model's JSON, is read past on the first try", async () => {
+    const completion = { id: "c", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: '{"answer":"echo: bom"}' }, finish_reason: "stop" }] };
+    front.mangle = () => ({ kind: "replace", contentType: "application/json; charset=utf-8", body: `\ufeff${JSON.stringify(completion)}` });
+    assert.equal((await judgeFor({ baseURL: front.url() }).complete(echoRequest("bom"))).answer, "echo: bom");
+    assert.equal(server.chatRequests().length, 1, "not asked again");
+    front.mangle = () => undefined;
+    server.reset();
+    server.options.chat = () => '\ufeff{"answer": "echo: content"}';
+    assert.equal((await judgeFor().complete(echoRequest("content"))).answer, "echo: content");
+    assert.equal(server.chatRequests().length, 1, "not asked again with a correction");
+  });
+
+  it("token counts a server gets wrong (negative, absurdly large) count as 0, never as a negative or infinite cost", async () => {
+    const completion = {
+      id: "c",
+      object: "chat.completion",
+      choices: [{ index: 0, message: { role: "assistant", content: '{"answer":"echo: u"}' }, finish_reason: "stop" }],
+      usage: { prompt_tokens: -5_000_000, completion_tokens: 1e300, prompt_tokens_details: { cached_tokens: -7 } },
+    };
+    front.mangle = () => ({ kind: "replace", contentType: "application/json", body: JSON.stringify(completion) });
+    const judge = judgeFor({ baseURL: front.url(), prices: { "gpt-4o-mini": { input: 0.15, output: 0.6 } } });
+    await judge.complete(echoRequest("u"));
+    await judge.complete(echoRequest("u2"));
+    const usage = judge.usage.summary();
+    assert.equal(usage.promptTokens, 0);
+    assert.equal(usage.completionTokens, 0);
+    assert.equal(usage.costUSD, 0);
+  });
+
+  it("a timeout longer than Node's timers hold (over 24.8 days, to mean 'none') is taken as that, not as no time at all", async () => {
+    server.options.latencyMs = 30;
+    const judge = judgeFor({ timeoutMs: 3_000_000_000, maxRetries: 0 });
+    assert.equal((await judge.complete(echoRequest("patient"))).answer, "echo: patient");
+    assert.equal((await judge.embed(["patient"]))[0]!.length > 0, true);
+  });
+
   it("truncated JSON, when retries run out, is named without the parser's words", async () => {
     server.options.fault = () => truncated;
     await assert.rejects(judgeFor({ maxRetries: 1 }).complete(echoRequest("t")), (error: unknown) => {

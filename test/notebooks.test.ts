@@ -135,6 +135,17 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.match(outputText(cells), /in notebook: true/);
   });
 
+  it("saves a notebook that showed text with lone surrogates (a JSON file's \"\\ud800\" escape), showing U+FFFD for them", () => {
+    // Jupyter cannot write such an output ("surrogates not allowed") and would leave the file empty.
+    const cells = runCells("surrogates", [
+      `import { showTable } from ${JSON.stringify(dist)};\n` + `showTable([{ id: "q\\ud800x", answer: "lone \\udc00 half", ok: "pair 😀" }]);`,
+    ]);
+    const text = outputText(cells);
+    assert.match(text, /q\ufffdx/);
+    assert.match(text, /lone \ufffd half/);
+    assert.match(text, /pair 😀/, "a whole character beyond U+FFFF is kept");
+  });
+
   it("scores a frame in a notebook and explains a row as HTML", () => {
     const cells = runCells("explain", [
       `import { loadDataset, scoreAnswerCorrectness, explain, statements, createJudge } from ${JSON.stringify(dist)};`,

@@ -138,4 +138,15 @@ describe("rate limits", { concurrency: true }, () => {
     assert.equal(failing.failed.length, 1);
     assert.match(failing.failed[0]!, /HTTP 503/);
   });
+  it("a server that keeps answering 429 with Retry-After 0 (or a date in the past) is not asked again at once, hundreds of times a second", async () => {
+    for (const retryAfter of ["0", "Thu, 01 Jan 1970 00:00:00 GMT"]) {
+      const server = new FakeOpenAI();
+      server.options.fault = (req) => (req.path.endsWith("/chat/completions") ? { kind: "status", status: 429, headers: { "retry-after": retryAfter } } : undefined);
+      const out = await scoreUnder(undefined, 1, { concurrency: 1, rateLimitWaitMs: 1_500, retryBaseDelayMs: 200, retryMaxDelayMs: 1_000 }, server);
+      assert.equal(out.failed.length, 1, "the row fails once the rate-limit deadline is past");
+      assert.match(out.failed[0]!, /429/);
+      // Retries back off from the third 429 in a row: a handful of requests in 1.5 s, not hundreds.
+      assert.ok(out.requests < 20, `Retry-After ${retryAfter}: ${out.requests} requests`);
+    }
+  });
 });

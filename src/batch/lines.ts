@@ -51,25 +51,41 @@ export function toJsonl(lines: readonly unknown[]): string {
   return lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length > 0 ? "\n" : "");
 }
 
+/** A batch output or error file, read: its lines, and those that could not be read (with why). */
+export interface ResultFile {
+  lines: BatchResultLine[];
+  /** "<source>, line 7: not valid JSON (cut off?)", one per line not read. */
+  unreadable: string[];
+}
+
 /**
- * Reads a batch output or error file. Lines that are not JSON objects with a
- * `custom_id` are reported by line number.
- *
- * @throws {Error} naming the first bad line.
+ * Reads a batch output or error file. A line that is not a JSON object with
+ * a `custom_id` (cut off by a runner that stopped, say) is not read and is
+ * named in `unreadable` by its line number; the other lines are read, so that
+ * one bad line does not throw away the replies of the whole batch (its
+ * request then has no result, and is retried or failed as one that did not
+ * run).
  */
-export function parseResultLines(text: string, source: string): BatchResultLine[] {
-  const out: BatchResultLine[] = [];
+export function parseResultLines(text: string, source: string): ResultFile {
+  const lines: BatchResultLine[] = [];
+  const unreadable: string[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      throw new Error(`${source}, line ${i + 1}: not valid JSON`);
+      unreadable.push(`${source}, line ${i + 1}: not valid JSON (cut off?)`);
+      return;
     }
-    const v = value as Partial<BatchResultLine>;
-    if (!v || typeof v !== "object" || typeof v.custom_id !== "string") throw new Error(`${source}, line ${i + 1}: no custom_id`);
-    out.push({ custom_id: v.custom_id, response: v.response ?? null, error: v.error ?? null });
+    const v = value as Partial<BatchResultLine> | null;
+    if (!v || typeof v !== "object" || typeof v.custom_id !== "string") {
+      unreadable.push(`${source}, line ${i + 1}: no custom_id`);
+      return;
+    }
+    const response = typeof v.response === "object" && v.response !== null ? v.response : null;
+    const error = typeof v.error === "object" && v.error !== null ? v.error : null;
+    lines.push({ custom_id: v.custom_id, response, error });
   });
-  return out;
+  return { lines, unreadable };
 }

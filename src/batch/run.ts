@@ -102,12 +102,42 @@ function openaiJudge(judge: Judge | JudgeOptions | undefined): OpenAIJudge {
   return j;
 }
 
+/**
+ * The batch folder's state: none yet when there is no state file. A state
+ * file that cannot be read as one (cut short, edited, another tool's) is
+ * refused, never taken for none: its batch ids would be lost, and the
+ * batches submitted (and paid for) again.
+ */
 async function loadState(dir: string): Promise<BatchState> {
+  const file = path.join(dir, "state.json");
+  let text: string;
   try {
-    return JSON.parse(await readFile(path.join(dir, "state.json"), "utf8")) as BatchState;
-  } catch {
-    return { version: 1, batches: [] };
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, batches: [] };
+    throw new Error(`cannot read the batch state ${file}: ${errorText(error)}`);
   }
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    state = undefined;
+  }
+  const batches = (state as { batches?: unknown } | null | undefined)?.batches;
+  if ((state as { version?: unknown } | null | undefined)?.version !== 1 || !Array.isArray(batches) || !batches.every(isSubmittedBatch)) {
+    throw new Error(
+      `the batch state ${file} is damaged (not the JSON this version writes), so the batches it records cannot be found: ` +
+        `restore it from a backup, or move it away to submit the remaining work again (batches already submitted are then paid for again; the Batches API lists them)`,
+    );
+  }
+  return state as BatchState;
+}
+
+/** Whether a value has the fields of a {@link SubmittedBatch} that resuming reads. */
+function isSubmittedBatch(value: unknown): value is SubmittedBatch {
+  if (typeof value !== "object" || value === null) return false;
+  const b = value as Record<string, unknown>;
+  return typeof b["stage"] === "number" && typeof b["endpoint"] === "string" && typeof b["signature"] === "string" && typeof b["batchId"] === "string" && typeof b["inputFileId"] === "string" && typeof b["applied"] === "boolean";
 }
 
 async function saveState(dir: string, state: BatchState): Promise<void> {
@@ -137,6 +167,7 @@ async function applyResults(
   collector: CollectingJudge,
   judge: OpenAIJudge,
   usage: UsageRecorder,
+  unreadable: readonly string[] = [],
 ): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
   const byId = new Map(requests.map((r) => [r.custom_id, r]));
@@ -146,7 +177,7 @@ async function applyResults(
     if (!request || seen.has(result.custom_id)) continue;
     seen.add(result.custom_id);
     const status = result.response?.status_code ?? 0;
-    if (result.error || status !== 200) {
+    if (result.error || status !== 200 || typeof result.response?.body !== "object" || result.response.body === null) {
       const why = result.error?.message ?? JSON.stringify(result.response?.body ?? {}).slice(0, 200);
       failures.set(result.custom_id, judge.scrub(`batch line failed (HTTP ${status || "none"}): ${why}`));
       continue;
@@ -160,7 +191,10 @@ async function applyResults(
     const model = String(request.body["model"] ?? body.model ?? "");
     usage.batchLine();
     judge.usage.batchLine();
-    for (const u of [usage, judge.usage]) u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
+    const tokens = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+    for (const u of [usage, judge.usage]) {
+      u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", tokens(body.usage?.prompt_tokens), tokens(body.usage?.completion_tokens), "batch", tokens(body.usage?.prompt_tokens_details?.cached_tokens));
+    }
     if (request.url === "/v1/chat/completions") {
       const pending = collector.pendingChats.get(result.custom_id);
       if (!pending) continue;
@@ -169,16 +203,26 @@ async function applyResults(
       if (problem !== undefined) failures.set(result.custom_id, `batch reply unusable: ${problem}`);
     } else {
       const texts = request.body["input"] as string[];
-      const rows = [...(body.data ?? [])].sort((a, b) => a.index - b.index);
-      if (rows.length !== texts.length) {
-        failures.set(result.custom_id, `batch embeddings reply has ${rows.length} vectors for ${texts.length} texts`);
+      // Each vector goes to the text its index names: one without an index, or a list that does not
+      // number the texts 0…n-1 once each, would put vectors on the wrong texts, silently.
+      const data: unknown[] = Array.isArray(body.data) ? body.data : [];
+      const at = (r: unknown): number => (typeof (r as { index?: unknown } | null)?.index === "number" ? (r as { index: number }).index : -1);
+      const rows = [...data].sort((a, b) => at(a) - at(b)) as { index?: unknown; embedding?: unknown }[];
+      const vector = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "number" && Number.isFinite(x));
+      if (rows.length !== texts.length || rows.some((r, i) => r.index !== i || !vector(r.embedding))) {
+        failures.set(result.custom_id, `batch embeddings reply is not ${texts.length} vectors of numbers, one per text by its index (it has ${rows.length} entries)`);
         continue;
       }
-      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, rows[i]!.embedding)));
+      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, rows[i]!.embedding as number[])));
     }
   }
   for (const request of requests) {
-    if (!seen.has(request.custom_id)) failures.set(request.custom_id, "the batch ended (expired or cancelled) before this line ran");
+    if (seen.has(request.custom_id)) continue;
+    const why =
+      unreadable.length > 0
+        ? `no result for this line: the batch ended before it ran, or its result is one of the lines that could not be read (${unreadable.slice(0, 3).join("; ")}${unreadable.length > 3 ? `; ${unreadable.length - 3} more` : ""})`
+        : "the batch ended (expired or cancelled) before this line ran";
+    failures.set(request.custom_id, judge.scrub(why));
   }
   return failures;
 }
@@ -246,7 +290,10 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const judge = openaiJudge(options.judge);
   const api = judge.sdk as BatchApi;
   const dir = path.resolve(options.batchDir ?? ".evalframe-batch");
-  const pollMs = options.pollIntervalMs ?? 30_000;
+  const asked = options.pollIntervalMs ?? 30_000;
+  if (typeof asked !== "number" || Number.isNaN(asked) || asked < 0) throw new RangeError(`pollIntervalMs must be a number of milliseconds ≥ 0, got ${String(asked)}`);
+  // Node's timers hold at most 2^31 - 1 ms: a longer wait would fire at once and poll without pause.
+  const pollMs = Math.min(asked, 2_147_483_647);
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
@@ -309,11 +356,11 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
     }
     for (const { batch, lines: part } of parts) {
       const done = await waitFor(api, batch, state, dir, pollMs, log);
-      const results = [
-        ...parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`),
-        ...parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`),
-      ];
-      const failures = await applyResults(results, part, collector, judge, usage);
+      const output = parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`);
+      const errors = parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`);
+      const unreadable = [...output.unreadable, ...errors.unreadable];
+      if (unreadable.length > 0) log(`batch stage ${stage}: ${unreadable.length} result line${unreadable.length === 1 ? "" : "s"} could not be read (${unreadable[0]}); the other lines are used`);
+      const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable);
       batch.applied = true;
       await saveState(dir, state);
       if (failures.size === 0) continue;
@@ -347,7 +394,9 @@ export async function exportBatchRequests(data: DatasetSource, metrics: readonly
 /**
  * Reads a batch output file made elsewhere (OpenAI's format, also written by
  * vLLM's OpenAI-compatible batch runner) into the cache. Returns how many
- * lines were used, how many failed (with why), and how many requests the next
+ * lines were used, how many failed (with why), the lines that could not be
+ * read (cut off, no custom_id: named by line number; the others are used, and
+ * the requests of those are exported again), and how many requests the next
  * stage still needs (export again when it is not 0).
  */
 export async function importBatchResults(
@@ -355,18 +404,18 @@ export async function importBatchResults(
   metrics: readonly Metric[],
   file: string,
   options: { judge?: Judge | JudgeOptions } = {},
-): Promise<{ applied: number; failed: Map<string, string>; remaining: number }> {
+): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number }> {
   const judge = openaiJudge(options.judge);
   const usage = judge.newUsage();
   const { collector } = await collect(data, metrics, judge, new Map());
   const requests = requestLines(collector, judge.embeddingBatchSize);
-  const results = parseResultLines(await readFile(file, "utf8"), file);
+  const { lines: results, unreadable } = parseResultLines(await readFile(file, "utf8"), file);
   const wanted = new Set(requests.map((r) => r.custom_id));
   const relevant = results.filter((r) => wanted.has(r.custom_id));
   const answered = new Set(relevant.map((r) => r.custom_id));
   const failures = await applyResults(relevant, requests.filter((r) => answered.has(r.custom_id)), collector, judge, usage);
   const after = await collect(data, metrics, judge, new Map());
-  return { applied: relevant.length - failures.size, failed: failures, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
+  return { applied: relevant.length - failures.size, failed: failures, unreadable, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
 }
 
 /**

@@ -4,7 +4,8 @@
  * is resolved and every address checked; the connection goes to the checked
  * address (no DNS rebinding); redirects are followed by hand and each hop is
  * checked again; the size cap is enforced while streaming; one timeout covers
- * the whole download.
+ * the whole download, including the tries again after a busy host's answer
+ * (429, 5xx) or a connection reset.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import * as http from "node:http";
@@ -20,6 +21,35 @@ export class ImageRefusedError extends Error {
     super(message);
     this.name = "ImageRefusedError";
   }
+}
+
+/**
+ * An answer worth another try (HTTP 408, 425, 429, 500, 502, 503, 504: a
+ * busy or restarting image host, a rate limit such as Wikimedia's), with the
+ * wait it asked for. Thrown out as the refusal it is when the tries run out.
+ */
+class TransientDownloadError extends ImageRefusedError {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Statuses a download is tried again after. */
+const TRANSIENT_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/** Tries of one address before a transient failure is final (the download's one timeout still bounds them all). */
+const DOWNLOAD_TRIES = 4;
+
+/** The wait a `Retry-After` asks for (seconds or an HTTP date), or undefined. */
+function retryAfter(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Number(text) * 1000;
+  const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** A resolved address. */
@@ -131,13 +161,14 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
         }
         if (status !== 200) {
           res.resume();
-          reject(new ImageRefusedError(`the server answered HTTP ${status}`));
+          const message = `the server answered HTTP ${status}`;
+          reject(TRANSIENT_STATUSES.has(status) ? new TransientDownloadError(message, retryAfter(res.headers["retry-after"])) : new ImageRefusedError(message));
           return;
         }
         const declared = Number(res.headers["content-length"]);
         if (Number.isFinite(declared) && declared > options.maxBytes) {
-          res.destroy();
           reject(new ImageRefusedError(`the image is ${declared.toLocaleString("en-US")} bytes, more than the ${options.maxBytes.toLocaleString("en-US")} allowed (${optionNamed("maxImageBytes")})`));
+          res.destroy();
           return;
         }
         const chunks: Buffer[] = [];
@@ -145,14 +176,20 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
           if (size > options.maxBytes) {
+            // Refused first: destroying the response then reports it closed early, which must not be the reason.
+            reject(new ImageRefusedError(`the image is more than the ${options.maxBytes.toLocaleString("en-US")} bytes allowed (${optionNamed("maxImageBytes")})`));
             res.destroy();
             req.destroy();
-            reject(new ImageRefusedError(`the image is more than the ${options.maxBytes.toLocaleString("en-US")} bytes allowed (${optionNamed("maxImageBytes")})`));
             return;
           }
           chunks.push(chunk);
         });
-        res.on("end", () => resolve({ status, location: undefined, body: Buffer.concat(chunks) }));
+        res.on("end", () => {
+          // A body shorter than its Content-Length: the connection closed early (the parser may not say so).
+          if (Number.isFinite(declared) && size < declared) reject(new Error(`the connection closed after ${size.toLocaleString("en-US")} of ${declared.toLocaleString("en-US")} bytes`));
+          else resolve({ status, location: undefined, body: Buffer.concat(chunks) });
+        });
+        res.on("aborted", () => reject(new Error("the connection closed while the image was sent")));
         res.on("error", (error) => reject(error));
       },
     );
@@ -162,13 +199,55 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
 }
 
 /**
+ * One hop's request, tried again after a transient failure (a status of
+ * {@link TRANSIENT_STATUSES}, a connection reset or cut short) up to
+ * {@link DOWNLOAD_TRIES} times, waiting as the server asks (`Retry-After`)
+ * or 250 ms, 500 ms, 1 s, all within the download's one timeout: a busy image
+ * host does not fail every row that shows its image.
+ */
+async function requestTried(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal, deadline: number): Promise<Hop> {
+  const timedOut = (): ImageRefusedError => new ImageRefusedError(`no complete image within ${options.timeoutMs.toLocaleString("en-US")} ms (${optionNamed("downloadTimeoutMs")})`);
+  for (let attempt = 1; ; attempt++) {
+    let failure: ImageRefusedError;
+    let wait: number;
+    try {
+      return await requestOnce(url, address, options, signal);
+    } catch (error) {
+      if (signal.aborted) throw timedOut();
+      if (error instanceof TransientDownloadError) {
+        failure = error;
+        wait = error.retryAfterMs ?? 250 * 2 ** (attempt - 1);
+      } else if (error instanceof ImageRefusedError) {
+        throw error;
+      } else {
+        failure = new ImageRefusedError(`download failed: ${(error as Error).message}`);
+        wait = 250 * 2 ** (attempt - 1);
+      }
+    }
+    if (attempt >= DOWNLOAD_TRIES) throw new ImageRefusedError(`${failure.message} (${attempt} tries)`);
+    const left = deadline - Date.now();
+    if (wait >= left) {
+      const asked = failure instanceof TransientDownloadError && failure.retryAfterMs !== undefined ? `, and asked to wait ${Math.ceil(failure.retryAfterMs / 1000)} s` : "";
+      throw new ImageRefusedError(`${failure.message}${asked}: no time left to try again within ${options.timeoutMs.toLocaleString("en-US")} ms (${optionNamed("downloadTimeoutMs")})`);
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    if (signal.aborted) throw timedOut();
+  }
+}
+
+/**
  * Downloads an image URL under the rules above.
  *
  * @throws {ImageRefusedError} saying why the URL was refused or failed.
  */
 export async function downloadImage(raw: string, options: DownloadOptions): Promise<Buffer> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const deadline = Date.now() + options.timeoutMs;
+  // Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once.
+  const timer = setTimeout(() => controller.abort(), Math.min(options.timeoutMs, 2_147_483_647));
   const maxRedirects = options.maxRedirects ?? 5;
   try {
     let url = checkUrl(raw);
@@ -177,14 +256,7 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
       const address = await pickAddress(current, options).catch((error: Error) => {
         throw hop === 0 ? error : new ImageRefusedError(`redirect ${hop} to ${describeSource(current.toString())}: ${error.message}`);
       });
-      let result: Hop;
-      try {
-        result = await requestOnce(url, address, options, controller.signal);
-      } catch (error) {
-        if (error instanceof ImageRefusedError) throw error;
-        if (controller.signal.aborted) throw new ImageRefusedError(`no complete image within ${options.timeoutMs.toLocaleString("en-US")} ms (${optionNamed("downloadTimeoutMs")})`);
-        throw new ImageRefusedError(`download failed: ${(error as Error).message}`);
-      }
+      const result = await requestTried(url, address, options, controller.signal, deadline);
       if (result.body) return result.body;
       if (!result.location) throw new ImageRefusedError(`the server answered HTTP ${result.status} without a Location`);
       if (hop >= maxRedirects) throw new ImageRefusedError(`more than ${maxRedirects} redirects`);

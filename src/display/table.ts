@@ -15,7 +15,7 @@ export interface TableHTMLOptions {
   digits?: number;
   /** Rows shown (default 50); a caption says how many there are when some are left out. */
   maxRows?: number;
-  /** Longer text cells are cut to this many characters with "…", the full text in a tooltip (default 300). */
+  /** Longer text cells are cut to this many characters with "…", the full text in a tooltip (its first 5,000 characters for a longer one) (default 300). */
   maxChars?: number;
 }
 
@@ -29,13 +29,37 @@ export { readFrame };
  */
 const TEXT_STYLE = "text-align:left;white-space:normal;overflow-wrap:anywhere;max-width:40em;vertical-align:top";
 
+/**
+ * Characters of a cut cell's tooltip at most: a 10 MB cell would otherwise
+ * put all of itself in the notebook's output (and its saved file), once per
+ * cell shown.
+ */
+const MAX_TOOLTIP_CHARS = 5000;
+
+/**
+ * The first `n` characters (code points) of `text`, or undefined when it has
+ * no more than `n`: read no further than that, so that a 10 MB cell costs no
+ * more than a short one.
+ */
+function firstChars(text: string, n: number): string | undefined {
+  if (text.length <= n) return undefined;
+  let units = 0;
+  for (let count = 0; count < n && units < text.length; count++) {
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff && units + 1 < text.length ? 2 : 1;
+  }
+  return units < text.length ? text.slice(0, units) : undefined;
+}
+
 function cellHTML(value: Cell | undefined, digits: number, maxChars: number): string {
   if (value === null || value === undefined) return `<td class="ef-missing"></td>`;
   if (typeof value === "number") return `<td class="ef-num" style="text-align:right;font-variant-numeric:tabular-nums;vertical-align:top">${escapeHtml(displayNumber(value, digits))}</td>`;
   if (typeof value === "boolean") return `<td style="text-align:left">${value ? "true" : "false"}</td>`;
-  const chars = Array.from(value);
-  if (chars.length > maxChars) {
-    return `<td style="${TEXT_STYLE}" title="${escapeHtml(value)}">${escapeHtml(chars.slice(0, maxChars).join(""))}…</td>`;
+  const shown = firstChars(value, maxChars);
+  if (shown !== undefined) {
+    const tip = firstChars(value, MAX_TOOLTIP_CHARS);
+    const title = tip === undefined ? value : `${tip}… (first ${MAX_TOOLTIP_CHARS.toLocaleString("en-US")} characters)`;
+    return `<td style="${TEXT_STYLE}" title="${escapeHtml(title)}">${escapeHtml(shown)}…</td>`;
   }
   return `<td style="${TEXT_STYLE}">${escapeHtml(value)}</td>`;
 }

@@ -26,11 +26,21 @@ export interface TextTableOptions {
   gap?: string;
 }
 
-function cellText(value: Cell | undefined, digits: number): string {
+function cellText(value: Cell | undefined, digits: number, maxWidth: number): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return displayNumber(value, digits);
   if (typeof value === "boolean") return value ? "true" : "false";
-  return printable(value.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " "));
+  // Only the start of a long cell can show (every character takes a column or more, but for marks):
+  // a 10 MB cell is not flattened and escaped whole to show 48 columns of it.
+  const limit = 8 * maxWidth + 8;
+  if (value.length <= limit) return oneLine(value);
+  const end = value.charCodeAt(limit - 1) >= 0xd800 && value.charCodeAt(limit - 1) <= 0xdbff ? limit - 1 : limit;
+  return `${oneLine(value.slice(0, end))}…`;
+}
+
+/** Text on one line (line breaks shown as ⏎, tabs as spaces), control characters escaped. */
+function oneLine(text: string): string {
+  return printable(text.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\t/g, " "));
 }
 
 /** Text cut to `width` terminal columns (a wide character counts two). */
@@ -72,8 +82,8 @@ export function formatTable(data: DataFrame | Records | Table, options: TextTabl
   }
   const maxRows = options.maxRows ?? table.rowCount;
   const shown = Math.min(table.rowCount, Math.max(0, maxRows));
-  const header = columns.map((c) => cut(printable(c.name), maxWidth));
-  const body = Array.from({ length: shown }, (_, i) => columns.map((c) => cut(cellText(c.values[i], digits), maxWidth)));
+  const header = columns.map((c) => cut(oneLine(c.name), maxWidth));
+  const body = Array.from({ length: shown }, (_, i) => columns.map((c) => cut(cellText(c.values[i], digits, maxWidth), maxWidth)));
   const widths = columns.map((_, j) => Math.max(length(header[j]!), ...body.map((row) => length(row[j]!))));
   const pad = (text: string, j: number) => {
     const fill = " ".repeat(widths[j]! - length(text));

@@ -39,6 +39,33 @@ function load(from: string | undefined): TslabModule | undefined {
   }
 }
 
+/**
+ * Text with each lone surrogate (half of a character beyond U+FFFF, from a
+ * JSON file's "\\ud800" escape, say) replaced by U+FFFD: Jupyter cannot
+ * save a notebook whose outputs hold one ("surrogates not allowed"), and
+ * would write the file empty.
+ */
+function wellFormed(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+}
+
+/** A display whose text outputs are made {@link wellFormed} first. */
+function wellFormedDisplay(display: NotebookDisplay): NotebookDisplay {
+  return {
+    text: (s) => display.text(wellFormed(s)),
+    html: (s) => display.html(wellFormed(s)),
+    markdown: (s) => display.markdown(wellFormed(s)),
+    svg: (s) => display.svg(wellFormed(s)),
+    png: (b) => display.png(b),
+    raw: (contentType, data) => display.raw(contentType, typeof data === "string" ? wellFormed(data) : data),
+  };
+}
+
+/** The module with its displays made safe to save (see {@link wellFormed}). */
+function wellFormedModule(module: TslabModule): TslabModule {
+  return { display: wellFormedDisplay(module.display), newDisplay: () => wellFormedDisplay(module.newDisplay()) };
+}
+
 /** tslab's display module when running inside a tslab kernel, else undefined. */
 export function tslab(): TslabModule | undefined {
   if (cached !== undefined) return cached ?? undefined;
@@ -52,8 +79,8 @@ export function tslab(): TslabModule | undefined {
     }
   }
   // Only remember a success: the kernel may not be ready on the first call.
-  if (found) cached = found;
-  return found;
+  if (found) cached = wellFormedModule(found);
+  return cached ?? undefined;
 }
 
 /** True inside a tslab notebook kernel. */
@@ -70,6 +97,8 @@ export function displayBundle(bundle: Record<string, unknown>): boolean {
   if (!tslab()) return false;
   const write = jupyterModule?.lastWriteDisplayData;
   if (typeof write !== "function") return false;
-  write({ data: bundle, metadata: {}, transient: {} }, false);
+  // Every text in it, a chart's data values too (JSON.stringify would only escape a lone surrogate, not mend it).
+  const data = JSON.parse(JSON.stringify(bundle), (_key, value: unknown) => (typeof value === "string" ? wellFormed(value) : value)) as Record<string, unknown>;
+  write({ data, metadata: {}, transient: {} }, false);
   return true;
 }

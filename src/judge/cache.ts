@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { tempFileDone, tempFileStarted } from "../dataset/atomic-write";
 
@@ -31,6 +31,25 @@ export function cacheKey(parts: Readonly<Record<string, unknown>>): string {
   return createHash("sha256").update(stableJson(parts)).digest("hex");
 }
 
+/**
+ * A temporary file this old, of a process that no longer runs here, was left
+ * by a run killed mid-write (SIGKILL, out of memory, power loss): writes take
+ * milliseconds, and the age keeps a live writer on another machine sharing
+ * the folder safe.
+ */
+const LEFTOVER_AGE_MS = 60 * 60_000;
+
+/** Whether a process of this id runs on this machine. */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** Where replies are kept between runs. */
 export interface ReplyCache {
   get(key: string): Promise<unknown>;
@@ -48,8 +67,16 @@ export class NoCache implements ReplyCache {
 /** The on-disk cache: `<dir>/v1/<first two hex digits>/<key>.json`. */
 export class DiskCache implements ReplyCache {
   private readonly root: string;
-  private readonly memory = new Map<string, unknown>();
+  /**
+   * Values not (yet) on disk: those being written, and every one once the
+   * folder proved unwritable. Values on disk are read from there again, so
+   * that a long run's memory does not grow with every reply and vector it
+   * has cached (a million rows' embeddings would take gigabytes).
+   */
+  private readonly unwritten = new Map<string, unknown>();
   private unwritable = false;
+  /** Entry folders already swept of leftover temporary files this run. */
+  private readonly swept = new Set<string>();
 
   /**
    * @param dir the cache folder, created when the first entry is written.
@@ -75,7 +102,7 @@ export class DiskCache implements ReplyCache {
    * would pay for the call again.
    */
   async get(key: string): Promise<unknown> {
-    if (this.memory.has(key)) return this.memory.get(key);
+    if (this.unwritten.has(key)) return this.unwritten.get(key);
     let text: string;
     try {
       text = readFileSync(this.file(key), "utf8");
@@ -90,7 +117,6 @@ export class DiskCache implements ReplyCache {
       const entry = JSON.parse(text) as { key?: unknown; value: unknown };
       // An entry that holds another key's reply (copied or swapped files) is a miss: it is fetched again and overwritten.
       if (entry.key !== key) return undefined;
-      this.memory.set(key, entry.value);
       return entry.value;
     } catch {
       return undefined;
@@ -101,19 +127,22 @@ export class DiskCache implements ReplyCache {
    * Stores a value atomically (temporary file, then rename). A folder that
    * cannot be written (read-only, full, not a folder) never loses a paid
    * reply: the value is kept in memory for this run, and one warning says
-   * that a rerun will pay again.
+   * that a rerun will pay again. A value written is let go from memory.
    */
   async set(key: string, value: unknown): Promise<void> {
-    this.memory.set(key, value);
+    this.unwritten.set(key, value);
     if (this.unwritable) return;
     const file = this.file(key);
     const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     tempFileStarted(temp); // removed if the run is stopped by a signal meanwhile
     try {
       await mkdir(path.dirname(file), { recursive: true });
+      await this.sweep(path.dirname(file));
       await writeFile(temp, JSON.stringify({ key, value }), "utf8");
       await rename(temp, file);
       tempFileDone(temp);
+      // Let go unless a later set of the same key is still being written (it removes it then).
+      if (this.unwritten.get(key) === value) this.unwritten.delete(key);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
       tempFileDone(temp);
@@ -122,6 +151,28 @@ export class DiskCache implements ReplyCache {
         const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
         this.warn(`evalframe: cannot write the cache folder ${path.dirname(this.root)} (${code}); replies are kept in memory for this run only, so a rerun will pay for them again. Set cacheDir (--cache-dir) to a writable folder.`);
       }
+    }
+  }
+
+  /**
+   * Removes, once a run per entry folder, the temporary files that killed
+   * runs left there (see {@link LEFTOVER_AGE_MS}); they are never read, and
+   * would otherwise pile up. Never fails a write.
+   */
+  private async sweep(dir: string): Promise<void> {
+    if (this.swept.has(dir)) return;
+    this.swept.add(dir);
+    try {
+      const now = Date.now();
+      for (const name of await readdir(dir)) {
+        const pid = /\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
+        if (pid === undefined || running(Number(pid))) continue;
+        const file = path.join(dir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (info && now - info.mtimeMs > LEFTOVER_AGE_MS) await rm(file, { force: true });
+      }
+    } catch {
+      // A sweep is housekeeping: the write goes on.
     }
   }
 }

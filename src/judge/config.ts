@@ -65,7 +65,7 @@ export interface JudgeOptions {
    * fewer answers in a batched call, so that its reply fits.
    */
   maxTokens?: number;
-  /** Time allowed for one HTTP request; default 60 s. */
+  /** Time allowed for one HTTP request; default 60 s (at most 24.8 days: a longer one is taken as that, no timeout in practice). */
   timeoutMs?: number;
   /** Extra HTTP headers on every request (Azure `api-key`, gateway tokens). Never stored or logged. */
   headers?: Readonly<Record<string, string>>;
@@ -200,6 +200,9 @@ const DEFAULT_CONCURRENCY = 16;
 
 /** Default of `cacheDir`. */
 const DEFAULT_CACHE_DIR = ".evalframe-cache";
+
+/** The longest delay Node's timers take (2^31 - 1 ms, 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 function positiveInteger(name: string, value: number | undefined, fallback: number, min = 1): number {
   const v = value ?? fallback;
@@ -397,7 +400,8 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
     temperature,
     seed: options.seed,
     maxTokens: maxTokens.value,
-    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 60_000),
+    // Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires at once, and every request would time out.
+    timeoutMs: Math.min(positiveInteger("timeoutMs", options.timeoutMs, 60_000), MAX_TIMER_MS),
     headers: { ...(options.headers ?? {}) },
     query,
     concurrency: positiveInteger("concurrency", concurrency.value, DEFAULT_CONCURRENCY),

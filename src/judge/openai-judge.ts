@@ -6,7 +6,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import { cacheKey, DiskCache, NoCache, type ReplyCache } from "./cache";
 import { redactSecrets, shownBaseURL, type ResolvedJudgeConfig } from "./config";
 import type { Judge } from "./judge";
-import { estimateTokens, isRetryableStatus, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
+import { estimateTokens, isRetryableStatus, RateLimitWaitTooLongError, retryAfterMs, Scheduler, type FailureInfo } from "./scheduler";
 import { correctionMessages, excerpt, messagesFor, missingContent, readReply, responseFormat, type StructuredMode } from "./structured";
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
@@ -338,6 +338,11 @@ export class OpenAIJudge implements Judge {
       message = `${what}: ${error.message}`;
       status = error.status;
       retryable = false;
+    } else if (error instanceof RateLimitWaitTooLongError) {
+      // Kept a 429 (not retried row by row), and its server named.
+      message = `${what}: ${error.message.replace(/^the server/, `the server at ${server.shownURL}`)}`;
+      status = error.status;
+      retryable = false;
     } else if (error instanceof ReplyBodyError) {
       message = `${what}: ${error.message}`;
       retryable = error.retryable;
@@ -528,7 +533,8 @@ export class OpenAIJudge implements Judge {
         clearTimeout(timer);
       }
     }
-    const text = Buffer.concat(chunks).toString("utf8");
+    // A byte-order mark before the JSON (some gateways add one) is not part of it, as fetch's own json() reads it.
+    const text = Buffer.concat(chunks).toString("utf8").replace(/^\ufeff/, "");
     try {
       return JSON.parse(text) as unknown;
     } catch {

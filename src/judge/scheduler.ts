@@ -28,18 +28,29 @@ export function header(headers: HeaderSource, name: string): string | undefined 
   return key === undefined ? undefined : record[key];
 }
 
+/** A bare reset of this many seconds or more is a time, not a duration (September 2001 on; no window lasts 31 years). */
+const EPOCH_SECONDS = 1e9;
+
 /**
  * Parses the durations OpenAI puts in `x-ratelimit-reset-*`: "1s", "6m0s",
- * "20ms", "1h2m3.5s", or a bare number of seconds. Returns milliseconds.
+ * "20ms", "1h2m3.5s", or a bare number of seconds. Returns milliseconds from
+ * `now`. A bare number too large to be a duration is read as the time of the
+ * reset, as many servers write `X-RateLimit-Reset`: Unix seconds, or
+ * milliseconds (a time already past is 0).
  *
  * @example
  * parseResetDuration("6m0s") // 360000
  * parseResetDuration("250ms") // 250
+ * parseResetDuration("1733376060", 1733376000000) // 60000 (a Unix time a minute on)
  */
-export function parseResetDuration(text: string | undefined): number | undefined {
+export function parseResetDuration(text: string | undefined, now: number = Date.now()): number | undefined {
   if (text === undefined) return undefined;
   const t = text.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000;
+  if (/^\d+(\.\d+)?$/.test(t)) {
+    const n = Number(t);
+    if (n < EPOCH_SECONDS) return n * 1000;
+    return Math.max(0, (n < EPOCH_SECONDS * 1000 ? n * 1000 : n) - now);
+  }
   const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
   let total = 0;
   let matched = "";
@@ -177,10 +188,14 @@ const PACE_CUT = 0.75;
 /** ... and raised by this factor at each success, to find the limit again. */
 const PACE_RAISE = 1.01;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The longest delay Node's timers take (2^31 - 1 ms): a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
-/** A duration for messages: "90 s", "30 min". */
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)));
+
+/** A duration for messages: "90 s", "30 min", "24 h". */
 function duration(ms: number): string {
+  if (ms >= 7_200_000) return `${Math.round(ms / 3_600_000)} h`;
   return ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
 }
 
@@ -194,6 +209,27 @@ export class RateLimitStallError extends Error {
     const said = last instanceof Error ? `; the last 429 said: ${last.message}` : "";
     super(`no request got through for ${duration(waitMs)}, every one answered 429 (rate limited)${said}; try later, or allow a longer wait (rateLimitWaitMs)`);
     this.name = "RateLimitStallError";
+  }
+}
+
+/**
+ * A request refused by a 429 whose `Retry-After` asks for longer than
+ * `rateLimitWaitMs` (a daily or monthly limit, a blocked account): waiting
+ * cannot help within the run, so it fails at once, and so does every request
+ * after it until that time has passed, without being sent.
+ */
+export class RateLimitWaitTooLongError extends Error {
+  /** The HTTP status of the refusal (429, or 503 with Retry-After). */
+  readonly status: number | undefined;
+  constructor(askedMs: number, waitMs: number, last: unknown) {
+    const said = last instanceof Error ? `; the 429 said: ${last.message}` : "";
+    super(
+      `the server asks to wait ${duration(askedMs)} before the next request (Retry-After), longer than a request may wait on rate limits (${duration(waitMs)}, rateLimitWaitMs), ` +
+        `so no request is sent until then${said}; try later (a daily or monthly limit?), or allow a longer wait (rateLimitWaitMs)`,
+    );
+    this.name = "RateLimitWaitTooLongError";
+    const status = (last as { status?: unknown } | undefined)?.status;
+    this.status = typeof status === "number" ? status : undefined;
   }
 }
 
@@ -262,6 +298,9 @@ export class Scheduler {
   /** Since when every answer has been a 429 (undefined after a success), and the last of them. */
   private limitedSince: number | undefined;
   private lastLimitError: unknown;
+  /** Until when the server asked for more than `rateLimitWaitMs` of waiting, and the error that says so. */
+  private refusedUntil = 0;
+  private refusal: RateLimitWaitTooLongError | undefined;
   private readonly rateLimitWaitMs: number;
   private readonly rateLimitWindowMs: number;
 
@@ -296,6 +335,8 @@ export class Scheduler {
     const tokens = job.tokens !== undefined && Number.isFinite(job.tokens) && job.tokens > 0 ? job.tokens : undefined;
     let failures = 0;
     let waitedOnLimits = 0;
+    /** 429s of this request since its last other outcome. */
+    let limitedInRow = 0;
     for (let n = 0; ; n++) {
       this.throwIfStalled();
       const startNumber = await this.acquire(tokens);
@@ -317,10 +358,17 @@ export class Scheduler {
       const info = job.classify(error);
       if (!info.retryable) throw error;
       const limited = info.rateLimited === true;
+      limitedInRow = limited ? limitedInRow + 1 : 0;
       if (!limited && failures++ >= this.maxRetries) throw error;
       const backoff = this.random() * Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (limited ? Math.min(n, 6) : failures - 1));
       const asked = info.retryAfterMs === undefined ? undefined : Math.min(info.retryAfterMs, this.maxRetryAfterMs);
-      const delay = asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1);
+      const delay = Math.max(asked === undefined ? backoff : asked + this.random() * Math.min(250, asked * 0.1), this.limitedFloor(limitedInRow));
+      if (limited && info.retryAfterMs !== undefined && info.retryAfterMs > this.rateLimitWaitMs) {
+        // Asking again before then is refused for sure: this request and every one after it fail now.
+        this.refusal = new RateLimitWaitTooLongError(info.retryAfterMs, this.rateLimitWaitMs, error);
+        this.refusedUntil = Math.max(this.refusedUntil, Date.now() + info.retryAfterMs);
+        throw this.refusal;
+      }
       if (limited) {
         this.noteOutcome(startNumber, true);
         this.limitedSince ??= Date.now();
@@ -339,12 +387,28 @@ export class Scheduler {
   }
 
   /**
-   * Fails a request at once when nothing has got through for `rateLimitWaitMs`
+   * The least wait before another attempt of a request refused with 429
+   * `inRow` times in a row: none for the first two (the server's word is
+   * taken, to the millisecond), then from half the first backoff ceiling,
+   * doubling, up to `maxDelayMs`. A server that keeps saying `Retry-After: 0`
+   * (or a date in the past) is otherwise asked again at once, hundreds of
+   * times a second, until the rate-limit deadline.
+   */
+  private limitedFloor(inRow: number): number {
+    if (inRow < 3) return 0;
+    const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** Math.min(inRow - 3, 16));
+    return ceiling * (0.5 + 0.5 * this.random());
+  }
+
+  /**
+   * Fails a request at once while the server's last long `Retry-After` (see
+   * {@link RateLimitWaitTooLongError}) has not passed, and when nothing has got through for `rateLimitWaitMs`
    * while every answer was a 429: each request's own wait is bounded, but
    * requests that take turns would each wait it again, so a server that
    * never lets one through would hold a large run for its rows times the wait.
    */
   private throwIfStalled(): void {
+    if (this.refusal !== undefined && Date.now() < this.refusedUntil) throw this.refusal;
     if (this.limitedSince === undefined || Date.now() - this.limitedSince <= this.rateLimitWaitMs) return;
     throw new RateLimitStallError(this.rateLimitWaitMs, this.lastLimitError);
   }
@@ -579,7 +643,7 @@ export class Scheduler {
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
       this.drain();
-    }, Math.max(1, time - Date.now()));
+    }, Math.min(MAX_TIMER_MS, Math.max(1, time - Date.now())));
   }
 
   /** Whether a request of `tokens` may start now; arms a wake-up when only time stands in the way. */

@@ -118,7 +118,7 @@ export function readReply<T>(request: StructuredRequest<T>, content: string | nu
   }
   if (content.trim() === "") return { ok: false, problem: `the reply's message was empty${finishNote(finishReason)}` };
   // What problems quote: the reply after its reasoning, which says nothing of what was wrong.
-  const text = withoutReasoning(content);
+  const text = withoutReasoning(content.replace(/^\ufeff/, ""));
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(text);
   const body = fenced ? fenced[1]! : text;
   let parsed: unknown;

@@ -5,6 +5,9 @@
 import { setField } from "../dataset/table";
 import { duration } from "../display/words";
 
+/** More tokens than one request can hold (the largest context windows are a few million). */
+const MAX_TOKENS_A_REQUEST = 1e9;
+
 /** Price of a model in US dollars per million tokens. */
 export interface ModelPrice {
   /** Prompt (input) tokens; for embedding models, all tokens. */
@@ -188,10 +191,13 @@ export class UsageRecorder {
   ): void {
     const name = pricing === "batch" ? `${model}${BATCH_SUFFIX}` : model;
     const entry = this.models.get(name) ?? { requests: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, embedding: kind === "embedding" };
+    // A count a server got wrong (negative, not finite, beyond any real request) is counted as 0, never as a negative or infinite cost.
+    const sane = (n: number): number => (Number.isFinite(n) && n > 0 && n <= MAX_TOKENS_A_REQUEST ? n : 0);
+    const prompt = sane(promptTokens);
     entry.requests++;
-    entry.promptTokens += promptTokens;
-    entry.completionTokens += completionTokens;
-    entry.cachedPromptTokens += Math.min(Math.max(0, cachedPromptTokens), promptTokens);
+    entry.promptTokens += prompt;
+    entry.completionTokens += sane(completionTokens);
+    entry.cachedPromptTokens += Math.min(sane(cachedPromptTokens), prompt);
     this.models.set(name, entry);
   }
 

@@ -15,6 +15,8 @@ export interface FakeBatchOptions {
   expire?: boolean;
   /** When true, a batch is created but the reply to its creation never comes (a client stopped in between). */
   hangAfterCreate?: boolean;
+  /** Rewrites an output line's JSON text (the n-th line of the output file, from 0), e.g. to cut it off as a runner that stopped would. */
+  outputLine?: (text: string, n: number) => string;
 }
 
 /** One uploaded file. */
@@ -150,7 +152,8 @@ export class FakeBatchApi {
       }
       outputs.push(JSON.stringify({ id: `batch_req_${this.seq}`, custom_id: line.custom_id, response: { status_code: 200, request_id: requestId, body: this.answer(line.url, line.body) }, error: null }));
     }
-    batch.output_file_id = this.store(outputs);
+    const rewrite = this.options.outputLine;
+    batch.output_file_id = this.store(rewrite ? outputs.map((text, n) => rewrite(text, n)) : outputs);
     batch.error_file_id = errors.length > 0 ? this.store(errors) : null;
     batch.request_counts = { total: lines.length, completed: outputs.length, failed: errors.length };
     batch.status = this.options.expire ? "expired" : "completed";
