@@ -8,7 +8,8 @@
  * buildReport, compareRuns (before run)); a .json input that is not an
  * array of row objects is told what it holds and how to fix it; a file that
  * is not UTF-8 is told about --strict in flags, and no warning escapes
- * runCli's writers.
+ * runCli's writers. score's line of failed rows names the first of them and
+ * its reason, so a CI log says which row to look at.
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -152,3 +153,19 @@ describe("a file that is not UTF-8", () => {
   });
 });
 
+
+describe("score's line of failed rows", () => {
+  it("names the first failed row (its row in the output, id and model) and its reason, also in a later chunk", async () => {
+    const dir = tempDir();
+    const input = writeText(dir, "in.csv", "id,model,user_input,response,reference\nq1,m,What is 2+2?,4,4\nq2,m,What is 3+3?,6,6\nq3,m,What is 4+4?,8,\n");
+    const out = path.join(dir, "out.csv");
+    const result = await run(["score", input, "--judge", "offline", "--out", out, "--chunk-rows", "1", "--no-progress"]);
+    assert.equal(result.code, 0, result.err);
+    assert.match(
+      result.out,
+      /answer_correctness: 1 of 3 rows failed; first: row 2 \(id q3, model m\): input: column "reference" is empty; fill in the reference answer or drop the row; every reason is in column answer_correctness_error\n/,
+    );
+    const { header, records } = parseCsv(readFileSync(out, "utf8"));
+    assert.equal(records[2]!.fields[header.indexOf("id")], "q3", "row 2 of the output is the row named");
+  });
+});

@@ -12,6 +12,7 @@ import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedA
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { conditionColumns, rowConditions, rowsKept, unknownColumn, type RowCondition } from "./where";
 import type { CliIO } from "./command";
+import { printable } from "../display/printable";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
 export function runtime(): typeof import("./runtime") {
@@ -128,19 +129,55 @@ export async function writeText(file: string, text: string): Promise<void> {
   }, `cannot write "${file}": `);
 }
 
-export function errorCount(df: DataFrame, metric: string): { failed: number; first: string | undefined } {
-  const j = columnsOf(df).indexOf(`${metric}_error`);
-  if (j < 0) return { failed: 0, first: undefined };
+export function errorCount(df: DataFrame, metric: string): Omit<RunFailures, "metric"> {
+  const columns = columnsOf(df);
+  const j = columns.indexOf(`${metric}_error`);
+  if (j < 0) return { failed: 0, first: undefined, firstRow: undefined };
   let failed = 0;
   let first: string | undefined;
-  for (const row of df.values as unknown[][]) {
+  let firstRow: string | undefined;
+  (df.values as unknown[][]).forEach((row, i) => {
     const v = row[j];
-    if (typeof v === "string" && v.trim() !== "") {
-      failed++;
-      first ??= v;
-    }
-  }
-  return { failed, first };
+    if (typeof v !== "string" || v.trim() === "") return;
+    failed++;
+    if (first !== undefined) return;
+    first = v;
+    firstRow = failedRowName(Object.fromEntries(columns.map((c, k) => [c, row[k]])), i);
+  });
+  return { failed, first, firstRow };
+}
+
+/** One metric's failed rows in a run: how many, the first reason, and the row it was in ("row 41 (id q7, model m2)"). */
+export interface RunFailures {
+  metric: string;
+  failed: number;
+  first: string | undefined;
+  firstRow: string | undefined;
+}
+
+/** A failed row as the failure line names it: its row in the output, with its id and model ("row 41 (id q7, model m2)"). */
+export function failedRowName(record: Readonly<Record<string, unknown>>, row: number): string {
+  const keys = (["id", "model"] as const).flatMap((k) => {
+    const v = record[k];
+    return typeof v === "string" && v !== "" ? [`${k} ${v}`] : typeof v === "number" ? [`${k} ${v}`] : [];
+  });
+  return `row ${row}${keys.length > 0 ? ` (${keys.join(", ")})` : ""}`;
+}
+
+/**
+ * The line a score run prints of its failed rows: how many of each metric, and the first's row and
+ * reason, so a CI log says which row to look at ("answer_correctness: 1 of 3 rows failed; first:
+ * row 2 (id q3, model m): …; every reason is in column answer_correctness_error").
+ */
+export function failuresLine(failures: readonly RunFailures[], rows: number): string {
+  return failures
+    .map((f) => {
+      const counted = `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} failed`;
+      if (f.failed === 0 || f.first === undefined) return counted;
+      const reason = f.first.length > 200 ? `${f.first.slice(0, 199)}…` : f.first;
+      return `${counted}; first: ${f.firstRow ?? "a row"}: ${printable(reason)}; every reason is in column ${f.metric}_error`;
+    })
+    .join(" · ");
 }
 
 /**

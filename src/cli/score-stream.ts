@@ -29,6 +29,7 @@ import type { Judge } from "../judge/judge";
 import { ProgressTracker, type ProgressCallback } from "../judge/progress";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
+import { failedRowName, type RunFailures } from "./command-support";
 import { frameRecords } from "./table";
 import { noRowMeets, rowsMeeting, valueNoRowHolds, type RowCondition } from "./where";
 
@@ -171,7 +172,7 @@ export async function surveyInput(
 export interface StreamedScore {
   rows: number;
   /** Failed rows per metric, and the first reason. */
-  failures: { metric: string; failed: number; first: string | undefined }[];
+  failures: RunFailures[];
   statements: number;
   summary: DataFrame;
   /** Per row: model, pairing key (id, or a digest of the question), scores and failed flags — what the summary and the comparison need. */
@@ -210,7 +211,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
   progress.report();
   const out = await AtomicFileWriter.open(options.out);
   const statementsOut = options.statementsOut === undefined ? undefined : await AtomicFileWriter.open(options.statementsOut);
-  const failures = metrics.map((m) => ({ metric: m.name, failed: 0, first: undefined as string | undefined }));
+  const failures: RunFailures[] = metrics.map((m) => ({ metric: m.name, failed: 0, first: undefined, firstRow: undefined }));
   // The columns score() gives the whole table: the input's (a metric's old columns replaced), input_error when a row has bad input, the metrics'.
   const produced = metrics.flatMap((m) => m.columns().map((c) => c.name));
   const replaced = replacedColumns(metrics);
@@ -256,7 +257,7 @@ export async function scoreFileInChunks(options: StreamOptions): Promise<Streame
           statementCount += rows.length;
         }
       }
-      for (const f of failures) countFailures(records, f);
+      for (const f of failures) countFailures(records, f, done);
       for (const r of records) kept.push(summaryRow(r, metrics, failureKinds));
       for (const label of scoreRun(scored)?.judges ?? []) judges.add(label);
       done += records.length;
@@ -310,14 +311,19 @@ function emptyStatement(): Record<string, unknown> {
   return { row: 0, id: "", model: "", side: "", n: 0, statement: "", verdict: "", reason: "" };
 }
 
-function countFailures(records: readonly Record<string, unknown>[], f: { metric: string; failed: number; first: string | undefined }): void {
-  for (const r of records) {
+/**
+ * Counts a chunk's failed rows of one metric, keeping the first reason and which row it was
+ * ("row 41 (id q7, model m2)"; `offset` is the chunk's first row in the output).
+ */
+function countFailures(records: readonly Record<string, unknown>[], f: RunFailures, offset: number): void {
+  records.forEach((r, i) => {
     const e = r[`${f.metric}_error`];
-    if (typeof e === "string" && e.trim() !== "") {
-      f.failed++;
-      f.first ??= e;
-    }
-  }
+    if (typeof e !== "string" || e.trim() === "") return;
+    f.failed++;
+    if (f.first !== undefined) return;
+    f.first = e;
+    f.firstRow = failedRowName(r, offset + i);
+  });
 }
 
 /** `kind` as the one string kept for it, or "failed" once {@link MAX_FAILURE_KINDS} kinds are kept. */

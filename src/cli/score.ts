@@ -20,7 +20,7 @@ import { readLabelFiles } from "./labels";
 import { formatLayoutChoices, layoutChoices } from "./layout-choices";
 import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
 import type { CliIO, Command } from "./command";
-import { runtime, batchRuntime, s, b, columnsOf, readInput, tables, writeText, errorCount } from "./command-support";
+import { runtime, batchRuntime, s, b, columnsOf, readInput, tables, writeText, errorCount, failuresLine, type RunFailures } from "./command-support";
 import { describeConditions, rowConditions, rowsWhere, WHERE_OPTION } from "./where";
 import { checkCommandFiles } from "./output-paths";
 import { logProgress } from "./progress-log";
@@ -479,7 +479,7 @@ async function reportScored(
     chosen: readonly string[];
     written: string[];
     rows: number;
-    failures: { metric: string; failed: number; first: string | undefined }[];
+    failures: RunFailures[];
     summary: DataFrame;
     /** The scored rows (or what the comparison needs of them), for the headline. */
     scores: Record<string, unknown>[] | DataFrame;
@@ -523,7 +523,7 @@ async function reportScored(
   const { conclusion } = runtime();
   const sentences = conclusion(r.scores, summary, r.chosen, r.judges);
   if (sentences.length > 0) io.out(`${sentences.join("\n")}\n\n`);
-  io.out(`${failures.map((f) => `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${counted(rows, "row")} failed`).join(" · ")}\n`);
+  io.out(`${failuresLine(failures, rows)}\n`);
   io.out(`wrote ${written.join(", ")}\n`);
   if (r.usage) io.out(`${formatUsage(r.usage)}\n`);
 
