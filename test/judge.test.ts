@@ -394,7 +394,7 @@ describe("usage", () => {
     const expectedCost = (served.chatPromptTokens * 0.15 + served.chatCompletionTokens * 0.6 + served.embeddingTokens * 0.02) / 1e6;
     assert.ok(Math.abs((s.costUSD ?? Number.NaN) - expectedCost) < 1e-12);
     const line = formatUsage(s);
-    assert.match(line, /^3 rows · 4 chat calls \(1 cached\) · 1 embedding requests · \d+ tokens · 2 retries · ~\$0\.\d+ · [\d.]+ s · gpt-4o-mini @ 127\.0\.0\.1:\d+$/);
+    assert.match(line, /^3 rows · 4 chat calls \(1 cached\) · 1 embedding request · \d+ tokens · 2 retries · ~\$0\.\d+ · [\d.]+ s · gpt-4o-mini @ 127\.0\.0\.1:\d+$/);
     assert.ok(!line.includes(API_KEY));
   });
 
