@@ -152,3 +152,28 @@ describe("the headline's verdict and the interval beside it agree", () => {
     assert.match(head, /b scores 0\.\d\d higher than a on average \(95% CI 0\.\d\d–0\.\d\d\) and 0\.\d\d higher on the typical question \(Hodges–Lehmann, 95% CI 0\.\d\d–0\.\d\d; Wilcoxon p_holm &lt; 0\.001\): a real difference\./);
   });
 });
+
+describe("the report's comparison table shows the interval of the test its verdict follows", () => {
+  it("a real difference whose mean's interval holds 0 has, in its row, the Hodges–Lehmann interval that excludes 0", () => {
+    const rng = mulberry32(5);
+    const base = Array.from({ length: 30 }, () => 0.45 + 0.4 * rng());
+    const rows = table(["a", "b"], 30, (m, q) => (m === 1 ? base[q]! : q % 10 === 0 ? base[q]! - 0.4 - 0.001 * q : base[q]! + 0.05 + 0.0001 * q));
+    const html = buildReport(rows, { generatedAt: null });
+    const section = /<section id="comparison">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+    const heads = [...section.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+    const column = heads.indexOf("typical question (95% CI)");
+    assert.ok(column > 0, `columns: ${heads.join(", ")}`);
+    const cells = [...(/<tbody><tr>([\s\S]*?)<\/tr>/.exec(section)?.[1] ?? "").matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ""));
+    assert.match(cells[heads.indexOf("verdict")]!, /^a better than b$/);
+    assert.match(cells[heads.indexOf("difference (95% CI)")]!, /\(−0\.\d\d to \+0\.\d\d\)/, "the mean's interval holds 0");
+    assert.match(cells[column]!, /^\+0\.05 \(\+0\.0\d to \+0\.\d\d\)$/, "the test's interval excludes 0");
+  });
+
+  it("0/1 scores: the share of differing questions won, with its exact interval", () => {
+    const rows = table(["a", "b"], 20, (m, q) => (m === 0 ? (q < 14 ? 1 : 0) : q < 5 || q === 15 ? 1 : 0));
+    const html = buildReport(rows, { generatedAt: null });
+    const section = /<section id="comparison">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+    assert.match(section, /<th[^>]*>a wins \(95% CI\)<\/th>/);
+    assert.match(section, /title="a wins 9 of the 10 questions where the two differ">90% <span class="ci">\(55%–100%\)<\/span>/);
+  });
+});

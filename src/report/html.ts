@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
+import { testEstimates, type TestEstimate } from "../analysis/test-estimate";
 import { worst } from "../analysis/drilldown";
 import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
 import { scoringsOf } from "../analysis/scoring-changes";
@@ -348,9 +349,39 @@ function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, numbe
   return pairs < 2 ? `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2` : undefined;
 }
 
-/** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), wins/ties/losses, p_holm, verdict. */
-function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string): string {
+/**
+ * The cell of the estimate that belongs to a row's test: the Hodges–Lehmann
+ * shift with its Wilcoxon interval, or the share of differing questions a
+ * wins with its Clopper–Pearson interval; "–" for an unpaired row.
+ */
+function testEstimateCell(own: TestEstimate | undefined): string {
+  if (own === undefined || !Number.isFinite(own.estimate)) return '<td class="num">–</td>';
+  if (own.kind === "shift") {
+    return Number.isFinite(own.low)
+      ? estimateCell(own.estimate, own.low, own.high, 2, true)
+      : estimateCell(own.estimate, undefined, undefined, 2, true, `${counted(own.n, "question")} with a difference: too few for a 95% interval`);
+  }
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  return `<td class="num" title="${escapeHtml(`a wins ${own.won} of the ${counted(own.n, "question")} where the two differ`)}">${escapeHtml(pct(own.estimate))} <span class="ci">(${escapeHtml(`${pct(own.low)}–${pct(own.high)}`)})</span></td>`;
+}
+
+/** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), the test's own estimate with its CI, wins/ties/losses, p_holm, verdict. */
+function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string, scored: Table): string {
   const t = tableFromDataFrame(comparison);
+  const readers = new Map<string, ReturnType<typeof testEstimates>>();
+  const ownOf = (i: number): TestEstimate | undefined => {
+    const pairBy = textAt(t, "paired_by", i);
+    if (pairBy === "" || numberAt(t, "n_pairs", i) < 2) return undefined;
+    let read = readers.get(pairBy);
+    if (read === undefined) {
+      read = testEstimates(scored, metric, "model", pairBy);
+      readers.set(pairBy, read);
+    }
+    return read(textAt(t, "model_a", i), textAt(t, "model_b", i), textAt(t, "test", i));
+  };
+  const owns = Array.from({ length: t.rowCount }, (_, i) => ownOf(i));
+  const binary = owns.some((o) => o?.kind === "share");
+  const shift = owns.some((o) => o?.kind === "shift");
   const s = tableFromDataFrame(summary);
   const valid = new Map<string, number>();
   for (let i = 0; i < s.rowCount; i++) if (textAt(s, "metric", i) === metric) valid.set(textAt(s, "model", i), numberAt(s, "n_valid", i));
@@ -359,6 +390,16 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
     { label: "a − b" },
     { label: "pairs", numeric: true, title: "questions both models answered validly" },
     { label: "difference (95% CI)", numeric: true, title: "mean of a − mean of b, paired bootstrap 95% interval" },
+    ...(binary || shift
+      ? [
+          {
+            label: binary && !shift ? "a wins (95% CI)" : shift && !binary ? "typical question (95% CI)" : "test's estimate (95% CI)",
+            numeric: true,
+            title:
+              "the estimate of the test the verdict follows, with the interval that test inverts: the Hodges–Lehmann shift of a − b with its Wilcoxon interval; for 0/1 scores, the share of the questions where the two differ that a wins, with its Clopper–Pearson interval",
+          },
+        ]
+      : []),
     { label: "wins / ties / losses", numeric: true, title: "questions a scored higher / the same / lower" },
     { label: "p_holm", numeric: true, title: "p-value after Holm's correction across the pairs" },
     { label: "verdict" },
@@ -371,6 +412,7 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
       `${escapeHtml(textAt(t, "model_a", i))} − ${escapeHtml(textAt(t, "model_b", i))}`,
       numberCell(numberAt(t, "n_pairs", i)),
       estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, tooFewForInterval(t, i, valid)),
+      ...(binary || shift ? [testEstimateCell(owns[i])] : []),
       wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
       pValueCell(numberAt(t, "p_holm", i)),
       escapeHtml(textAt(t, "verdict", i)),
@@ -493,11 +535,11 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
       id: "comparison",
       title: "Model comparison",
       html: [
-        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses an exact permutation test, or a two-sample bootstrap for large samples). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm); verdict at α = 0.05, naming a winner only when the test and the mean difference agree.</p>`,
+        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses an exact permutation test, or a two-sample bootstrap for large samples). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; the estimate of the test the verdict follows, with the interval that test inverts (the Hodges–Lehmann shift of a − b on the typical question with its Wilcoxon interval; for 0/1 scores, the share of the questions where the two differ that a wins, with its exact interval: it excludes 50% when the sign test rejects); wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm; the intervals are for each pair alone); verdict at α = 0.05, naming a winner only when the test and the mean difference agree.</p>`,
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +
-            (c.frame ? comparisonTable(c.frame, summary, c.metric) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
+            (c.frame ? comparisonTable(c.frame, summary, c.metric, table) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
         ),
       ].join("\n"),
     });
