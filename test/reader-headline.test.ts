@@ -177,3 +177,21 @@ describe("the report's comparison table shows the interval of the test its verdi
     assert.match(section, /title="a wins 9 of the 10 questions where the two differ">90% <span class="ci">\(55%–100%\)<\/span>/);
   });
 });
+
+describe("an interval of no width is no interval", () => {
+  it("a model whose every score is 0 and two models that tie on every question: no '0.00–0.00' as if it were certain, in the headline or the report", () => {
+    const rows = table(["good", "zero", "twin"], 15, (m, q, rng) => (m === 1 ? 0 : m === 2 ? -1 : 0.3 + 0.4 * rng())).map((r, i, all) =>
+      r.model === "twin" ? { ...r, answer_correctness: all[i - 2]!.answer_correctness } : r,
+    );
+    const sentences = sentencesOf(rows);
+    const text = sentences.join("\n");
+    assert.doesNotMatch(text, /0\.00–0\.00|0\.00 to 0\.00/, text);
+    assert.match(sentences[0]!, /zero 0\.00 \(n\/a: no variation to resample\)/);
+    assert.match(text, /good and twin score the same \(difference 0\.00, 95% CI n\/a: no variation to resample; Wilcoxon p_holm = 1\.00\)/);
+    const html = buildReport(rows, { generatedAt: null });
+    const summary = /<section id="summary">([\s\S]*?)<details/.exec(html)?.[1] ?? "";
+    assert.match(summary, /<td>zero<\/td><td class="num">15<\/td><td class="num">0\.00 <span class="ci" title="every valid score is the same[^"]*">\(CI n\/a\)<\/span><\/td>/);
+    const comparison = /<section id="comparison">([\s\S]*?)<details/.exec(html)?.[1] ?? "";
+    assert.match(comparison, /<td>good − twin<\/td><td class="num">15<\/td><td class="num">0\.00 <span class="ci" title="every one of the 15 pairs differs by the same amount[^"]*">\(CI n\/a\)<\/span><\/td>/);
+  });
+});

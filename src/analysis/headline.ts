@@ -138,10 +138,13 @@ function fixed(x: number): string {
  * An interval: "0.12–0.30", or "−0.03 to 0.13" when a bound is negative (a
  * dash would read as a minus). A bound that is not 0 but reads 0.00 at two
  * decimals gets one significant digit ("0.004–0.10", "−0.003 to 0.11"), so
- * that whether the interval holds 0 can be read off the page.
+ * that whether the interval holds 0 can be read off the page. A bootstrap
+ * interval of no width (values that never vary) is no interval: "n/a".
  */
 function interval(low: number, high: number): string {
   if (!Number.isFinite(low) || !Number.isFinite(high)) return "n/a";
+  // A bootstrap of values that do not vary (every score 0, every pair differing by 1) is a point, not an interval of no width.
+  if (low === high) return "n/a: no variation to resample";
   const bound = (x: number) => (x !== 0 && (fixed(x) === "0.00" || fixed(x) === "−0.00") ? x.toFixed(Math.min(12, -Math.floor(Math.log10(Math.abs(x))))).replace(/^-/, "−") : fixed(x));
   return low < 0 || high < 0 ? `${bound(low)} to ${bound(high)}` : `${bound(low)}–${bound(high)}`;
 }
@@ -408,7 +411,8 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
               : "the verdict follows the rank test (which model wins the typical question), which finds no difference; the mean's interval excludes 0",
         );
       } else if (own !== undefined && meanExcludes !== isReal) {
-        why2.push(`the verdict follows the test of the typical question; the mean's interval ${isReal ? "includes" : "excludes"} 0`);
+        const follows = own.kind === "shift" ? "the test of the typical question" : "the sign test, which counts only the questions where they differ";
+        why2.push(`the verdict follows ${follows}; the mean's interval ${isReal ? "includes" : "excludes"} 0`);
       }
     }
     const test = `${testName(testCell)} p_holm ${pValue(pHolm)}${why !== "" ? `; unpaired because ${why}` : ""}`;

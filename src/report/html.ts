@@ -326,7 +326,10 @@ function summaryTable(summary: DataFrame): string {
     if (metricsShown) row.push(escapeHtml(textAt(t, "metric", i)));
     row.push(numberCell(numberAt(t, "n", i)));
     if (errors) row.push(numberCell(numberAt(t, "n_error", i)));
-    row.push(estimateCell(numberAt(t, "mean", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)));
+    const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
+    // A bootstrap of scores that never vary is a point: no interval, rather than one of no width.
+    const flat = Number.isFinite(low) && low === high ? "every valid score is the same, so the bootstrap has no variation to resample: it gives no interval" : undefined;
+    row.push(estimateCell(numberAt(t, "mean", i), low, high, 2, false, flat));
     row.push(numberCell(numberAt(t, "median", i), 2));
     if (passRate) row.push(numberCell(numberAt(t, "pass_rate", i), 2));
     rows.push(row);
@@ -337,7 +340,8 @@ function summaryTable(summary: DataFrame): string {
 /**
  * Why a difference between two models has no interval worth showing, or
  * undefined when it has one: fewer than 2 pairs (unpaired: fewer than 2
- * valid scores a side, from the summary), where a bootstrap gives a point.
+ * valid scores a side, from the summary), or differences that never vary,
+ * where a bootstrap gives a point.
  */
 function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, number>): string | undefined {
   const pairs = numberAt(t, "n_pairs", i);
@@ -346,7 +350,9 @@ function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, numbe
     const sides = [textAt(t, "model_a", i), textAt(t, "model_b", i)].map((m) => valid.get(m) ?? Number.NaN);
     return sides.some((n) => n < 2) ? `unpaired, ${sides.join(" and ")} valid scores: a difference needs at least 2 a side` : undefined;
   }
-  return pairs < 2 ? `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2` : undefined;
+  if (pairs < 2) return `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2`;
+  const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
+  return Number.isFinite(low) && low === high ? `every one of the ${pairs} pairs differs by the same amount, so the bootstrap has no variation to resample: it gives no interval` : undefined;
 }
 
 /**
