@@ -195,3 +195,15 @@ describe("an interval of no width is no interval", () => {
     assert.match(comparison, /<td>good − twin<\/td><td class="num">15<\/td><td class="num">0\.00 <span class="ci" title="every one of the 15 pairs differs by the same amount[^"]*">\(CI n\/a\)<\/span><\/td>/);
   });
 });
+
+describe("the first screen of the report", () => {
+  it("fifty models: the line under the title names ten and counts the rest, so the headline and contents stay on the first screen", () => {
+    const names = Array.from({ length: 50 }, (_, m) => `model-${String(m).padStart(2, "0")}`);
+    const rows = table(names, 6, (m, q, rng) => Math.min(1, 0.2 + 0.012 * m + 0.3 * rng()));
+    const html = buildReport(rows, { generatedAt: null });
+    const meta = /<p class="meta">([^<]*)<\/p>/.exec(html)?.[1] ?? "";
+    assert.equal(meta, "300 rows · 50 models: model-00, model-01, model-02, model-03, model-04, model-05, model-06, model-07, model-08, model-09 and 40 more (the summary lists them all) · metrics: answer_correctness");
+    const three = /<p class="meta">([^<]*)<\/p>/.exec(buildReport(table(["a", "b", "c"], 4, (m, q, rng) => 0.2 * m + 0.1 * rng()), { generatedAt: null }))?.[1] ?? "";
+    assert.match(three, /3 models: a, b, c ·/);
+  });
+});

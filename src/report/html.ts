@@ -99,6 +99,9 @@ function reportMetrics(): { metric: string; judge: string; error: string }[] {
 
 const ROW_COLUMN = "__evalframe_row__";
 
+/** Most model names the line under the title names; past it the rest are counted. */
+const MAX_MODELS_NAMED = 10;
+
 function distinct(values: readonly (Cell | undefined)[]): string[] {
   const seen = new Set<string>();
   for (const v of values) {
@@ -607,7 +610,10 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   const generated = options.generatedAt === null ? undefined : (options.generatedAt ?? new Date());
   const meta = [
     counted(table.rowCount, "row"),
-    models.length > 0 ? `${models.length} model${models.length === 1 ? "" : "s"}: ${models.join(", ")}` : undefined,
+    // At most ten names under the title: fifty would push the page down a screen (the summary lists them all).
+    models.length > 0
+      ? `${models.length} model${models.length === 1 ? "" : "s"}: ${models.length > MAX_MODELS_NAMED + 1 ? `${models.slice(0, MAX_MODELS_NAMED).join(", ")} and ${models.length - MAX_MODELS_NAMED} more (the summary lists them all)` : models.join(", ")}`
+      : undefined,
     `metrics: ${metrics.join(", ")}`,
     generated ? `generated ${generated.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}` : undefined,
   ].filter((s): s is string => s !== undefined);
