@@ -207,3 +207,17 @@ describe("the first screen of the report", () => {
     assert.match(three, /3 models: a, b, c ·/);
   });
 });
+
+describe("one question: the report's tables say no more than the headline", () => {
+  it("no interval is implied for one score, and a pair from one question has no p-value and no verdict but 'no conclusion'", () => {
+    const rows = table(["a", "b", "c"], 1, (m) => 0.2 + 0.3 * m);
+    const html = buildReport(rows, { generatedAt: null });
+    const head = /<section id="headline"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+    assert.match(head, /No conclusion about c against b/);
+    const summary = /<section id="summary">([\s\S]*?)<details/.exec(html)?.[1] ?? "";
+    assert.match(summary, /<td>a<\/td><td class="num">1<\/td><td class="num">0\.20 <span class="ci" title="1 valid score: an interval needs at least 2">\(CI n\/a\)<\/span><\/td>/);
+    const comparison = /<section id="comparison">([\s\S]*?)<details/.exec(html)?.[1] ?? "";
+    assert.doesNotMatch(comparison, /no detectable difference|1\.000/, "one pair tests nothing");
+    assert.match(comparison, /<td>a − b<\/td>.*?<td class="num" title="too few pairs for a test">–<\/td><td>no conclusion: 1 pair: a difference needs at least 2<\/td>/);
+  });
+});

@@ -99,6 +99,9 @@ function reportMetrics(): { metric: string; judge: string; error: string }[] {
 
 const ROW_COLUMN = "__evalframe_row__";
 
+/** A p-value cell where no test can say anything. */
+const UNTESTED_CELL = '<td class="num" title="too few pairs for a test">–</td>';
+
 /** Most model names the line under the title names; past it the rest are counted. */
 const MAX_MODELS_NAMED = 10;
 
@@ -331,7 +334,13 @@ function summaryTable(summary: DataFrame): string {
     if (errors) row.push(numberCell(numberAt(t, "n_error", i)));
     const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
     // A bootstrap of scores that never vary is a point: no interval, rather than one of no width.
-    const flat = Number.isFinite(low) && low === high ? "every valid score is the same, so the bootstrap has no variation to resample: it gives no interval" : undefined;
+    const valid = numberAt(t, "n_valid", i);
+    const flat =
+      Number.isFinite(low) && low === high
+        ? "every valid score is the same, so the bootstrap has no variation to resample: it gives no interval"
+        : valid === 1 && !Number.isFinite(low)
+          ? "1 valid score: an interval needs at least 2"
+          : undefined;
     row.push(estimateCell(numberAt(t, "mean", i), low, high, 2, false, flat));
     row.push(numberCell(numberAt(t, "median", i), 2));
     if (passRate) row.push(numberCell(numberAt(t, "pass_rate", i), 2));
@@ -414,6 +423,10 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
     { label: "verdict" },
   ];
   if (unpaired) columns.push({ label: "unpaired because" });
+  const thin = (i: number): string | undefined => {
+    const why = tooFewForInterval(t, i, valid);
+    return why !== undefined && !why.startsWith("every one") ? why : undefined;
+  };
   const rows: string[][] = [];
   for (let i = 0; i < t.rowCount; i++) {
     const wtl = ["wins", "ties", "losses"].map((k) => numberAt(t, k, i));
@@ -423,8 +436,8 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
       estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, tooFewForInterval(t, i, valid)),
       ...(binary || shift ? [testEstimateCell(owns[i])] : []),
       wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
-      pValueCell(numberAt(t, "p_holm", i)),
-      escapeHtml(textAt(t, "verdict", i)),
+      // From one pair (or one score a side) no test says anything: no p-value, and no verdict but that.
+      ...(thin(i) ? [UNTESTED_CELL, escapeHtml(`no conclusion: ${thin(i)}`)] : [pValueCell(numberAt(t, "p_holm", i)), escapeHtml(textAt(t, "verdict", i))]),
       ...(unpaired ? [escapeHtml(textAt(t, "unpaired_because", i))] : []),
     ]);
   }
