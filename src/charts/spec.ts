@@ -142,7 +142,9 @@ export function modelShapeEncoding(models: readonly string[], field = "model", t
 
 /**
  * The common top of a spec: schema, title, subtitle lines (empty ones left
- * out; e.g. what the marks mean, then the judge), and a readable font.
+ * out; e.g. what the marks mean, then the judge), a readable font, and a
+ * `description` of the title and subtitle, which Vega gives the chart as its
+ * accessible name (screen readers otherwise hear "Vega visualization").
  *
  * @example
  * baseSpec("Mean score", ["bars: 95% CI", undefined, "judge: hand-labelled"])
@@ -151,6 +153,8 @@ export function baseSpec(title: string, subtitle?: string | readonly (string | u
   const lines = (typeof subtitle === "string" ? [subtitle] : (subtitle ?? [])).filter((l): l is string => typeof l === "string" && l !== "");
   const spec: VegaLiteSpec = {
     $schema: VEGA_LITE_SCHEMA,
+    // What a screen reader announces for the chart (Vega sets it as the container's aria-label; without it, "Vega visualization").
+    description: [title, ...lines].join("; "),
     title: lines.length === 0 ? title : { text: title, subtitle: lines.length === 1 ? lines[0] : lines },
     config: { font: "DejaVu Sans, Arial, sans-serif", view: { stroke: null } },
   };

@@ -162,7 +162,10 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
   const add = (id: string, title: string, caption: string, applies: boolean, build: () => VegaLiteSpec) => {
     if (!applies) return;
     try {
-      charts.push({ id: `chart-${id}`, title, caption, spec: withoutSchema(build()) });
+      const spec = withoutSchema(build());
+      // The accessible name of the drawn chart: its heading, what the spec says it shows, and the caption.
+      const shows = typeof spec["description"] === "string" ? `${spec["description"]}. ` : "";
+      charts.push({ id: `chart-${id}`, title, caption, spec: { ...spec, description: `${title}: ${shows}${caption}` } });
     } catch (error) {
       notes.push(`${title}: not drawn (${errorText(error)})`);
     }
