@@ -389,11 +389,12 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
     const pHolm = cellNumber(row["p_holm"]);
     const pRaw = cellNumber(row["p_value"]);
     // The estimate and interval of the test the verdict follows, as higher − lower.
-    const found = unpaired || estimates === undefined ? undefined : estimates(higher.model, lower.model, testCell, cellString(row["paired_by"]));
     const meanExcludes = low > 0 || high < 0;
+    const wanted = isReal || verdict === MEAN_DISAGREES || meanExcludes;
+    const found = unpaired || estimates === undefined || !wanted ? undefined : estimates(higher.model, lower.model, testCell, cellString(row["paired_by"]));
     // Printed where it carries the verdict (a winner, or no winner by a test that disagrees with the mean or its interval); a pair
     // whose every number says "no difference" keeps the short form. With no question differing there is nothing typical to estimate.
-    const own = found !== undefined && found.n > 0 && (isReal || verdict === MEAN_DISAGREES || meanExcludes) ? found : undefined;
+    const own = found !== undefined && found.n > 0 ? found : undefined;
     const ownExcludes = own === undefined || !Number.isFinite(own.low) ? undefined : own.kind === "shift" ? own.low > 0 || own.high < 0 : own.low > 0.5 || own.high < 0.5;
     // When the interval printed beside the test and the verdict still differ, say why in the same clause.
     const why2: string[] = [];
@@ -480,16 +481,20 @@ function percent(x: number): string {
 }
 
 /** The test estimates of a scored table (see testEstimates), one reader per pairing column. */
-function estimatesOf(scored: FrameInput, metric: string, by: string): ((a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined) | undefined {
-  let table: Table;
-  try {
-    table = readTable(scored, "headline");
-  } catch {
-    return undefined;
-  }
+function estimatesOf(scored: FrameInput, metric: string, by: string): (a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined {
+  // Read only when a pair needs it (a table of many rows is not read for a headline of no winner).
+  let table: Table | null | undefined;
   const readers = new Map<string, ReturnType<typeof testEstimates>>();
   return (a, b, test, pairBy) => {
     if (pairBy === "") return undefined;
+    if (table === undefined) {
+      try {
+        table = readTable(scored, "headline");
+      } catch {
+        table = null;
+      }
+    }
+    if (table === null) return undefined;
     let read = readers.get(pairBy);
     if (read === undefined) {
       read = testEstimates(table, metric, by, pairBy);

@@ -260,7 +260,7 @@ function judgeSection(table: Table, usage: UsageSummary | undefined, labels: rea
  */
 function headlineSentences(
   options: ReportOptions,
-  scored: FrameInput,
+  scored: Table,
   summary: DataFrame,
   comparison: DataFrame | undefined,
   metric: string,
@@ -537,7 +537,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   });
   const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, 10);
   for (const problem of change?.refused ?? []) options.onPreviousProblem?.(problem);
-  const sentences = headlineSentences(options, scored, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels, change);
+  const sentences = headlineSentences(options, table, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels, change);
 
   const sections: { id: string; title: string; html: string }[] = [];
   sections.push({
