@@ -145,6 +145,17 @@ describe("the headline's verdict and the interval beside it agree", () => {
     assert.ok(sentences.includes("a scores 0.10 higher than b (95% CI 0.02–0.18; Wilcoxon p_holm = 0.060; the interval is for this pair alone, while p_holm is corrected for the 3 pairs compared): no detectable difference, it may be chance."), sentences.join("\n"));
   });
 
+  it("given only the tables, the reason names the test the verdict follows: the sign test and the permutation test are not rank tests", () => {
+    const summary = ["a", "b"].map((model, k) => ({ model, metric: "answer_correctness", n: 20, n_valid: 20, n_error: 0, mean: 0.6 - 0.1 * k, ci_low: 0.5 - 0.1 * k, ci_high: 0.7 - 0.1 * k }));
+    const row = (test: string, low: number, p: number, verdict: string) =>
+      ({ model_a: "a", model_b: "b", n_pairs: 20, mean_diff: 0.1, ci_low: low, ci_high: 0.2, test, p_value: p, p_holm: p, verdict, paired_by: test.startsWith("permutation") ? "" : "id", unpaired_because: test.startsWith("permutation") ? "no id was answered validly by both models" : "" });
+    const sign = headline(summary, [row("sign test (exact)", -0.02, 0.02, "a better than b")], { judge: "" })[1]!;
+    assert.match(sign, /the verdict follows the sign test \(which model wins more of the questions where they differ\); the mean's interval includes 0\): a real difference\.$/);
+    assert.doesNotMatch(sign, /rank test/);
+    const permutation = headline(summary, [row("permutation test (exact, unpaired)", 0.01, 0.08, "no detectable difference")], { judge: "" })[1]!;
+    assert.match(permutation, /the verdict follows the exact permutation test \(its p-value and the bootstrap interval can disagree near the 5% line\), which finds no difference; the mean's interval excludes 0\): no detectable difference, it may be chance\.$/);
+  });
+
   it("the report's headline carries the test's own interval", () => {
     const rows = table(["a", "b"], 30, (m, q, rng) => Math.min(1, 0.4 + 0.2 * m + 0.3 * rng()));
     const html = buildReport(rows, { generatedAt: null });

@@ -404,12 +404,18 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
       if (ownExcludes !== undefined && ownExcludes !== isReal) {
         why2.push(corrected ? alone : "that interval is approximate where differences tie, and the verdict follows the p-value");
       } else if (own === undefined && meanExcludes !== isReal) {
+        // What the test asks, in words: the verdict follows it, not the mean's bootstrap interval.
+        const follows = testCell.startsWith("wilcoxon")
+          ? "the rank test (which model wins the typical question)"
+          : testCell.startsWith("sign test")
+            ? "the sign test (which model wins more of the questions where they differ)"
+            : `the ${testName(testCell)} (its p-value and the bootstrap interval can disagree near the 5% line)`;
         why2.push(
           isReal
-            ? "the verdict follows the rank test (which model wins the typical question); the mean's interval includes 0"
+            ? `the verdict follows ${follows}; the mean's interval includes 0`
             : corrected
               ? alone
-              : "the verdict follows the rank test (which model wins the typical question), which finds no difference; the mean's interval excludes 0",
+              : `the verdict follows ${follows}, which finds no difference; the mean's interval excludes 0`,
         );
       } else if (own !== undefined && meanExcludes !== isReal) {
         const follows = own.kind === "shift" ? "the test of the typical question" : "the sign test, which counts only the questions where they differ";
