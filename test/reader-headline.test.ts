@@ -156,6 +156,19 @@ describe("the headline's verdict and the interval beside it agree", () => {
     assert.match(permutation, /the verdict follows the exact permutation test \(its p-value and the bootstrap interval can disagree near the 5% line\), which finds no difference; the mean's interval excludes 0\): no detectable difference, it may be chance\.$/);
   });
 
+  it("the typical question against the mean (inconclusive): the model the test favours is given with the test's own estimate, in a sentence", () => {
+    // a is 0.05 above b on six questions of seven and 0.6 below on the seventh.
+    const rng = mulberry32(3);
+    const base = Array.from({ length: 40 }, () => 0.5 + 0.3 * rng());
+    const step = Array.from({ length: 40 }, (_, q) => (q % 7 === 0 ? -0.6 : 0.05 + 0.01 * rng()));
+    const rows = table(["a", "b"], 40, (m, q) => (m === 1 ? base[q]! : base[q]! + step[q]!));
+    const sentences = sentencesOf(rows);
+    assert.ok(
+      sentences.some((s) => /^b scores 0\.0\d higher than a on average \(95% CI −0\.\d\d to 0\.\d\d\), but a scores 0\.05 higher on the typical question \(Hodges–Lehmann, 95% CI 0\.0\d–0\.0\d; Wilcoxon p_holm = 0\.0\d+\): inconclusive, the typical answer and the mean disagree\.$/.test(s)),
+      sentences.join("\n"),
+    );
+  });
+
   it("the report's headline carries the test's own interval", () => {
     const rows = table(["a", "b"], 30, (m, q, rng) => Math.min(1, 0.4 + 0.2 * m + 0.3 * rng()));
     const html = buildReport(rows, { generatedAt: null });

@@ -428,7 +428,7 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
     const withNote = (clause: string) => (why2.length > 0 ? `${clause.slice(0, -1)}; ${why2.join("; ")})` : clause);
     if (verdict === MEAN_DISAGREES) {
       // The typical question favours the model with the lower mean: no winner, in words.
-      mixed.push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} on average (95% CI ${interval(low, high)}), but ${lower.model} ${own === undefined ? `scores higher on the typical question (${test})` : ownClause(flipped(own), test)}`);
+      mixed.push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} on average (95% CI ${interval(low, high)}), but ${lower.model} ${own === undefined ? `scores higher on the typical question (${test})` : `${own.kind === "shift" ? "scores " : ""}${ownClause(flipped(own), test)}`}`);
       continue;
     }
     if (!isReal && fixed(Math.abs(diff)) === "0.00" && own === undefined) {
