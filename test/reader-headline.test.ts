@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareModels } from "../src/analysis/compare";
+import { compareRuns } from "../src/analysis/compare-runs";
 import { headline } from "../src/analysis/headline";
 import { summarize } from "../src/analysis/summarize";
 import { buildReport } from "../src/report/html";
@@ -243,5 +244,19 @@ describe("one question: the report's tables say no more than the headline", () =
     const comparison = /<section id="comparison">([\s\S]*?)<details/.exec(html)?.[1] ?? "";
     assert.doesNotMatch(comparison, /no detectable difference|1\.000/, "one pair tests nothing");
     assert.match(comparison, /<td>a − b<\/td>.*?<td class="num" title="too few pairs for a test">–<\/td><td>no conclusion: 1 pair: a difference needs at least 2<\/td>/);
+  });
+});
+
+describe("the change since the previous run: its verdict beside its own interval", () => {
+  it("most answers a little better and three much worse: the rank test's verdict, the mean's interval across 0, and the Hodges–Lehmann interval that agrees with the verdict", () => {
+    const rng = mulberry32(9);
+    const before = Array.from({ length: 30 }, (_, q) => ({ id: `q${q}`, model: "m", user_input: `question ${q}`, response: "old", answer_correctness: 0.45 + 0.4 * rng(), answer_correctness_error: "" }));
+    const after = before.map((r, q) => ({ ...r, response: "new", answer_correctness: r.answer_correctness + (q % 10 === 0 ? -0.4 - 0.001 * q : 0.05 + 0.0001 * q) }));
+    const runs = compareRuns(before, after);
+    const verdict = String(runs.summary["verdict"].values[0]);
+    assert.equal(verdict, "after better than before");
+    assert.ok(Number(runs.summary["ci_low"].values[0]) < 0, "the mean's interval includes 0");
+    const since = headline(summarize(after, { by: "model" }), undefined, { change: runs, judge: "" }).find((s) => s.startsWith("Since the previous run"))!;
+    assert.match(since, /^Since the previous run \(mean answer_correctness\): m \+0\.0\d on average \(95% CI −0\.\d\d to 0\.\d\d\), \+0\.05 on the typical answer \(Hodges–Lehmann, 95% CI 0\.0\d–0\.0\d; Wilcoxon p_holm [<=] [\d.]+; the verdict follows the test; the mean's interval includes 0\); answers: 27 better, 3 worse/);
   });
 });

@@ -12,6 +12,7 @@ import { counted } from "../display/words";
 import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
 import { testEstimates, type TestEstimate } from "./test-estimate";
+import { hodgesLehmann, signTestInterval } from "../stats/shift";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -394,7 +395,8 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
     const found = unpaired || estimates === undefined || !wanted ? undefined : estimates(higher.model, lower.model, testCell, cellString(row["paired_by"]));
     // Printed where it carries the verdict (a winner, or no winner by a test that disagrees with the mean or its interval); a pair
     // whose every number says "no difference" keeps the short form. With no question differing there is nothing typical to estimate.
-    const own = found !== undefined && found.n > 0 ? found : undefined;
+    // Differences that are all the same give a point, said already by the mean's "no variation": no second clause for it.
+    const own = found !== undefined && found.n > 0 && !(found.low === found.high) ? found : undefined;
     const ownExcludes = own === undefined || !Number.isFinite(own.low) ? undefined : own.kind === "shift" ? own.low > 0 || own.high < 0 : own.low > 0.5 || own.high < 0.5;
     // When the interval printed beside the test and the verdict still differ, say why in the same clause.
     const why2: string[] = [];
@@ -525,6 +527,9 @@ function signed(x: number): string {
  */
 function changeSentence(change: RunChangeInput, metric: string): string {
   const rows = rowsOf(readTable(change.summary, "headline (change since the previous run)"));
+  let movedRows: Record<string, Cell>[] | undefined;
+  const movedOf = () => (movedRows ??= change.changes === undefined ? [] : rowsOf(readTable(change.changes, "headline (change since the previous run)")).filter((c) => /^(better|worse)$/.test(cellString(c["status"]))));
+  const answersThatMoved = change.changes === undefined ? undefined : { rows: movedOf };
   const all = rows.find((r) => cellString(r["model"]) === "(all)");
   const perModel = rows.filter((r) => r !== all);
   const named = perModel.length > 0;
@@ -550,7 +555,20 @@ function changeSentence(change: RunChangeInput, metric: string): string {
     }
     else if (!(cellNumber(r["n_paired"]) >= MIN_PAIRS)) thin.push(name);
     else if (verdict === "after better than before" || verdict === "before better than after") {
-      real.push(`${name} ${signed(cellNumber(r["change"]))} (95% CI ${interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]))}; ${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))})`);
+      const test = `${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))}`;
+      const mean = interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]));
+      // Beside the verdict, the estimate and interval of its test, from the answers that moved (the ones the test counts).
+      const found = answersThatMoved === undefined ? undefined : changeEstimate(answersThatMoved, named ? name : undefined, cellString(r["test"]));
+      const own = found !== undefined && !(found.low === found.high) ? found : undefined;
+      if (own === undefined) real.push(`${name} ${signed(cellNumber(r["change"]))} (95% CI ${mean}; ${test})`);
+      else {
+        const meanHolds0 = !(cellNumber(r["ci_low"]) > 0 || cellNumber(r["ci_high"]) < 0);
+        const typical =
+          own.kind === "shift"
+            ? `${signed(own.estimate)} on the typical answer (Hodges–Lehmann, 95% CI ${Number.isFinite(own.low) ? interval(own.low, own.high) : "n/a"}; ${test}`
+            : `better on ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "answer")} that moved (${percent(own.estimate)}, 95% CI ${percent(own.low)}–${percent(own.high)}; ${test}`;
+        real.push(`${name} ${signed(cellNumber(r["change"]))} on average (95% CI ${mean}), ${typical}${meanHolds0 ? "; the verdict follows the test; the mean's interval includes 0" : ""})`);
+      }
     } else calm.push(name);
   }
   const parts: string[] = [...real];
@@ -568,6 +586,27 @@ function changeSentence(change: RunChangeInput, metric: string): string {
   const moved = answersMoved(all ?? subjects[0], change.changes);
   if (moved !== "") parts.push(moved);
   return `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+}
+
+/**
+ * The estimate of a change's test from the answers that moved (status
+ * better or worse: the non-zero differences, the ones the test counts), of
+ * one model or all: the Hodges–Lehmann shift with its Wilcoxon interval, or
+ * for the sign test the share that got better with its exact interval.
+ */
+function changeEstimate(moved: { rows: () => Record<string, Cell>[] }, model: string | undefined, test: string): TestEstimate | undefined {
+  const rows = moved.rows().filter((r) => model === undefined || cellString(r["model"]) === model);
+  if (rows.length === 0) return undefined;
+  if (test.startsWith("wilcoxon")) {
+    const h = hodgesLehmann(rows.map((r) => cellNumber(r["change"])));
+    return Number.isFinite(h.estimate) ? { kind: "shift", estimate: h.estimate, low: h.low, high: h.high, n: h.n } : undefined;
+  }
+  if (test.startsWith("sign test")) {
+    const won = rows.filter((r) => cellString(r["status"]) === "better").length;
+    const s = signTestInterval(won, rows.length - won);
+    return { kind: "share", estimate: s.share, low: s.low, high: s.high, won, n: s.n };
+  }
+  return undefined;
 }
 
 /** The answers that moved, from the pooled row and the changed answers: "3 answers better, 5 worse (2 by 0.5 or more), 1 newly failed". */
