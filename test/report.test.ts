@@ -443,7 +443,7 @@ describe("HTML report: 0/1 scores, a run where most answers failed, and the chan
     const sentences = [...section(page, "headline").matchAll(/<p>([^<]*)<\/p>/g)].map((m) => m[1]!);
     const change = sentences.filter((s) => s.startsWith("Since the previous run"));
     assert.equal(change.length, 1, sentences.join("\n"));
-    const m = /^Since the previous run \(mean answer_correctness\): atlas-pro (−0\.\d\d) \(95% CI (−0\.\d\d) to (−0\.\d\d); Wilcoxon p_holm = 0\.0\d+\); others unchanged within chance; answers: 10 worse\.$/.exec(change[0]!);
+    const m = /^Since the previous run \(mean answer_correctness\): atlas-pro (−0\.\d\d) on average \(95% CI (−0\.\d\d) to (−0\.\d\d)\), −0\.\d\d on the typical answer \(Hodges–Lehmann, 95% CI −0\.\d\d to −0\.\d\d; Wilcoxon p_holm = 0\.0\d+\); others unchanged within chance; answers: 10 worse\.$/.exec(change[0]!);
     assert.ok(m, change[0]);
     // The section's table shows the same change and interval for atlas-pro.
     const row = /<td>atlas-pro<\/td>(?:<td[^>]*>[^<]*<\/td>){3}<td class="num">([^ ]+) <span class="ci">\(([^ ]+) to ([^)]+)\)<\/span><\/td>/.exec(section(page, "change"));
