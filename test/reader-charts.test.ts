@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { buildReport, toSVG, verdictBars, winTieLoss } from "../src/index";
+import { buildReport, createJudge, loadDataset, scoreAnswerCorrectness, toSVG, verdictBars, winTieLoss } from "../src/index";
 import { mulberry32 } from "../src/stats";
 import { dumpDom } from "./support/browser";
 import { tempDir } from "./support/files";
@@ -65,5 +65,29 @@ describe("charts name themselves to a screen reader", () => {
   it("a chart made in a notebook carries the same description (its title and subtitle)", () => {
     const spec = winTieLoss(ONE_QUESTION, { judgeLabel: "hand-labelled" });
     assert.match(String(spec["description"]), /^Wins, ties and losses per question; .*judge: hand-labelled$/);
+  });
+});
+
+describe("the report's charts are not only pictures", () => {
+  it("under each chart, its numbers in a table that is there without JavaScript: the pass rate by threshold, the statement counts, the quartiles", async () => {
+    const df = await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv"));
+    const scored = await scoreAnswerCorrectness(df, { judge: createJudge({ judge: "labels", labels: path.join(__dirname, "..", "data", "qa-models.labels.jsonl"), quiet: true }), progress: false, quiet: true });
+    const html = buildReport(scored, { generatedAt: null });
+    const figures = [...html.matchAll(/<figure><h3>([^<]*)<\/h3>([\s\S]*?)<\/figure>/g)].map((m) => ({ heading: m[1]!, body: m[2]! }));
+    assert.ok(figures.length >= 8, figures.map((f) => f.heading).join(", "));
+    for (const f of figures) assert.match(f.body, /<details class="more"><summary>The numbers of this chart<\/summary><div class="table-wrap"><table/, `${f.heading} has its numbers`);
+    const of = (heading: string) => figures.find((f) => f.heading === heading)!.body;
+    const cells = (body: string) => [...body.matchAll(/<tr>(.*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((c) => c[1]!));
+    // The sweep: every model at every threshold, the pass rate as the chart's tooltip says it.
+    const sweep = cells(of("Pass rate by threshold"));
+    assert.deepEqual(sweep[0], ["model", "threshold", "pass rate", "scored rows"]);
+    assert.equal(sweep.length, 1 + 3 * 21);
+    assert.ok(sweep.some((r) => r[0] === "atlas-pro" && r[1] === "0.50" && /^\d+\.\d%$/.test(r[2]!) && r[3] === "42"), JSON.stringify(sweep.slice(0, 3)));
+    // The statement verdicts: TP, FP, FN counts per model, as the bars' labels.
+    const verdicts = cells(of("Statement verdicts"));
+    assert.deepEqual(verdicts[0], ["model", "verdict", "statements"]);
+    assert.deepEqual(verdicts.slice(1, 4).map((r) => r.slice(0, 2)), [["atlas-pro", "TP"], ["atlas-pro", "FP"], ["atlas-pro", "FN"]]);
+    // The box: each model's quartiles.
+    assert.deepEqual(cells(of("Score distribution"))[0], ["model", "scored rows", "min", "p25", "median", "p75", "max"]);
   });
 });

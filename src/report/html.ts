@@ -30,7 +30,7 @@ import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
 import { changeSection, type ChangeSection, type PreviousRunProblem } from "./changes";
-import { reportCharts, type ReportChart } from "./charts";
+import { chartDataTable, reportCharts, type ReportChart } from "./charts";
 import { answersSection, MAX_STATEMENTS_SHOWN, shownQuestions } from "./answers";
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
@@ -444,14 +444,20 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
   return reportTable(columns, rows);
 }
 
+/** The numbers a chart draws, in a table under it (closed), for readers who cannot see the chart; "" when it has none. */
+function numbersOf(chart: ReportChart): string {
+  const table = chartDataTable(chart.spec, escapeHtml);
+  return table === undefined ? "" : onDemand("The numbers of this chart", table);
+}
+
 function chartSection(charts: readonly ReportChart[], notes: readonly string[]): string {
   const figures = charts.map(
     (c) =>
       `<figure><h3>${escapeHtml(c.title)}</h3><div class="chart" id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></div>` +
-      `<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`,
+      `<figcaption>${escapeHtml(c.caption)}</figcaption>${numbersOf(c)}</figure>`,
   );
   return [
-    `<noscript><p class="note">The charts are drawn by JavaScript when the page opens; the tables hold the same numbers.</p></noscript>`,
+    `<noscript><p class="note">The charts are drawn by JavaScript when the page opens; the numbers of each are in the table under its caption.</p></noscript>`,
     `<div class="charts">${figures.join("\n")}</div>`,
     ...notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`),
   ].join("\n");
