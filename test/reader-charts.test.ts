@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { buildReport, createJudge, loadDataset, scoreAnswerCorrectness, toSVG, verdictBars, winTieLoss } from "../src/index";
+import { buildReport, createJudge, factualVsSemantic, loadDataset, meanWithCI, scoreAnswerCorrectness, summarize, thresholdSweep, toSVG, verdictBars, winTieLoss } from "../src/index";
+import { setModelColors } from "../src/charts/index";
 import { mulberry32 } from "../src/stats";
 import { dumpDom } from "./support/browser";
 import { tempDir } from "./support/files";
@@ -89,5 +90,36 @@ describe("the report's charts are not only pictures", () => {
     assert.deepEqual(verdicts.slice(1, 4).map((r) => r.slice(0, 2)), [["atlas-pro", "TP"], ["atlas-pro", "FP"], ["atlas-pro", "FN"]]);
     // The box: each model's quartiles.
     assert.deepEqual(cells(of("Score distribution"))[0], ["model", "scored rows", "min", "p25", "median", "p75", "max"]);
+  });
+});
+
+describe("markers stand out from the white page whatever the model's colour", () => {
+  /** WCAG's contrast ratio of a CSS hex colour against white. */
+  const againstWhite = (hex: string): number => {
+    const channel = (i: number) => {
+      const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    const l = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+    return 1.05 / (l + 0.05);
+  };
+  /** Every point marker of an SVG: its fill and stroke. */
+  const markers = (svg: string) =>
+    [...svg.matchAll(/<path [^>]*aria-roledescription="point"[^>]*>/g)].map((m) => ({ fill: /fill="(#[0-9A-Fa-f]{6})"/.exec(m[0])?.[1] ?? "#FFFFFF", stroke: /stroke="(#[0-9A-Fa-f]{6})"/.exec(m[0])?.[1] }));
+
+  it("Okabe–Ito's yellow and orange (1.2:1 and 2.0:1 on white): the points of the sweep, the means and the scatter keep WCAG's 3:1 by their outline", async () => {
+    setModelColors({ "pale-yellow": "#F0E442", "pale-orange": "#E69F00" });
+    const rows = ["pale-yellow", "pale-orange"].flatMap((model, m) =>
+      Array.from({ length: 6 }, (_, q) => ({ id: `q${q}`, model, user_input: `Q${q}?`, response: "a", answer_correctness: 0.2 + 0.1 * q + 0.05 * m, answer_correctness_factual: 0.3 + 0.1 * q, answer_correctness_semantic: 0.5 + 0.05 * q, answer_correctness_error: "" })),
+    );
+    for (const [name, spec] of [["sweep", thresholdSweep(rows)], ["means", meanWithCI(summarize(rows, { by: "model" }))], ["scatter", factualVsSemantic(rows)]] as const) {
+      const points = markers(await toSVG(spec));
+      assert.ok(points.length >= 2, `${name}: ${points.length} points`);
+      assert.ok(points.some((p) => p.fill.toUpperCase() === "#F0E442"), `${name}: a yellow point is drawn`);
+      for (const p of points) {
+        const best = Math.max(againstWhite(p.fill), p.stroke === undefined ? 0 : againstWhite(p.stroke));
+        assert.ok(best >= 3, `${name}: a point filled ${p.fill} with outline ${p.stroke ?? "none"} reaches only ${best.toFixed(2)}:1 on white`);
+      }
+    }
   });
 });

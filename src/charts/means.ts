@@ -12,7 +12,7 @@ import { chartTable, excludedNote, groupColumn, groupLabels, numberColumn, textC
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
-import { baseSpec, modelColorEncoding, type VegaLiteSpec } from "./spec";
+import { baseSpec, modelColorEncoding, POINT_OUTLINE, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link meanWithCI} and {@link relevanceRate}. */
 export interface MeanChartOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
@@ -130,7 +130,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
     layer: [
       ...intervalLayers(y, tooltip).slice(0, 3),
       {
-        mark: { type: "point", filled: true, size: 90, opacity: 1 },
+        mark: { type: "point", filled: true, size: 90, opacity: 1, ...POINT_OUTLINE },
         encoding: { y, x: { field: "mean", type: "quantitative", title: axis, scale: pointScale(values) }, color: { ...modelColorEncoding(models, "model", by), legend: null }, tooltip },
       },
       intervalLayers(y, tooltip)[3]!,

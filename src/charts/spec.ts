@@ -13,6 +13,13 @@ export interface VegaLiteSpec {
 /** The schema every chart declares: JupyterLab and VS Code render this MIME type. */
 export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
 
+/**
+ * The outline of a point coloured by model: dark grey, so that every marker
+ * stands out from the white background at WCAG's 3:1 for graphics whatever
+ * its fill (Okabe–Ito's yellow is 1.2:1 on white, its orange 2.0:1).
+ */
+export const POINT_OUTLINE = { stroke: "#333333", strokeWidth: 0.8 } as const;
+
 /** The most data rows a spec inlines; larger inputs are aggregated first. */
 export const MAX_INLINE_ROWS = 5000;
 
