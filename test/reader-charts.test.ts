@@ -123,3 +123,12 @@ describe("markers stand out from the white page whatever the model's colour", ()
     }
   });
 });
+
+describe("the means chart claims no certainty it does not have", () => {
+  it("a model whose every score is 0: its label says there is no interval and why, instead of a bar of no width", async () => {
+    const rows = ["fine", "all-zero"].flatMap((model, m) => Array.from({ length: 10 }, (_, q) => ({ id: `q${q}`, model, answer_correctness: m === 1 ? 0 : 0.3 + 0.05 * q, answer_correctness_error: "" })));
+    const labels = texts(await toSVG(meanWithCI(summarize(rows, { by: "model" }))));
+    assert.ok(labels.includes("0.000 · n = 10 · no CI: every score the same"), labels.join(" | "));
+    assert.ok(labels.some((l) => /^0\.525 · n = 10$/.test(l)), labels.join(" | "));
+  });
+});

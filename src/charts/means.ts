@@ -99,13 +99,15 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
   const axis = `mean ${metric}`;
   const values = rows.map((r) => {
-    const hasCI = Number.isFinite(r.ci_low) && Number.isFinite(r.ci_high);
+    // A bootstrap of scores that never vary (every score 0) is a point, not a certain mean: no bar, and the label says why.
+    const flat = Number.isFinite(r.ci_low) && r.ci_low === r.ci_high && !Number.isFinite(r.pass_rate);
+    const hasCI = Number.isFinite(r.ci_low) && Number.isFinite(r.ci_high) && !flat;
     return {
       ...r,
       ci_low: hasCI ? r.ci_low : null,
       ci_high: hasCI ? r.ci_high : null,
       label_x: hasCI ? Math.max(r.ci_high, r.mean) : r.mean,
-      label: `${r.mean.toFixed(3)} · ${nText(r.n)}${hasCI ? "" : " · no CI"}`,
+      label: `${r.mean.toFixed(3)} · ${nText(r.n)}${hasCI ? "" : flat ? " · no CI: every score the same" : " · no CI"}`,
     };
   });
   const models = rows.map((r) => r.model);
