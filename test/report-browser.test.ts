@@ -4,7 +4,8 @@
  * its container (nor the page wider than the window), the answers' filters
  * leave only the matching answers, and nothing logs an error or breaks the
  * Content-Security-Policy. With JavaScript off every answer is there and the
- * filter bar is hidden.
+ * filter bar is hidden. Every drawn chart is announced to a screen reader by
+ * its heading and what it shows.
  */
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { escapeHtml } from "../src/display/html";
 import { tableFromDataFrame } from "../src/frame/dataframe";
 import { parseDetails, DETAILS_COLUMN } from "../src/metrics/answer-correctness/details";
 import { dumpDom, ERROR_PROBE, pageResult } from "./support/browser";
+import { mulberry32 } from "../src/stats";
 import { tempDir } from "./support/files";
 import { chartIds, probedCopy, reportStatus } from "./support/report-page";
 
@@ -259,4 +261,26 @@ describe("HTML report in Chromium at 1,280 × 800 (the demo's report)", () => {
     assertFits(result.layout, "JavaScript off");
     assertFits(result.opened, "JavaScript off, every <details> open");
   });
+});
+
+describe("the report's charts name themselves to a screen reader", () => {
+  it("every chart of the report, drawn in headless Chromium, is announced by its heading and what it shows, not as 'Vega visualization'", () => {
+    const rng = mulberry32(2);
+    const rows = ["atlas-pro", "swift-mini"].flatMap((model, m) =>
+      Array.from({ length: 12 }, (_, q) => ({ id: `q${q}`, model, user_input: `Question ${q}?`, response: `answer ${q}`, reference: `reference ${q}`, answer_correctness: Math.min(1, 0.3 + 0.3 * m + 0.3 * rng()), answer_correctness_error: "", answer_correctness_judge: "hand-labelled" })),
+    );
+    const file = path.join(tempDir(), "report.html");
+    writeFileSync(file, buildReport(rows, { generatedAt: null }));
+    const dom = dumpDom(file);
+    const charts = [...dom.matchAll(/<figure><h3>([^<]*)<\/h3><div class="chart[^"]*" id="([^"]*)"([^>]*)>/g)].map((m) => ({ heading: m[1]!, id: m[2]!, attributes: m[3]! }));
+    assert.ok(charts.length >= 4, `charts found: ${charts.map((c) => c.id).join(", ")}`);
+    for (const c of charts) {
+      assert.match(c.attributes, /data-rendered="true"/, `${c.id} was drawn`);
+      const label = /aria-label="([^"]*)"/.exec(c.attributes)?.[1] ?? "";
+      assert.notEqual(label, "Vega visualization", c.id);
+      assert.ok(label.startsWith(`${c.heading}: `), `${c.id}: ${label}`);
+      assert.match(label, /judge: hand-labelled/, `${c.id}: the subtitle is read too: ${label}`);
+    }
+  });
+
 });

@@ -95,12 +95,12 @@ describe("HTML report", () => {
     assert.ok(!headers(summary.slice(summary.indexOf("<details"))).includes("pass_rate"), "a column that is NaN throughout is left out");
     assert.match(summary, /Not shown, as it is empty in every row: the column <code>pass_rate<\/code>\./, "which column, and why");
     assert.doesNotMatch(withoutLibraries(html), />\s*NaN\s*</, "no NaN cell");
-    // compareModels: short (pair, pairs, difference with CI, w/t/l, p_holm, verdict), the full table on demand.
+    // compareModels: short (pair, pairs, difference with CI, the test's estimate with CI, w/t/l, p_holm, verdict), the full table on demand.
     const comparison = section(html, "comparison");
     const shortComparison = comparison.slice(0, comparison.indexOf("<details"));
-    assert.deepEqual(headers(shortComparison), ["a − b", "pairs", "difference (95% CI)", "wins / ties / losses", "p_holm", "verdict"]);
+    assert.deepEqual(headers(shortComparison), ["a − b", "pairs", "difference (95% CI)", "typical question (95% CI)", "wins / ties / losses", "p_holm", "verdict"]);
     assert.equal((shortComparison.match(/<tr>/g) ?? []).length, 1 + 3, "header and three pairs");
-    assert.match(shortComparison, /<td>atlas-pro − chatter-xl<\/td><td class="num">42<\/td><td class="num">\+0\.\d\d <span class="ci">\(\+0\.\d\d to \+0\.\d\d\)<\/span><\/td><td class="num">\d+ \/ \d+ \/ \d+<\/td>/);
+    assert.match(shortComparison, /<td>atlas-pro − chatter-xl<\/td><td class="num">42<\/td><td class="num">\+0\.\d\d <span class="ci">\(\+0\.\d\d to \+0\.\d\d\)<\/span><\/td><td class="num">\+0\.\d\d <span class="ci">\(\+0\.\d\d to \+0\.\d\d\)<\/span><\/td><td class="num">\d+ \/ \d+ \/ \d+<\/td>/);
     assert.ok(headers(comparison.slice(comparison.indexOf("<details"))).includes("p_value"));
     // Numbers right-aligned (class num), text left; the stylesheet wraps text and keeps numbers on one line.
     assert.match(html, /th\.num, td\.num, td\.ef-num \{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap;/);
@@ -443,7 +443,7 @@ describe("HTML report: 0/1 scores, a run where most answers failed, and the chan
     const sentences = [...section(page, "headline").matchAll(/<p>([^<]*)<\/p>/g)].map((m) => m[1]!);
     const change = sentences.filter((s) => s.startsWith("Since the previous run"));
     assert.equal(change.length, 1, sentences.join("\n"));
-    const m = /^Since the previous run \(mean answer_correctness\): atlas-pro (−0\.\d\d) \(95% CI (−0\.\d\d) to (−0\.\d\d); Wilcoxon p_holm = 0\.0\d+\); others unchanged within chance; answers: 10 worse\.$/.exec(change[0]!);
+    const m = /^Since the previous run \(mean answer_correctness\): atlas-pro (−0\.\d\d) on average \(95% CI (−0\.\d\d) to (−0\.\d\d)\), −0\.\d\d on the typical answer \(Hodges–Lehmann, 95% CI −0\.\d\d to −0\.\d\d; Wilcoxon p_holm = 0\.0\d+\); others unchanged within chance; answers: 10 worse\.$/.exec(change[0]!);
     assert.ok(m, change[0]);
     // The section's table shows the same change and interval for atlas-pro.
     const row = /<td>atlas-pro<\/td>(?:<td[^>]*>[^<]*<\/td>){3}<td class="num">([^ ]+) <span class="ci">\(([^ ]+) to ([^)]+)\)<\/span><\/td>/.exec(section(page, "change"));

@@ -10,6 +10,7 @@ import {
   erf,
   erfc,
   finiteValues,
+  hodgesLehmann,
   holm,
   mulberry32,
   nanMax,
@@ -23,6 +24,7 @@ import {
   quantile7,
   roundDifferences,
   signTest,
+  signTestInterval,
   spearman,
   twoSampleBootstrap,
   wilcoxonSignedRank,
@@ -190,6 +192,91 @@ describe("sign test", () => {
   it("from paired samples", () => {
     const r = signTest([1, 1, 0, 1, Number.NaN], [0, 1, 1, 0, 1]);
     assert.deepEqual([r.positive, r.negative, r.ties], [2, 1, 1]);
+  });
+});
+
+describe("the estimates that belong to the paired tests", () => {
+  /** Every Walsh average (d_i + d_j)/2, i ≤ j, of the non-zero differences, sorted: the brute force the fast code avoids. */
+  const walsh = (d: number[]) => {
+    const nz = d.filter((v) => v !== 0);
+    const out: number[] = [];
+    for (let i = 0; i < nz.length; i++) for (let j = i; j < nz.length; j++) out.push((nz[i]! + nz[j]!) / 2);
+    return out.sort((a, b) => a - b);
+  };
+
+  it("Hodges–Lehmann on Darwin's maize data: the pseudo-median 25 and the 26th to the 95th of the 120 Walsh averages (R's rule for n = 15)", () => {
+    const d = [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75];
+    const h = hodgesLehmann(d);
+    const w = walsh(d);
+    assert.equal(h.estimate, 25);
+    // qsignrank(0.025, 15) = 26: the interval runs from the 26th smallest to the 26th largest Walsh average.
+    assert.equal(h.low, w[25]);
+    assert.equal(h.high, w[120 - 26]);
+    assert.deepEqual([h.low, h.high], [4, 41.5]);
+    assert.equal(h.method, "exact");
+    // Paired samples give the same as their differences.
+    assert.deepEqual(hodgesLehmann(d.map((v) => v + 100), d.map(() => 100)), h);
+  });
+
+  it("its interval excludes 0 exactly when the Wilcoxon test rejects, on 2,000 random samples without ties (exact and normal)", () => {
+    const rng = mulberry32(7);
+    let mismatches = 0;
+    let rejected = 0;
+    for (let t = 0; t < 2000; t++) {
+      const n = 6 + Math.floor(rng() * 55);
+      const shift = (rng() - 0.5) * 0.8;
+      const d = Array.from({ length: n }, () => shift + (rng() - 0.5) * 1.5);
+      const h = hodgesLehmann(d);
+      const reject = wilcoxonSignedRank(d).pValue < 0.05;
+      if (reject) rejected++;
+      if ((h.low > 0 || h.high < 0) !== reject) mismatches++;
+      if (n <= 30 && t % 10 === 0) {
+        const w = walsh(roundDifferences(d)); // as the test sees them: 12 significant digits
+        const m = w.length;
+        assert.equal(h.estimate, m % 2 === 1 ? w[(m - 1) / 2] : (w[m / 2 - 1]! + w[m / 2]!) / 2);
+        assert.ok(w.includes(h.low) && w.includes(h.high), "the bounds are Walsh averages");
+      }
+    }
+    assert.equal(mismatches, 0);
+    assert.ok(rejected > 300 && rejected < 1700, `both outcomes are exercised (${rejected} rejected)`);
+  });
+
+  it("drops zero differences as the test does, and gives no interval where no outcome reaches 95%", () => {
+    const h = hodgesLehmann([0, 0, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]);
+    assert.equal(h.zeros, 3);
+    assert.equal(h.n, 6);
+    close(h.estimate, 0.35, 1e-12);
+    // Five differences cannot reach p < 0.05 (the smallest exact p is 2/32): no 95% interval, not a too-narrow one.
+    const five = hodgesLehmann([1, 2, 3, 4, 5]);
+    assert.equal(five.estimate, 3);
+    assert.ok(Number.isNaN(five.low) && Number.isNaN(five.high));
+    assert.equal(hodgesLehmann([0, 0]).estimate, 0);
+    assert.ok(Number.isNaN(hodgesLehmann([]).estimate));
+    assert.throws(() => hodgesLehmann([1, 2], undefined, { confidence: 1 }), /confidence must be between 0 and 1/);
+  });
+
+  it("100,000 pairs take one pass of bisection, not 5 billion Walsh averages", () => {
+    const rng = mulberry32(3);
+    const d = Array.from({ length: 100_000 }, () => 0.02 + rng() - 0.5);
+    const h = hodgesLehmann(d);
+    assert.equal(h.method, "normal");
+    assert.ok(h.low < h.estimate && h.estimate < h.high && h.low > -0.05 && h.high < 0.1, JSON.stringify(h));
+  });
+
+  it("the sign test's share with its Clopper–Pearson interval: excludes one half exactly when the test's p ≤ 0.05", () => {
+    const nine = signTestInterval(9, 1);
+    close(nine.share, 0.9, 1e-15);
+    // R: binom.test(9, 10)$conf.int = 0.5549839 0.9974714
+    close(nine.low, 0.5549839, 1e-6);
+    close(nine.high, 0.9974714, 1e-6);
+    assert.deepEqual([signTestInterval(0, 3).low, signTestInterval(3, 0).high], [0, 1]);
+    assert.ok(Number.isNaN(signTestInterval(0, 0).share));
+    for (let n = 1; n <= 60; n++) {
+      for (let k = 0; k <= n; k++) {
+        const s = signTestInterval(k, n - k);
+        assert.equal(s.low > 0.5 || s.high < 0.5, binomialTwoSidedP(k, n) < 0.05, `${k} of ${n}`);
+      }
+    }
   });
 });
 

@@ -64,7 +64,8 @@ export const COMPARISON_COLUMNS = [
   "unpaired_because",
 ] as const;
 
-interface ModelRows {
+/** @internal One model's scores, by question id and in order. */
+export interface ModelRows {
   name: string;
   /** Score per question id (NaN when the row failed), ids in order of first appearance. */
   byId: Map<string, number>;
@@ -74,7 +75,8 @@ interface ModelRows {
   all: number[];
 }
 
-function modelRows(table: Table, scores: Float64Array, by: string, pairBy: string | undefined, caller: string): ModelRows[] {
+/** @internal Each model's scores by question, as {@link compareModels} pairs them (throws on a (pairBy, model) pair seen twice). */
+export function modelRows(table: Table, scores: Float64Array, by: string, pairBy: string | undefined, caller: string): ModelRows[] {
   const modelColumn = requireColumn(table, by, caller, "model");
   const idColumn = pairBy === undefined ? undefined : getColumn(table, pairBy);
   const models = new Map<string, ModelRows>();

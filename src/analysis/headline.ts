@@ -11,6 +11,8 @@ import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
 import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
+import { testEstimates, type TestEstimate } from "./test-estimate";
+import { hodgesLehmann, signTestInterval } from "../stats/shift";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -26,7 +28,9 @@ export interface HeadlineOptions extends Pick<PairOptions, "by"> {
    */
   judge?: string | { readonly label: string };
   /**
-   * The scored table the summary was made from. When more than half of its
+   * The scored table the summary was made from. It gives each pair with a
+   * winner the estimate and interval of its test beside the mean's (see
+   * {@link headline}). When more than half of its
    * answers failed to score, the headline's first sentence says so and names
    * the commonest reason (its `<metric>_error` cells, grouped by
    * {@link failureKind} as the report's "Failed rows" groups them); without
@@ -131,10 +135,19 @@ function fixed(x: number): string {
   return x.toFixed(2).replace(/^-/, "−");
 }
 
-/** An interval: "0.12–0.30", or "−0.03 to 0.13" when a bound is negative (a dash would read as a minus). */
+/**
+ * An interval: "0.12–0.30", or "−0.03 to 0.13" when a bound is negative (a
+ * dash would read as a minus). A bound that is not 0 but reads 0.00 at two
+ * decimals gets one significant digit ("0.004–0.10", "−0.003 to 0.11"), so
+ * that whether the interval holds 0 can be read off the page. A bootstrap
+ * interval of no width (values that never vary) is no interval: "n/a".
+ */
 function interval(low: number, high: number): string {
   if (!Number.isFinite(low) || !Number.isFinite(high)) return "n/a";
-  return low < 0 || high < 0 ? `${fixed(low)} to ${fixed(high)}` : `${fixed(low)}–${fixed(high)}`;
+  // A bootstrap of values that do not vary (every score 0, every pair differing by 1) is a point, not an interval of no width.
+  if (low === high) return "n/a: no variation to resample";
+  const bound = (x: number) => (x !== 0 && (fixed(x) === "0.00" || fixed(x) === "−0.00") ? x.toFixed(Math.min(12, -Math.floor(Math.log10(Math.abs(x))))).replace(/^-/, "−") : fixed(x));
+  return low < 0 || high < 0 ? `${bound(low)} to ${bound(high)}` : `${bound(low)}–${bound(high)}`;
 }
 
 /** A p-value as people read it: "< 0.001", else three decimals (two significant digits above 0.1). */
@@ -174,7 +187,13 @@ function judgeSentence(judge: string): string {
  *   read the same at two decimals are "tied with" each other, not ranked;
  *   past ten models the rest are counted, down to the last);
  * - the difference between each model and the next in the ranking, with its
- *   interval, test and verdict in words (the real differences in one
+ *   interval, test and verdict in words; given `scored`, a pair with a winner
+ *   (or whose mean's interval excludes 0) also gets the estimate and interval
+ *   of the test its verdict follows (the Hodges–Lehmann shift with its
+ *   Wilcoxon interval; for the sign test, the share of differing questions
+ *   won with its Clopper–Pearson interval), so that the interval beside the
+ *   verdict agrees with it, and a clause whose interval still differs from
+ *   its verdict says why (Holm's correction, ties) (the real differences in one
  *   sentence, those that may be chance in another, equal means as "score
  *   the same", and a pair whose test and mean lean opposite ways as
  *   inconclusive, never as a difference; past five pairs in one sentence
@@ -190,6 +209,7 @@ function judgeSentence(judge: string): string {
  * headline(summarize(scored, { by: "model" }), compareModels(scored), { judge: "gpt-4o-mini @ api.openai.com" });
  * // ["Ranking by mean answer_correctness: atlas-pro 0.74 (95% CI 0.70–0.78), chatter-xl 0.50 (0.47–0.54), swift-mini 0.32 (0.23–0.42); 42 answers each.",
  * //  "atlas-pro scores 0.24 higher than chatter-xl (95% CI 0.19–0.29; Wilcoxon p_holm < 0.001), and chatter-xl scores 0.18 higher than swift-mini (95% CI 0.07–0.28; Wilcoxon p_holm = 0.003): real differences.",
+ * // with { scored }: "atlas-pro scores 0.24 higher than chatter-xl on average (95% CI 0.19–0.29) and 0.24 higher on the typical question (Hodges–Lehmann, 95% CI 0.18–0.29; Wilcoxon p_holm < 0.001), …"
  * //  "Scored by gpt-4o-mini @ api.openai.com."]
  */
 export function headline(summary: FrameInput, comparison?: FrameInput, options: HeadlineOptions = {}): string[] {
@@ -258,7 +278,7 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
   const unscored = lines.filter((l) => Number.isNaN(l.mean)).map((l) => l.model);
   if (unscored.length > 0 && scored.length > 0) sentences.push(`${unscored.join(", ")} ${unscored.length === 1 ? "has" : "have"} no scored answer.`);
 
-  if (comparison !== undefined && scored.length > 1) sentences.push(...pairSentences(comparison, scored));
+  if (comparison !== undefined && scored.length > 1) sentences.push(...pairSentences(comparison, scored, options.scored === undefined ? undefined : estimatesOf(options.scored, metric, by)));
   if (typeof options.change === "string") sentences.push(`Since the previous run: not compared (${options.change.replace(/[.\s]+$/, "")}).`);
   else if (options.change !== undefined) sentences.push(changeSentence(options.change, metric));
 
@@ -329,8 +349,9 @@ function failureLead(metric: string, total: number, errors: number, whose: strin
  * no winner) in a third, and those from too few answers to conclude anything
  * in a fourth. The other pairs follow from these, or are in the table.
  */
-function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): string[] {
+function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], estimates?: (a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined): string[] {
   const rows = rowsOf(readTable(comparison, "headline"));
+  const tested = rows.filter((r) => Number.isFinite(cellNumber(r["p_holm"]))).length;
   const real: string[] = [];
   const chance: string[] = [];
   const mixed: string[] = [];
@@ -363,19 +384,64 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
       );
       continue;
     }
-    const test = `${testName(cellString(row["test"]))} p_holm ${pValue(cellNumber(row["p_holm"]))}${why !== "" ? `; unpaired because ${why}` : ""}`;
+    const testCell = cellString(row["test"]);
     const verdict = cellString(row["verdict"]);
+    const isReal = / better than /.test(verdict);
+    const pHolm = cellNumber(row["p_holm"]);
+    const pRaw = cellNumber(row["p_value"]);
+    // The estimate and interval of the test the verdict follows, as higher − lower.
+    const meanExcludes = low > 0 || high < 0;
+    const wanted = isReal || verdict === MEAN_DISAGREES || meanExcludes;
+    const found = unpaired || estimates === undefined || !wanted ? undefined : estimates(higher.model, lower.model, testCell, cellString(row["paired_by"]));
+    // Printed where it carries the verdict (a winner, or no winner by a test that disagrees with the mean or its interval); a pair
+    // whose every number says "no difference" keeps the short form. With no question differing there is nothing typical to estimate.
+    // Differences that are all the same give a point, said already by the mean's "no variation": no second clause for it.
+    const own = found !== undefined && found.n > 0 && !(found.low === found.high) ? found : undefined;
+    const ownExcludes = own === undefined || !Number.isFinite(own.low) ? undefined : own.kind === "shift" ? own.low > 0 || own.high < 0 : own.low > 0.5 || own.high < 0.5;
+    // When the interval printed beside the test and the verdict still differ, say why in the same clause.
+    const why2: string[] = [];
+    const corrected = tested > 1 && Number.isFinite(pRaw) && pRaw < ALPHA && !(pHolm < ALPHA);
+    if (verdict !== MEAN_DISAGREES) {
+      const alone = `the interval${own === undefined ? " is" : "s are"} for this pair alone, while p_holm is corrected for the ${tested} pairs compared`;
+      if (ownExcludes !== undefined && ownExcludes !== isReal) {
+        why2.push(corrected ? alone : "that interval is approximate where differences tie, and the verdict follows the p-value");
+      } else if (own === undefined && meanExcludes !== isReal) {
+        // What the test asks, in words: the verdict follows it, not the mean's bootstrap interval.
+        const follows = testCell.startsWith("wilcoxon")
+          ? "the rank test (which model wins the typical question)"
+          : testCell.startsWith("sign test")
+            ? "the sign test (which model wins more of the questions where they differ)"
+            : `the ${testName(testCell)} (its p-value and the bootstrap interval can disagree near the 5% line)`;
+        why2.push(
+          isReal
+            ? `the verdict follows ${follows}; the mean's interval includes 0`
+            : corrected
+              ? alone
+              : `the verdict follows ${follows}, which finds no difference; the mean's interval excludes 0`,
+        );
+      } else if (own !== undefined && meanExcludes !== isReal) {
+        const follows = own.kind === "shift" ? "the test of the typical question" : "the sign test, which counts only the questions where they differ";
+        why2.push(`the verdict follows ${follows}; the mean's interval ${isReal ? "includes" : "excludes"} 0`);
+      }
+    }
+    const test = `${testName(testCell)} p_holm ${pValue(pHolm)}${why !== "" ? `; unpaired because ${why}` : ""}`;
+    const ownText = own === undefined ? undefined : ownClause(own, test);
+    // The reason goes inside the clause's last parentheses, beside the p-value it explains.
+    const withNote = (clause: string) => (why2.length > 0 ? `${clause.slice(0, -1)}; ${why2.join("; ")})` : clause);
     if (verdict === MEAN_DISAGREES) {
       // The typical question favours the model with the lower mean: no winner, in words.
-      mixed.push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} on average (95% CI ${interval(low, high)}), but ${lower.model} scores higher on the typical question (${test})`);
+      mixed.push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} on average (95% CI ${interval(low, high)}), but ${lower.model} ${own === undefined ? `scores higher on the typical question (${test})` : `${own.kind === "shift" ? "scores " : ""}${ownClause(flipped(own), test)}`}`);
       continue;
     }
-    const isReal = / better than /.test(verdict);
-    if (!isReal && fixed(Math.abs(diff)) === "0.00") {
-      chance.push(`${higher.model} and ${lower.model} score the same (difference ${fixed(Math.abs(diff))}, 95% CI ${interval(low, high)}; ${test})`);
+    if (!isReal && fixed(Math.abs(diff)) === "0.00" && own === undefined) {
+      chance.push(withNote(`${higher.model} and ${lower.model} score the same (difference ${fixed(Math.abs(diff))}, 95% CI ${interval(low, high)}; ${test})`));
       continue;
     }
-    (isReal ? real : chance).push(`${higher.model} scores ${fixed(diff)} higher than ${lower.model} (95% CI ${interval(low, high)}; ${test})`);
+    const clause =
+      ownText === undefined
+        ? `${higher.model} scores ${fixed(diff)} higher than ${lower.model} (95% CI ${interval(low, high)}; ${test})`
+        : `${higher.model} scores ${fixed(diff)} higher than ${lower.model} on average (95% CI ${interval(low, high)}) and ${ownText}`;
+    (isReal ? real : chance).push(withNote(clause));
   }
   const sentence = (clauses: string[], one: string, many: string) => {
     // Past MAX_PAIR_CLAUSES pairs, the first ones and a count of the others.
@@ -393,6 +459,59 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[]): st
   return [...out, ...notes];
 }
 
+/** Significance level of the verdicts the headline reads (compareModels' default). */
+const ALPHA = 0.05;
+
+/**
+ * The test's own estimate in words, for a clause after "… on average (95% CI …) and":
+ * "0.25 higher on the typical question (Hodges–Lehmann, 95% CI 0.20–0.30; Wilcoxon p_holm < 0.001)", or
+ * "wins 9 of the 10 questions where they differ (90%, 95% CI 55%–100%; sign test p_holm = 0.02)".
+ */
+function ownClause(own: TestEstimate, test: string): string {
+  const ci = Number.isFinite(own.low) ? `95% CI ${own.kind === "shift" ? interval(own.low, own.high) : `${percent(own.low)}–${percent(own.high)}`}` : `no 95% CI from ${counted(own.n, own.kind === "shift" ? "differing question" : "question")}`;
+  if (own.kind === "shift") {
+    const same = fixed(own.estimate) === "0.00" || fixed(own.estimate) === "−0.00";
+    return `${same ? "the same" : `${fixed(Math.abs(own.estimate))} ${own.estimate < 0 ? "lower" : "higher"}`} on the typical question (Hodges–Lehmann, ${ci}; ${test})`;
+  }
+  return `wins ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "question")} where they differ (${percent(own.estimate)}, ${ci}; ${test})`;
+}
+
+/** The same estimate seen from the other model: b − a. */
+function flipped(own: TestEstimate): TestEstimate {
+  return own.kind === "shift"
+    ? { ...own, estimate: -own.estimate, low: -own.high, high: -own.low }
+    : { ...own, estimate: 1 - own.estimate, low: 1 - own.high, high: 1 - own.low, won: own.n - own.won };
+}
+
+/** A share as a whole percentage: "55%". */
+function percent(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+/** The test estimates of a scored table (see testEstimates), one reader per pairing column. */
+function estimatesOf(scored: FrameInput, metric: string, by: string): (a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined {
+  // Read only when a pair needs it (a table of many rows is not read for a headline of no winner).
+  let table: Table | null | undefined;
+  const readers = new Map<string, ReturnType<typeof testEstimates>>();
+  return (a, b, test, pairBy) => {
+    if (pairBy === "") return undefined;
+    if (table === undefined) {
+      try {
+        table = readTable(scored, "headline");
+      } catch {
+        table = null;
+      }
+    }
+    if (table === null) return undefined;
+    let read = readers.get(pairBy);
+    if (read === undefined) {
+      read = testEstimates(table, metric, by, pairBy);
+      readers.set(pairBy, read);
+    }
+    return read(a, b, test);
+  };
+}
+
 /** A change with its sign: "+0.05", "−0.05", "0.00". */
 function signed(x: number): string {
   return fixed(x) === "0.00" || fixed(x) === "−0.00" ? "0.00" : x > 0 ? `+${fixed(x)}` : fixed(x);
@@ -408,6 +527,9 @@ function signed(x: number): string {
  */
 function changeSentence(change: RunChangeInput, metric: string): string {
   const rows = rowsOf(readTable(change.summary, "headline (change since the previous run)"));
+  let movedRows: Record<string, Cell>[] | undefined;
+  const movedOf = () => (movedRows ??= change.changes === undefined ? [] : rowsOf(readTable(change.changes, "headline (change since the previous run)")).filter((c) => /^(better|worse)$/.test(cellString(c["status"]))));
+  const answersThatMoved = change.changes === undefined ? undefined : { rows: movedOf };
   const all = rows.find((r) => cellString(r["model"]) === "(all)");
   const perModel = rows.filter((r) => r !== all);
   const named = perModel.length > 0;
@@ -433,7 +555,20 @@ function changeSentence(change: RunChangeInput, metric: string): string {
     }
     else if (!(cellNumber(r["n_paired"]) >= MIN_PAIRS)) thin.push(name);
     else if (verdict === "after better than before" || verdict === "before better than after") {
-      real.push(`${name} ${signed(cellNumber(r["change"]))} (95% CI ${interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]))}; ${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))})`);
+      const test = `${testName(cellString(r["test"]))} p_holm ${pValue(cellNumber(r["p_holm"]))}`;
+      const mean = interval(cellNumber(r["ci_low"]), cellNumber(r["ci_high"]));
+      // Beside the verdict, the estimate and interval of its test, from the answers that moved (the ones the test counts).
+      const found = answersThatMoved === undefined ? undefined : changeEstimate(answersThatMoved, named ? name : undefined, cellString(r["test"]));
+      const own = found !== undefined && !(found.low === found.high) ? found : undefined;
+      if (own === undefined) real.push(`${name} ${signed(cellNumber(r["change"]))} (95% CI ${mean}; ${test})`);
+      else {
+        const meanHolds0 = !(cellNumber(r["ci_low"]) > 0 || cellNumber(r["ci_high"]) < 0);
+        const typical =
+          own.kind === "shift"
+            ? `${signed(own.estimate)} on the typical answer (Hodges–Lehmann, 95% CI ${Number.isFinite(own.low) ? interval(own.low, own.high) : "n/a"}; ${test}`
+            : `better on ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "answer")} that moved (${percent(own.estimate)}, 95% CI ${percent(own.low)}–${percent(own.high)}; ${test}`;
+        real.push(`${name} ${signed(cellNumber(r["change"]))} on average (95% CI ${mean}), ${typical}${meanHolds0 ? "; the verdict follows the test; the mean's interval includes 0" : ""})`);
+      }
     } else calm.push(name);
   }
   const parts: string[] = [...real];
@@ -451,6 +586,27 @@ function changeSentence(change: RunChangeInput, metric: string): string {
   const moved = answersMoved(all ?? subjects[0], change.changes);
   if (moved !== "") parts.push(moved);
   return `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+}
+
+/**
+ * The estimate of a change's test from the answers that moved (status
+ * better or worse: the non-zero differences, the ones the test counts), of
+ * one model or all: the Hodges–Lehmann shift with its Wilcoxon interval, or
+ * for the sign test the share that got better with its exact interval.
+ */
+function changeEstimate(moved: { rows: () => Record<string, Cell>[] }, model: string | undefined, test: string): TestEstimate | undefined {
+  const rows = moved.rows().filter((r) => model === undefined || cellString(r["model"]) === model);
+  if (rows.length === 0) return undefined;
+  if (test.startsWith("wilcoxon")) {
+    const h = hodgesLehmann(rows.map((r) => cellNumber(r["change"])));
+    return Number.isFinite(h.estimate) ? { kind: "shift", estimate: h.estimate, low: h.low, high: h.high, n: h.n } : undefined;
+  }
+  if (test.startsWith("sign test")) {
+    const won = rows.filter((r) => cellString(r["status"]) === "better").length;
+    const s = signTestInterval(won, rows.length - won);
+    return { kind: "share", estimate: s.share, low: s.low, high: s.high, won, n: s.n };
+  }
+  return undefined;
 }
 
 /** The answers that moved, from the pooled row and the changed answers: "3 answers better, 5 worse (2 by 0.5 or more), 1 newly failed". */

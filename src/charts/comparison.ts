@@ -14,7 +14,7 @@ import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { OUTCOME_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
-import { baseSpec, MAX_PAIR_ROWS, modelColorEncoding, modelShapeEncoding, type VegaLiteSpec } from "./spec";
+import { baseSpec, MAX_PAIR_ROWS, modelColorEncoding, modelShapeEncoding, POINT_OUTLINE, type VegaLiteSpec } from "./spec";
 
 export { meanWithCI, relevanceRate } from "./means";
 export type { MeanChartOptions } from "./means";
@@ -208,7 +208,7 @@ export function thresholdSweep(scored: FrameInput, options: ThresholdSweepOption
     width: 480,
     height: 260,
     data: { values },
-    mark: { type: "line", point: { filled: true, size: 45 } },
+    mark: { type: "line", point: { filled: true, size: 45, ...POINT_OUTLINE } },
     encoding: {
       x: { field: "threshold", type: "quantitative", title: "Threshold (pass when score ≥ threshold)" },
       y: { field: "pass_rate", type: "quantitative", title: "Pass rate", axis: { format: "%" }, scale: { domain: [0, 1] } },

@@ -9,7 +9,7 @@ import { finishSpec } from "./finish";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { DIVERGING_SCHEME, VERDICT_COLORS } from "./palette";
 import { stackedSegmentLayers } from "./segments";
-import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, modelShapeEncoding, type VegaLiteSpec } from "./spec";
+import { baseSpec, MAX_INLINE_ROWS, modelColorEncoding, modelShapeEncoding, POINT_OUTLINE, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link factualVsSemantic}. */
 export interface ScatterOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
@@ -100,7 +100,7 @@ export function factualVsSemantic(scored: FrameInput, options: ScatterOptions = 
     width: 420,
     height: 320,
     data: { values },
-    mark: { type: "point", filled: true, opacity: 0.7, size: 55 },
+    mark: { type: "point", filled: true, opacity: 0.7, size: 55, ...POINT_OUTLINE },
     encoding: {
       x: { field: "semantic_shown", type: "quantitative", title: "semantic (cosine of embeddings)", scale: { zero: false } },
       y: { field: "factual_shown", type: "quantitative", title: "factual (F-beta of statements)", scale: yScale, axis: yAxis },

@@ -12,7 +12,7 @@ import { chartTable, excludedNote, groupColumn, groupLabels, numberColumn, textC
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
-import { baseSpec, modelColorEncoding, type VegaLiteSpec } from "./spec";
+import { baseSpec, modelColorEncoding, POINT_OUTLINE, type VegaLiteSpec } from "./spec";
 
 /** Options of {@link meanWithCI} and {@link relevanceRate}. */
 export interface MeanChartOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
@@ -99,13 +99,15 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
   const axis = `mean ${metric}`;
   const values = rows.map((r) => {
-    const hasCI = Number.isFinite(r.ci_low) && Number.isFinite(r.ci_high);
+    // A bootstrap of scores that never vary (every score 0) is a point, not a certain mean: no bar, and the label says why.
+    const flat = Number.isFinite(r.ci_low) && r.ci_low === r.ci_high && !Number.isFinite(r.pass_rate);
+    const hasCI = Number.isFinite(r.ci_low) && Number.isFinite(r.ci_high) && !flat;
     return {
       ...r,
       ci_low: hasCI ? r.ci_low : null,
       ci_high: hasCI ? r.ci_high : null,
       label_x: hasCI ? Math.max(r.ci_high, r.mean) : r.mean,
-      label: `${r.mean.toFixed(3)} · ${nText(r.n)}${hasCI ? "" : " · no CI"}`,
+      label: `${r.mean.toFixed(3)} · ${nText(r.n)}${hasCI ? "" : flat ? " · no CI: every score the same" : " · no CI"}`,
     };
   });
   const models = rows.map((r) => r.model);
@@ -130,7 +132,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
     layer: [
       ...intervalLayers(y, tooltip).slice(0, 3),
       {
-        mark: { type: "point", filled: true, size: 90, opacity: 1 },
+        mark: { type: "point", filled: true, size: 90, opacity: 1, ...POINT_OUTLINE },
         encoding: { y, x: { field: "mean", type: "quantitative", title: axis, scale: pointScale(values) }, color: { ...modelColorEncoding(models, "model", by), legend: null }, tooltip },
       },
       intervalLayers(y, tooltip)[3]!,

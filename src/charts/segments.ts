@@ -98,7 +98,8 @@ export function stackedSegmentLayers(spec: StackedSegmentsSpec): { values: Recor
       mark: { type: "bar", stroke: "white", strokeWidth: 1 },
       encoding: {
         y,
-        x: { field: "from", type: "quantitative", title: spec.countTitle, scale: { domain: [0, domainMax * 1.12], nice: false } },
+        // Counts: whole-number ticks only (one question must not read 0.1, 0.2, … questions).
+        x: { field: "from", type: "quantitative", title: spec.countTitle, scale: { domain: [0, domainMax * 1.12], nice: false }, axis: { tickMinStep: 1, format: "d" } },
         x2: { field: "to" },
         color: {
           field: "category",

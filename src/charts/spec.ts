@@ -13,6 +13,13 @@ export interface VegaLiteSpec {
 /** The schema every chart declares: JupyterLab and VS Code render this MIME type. */
 export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
 
+/**
+ * The outline of a point coloured by model: dark grey, so that every marker
+ * stands out from the white background at WCAG's 3:1 for graphics whatever
+ * its fill (Okabe–Ito's yellow is 1.2:1 on white, its orange 2.0:1).
+ */
+export const POINT_OUTLINE = { stroke: "#333333", strokeWidth: 0.8 } as const;
+
 /** The most data rows a spec inlines; larger inputs are aggregated first. */
 export const MAX_INLINE_ROWS = 5000;
 
@@ -142,7 +149,9 @@ export function modelShapeEncoding(models: readonly string[], field = "model", t
 
 /**
  * The common top of a spec: schema, title, subtitle lines (empty ones left
- * out; e.g. what the marks mean, then the judge), and a readable font.
+ * out; e.g. what the marks mean, then the judge), a readable font, and a
+ * `description` of the title and subtitle, which Vega gives the chart as its
+ * accessible name (screen readers otherwise hear "Vega visualization").
  *
  * @example
  * baseSpec("Mean score", ["bars: 95% CI", undefined, "judge: hand-labelled"])
@@ -151,6 +160,8 @@ export function baseSpec(title: string, subtitle?: string | readonly (string | u
   const lines = (typeof subtitle === "string" ? [subtitle] : (subtitle ?? [])).filter((l): l is string => typeof l === "string" && l !== "");
   const spec: VegaLiteSpec = {
     $schema: VEGA_LITE_SCHEMA,
+    // What a screen reader announces for the chart (Vega sets it as the container's aria-label; without it, "Vega visualization").
+    description: [title, ...lines].join("; "),
     title: lines.length === 0 ? title : { text: title, subtitle: lines.length === 1 ? lines[0] : lines },
     config: { font: "DejaVu Sans, Arial, sans-serif", view: { stroke: null } },
   };

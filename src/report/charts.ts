@@ -162,7 +162,10 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
   const add = (id: string, title: string, caption: string, applies: boolean, build: () => VegaLiteSpec) => {
     if (!applies) return;
     try {
-      charts.push({ id: `chart-${id}`, title, caption, spec: withoutSchema(build()) });
+      const spec = withoutSchema(build());
+      // The accessible name of the drawn chart: its heading, what the spec says it shows, and the caption.
+      const shows = typeof spec["description"] === "string" ? `${spec["description"]}. ` : "";
+      charts.push({ id: `chart-${id}`, title, caption, spec: { ...spec, description: `${title}: ${shows}${caption}` } });
     } catch (error) {
       notes.push(`${title}: not drawn (${errorText(error)})`);
     }
@@ -273,3 +276,94 @@ const OWN_VIEWS: Readonly<Record<string, readonly OwnView[]>> = {
     },
   ],
 };
+
+/** Most rows of a chart's data shown in the table under it. */
+export const MAX_CHART_TABLE_ROWS = 300;
+
+type Node = Record<string, unknown>;
+interface TooltipField {
+  field: string;
+  title: string;
+  format: string;
+  quantitative: boolean;
+}
+
+function isNode(value: unknown): value is Node {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The first tooltip list in a spec node or the layers under it. */
+function firstTooltip(node: Node): TooltipField[] | undefined {
+  const encoding = node["encoding"];
+  if (isNode(encoding) && Array.isArray(encoding["tooltip"])) {
+    return encoding["tooltip"].filter(isNode).flatMap((t) =>
+      typeof t["field"] === "string"
+        ? [{ field: t["field"], title: typeof t["title"] === "string" ? t["title"] : t["field"], format: typeof t["format"] === "string" ? t["format"] : "", quantitative: t["type"] === "quantitative" }]
+        : [],
+    );
+  }
+  for (const key of ["layer", "spec", "vconcat", "hconcat", "concat"]) {
+    const children = node[key];
+    for (const child of Array.isArray(children) ? children : isNode(children) ? [children] : []) {
+      if (!isNode(child)) continue;
+      if (isNode(child["data"])) continue; // its own data: found on its own turn
+      const found = firstTooltip(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The first node with inline data and a tooltip over it: the rows a chart draws and the fields it names. */
+function chartRows(node: Node): { rows: Node[]; fields: TooltipField[] } | undefined {
+  const data = node["data"];
+  if (isNode(data) && Array.isArray(data["values"])) {
+    const fields = firstTooltip(node);
+    if (fields && fields.length > 0) return { rows: data["values"].filter(isNode), fields };
+  }
+  for (const key of ["layer", "spec", "vconcat", "hconcat", "concat"]) {
+    const children = node[key];
+    for (const child of Array.isArray(children) ? children : isNode(children) ? [children] : []) {
+      if (!isNode(child)) continue;
+      const found = chartRows(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** A value as the chart's tooltip shows it (its d3 format, roughly: fixed decimals, percent, sign). */
+function formatted(value: unknown, field: TooltipField): string {
+  if (typeof value !== "number") return value === null || value === undefined ? (field.quantitative ? "–" : "") : String(value);
+  if (!Number.isFinite(value)) return "–";
+  const decimals = /\.(\d+)/.exec(field.format)?.[1];
+  const digits = decimals === undefined ? (Number.isInteger(value) ? 0 : 3) : Number(decimals);
+  const percent = field.format.includes("%");
+  const text = (percent ? value * 100 : value).toFixed(digits) + (percent ? "%" : "");
+  return (field.format.startsWith("+") && value > 0 ? `+${text}` : text).replace(/^-/, "−");
+}
+
+/**
+ * The numbers a chart draws, as an HTML table (escaped): its inline data
+ * rows, under the fields its tooltip names, so that a reader who cannot see
+ * the chart (a screen reader, a page without JavaScript) has them too. At
+ * most {@link MAX_CHART_TABLE_ROWS} rows, the rest counted; undefined when
+ * the spec has no inline data with a tooltip.
+ *
+ * @example
+ * chartDataTable(withoutSchema(thresholdSweep(scored)), escapeHtml) // "<table>…model, threshold, pass rate…</table>"
+ */
+export function chartDataTable(spec: Record<string, unknown>, escape: (text: string) => string): string | undefined {
+  const found = chartRows(spec);
+  if (found === undefined) return undefined;
+  // A row of the chart: its first field (what it is) and some number given; rows of labels only (a total's text) are not.
+  const given = (r: Node, f: TooltipField) => r[f.field] !== undefined && r[f.field] !== null && r[f.field] !== "";
+  const numbers = found.fields.filter((f) => f.quantitative);
+  const rows = found.rows.filter((r) => given(r, found.fields[0]!) && (numbers.length === 0 || numbers.some((f) => given(r, f))));
+  if (rows.length === 0) return undefined;
+  const shown = rows.slice(0, MAX_CHART_TABLE_ROWS);
+  const head = found.fields.map((f) => `<th${f.quantitative ? ' class="num"' : ""}>${escape(f.title)}</th>`).join("");
+  const body = shown.map((r) => `<tr>${found.fields.map((f) => `<td${f.quantitative ? ' class="num"' : ""}>${escape(formatted(r[f.field], f))}</td>`).join("")}</tr>`).join("");
+  const more = rows.length > shown.length ? `<p class="note">The first ${shown.length.toLocaleString("en-US")} of ${rows.length.toLocaleString("en-US")} rows.</p>` : "";
+  return `<div class="table-wrap"><table class="compact"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>${more}`;
+}

@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
+import { testEstimates, type TestEstimate } from "../analysis/test-estimate";
 import { worst } from "../analysis/drilldown";
 import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
 import { scoringsOf } from "../analysis/scoring-changes";
@@ -29,7 +30,7 @@ import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
 import { changeSection, type ChangeSection, type PreviousRunProblem } from "./changes";
-import { reportCharts, type ReportChart } from "./charts";
+import { chartDataTable, reportCharts, type ReportChart } from "./charts";
 import { answersSection, MAX_STATEMENTS_SHOWN, shownQuestions } from "./answers";
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
@@ -97,6 +98,12 @@ function reportMetrics(): { metric: string; judge: string; error: string }[] {
 }
 
 const ROW_COLUMN = "__evalframe_row__";
+
+/** A p-value cell where no test can say anything. */
+const UNTESTED_CELL = '<td class="num" title="too few pairs for a test">–</td>';
+
+/** Most model names the line under the title names; past it the rest are counted. */
+const MAX_MODELS_NAMED = 10;
 
 function distinct(values: readonly (Cell | undefined)[]): string[] {
   const seen = new Set<string>();
@@ -253,7 +260,7 @@ function judgeSection(table: Table, usage: UsageSummary | undefined, labels: rea
  */
 function headlineSentences(
   options: ReportOptions,
-  scored: FrameInput,
+  scored: Table,
   summary: DataFrame,
   comparison: DataFrame | undefined,
   metric: string,
@@ -325,7 +332,16 @@ function summaryTable(summary: DataFrame): string {
     if (metricsShown) row.push(escapeHtml(textAt(t, "metric", i)));
     row.push(numberCell(numberAt(t, "n", i)));
     if (errors) row.push(numberCell(numberAt(t, "n_error", i)));
-    row.push(estimateCell(numberAt(t, "mean", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)));
+    const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
+    // A bootstrap of scores that never vary is a point: no interval, rather than one of no width.
+    const valid = numberAt(t, "n_valid", i);
+    const flat =
+      Number.isFinite(low) && low === high
+        ? "every valid score is the same, so the bootstrap has no variation to resample: it gives no interval"
+        : valid === 1 && !Number.isFinite(low)
+          ? "1 valid score: an interval needs at least 2"
+          : undefined;
+    row.push(estimateCell(numberAt(t, "mean", i), low, high, 2, false, flat));
     row.push(numberCell(numberAt(t, "median", i), 2));
     if (passRate) row.push(numberCell(numberAt(t, "pass_rate", i), 2));
     rows.push(row);
@@ -336,7 +352,8 @@ function summaryTable(summary: DataFrame): string {
 /**
  * Why a difference between two models has no interval worth showing, or
  * undefined when it has one: fewer than 2 pairs (unpaired: fewer than 2
- * valid scores a side, from the summary), where a bootstrap gives a point.
+ * valid scores a side, from the summary), or differences that never vary,
+ * where a bootstrap gives a point.
  */
 function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, number>): string | undefined {
   const pairs = numberAt(t, "n_pairs", i);
@@ -345,12 +362,44 @@ function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, numbe
     const sides = [textAt(t, "model_a", i), textAt(t, "model_b", i)].map((m) => valid.get(m) ?? Number.NaN);
     return sides.some((n) => n < 2) ? `unpaired, ${sides.join(" and ")} valid scores: a difference needs at least 2 a side` : undefined;
   }
-  return pairs < 2 ? `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2` : undefined;
+  if (pairs < 2) return `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2`;
+  const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
+  return Number.isFinite(low) && low === high ? `every one of the ${pairs} pairs differs by the same amount, so the bootstrap has no variation to resample: it gives no interval` : undefined;
 }
 
-/** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), wins/ties/losses, p_holm, verdict. */
-function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string): string {
+/**
+ * The cell of the estimate that belongs to a row's test: the Hodges–Lehmann
+ * shift with its Wilcoxon interval, or the share of differing questions a
+ * wins with its Clopper–Pearson interval; "–" for an unpaired row.
+ */
+function testEstimateCell(own: TestEstimate | undefined): string {
+  if (own === undefined || !Number.isFinite(own.estimate)) return '<td class="num">–</td>';
+  if (own.kind === "shift") {
+    return Number.isFinite(own.low)
+      ? estimateCell(own.estimate, own.low, own.high, 2, true)
+      : estimateCell(own.estimate, undefined, undefined, 2, true, `${counted(own.n, "question")} with a difference: too few for a 95% interval`);
+  }
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  return `<td class="num" title="${escapeHtml(`a wins ${own.won} of the ${counted(own.n, "question")} where the two differ`)}">${escapeHtml(pct(own.estimate))} <span class="ci">(${escapeHtml(`${pct(own.low)}–${pct(own.high)}`)})</span></td>`;
+}
+
+/** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), the test's own estimate with its CI, wins/ties/losses, p_holm, verdict. */
+function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string, scored: Table): string {
   const t = tableFromDataFrame(comparison);
+  const readers = new Map<string, ReturnType<typeof testEstimates>>();
+  const ownOf = (i: number): TestEstimate | undefined => {
+    const pairBy = textAt(t, "paired_by", i);
+    if (pairBy === "" || numberAt(t, "n_pairs", i) < 2) return undefined;
+    let read = readers.get(pairBy);
+    if (read === undefined) {
+      read = testEstimates(scored, metric, "model", pairBy);
+      readers.set(pairBy, read);
+    }
+    return read(textAt(t, "model_a", i), textAt(t, "model_b", i), textAt(t, "test", i));
+  };
+  const owns = Array.from({ length: t.rowCount }, (_, i) => ownOf(i));
+  const binary = owns.some((o) => o?.kind === "share");
+  const shift = owns.some((o) => o?.kind === "shift");
   const s = tableFromDataFrame(summary);
   const valid = new Map<string, number>();
   for (let i = 0; i < s.rowCount; i++) if (textAt(s, "metric", i) === metric) valid.set(textAt(s, "model", i), numberAt(s, "n_valid", i));
@@ -359,11 +408,25 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
     { label: "a − b" },
     { label: "pairs", numeric: true, title: "questions both models answered validly" },
     { label: "difference (95% CI)", numeric: true, title: "mean of a − mean of b, paired bootstrap 95% interval" },
+    ...(binary || shift
+      ? [
+          {
+            label: binary && !shift ? "a wins (95% CI)" : shift && !binary ? "typical question (95% CI)" : "test's estimate (95% CI)",
+            numeric: true,
+            title:
+              "the estimate of the test the verdict follows, with the interval that test inverts: the Hodges–Lehmann shift of a − b with its Wilcoxon interval; for 0/1 scores, the share of the questions where the two differ that a wins, with its Clopper–Pearson interval",
+          },
+        ]
+      : []),
     { label: "wins / ties / losses", numeric: true, title: "questions a scored higher / the same / lower" },
     { label: "p_holm", numeric: true, title: "p-value after Holm's correction across the pairs" },
     { label: "verdict" },
   ];
   if (unpaired) columns.push({ label: "unpaired because" });
+  const thin = (i: number): string | undefined => {
+    const why = tooFewForInterval(t, i, valid);
+    return why !== undefined && !why.startsWith("every one") ? why : undefined;
+  };
   const rows: string[][] = [];
   for (let i = 0; i < t.rowCount; i++) {
     const wtl = ["wins", "ties", "losses"].map((k) => numberAt(t, k, i));
@@ -371,23 +434,30 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
       `${escapeHtml(textAt(t, "model_a", i))} − ${escapeHtml(textAt(t, "model_b", i))}`,
       numberCell(numberAt(t, "n_pairs", i)),
       estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, tooFewForInterval(t, i, valid)),
+      ...(binary || shift ? [testEstimateCell(owns[i])] : []),
       wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
-      pValueCell(numberAt(t, "p_holm", i)),
-      escapeHtml(textAt(t, "verdict", i)),
+      // From one pair (or one score a side) no test says anything: no p-value, and no verdict but that.
+      ...(thin(i) ? [UNTESTED_CELL, escapeHtml(`no conclusion: ${thin(i)}`)] : [pValueCell(numberAt(t, "p_holm", i)), escapeHtml(textAt(t, "verdict", i))]),
       ...(unpaired ? [escapeHtml(textAt(t, "unpaired_because", i))] : []),
     ]);
   }
   return reportTable(columns, rows);
 }
 
+/** The numbers a chart draws, in a table under it (closed), for readers who cannot see the chart; "" when it has none. */
+function numbersOf(chart: ReportChart): string {
+  const table = chartDataTable(chart.spec, escapeHtml);
+  return table === undefined ? "" : onDemand("The numbers of this chart", table);
+}
+
 function chartSection(charts: readonly ReportChart[], notes: readonly string[]): string {
   const figures = charts.map(
     (c) =>
       `<figure><h3>${escapeHtml(c.title)}</h3><div class="chart" id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></div>` +
-      `<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`,
+      `<figcaption>${escapeHtml(c.caption)}</figcaption>${numbersOf(c)}</figure>`,
   );
   return [
-    `<noscript><p class="note">The charts are drawn by JavaScript when the page opens; the tables hold the same numbers.</p></noscript>`,
+    `<noscript><p class="note">The charts are drawn by JavaScript when the page opens; the numbers of each are in the table under its caption.</p></noscript>`,
     `<div class="charts">${figures.join("\n")}</div>`,
     ...notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`),
   ].join("\n");
@@ -473,7 +543,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   });
   const change = options.previous === undefined ? undefined : changeSection(scored, options.previous, metrics, 10);
   for (const problem of change?.refused ?? []) options.onPreviousProblem?.(problem);
-  const sentences = headlineSentences(options, scored, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels, change);
+  const sentences = headlineSentences(options, table, summary, comparisons.find((c) => c.metric === metrics[0])?.frame, metrics[0]!, labels, change);
 
   const sections: { id: string; title: string; html: string }[] = [];
   sections.push({
@@ -493,11 +563,11 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
       id: "comparison",
       title: "Model comparison",
       html: [
-        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses an exact permutation test, or a two-sample bootstrap for large samples). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm); verdict at α = 0.05, naming a winner only when the test and the mean difference agree.</p>`,
+        `<p class="note">Answers paired by question (the column named in paired_by, under "All columns"; an unpaired row says why and uses an exact permutation test, or a two-sample bootstrap for large samples). difference = mean of a − mean of b over the questions both answered validly, with a paired bootstrap 95% CI; the estimate of the test the verdict follows, with the interval that test inverts (the Hodges–Lehmann shift of a − b on the typical question with its Wilcoxon interval; for 0/1 scores, the share of the questions where the two differ that a wins, with its exact interval: it excludes 50% when the sign test rejects); wins/ties/losses of a; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across the pairs (p_holm; the intervals are for each pair alone); verdict at α = 0.05, naming a winner only when the test and the mean difference agree.</p>`,
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +
-            (c.frame ? comparisonTable(c.frame, summary, c.metric) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
+            (c.frame ? comparisonTable(c.frame, summary, c.metric, table) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
         ),
       ].join("\n"),
     });
@@ -559,7 +629,10 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   const generated = options.generatedAt === null ? undefined : (options.generatedAt ?? new Date());
   const meta = [
     counted(table.rowCount, "row"),
-    models.length > 0 ? `${models.length} model${models.length === 1 ? "" : "s"}: ${models.join(", ")}` : undefined,
+    // At most ten names under the title: fifty would push the page down a screen (the summary lists them all).
+    models.length > 0
+      ? `${models.length} model${models.length === 1 ? "" : "s"}: ${models.length > MAX_MODELS_NAMED + 1 ? `${models.slice(0, MAX_MODELS_NAMED).join(", ")} and ${models.length - MAX_MODELS_NAMED} more (the summary lists them all)` : models.join(", ")}`
+      : undefined,
     `metrics: ${metrics.join(", ")}`,
     generated ? `generated ${generated.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")}` : undefined,
   ].filter((s): s is string => s !== undefined);

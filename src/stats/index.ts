@@ -37,3 +37,5 @@ export { wilsonInterval } from "./intervals";
 export type { ProportionInterval } from "./intervals";
 export { mulberry32, deriveSeed, seedFromData, seedToUint32, DEFAULT_SEED } from "./random";
 export type { Rng } from "./random";
+export { hodgesLehmann, signTestInterval } from "./shift";
+export type { ShiftInterval, ShiftOptions, SignShareInterval } from "./shift";
