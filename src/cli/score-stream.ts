@@ -29,7 +29,7 @@ import type { Judge } from "../judge/judge";
 import { ProgressTracker, type ProgressCallback } from "../judge/progress";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
-import { failedRowName, type RunFailures } from "./command-support";
+import { failedRowName, type RunFailures } from "./failures";
 import { frameRecords } from "./table";
 import { noRowMeets, rowsMeeting, valueNoRowHolds, type RowCondition } from "./where";
 
