@@ -129,6 +129,7 @@ export async function writeText(file: string, text: string): Promise<void> {
   }, `cannot write "${file}": `);
 }
 
+/** A scored table's failed rows of one metric: how many, and the first one's reason and row ("row 41 (id q7, model m2)"). */
 export function errorCount(df: DataFrame, metric: string): Omit<RunFailures, "metric"> {
   const columns = columnsOf(df);
   const j = columns.indexOf(`${metric}_error`);
