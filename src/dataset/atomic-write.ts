@@ -61,7 +61,8 @@ function tempPattern(name: string): RegExp {
   return new RegExp(`^${escaped}\\.(\\d+)\\.[0-9a-f]+\\.tmp$`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id runs on this machine (one of another user's counts: kill(pid, 0) says EPERM). */
+export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
@@ -83,7 +84,7 @@ async function removeLeftovers(file: string): Promise<void> {
   }
   for (const name of names) {
     const match = pattern.exec(name);
-    if (match && !alive(Number(match[1]))) await rm(path.join(dir, name), { force: true });
+    if (match && !processAlive(Number(match[1]))) await rm(path.join(dir, name), { force: true });
   }
 }
 

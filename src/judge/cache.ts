@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { tempFileDone, tempFileStarted } from "../dataset/atomic-write";
+import { processAlive, tempFileDone, tempFileStarted } from "../dataset/atomic-write";
 
 /** JSON text with object keys sorted at every level, so equal values give equal text. */
 export function stableJson(value: unknown): string {
@@ -38,17 +38,6 @@ export function cacheKey(parts: Readonly<Record<string, unknown>>): string {
  * the folder safe.
  */
 const LEFTOVER_AGE_MS = 60 * 60_000;
-
-/** Whether a process of this id runs on this machine. */
-function running(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Where replies are kept between runs. */
 export interface ReplyCache {
@@ -166,7 +155,7 @@ export class DiskCache implements ReplyCache {
       const now = Date.now();
       for (const name of await readdir(dir)) {
         const pid = /\.json\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
-        if (pid === undefined || running(Number(pid))) continue;
+        if (pid === undefined || processAlive(Number(pid))) continue;
         const file = path.join(dir, name);
         const info = await stat(file).catch(() => undefined);
         if (info && now - info.mtimeMs > LEFTOVER_AGE_MS) await rm(file, { force: true });

@@ -53,8 +53,12 @@ export function roundDifferences(differences: readonly number[], scale?: number)
 
 }
 
-/** The paired differences x − y (or x alone) with their rounding scale: the largest |x| or |y| of the pairs kept. */
-function differencesOf(x: NumberArray, y: NumberArray | undefined): number[] {
+/**
+ * The differences the Wilcoxon test sees: x − y of the pairs with both sides
+ * finite (or x alone), rounded to 12 significant digits of the data (of the
+ * largest |x| or |y| of the pairs kept).
+ */
+export function differencesOf(x: NumberArray, y: NumberArray | undefined): number[] {
   if (y === undefined) return roundDifferences(finiteValues(x));
   let scale = 0;
   for (let i = 0; i < Math.min(x.length, y.length); i++) {

@@ -8,9 +8,9 @@
  * excludes 0 (or, for the sign test, one half) when the test rejects at
  * 1 − confidence.
  */
-import { finiteValues, pairedDifferences, type NumberArray } from "./descriptive";
+import type { NumberArray } from "./descriptive";
 import { normalQuantile } from "./normal";
-import { roundDifferences, WILCOXON_EXACT_MAX_N } from "./paired-tests";
+import { differencesOf, WILCOXON_EXACT_MAX_N } from "./paired-tests";
 
 /** The Hodges–Lehmann shift of paired samples with its Wilcoxon interval, from {@link hodgesLehmann}. */
 export interface ShiftInterval {
@@ -39,18 +39,6 @@ export interface ShiftInterval {
 export interface ShiftOptions {
   /** Coverage of the interval (default 0.95). */
   confidence?: number;
-}
-
-/** The differences as the Wilcoxon test sees them: paired, finite, rounded to 12 significant digits of the data. */
-function testedDifferences(x: NumberArray, y: NumberArray | undefined): number[] {
-  if (y === undefined) return roundDifferences(finiteValues(x));
-  let scale = 0;
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const a = x[i];
-    const b = y[i];
-    if (typeof a === "number" && typeof b === "number" && Number.isFinite(a) && Number.isFinite(b)) scale = Math.max(scale, Math.abs(a), Math.abs(b));
-  }
-  return roundDifferences(pairedDifferences(x, y), scale > 0 ? scale : undefined);
 }
 
 /** How many Walsh averages of the sorted `d` are at most t: pairs i ≤ j with d_i + d_j ≤ 2t (two pointers, O(n)). */
@@ -143,7 +131,7 @@ function signedRankCdf(n: number): Float64Array {
 export function hodgesLehmann(x: NumberArray, y?: NumberArray, options: ShiftOptions = {}): ShiftInterval {
   const confidence = options.confidence ?? 0.95;
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`hodgesLehmann: confidence must be between 0 and 1, got ${confidence}`);
-  const all = testedDifferences(x, y);
+  const all = differencesOf(x, y);
   const nonZero = all.filter((v) => v !== 0);
   const n = nonZero.length;
   const zeros = all.length - n;
