@@ -1,14 +1,16 @@
 /** Words for people: a count with its noun. */
 
 /**
- * A count and its noun, singular for one.
+ * A count and its noun, singular for one (`plural` for a noun that does not
+ * just take an "s").
  *
  * @example
  * counted(1, "row") // "1 row"
  * counted(12000, "row") // "12,000 rows"
+ * counted(2, "retry", "retries") // "2 retries"
  */
-export function counted(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
 }
 
 /**

@@ -3,7 +3,7 @@
  * estimated cost, per run and over a judge's life.
  */
 import { setField } from "../dataset/table";
-import { duration } from "../display/words";
+import { counted, duration } from "../display/words";
 
 /** More tokens than one request can hold (the largest context windows are a few million). */
 const MAX_TOKENS_A_REQUEST = 1e9;
@@ -278,15 +278,13 @@ function compact(n: number): string {
  */
 export function formatUsage(summary: UsageSummary): string {
   const parts: string[] = [];
-  // "1 row", "2 rows": a count and its noun.
-  const count = (n: number, noun: string, plural = `${noun}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? noun : plural}`;
-  if (summary.rows !== undefined) parts.push(count(summary.rows, "row"));
-  parts.push(`${count(summary.chatCalls, "chat call")} (${summary.chatCacheHits.toLocaleString("en-US")} cached)`);
-  parts.push(count(summary.embeddingHttpRequests, "embedding request"));
-  if (summary.batchLines > 0) parts.push(`${count(summary.batchLines, "batch line")} (half price)`);
+  if (summary.rows !== undefined) parts.push(counted(summary.rows, "row"));
+  parts.push(`${counted(summary.chatCalls, "chat call")} (${summary.chatCacheHits.toLocaleString("en-US")} cached)`);
+  parts.push(counted(summary.embeddingHttpRequests, "embedding request"));
+  if (summary.batchLines > 0) parts.push(`${counted(summary.batchLines, "batch line")} (half price)`);
   const cached = summary.cachedPromptTokens > 0 ? ` (${compact(summary.cachedPromptTokens)} prompt tokens from the provider's cache)` : "";
   parts.push(`${compact(summary.promptTokens + summary.completionTokens + summary.embeddingTokens)} tokens${cached}`);
-  if (summary.retries > 0) parts.push(count(summary.retries, "retry", "retries"));
+  if (summary.retries > 0) parts.push(counted(summary.retries, "retry", "retries"));
   if (summary.failures > 0) parts.push(`${summary.failures.toLocaleString("en-US")} failed`);
   if (summary.costUSD === null) parts.push(`cost unknown (no price for ${summary.unpricedModels.join(", ")})`);
   else parts.push(`~$${summary.costUSD < 0.01 && summary.costUSD > 0 ? summary.costUSD.toFixed(4) : summary.costUSD.toFixed(2)}`);
