@@ -28,6 +28,7 @@ import type { Metric } from "../metrics/metric";
 import { CollectingJudge } from "./collector";
 import { parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
 import { errorText } from "../display/words";
+import { timerDelay } from "../dataset/timer-limit";
 
 /** What the Batches API says about a batch, as far as we use it. */
 interface BatchObject {
@@ -293,7 +294,7 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const asked = options.pollIntervalMs ?? 30_000;
   if (typeof asked !== "number" || Number.isNaN(asked) || asked < 0) throw new RangeError(`pollIntervalMs must be a number of milliseconds ≥ 0, got ${String(asked)}`);
   // Node's timers hold at most 2^31 - 1 ms: a longer wait would fire at once and poll without pause.
-  const pollMs = Math.min(asked, 2_147_483_647);
+  const pollMs = timerDelay(asked);
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";

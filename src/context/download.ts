@@ -14,6 +14,7 @@ import { isIP } from "node:net";
 import { refusedAddressReason } from "./address";
 import { describeSource } from "./items";
 import { optionNamed } from "./option-names";
+import { timerDelay } from "../dataset/timer-limit";
 
 /** Raised when an image is refused or cannot be loaded; the message says why. */
 export class ImageRefusedError extends Error {
@@ -247,7 +248,7 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
   const controller = new AbortController();
   const deadline = Date.now() + options.timeoutMs;
   // Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once.
-  const timer = setTimeout(() => controller.abort(), Math.min(options.timeoutMs, 2_147_483_647));
+  const timer = setTimeout(() => controller.abort(), timerDelay(options.timeoutMs));
   const maxRedirects = options.maxRedirects ?? 5;
   try {
     let url = checkUrl(raw);

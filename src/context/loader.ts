@@ -11,6 +11,7 @@ import type { ContextItem } from "./items";
 import { readLocalImage, readLocalImageHead } from "./local";
 import { optionNamed } from "./option-names";
 import { DEFAULT_CONCURRENT_LOADS, DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_KEPT_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES } from "./limits";
+import { timerDelay } from "../dataset/timer-limit";
 
 export { DEFAULT_CONCURRENT_LOADS, DEFAULT_DOWNLOAD_TIMEOUT_MS, DEFAULT_KEPT_IMAGE_BYTES, DEFAULT_MAX_IMAGE_BYTES } from "./limits";
 
@@ -58,14 +59,11 @@ export interface LoadedImage {
 /** An image context item. */
 export type ImageItem = Extract<ContextItem, { kind: "url" | "file" | "data-uri" }>;
 
-/** The longest delay Node's timers take (2^31 - 1 ms, 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
-
 /** `work`, or an ImageRefusedError once `ms` have passed without it. */
 export async function withDeadline<T>(work: Promise<T>, ms: number, source: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ImageRefusedError(`reading ${source} took more than ${ms} ms (${optionNamed("downloadTimeoutMs")})`)), Math.min(ms, MAX_TIMER_MS));
+    timer = setTimeout(() => reject(new ImageRefusedError(`reading ${source} took more than ${ms} ms (${optionNamed("downloadTimeoutMs")})`)), timerDelay(ms));
   });
   try {
     return await Promise.race([work, late]);
@@ -188,7 +186,7 @@ export class ImageLoader {
   constructor(options: ImageLoadOptions = {}) {
     const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
     // Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires at once, and every image would time out.
-    const downloadTimeoutMs = Math.min(options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS, MAX_TIMER_MS);
+    const downloadTimeoutMs = timerDelay(options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS);
     const maxConcurrentLoads = options.maxConcurrentLoads ?? DEFAULT_CONCURRENT_LOADS;
     const keptImageBytes = options.keptImageBytes ?? DEFAULT_KEPT_IMAGE_BYTES;
     if (!Number.isInteger(maxImageBytes) || maxImageBytes < 1) throw new RangeError(`maxImageBytes must be a whole number of bytes ≥ 1, got ${options.maxImageBytes}`);

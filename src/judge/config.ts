@@ -10,6 +10,7 @@ import { wholeNumberText } from "../dataset/number-text";
 import type { LabelSource } from "../labels/types";
 import type { ModelPrice } from "./usage";
 import { DEFAULT_PRICES } from "./usage";
+import { timerDelay } from "../dataset/timer-limit";
 
 /** Which judge answers: an OpenAI-compatible server, the offline (approximate) judge, or hand labels replayed. */
 export type JudgeKind = "openai" | "offline" | "labels";
@@ -200,9 +201,6 @@ const DEFAULT_CONCURRENCY = 16;
 
 /** Default of `cacheDir`. */
 const DEFAULT_CACHE_DIR = ".evalframe-cache";
-
-/** The longest delay Node's timers take (2^31 - 1 ms, 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 function positiveInteger(name: string, value: number | undefined, fallback: number, min = 1): number {
   const v = value ?? fallback;
@@ -401,7 +399,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
     seed: options.seed,
     maxTokens: maxTokens.value,
     // Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires at once, and every request would time out.
-    timeoutMs: Math.min(positiveInteger("timeoutMs", options.timeoutMs, 60_000), MAX_TIMER_MS),
+    timeoutMs: timerDelay(positiveInteger("timeoutMs", options.timeoutMs, 60_000)),
     headers: { ...(options.headers ?? {}) },
     query,
     concurrency: positiveInteger("concurrency", concurrency.value, DEFAULT_CONCURRENCY),

@@ -8,6 +8,7 @@
  * pace is learned from its 429s when they show a limit (many in a row), not
  * from a server that refuses a share of requests whatever the rate.
  */
+import { timerDelay } from "../dataset/timer-limit";
 
 /** HTTP statuses worth another attempt: timeout, conflict, rate limit, server errors. */
 export function isRetryableStatus(status: number): boolean {
@@ -188,10 +189,7 @@ const PACE_CUT = 0.75;
 /** ... and raised by this factor at each success, to find the limit again. */
 const PACE_RAISE = 1.01;
 
-/** The longest delay Node's timers take (2^31 - 1 ms): a longer one would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(ms, MAX_TIMER_MS)));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, timerDelay(ms)));
 
 /** A duration for messages: "90 s", "30 min", "24 h". */
 function duration(ms: number): string {
@@ -643,7 +641,7 @@ export class Scheduler {
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
       this.drain();
-    }, Math.min(MAX_TIMER_MS, Math.max(1, time - Date.now())));
+    }, timerDelay(Math.max(1, time - Date.now())));
   }
 
   /** Whether a request of `tokens` may start now; arms a wake-up when only time stands in the way. */
