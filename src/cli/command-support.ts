@@ -12,7 +12,7 @@ import { inputFormat, onePositional, stringOption, type OptionSpec, type ParsedA
 import { CliFailure, failOnError, UsageError } from "./errors";
 import { conditionColumns, rowConditions, rowsKept, unknownColumn, type RowCondition } from "./where";
 import type { CliIO } from "./command";
-import { failedRowName, type RunFailures } from "./failures";
+import { countFailure, failedRowName, type RunFailures } from "./failures";
 
 /** danfojs and everything built on it, loaded after the arguments are checked. */
 export function runtime(): typeof import("./runtime") {
@@ -133,21 +133,11 @@ export async function writeText(file: string, text: string): Promise<void> {
 export function errorCount(df: DataFrame, metric: string): Omit<RunFailures, "metric"> {
   const columns = columnsOf(df);
   const j = columns.indexOf(`${metric}_error`);
-  if (j < 0) return { failed: 0, first: undefined, firstRow: undefined };
-  let failed = 0;
-  let first: string | undefined;
-  let firstRow: string | undefined;
-  (df.values as unknown[][]).forEach((row, i) => {
-    const v = row[j];
-    if (typeof v !== "string" || v.trim() === "") return;
-    failed++;
-    if (first !== undefined) return;
-    first = v;
-    firstRow = failedRowName(Object.fromEntries(columns.map((c, k) => [c, row[k]])), i);
-  });
-  return { failed, first, firstRow };
+  const counted: Omit<RunFailures, "metric"> = { failed: 0, first: undefined, firstRow: undefined };
+  if (j < 0) return counted;
+  (df.values as unknown[][]).forEach((row, i) => countFailure(counted, row[j], () => failedRowName(Object.fromEntries(columns.map((c, k) => [c, row[k]])), i)));
+  return counted;
 }
-
 
 /**
  * The columns an analysis of scores reads: `also` (grouping, pairing), and

@@ -65,7 +65,6 @@ export function scrub(text: string, env: EnvironmentVariables = process.env): st
   return redactSecrets(text, secrets(env));
 }
 
-
 /** One line: line breaks folded into spaces. */
 export function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, " ").trim();

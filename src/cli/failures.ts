@@ -16,9 +16,21 @@ export interface RunFailures {
 export function failedRowName(record: Readonly<Record<string, unknown>>, row: number): string {
   const keys = (["id", "model"] as const).flatMap((k) => {
     const v = record[k];
-    return typeof v === "string" && v !== "" ? [`${k} ${v}`] : typeof v === "number" ? [`${k} ${v}`] : [];
+    return (typeof v === "string" && v !== "") || typeof v === "number" ? [`${k} ${v}`] : [];
   });
   return `row ${row}${keys.length > 0 ? ` (${keys.join(", ")})` : ""}`;
+}
+
+/**
+ * Counts one row's `<metric>_error` cell in `f` when it holds a reason,
+ * keeping the first reason and its row (`name`, asked only for that one).
+ */
+export function countFailure(f: Omit<RunFailures, "metric">, error: unknown, name: () => string): void {
+  if (typeof error !== "string" || error.trim() === "") return;
+  f.failed++;
+  if (f.first !== undefined) return;
+  f.first = error;
+  f.firstRow = name();
 }
 
 /**

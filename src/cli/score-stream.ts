@@ -29,7 +29,7 @@ import type { Judge } from "../judge/judge";
 import { ProgressTracker, type ProgressCallback } from "../judge/progress";
 import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
-import { failedRowName, type RunFailures } from "./failures";
+import { countFailure, failedRowName, type RunFailures } from "./failures";
 import { frameRecords } from "./table";
 import { noRowMeets, rowsMeeting, valueNoRowHolds, type RowCondition } from "./where";
 
@@ -316,14 +316,7 @@ function emptyStatement(): Record<string, unknown> {
  * ("row 41 (id q7, model m2)"; `offset` is the chunk's first row in the output).
  */
 function countFailures(records: readonly Record<string, unknown>[], f: RunFailures, offset: number): void {
-  records.forEach((r, i) => {
-    const e = r[`${f.metric}_error`];
-    if (typeof e !== "string" || e.trim() === "") return;
-    f.failed++;
-    if (f.first !== undefined) return;
-    f.first = e;
-    f.firstRow = failedRowName(r, offset + i);
-  });
+  records.forEach((r, i) => countFailure(f, r[`${f.metric}_error`], () => failedRowName(r, offset + i)));
 }
 
 /** `kind` as the one string kept for it, or "failed" once {@link MAX_FAILURE_KINDS} kinds are kept. */
