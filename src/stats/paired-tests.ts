@@ -79,7 +79,20 @@ export const WILCOXON_EXACT_MAX_N = 25;
  * are whole numbers whatever the ties.
  */
 function wilcoxonExactCdf(ranks: ArrayLike<number>, w: number): number {
-  const n = ranks.length;
+  const counts = signedRankCounts(ranks);
+  let below = 0;
+  const limit = Math.min(counts.length - 1, Math.round(2 * w));
+  for (let s = 0; s <= limit; s++) below += counts[s]!;
+  return below / 2 ** ranks.length;
+}
+
+/**
+ * The 2^n sign patterns of `ranks` (average ranks when |differences| tie,
+ * so halves) counted by the sum of their positive ranks, in half-rank units
+ * (index 2w holds the patterns whose W+ is w): the null distribution of the
+ * signed-rank statistic, by a subset-sum recursion, not by enumeration.
+ */
+export function signedRankCounts(ranks: ArrayLike<number>): Float64Array {
   const halves = Array.from(ranks, (r) => Math.round(2 * r));
   const max = halves.reduce((a, b) => a + b, 0);
   const counts = new Float64Array(max + 1);
@@ -89,10 +102,26 @@ function wilcoxonExactCdf(ranks: ArrayLike<number>, w: number): number {
     top += r;
     for (let s = top; s >= r; s--) counts[s] = counts[s]! + counts[s - r]!;
   }
-  let below = 0;
-  const limit = Math.min(max, Math.round(2 * w));
-  for (let s = 0; s <= limit; s++) below += counts[s]!;
-  return below / 2 ** n;
+  return counts;
+}
+
+/**
+ * The standard deviation of W+ under the null for `n` non-zero differences
+ * whose |values| are `abs`: √(n(n+1)(2n+1)/24 − Σ(t³ − t)/48) over the
+ * groups of t tied |values|, and whether there are ties.
+ */
+export function signedRankSd(abs: ArrayLike<number>): { sd: number; ties: boolean } {
+  const n = abs.length;
+  const sorted = Float64Array.from(abs).sort();
+  let tieTerm = 0;
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j + 1 < n && sorted[j + 1] === sorted[i]) j++;
+    const t = j - i + 1;
+    if (t > 1) tieTerm += t * t * t - t;
+    i = j + 1;
+  }
+  return { sd: Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48), ties: tieTerm > 0 };
 }
 
 /** Options of {@link wilcoxonSignedRank}. */
@@ -141,20 +170,8 @@ export function wilcoxonSignedRank(x: NumberArray, y?: NumberArray, options: Wil
   const wMinus = total - wPlus;
   const statistic = Math.min(wPlus, wMinus);
 
-  // Tie groups among |d|.
-  const sortedAbs = Float64Array.from(nonZero.map(Math.abs)).sort();
-  let tieTerm = 0;
-  let ties = false;
-  for (let i = 0; i < n; ) {
-    let j = i;
-    while (j + 1 < n && sortedAbs[j + 1] === sortedAbs[i]) j++;
-    const t = j - i + 1;
-    if (t > 1) {
-      ties = true;
-      tieTerm += t * t * t - t;
-    }
-    i = j + 1;
-  }
+  // Tie groups among |d|, and the null's spread with them.
+  const { sd, ties } = signedRankSd(nonZero.map(Math.abs));
 
   if (method === "exact" && n > 60) throw new RangeError(`wilcoxonSignedRank: the exact method takes at most 60 non-zero differences, got ${n}; use "normal"`);
   if (method === "exact" || (method === "auto" && n <= WILCOXON_EXACT_MAX_N)) {
@@ -162,7 +179,6 @@ export function wilcoxonSignedRank(x: NumberArray, y?: NumberArray, options: Wil
     return { statistic, wPlus, wMinus, n, zeros, ties, method: "exact", z: Number.NaN, pValue };
   }
   const mean = total / 2;
-  const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48);
   const diff = wPlus - mean;
   const z = sd > 0 ? (diff - 0.5 * Math.sign(diff)) / sd : 0;
   const pValue = Math.min(1, erfc(Math.abs(z) * Math.SQRT1_2));

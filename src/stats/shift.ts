@@ -10,7 +10,7 @@
  */
 import type { NumberArray } from "./descriptive";
 import { normalQuantile } from "./normal";
-import { differencesOf, WILCOXON_EXACT_MAX_N } from "./paired-tests";
+import { differencesOf, signedRankCounts, signedRankSd, WILCOXON_EXACT_MAX_N } from "./paired-tests";
 
 /** The Hodges–Lehmann shift of paired samples with its Wilcoxon interval, from {@link hodgesLehmann}. */
 export interface ShiftInterval {
@@ -88,24 +88,6 @@ function walshOrderStatistic(d: Float64Array, k: number): number {
   return Number.isFinite(best) ? best : hi;
 }
 
-/** P(W+ ≤ w) for w = 0 … n(n + 1)/2, for n untied ranks 1..n: each of the 2^n sign patterns equally likely. */
-function signedRankCdf(n: number): Float64Array {
-  const max = (n * (n + 1)) / 2;
-  const counts = new Float64Array(max + 1);
-  counts[0] = 1;
-  let top = 0;
-  for (let r = 1; r <= n; r++) {
-    top += r;
-    for (let s = top; s >= r; s--) counts[s] = counts[s]! + counts[s - r]!;
-  }
-  let below = 0;
-  for (let s = 0; s <= max; s++) {
-    below += counts[s]!;
-    counts[s] = below / 2 ** n;
-  }
-  return counts;
-}
-
 /**
  * The Hodges–Lehmann estimate of the shift between paired samples (`x` − `y`,
  * or the differences `x` alone) and its confidence interval, the one the
@@ -144,21 +126,18 @@ export function hodgesLehmann(x: NumberArray, y?: NumberArray, options: ShiftOpt
   // K: the test rejects (on the lower side) exactly when W− ≤ K.
   let k: number;
   if (method === "exact") {
-    const cdf = signedRankCdf(n);
+    // The null distribution of untied ranks 1..n (counted in half-rank units: index 2w for W = w).
+    const counts = signedRankCounts(Array.from({ length: n }, (_, i) => i + 1));
+    const patterns = 2 ** n;
+    let below = counts[0]!;
     k = -1;
-    while (k + 1 <= m && cdf[k + 1]! < alpha / 2) k++;
+    while (k + 1 <= m && below / patterns < alpha / 2) {
+      k++;
+      below += counts[2 * (k + 1)] ?? 0;
+    }
   } else {
     // The test's variance, ties among |d| included, and its continuity correction of 0.5.
-    const abs = Float64Array.from(nonZero, Math.abs).sort();
-    let tieTerm = 0;
-    for (let i = 0; i < n; ) {
-      let j = i;
-      while (j + 1 < n && abs[j + 1] === abs[i]) j++;
-      const t = j - i + 1;
-      if (t > 1) tieTerm += t * t * t - t;
-      i = j + 1;
-    }
-    const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieTerm / 48);
+    const { sd } = signedRankSd(nonZero.map(Math.abs));
     k = Math.floor(m / 2 - normalQuantile(1 - alpha / 2) * sd - 0.5);
   }
   if (k < 0) return { estimate, low: Number.NaN, high: Number.NaN, confidence, n, zeros, method };
