@@ -8,6 +8,7 @@
  */
 import type { Table } from "../dataset/table";
 import { getColumn } from "../dataset/table";
+import { signTest } from "../stats/paired-tests";
 import { hodgesLehmann, signTestInterval } from "../stats/shift";
 import { modelRows, type ModelRows } from "./compare";
 import { metricScores } from "./summarize";
@@ -75,14 +76,10 @@ export function testEstimates(table: Table, metric: string, by: string, pairBy: 
       return { kind: "shift", estimate: h.estimate, low: h.low, high: h.high, n: h.n };
     }
     if (test.startsWith("sign test")) {
-      let won = 0;
-      let lost = 0;
-      sa.forEach((x, i) => {
-        if (x > sb[i]!) won++;
-        else if (x < sb[i]!) lost++;
-      });
-      const s = signTestInterval(won, lost, confidence);
-      return { kind: "share", estimate: s.share, low: s.low, high: s.high, won, n: s.n };
+      // The questions won and lost as the sign test counts them.
+      const { positive, negative } = signTest(sa, sb);
+      const s = signTestInterval(positive, negative, confidence);
+      return { kind: "share", estimate: s.share, low: s.low, high: s.high, won: positive, n: s.n };
     }
     return undefined;
   };
