@@ -236,13 +236,13 @@ const swappedName: Contradiction = ({ statement, others, other, own, self, quest
   }
   if (best < 0 || bestShare < 0.6 || predicate.length < 2) return undefined;
   const o = others[best]!;
+  const there = pool([o]);
   // The same thing said of another name has its verb ("confirmed by the Senate" says nothing of
   // what "put forward by the President" says, though both are of a justice).
   const verbs = predicate.filter(isPredicate);
-  if (verbs.length > 0 && !verbs.some((t) => holds(pool([o]), t))) return undefined;
+  if (verbs.length > 0 && !verbs.some((t) => holds(there, t))) return undefined;
   // The names this statement gives that the statement saying the same of something lacks
   // ("Argentina won the first World Cup" against "Uruguay won the first FIFA World Cup").
-  const there = pool([o]);
   // (A name either side glosses with one that statement has is not absent: "Excel (XLSX)" against "… XLSX files".)
   const absent = names.filter((t) => !holds(there, t) && !aliasHeld(t, there) && !glossedThere(t, own, there) && !glossedThere(t, other, there));
   if (absent.length === 0) return undefined;
