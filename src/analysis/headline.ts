@@ -11,8 +11,7 @@ import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
 import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
-import { testEstimates, type TestEstimate } from "./test-estimate";
-import { hodgesLehmann, signTestInterval } from "../stats/shift";
+import { shareEstimate, shiftEstimate, testEstimates, type TestEstimate } from "./test-estimate";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -135,6 +134,11 @@ function fixed(x: number): string {
   return x.toFixed(2).replace(/^-/, "−");
 }
 
+/** Whether `x` reads 0.00 (or −0.00) at two decimals. */
+function readsZero(x: number): boolean {
+  return fixed(Math.abs(x)) === "0.00";
+}
+
 /**
  * An interval: "0.12–0.30", or "−0.03 to 0.13" when a bound is negative (a
  * dash would read as a minus). A bound that is not 0 but reads 0.00 at two
@@ -146,7 +150,7 @@ function interval(low: number, high: number): string {
   if (!Number.isFinite(low) || !Number.isFinite(high)) return "n/a";
   // A bootstrap of values that do not vary (every score 0, every pair differing by 1) is a point, not an interval of no width.
   if (low === high) return "n/a: no variation to resample";
-  const bound = (x: number) => (x !== 0 && (fixed(x) === "0.00" || fixed(x) === "−0.00") ? x.toFixed(Math.min(12, -Math.floor(Math.log10(Math.abs(x))))).replace(/^-/, "−") : fixed(x));
+  const bound = (x: number) => (x !== 0 && readsZero(x) ? x.toFixed(Math.min(12, -Math.floor(Math.log10(Math.abs(x))))).replace(/^-/, "−") : fixed(x));
   return low < 0 || high < 0 ? `${bound(low)} to ${bound(high)}` : `${bound(low)}–${bound(high)}`;
 }
 
@@ -470,7 +474,7 @@ const ALPHA = 0.05;
 function ownClause(own: TestEstimate, test: string): string {
   const ci = Number.isFinite(own.low) ? `95% CI ${own.kind === "shift" ? interval(own.low, own.high) : `${percent(own.low)}–${percent(own.high)}`}` : `no 95% CI from ${counted(own.n, own.kind === "shift" ? "differing question" : "question")}`;
   if (own.kind === "shift") {
-    const same = fixed(own.estimate) === "0.00" || fixed(own.estimate) === "−0.00";
+    const same = readsZero(own.estimate);
     return `${same ? "the same" : `${fixed(Math.abs(own.estimate))} ${own.estimate < 0 ? "lower" : "higher"}`} on the typical question (Hodges–Lehmann, ${ci}; ${test})`;
   }
   return `wins ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "question")} where they differ (${percent(own.estimate)}, ${ci}; ${test})`;
@@ -514,7 +518,7 @@ function estimatesOf(scored: FrameInput, metric: string, by: string): (a: string
 
 /** A change with its sign: "+0.05", "−0.05", "0.00". */
 function signed(x: number): string {
-  return fixed(x) === "0.00" || fixed(x) === "−0.00" ? "0.00" : x > 0 ? `+${fixed(x)}` : fixed(x);
+  return readsZero(x) ? "0.00" : x > 0 ? `+${fixed(x)}` : fixed(x);
 }
 
 /**
@@ -598,13 +602,12 @@ function changeEstimate(moved: { rows: () => Record<string, Cell>[] }, model: st
   const rows = moved.rows().filter((r) => model === undefined || cellString(r["model"]) === model);
   if (rows.length === 0) return undefined;
   if (test.startsWith("wilcoxon")) {
-    const h = hodgesLehmann(rows.map((r) => cellNumber(r["change"])));
-    return Number.isFinite(h.estimate) ? { kind: "shift", estimate: h.estimate, low: h.low, high: h.high, n: h.n } : undefined;
+    const shift = shiftEstimate(rows.map((r) => cellNumber(r["change"])));
+    return Number.isFinite(shift.estimate) ? shift : undefined;
   }
   if (test.startsWith("sign test")) {
     const won = rows.filter((r) => cellString(r["status"]) === "better").length;
-    const s = signTestInterval(won, rows.length - won);
-    return { kind: "share", estimate: s.share, low: s.low, high: s.high, won, n: s.n };
+    return shareEstimate(won, rows.length - won);
   }
   return undefined;
 }

@@ -38,6 +38,18 @@ export type TestEstimate =
       n: number;
     };
 
+/** The Wilcoxon test's estimate of x − y (or of the differences `x`): the Hodges–Lehmann shift with its interval. */
+export function shiftEstimate(x: readonly number[], y?: readonly number[], confidence = 0.95): TestEstimate {
+  const h = hodgesLehmann(x, y, { confidence });
+  return { kind: "shift", estimate: h.estimate, low: h.low, high: h.high, n: h.n };
+}
+
+/** The sign test's estimate: the share `won` of `won + lost` with its Clopper–Pearson interval. */
+export function shareEstimate(won: number, lost: number, confidence = 0.95): TestEstimate {
+  const s = signTestInterval(won, lost, confidence);
+  return { kind: "share", estimate: s.share, low: s.low, high: s.high, won, n: s.n };
+}
+
 /**
  * @internal A reader of test estimates for the pairs of one scored table:
  * `(a, b, test)` gives the estimate of a − b that belongs to `test` (a
@@ -71,15 +83,11 @@ export function testEstimates(table: Table, metric: string, by: string, pairBy: 
       }
     }
     if (sa.length === 0) return undefined;
-    if (test.startsWith("wilcoxon")) {
-      const h = hodgesLehmann(sa, sb, { confidence });
-      return { kind: "shift", estimate: h.estimate, low: h.low, high: h.high, n: h.n };
-    }
+    if (test.startsWith("wilcoxon")) return shiftEstimate(sa, sb, confidence);
     if (test.startsWith("sign test")) {
       // The questions won and lost as the sign test counts them.
       const { positive, negative } = signTest(sa, sb);
-      const s = signTestInterval(positive, negative, confidence);
-      return { kind: "share", estimate: s.share, low: s.low, high: s.high, won: positive, n: s.n };
+      return shareEstimate(positive, negative, confidence);
     }
     return undefined;
   };
