@@ -11,7 +11,7 @@ import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
 import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
-import { shareEstimate, shiftEstimate, testEstimates, type TestEstimate } from "./test-estimate";
+import { estimateReader, shareEstimate, shiftEstimate, type TestEstimate } from "./test-estimate";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -495,24 +495,17 @@ function percent(x: number): string {
 /** The test estimates of a scored table (see testEstimates), one reader per pairing column. */
 function estimatesOf(scored: FrameInput, metric: string, by: string): (a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined {
   // Read only when a pair needs it (a table of many rows is not read for a headline of no winner).
-  let table: Table | null | undefined;
-  const readers = new Map<string, ReturnType<typeof testEstimates>>();
+  let read: ReturnType<typeof estimateReader> | null | undefined;
   return (a, b, test, pairBy) => {
     if (pairBy === "") return undefined;
-    if (table === undefined) {
+    if (read === undefined) {
       try {
-        table = readTable(scored, "headline");
+        read = estimateReader(readTable(scored, "headline"), metric, by);
       } catch {
-        table = null;
+        read = null;
       }
     }
-    if (table === null) return undefined;
-    let read = readers.get(pairBy);
-    if (read === undefined) {
-      read = testEstimates(table, metric, by, pairBy);
-      readers.set(pairBy, read);
-    }
-    return read(a, b, test);
+    return read === null ? undefined : read(a, b, test, pairBy);
   };
 }
 

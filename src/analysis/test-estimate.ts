@@ -92,3 +92,19 @@ export function testEstimates(table: Table, metric: string, by: string, pairBy: 
     return undefined;
   };
 }
+
+/**
+ * @internal {@link testEstimates} for any pairing column: `(a, b, test, pairBy)`,
+ * with one reader per pairing column, made when a pair first asks for it.
+ */
+export function estimateReader(table: Table, metric: string, by: string): (a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined {
+  const readers = new Map<string, ReturnType<typeof testEstimates>>();
+  return (a, b, test, pairBy) => {
+    let read = readers.get(pairBy);
+    if (read === undefined) {
+      read = testEstimates(table, metric, by, pairBy);
+      readers.set(pairBy, read);
+    }
+    return read(a, b, test);
+  };
+}

@@ -292,6 +292,14 @@ function isNode(value: unknown): value is Node {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** The nodes a spec node holds: its layers, its repeated or faceted spec, its concatenated views. */
+function childNodes(node: Node): Node[] {
+  return ["layer", "spec", "vconcat", "hconcat", "concat"].flatMap((key) => {
+    const children = node[key];
+    return (Array.isArray(children) ? children : isNode(children) ? [children] : []).filter(isNode);
+  });
+}
+
 /** The first tooltip list in a spec node or the layers under it. */
 function firstTooltip(node: Node): TooltipField[] | undefined {
   const encoding = node["encoding"];
@@ -302,14 +310,10 @@ function firstTooltip(node: Node): TooltipField[] | undefined {
         : [],
     );
   }
-  for (const key of ["layer", "spec", "vconcat", "hconcat", "concat"]) {
-    const children = node[key];
-    for (const child of Array.isArray(children) ? children : isNode(children) ? [children] : []) {
-      if (!isNode(child)) continue;
-      if (isNode(child["data"])) continue; // its own data: found on its own turn
-      const found = firstTooltip(child);
-      if (found) return found;
-    }
+  for (const child of childNodes(node)) {
+    if (isNode(child["data"])) continue; // its own data: found on its own turn
+    const found = firstTooltip(child);
+    if (found) return found;
   }
   return undefined;
 }
@@ -321,13 +325,9 @@ function chartRows(node: Node): { rows: Node[]; fields: TooltipField[] } | undef
     const fields = firstTooltip(node);
     if (fields && fields.length > 0) return { rows: data["values"].filter(isNode), fields };
   }
-  for (const key of ["layer", "spec", "vconcat", "hconcat", "concat"]) {
-    const children = node[key];
-    for (const child of Array.isArray(children) ? children : isNode(children) ? [children] : []) {
-      if (!isNode(child)) continue;
-      const found = chartRows(child);
-      if (found) return found;
-    }
+  for (const child of childNodes(node)) {
+    const found = chartRows(child);
+    if (found) return found;
   }
   return undefined;
 }

@@ -13,7 +13,7 @@ import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
-import { testEstimates, type TestEstimate } from "../analysis/test-estimate";
+import { estimateReader, type TestEstimate } from "../analysis/test-estimate";
 import { worst } from "../analysis/drilldown";
 import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
 import { scoringsOf } from "../analysis/scoring-changes";
@@ -386,16 +386,11 @@ function testEstimateCell(own: TestEstimate | undefined): string {
 /** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), the test's own estimate with its CI, wins/ties/losses, p_holm, verdict. */
 function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string, scored: Table): string {
   const t = tableFromDataFrame(comparison);
-  const readers = new Map<string, ReturnType<typeof testEstimates>>();
+  const read = estimateReader(scored, metric, "model");
   const ownOf = (i: number): TestEstimate | undefined => {
     const pairBy = textAt(t, "paired_by", i);
     if (pairBy === "" || numberAt(t, "n_pairs", i) < 2) return undefined;
-    let read = readers.get(pairBy);
-    if (read === undefined) {
-      read = testEstimates(scored, metric, "model", pairBy);
-      readers.set(pairBy, read);
-    }
-    return read(textAt(t, "model_a", i), textAt(t, "model_b", i), textAt(t, "test", i));
+    return read(textAt(t, "model_a", i), textAt(t, "model_b", i), textAt(t, "test", i), pairBy);
   };
   const owns = Array.from({ length: t.rowCount }, (_, i) => ownOf(i));
   const binary = owns.some((o) => o?.kind === "share");
