@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { answerCorrectness, batchStatus, createJudge, exportBatchRequests, importBatchResults, score, scoreBatch, type Judge, type JudgeOptions } from "../src/index";
-import { assertBatchLikeInteractive, batchJudge, batchRows as rows, batchScores as scores, submittedLines as linesOf } from "./support/batch-rows";
+import { assertBatchLikeInteractive, batchJudge, batchRows as rows, batchRunKilledAfterSubmitting, batchScores as scores, submittedLines as linesOf } from "./support/batch-rows";
 import { FakeOpenAI, useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
@@ -46,29 +46,8 @@ describe("batch mode", () => {
   });
 
   it("resumes a stopped run without submitting the batch twice", async () => {
-    const dir = tempDir();
-    const cacheDir = path.join(dir, "cache");
-    const batchDir = path.join(dir, "batch");
-    const rowsFile = path.join(dir, "rows.json");
-    writeFileSync(rowsFile, JSON.stringify(rows(12)));
     server.options.batches = { pollsToComplete: 1_000_000 };
-    const worker = path.join(__dirname, "support", "batch-worker.ts");
-    const child = spawn(process.execPath, [...RUN_TS, worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
-    const exited = new Promise((resolve) => child.on("exit", resolve));
-    try {
-      const deadline = Date.now() + 30_000;
-      const recorded = () =>
-        existsSync(path.join(batchDir, "state.json"))
-          ? (JSON.parse(readFileSync(path.join(batchDir, "state.json"), "utf8")) as { batches: { batchId: string }[] }).batches.filter((b) => b.batchId !== "").length
-          : 0;
-      while (recorded() < 2) {
-        assert.ok(Date.now() < deadline, "the worker submitted no batch");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    } finally {
-      child.kill("SIGKILL");
-      await exited;
-    }
+    const { cacheDir, batchDir, rowsFile } = await batchRunKilledAfterSubmitting(url(), rows(12));
     const before = [...server.batchApi.created];
     assert.equal(before.length, 2, "stage 1: one chat and one embeddings batch");
     const status = await batchStatus(batchDir);

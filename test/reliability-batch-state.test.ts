@@ -8,44 +8,22 @@
  * throws away the paid replies of the whole batch.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { answerCorrectness, batchStatus, exportBatchRequests, importBatchResults, scoreBatch } from "../src/index";
-import { batchJudge, batchRows as rows } from "./support/batch-rows";
+import { batchJudge, batchRows as rows, batchRunKilledAfterSubmitting, runOfflineBatch } from "./support/batch-rows";
 import { records } from "./support/frames";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
-import { RUN_TS } from "./support/run-ts";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
 
 describe("a damaged batch state file", () => {
   it("is refused naming the file and what to do, and no batch is submitted twice", async () => {
-    const dir = tempDir();
-    const cacheDir = path.join(dir, "cache");
-    const batchDir = path.join(dir, "batch");
-    const stateFile = path.join(batchDir, "state.json");
-    const rowsFile = path.join(dir, "rows.json");
-    writeFileSync(rowsFile, JSON.stringify(rows(6)));
     server.options.batches = { pollsToComplete: 1_000_000 };
-    const worker = path.join(__dirname, "support", "batch-worker.ts");
-    const child = spawn(process.execPath, [...RUN_TS, worker, url(), cacheDir, batchDir, rowsFile], { stdio: "ignore" });
-    const exited = new Promise((resolve) => child.on("exit", resolve));
-    try {
-      const deadline = Date.now() + 30_000;
-      const recorded = (): number =>
-        existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { batches: { batchId: string }[] }).batches.filter((b) => b.batchId !== "").length : 0;
-      while (recorded() < 2) {
-        assert.ok(Date.now() < deadline, "the worker submitted no batch");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    } finally {
-      child.kill("SIGKILL");
-      await exited;
-    }
+    const { cacheDir, batchDir, stateFile, rowsFile } = await batchRunKilledAfterSubmitting(url(), rows(6));
     const submitted = [...server.batchApi.created];
     assert.equal(submitted.length, 2);
     const whole = readFileSync(stateFile, "utf8");
@@ -106,8 +84,7 @@ describe("a batch output with lines that cannot be read", () => {
     const results = path.join(dir, "results.jsonl");
     const options = { judge: batchJudge(url(), cacheDir) };
     const exported = await exportBatchRequests(data, [answerCorrectness()], requests, options);
-    const run = spawnSync(process.execPath, [...RUN_TS, path.join(__dirname, "support", "offline-runner.ts"), requests, results], { encoding: "utf8" });
-    assert.equal(run.status, 0, run.stderr);
+    runOfflineBatch(requests, results);
     const lines = readFileSync(results, "utf8").split("\n");
     lines[0] = lines[0]!.slice(0, 40);
     writeFileSync(results, lines.join("\n"));
@@ -138,8 +115,7 @@ describe("a batch embeddings reply whose vectors are not numbered", () => {
     const results = path.join(dir, "results.jsonl");
     const options = { judge: batchJudge(url(), cacheDir) };
     await exportBatchRequests(data, [answerCorrectness()], requests, options);
-    const run = spawnSync(process.execPath, [...RUN_TS, path.join(__dirname, "support", "offline-runner.ts"), requests, results], { encoding: "utf8" });
-    assert.equal(run.status, 0, run.stderr);
+    runOfflineBatch(requests, results);
     // A runner that gives the vectors in another order and without their index.
     const rewritten = readFileSync(results, "utf8")
       .split("\n")

@@ -5,11 +5,15 @@
  * the request lines the fake Batches API received.
  */
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { answerCorrectness, createJudge, score, scoreBatch, type Judge, type JudgeOptions } from "../../src/index";
 import type { FakeOpenAI } from "./fake-openai";
 import { tempDir } from "./files";
 import { records } from "./frames";
+import { RUN_TS } from "./run-ts";
 
 /** A judge against the fake server at `url`, caching in `cacheDir`, retrying at once. */
 export function batchJudge(url: string, cacheDir: string, options: JudgeOptions = {}): Judge {
@@ -67,4 +71,47 @@ export async function assertBatchLikeInteractive(server: FakeOpenAI, url: string
   assert.equal(new Set(lines.map((l) => l.custom_id)).size, lines.length, "no duplicate custom_id");
   assert.deepEqual(server.batchApi.created.length, 3, "stage 1 chat, stage 1 embeddings, stage 2 chat");
   assert.ok(logs.some((l) => /batch stage 2: submitted/.test(l)));
+}
+
+/** The folders of a batch run that {@link batchRunKilledAfterSubmitting} stopped. */
+export interface KilledBatchRun {
+  cacheDir: string;
+  batchDir: string;
+  /** The batch folder's state file, as the killed run left it. */
+  stateFile: string;
+  /** The rows it was scoring, as JSON. */
+  rowsFile: string;
+}
+
+/**
+ * Starts a batch run of `data` in a real worker process (test/support/batch-worker.ts) against
+ * the fake server at `url`, and kills it with SIGKILL once its state file records `count`
+ * submitted batches (within 30 s). The server should be told not to finish batches meanwhile.
+ */
+export async function batchRunKilledAfterSubmitting(url: string, data: readonly Record<string, unknown>[], count = 2): Promise<KilledBatchRun> {
+  const dir = tempDir();
+  const run = { cacheDir: path.join(dir, "cache"), batchDir: path.join(dir, "batch"), stateFile: path.join(dir, "batch", "state.json"), rowsFile: path.join(dir, "rows.json") };
+  writeFileSync(run.rowsFile, JSON.stringify(data));
+  const worker = path.join(__dirname, "batch-worker.ts");
+  const child = spawn(process.execPath, [...RUN_TS, worker, url, run.cacheDir, run.batchDir, run.rowsFile], { stdio: "ignore" });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  try {
+    const deadline = Date.now() + 30_000;
+    const recorded = (): number =>
+      existsSync(run.stateFile) ? (JSON.parse(readFileSync(run.stateFile, "utf8")) as { batches: { batchId: string }[] }).batches.filter((b) => b.batchId !== "").length : 0;
+    while (recorded() < count) {
+      assert.ok(Date.now() < deadline, "the worker submitted no batch");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    child.kill("SIGKILL");
+    await exited;
+  }
+  return run;
+}
+
+/** Runs the batch `requests` file through the offline runner (test/support/offline-runner.ts), writing `results`. */
+export function runOfflineBatch(requests: string, results: string): void {
+  const run = spawnSync(process.execPath, [...RUN_TS, path.join(__dirname, "offline-runner.ts"), requests, results], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
 }
