@@ -20,6 +20,18 @@ import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted
 
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
 
+/** Six rows' batch requests, exported and run by the offline runner: the results file, and what importing it needs. */
+async function offlineResults(): Promise<{ data: Record<string, unknown>[]; results: string; options: { judge: ReturnType<typeof batchJudge> }; exported: { lines: number } }> {
+  const data = rows(6);
+  const dir = tempDir();
+  const requests = path.join(dir, "requests.jsonl");
+  const results = path.join(dir, "results.jsonl");
+  const options = { judge: batchJudge(url(), tempDir()) };
+  const exported = await exportBatchRequests(data, [answerCorrectness()], requests, options);
+  runOfflineBatch(requests, results);
+  return { data, results, options, exported };
+}
+
 describe("a damaged batch state file", () => {
   it("is refused naming the file and what to do, and no batch is submitted twice", async () => {
     server.options.batches = { pollsToComplete: 1_000_000 };
@@ -77,14 +89,7 @@ describe("a batch output with lines that cannot be read", () => {
   });
 
   it("an imported results file: the readable lines are used, the bad one is named, and its request is left for the next export", async () => {
-    const data = rows(6);
-    const cacheDir = tempDir();
-    const dir = tempDir();
-    const requests = path.join(dir, "requests.jsonl");
-    const results = path.join(dir, "results.jsonl");
-    const options = { judge: batchJudge(url(), cacheDir) };
-    const exported = await exportBatchRequests(data, [answerCorrectness()], requests, options);
-    runOfflineBatch(requests, results);
+    const { data, results, options, exported } = await offlineResults();
     const lines = readFileSync(results, "utf8").split("\n");
     lines[0] = lines[0]!.slice(0, 40);
     writeFileSync(results, lines.join("\n"));
@@ -108,14 +113,7 @@ describe("batch polling", () => {
 
 describe("a batch embeddings reply whose vectors are not numbered", () => {
   it("fails its line instead of putting vectors on the wrong texts", async () => {
-    const data = rows(6);
-    const cacheDir = tempDir();
-    const dir = tempDir();
-    const requests = path.join(dir, "requests.jsonl");
-    const results = path.join(dir, "results.jsonl");
-    const options = { judge: batchJudge(url(), cacheDir) };
-    await exportBatchRequests(data, [answerCorrectness()], requests, options);
-    runOfflineBatch(requests, results);
+    const { data, results, options } = await offlineResults();
     // A runner that gives the vectors in another order and without their index.
     const rewritten = readFileSync(results, "utf8")
       .split("\n")
