@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it, mock } from "node:test";
 import { createJudge, JudgeError } from "../src/index";
-import { parseResetDuration, Scheduler } from "../src/judge/scheduler";
+import { parseResetDuration, retryAfterMs, Scheduler } from "../src/judge/scheduler";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { echoChat, echoRequest } from "./support/requests";
 
@@ -86,5 +86,18 @@ describe("x-ratelimit-reset-* written as a Unix time", () => {
     const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => judge.complete(echoRequest(`row ${i}`))));
     assert.deepEqual(replies.map((r) => r.answer), Array.from({ length: 6 }, (_, i) => `echo: row ${i}`));
     assert.equal(server.chatRequests().length, 6);
+  });
+});
+
+describe("a Retry-After that is neither seconds nor a date", () => {
+  it("is no wait the server asked for: the judge backs off on its own, instead of reading a stray number as a year", () => {
+    const now = Date.parse("Wed, 21 Oct 2015 07:28:00 GMT");
+    assert.equal(retryAfterMs({ "retry-after": "-5" }, now), undefined);
+    assert.equal(retryAfterMs({ "retry-after": "2026" }, now), 2_026_000, "a bare number is seconds");
+    assert.equal(retryAfterMs({ "retry-after": "5 minutes" }, now), undefined);
+    assert.equal(retryAfterMs({ "Retry-After": " 1.5 " }, now), 1500);
+    assert.equal(retryAfterMs({ "retry-after": "Wed, 21 Oct 2015 07:28:10 GMT" }, now), 10_000);
+    assert.equal(retryAfterMs({ "retry-after": "Wed, 21 Oct 2015 07:27:00 GMT" }, now), 0, "a date already past is no wait");
+    assert.equal(retryAfterMs({ "retry-after-ms": "250", "retry-after": "9" }, now), 250);
   });
 });

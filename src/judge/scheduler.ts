@@ -8,6 +8,7 @@
  * pace is learned from its 429s when they show a limit (many in a row), not
  * from a server that refuses a share of requests whatever the rate.
  */
+import { retryAfterValueMs } from "../dataset/retry-after";
 import { timerDelay } from "../dataset/timer-limit";
 
 /** HTTP statuses worth another attempt: timeout, conflict, rate limit, server errors. */
@@ -65,16 +66,13 @@ export function parseResetDuration(text: string | undefined, now: number = Date.
 
 /**
  * How long the server asks us to wait: `retry-after-ms`, else `retry-after`
- * in seconds or as an HTTP date. Undefined when it says nothing usable.
+ * in seconds or as an HTTP date (see {@link retryAfterValueMs}). Undefined
+ * when it says nothing usable: the scheduler then backs off on its own.
  */
 export function retryAfterMs(headers: HeaderSource, now = Date.now()): number | undefined {
   const ms = header(headers, "retry-after-ms");
   if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-  const after = header(headers, "retry-after");
-  if (after === undefined) return undefined;
-  if (/^\d+(\.\d+)?$/.test(after.trim())) return Number(after) * 1000;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return retryAfterValueMs(header(headers, "retry-after"), now);
 }
 
 /**
