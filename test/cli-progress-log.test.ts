@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
+import { runCli } from "../src/cli/main";
 import { logProgress } from "../src/cli/progress-log";
 import type { ProgressEvent } from "../src/judge/progress";
 import { runCliCaptured as run } from "./support/cli";
@@ -88,5 +89,33 @@ describe("progress in a CI log", () => {
     assert.match(progress.at(-1)!, /^\[█+\] \d+\/\d+ calls · 6\/6 rows · \d+ s$/);
     const quiet = await run(["score", input, "--out", path.join(dir, "scored2.csv"), "--judge", "offline", "--no-progress"]);
     assert.deepEqual(quiet.err.split("\n").filter((l) => l.startsWith("[")), []);
+  });
+  it("evalframe score run with writers of its own draws no bar on the process's terminal, and draws it on the terminal it is given", async () => {
+    const dir = tempDir();
+    const input = writeSampleHead(dir, 2);
+    // As in a terminal: the process's stderr is one. A caller that gives its own writers still gets every line.
+    const was = Object.getOwnPropertyDescriptor(process.stderr, "isTTY");
+    Object.defineProperty(process.stderr, "isTTY", { value: true, configurable: true });
+    const real: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((text: string | Uint8Array) => (real.push(String(text)), true)) as typeof process.stderr.write;
+    try {
+      const r = await run(["score", input, "--out", path.join(dir, "scored.csv"), "--judge", "offline"]);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(real.filter((t) => t.includes("rows")), [], "nothing was written past the given writers");
+      assert.ok(r.err.split("\n").some((l) => /^\[█+\] \d+\/\d+ calls · 6\/6 rows/.test(l)), r.err);
+      const drawn: string[] = [];
+      let err = "";
+      const terminal = { isTTY: true, columns: 60, write: (text: string) => void drawn.push(text) };
+      const code = await runCli(["score", input, "--out", path.join(dir, "scored2.csv"), "--judge", "offline"], { out: () => undefined, err: (t) => void (err += t), terminal });
+      assert.equal(code, 0, err);
+      assert.ok(drawn.length >= 2 && drawn.every((t) => t.startsWith("\r")), JSON.stringify(drawn));
+      assert.match(drawn.at(-1)!, /6\/6 rows.*\n$/);
+      assert.deepEqual(err.split("\n").filter((l) => l.startsWith("[")), [], "the bar is not also logged as lines");
+    } finally {
+      process.stderr.write = write;
+      if (was) Object.defineProperty(process.stderr, "isTTY", was);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
   });
 });

@@ -33,6 +33,9 @@ export function cliVersion(): string {
 const STDIO: CliIO = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  get terminal() {
+    return process.stderr.isTTY ? process.stderr : undefined;
+  },
 };
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
@@ -50,7 +53,8 @@ const HELP_FLAGS = new Set(["--help", "-h"]);
  */
 export async function runCli(argv: readonly string[], output: CliIO = STDIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   // Everything the command line prints goes through here: user data cannot reach the terminal raw.
-  const io: CliIO = { out: (text) => output.out(printable(text)), err: (text) => output.err(printable(text)) };
+  // The progress bar (our own words and numbers, with the escape codes that redraw it) goes to the terminal as it is.
+  const io: CliIO = { out: (text) => output.out(printable(text)), err: (text) => output.err(printable(text)), terminal: output.terminal };
   try {
     const [first, ...rest] = argv;
     if (first === undefined) {

@@ -6,7 +6,7 @@
  * services stop a job that prints nothing for some minutes, and a person
  * reading the log cannot tell waiting from hanging).
  */
-import { formatProgress, terminalProgress, type ProgressCallback, type ProgressEvent } from "../judge/progress";
+import { formatProgress, terminalProgress, type ProgressCallback, type ProgressEvent, type ProgressStream } from "../judge/progress";
 
 /** How often a line is written at the least while the run goes on, by default. */
 export const LOG_PROGRESS_EVERY_MS = 60_000;
@@ -50,14 +50,13 @@ export function logProgress(write: (line: string) => void, options: LogProgressO
   let lastLineAt = now();
   let last: { event: ProgressEvent; at: number } | undefined;
   let finished = false;
-  const stream = {
+  const stream: ProgressStream = {
     isTTY: false,
     write: (text: string) => {
       lastLineAt = now();
       write(text);
-      return true;
     },
-  } as unknown as NodeJS.WriteStream;
+  };
   const tenths = terminalProgress(stream);
   const ticker = (options.every ?? ((tick, ms) => setInterval(tick, ms)))(() => {
     const t = now();

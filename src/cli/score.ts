@@ -76,7 +76,7 @@ export const scoreCommand: Command = async (argv, io, env = process.env) => {
   const stops: (() => void)[] = [];
   const shown = (text: string) => copies.reduce((t, copy) => t.split(copy.file).join(copy.input), text);
   try {
-    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)) }, env, copies, stops);
+    return await scoreInput(argv, { out: (text) => io.out(shown(text)), err: (text) => io.err(shown(text)), terminal: io.terminal }, env, copies, stops);
   } catch (error) {
     throw copies.length === 0 ? error : withMessage(error, shown);
   } finally {
@@ -321,7 +321,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   // On a terminal a bar redrawn in place; on a log (CI) lines through the command's stderr: every tenth, and once a minute at the least.
   let progress: ProgressCallback | false = false;
   if (!flag(args, "no-progress")) {
-    if (process.stderr.isTTY) progress = terminalProgress();
+    if (io.terminal?.isTTY === true) progress = terminalProgress(io.terminal);
     else {
       const log = logProgress((line) => io.err(line));
       stops.push(log.stop);

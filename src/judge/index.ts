@@ -47,6 +47,6 @@ export type {
   RelevanceContext,
 } from "./types";
 export { ProgressTracker, formatProgress, terminalProgress, notebookProgress, autoProgress } from "./progress";
-export type { ProgressEvent, ProgressCallback, StageProgress, StagePlan } from "./progress";
+export type { ProgressEvent, ProgressCallback, ProgressStream, StageProgress, StagePlan } from "./progress";
 export { tokenCounter, encodingForModel } from "./tokens";
 export type { TokenCounter, EncodingName } from "./tokens";

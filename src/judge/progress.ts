@@ -231,6 +231,15 @@ export function fitProgress(e: ProgressEvent, columns: number): string {
   return fits ?? cutToWidth(tries.at(-1)!, Math.max(2, columns));
 }
 
+/** Where {@link terminalProgress} writes: a stream (`process.stderr`), or anything with its `write`, `isTTY` and `columns`. */
+export interface ProgressStream {
+  /** Whether it is a terminal: a bar redrawn in place; else a line at every tenth. */
+  readonly isTTY?: boolean | undefined;
+  /** Its width in columns (default 80). */
+  readonly columns?: number | undefined;
+  write(text: string): unknown;
+}
+
 /** Options of {@link terminalProgress}. */
 export interface TerminalProgressOptions {
   /** The terminal type (default `TERM` of the environment): "dumb" gets no escape codes, the line is cleared with spaces. */
@@ -243,7 +252,7 @@ export interface TerminalProgressOptions {
  * wraps), with no escape codes when TERM is "dumb"; on a log (not a TTY), a
  * line at every tenth of the way.
  */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr, options: TerminalProgressOptions = {}): ProgressCallback {
+export function terminalProgress(stream: ProgressStream = process.stderr, options: TerminalProgressOptions = {}): ProgressCallback {
   let lastTenth = -1;
   let lastWidth = 0;
   const dumb = (Object.hasOwn(options, "term") ? options.term : process.env["TERM"]) === "dumb";
