@@ -560,7 +560,25 @@ describe("honest small-n charts", () => {
     const before = frameRecordsOf(scored);
     const after = before.map((r) => ({ ...r, answer_correctness: Math.min(1, (r["answer_correctness"] as number) + 0.01) }));
     const spec = changeWithCI(compareRuns(before, after, { bootstrap: 100 }), { judgeLabel: "offline (approximate)" });
-    assert.ok(values(spec).every((r) => /^[+−]\d\.\d{3} · n = \d+$/.test(String(r["label"]))));
+    // Each model's answers all rose by 0.01 (but those at 1): the change, n, and no interval where every answer changed alike.
+    const labels = values(spec).map((r) => String(r["label"]));
+    assert.ok(labels.every((l) => /^\+0\.010 · n = \d+( · CI n\/a: every answer changed alike)?$/.test(l)), labels.join("\n"));
     assert.ok(subtitle(spec).includes("judge: offline (approximate)"));
+  });
+
+  it("changeWithCI says a change of the same amount on every answer has no interval, rather than draw one of no width", () => {
+    const before = frameRecordsOf(scored).filter((r) => typeof r["answer_correctness"] === "number" && (r["answer_correctness"] as number) <= 0.5);
+    const after = before.map((r) => ({ ...r, answer_correctness: (r["answer_correctness"] as number) + 0.25 }));
+    const rows = values(changeWithCI(compareRuns(before, after, { bootstrap: 100 })));
+    assert.ok(rows.length >= 2);
+    for (const r of rows) assert.match(String(r["label"]), /^\+0\.250 · n = \d+ · CI n\/a: every answer changed alike$/);
+    // Every other answer of each model changed by 0.1 more: the changes vary, and so does the bootstrap.
+    const seen = new Map<unknown, number>();
+    const varied = after.map((r) => {
+      const k = (seen.get(r["model"]) ?? 0) + 1;
+      seen.set(r["model"], k);
+      return { ...r, answer_correctness: (r["answer_correctness"] as number) + (k % 2) * 0.1 };
+    });
+    for (const r of values(changeWithCI(compareRuns(before, varied, { bootstrap: 100 })))) assert.doesNotMatch(String(r["label"]), /CI n\/a/);
   });
 });

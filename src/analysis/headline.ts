@@ -12,6 +12,7 @@ import { counted } from "../display/words";
 import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
 import { estimateReader, shareEstimate, shiftEstimate, type TestEstimate } from "./test-estimate";
+import { isPointInterval } from "../stats/bootstrap";
 
 /** Options of {@link headline}. */
 export interface HeadlineOptions extends Pick<PairOptions, "by"> {
@@ -149,7 +150,7 @@ function readsZero(x: number): boolean {
 function interval(low: number, high: number): string {
   if (!Number.isFinite(low) || !Number.isFinite(high)) return "n/a";
   // A bootstrap of values that do not vary (every score 0, every pair differing by 1) is a point, not an interval of no width.
-  if (low === high) return "n/a: no variation to resample";
+  if (isPointInterval(low, high)) return "n/a: no variation to resample";
   const bound = (x: number) => (x !== 0 && readsZero(x) ? x.toFixed(Math.min(12, -Math.floor(Math.log10(Math.abs(x))))).replace(/^-/, "−") : fixed(x));
   return low < 0 || high < 0 ? `${bound(low)} to ${bound(high)}` : `${bound(low)}–${bound(high)}`;
 }

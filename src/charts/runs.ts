@@ -9,11 +9,22 @@ import type { FrameInput } from "../dataset/frame-like";
 import { finishSpec } from "./finish";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
 import { baseSpec, modelColors, type VegaLiteSpec } from "./spec";
+import { isPointInterval } from "../stats/bootstrap";
 
 /** Options of {@link changeWithCI}. */
 export interface ChangeChartOptions extends JudgeLabelOptions {
   /** Metric named in the title when a bare summary table is given (a `compareRuns` result names its own). */
   metric?: string;
+}
+
+/**
+ * What the label says of an interval that cannot be drawn: none (one pair),
+ * or none of any width (every answer changed by the same amount, so the
+ * bootstrap had nothing to resample: a bar of no width would look certain).
+ */
+function intervalNote(low: number, high: number): string {
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return " · CI n/a";
+  return isPointInterval(low, high) ? " · CI n/a: every answer changed alike" : "";
 }
 
 function isRunComparison(data: RunComparison | FrameInput): data is RunComparison {
@@ -63,7 +74,7 @@ export function changeWithCI(data: RunComparison | FrameInput, options: ChangeCh
       p_holm: pHolm[i],
       verdict: verdicts[i],
       label_x: Number.isFinite(high[i]!) ? Math.max(high[i]!, change[i]!) : change[i],
-      label: `${change[i]! >= 0 ? "+" : "−"}${Math.abs(change[i]!).toFixed(3)} · n = ${Number.isFinite(paired[i]!) ? paired[i] : "?"}${Number.isFinite(low[i]!) ? "" : " · CI n/a"}`,
+      label: `${change[i]! >= 0 ? "+" : "−"}${Math.abs(change[i]!).toFixed(3)} · n = ${Number.isFinite(paired[i]!) ? paired[i] : "?"}${intervalNote(low[i]!, high[i]!)}`,
     });
   });
   if (rows.length === 0) throw new Error(`${caller}: no model has answers scored in both runs, so there is no change to draw`);

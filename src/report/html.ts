@@ -18,6 +18,7 @@ import { worst } from "../analysis/drilldown";
 import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
 import { scoringsOf } from "../analysis/scoring-changes";
 import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
+import { isPointInterval } from "../stats/bootstrap";
 import { getColumn, type Cell, type Table } from "../dataset/table";
 import { escapeHtml } from "../display/html";
 import { tableFromDataFrame } from "../frame/dataframe";
@@ -336,7 +337,7 @@ function summaryTable(summary: DataFrame): string {
     // A bootstrap of scores that never vary is a point: no interval, rather than one of no width.
     const valid = numberAt(t, "n_valid", i);
     const flat =
-      Number.isFinite(low) && low === high
+      isPointInterval(low, high)
         ? "every valid score is the same, so the bootstrap has no variation to resample: it gives no interval"
         : valid === 1 && !Number.isFinite(low)
           ? "1 valid score: an interval needs at least 2"
@@ -364,7 +365,7 @@ function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, numbe
   }
   if (pairs < 2) return `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2`;
   const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
-  return Number.isFinite(low) && low === high ? `every one of the ${pairs} pairs differs by the same amount, so the bootstrap has no variation to resample: it gives no interval` : undefined;
+  return isPointInterval(low, high) ? `every one of the ${pairs} pairs differs by the same amount, so the bootstrap has no variation to resample: it gives no interval` : undefined;
 }
 
 /**

@@ -169,6 +169,21 @@ function bootstrapMeans(x: Float64Array, B: number, state: number, out: Float64A
 }
 
 /**
+ * Whether a bootstrap interval is a point: its two ends equal but for
+ * rounding (values that never vary, e.g. every pair differing by the same
+ * 0.01, whose resampled means differ only in the 17th digit). Such an
+ * interval says nothing of the uncertainty, and is shown as none rather
+ * than as a certain-looking "0.01–0.01". NaN ends are not a point.
+ *
+ * @example
+ * isPointInterval(0.010000000000000005, 0.010000000000000009) // true
+ * isPointInterval(0.01, 0.0101) // false
+ */
+export function isPointInterval(low: number, high: number): boolean {
+  return Number.isFinite(low) && Number.isFinite(high) && Math.abs(high - low) <= 1e-12 * Math.max(1, Math.abs(low), Math.abs(high));
+}
+
+/**
  * Percentile bootstrap confidence interval of the mean of the finite values:
  * B resamples with replacement (seeded), the interval between the
  * (1 − confidence)/2 and (1 + confidence)/2 type-7 quantiles of their means.
