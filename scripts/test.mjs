@@ -18,7 +18,10 @@
  * suite, named by its path, so its top-level hooks (a fake server's start,
  * reset and stop) stay its own; a test that changes the process (its
  * working directory, an environment variable) puts it back before it ends.
- * Any file runs on its own with `node --require tsx/cjs --test test/<file>`.
+ * Any file runs on its own with
+ * `node --require tsx/cjs --require ./test/support/fast-assert.cjs --test test/<file>`
+ * (without the second `--require`, a failing `assert.ok(value)` with no message
+ * takes minutes to report: see test/support/fast-assert.cjs).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -27,6 +30,9 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Makes a failing `assert.ok(value)` without a message fail at once (see the file). */
+const FAST_ASSERT = path.join(ROOT, "test", "support", "fast-assert.cjs");
 
 /** The test files that need Jupyter (notebooks), headless Chromium (the browser checks) or an npm install. */
 export const HEAVY = [
@@ -130,7 +136,7 @@ function runFiles(list, concurrency) {
   const paths = list.map((f) => (path.isAbsolute(f) ? f : path.join("test", f)));
   // tsx's CommonJS hook only: the tests and the package are CommonJS, and it starts in a third of
   // the time of `--import tsx` (which also registers its ES-module loader).
-  const run = spawnSync(process.execPath, ["--require", "tsx/cjs", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...passOn, ...paths], { cwd: ROOT, stdio: "inherit" });
+  const run = spawnSync(process.execPath, ["--require", "tsx/cjs", "--require", FAST_ASSERT, "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...passOn, ...paths], { cwd: ROOT, stdio: "inherit" });
   return run.status ?? 1;
 }
 
