@@ -57,6 +57,26 @@ export function classifyContext(item: string): ContextItem {
 }
 
 /**
+ * The image sources a text item holds when it is nothing but a list of
+ * them in one string — two or more image paths or URLs separated by line
+ * breaks, commas, semicolons or `|` ("images/a.png\nimages/b.png",
+ * "a.png; b.png") — or undefined for any other text. Such an item is not a
+ * passage: judged as text, its images would never be sent.
+ *
+ * @example
+ * packedImageSources("images/a.png\nimages/b.jpg") // ["images/a.png", "images/b.jpg"]
+ * packedImageSources("The chart is images/a.png") // undefined
+ */
+export function packedImageSources(text: string): string[] | undefined {
+  const pieces = text
+    .split(/[\r\n;,|]+/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== "");
+  if (pieces.length < 2) return undefined;
+  return pieces.every((piece) => !/\s/.test(piece) && classifyContext(piece).kind !== "text") ? pieces : undefined;
+}
+
+/**
  * A path whose names hold spaces ("images/my chart.png", "./Q3 sales.png"):
  * one line of at most 260 characters with a folder separator, no word
  * ending in a sentence's punctuation, and not begun as a sentence is (a

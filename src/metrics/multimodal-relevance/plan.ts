@@ -3,7 +3,7 @@
  * row, for progress and for a cost estimate. Images are not loaded for an
  * estimate: each image part is priced by its detail (see `tokenCounter`).
  */
-import { classifyContext, describeSource } from "../../context/items";
+import { classifyContext, describeSource, packedImageSources, type ContextItem } from "../../context/items";
 import { refusalWithoutLoading, type ImageItem, type ImageLoadOptions } from "../../context/loader";
 import type { StagePlan } from "../../judge/progress";
 import type { RelevanceContext } from "../../judge/types";
@@ -22,11 +22,37 @@ export function imageCount(row: EvalRow): number {
 }
 
 /**
+ * Why a row's contexts cannot be judged as they are written, or undefined:
+ * none, or only blank ones; or a text context that is nothing but several
+ * image paths or URLs in one string (a cell written one per line, or with
+ * commas or semicolons, instead of as a JSON list), whose images would
+ * otherwise never be sent while the row got a verdict as if they had been.
+ */
+export function unusableContexts(items: readonly ContextItem[]): string | undefined {
+  if (items.every((item) => item.kind === "text" && item.text.trim() === "")) {
+    return `${items.length === 0 ? "no retrieved contexts" : "every retrieved context is blank"}: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs`;
+  }
+  for (const [i, item] of items.entries()) {
+    const sources = item.kind === "text" ? packedImageSources(item.text) : undefined;
+    if (sources === undefined) continue;
+    // Each source as messages show it (a URL's query, which may hold a token, is left out), at most three.
+    const shown = sources.slice(0, 3).map((source) => describeSource(source));
+    const list = `[${shown.map((source) => JSON.stringify(source)).join(", ")}${sources.length > 3 ? ", …" : ""}]`;
+    return (
+      `context ${i + 1} is ${sources.length} image paths or URLs in one string, which would be judged as text, without its images; ` +
+      `write "retrieved_contexts" as a JSON list with one item each: ${list}`
+    );
+  }
+  return undefined;
+}
+
+/**
  * Whether a row is put to the judge: it has contexts to judge the answer
- * against, and its images are within the limit (any other row fails without a call).
+ * against (see {@link unusableContexts}), and its images are within the
+ * limit (any other row fails without a call).
  */
 export function asksJudge(row: EvalRow, maxImagesPerRow: number): boolean {
-  return (row.retrieved_contexts ?? []).length > 0 && imageCount(row) <= maxImagesPerRow;
+  return unusableContexts((row.retrieved_contexts ?? []).map(classifyContext)) === undefined && imageCount(row) <= maxImagesPerRow;
 }
 
 /** One call per row put to the judge (see {@link asksJudge}). */
@@ -73,6 +99,11 @@ export async function planRelevance(
   const calls: PlannedCall[] = [];
   const refusals = new Map<string, Promise<string | undefined>>();
   for (const row of rows) {
+    const unusable = unusableContexts((row.retrieved_contexts ?? []).map(classifyContext));
+    if (unusable !== undefined) {
+      context.willFail?.(row, unusable);
+      continue;
+    }
     if (!asksJudge(row, options.maxImagesPerRow)) continue;
     const failure = await failureBeforeCall(row, context, { ...(options.loading ?? {}), ...(options.imageRoot !== undefined ? { imageRoot: options.imageRoot } : {}) }, refusals);
     if (failure !== undefined) {

@@ -1,0 +1,99 @@
+/**
+ * A contexts cell that is several image paths in one string ("a.png\nb.png",
+ * "a.png; b.png": written one per line or with separators instead of as a
+ * JSON list) is one text context by the rules of `retrieved_contexts`. Judged
+ * as text, its images would never be sent while the row got a verdict as if
+ * they had been: such a row fails, saying how to write the list, and only
+ * that row. Through the real command line, a real CSV and the fake server.
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { parseCsv } from "../src/dataset/csv";
+import { packedImageSources } from "../src/context/items";
+import { runCliCaptured } from "./support/cli";
+import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
+import { tempDir } from "./support/files";
+
+const IMAGES = path.join(__dirname, "..", "data", "images");
+
+interface Part {
+  type: string;
+  text?: string;
+}
+
+/** The question of a relevance request (from its first text part). */
+function questionOf(ctx: ChatContext): string {
+  const parts = ctx.messages.find((m: { role: string }) => m.role === "user").content as Part[];
+  return (JSON.parse(parts[0]!.text!.split("\n").slice(1).join("\n")) as { question: string }).question;
+}
+
+const { server, url } = useFakeOpenAI(() => ({ chat: () => ({ reason: "Context 1 shows it.", relevant: true }) }));
+
+/** A folder with images/ and a CSV whose contexts cells are written as given (not JSON-encoded by us). */
+function input(cells: Record<string, string>): string {
+  const dir = tempDir();
+  mkdirSync(path.join(dir, "images"));
+  for (const file of ["bar-chart.png", "temperature.jpg"]) copyFileSync(path.join(IMAGES, file), path.join(dir, "images", file));
+  const quote = (text: string): string => `"${text.replace(/"/g, '""')}"`;
+  const lines = ["id,model,question,answer,contexts", ...Object.entries(cells).map(([id, cell]) => [id, "m", `What does ${id} show?`, "Q3 is highest.", cell].map(quote).join(","))];
+  const file = path.join(dir, "input.csv");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+const env = (): Record<string, string> => ({ OPENAI_API_KEY: "sk-mm-packed-test", OPENAI_BASE_URL: url() });
+
+describe("several image paths in one contexts string", () => {
+  it("fails only that row, naming the context and the JSON list to write, and sends nothing of it", async () => {
+    const file = input({
+      lines: "images/bar-chart.png\nimages/temperature.jpg",
+      semicolons: "images/bar-chart.png; images/temperature.jpg",
+      commas: "images/bar-chart.png, https://img.example/t.jpg?sig=SECRET",
+      list: '["images/bar-chart.png", "images/temperature.jpg"]',
+      prose: "The charts are saved as images/bar-chart.png and images/temperature.jpg.",
+    });
+    const out = path.join(path.dirname(file), "scored.csv");
+    const run = await runCliCaptured(["score", file, "--out", out, "--metrics", "multimodal_relevance", "--no-progress", "--no-cache"], env());
+    assert.equal(run.code, 0, run.err);
+    const { header, records } = parseCsv(readFileSync(out, "utf8"));
+    const col = (name: string): number => header.indexOf(name);
+    const byId = new Map(records.map((r) => [r.fields[col("id")], r.fields]));
+    assert.deepEqual([...byId.keys()], ["lines", "semicolons", "commas", "list", "prose"], "every row is kept, in order");
+    for (const id of ["lines", "semicolons"]) {
+      const error = byId.get(id)![col("multimodal_relevance_error")]!;
+      assert.match(error, /context 1 is 2 image paths or URLs in one string/, id);
+      assert.match(error, /without its images/, id);
+      assert.ok(error.includes('["images/bar-chart.png", "images/temperature.jpg"]'), `${id}: ${error}`);
+      assert.equal(byId.get(id)![col("multimodal_relevance")], "", `${id} has no score`);
+    }
+    const commas = byId.get("commas")![col("multimodal_relevance_error")]!;
+    assert.ok(commas.includes('"https://img.example/t.jpg?…"'), commas);
+    assert.ok(!commas.includes("SECRET"), "a URL's query is not shown");
+    // The JSON list and a passage that mentions paths are judged; nothing of the failed rows was sent.
+    assert.equal(byId.get("list")![col("multimodal_relevance")], "1");
+    assert.equal(byId.get("prose")![col("multimodal_relevance")], "1");
+    assert.deepEqual(server.chatRequests().map((r) => questionOf({ messages: r.body.messages } as ChatContext)).sort(), ["What does list show?", "What does prose show?"]);
+  });
+
+  it("--dry-run names the row among those that will fail, and does not count its call", async () => {
+    const file = input({ lines: "images/bar-chart.png\nimages/temperature.jpg", list: '["images/bar-chart.png"]' });
+    const run = await runCliCaptured(["score", file, "--metrics", "multimodal_relevance", "--dry-run", "--no-cache"], env());
+    assert.equal(run.code, 0, run.err);
+    const text = run.out + run.err;
+    assert.match(text, /1 row will fail before any call/);
+    assert.match(text, /row 0 context 1 is 2 image paths or URLs in one string/);
+    assert.match(text, /judging relevance\s+1\s/);
+    assert.equal(server.chatRequests().length, 0);
+  });
+
+  it("tells a list of sources from a passage", () => {
+    assert.deepEqual(packedImageSources("images/a.png\r\nimages/b.jpg\n"), ["images/a.png", "images/b.jpg"]);
+    assert.deepEqual(packedImageSources("https://x.org/a.png | data/b.webp"), ["https://x.org/a.png", "data/b.webp"]);
+    assert.equal(packedImageSources("images/a.png"), undefined, "one path is an image item, not a list");
+    assert.equal(packedImageSources("See images/a.png, then images/b.png"), undefined);
+    assert.equal(packedImageSources("Sales rose; costs fell"), undefined);
+    assert.equal(packedImageSources("images/a.png\nThe chart shows sales."), undefined);
+  });
+});
