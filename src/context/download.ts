@@ -118,7 +118,7 @@ async function pickAddress(url: URL, options: DownloadOptions): Promise<Resolved
       if (reason !== undefined) {
         throw new ImageRefusedError(
           `${host === a.address ? host : `${host} resolves to ${a.address}, which`} is not a public address (${reason}); ` +
-            "pass allowPrivateNetwork: true to load images from your own network",
+            "pass allowPrivateNetwork: true (--allow-private-network) to load images from your own network",
         );
       }
     }
