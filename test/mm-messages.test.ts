@@ -61,3 +61,19 @@ describe("refused images name the way out", () => {
     assert.equal(server.chatRequests().length, 0, "nothing of a refused row is sent");
   });
 });
+
+describe("an empty image", () => {
+  it("is refused as empty, not as 'not an image', in a run and in a dry run", async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "empty.png"), "");
+    const input = path.join(dir, "input.csv");
+    writeFileSync(input, formatCsv([{ id: "q1", model: "m", user_input: "Which quarter?", response: "Q3", retrieved_contexts: JSON.stringify(["empty.png"]) }]));
+    const env = { OPENAI_API_KEY: "sk-mm-messages", OPENAI_BASE_URL: url() };
+    const dry = await runCliCaptured(["score", input, "--metrics", "multimodal_relevance", "--dry-run", "--no-cache"], env);
+    assert.match(dry.out + dry.err, /empty\.png: it is empty \(0 bytes\)/);
+    const out = path.join(dir, "scored.csv");
+    await runCliCaptured(["score", input, "--out", out, "--metrics", "multimodal_relevance", "--no-progress", "--no-cache"], env);
+    const { header, records } = parseCsv(readFileSync(out, "utf8"));
+    assert.match(records[0]!.fields[header.indexOf("multimodal_relevance_error")]!, /context 1 \(empty\.png\): it is empty \(0 bytes\)/);
+  });
+});

@@ -117,6 +117,7 @@ const TYPE_BYTES = 512;
 
 /** The type of an image's first bytes when it is one that is loaded (PNG, JPEG, GIF, WebP, BMP); else an ImageRefusedError saying why not. */
 function loadableType(bytes: Buffer): Exclude<ImageType, "svg"> {
+  if (bytes.length === 0) throw new ImageRefusedError("it is empty (0 bytes): an image that was never written, or a download that sent nothing");
   const type = sniffImageType(bytes.subarray(0, TYPE_BYTES));
   if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
   if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
