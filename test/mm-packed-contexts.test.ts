@@ -97,3 +97,26 @@ describe("several image paths in one contexts string", () => {
     assert.equal(packedImageSources("images/a.png\nThe chart shows sales."), undefined);
   });
 });
+
+describe("an image in base64 without its data: prefix", () => {
+  it("fails its row, saying what to put in front, instead of sending the letters as text", async () => {
+    const png = readFileSync(path.join(IMAGES, "bar-chart.png")).toString("base64");
+    const jpeg = readFileSync(path.join(IMAGES, "temperature.jpg")).toString("base64");
+    const file = input({
+      bare: JSON.stringify(["Sales by quarter.", png]),
+      wrapped: JSON.stringify([jpeg.replace(/(.{76})/g, "$1\n")]),
+      prefixed: JSON.stringify([`data:image/png;base64,${png}`]),
+      hash: JSON.stringify(["e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"]),
+    });
+    const out = path.join(path.dirname(file), "scored.csv");
+    const run = await runCliCaptured(["score", file, "--out", out, "--metrics", "multimodal_relevance", "--no-progress", "--no-cache"], env());
+    assert.equal(run.code, 0, run.err);
+    const { header, records } = parseCsv(readFileSync(out, "utf8"));
+    const error = (id: string): string => records.find((r) => r.fields[header.indexOf("id")] === id)!.fields[header.indexOf("multimodal_relevance_error")]!;
+    assert.match(error("bare"), /^context 2 is a PNG image in base64 without "data:image\/png;base64," in front, so it would be sent as text .*write it as data:image\/png;base64,iVBORw0KGgoA…$/);
+    assert.match(error("wrapped"), /^context 1 is a JPEG image in base64 without "data:image\/jpeg;base64,"/);
+    assert.equal(error("prefixed"), "");
+    assert.equal(error("hash"), "", "a hex digest is text");
+    assert.deepEqual(server.chatRequests().map((r) => questionOf({ messages: r.body.messages } as ChatContext)).sort(), ["What does hash show?", "What does prefixed show?"]);
+  });
+});

@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sniffImageType, type ImageType } from "./image-type";
 
 /** A context item, classified. */
 export type ContextItem =
@@ -74,6 +75,23 @@ export function packedImageSources(text: string): string[] | undefined {
     .filter((piece) => piece !== "");
   if (pieces.length < 2) return undefined;
   return pieces.every((piece) => !/\s/.test(piece) && classifyContext(piece).kind !== "text") ? pieces : undefined;
+}
+
+/**
+ * The type of the image a text item holds as bare base64 — an image's bytes
+ * in base64 without the `data:image/…;base64,` in front, which makes it
+ * text: sent as tens of thousands of tokens of letters, never as a picture
+ * — or undefined for any other text (or base64 of something else).
+ *
+ * @example
+ * bareBase64Image(readFileSync("chart.png").toString("base64")) // "png"
+ * bareBase64Image("Sales rose 12% in Q3.")                     // undefined
+ */
+export function bareBase64Image(text: string): Exclude<ImageType, "svg"> | undefined {
+  const data = text.replace(/\s+/g, "");
+  if (data.length < 64 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data)) return undefined;
+  const type = sniffImageType(Buffer.from(data.slice(0, 700), "base64"));
+  return type === "svg" ? undefined : type;
 }
 
 /**

@@ -3,7 +3,7 @@
  * row, for progress and for a cost estimate. Images are not loaded for an
  * estimate: each image part is priced by its detail (see `tokenCounter`).
  */
-import { classifyContext, describeSource, packedImageSources, type ContextItem } from "../../context/items";
+import { bareBase64Image, classifyContext, describeSource, packedImageSources, type ContextItem } from "../../context/items";
 import { refusalWithoutLoading, type ImageItem, type ImageLoadOptions } from "../../context/loader";
 import type { StagePlan } from "../../judge/progress";
 import type { RelevanceContext } from "../../judge/types";
@@ -33,7 +33,15 @@ export function unusableContexts(items: readonly ContextItem[]): string | undefi
     return `${items.length === 0 ? "no retrieved contexts" : "every retrieved context is blank"}: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs`;
   }
   for (const [i, item] of items.entries()) {
-    const sources = item.kind === "text" ? packedImageSources(item.text) : undefined;
+    if (item.kind !== "text") continue;
+    const bare = bareBase64Image(item.text);
+    if (bare !== undefined) {
+      return (
+        `context ${i + 1} is a ${bare.toUpperCase()} image in base64 without "data:image/${bare};base64," in front, so it would be sent as text ` +
+        `(${item.text.length.toLocaleString("en-US")} characters of letters), not as an image; write it as data:image/${bare};base64,${item.text.trim().slice(0, 12)}…`
+      );
+    }
+    const sources = packedImageSources(item.text);
     if (sources === undefined) continue;
     // Each source as messages show it (a URL's query, which may hold a token, is left out), at most three.
     const shown = sources.slice(0, 3).map((source) => describeSource(source));
