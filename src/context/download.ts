@@ -11,7 +11,9 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { refusedAddressReason } from "./address";
+import { sniffImageType } from "./image-type";
 import { describeSource } from "./items";
 import { optionNamed } from "./option-names";
 import { timerDelay } from "../dataset/timer-limit";
@@ -130,6 +132,15 @@ interface Hop {
   status: number;
   location: string | undefined;
   body: Buffer | undefined;
+  /** The response's Content-Type and Content-Encoding, lower case, when it has them. */
+  contentType?: string | undefined;
+  contentEncoding?: string | undefined;
+}
+
+/** An image's bytes as downloaded (a Content-Encoding undone), and the Content-Type the server gave them. */
+export interface Downloaded {
+  bytes: Buffer;
+  contentType: string | undefined;
 }
 
 function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal): Promise<Hop> {
@@ -188,7 +199,13 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
         res.on("end", () => {
           // A body shorter than its Content-Length: the connection closed early (the parser may not say so).
           if (Number.isFinite(declared) && size < declared) reject(new Error(`the connection closed after ${size.toLocaleString("en-US")} of ${declared.toLocaleString("en-US")} bytes`));
-          else resolve({ status, location: undefined, body: Buffer.concat(chunks) });
+          else {
+            const header = (name: string): string | undefined => {
+              const value = res.headers[name];
+              return typeof value === "string" && value.trim() !== "" ? value.trim().toLowerCase() : undefined;
+            };
+            resolve({ status, location: undefined, body: Buffer.concat(chunks), contentType: header("content-type"), contentEncoding: header("content-encoding") });
+          }
         });
         res.on("aborted", () => reject(new Error("the connection closed while the image was sent")));
         res.on("error", (error) => reject(error));
@@ -240,11 +257,32 @@ async function requestTried(url: URL, address: ResolvedAddress, options: Downloa
 }
 
 /**
+ * The bytes of a body sent with a Content-Encoding (gzip, deflate, br: a
+ * bucket whose images were stored compressed; a browser undoes it, so the
+ * URL works there), undone within `maxBytes`; a body without one as it is.
+ */
+function decoded(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
+  // Some servers label an image as compressed when it is not: bytes that already are an image are taken as they are.
+  if (encoding === undefined || encoding === "identity" || sniffImageType(body.subarray(0, 512)) !== undefined) return body;
+  const undo = encoding === "gzip" || encoding === "x-gzip" ? gunzipSync : encoding === "deflate" ? inflateSync : encoding === "br" ? brotliDecompressSync : undefined;
+  if (undo === undefined) throw new ImageRefusedError(`the server sent the image with Content-Encoding ${encoding}, which is not read here (gzip, deflate and br are)`);
+  try {
+    return undo(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new ImageRefusedError(`the image is more than the ${maxBytes.toLocaleString("en-US")} bytes allowed once its ${encoding} encoding is undone (${optionNamed("maxImageBytes")})`);
+    }
+    throw new ImageRefusedError(`the server sent the image with Content-Encoding ${encoding}, but it cannot be undone (${(error as Error).message})`);
+  }
+}
+
+/**
  * Downloads an image URL under the rules above.
  *
+ * @returns the image's bytes, and the Content-Type the server declared (the bytes decide the type; it only explains a refusal).
  * @throws {ImageRefusedError} saying why the URL was refused or failed.
  */
-export async function downloadImage(raw: string, options: DownloadOptions): Promise<Buffer> {
+export async function downloadImage(raw: string, options: DownloadOptions): Promise<Downloaded> {
   const controller = new AbortController();
   const deadline = Date.now() + options.timeoutMs;
   // Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once.
@@ -258,7 +296,7 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
         throw hop === 0 ? error : new ImageRefusedError(`redirect ${hop} to ${describeSource(current.toString())}: ${error.message}`);
       });
       const result = await requestTried(url, address, options, controller.signal, deadline);
-      if (result.body) return result.body;
+      if (result.body) return { bytes: decoded(result.body, result.contentEncoding, options.maxBytes), contentType: result.contentType };
       if (!result.location) throw new ImageRefusedError(`the server answered HTTP ${result.status} without a Location`);
       if (hop >= maxRedirects) throw new ImageRefusedError(`more than ${maxRedirects} redirects`);
       let next: string;

@@ -318,7 +318,14 @@ export class ImageLoader {
       const download: Parameters<typeof downloadImage>[1] = { maxBytes: max, timeoutMs: this.options.downloadTimeoutMs, allowPrivateNetwork: this.options.allowPrivateNetwork };
       if (this.options.resolve) download.resolve = this.options.resolve;
       if (this.options.addressPolicy) download.addressPolicy = this.options.addressPolicy;
-      bytes = await downloadImage(item.source, download);
+      const downloaded = await downloadImage(item.source, download);
+      bytes = downloaded.bytes;
+      const declared = downloaded.contentType;
+      // Bytes that are no image, declared as something else: say what the server sent (a sign-in or preview page, often).
+      if (declared !== undefined && !declared.startsWith("image/") && bytes.length > 0 && sniffImageType(bytes.subarray(0, TYPE_BYTES)) === undefined) {
+        const page = declared.startsWith("text/html") ? ": a web page (a sign-in, preview or error page?), not the image itself; give the image's own URL" : ", not an image";
+        throw new ImageRefusedError(`the server sent ${declared.split(";")[0]}${page}`);
+      }
     }
     return toSendableImage(item.source, bytes, max);
   }
