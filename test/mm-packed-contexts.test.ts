@@ -95,6 +95,8 @@ describe("several image paths in one contexts string", () => {
     assert.equal(packedImageSources("See images/a.png, then images/b.png"), undefined);
     assert.equal(packedImageSources("Sales rose; costs fell"), undefined);
     assert.equal(packedImageSources("images/a.png\nThe chart shows sales."), undefined);
+    assert.deepEqual(packedImageSources("https://cdn.example/a.png?sig=1, https://cdn.example/b.jpg"), ["https://cdn.example/a.png?sig=1", "https://cdn.example/b.jpg"]);
+    assert.equal(packedImageSources("https://example.com/article, https://example.com/faq"), undefined, "links to pages stay text");
   });
 });
 

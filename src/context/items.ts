@@ -61,7 +61,8 @@ export function classifyContext(item: string): ContextItem {
  * The image sources a text item holds when it is nothing but a list of
  * them in one string — two or more image paths or URLs separated by line
  * breaks, commas, semicolons or `|` ("images/a.png\nimages/b.png",
- * "a.png; b.png") — or undefined for any other text. Such an item is not a
+ * "a.png; b.png"; a URL counts when its path ends in an image extension)
+ * — or undefined for any other text. Such an item is not a
  * passage: judged as text, its images would never be sent.
  *
  * @example
@@ -74,7 +75,12 @@ export function packedImageSources(text: string): string[] | undefined {
     .map((piece) => piece.trim())
     .filter((piece) => piece !== "");
   if (pieces.length < 2) return undefined;
-  return pieces.every((piece) => !/\s/.test(piece) && classifyContext(piece).kind !== "text") ? pieces : undefined;
+  // A URL counts when its path names an image: a list of links to pages is left as the text it is.
+  const isImage = (piece: string): boolean => {
+    const kind = classifyContext(piece).kind;
+    return kind === "url" ? hasImageExtension(piece.replace(/[?#][\s\S]*$/, "")) : kind !== "text";
+  };
+  return pieces.every((piece) => !/\s/.test(piece) && isImage(piece)) ? pieces : undefined;
 }
 
 /**
