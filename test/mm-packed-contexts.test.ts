@@ -90,6 +90,7 @@ describe("several image paths in one contexts string", () => {
 
   it("tells a list of sources from a passage", () => {
     assert.deepEqual(packedImageSources("images/a.png\r\nimages/b.jpg\n"), ["images/a.png", "images/b.jpg"]);
+    assert.deepEqual(packedImageSources("a.png; b.png;"), ["a.png", "b.png"]);
     assert.deepEqual(packedImageSources("https://x.org/a.png | data/b.webp"), ["https://x.org/a.png", "data/b.webp"]);
     assert.equal(packedImageSources("images/a.png"), undefined, "one path is an image item, not a list");
     assert.equal(packedImageSources("See images/a.png, then images/b.png"), undefined);

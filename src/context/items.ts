@@ -57,6 +57,16 @@ export function classifyContext(item: string): ContextItem {
   return { kind: "text", text: item };
 }
 
+/** Whether the last piece of `text` (after its last separator or space, a URL's query and fragment left out) ends in an image extension, read from the end. */
+function lastPieceNamesImage(text: string): boolean {
+  const separator = (c: string): boolean => /[\s,;|]/.test(c);
+  let end = text.length;
+  while (end > 0 && separator(text[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && !separator(text[start - 1]!)) start--;
+  return hasImageExtension(text.slice(start, end).replace(/[?#][\s\S]*$/, ""));
+}
+
 /**
  * The image sources a text item holds when it is nothing but a list of
  * them in one string — two or more image paths or URLs separated by line
@@ -70,6 +80,8 @@ export function classifyContext(item: string): ContextItem {
  * packedImageSources("The chart is images/a.png") // undefined
  */
 export function packedImageSources(text: string): string[] | undefined {
+  // A list of image sources is short (a passage is not split for nothing): at most a few hundred characters a source.
+  if (text.length > 16_384 || !lastPieceNamesImage(text)) return undefined;
   const pieces = text
     .split(/[\r\n;,|]+/)
     .map((piece) => piece.trim())
@@ -94,6 +106,8 @@ export function packedImageSources(text: string): string[] | undefined {
  * bareBase64Image("Sales rose 12% in Q3.")                     // undefined
  */
 export function bareBase64Image(text: string): Exclude<ImageType, "svg"> | undefined {
+  // Most passages are told apart at their first characters (a space, punctuation) without copying them.
+  if (!/^[A-Za-z0-9+/_-]{16}/.test(text.trimStart().slice(0, 16))) return undefined;
   const data = text.replace(/\s+/g, "");
   if (data.length < 64 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data)) return undefined;
   const type = sniffImageType(Buffer.from(data.slice(0, 700), "base64"));
