@@ -21,6 +21,18 @@ export function imageCount(row: EvalRow): number {
   return (row.retrieved_contexts ?? []).filter((c) => classifyContext(c).kind !== "text").length;
 }
 
+/** The strings of a text context that is itself a JSON list of strings (`["a.png", "b.png"]` inside the list), or undefined. */
+function nestedList(text: string): string[] | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("[") || !trimmed.endsWith("]")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((v) => typeof v === "string") ? (parsed as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why a row's contexts cannot be judged as they are written, or undefined:
  * none, or only blank ones; or a text context that is nothing but several
@@ -40,6 +52,10 @@ export function unusableContexts(items: readonly ContextItem[]): string | undefi
         `context ${i + 1} is a ${bare.toUpperCase()} image in base64 without "data:image/${bare};base64," in front, so it would be sent as text ` +
         `(${item.text.length.toLocaleString("en-US")} characters of letters), not as an image; write it as data:image/${bare};base64,${item.text.trim().slice(0, 12)}…`
       );
+    }
+    const nested = nestedList(item.text);
+    if (nested !== undefined) {
+      return `context ${i + 1} is itself a JSON list of ${nested.length} (the list was written as JSON twice?), which would be judged as one passage of text; write "retrieved_contexts" as one JSON list of strings, e.g. ${describeSource(JSON.stringify(nested.slice(0, 2).map((source) => describeSource(source))))}`;
     }
     const sources = packedImageSources(item.text);
     if (sources === undefined) continue;
