@@ -125,10 +125,11 @@ describe("an image in base64 without its data: prefix", () => {
 });
 
 describe("a contexts list written as JSON twice", () => {
-  it("fails the row whose context is itself a JSON list, and judges a passage in brackets", async () => {
+  it("fails the row whose context is itself a JSON list holding an image, and judges passages in brackets", async () => {
     const file = input({
       twice: JSON.stringify([JSON.stringify(["images/bar-chart.png", "Sales by quarter."])]),
       brackets: JSON.stringify(["[Editor's note] Sales rose in Q3."]),
+      data: JSON.stringify([JSON.stringify(["Q1", "Q2", "Q3"])]),
     });
     const out = path.join(path.dirname(file), "scored.csv");
     const run = await runCliCaptured(["score", file, "--out", out, "--metrics", "multimodal_relevance", "--no-progress", "--no-cache"], env());
@@ -137,6 +138,7 @@ describe("a contexts list written as JSON twice", () => {
     const error = (id: string): string => records.find((r) => r.fields[header.indexOf("id")] === id)!.fields[header.indexOf("multimodal_relevance_error")]!;
     assert.match(error("twice"), /^context 1 is itself a JSON list of 2 \(the list was written as JSON twice\?\), which would be judged as one passage of text; write "retrieved_contexts" as one JSON list of strings/);
     assert.equal(error("brackets"), "");
-    assert.equal(server.chatRequests().length, 1);
+    assert.equal(error("data"), "", "a JSON list of words (a tool's output) is a passage");
+    assert.equal(server.chatRequests().length, 2);
   });
 });

@@ -21,7 +21,7 @@ export function imageCount(row: EvalRow): number {
   return (row.retrieved_contexts ?? []).filter((c) => classifyContext(c).kind !== "text").length;
 }
 
-/** The strings of a text context that is itself a JSON list of strings (`["a.png", "b.png"]` inside the list), or undefined. */
+/** The strings of a text context that is itself a JSON list of strings (`["a.png", "text"]` inside the list), or undefined. */
 function nestedList(text: string): string[] | undefined {
   const trimmed = text.trim();
   if (!trimmed.startsWith("[") || !trimmed.endsWith("]")) return undefined;
@@ -54,7 +54,8 @@ export function unusableContexts(items: readonly ContextItem[]): string | undefi
       );
     }
     const nested = nestedList(item.text);
-    if (nested !== undefined) {
+    // Only a list that holds an image: a context may be JSON data of its own (a tool's output), judged as text.
+    if (nested !== undefined && nested.some((entry) => classifyContext(entry).kind !== "text")) {
       return `context ${i + 1} is itself a JSON list of ${nested.length} (the list was written as JSON twice?), which would be judged as one passage of text; write "retrieved_contexts" as one JSON list of strings, e.g. ${describeSource(JSON.stringify(nested.slice(0, 2).map((source) => describeSource(source))))}`;
     }
     const sources = packedImageSources(item.text);
