@@ -3,7 +3,8 @@
  * HTTP server on loopback: a body sent with a Content-Encoding (a bucket
  * whose images were stored gzipped: a browser shows them, so the URL looks
  * right) is undone within the size limit; a page in place of the image (a
- * sign-in or preview link) is refused saying what the server sent.
+ * sign-in or preview link) is refused saying what the server sent; a host
+ * whose first address cannot be reached is reached at its next one.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -56,3 +57,19 @@ describe("downloads as servers send them", () => {
     await assert.rejects(loader().load({ kind: "url", source: `${base}/api` }), /^ImageRefusedError: the server sent application\/json, not an image$/);
   });
 });
+
+describe("a host with several addresses", () => {
+  it("goes on to the next address when the first cannot be reached, and fails naming the last when none can", async () => {
+    const port = new URL(base).port;
+    // 127.0.0.2 is loopback too, but nothing listens there: the connection is refused at once.
+    const resolve = async (): Promise<{ address: string; family: 4 }[]> => [
+      { address: "127.0.0.2", family: 4 },
+      { address: "127.0.0.1", family: 4 },
+    ];
+    const image = await new ImageLoader({ allowPrivateNetwork: true, resolve }).load({ kind: "url", source: `http://images.test:${port}/mislabelled.png` });
+    assert.equal(image.mime, "image/png");
+    const none = async (): Promise<{ address: string; family: 4 }[]> => [{ address: "127.0.0.2", family: 4 }];
+    await assert.rejects(new ImageLoader({ allowPrivateNetwork: true, resolve: none, downloadTimeoutMs: 5_000 }).load({ kind: "url", source: `http://images.test:${port}/mislabelled.png` }), /download failed: connect ECONNREFUSED 127\.0\.0\.2/);
+  });
+});
+

@@ -98,8 +98,8 @@ export function checkUrl(raw: string): URL {
   return url;
 }
 
-/** Resolves the URL's host and picks the address to connect to, refusing any non-public one. */
-async function pickAddress(url: URL, options: DownloadOptions): Promise<ResolvedAddress> {
+/** Resolves the URL's host and gives the addresses to connect to, in the resolver's order, refusing any non-public one. */
+async function pickAddresses(url: URL, options: DownloadOptions): Promise<ResolvedAddress[]> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: ResolvedAddress[];
   const family = isIP(host);
@@ -125,8 +125,14 @@ async function pickAddress(url: URL, options: DownloadOptions): Promise<Resolved
       }
     }
   }
-  return addresses[0]!;
+  return addresses;
 }
+
+/** Errors of a connection that could not be made at all (no route, nothing listening): another address of the host may do. */
+const CONNECT_FAILURES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT"]);
+
+/** A connection to one of a host's addresses could not be made, and the host has more. */
+class NextAddress extends Error {}
 
 interface Hop {
   status: number;
@@ -223,7 +229,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
  * or 250 ms, 500 ms, 1 s, all within the download's one timeout: a busy image
  * host does not fail every row that shows its image.
  */
-async function requestTried(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal, deadline: number): Promise<Hop> {
+async function requestTried(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal, deadline: number, another: boolean): Promise<Hop> {
   const timedOut = (): ImageRefusedError => new ImageRefusedError(`no complete image within ${options.timeoutMs.toLocaleString("en-US")} ms (${optionNamed("downloadTimeoutMs")})`);
   for (let attempt = 1; ; attempt++) {
     let failure: ImageRefusedError;
@@ -237,6 +243,9 @@ async function requestTried(url: URL, address: ResolvedAddress, options: Downloa
         wait = error.retryAfterMs ?? 250 * 2 ** (attempt - 1);
       } else if (error instanceof ImageRefusedError) {
         throw error;
+      } else if (another && CONNECT_FAILURES.has((error as NodeJS.ErrnoException).code ?? "")) {
+        // No route to this address (an IPv6 address without IPv6, say), or nothing listening: the host's next one, at once.
+        throw new NextAddress((error as Error).message);
       } else {
         failure = new ImageRefusedError(`download failed: ${(error as Error).message}`);
         wait = 250 * 2 ** (attempt - 1);
@@ -292,10 +301,19 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
     let url = checkUrl(raw);
     for (let hop = 0; ; hop++) {
       const current = url;
-      const address = await pickAddress(current, options).catch((error: Error) => {
+      const addresses = await pickAddresses(current, options).catch((error: Error) => {
         throw hop === 0 ? error : new ImageRefusedError(`redirect ${hop} to ${describeSource(current.toString())}: ${error.message}`);
       });
-      const result = await requestTried(url, address, options, controller.signal, deadline);
+      let result: Hop | undefined;
+      for (const [i, address] of addresses.entries()) {
+        try {
+          result = await requestTried(url, address, options, controller.signal, deadline, i < addresses.length - 1);
+          break;
+        } catch (error) {
+          if (!(error instanceof NextAddress)) throw error;
+        }
+      }
+      if (result === undefined) throw new ImageRefusedError("download failed: no address of the host could be reached");
       if (result.body) return { bytes: decoded(result.body, result.contentEncoding, options.maxBytes), contentType: result.contentType };
       if (!result.location) throw new ImageRefusedError(`the server answered HTTP ${result.status} without a Location`);
       if (hop >= maxRedirects) throw new ImageRefusedError(`more than ${maxRedirects} redirects`);
