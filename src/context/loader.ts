@@ -62,7 +62,7 @@ export interface LoadedImage {
 /**
  * What a local image file is now, to tell whether it changed since it was
  * loaded: its device, inode, size and modification times (after symlinks),
- * or why it cannot be looked at ("missing"). Nothing of it is read.
+ * or the error code that says why it cannot be looked at ("ENOENT"). Nothing of it is read.
  */
 async function fileStamp(source: string, imageRoot: string): Promise<string> {
   let target: string;
