@@ -13,7 +13,7 @@ import { describe, it } from "node:test";
 import { parseCsv } from "../src/dataset/csv";
 import { packedImageSources } from "../src/context/items";
 import { runCliCaptured } from "./support/cli";
-import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
+import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 
 const IMAGES = path.join(__dirname, "..", "data", "images");
@@ -23,10 +23,15 @@ interface Part {
   text?: string;
 }
 
-/** The question of a relevance request (from its first text part). */
-function questionOf(ctx: ChatContext): string {
-  const parts = ctx.messages.find((m: { role: string }) => m.role === "user").content as Part[];
-  return (JSON.parse(parts[0]!.text!.split("\n").slice(1).join("\n")) as { question: string }).question;
+/** The questions of the relevance requests the server received (each from its first text part), sorted. */
+function questionsSent(): string[] {
+  return server
+    .chatRequests()
+    .map((r) => {
+      const parts = (r.body.messages as { role: string; content: unknown }[]).find((m) => m.role === "user")!.content as Part[];
+      return (JSON.parse(parts[0]!.text!.split("\n").slice(1).join("\n")) as { question: string }).question;
+    })
+    .sort();
 }
 
 const { server, url } = useFakeOpenAI(() => ({ chat: () => ({ reason: "Context 1 shows it.", relevant: true }) }));
@@ -74,7 +79,7 @@ describe("several image paths in one contexts string", () => {
     // The JSON list and a passage that mentions paths are judged; nothing of the failed rows was sent.
     assert.equal(byId.get("list")![col("multimodal_relevance")], "1");
     assert.equal(byId.get("prose")![col("multimodal_relevance")], "1");
-    assert.deepEqual(server.chatRequests().map((r) => questionOf({ messages: r.body.messages } as ChatContext)).sort(), ["What does list show?", "What does prose show?"]);
+    assert.deepEqual(questionsSent(), ["What does list show?", "What does prose show?"]);
   });
 
   it("--dry-run names the row among those that will fail, and does not count its call", async () => {
@@ -120,7 +125,7 @@ describe("an image in base64 without its data: prefix", () => {
     assert.match(error("wrapped"), /^context 1 is a JPEG image in base64 without "data:image\/jpeg;base64,"/);
     assert.equal(error("prefixed"), "");
     assert.equal(error("hash"), "", "a hex digest is text");
-    assert.deepEqual(server.chatRequests().map((r) => questionOf({ messages: r.body.messages } as ChatContext)).sort(), ["What does hash show?", "What does prefixed show?"]);
+    assert.deepEqual(questionsSent(), ["What does hash show?", "What does prefixed show?"]);
   });
 });
 
