@@ -95,10 +95,15 @@ export interface BatchOptions {
 
 const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
 
-function openaiJudge(judge: Judge | JudgeOptions | undefined): OpenAIJudge {
+function openaiJudge(judge: Judge | JudgeOptions | undefined, readsResults = false): OpenAIJudge {
   const j = judge && typeof (judge as Judge).complete === "function" ? (judge as Judge) : createJudge({ ...(judge as JudgeOptions | undefined), judge: "openai" });
   if (!(j instanceof OpenAIJudge)) {
     throw new Error("batch mode needs an OpenAI-compatible judge (the offline judge has no batch API); set OPENAI_API_KEY or OPENAI_BASE_URL");
+  }
+  // A batch's results go into the cache and each stage reads them back from there: with no cache,
+  // every stage would find its requests still missing and submit (and pay for) them again, without end.
+  if (readsResults && !j.keepsReplies) {
+    throw new Error("batch mode keeps a batch's results in the reply cache and reads them back from there, so it cannot run with the cache off (cache: false, --no-cache); leave the cache on, or give it a folder (cacheDir, --cache-dir)");
   }
   return j;
 }
@@ -288,7 +293,7 @@ async function fileText(api: BatchApi, id: string | null | undefined): Promise<s
  * const scored = await scoreBatch(df, [answerCorrectness()], { batchDir: "out/batch", pollIntervalMs: 60_000 });
  */
 export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[], options: BatchOptions = {}): Promise<DataFrame> {
-  const judge = openaiJudge(options.judge);
+  const judge = openaiJudge(options.judge, true);
   const api = judge.sdk as BatchApi;
   const dir = path.resolve(options.batchDir ?? ".evalframe-batch");
   const asked = options.pollIntervalMs ?? 30_000;
@@ -406,7 +411,7 @@ export async function importBatchResults(
   file: string,
   options: { judge?: Judge | JudgeOptions } = {},
 ): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number }> {
-  const judge = openaiJudge(options.judge);
+  const judge = openaiJudge(options.judge, true);
   const usage = judge.newUsage();
   const { collector } = await collect(data, metrics, judge, new Map());
   const requests = requestLines(collector, judge.embeddingBatchSize);

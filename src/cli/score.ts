@@ -152,6 +152,10 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
   const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0, example: "30" });
   const dryRun = flag(args, "dry-run");
+  // Batch results are read back from the cache: without it each stage would submit (and pay for) its batch again, without end.
+  if ((batchMode || batchImport !== undefined) && !dryRun && flag(args, "no-cache")) {
+    throw new UsageError(`${c}: ${batchMode ? "--batch" : "--batch-import"} keeps the batch's results in the cache and reads them back from there; it does not go with --no-cache (leave it out, or give a folder with --cache-dir)`, c);
+  }
   if (dryRun && (batchExport !== undefined || batchImport !== undefined)) {
     throw new UsageError(`${c}: --dry-run estimates a run; it does not go with --batch-export or --batch-import`, c);
   }

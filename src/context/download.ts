@@ -11,7 +11,9 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { refusedAddressReason } from "./address";
+import { sniffImageType } from "./image-type";
 import { describeSource } from "./items";
 import { optionNamed } from "./option-names";
 import { timerDelay } from "../dataset/timer-limit";
@@ -96,8 +98,8 @@ export function checkUrl(raw: string): URL {
   return url;
 }
 
-/** Resolves the URL's host and picks the address to connect to, refusing any non-public one. */
-async function pickAddress(url: URL, options: DownloadOptions): Promise<ResolvedAddress> {
+/** Resolves the URL's host and gives the addresses to connect to, in the resolver's order, refusing any non-public one. */
+async function pickAddresses(url: URL, options: DownloadOptions): Promise<ResolvedAddress[]> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: ResolvedAddress[];
   const family = isIP(host);
@@ -118,18 +120,33 @@ async function pickAddress(url: URL, options: DownloadOptions): Promise<Resolved
       if (reason !== undefined) {
         throw new ImageRefusedError(
           `${host === a.address ? host : `${host} resolves to ${a.address}, which`} is not a public address (${reason}); ` +
-            "pass allowPrivateNetwork: true to load images from your own network",
+            "pass allowPrivateNetwork: true (--allow-private-network) to load images from your own network",
         );
       }
     }
   }
-  return addresses[0]!;
+  return addresses;
 }
+
+/** Errors of a connection that could not be made at all (no route, nothing listening): another address of the host may do. */
+const CONNECT_FAILURES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT"]);
+
+/** A connection to one of a host's addresses could not be made, and the host has more. */
+class NextAddress extends Error {}
 
 interface Hop {
   status: number;
   location: string | undefined;
   body: Buffer | undefined;
+  /** The response's Content-Type and Content-Encoding, lower case, when it has them. */
+  contentType?: string | undefined;
+  contentEncoding?: string | undefined;
+}
+
+/** An image's bytes as downloaded (a Content-Encoding undone), and the Content-Type the server gave them. */
+export interface Downloaded {
+  bytes: Buffer;
+  contentType: string | undefined;
 }
 
 function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal): Promise<Hop> {
@@ -188,7 +205,13 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
         res.on("end", () => {
           // A body shorter than its Content-Length: the connection closed early (the parser may not say so).
           if (Number.isFinite(declared) && size < declared) reject(new Error(`the connection closed after ${size.toLocaleString("en-US")} of ${declared.toLocaleString("en-US")} bytes`));
-          else resolve({ status, location: undefined, body: Buffer.concat(chunks) });
+          else {
+            const header = (name: string): string | undefined => {
+              const value = res.headers[name];
+              return typeof value === "string" && value.trim() !== "" ? value.trim().toLowerCase() : undefined;
+            };
+            resolve({ status, location: undefined, body: Buffer.concat(chunks), contentType: header("content-type"), contentEncoding: header("content-encoding") });
+          }
         });
         res.on("aborted", () => reject(new Error("the connection closed while the image was sent")));
         res.on("error", (error) => reject(error));
@@ -206,7 +229,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
  * or 250 ms, 500 ms, 1 s, all within the download's one timeout: a busy image
  * host does not fail every row that shows its image.
  */
-async function requestTried(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal, deadline: number): Promise<Hop> {
+async function requestTried(url: URL, address: ResolvedAddress, options: DownloadOptions, signal: AbortSignal, deadline: number, another: boolean): Promise<Hop> {
   const timedOut = (): ImageRefusedError => new ImageRefusedError(`no complete image within ${options.timeoutMs.toLocaleString("en-US")} ms (${optionNamed("downloadTimeoutMs")})`);
   for (let attempt = 1; ; attempt++) {
     let failure: ImageRefusedError;
@@ -220,6 +243,9 @@ async function requestTried(url: URL, address: ResolvedAddress, options: Downloa
         wait = error.retryAfterMs ?? 250 * 2 ** (attempt - 1);
       } else if (error instanceof ImageRefusedError) {
         throw error;
+      } else if (another && CONNECT_FAILURES.has((error as NodeJS.ErrnoException).code ?? "")) {
+        // No route to this address (an IPv6 address without IPv6, say), or nothing listening: the host's next one, at once.
+        throw new NextAddress((error as Error).message);
       } else {
         failure = new ImageRefusedError(`download failed: ${(error as Error).message}`);
         wait = 250 * 2 ** (attempt - 1);
@@ -240,11 +266,32 @@ async function requestTried(url: URL, address: ResolvedAddress, options: Downloa
 }
 
 /**
+ * The bytes of a body sent with a Content-Encoding (gzip, deflate, br: a
+ * bucket whose images were stored compressed; a browser undoes it, so the
+ * URL works there), undone within `maxBytes`; a body without one as it is.
+ */
+function decoded(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
+  // Some servers label an image as compressed when it is not: bytes that already are an image are taken as they are.
+  if (encoding === undefined || encoding === "identity" || sniffImageType(body.subarray(0, 512)) !== undefined) return body;
+  const undo = encoding === "gzip" || encoding === "x-gzip" ? gunzipSync : encoding === "deflate" ? inflateSync : encoding === "br" ? brotliDecompressSync : undefined;
+  if (undo === undefined) throw new ImageRefusedError(`the server sent the image with Content-Encoding ${encoding}, which is not read here (gzip, deflate and br are)`);
+  try {
+    return undo(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new ImageRefusedError(`the image is more than the ${maxBytes.toLocaleString("en-US")} bytes allowed once its ${encoding} encoding is undone (${optionNamed("maxImageBytes")})`);
+    }
+    throw new ImageRefusedError(`the server sent the image with Content-Encoding ${encoding}, but it cannot be undone (${(error as Error).message})`);
+  }
+}
+
+/**
  * Downloads an image URL under the rules above.
  *
+ * @returns the image's bytes, and the Content-Type the server declared (the bytes decide the type; it only explains a refusal).
  * @throws {ImageRefusedError} saying why the URL was refused or failed.
  */
-export async function downloadImage(raw: string, options: DownloadOptions): Promise<Buffer> {
+export async function downloadImage(raw: string, options: DownloadOptions): Promise<Downloaded> {
   const controller = new AbortController();
   const deadline = Date.now() + options.timeoutMs;
   // Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once.
@@ -254,11 +301,20 @@ export async function downloadImage(raw: string, options: DownloadOptions): Prom
     let url = checkUrl(raw);
     for (let hop = 0; ; hop++) {
       const current = url;
-      const address = await pickAddress(current, options).catch((error: Error) => {
+      const addresses = await pickAddresses(current, options).catch((error: Error) => {
         throw hop === 0 ? error : new ImageRefusedError(`redirect ${hop} to ${describeSource(current.toString())}: ${error.message}`);
       });
-      const result = await requestTried(url, address, options, controller.signal, deadline);
-      if (result.body) return result.body;
+      let result: Hop | undefined;
+      for (const [i, address] of addresses.entries()) {
+        try {
+          result = await requestTried(url, address, options, controller.signal, deadline, i < addresses.length - 1);
+          break;
+        } catch (error) {
+          if (!(error instanceof NextAddress)) throw error;
+        }
+      }
+      if (result === undefined) throw new ImageRefusedError("download failed: no address of the host could be reached");
+      if (result.body) return { bytes: decoded(result.body, result.contentEncoding, options.maxBytes), contentType: result.contentType };
       if (!result.location) throw new ImageRefusedError(`the server answered HTTP ${result.status} without a Location`);
       if (hop >= maxRedirects) throw new ImageRefusedError(`more than ${maxRedirects} redirects`);
       let next: string;

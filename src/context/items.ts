@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sniffImageType, type ImageType } from "./image-type";
 
 /** A context item, classified. */
 export type ContextItem =
@@ -54,6 +55,63 @@ export function classifyContext(item: string): ContextItem {
   }
   if (trimmed !== "" && hasImageExtension(trimmed) && (!/\s/.test(trimmed) || isPathWithSpaces(trimmed))) return { kind: "file", source: trimmed };
   return { kind: "text", text: item };
+}
+
+/** Whether the last piece of `text` (after its last separator or space, a URL's query and fragment left out) ends in an image extension, read from the end. */
+function lastPieceNamesImage(text: string): boolean {
+  const separator = (c: string): boolean => /[\s,;|]/.test(c);
+  let end = text.length;
+  while (end > 0 && separator(text[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && !separator(text[start - 1]!)) start--;
+  return hasImageExtension(text.slice(start, end).replace(/[?#][\s\S]*$/, ""));
+}
+
+/**
+ * The image sources a text item holds when it is nothing but a list of
+ * them in one string — two or more image paths or URLs separated by line
+ * breaks, commas, semicolons or `|` ("images/a.png\nimages/b.png",
+ * "a.png; b.png"; a URL counts when its path ends in an image extension)
+ * — or undefined for any other text. Such an item is not a
+ * passage: judged as text, its images would never be sent.
+ *
+ * @example
+ * packedImageSources("images/a.png\nimages/b.jpg") // ["images/a.png", "images/b.jpg"]
+ * packedImageSources("The chart is images/a.png") // undefined
+ */
+export function packedImageSources(text: string): string[] | undefined {
+  // A list of image sources is short (a passage is not split for nothing): at most a few hundred characters a source.
+  if (text.length > 16_384 || !lastPieceNamesImage(text)) return undefined;
+  const pieces = text
+    .split(/[\r\n;,|]+/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece !== "");
+  if (pieces.length < 2) return undefined;
+  // A URL counts when its path names an image: a list of links to pages is left as the text it is.
+  const isImage = (piece: string): boolean => {
+    const kind = classifyContext(piece).kind;
+    return kind === "url" ? hasImageExtension(piece.replace(/[?#][\s\S]*$/, "")) : kind !== "text";
+  };
+  return pieces.every((piece) => !/\s/.test(piece) && isImage(piece)) ? pieces : undefined;
+}
+
+/**
+ * The type of the image a text item holds as bare base64 — an image's bytes
+ * in base64 without the `data:image/…;base64,` in front, which makes it
+ * text: sent as tens of thousands of tokens of letters, never as a picture
+ * — or undefined for any other text (or base64 of something else).
+ *
+ * @example
+ * bareBase64Image(readFileSync("chart.png").toString("base64")) // "png"
+ * bareBase64Image("Sales rose 12% in Q3.")                     // undefined
+ */
+export function bareBase64Image(text: string): Exclude<ImageType, "svg"> | undefined {
+  // Most passages are told apart at their first characters (a space, punctuation) without copying them.
+  if (!/^[A-Za-z0-9+/_-]{16}/.test(text.trimStart().slice(0, 16))) return undefined;
+  const data = text.replace(/\s+/g, "");
+  if (data.length < 64 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data)) return undefined;
+  const type = sniffImageType(Buffer.from(data.slice(0, 700), "base64"));
+  return type === "svg" ? undefined : type;
 }
 
 /**

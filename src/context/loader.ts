@@ -3,6 +3,9 @@
  * the judge can send, once per run per source, under the rules in README
  * ("Multimodal relevance").
  */
+import { stat } from "node:fs/promises";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { animatedImage } from "./animation";
 import { BmpError, bmpToPngAsync } from "./bmp";
 import { downloadImage, ImageRefusedError, type ResolvedAddress } from "./download";
@@ -56,6 +59,26 @@ export interface LoadedImage {
   convertedFrom: "bmp" | undefined;
 }
 
+/**
+ * What a local image file is now, to tell whether it changed since it was
+ * loaded: its device, inode, size and modification times (after symlinks),
+ * or the error code that says why it cannot be looked at ("ENOENT"). Nothing of it is read.
+ */
+async function fileStamp(source: string, imageRoot: string): Promise<string> {
+  let target: string;
+  try {
+    target = /^file:\/\//i.test(source) ? fileURLToPath(source) : path.resolve(imageRoot, source);
+  } catch {
+    return "not a file URL";
+  }
+  try {
+    const info = await stat(target, { bigint: true });
+    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? "unreadable";
+  }
+}
+
 /** An image context item. */
 export type ImageItem = Extract<ContextItem, { kind: "url" | "file" | "data-uri" }>;
 
@@ -94,6 +117,7 @@ const TYPE_BYTES = 512;
 
 /** The type of an image's first bytes when it is one that is loaded (PNG, JPEG, GIF, WebP, BMP); else an ImageRefusedError saying why not. */
 function loadableType(bytes: Buffer): Exclude<ImageType, "svg"> {
+  if (bytes.length === 0) throw new ImageRefusedError("it is empty (0 bytes): an image that was never written, or a download that sent nothing");
   const type = sniffImageType(bytes.subarray(0, TYPE_BYTES));
   if (type === "svg") throw new ImageRefusedError("SVG images are refused (they can carry scripts and links); convert it to PNG");
   if (type === undefined) throw new ImageRefusedError("the bytes are not a PNG, JPEG, GIF, WebP or BMP image, whatever the name says");
@@ -178,6 +202,8 @@ export class ImageLoader {
   private keptBytes = 0;
   /** Why each refused source was refused. */
   private readonly refusals = new Map<string, Error>();
+  /** What each local file was (see `fileStamp`) when it was loaded or refused, by source. */
+  private readonly stamps = new Map<string, string>();
   /** Loads running now, and the ones waiting for a turn. */
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -199,28 +225,46 @@ export class ImageLoader {
   /**
    * Loads one image item; rejects with an `ImageRefusedError` saying why it
    * was refused. A source loaded before is given again while it is kept
-   * (see `keptImageBytes`); a refused source is refused again, unread.
+   * (see `keptImageBytes`); a refused source is refused again, unread. A
+   * local file is looked at (its size, times and inode) each time: one that
+   * changed, appeared or went since it was loaded or refused is loaded
+   * again, so a loader shared between runs never sends an old picture.
    */
   load(item: ImageItem): Promise<LoadedImage> {
+    if (item.kind !== "file") return this.loadKnown(item, undefined);
+    return fileStamp(item.source, this.options.imageRoot).then((stamp) => this.loadKnown(item, stamp));
+  }
+
+  /** {@link load} once a file's stamp is known (undefined for URLs and data URIs, which do not change). */
+  private loadKnown(item: ImageItem, stamp: string | undefined): Promise<LoadedImage> {
+    const current = stamp === undefined || this.stamps.get(item.source) === stamp;
     const kept = this.kept.get(item.source);
-    if (kept) {
+    if (kept && current) {
       // Most recently used now: last in the map's order.
       this.kept.delete(item.source);
       this.kept.set(item.source, kept);
       return Promise.resolve(kept);
     }
     const refused = this.refusals.get(item.source);
-    if (refused) return Promise.reject(refused);
+    if (refused && current) return Promise.reject(refused);
     let pending = this.loading.get(item.source);
     if (!pending) {
+      // A file that changed since: what was kept or refused of it is let go.
+      if (kept) {
+        this.kept.delete(item.source);
+        this.keptBytes -= kept.dataUri.length;
+      }
+      this.refusals.delete(item.source);
       pending = this.inTurn(() => this.loadOnce(item)).then(
         (image) => {
           this.loading.delete(item.source);
+          if (stamp !== undefined) this.stamps.set(item.source, stamp);
           this.keep(image);
           return image;
         },
         (error: unknown) => {
           this.loading.delete(item.source);
+          if (stamp !== undefined) this.stamps.set(item.source, stamp);
           this.refusals.set(item.source, error instanceof Error ? error : new Error(String(error)));
           throw error;
         },
@@ -235,6 +279,11 @@ export class ImageLoader {
   private keep(image: LoadedImage): void {
     const size = image.dataUri.length;
     if (size > this.options.keptImageBytes) return;
+    const before = this.kept.get(image.source);
+    if (before) {
+      this.kept.delete(image.source);
+      this.keptBytes -= before.dataUri.length;
+    }
     this.kept.set(image.source, image);
     this.keptBytes += size;
     for (const [source, old] of this.kept) {
@@ -269,7 +318,14 @@ export class ImageLoader {
       const download: Parameters<typeof downloadImage>[1] = { maxBytes: max, timeoutMs: this.options.downloadTimeoutMs, allowPrivateNetwork: this.options.allowPrivateNetwork };
       if (this.options.resolve) download.resolve = this.options.resolve;
       if (this.options.addressPolicy) download.addressPolicy = this.options.addressPolicy;
-      bytes = await downloadImage(item.source, download);
+      const downloaded = await downloadImage(item.source, download);
+      bytes = downloaded.bytes;
+      const declared = downloaded.contentType;
+      // Bytes that are no image, declared as something else: say what the server sent (a sign-in or preview page, often).
+      if (declared !== undefined && !declared.startsWith("image/") && bytes.length > 0 && sniffImageType(bytes.subarray(0, TYPE_BYTES)) === undefined) {
+        const page = declared.startsWith("text/html") ? ": a web page (a sign-in, preview or error page?), not the image itself; give the image's own URL" : ", not an image";
+        throw new ImageRefusedError(`the server sent ${declared.split(";")[0]}${page}`);
+      }
     }
     return toSendableImage(item.source, bytes, max);
   }

@@ -37,6 +37,29 @@ function holdsTilde(file: string): boolean {
   return /(?:^|[/\\])~[^/\\]*(?:[/\\]|$)/.test(file);
 }
 
+/**
+ * What may have gone wrong with a local image path that names no file: a
+ * Windows folder separator (`images\\chart.png`, which is one name here),
+ * or a path written relative to the working directory, not to the image
+ * root. "" when neither.
+ */
+async function missingHint(source: string, target: string): Promise<string> {
+  if (path.sep === "/" && source.includes("\\") && !/^file:/i.test(source)) {
+    return `; "\\" is not a folder separator here: write the path with "/" (${source.replace(/\\/g, "/")})`;
+  }
+  if (/^file:/i.test(source) || path.isAbsolute(source)) return "";
+  const fromWorkingFolder = path.resolve(source);
+  if (fromWorkingFolder === target) return "";
+  try {
+    if ((await stat(fromWorkingFolder)).isFile()) {
+      return `; ${source} is there from the working folder ${process.cwd()}: give that folder as the image root (imageRoot, --image-root) if the paths are written from it`;
+    }
+  } catch {
+    // Not there either: nothing to add.
+  }
+  return "";
+}
+
 function inside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
   // ".." itself or a path through it leaves the root; a name that merely starts with dots ("..x.png") does not.
@@ -88,7 +111,7 @@ async function readInsideRoot(source: string, options: LocalImageOptions, length
   // The path as written must point inside the root ("../" escapes are refused
   // before touching the disk); then its real path must too (symlinks).
   if (!inside(path.resolve(options.imageRoot), target) && !inside(root, target)) {
-    throw new ImageRefusedError(`${target} is outside the image root ${root}; set imageRoot to the folder that holds your images`);
+    throw new ImageRefusedError(`${target} is outside the image root ${root}; set imageRoot (--image-root) to the folder that holds your images`);
   }
   let real: string;
   try {
@@ -99,7 +122,7 @@ async function readInsideRoot(source: string, options: LocalImageOptions, length
         `${source} starts with "~", which is not expanded to your home folder here (no shell reads this path): give the path relative to the image root ${root} (imageRoot, --image-root), or absolute`,
       );
     }
-    throw new ImageRefusedError(`no such file: ${target} (image root ${root})`);
+    throw new ImageRefusedError(`no such file: ${target} (image root ${root})${await missingHint(source, target)}`);
   }
   if (!inside(root, real)) {
     throw new ImageRefusedError(`${target} leads to ${real}, outside the image root ${root}; refused`);

@@ -241,6 +241,11 @@ export class OpenAIJudge implements Judge {
   private readonly inflight = new Map<string, Promise<unknown>>();
   private mode: StructuredMode = "json_schema";
 
+  /** Whether replies are kept in a cache (not with `cache: false`): batch mode reads its results back from it. */
+  get keepsReplies(): boolean {
+    return !(this.cache instanceof NoCache);
+  }
+
   constructor(private readonly config: ResolvedJudgeConfig) {
     const chatHost = new URL(config.baseURL).host;
     const embeddingHost = new URL(config.embeddingBaseURL).host;

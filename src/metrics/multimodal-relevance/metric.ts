@@ -11,7 +11,7 @@ import type { Judge } from "../../judge/judge";
 import type { RelevanceContext } from "../../judge/types";
 import type { StagePlan } from "../../judge/progress";
 import type { EvalRow, Metric, MetricColumn, MetricRunContext, PlanContext, PlannedCall } from "../metric";
-import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts } from "./plan";
+import { imageCount, planRelevance, RELEVANCE_STAGE, relevanceCallCounts, unusableContexts } from "./plan";
 import { relevanceRequest, type ImageDetail, type RelevanceRequestOptions } from "./prompts";
 import { DEFAULT_IMAGE_DETAIL, MULTIMODAL_RELEVANCE_COLUMNS as COLUMNS } from "./columns";
 import { errorText } from "../../display/words";
@@ -144,9 +144,8 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
     const label = this.labelOf(judge);
     const failed = (error: string): MultimodalRelevanceResult => ({ index: row.index, score: Number.NaN, reason: "", error, judge: label });
     const items = (row.retrieved_contexts ?? []).map(classifyContext);
-    if (items.every((item) => item.kind === "text" && item.text.trim() === "")) {
-      return failed(`${items.length === 0 ? "no retrieved contexts" : "every retrieved context is blank"}: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs`);
-    }
+    const unusable = unusableContexts(items);
+    if (unusable !== undefined) return failed(unusable);
     const images = imageCount(row);
     if (images > this.maxImagesPerRow) {
       return failed(`the row has ${images} images, more than the ${this.maxImagesPerRow} allowed (${optionNamed("maxImagesPerRow")}); raise it or split the contexts`);

@@ -3,7 +3,7 @@
  * row, for progress and for a cost estimate. Images are not loaded for an
  * estimate: each image part is priced by its detail (see `tokenCounter`).
  */
-import { classifyContext, describeSource } from "../../context/items";
+import { bareBase64Image, classifyContext, describeSource, packedImageSources, type ContextItem } from "../../context/items";
 import { refusalWithoutLoading, type ImageItem, type ImageLoadOptions } from "../../context/loader";
 import type { StagePlan } from "../../judge/progress";
 import type { RelevanceContext } from "../../judge/types";
@@ -21,12 +21,63 @@ export function imageCount(row: EvalRow): number {
   return (row.retrieved_contexts ?? []).filter((c) => classifyContext(c).kind !== "text").length;
 }
 
+/** The strings of a text context that is itself a JSON list of strings (`["a.png", "text"]` inside the list), or undefined. */
+function nestedList(text: string): string[] | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("[") || !trimmed.endsWith("]")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every((v) => typeof v === "string") ? (parsed as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a row's contexts cannot be judged as they are written, or undefined:
+ * none, or only blank ones; or a text context that is nothing but several
+ * image paths or URLs in one string (a cell written one per line, or with
+ * commas or semicolons, instead of as a JSON list), whose images would
+ * otherwise never be sent while the row got a verdict as if they had been.
+ */
+export function unusableContexts(items: readonly ContextItem[]): string | undefined {
+  if (items.every((item) => item.kind === "text" && item.text.trim() === "")) {
+    return `${items.length === 0 ? "no retrieved contexts" : "every retrieved context is blank"}: relevance is judged against them; give "retrieved_contexts" a JSON list of passages, image paths or URLs`;
+  }
+  for (const [i, item] of items.entries()) {
+    if (item.kind !== "text") continue;
+    const bare = bareBase64Image(item.text);
+    if (bare !== undefined) {
+      return (
+        `context ${i + 1} is a ${bare.toUpperCase()} image in base64 without "data:image/${bare};base64," in front, so it would be sent as text ` +
+        `(${item.text.length.toLocaleString("en-US")} characters of letters), not as an image; write it as data:image/${bare};base64,${item.text.trim().slice(0, 12)}…`
+      );
+    }
+    const nested = nestedList(item.text);
+    // Only a list that holds an image: a context may be JSON data of its own (a tool's output), judged as text.
+    if (nested !== undefined && nested.some((entry) => classifyContext(entry).kind !== "text")) {
+      return `context ${i + 1} is itself a JSON list of ${nested.length} (the list was written as JSON twice?), which would be judged as one passage of text; write "retrieved_contexts" as one JSON list of strings, e.g. ${describeSource(JSON.stringify(nested.slice(0, 2).map((source) => describeSource(source))))}`;
+    }
+    const sources = packedImageSources(item.text);
+    if (sources === undefined) continue;
+    // Each source as messages show it (a URL's query, which may hold a token, is left out), at most three.
+    const shown = sources.slice(0, 3).map((source) => describeSource(source));
+    const list = `[${shown.map((source) => JSON.stringify(source)).join(", ")}${sources.length > 3 ? ", …" : ""}]`;
+    return (
+      `context ${i + 1} is ${sources.length} image paths or URLs in one string, which would be judged as text, without its images; ` +
+      `write "retrieved_contexts" as a JSON list with one item each: ${list}`
+    );
+  }
+  return undefined;
+}
+
 /**
  * Whether a row is put to the judge: it has contexts to judge the answer
- * against, and its images are within the limit (any other row fails without a call).
+ * against (see {@link unusableContexts}), and its images are within the
+ * limit (any other row fails without a call).
  */
 export function asksJudge(row: EvalRow, maxImagesPerRow: number): boolean {
-  return (row.retrieved_contexts ?? []).length > 0 && imageCount(row) <= maxImagesPerRow;
+  return unusableContexts((row.retrieved_contexts ?? []).map(classifyContext)) === undefined && imageCount(row) <= maxImagesPerRow;
 }
 
 /** One call per row put to the judge (see {@link asksJudge}). */
@@ -73,6 +124,11 @@ export async function planRelevance(
   const calls: PlannedCall[] = [];
   const refusals = new Map<string, Promise<string | undefined>>();
   for (const row of rows) {
+    const unusable = unusableContexts((row.retrieved_contexts ?? []).map(classifyContext));
+    if (unusable !== undefined) {
+      context.willFail?.(row, unusable);
+      continue;
+    }
     if (!asksJudge(row, options.maxImagesPerRow)) continue;
     const failure = await failureBeforeCall(row, context, { ...(options.loading ?? {}), ...(options.imageRoot !== undefined ? { imageRoot: options.imageRoot } : {}) }, refusals);
     if (failure !== undefined) {
