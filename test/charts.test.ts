@@ -568,9 +568,9 @@ describe("honest small-n charts", () => {
 
   it("changeWithCI says a change of the same amount on every answer has no interval, rather than draw one of no width", () => {
     const before = frameRecordsOf(scored).filter((r) => typeof r["answer_correctness"] === "number" && (r["answer_correctness"] as number) <= 0.5);
-    const after = before.map((r) => ({ ...r, answer_correctness: (r["answer_correctness"] as number) + 0.25 }));
+    const after: Record<string, unknown>[] = before.map((r) => ({ ...r, answer_correctness: (r["answer_correctness"] as number) + 0.25 }));
     const rows = values(changeWithCI(compareRuns(before, after, { bootstrap: 100 })));
-    assert.ok(rows.length >= 2);
+    assert.ok(rows.length >= 2, `${rows.length} rows`);
     for (const r of rows) assert.match(String(r["label"]), /^\+0\.250 · n = \d+ · CI n\/a: every answer changed alike$/);
     // Every other answer of each model changed by 0.1 more: the changes vary, and so does the bootstrap.
     const seen = new Map<unknown, number>();
