@@ -17,6 +17,7 @@ import { sniffImageType } from "./image-type";
 import { describeSource } from "./items";
 import { optionNamed } from "./option-names";
 import { timerDelay } from "../dataset/timer-limit";
+import { retryAfterValueMs } from "../dataset/retry-after";
 
 /** Raised when an image is refused or cannot be loaded; the message says why. */
 export class ImageRefusedError extends Error {
@@ -46,14 +47,6 @@ const TRANSIENT_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 /** Tries of one address before a transient failure is final (the download's one timeout still bounds them all). */
 const DOWNLOAD_TRIES = 4;
 
-/** The wait a `Retry-After` asks for (seconds or an HTTP date), or undefined. */
-function retryAfter(value: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined) return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(text)) return Number(text) * 1000;
-  const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
 
 /** A resolved address. */
 export interface ResolvedAddress {
@@ -180,7 +173,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: DownloadOption
         if (status !== 200) {
           res.resume();
           const message = `the server answered HTTP ${status}`;
-          reject(TRANSIENT_STATUSES.has(status) ? new TransientDownloadError(message, retryAfter(res.headers["retry-after"])) : new ImageRefusedError(message));
+          reject(TRANSIENT_STATUSES.has(status) ? new TransientDownloadError(message, retryAfterValueMs(res.headers["retry-after"])) : new ImageRefusedError(message));
           return;
         }
         const declared = Number(res.headers["content-length"]);
