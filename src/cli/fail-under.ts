@@ -8,6 +8,7 @@
 import { counted, finiteNumber, flag, list, stringOption, type OptionSpec, type ParsedArgs } from "./args";
 import { CliFailure, UsageError } from "./errors";
 import { metricNames } from "../metrics/registry";
+import { cellText } from "../dataset/table";
 
 /** The gate's flags, for a command's option table. */
 export const FAIL_UNDER_OPTIONS: Readonly<Record<string, OptionSpec>> = {
@@ -106,6 +107,22 @@ export function requireGateMetrics(gate: FailUnderGate | undefined, produced: re
  * `--fail-under-model` names must be among the input's (exit 2, naming those
  * it has). `models` is empty when the input has no "model" column.
  */
+/**
+ * The models a `model` column names, first seen first, empty and missing
+ * cells left out: those `--fail-under-model` may name.
+ *
+ * @example
+ * modelNames(["m2", "m1", null, "m2", ""]) // ["m2", "m1"]
+ */
+export function modelNames(values: Iterable<unknown>): string[] {
+  const models = new Set<string>();
+  for (const value of values) {
+    const text = cellText(value);
+    if (text !== null && text !== "") models.add(text);
+  }
+  return [...models];
+}
+
 export function requireGateModels(gate: FailUnderGate | undefined, models: readonly string[], input: string, narrowed = false, command: "score" | "summarize" = "score"): void {
   if (gate?.models === undefined) return;
   const rows = narrowed ? "the rows --where picks" : "this table";

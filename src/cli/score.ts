@@ -15,7 +15,7 @@ import type { Metric } from "../metrics/metric";
 import type { InputSurvey } from "./score-stream";
 import { choice, counted, finiteNumber, flag, inputFormat, list, onePositional, parseCommand, requiredOption, stringOption, wholeNumber, type OptionSpec, type ParsedArgs } from "./args";
 import { CliFailure, failOnError, UsageError, usageOnError } from "./errors";
-import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, requireGateModels, type FailUnderGate } from "./fail-under";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, modelNames, requireGateMetrics, requireGateModels, type FailUnderGate } from "./fail-under";
 import { readLabelFiles } from "./labels";
 import { formatLayoutChoices, layoutChoices } from "./layout-choices";
 import { JUDGE_OPTIONS, judgeFlags } from "./judge-flags";
@@ -282,7 +282,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     }
   }
   requireGateMetrics(gate, chosen, input);
-  requireGateModels(gate, df ? modelsOf(df) : survey!.models, input, where.length > 0);
+  requireGateModels(gate, df ? modelNames(df.columns.includes("model") ? (df.column("model").values as unknown[]) : []) : survey!.models, input, where.length > 0);
   if (multimodalGiven.length > 0 && !chosen.includes(MULTIMODAL_METRIC)) {
     const needs = metricDefinitions().find((d) => d.name === MULTIMODAL_METRIC)?.needs ?? "its columns";
     throw new UsageError(`${c}: ${onlyMultimodal(multimodalGiven)}, and ${input} cannot be scored on it (it needs ${needs}); drop ${multimodalGiven.length === 1 ? "the flag" : "those flags"}`, c);
@@ -541,9 +541,3 @@ async function reportScored(
   return 0;
 }
 
-/** The models of a table read whole, first seen first; empty without a "model" column. */
-function modelsOf(df: DataFrame): string[] {
-  if (!df.columns.includes("model")) return [];
-  const values = df.column("model").values as unknown[];
-  return [...new Set(values.map((v) => (v === null || v === undefined ? "" : String(v))).filter((v) => v !== ""))];
-}

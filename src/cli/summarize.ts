@@ -3,11 +3,11 @@
  */
 import { counted, flag, list, parseCommand, stringOption, wholeNumber } from "./args";
 import { failOnError, UsageError } from "./errors";
-import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, requireGateMetrics, requireGateModels } from "./fail-under";
+import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, modelNames, requireGateMetrics, requireGateModels } from "./fail-under";
 import { defaultScoreColumns } from "../metrics/registry";
 import type { Command } from "./command";
 import { s, b, columnsOf, namedColumns, requireScoreColumn, tables, readScored, scoreColumnsRead } from "./command-support";
-import { cellText, getColumn, rowAt, type Table } from "../dataset/table";
+import { getColumn, rowAt, type Table } from "../dataset/table";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe summarize`: the summary table of a scored file. */
@@ -37,7 +37,7 @@ export const summarizeCommand: Command = async (argv, io) => {
       c,
     );
   }
-  requireGateModels(gate, columns.includes("model") ? modelsOf(df) : [], input.file, input.where.length > 0, c);
+  requireGateModels(gate, modelNames(getColumn(df, "model")?.values ?? []), input.file, input.where.length > 0, c);
   const summary = await failOnError(() =>
     summaryTable(df, { by, ...(metrics ? { metrics } : {}), ...(seed !== undefined ? { seed } : {}) }),
   `${input.file}: `);
@@ -47,16 +47,6 @@ export const summarizeCommand: Command = async (argv, io) => {
   if (gate) io.err(`${checkFailUnder(frameRecords(summary), gate)}\n`);
   return 0;
 };
-
-/** The models of a table, first seen first (empty cells left out). */
-function modelsOf(table: Table): string[] {
-  const models = new Set<string>();
-  for (const value of getColumn(table, "model")?.values ?? []) {
-    const text = cellText(value);
-    if (text !== null && text !== "") models.add(text);
-  }
-  return [...models];
-}
 
 /** How many repeated answers the warning names. */
 const REPEATS_NAMED = 3;
