@@ -233,8 +233,8 @@ export function requireNamedValues(command: string, file: string, table: Table, 
   throw new UsageError(`${command}: ${option} names ${JSON.stringify(absent)}, which is not a value of column "${column}" in ${file}; its values are: ${[...present].filter(Boolean).join(", ")}`, command);
 }
 
-/** Rows named in the warning of {@link withoutUnscoredRepeats}. */
-const REPEATS_NAMED = 3;
+/** Repeated answers a warning names (the rest are counted). */
+export const REPEATS_NAMED = 3;
 
 /**
  * `table` without the rows that `evalframe score` left unscored because they
@@ -244,6 +244,19 @@ const REPEATS_NAMED = 3;
  * repeats. Repeated rows that were scored (a table made elsewhere) are kept:
  * which of them to pair is for the user to say, and the comparison refuses them.
  */
+/**
+ * A repeated answer's row as the warnings name it, with its id and model
+ * and the row that answered them first:
+ * `row 5 (line 7) (id "q1", model "m1", first at row 2 (line 4))`.
+ */
+export function repeatedRowName(table: Table, row: number, first: number | undefined): string {
+  const keys = (["id", "model"] as const).flatMap((name) => {
+    const column = getColumn(table, name);
+    return column ? [`${name} ${JSON.stringify(cellText(column.values[row]) ?? "")}`] : [];
+  });
+  return `${rowAt(table, row)} (${[...keys, ...(first === undefined ? [] : [`first at ${rowAt(table, first)}`])].join(", ")})`;
+}
+
 export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, what: string): Table {
   const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
   const flagged = getColumn(table, INPUT_ERROR_COLUMN);
@@ -256,12 +269,7 @@ export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, wh
     return typeof reason === "string" && reason.trim() !== "" && scores.every((column) => blank(column.values[row]));
   });
   if (unscored.length === 0) return table;
-  const id = getColumn(table, "id");
-  const model = getColumn(table, "model");
-  const named = unscored.slice(0, REPEATS_NAMED).map(({ row, first }) => {
-    const keys = [id ? `id ${JSON.stringify(cellText(id.values[row]) ?? "")}` : "", model ? `model ${JSON.stringify(cellText(model.values[row]) ?? "")}` : ""].filter(Boolean).join(", ");
-    return `${rowAt(table, row)} (${keys}${first === undefined ? "" : `, first at ${rowAt(table, first)}`})`;
-  });
+  const named = unscored.slice(0, REPEATS_NAMED).map(({ row, first }) => repeatedRowName(table, row, first));
   const more = unscored.length > named.length ? `; and ${unscored.length - named.length} more` : "";
   const n = unscored.length;
   io.err(

@@ -6,8 +6,8 @@ import { failOnError, UsageError } from "./errors";
 import { checkFailUnder, FAIL_UNDER_OPTIONS, failUnderGate, modelNames, requireGateMetrics, requireGateModels } from "./fail-under";
 import { defaultScoreColumns } from "../metrics/registry";
 import type { Command } from "./command";
-import { s, b, columnsOf, namedColumns, requireScoreColumn, tables, readScored, scoreColumnsRead } from "./command-support";
-import { getColumn, rowAt, type Table } from "../dataset/table";
+import { s, b, columnsOf, namedColumns, repeatedRowName, REPEATS_NAMED, requireScoreColumn, tables, readScored, scoreColumnsRead } from "./command-support";
+import { getColumn, type Table } from "../dataset/table";
 import { WHERE_OPTION } from "./where";
 
 /** `evalframe summarize`: the summary table of a scored file. */
@@ -48,9 +48,6 @@ export const summarizeCommand: Command = async (argv, io) => {
   return 0;
 };
 
-/** How many repeated answers the warning names. */
-const REPEATS_NAMED = 3;
-
 /**
  * The warning about rows that answer an (id, model) an earlier row answered
  * (counted as failed by the summary), naming the first few; undefined when there are none.
@@ -59,13 +56,7 @@ function repeatedWarning(file: string, table: Table): string | undefined {
   const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
   const repeats = repeatedAnswers(table);
   if (repeats.length === 0) return undefined;
-  const id = getColumn(table, "id");
-  const model = getColumn(table, "model");
-  const named = repeats.slice(0, REPEATS_NAMED).map(({ row, first }) => {
-    const keys = [id ? `id ${JSON.stringify(id.values[row])}` : "", model ? `model ${JSON.stringify(model.values[row])}` : ""].filter(Boolean).join(", ");
-    const earlier = first === undefined ? "" : `, first at ${rowAt(table, first)}`;
-    return `${rowAt(table, row)} (${keys}${earlier})`;
-  });
+  const named = repeats.slice(0, REPEATS_NAMED).map(({ row, first }) => repeatedRowName(table, row, first));
   const more = repeats.length > named.length ? `; and ${repeats.length - named.length} more` : "";
   return (
     `evalframe: warning: ${file}: ${counted(repeats.length, "row")} ${repeats.length === 1 ? "answers" : "answer"} an (id, model) that an earlier row answered, ` +
