@@ -187,6 +187,17 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.doesNotMatch(outputText([cells[3]!]), /\$data|\$index|dataIncolumnFormat/);
   });
 
+  it("shows a frame the user built with danfojs alone as a table, whichever package was imported first", () => {
+    const cells = runCells("own-frame", [
+      `import { loadDataset } from ${JSON.stringify(dist)};\nimport * as dfd from "danfojs-node";`,
+      'const raw = new dfd.DataFrame({ Question: ["What is <b>2+2</b>?"], model_answer: ["4"], id: [7] });\nraw',
+    ]);
+    const html = (cells[1]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(html), /<table class="evalframe-table"[\s\S]*model_answer[\s\S]*What is &lt;b&gt;2\+2&lt;\/b&gt;\?/);
+    assert.match(outputText([cells[1]!]), /DataFrame: 1 row × 3 columns/);
+    assert.doesNotMatch(outputText([cells[1]!]), /\$data|\$index|dataIncolumnFormat/);
+  });
+
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {
     const dir = tempDir();
     const broken = path.join(dir, "broken.ipynb");

@@ -38,8 +38,10 @@ let installed = false;
  * Gives danfojs DataFrames a readable printed form (`console.log(df)`, and a
  * frame as a notebook cell's last value): an HTML table in a tslab notebook,
  * aligned text elsewhere, the first 20 rows and the shape. Importing evalframe
- * calls it (it takes effect once danfojs is loaded, by the first frame
- * evalframe builds); a frame's own `print()` is unchanged.
+ * calls it: in a notebook it applies at once, to frames built with danfojs
+ * alone too; elsewhere once danfojs is loaded (by the first frame evalframe
+ * builds, or by your own import of danfojs-node). A frame's own `print()` is
+ * unchanged.
  *
  * @example
  * installDataFrameDisplay();
@@ -48,14 +50,20 @@ let installed = false;
 export function installDataFrameDisplay(): void {
   if (installed) return;
   installed = true;
-  // Waits for danfojs to be loaded by the first frame built: importing evalframe does not load it.
+  // Outside a notebook, waits for danfojs to be loaded, by the first frame evalframe builds or by
+  // the user's own import of danfojs-node: importing evalframe does not load it (the command line
+  // starts faster). In a notebook it loads now, as any frame the user builds there, with danfojs
+  // alone too (`new dfd.DataFrame(…)`, `dfd.readCSV`), must show as a table.
   // danfojs-node's DataFrame extends danfojs' own, and a frame's methods (head, loc, …) return
   // the parent class: every class of the chain gets the printed form, and only frames use it.
-  whenDanfoLoads((danfo) => {
-    for (let proto: object | null = danfo.DataFrame.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
-      patch(proto as Record<symbol, unknown>);
-    }
-  });
+  whenDanfoLoads(
+    (danfo) => {
+      for (let proto: object | null = danfo.DataFrame.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+        patch(proto as Record<symbol, unknown>);
+      }
+    },
+    { now: tslab() !== undefined },
+  );
 }
 
 function patch(proto: Record<symbol, unknown>): void {
