@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
-import { ensureTslabKernel, outputText, readCells, ROOT, runNotebook } from "./support/jupyter";
+import { ensureTslabKernel, outputText, readCells, ROOT, runInKernel, runNotebook } from "./support/jupyter";
+import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 const NOTEBOOKS = path.join(ROOT, "notebooks");
 mkdirSync(path.join(ROOT, ".test-notebooks"), { recursive: true });
@@ -228,4 +230,40 @@ describe("committed notebooks", () => {
       }
     });
   }
+});
+
+describe("interrupting a scoring run in a notebook", () => {
+  // A judge server in this process: the kernel runs in a child that this process does not wait on
+  // synchronously, so that the server answers meanwhile.
+  const { server, url } = useFakeOpenAI(() => ({ latencyMs: 100, chat: scriptedAnswerCorrectness, embed: (text) => scriptedEmbedding(text) }));
+
+  it("stops sending requests, drawing progress and printing into later cells; the cell run again takes the replies received from the cache", async () => {
+    const cache = tempDir();
+    const runs = await runInKernel(
+      [
+        {
+          source:
+            `import { loadDataset, scoreAnswerCorrectness, createJudge } from ${JSON.stringify(dist)};\n` +
+            `const df = await loadDataset(${JSON.stringify(data)});\n` +
+            `const judge = createJudge({ baseURL: ${JSON.stringify(url())}, apiKey: "sk-test", cacheDir: ${JSON.stringify(cache)}, concurrency: 2 });`,
+        },
+        { source: "const scored = await scoreAnswerCorrectness(df, { judge: judge });", interruptAfterMs: 2000 },
+        { source: 'await new Promise((r) => setTimeout(r, 3000));\nconsole.log("waited");' },
+        { source: "const again = await scoreAnswerCorrectness(df, { judge: judge });" },
+      ],
+      notebookDir(),
+    );
+    assert.deepEqual(runs.map((r) => r.status), ["ok", "error", "ok", "ok"], JSON.stringify(runs, null, 1));
+    assert.match(runs[1]!.text, /scoring stopped \(interrupted\)/);
+    assert.equal(runs[2]!.text, "waited\n", "the stopped run draws and prints nothing into the next cell");
+    const interruptedAt = runs[1]!.interruptedAt!;
+    const chats = server.chatRequests();
+    const before = chats.filter((r) => r.receivedAt < interruptedAt).length;
+    const sentAfter = chats.filter((r) => r.receivedAt >= interruptedAt && r.receivedAt < interruptedAt + 4000).length;
+    assert.ok(before > 0, "the run had started");
+    // At most what the judge had handed to its scheduler (twice its concurrency) still goes out.
+    assert.ok(sentAfter <= 4, `${sentAfter} requests sent after the interrupt`);
+    const cached = Number(/290 chat calls \((\d+) cached\)/.exec(runs[3]!.text)?.[1]);
+    assert.ok(cached >= before, `the run again took ${cached} replies from the cache; ${before} were received`);
+  });
 });

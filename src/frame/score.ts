@@ -18,6 +18,7 @@ import type { EvalRow, Metric } from "../metrics/metric";
 import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
 import { metricDefinition } from "../metrics/registry";
 import { tableToDataFrame } from "./dataframe";
+import { INTERRUPTED, notebookInterrupt } from "./interrupt";
 
 /** Options of {@link score}. */
 export interface ScoreOptions {
@@ -115,10 +116,30 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
   const judge = isJudge(options.judge) ? options.judge : createJudge(options.judge ?? {});
   const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
   const checked = await checkDataset(data, { ...options.load, required });
-  const scored = await scoreChecked(checked, metrics, judge, options);
+  const scored = await scoreStoppable(checked, metrics, judge, options);
   // A DataFrame's own index (labels, or the row numbers of a filtered frame) stays, to join the scores back by.
   if (isDataFrame(data) && data.index.some((label, i) => label !== i)) scored.setIndex({ index: [...data.index], inplace: true });
   return scored;
+}
+
+/**
+ * {@link scoreChecked}, stopped by the notebook's interrupt in a tslab kernel
+ * (see interrupt.ts): then it sends nothing more, draws no more progress,
+ * prints no usage line, and rejects.
+ */
+async function scoreStoppable(checked: CheckedDataset, metrics: readonly Metric[], judge: Judge, options: ScoreOptions): Promise<DataFrame> {
+  const stop = notebookInterrupt();
+  if (stop === undefined) return scoreChecked(checked, metrics, judge, options);
+  try {
+    const progress = (options.progress === false ? undefined : stop.progress(options.progress ?? autoProgress())) ?? false;
+    const scored = await scoreChecked(checked, metrics, stop.gate(judge), { ...options, progress, quiet: true });
+    if (stop.interrupted) throw new Error(INTERRUPTED);
+    const summary = RUNS.get(scored)?.usage;
+    if (!options.quiet && summary) console.log(formatUsage(summary));
+    return scored;
+  } finally {
+    stop.dispose();
+  }
 }
 
 /**
