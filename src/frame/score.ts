@@ -7,7 +7,7 @@ import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
 import { checkDataset, type CheckedDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
 import { isDataFrame } from "../dataset/frame-like";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
-import { parseContexts } from "../dataset/validate";
+import { MissingColumnError, parseContexts } from "../dataset/validate";
 import type { JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge } from "../judge/judge";
@@ -115,11 +115,31 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
   if (metrics.length === 0) throw new Error("score: give at least one metric, e.g. score(df, [answerCorrectness()])");
   const judge = isJudge(options.judge) ? options.judge : createJudge(options.judge ?? {});
   const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
-  const checked = await checkDataset(data, { ...options.load, required });
+  const checked = await checkDataset(data, { ...options.load, required }).catch((error: unknown) => {
+    throw withScoreAliasHint(error);
+  });
   const scored = await scoreStoppable(checked, metrics, judge, options);
   // A DataFrame's own index (labels, or the row numbers of a filtered frame) stays, to join the scores back by.
   if (isDataFrame(data) && data.index.some((label, i) => label !== i)) scored.setIndex({ index: [...data.index], inplace: true });
   return scored;
+}
+
+/**
+ * A missing column's error with the fix worded for `score` and its
+ * `scoreAnswerCorrectness`-like shortcuts, which take a load's aliases under
+ * `load` (the error says `{ aliases: … }`, as `loadDataset` takes them: in a
+ * call to score that is a type error that does not say where they go).
+ */
+function withScoreAliasHint(error: unknown): unknown {
+  if (!(error instanceof MissingColumnError)) return error;
+  const missing = error.missing[0];
+  const loadWords = `pass { aliases: { yourName: "${missing}" } }`;
+  if (missing === undefined || !error.message.endsWith(loadWords)) return error;
+  const scoreWords = `pass { load: { aliases: { yourName: "${missing}" } } } in the options of the scoring call (or to loadDataset: { aliases: … })`;
+  const message = error.message.slice(0, -loadWords.length) + scoreWords;
+  if (error.stack?.includes(error.message)) error.stack = error.stack.replace(error.message, message);
+  error.message = message;
+  return error;
 }
 
 /**
