@@ -193,7 +193,12 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     const cells = runCells("own-frame", [
       `import { loadDataset } from ${JSON.stringify(dist)};\nimport * as dfd from "danfojs-node";`,
       'const raw = new dfd.DataFrame({ Question: ["What is <b>2+2</b>?"], model_answer: ["4"], id: [7] });\nraw',
+      'raw["Question"]',
     ]);
+    const column = (cells[2]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(column), /<table class="evalframe-table"[\s\S]*Question[\s\S]*What is &lt;b&gt;2\+2&lt;\/b&gt;\?/, "a column shows as a table too");
+    assert.match(outputText([cells[2]!]), /Series "Question": 1 value \(string\)/);
+    assert.doesNotMatch(outputText([cells[2]!]), /\$data|\$index|dataIncolumnFormat/);
     const html = (cells[1]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
     assert.match(String(html), /<table class="evalframe-table"[\s\S]*model_answer[\s\S]*What is &lt;b&gt;2\+2&lt;\/b&gt;\?/);
     assert.match(outputText([cells[1]!]), /DataFrame: 1 row × 3 columns/);
