@@ -22,6 +22,8 @@ describe("scoring a frame whose answer column has a name of its own", () => {
     assert.match(error.message, /pass \{ load: \{ aliases: \{ yourName: "response" \} \} \}/);
     // A notebook prints the error with inspect: the stack's first line carries the same words.
     assert.match(inspect(error), /\{ load: \{ aliases:/);
+    // …and not the same problem again in the command line's words.
+    assert.doesNotMatch(inspect(error), /cliMessage|rename a column in the file/);
     const scored = await scoreAnswerCorrectness(frame(), { judge: judge, quiet: true, progress: false, load: { aliases: { model_answer: "response" } } });
     assert.equal(scored.shape[0], 1);
     assert.ok(scored.columns.includes("answer_correctness"));
