@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { useFakeOpenAI } from "./support/fake-openai";
@@ -203,6 +203,27 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.match(String(html), /<table class="evalframe-table"[\s\S]*model_answer[\s\S]*What is &lt;b&gt;2\+2&lt;\/b&gt;\?/);
     assert.match(outputText([cells[1]!]), /DataFrame: 1 row × 3 columns/);
     assert.doesNotMatch(outputText([cells[1]!]), /\$data|\$index|dataIncolumnFormat/);
+  });
+
+  it("runs in a project that installed evalframe from a folder (a symlink): tslab can name a frame's type", () => {
+    // npm install ../evalframe, or npm link: node_modules/evalframe is a link to the checkout, and
+    // danfojs-node is only in the checkout's node_modules, out of the notebook's reach.
+    const project = tempDir();
+    mkdirSync(path.join(project, "node_modules"));
+    symlinkSync(ROOT, path.join(project, "node_modules", "evalframe"), "dir");
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "my-evals", private: true }));
+    const notebook = path.join(project, "linked.ipynb");
+    writeFileSync(
+      notebook,
+      notebookJson([
+        'import { loadDataset, scoreAnswerCorrectness, createJudge, type DataFrame } from "evalframe";',
+        `const df = await loadDataset(${JSON.stringify(data)});`,
+        'const scored = await scoreAnswerCorrectness(df, { judge: createJudge({ judge: "offline" }), quiet: true, progress: false });\nconst named: DataFrame = scored;\nconsole.log(`scored ${named.shape[0]} rows`);',
+      ]),
+    );
+    const run = runNotebook(notebook, path.join(project, "out"));
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(outputText(readCells(run.executed)), /scored 126 rows/);
   });
 
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {
