@@ -38,6 +38,7 @@ const UNLIMITED = Number.POSITIVE_INFINITY;
 export function notebookInterrupt(): RunInterrupt | undefined {
   if (tslab() === undefined) return undefined;
   let interrupted = false;
+  let paid = false;
   const waiting = new Set<() => void>();
   const onInterrupt = (): void => {
     if (interrupted) return;
@@ -45,7 +46,9 @@ export function notebookInterrupt(): RunInterrupt | undefined {
     for (const wake of [...waiting]) wake();
     waiting.clear();
     console.error(
-      "evalframe: scoring stopped (interrupted): no more requests are sent; the replies already on their way are kept in the judge's cache, so running the cell again pays only for the rest",
+      paid
+        ? "evalframe: scoring stopped (interrupted): no more requests are sent; the replies already on their way are kept in the judge's cache, so running the cell again pays only for the rest"
+        : "evalframe: scoring stopped (interrupted); run the cell again to score the table",
     );
   };
   process.on("SIGINT", onInterrupt);
@@ -57,6 +60,7 @@ export function notebookInterrupt(): RunInterrupt | undefined {
       return interrupted;
     },
     gate(judge: Judge): Judge {
+      paid ||= judge.kind === "openai";
       // Twice what the judge sends at once: its scheduler always has the next requests ready, and no
       // more are handed to it than the interrupt can still hold back.
       const limit = judge.concurrency !== undefined && judge.concurrency > 0 ? judge.concurrency * 2 : UNLIMITED;
