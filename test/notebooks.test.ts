@@ -172,7 +172,12 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
       "await show(scoreBox(scored));",
       'await show(summarize(scored, { by: "model" }));',
       "scored.head(3)",
+      // A spec of one's own, written without $schema as Vega-Lite's examples often are.
+      'await show({ mark: "bar", data: { values: [{ model: "a", n: 3 }] }, encoding: { x: { field: "model", type: "nominal" }, y: { field: "n", type: "quantitative" } } });',
     ]);
+    const own = (cells[4]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data ?? {};
+    assert.equal((own["application/vnd.vegalite.v5+json"] as { $schema?: string }).$schema, "https://vega.github.io/schema/vega-lite/v5.json");
+    assert.ok(String(own["image/png"]).startsWith("iVBORw0KGgo"), "drawn as a PNG too");
     const chart = (cells[1]!.outputs ?? []).filter((o) => o.output_type === "display_data");
     assert.equal(chart.length, 1);
     const bundle = chart[0]!.data ?? {};
