@@ -27,6 +27,30 @@ export interface RunInterrupt {
   dispose(): void;
 }
 
+/** The runs listening now: one SIGINT listener serves them all (ten runs at once must not add ten, which Node warns of). */
+const listening = new Set<() => boolean>();
+
+/** Stops every run listening, and says so once (in the words for a paid judge when one of them asks one). */
+function interruptAll(): void {
+  if (listening.size === 0) return;
+  let paid = false;
+  for (const stop of [...listening]) paid = stop() || paid;
+  console.error(
+    paid
+      ? "evalframe: scoring stopped (interrupted): no more requests are sent; the replies already on their way are kept in the judge's cache, so running the cell again pays only for the rest"
+      : "evalframe: scoring stopped (interrupted); run the cell again to score the table",
+  );
+}
+
+function listen(stop: () => boolean): () => void {
+  if (listening.size === 0) process.on("SIGINT", interruptAll);
+  listening.add(stop);
+  return () => {
+    listening.delete(stop);
+    if (listening.size === 0) process.removeListener("SIGINT", interruptAll);
+  };
+}
+
 /** Requests sent at once by a judge that does not say (the offline and labels judges answer at once anyway). */
 const UNLIMITED = Number.POSITIVE_INFINITY;
 
@@ -40,18 +64,14 @@ export function notebookInterrupt(): RunInterrupt | undefined {
   let interrupted = false;
   let paid = false;
   const waiting = new Set<() => void>();
-  const onInterrupt = (): void => {
-    if (interrupted) return;
+  /** Stops this run; true when it asks a paid judge. */
+  const onInterrupt = (): boolean => {
     interrupted = true;
     for (const wake of [...waiting]) wake();
     waiting.clear();
-    console.error(
-      paid
-        ? "evalframe: scoring stopped (interrupted): no more requests are sent; the replies already on their way are kept in the judge's cache, so running the cell again pays only for the rest"
-        : "evalframe: scoring stopped (interrupted); run the cell again to score the table",
-    );
+    return paid;
   };
-  process.on("SIGINT", onInterrupt);
+  const unlisten = listen(onInterrupt);
 
   const stopped = (): Error => new Error(INTERRUPTED);
 
@@ -111,7 +131,7 @@ export function notebookInterrupt(): RunInterrupt | undefined {
       };
     },
     dispose(): void {
-      process.removeListener("SIGINT", onInterrupt);
+      unlisten();
     },
   };
 }
