@@ -77,7 +77,7 @@ QUICKSTART = [
     "Load a table of questions, model answers and reference answers, add answer-correctness scores with one call, "
     "summarise them, draw a chart and export the scored table.\n\n"
     "Inside this repository the notebooks import the compiled package from `../dist` (`npm run build`); "
-    "in your own project, `npm install evalframe` and import from `\"evalframe\"`.",
+    "in your own project, install it as the README says (\"Install in your project\": from a tarball or from git, with two npm overrides; it is not on the npm registry) and import from `\"evalframe\"`.",
     "import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, summarize, show, showTable, scoreBox, toCSV, scoreRun, estimate, answerCorrectness, type AnswerCorrectnessOptions } from \"../dist\";",
     "md:## 1. Load the data\n\n"
     "`data/qa-models.csv` holds 42 questions (science, history, geography, software, finance, and some in Korean), "

@@ -20,6 +20,11 @@ import { installDataFrameDisplay } from "./display/frame-display";
 installDataFrameDisplay();
 
 // Data in and out.
+// The frames every function here takes and returns. Exported so that a notebook can name them
+// (`const scored: DataFrame`), and so that tslab, which type-checks each cell, can name a
+// variable's inferred type when evalframe is installed from a folder (`npm install ../evalframe`
+// or `npm link`: a symlink, whose danfojs-node the notebook cannot reach by itself).
+export type { DataFrame } from "danfojs-node";
 export { loadDataset } from "./frame/load";
 export { loadTable } from "./dataset/load";
 export type { DatasetSource, DatasetFormat, LoadDatasetOptions } from "./dataset/load";

@@ -27,12 +27,21 @@ describe("printing a DataFrame", () => {
     );
   });
 
-  it("a frame that a frame's own method returns (danfojs' parent class) prints the same way; a Series as danfojs left it", () => {
+  it("a frame that a frame's own method returns (danfojs' parent class) prints the same way", () => {
     const head = df.head(1);
     assert.notEqual(Object.getPrototypeOf(head), Object.getPrototypeOf(df), "head() returns danfojs' parent class");
     assert.match(inspect(head), /^model\s+answer_correctness\s+note\n[\s\S]*DataFrame: 1 row × 3 columns$/);
-    const series = (df as unknown as Record<string, unknown>)["model"];
-    assert.doesNotMatch(inspect(series), /DataFrame:/);
+  });
+
+  it("a Series (a column, df[\"name\"]) prints its values beside their labels, then its name, length and dtype", () => {
+    const column = (df as unknown as Record<string, unknown>)["answer_correctness"];
+    const text = inspect(column);
+    assert.doesNotMatch(text, /\$data|\$index|dataIncolumnFormat|DataFrame:/);
+    assert.equal(
+      text,
+      ["index  answer_correctness", "-----  ------------------", "    0               0.812", "    1                0.25", 'Series "answer_correctness": 2 values (float32)'].join("\n"),
+    );
+    assert.equal(inspect({ column }), '{ column: [Series "answer_correctness": 2 values (float32)] }');
   });
 
   it("inside another value, only the shape", () => {

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
-import { ensureTslabKernel, outputText, readCells, ROOT, runNotebook } from "./support/jupyter";
+import { ensureTslabKernel, outputText, readCells, ROOT, runInKernel, runNotebook } from "./support/jupyter";
+import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 const NOTEBOOKS = path.join(ROOT, "notebooks");
 mkdirSync(path.join(ROOT, ".test-notebooks"), { recursive: true });
@@ -170,7 +172,12 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
       "await show(scoreBox(scored));",
       'await show(summarize(scored, { by: "model" }));',
       "scored.head(3)",
+      // A spec of one's own, written without $schema as Vega-Lite's examples often are.
+      'await show({ mark: "bar", data: { values: [{ model: "a", n: 3 }] }, encoding: { x: { field: "model", type: "nominal" }, y: { field: "n", type: "quantitative" } } });',
     ]);
+    const own = (cells[4]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data ?? {};
+    assert.equal((own["application/vnd.vegalite.v5+json"] as { $schema?: string }).$schema, "https://vega.github.io/schema/vega-lite/v5.json");
+    assert.ok(String(own["image/png"]).startsWith("iVBORw0KGgo"), "drawn as a PNG too");
     const chart = (cells[1]!.outputs ?? []).filter((o) => o.output_type === "display_data");
     assert.equal(chart.length, 1);
     const bundle = chart[0]!.data ?? {};
@@ -185,6 +192,43 @@ describe("notebooks run top to bottom in Jupyter with the tslab kernel", () => {
     assert.match(String(bareTable), /<table class="evalframe-table"[\s\S]*answer_correctness[\s\S]*<\/table>/);
     assert.match(outputText([cells[3]!]), /DataFrame: 3 rows × \d+ columns/);
     assert.doesNotMatch(outputText([cells[3]!]), /\$data|\$index|dataIncolumnFormat/);
+  });
+
+  it("shows a frame the user built with danfojs alone as a table, whichever package was imported first", () => {
+    const cells = runCells("own-frame", [
+      `import { loadDataset } from ${JSON.stringify(dist)};\nimport * as dfd from "danfojs-node";`,
+      'const raw = new dfd.DataFrame({ Question: ["What is <b>2+2</b>?"], model_answer: ["4"], id: [7] });\nraw',
+      'raw["Question"]',
+    ]);
+    const column = (cells[2]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(column), /<table class="evalframe-table"[\s\S]*Question[\s\S]*What is &lt;b&gt;2\+2&lt;\/b&gt;\?/, "a column shows as a table too");
+    assert.match(outputText([cells[2]!]), /Series "Question": 1 value \(string\)/);
+    assert.doesNotMatch(outputText([cells[2]!]), /\$data|\$index|dataIncolumnFormat/);
+    const html = (cells[1]!.outputs ?? []).find((o) => o.output_type === "display_data")?.data?.["text/html"];
+    assert.match(String(html), /<table class="evalframe-table"[\s\S]*model_answer[\s\S]*What is &lt;b&gt;2\+2&lt;\/b&gt;\?/);
+    assert.match(outputText([cells[1]!]), /DataFrame: 1 row × 3 columns/);
+    assert.doesNotMatch(outputText([cells[1]!]), /\$data|\$index|dataIncolumnFormat/);
+  });
+
+  it("runs in a project that installed evalframe from a folder (a symlink): tslab can name a frame's type", () => {
+    // npm install ../evalframe, or npm link: node_modules/evalframe is a link to the checkout, and
+    // danfojs-node is only in the checkout's node_modules, out of the notebook's reach.
+    const project = tempDir();
+    mkdirSync(path.join(project, "node_modules"));
+    symlinkSync(ROOT, path.join(project, "node_modules", "evalframe"), "dir");
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "my-evals", private: true }));
+    const notebook = path.join(project, "linked.ipynb");
+    writeFileSync(
+      notebook,
+      notebookJson([
+        'import { loadDataset, scoreAnswerCorrectness, createJudge, type DataFrame } from "evalframe";',
+        `const df = await loadDataset(${JSON.stringify(data)});`,
+        'const scored = await scoreAnswerCorrectness(df, { judge: createJudge({ judge: "offline" }), quiet: true, progress: false });\nconst named: DataFrame = scored;\nconsole.log(`scored ${named.shape[0]} rows`);',
+      ]),
+    );
+    const run = runNotebook(notebook, path.join(project, "out"));
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(outputText(readCells(run.executed)), /scored 126 rows/);
   });
 
   it("reports the real error of a failing cell (tslab hides it from nbconvert)", () => {
@@ -217,4 +261,40 @@ describe("committed notebooks", () => {
       }
     });
   }
+});
+
+describe("interrupting a scoring run in a notebook", () => {
+  // A judge server in this process: the kernel runs in a child that this process does not wait on
+  // synchronously, so that the server answers meanwhile.
+  const { server, url } = useFakeOpenAI(() => ({ latencyMs: 100, chat: scriptedAnswerCorrectness, embed: (text) => scriptedEmbedding(text) }));
+
+  it("stops sending requests, drawing progress and printing into later cells; the cell run again takes the replies received from the cache", async () => {
+    const cache = tempDir();
+    const runs = await runInKernel(
+      [
+        {
+          source:
+            `import { loadDataset, scoreAnswerCorrectness, createJudge } from ${JSON.stringify(dist)};\n` +
+            `const df = await loadDataset(${JSON.stringify(data)});\n` +
+            `const judge = createJudge({ baseURL: ${JSON.stringify(url())}, apiKey: "sk-test", cacheDir: ${JSON.stringify(cache)}, concurrency: 2 });`,
+        },
+        { source: "const scored = await scoreAnswerCorrectness(df, { judge: judge });", interruptAfterMs: 2000 },
+        { source: 'await new Promise((r) => setTimeout(r, 3000));\nconsole.log("waited");' },
+        { source: "const again = await scoreAnswerCorrectness(df, { judge: judge });" },
+      ],
+      notebookDir(),
+    );
+    assert.deepEqual(runs.map((r) => r.status), ["ok", "error", "ok", "ok"], JSON.stringify(runs, null, 1));
+    assert.match(runs[1]!.text, /scoring stopped \(interrupted\)/);
+    assert.equal(runs[2]!.text, "waited\n", "the stopped run draws and prints nothing into the next cell");
+    const interruptedAt = runs[1]!.interruptedAt!;
+    const chats = server.chatRequests();
+    const before = chats.filter((r) => r.receivedAt < interruptedAt).length;
+    const sentAfter = chats.filter((r) => r.receivedAt >= interruptedAt && r.receivedAt < interruptedAt + 4000).length;
+    assert.ok(before > 0, "the run had started");
+    // At most what the judge had handed to its scheduler (twice its concurrency) still goes out.
+    assert.ok(sentAfter <= 4, `${sentAfter} requests sent after the interrupt`);
+    const cached = Number(/290 chat calls \((\d+) cached\)/.exec(runs[3]!.text)?.[1]);
+    assert.ok(cached >= before, `the run again took ${cached} replies from the cache; ${before} were received`);
+  });
 });

@@ -4,7 +4,7 @@ import { showTable } from "../display/table";
 import { displayBundle, tslab } from "../display/tslab";
 import { isDataFrame } from "../frame/dataframe";
 import { toPNG } from "./render";
-import type { VegaLiteSpec } from "./spec";
+import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec";
 
 /** The MIME type JupyterLab and VS Code render as an interactive Vega-Lite chart. */
 export const VEGA_LITE_MIME = "application/vnd.vegalite.v5+json";
@@ -23,22 +23,30 @@ export interface ShowOptions {
 }
 
 /**
+ * A Vega-Lite spec written by hand, which need not name its `$schema`
+ * (Vega-Lite 5 is assumed, the version the notebook's viewer draws).
+ */
+export type HandWrittenSpec = { $schema?: string } & Record<string, unknown>;
+
+/**
  * Shows a chart or a table. In a tslab notebook a chart is displayed as
  * `application/vnd.vegalite.v5+json` (the spec object; JupyterLab and VS Code
  * draw it interactively) with a PNG of it in the same output, for viewers
  * that draw no Vega; a DataFrame as an HTML table. On a terminal a table is
- * printed, and a chart is named with a hint to save it.
+ * printed, and a chart is named with a hint to save it. A spec of your own
+ * without `$schema` is taken as Vega-Lite 5.
  *
  * @example
  * await show(scoreBox(scored));
  * await show(summarize(scored, { by: "model" }));
+ * await show({ mark: "bar", data: { values: [{ model: "a", n: 3 }] }, encoding: { x: { field: "model", type: "nominal" }, y: { field: "n", type: "quantitative" } } });
  */
-export async function show(item: VegaLiteSpec | DataFrame, options: ShowOptions = {}): Promise<void> {
+export async function show(item: VegaLiteSpec | HandWrittenSpec | DataFrame, options: ShowOptions = {}): Promise<void> {
   if (isDataFrame(item)) {
     showTable(item);
     return;
   }
-  const spec = item;
+  const spec: VegaLiteSpec = typeof item.$schema === "string" ? (item as VegaLiteSpec) : { $schema: VEGA_LITE_SCHEMA, ...item };
   if (!tslab()) {
     console.log(`[chart: ${titleOf(spec)}] — in a notebook show() draws it; on a terminal use saveChart(spec, "chart.png")`);
     return;

@@ -18,12 +18,14 @@ export interface CliWorded {
  * throw new FixableError(`cannot tell the format of "x.dat"`, { api: 'pass { format: "csv" }', cli: "give --format csv" });
  */
 export class FixableError extends Error implements CliWorded {
-  readonly cliMessage: string;
+  declare readonly cliMessage: string;
 
   constructor(problem: string, fix: { api: string; cli: string }) {
     super(`${problem}; ${fix.api}`);
     this.name = "FixableError";
-    this.cliMessage = `${problem}; ${fix.cli}`;
+    // Not enumerable: a notebook prints an error with its own properties, and the same problem
+    // in command-line words ("give --format csv") would follow the message there as noise.
+    Object.defineProperty(this, "cliMessage", { value: `${problem}; ${fix.cli}`, enumerable: false, writable: true, configurable: true });
   }
 }
 

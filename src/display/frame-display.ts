@@ -7,6 +7,7 @@
 import { inspect, type InspectOptionsStylized } from "node:util";
 import type { DataFrame } from "danfojs-node";
 import { isDataFrame } from "../dataset/frame-like";
+import type { Cell } from "../dataset/table";
 import { whenDanfoLoads } from "../frame/dataframe";
 import { tableHTML } from "./table";
 import { formatTable } from "./text-table";
@@ -32,14 +33,52 @@ function printed(frame: DataFrame, depth: number, options: InspectOptionsStylize
   return `${formatTable(frame, { maxRows: ROWS_SHOWN, maxWidth: 40 })}\n${shape(frame)}`;
 }
 
+/** The parts of a danfojs Series its printed form reads. */
+interface SeriesLike {
+  $isSeries: true;
+  values: unknown[];
+  index: unknown[];
+  columns: unknown[];
+  dtypes: unknown[];
+}
+
+function isSeries(value: unknown): value is SeriesLike {
+  const v = value as Partial<SeriesLike> | null;
+  return v !== null && typeof v === "object" && v.$isSeries === true && Array.isArray(v.values) && Array.isArray(v.index);
+}
+
+/**
+ * The printed form of a Series (`df["answer_correctness"]`): its first 20
+ * values beside their index labels, as a table, then its name, length and
+ * dtype.
+ */
+function printedSeries(series: SeriesLike, depth: number, options: InspectOptionsStylized): string {
+  const name = String(series.columns[0] ?? "values");
+  const count = series.values.length;
+  const summary = `Series ${JSON.stringify(name)}: ${count.toLocaleString("en-US")} value${count === 1 ? "" : "s"}${series.dtypes[0] ? ` (${String(series.dtypes[0])})` : ""}`;
+  if (depth < (options.depth ?? 2)) return `[${summary}]`;
+  const labelColumn = name === "index" ? "label" : "index";
+  const rows = series.values.slice(0, ROWS_SHOWN).map((value, i) => ({ [labelColumn]: series.index[i] as Cell, [name]: value as Cell }));
+  const notebook = tslab();
+  if (notebook) {
+    notebook.display.html(tableHTML(rows, { maxRows: ROWS_SHOWN }));
+    return summary;
+  }
+  return `${formatTable(rows, { maxRows: ROWS_SHOWN, maxWidth: 40 })}\n${summary}`;
+}
+
 let installed = false;
 
 /**
  * Gives danfojs DataFrames a readable printed form (`console.log(df)`, and a
  * frame as a notebook cell's last value): an HTML table in a tslab notebook,
- * aligned text elsewhere, the first 20 rows and the shape. Importing evalframe
- * calls it (it takes effect once danfojs is loaded, by the first frame
- * evalframe builds); a frame's own `print()` is unchanged.
+ * aligned text elsewhere, the first 20 rows and the shape. A Series
+ * (`df["answer_correctness"]`) the same way: its first 20 values beside their
+ * index labels, then its name, length and dtype. Importing evalframe
+ * calls it: in a notebook it applies at once, to frames built with danfojs
+ * alone too; elsewhere once danfojs is loaded (by the first frame evalframe
+ * builds, or by your own import of danfojs-node). A frame's own `print()` is
+ * unchanged.
  *
  * @example
  * installDataFrameDisplay();
@@ -48,21 +87,34 @@ let installed = false;
 export function installDataFrameDisplay(): void {
   if (installed) return;
   installed = true;
-  // Waits for danfojs to be loaded by the first frame built: importing evalframe does not load it.
+  // Outside a notebook, waits for danfojs to be loaded, by the first frame evalframe builds or by
+  // the user's own import of danfojs-node: importing evalframe does not load it (the command line
+  // starts faster). In a notebook it loads now, as any frame the user builds there, with danfojs
+  // alone too (`new dfd.DataFrame(…)`, `dfd.readCSV`), must show as a table.
   // danfojs-node's DataFrame extends danfojs' own, and a frame's methods (head, loc, …) return
   // the parent class: every class of the chain gets the printed form, and only frames use it.
-  whenDanfoLoads((danfo) => {
-    for (let proto: object | null = danfo.DataFrame.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
-      patch(proto as Record<symbol, unknown>);
-    }
-  });
+  whenDanfoLoads(
+    (danfo) => {
+      for (let proto: object | null = danfo.DataFrame.prototype; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+        patch(proto as Record<symbol, unknown>);
+      }
+    },
+    { now: tslab() !== undefined },
+  );
 }
 
 function patch(proto: Record<symbol, unknown>): void {
   if (Object.prototype.hasOwnProperty.call(proto, inspect.custom)) return;
   Object.defineProperty(proto, inspect.custom, {
     value(this: DataFrame, depth: number, options: InspectOptionsStylized): string {
-      // A Series (which shares a parent class with frames) prints as danfojs left it.
+      // A Series shares a parent class with frames: its values beside their labels.
+      if (isSeries(this)) {
+        try {
+          return printedSeries(this, depth, options);
+        } catch {
+          return inspect(this, { ...options, customInspect: false });
+        }
+      }
       if (!isDataFrame(this)) return inspect(this, { ...options, customInspect: false });
       try {
         return printed(this, depth, options);

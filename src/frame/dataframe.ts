@@ -23,6 +23,7 @@ const onLoad: ((danfo: Danfo) => void)[] = [];
  * until danfojs uses them (defer-module.ts).
  */
 function danfo(): Danfo {
+  loaded ??= loadedElsewhere();
   if (loaded === undefined) {
     const from = require.resolve("danfojs-node");
     deferModule("mathjs", from);
@@ -35,11 +36,35 @@ function danfo(): Danfo {
 }
 
 /**
- * Calls `listener` with danfojs once it is loaded (at once if it is): what
- * must happen to danfojs itself (the printed form of a frame) waits for it,
- * instead of loading it.
+ * danfojs as the user's own code loaded it (`import * as dfd from
+ * "danfojs-node"` before evalframe built a frame), else undefined: the module
+ * Node's cache holds under the file that evalframe would load.
  */
-export function whenDanfoLoads(listener: (danfo: Danfo) => void): void {
+function loadedElsewhere(): Danfo | undefined {
+  let file: string;
+  try {
+    file = require.resolve("danfojs-node");
+  } catch {
+    return undefined;
+  }
+  const cached = require.cache[file];
+  return cached?.loaded ? (cached.exports as Danfo) : undefined;
+}
+
+/**
+ * Calls `listener` with danfojs once it is loaded (at once if it is, by
+ * evalframe or by the user's own import of danfojs-node): what must happen
+ * to danfojs itself (the printed form of a frame) waits for it, instead of
+ * loading it. With `now`, danfojs is loaded at once if nothing has loaded it
+ * yet (in a notebook, where a frame the user builds with danfojs alone must
+ * print as a table too).
+ */
+export function whenDanfoLoads(listener: (danfo: Danfo) => void, options: { now?: boolean } = {}): void {
+  if (loaded === undefined) {
+    const theirs = loadedElsewhere();
+    if (theirs !== undefined) loaded = theirs;
+    else if (options.now) danfo();
+  }
   if (loaded !== undefined) listener(loaded);
   else onLoad.push(listener);
 }

@@ -7,7 +7,7 @@ import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
 import { checkDataset, type CheckedDataset, type DatasetSource, type LoadDatasetOptions } from "../dataset/load";
 import { isDataFrame } from "../dataset/frame-like";
 import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/table";
-import { parseContexts } from "../dataset/validate";
+import { MissingColumnError, parseContexts } from "../dataset/validate";
 import type { JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge } from "../judge/judge";
@@ -18,6 +18,7 @@ import type { EvalRow, Metric } from "../metrics/metric";
 import { multimodalRelevance, type MultimodalRelevanceOptions } from "../metrics/multimodal-relevance/metric";
 import { metricDefinition } from "../metrics/registry";
 import { tableToDataFrame } from "./dataframe";
+import { INTERRUPTED, notebookInterrupt } from "./interrupt";
 
 /** Options of {@link score}. */
 export interface ScoreOptions {
@@ -114,11 +115,51 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
   if (metrics.length === 0) throw new Error("score: give at least one metric, e.g. score(df, [answerCorrectness()])");
   const judge = isJudge(options.judge) ? options.judge : createJudge(options.judge ?? {});
   const required = [...new Set(metrics.flatMap((m) => m.requiredColumns))] as CanonicalColumn[];
-  const checked = await checkDataset(data, { ...options.load, required });
-  const scored = await scoreChecked(checked, metrics, judge, options);
+  const checked = await checkDataset(data, { ...options.load, required }).catch((error: unknown) => {
+    throw withScoreAliasHint(error);
+  });
+  const scored = await scoreStoppable(checked, metrics, judge, options);
   // A DataFrame's own index (labels, or the row numbers of a filtered frame) stays, to join the scores back by.
   if (isDataFrame(data) && data.index.some((label, i) => label !== i)) scored.setIndex({ index: [...data.index], inplace: true });
   return scored;
+}
+
+/**
+ * A missing column's error with the fix worded for `score` and its
+ * `scoreAnswerCorrectness`-like shortcuts, which take a load's aliases under
+ * `load` (the error says `{ aliases: … }`, as `loadDataset` takes them: in a
+ * call to score that is a type error that does not say where they go).
+ */
+function withScoreAliasHint(error: unknown): unknown {
+  if (!(error instanceof MissingColumnError)) return error;
+  const missing = error.missing[0];
+  const loadWords = `pass { aliases: { yourName: "${missing}" } }`;
+  if (missing === undefined || !error.message.endsWith(loadWords)) return error;
+  const scoreWords = `pass { load: { aliases: { yourName: "${missing}" } } } in the options of the scoring call (or to loadDataset: { aliases: … })`;
+  const message = error.message.slice(0, -loadWords.length) + scoreWords;
+  if (error.stack?.includes(error.message)) error.stack = error.stack.replace(error.message, message);
+  error.message = message;
+  return error;
+}
+
+/**
+ * {@link scoreChecked}, stopped by the notebook's interrupt in a tslab kernel
+ * (see interrupt.ts): then it sends nothing more, draws no more progress,
+ * prints no usage line, and rejects.
+ */
+async function scoreStoppable(checked: CheckedDataset, metrics: readonly Metric[], judge: Judge, options: ScoreOptions): Promise<DataFrame> {
+  const stop = notebookInterrupt();
+  if (stop === undefined) return scoreChecked(checked, metrics, judge, options);
+  try {
+    const progress = (options.progress === false ? undefined : stop.progress(options.progress ?? autoProgress())) ?? false;
+    const scored = await scoreChecked(checked, metrics, stop.gate(judge), { ...options, progress, quiet: true });
+    if (stop.interrupted) throw new Error(INTERRUPTED);
+    const summary = RUNS.get(scored)?.usage;
+    if (!options.quiet && summary) console.log(formatUsage(summary));
+    return scored;
+  } finally {
+    stop.dispose();
+  }
 }
 
 /**

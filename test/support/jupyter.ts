@@ -88,3 +88,82 @@ export function outputText(cells: readonly NotebookCell[]): string {
     .map((o) => join(o.text) + join(o.data?.["text/plain"]) + join(o.data?.["text/html"]))
     .join("\n");
 }
+
+/** One cell for {@link runInKernel}: its source, and when to press the kernel's interrupt while it runs. */
+export interface KernelCell {
+  source: string;
+  /** Interrupt the kernel (SIGINT, as Jupyter's ■ button) this long after the cell was sent. */
+  interruptAfterMs?: number;
+}
+
+/** What one cell of {@link runInKernel} gave: its status, its outputs' text, and when an interrupt was sent (ms since the epoch). */
+export interface KernelCellRun {
+  status: string;
+  text: string;
+  interruptedAt?: number;
+}
+
+/** Drives a tslab kernel cell by cell with jupyter_client, as a person at the notebook does: one cell after the other finished, a pause between them. */
+const KERNEL_DRIVER = String.raw`
+import json, sys, time
+from jupyter_client.manager import start_new_kernel
+cells = json.load(sys.stdin)
+km, kc = start_new_kernel(kernel_name="tslab", cwd=sys.argv[1])
+runs = []
+try:
+    for cell in cells:
+        time.sleep(1)  # a person's pause: tslab cancels what arrives within 200 ms of an error
+        msg_id = kc.execute(cell["source"])
+        started = time.time()
+        interrupt = cell.get("interruptAfterMs")
+        run = {"text": ""}
+        while True:
+            if interrupt is not None and "interruptedAt" not in run and (time.time() - started) * 1000 >= interrupt:
+                run["interruptedAt"] = int(time.time() * 1000)
+                km.interrupt_kernel()
+            try:
+                msg = kc.get_iopub_msg(timeout=0.1)
+            except Exception:
+                if time.time() - started > 300:
+                    raise
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "stream":
+                run["text"] += content["text"]
+            elif kind in ("display_data", "update_display_data", "execute_result"):
+                run["text"] += str(content["data"].get("text/plain", "")) + "\n"
+            elif kind == "error":
+                run["text"] += content["ename"] + ": " + content["evalue"] + "\n"
+            elif kind == "status" and content["execution_state"] == "idle":
+                break
+        reply = kc.get_shell_msg(timeout=30)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kc.get_shell_msg(timeout=30)
+        run["status"] = reply["content"]["status"]
+        runs.append(run)
+finally:
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+print(json.dumps(runs))
+`;
+
+/**
+ * Runs cells in a fresh tslab kernel whose working directory is `cwd`, one
+ * after another, interrupting where a cell asks; does not block the event
+ * loop (a fake server in the test's process answers meanwhile).
+ */
+export async function runInKernel(cells: readonly KernelCell[], cwd: string): Promise<KernelCellRun[]> {
+  ensureTslabKernel();
+  const { spawn } = await import("node:child_process");
+  const child = spawn(PYTHON, ["-c", KERNEL_DRIVER, cwd], { env: jupyterEnv() });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(JSON.stringify(cells));
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (status !== 0) throw new Error(`the kernel driver failed (${status}): ${stderr}`);
+  return JSON.parse(stdout) as KernelCellRun[];
+}
