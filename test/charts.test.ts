@@ -582,3 +582,15 @@ describe("honest small-n charts", () => {
     for (const r of values(changeWithCI(compareRuns(before, varied, { bootstrap: 100 })))) assert.doesNotMatch(String(r["label"]), /CI n\/a/);
   });
 });
+
+describe("charts of two models, given one", () => {
+  it("winTieLoss and pairedDifferences say in their own names that they need a second model", () => {
+    const one = frameRecordsOf(scored).filter((r) => r["model"] === "atlas-pro");
+    assert.throws(() => winTieLoss(one), /^Error: winTieLoss: needs at least two models in column "model"; found 1: atlas-pro$/);
+    assert.throws(() => pairedDifferences(one), (error: Error) => {
+      assert.match(error.message, /^pairedDifferences: draws the differences between two models' answers .*column "model" holds one model, "atlas-pro"; score a second model's answers/);
+      assert.doesNotMatch(error.message, /undefined/);
+      return true;
+    });
+  });
+});

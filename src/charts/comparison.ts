@@ -43,6 +43,19 @@ interface PairCounts {
 }
 
 /**
+ * The comparison a chart makes of a scored table itself, its errors in the
+ * chart's name: the user called `winTieLoss`, not `compareModels`.
+ */
+function comparedFor<T>(caller: string, compare: () => T): T {
+  try {
+    return compare();
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith("compareModels: ")) error.message = `${caller}: ${error.message.slice("compareModels: ".length)}`;
+    throw error;
+  }
+}
+
+/**
  * Past {@link MAX_PAIR_ROWS} rows, the rows of a comparison with one model:
  * all of them when one model is in every row (a comparison with a baseline),
  * else those with the model of the highest mean (`mean_a`/`mean_b`), each
@@ -112,7 +125,7 @@ export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): V
         limited = `${count} models: each against ${best.name} (highest mean ${metric}), not all ${pairs.toLocaleString("en-US")} pairs; give baseline to choose`;
       }
     }
-    table = chartTable(compareModels(data, compare), caller);
+    table = chartTable(comparedFor(caller, () => compareModels(data, compare)), caller);
   }
   let rows: PairCounts = {
     a: textColumn(table, "model_a"),

@@ -81,6 +81,9 @@ export function pairedDifferences(scored: FrameInput, options: PairedDifferences
   const questions = textColumn(table, "user_input");
   const names = [...groupByKey(models).keys()];
   const listed = names.map((n) => `"${n}"`).join(", ");
+  if (names.length < 2 && options.pairs === undefined && options.a === undefined && options.b === undefined) {
+    throw new Error(`${caller}: draws the differences between two models' answers to the same questions, and column "${by}" holds ${names.length === 0 ? "no model" : `one model, ${listed}`}; score a second model's answers to compare with (scoreBox or scoreHistogram draw one model's scores)`);
+  }
   let pairs: [string, string][];
   let title = "Per-question differences, every pair of models";
   let limited: string | undefined;
