@@ -39,4 +39,10 @@ describe("a DataFrame built with danfojs alone", () => {
     assert.doesNotMatch(out, /\$data|\$index|dataIncolumnFormat/);
     assert.match(out, /DataFrame: 2 rows × 3 columns/);
   });
+
+  it("prints as a table when evalframe was imported first, then danfojs-node, then evalframe built a frame", () => {
+    const out = printed(`const ef = require("./src/index"); const dfd = require("danfojs-node"); ef.toDataFrame([{ a: 1 }]); console.log(${FRAME});`);
+    assert.doesNotMatch(out, /\$data|\$index|dataIncolumnFormat/);
+    assert.match(out, /DataFrame: 2 rows × 3 columns/);
+  });
 });

@@ -23,16 +23,21 @@ const onLoad: ((danfo: Danfo) => void)[] = [];
  * until danfojs uses them (defer-module.ts).
  */
 function danfo(): Danfo {
-  loaded ??= loadedElsewhere();
   if (loaded === undefined) {
-    const from = require.resolve("danfojs-node");
-    deferModule("mathjs", from);
-    deferModule("xlsx", from);
-    deferModule("request", from, { callable: true, commonJs: true });
-    loaded = require("danfojs-node") as Danfo;
+    // The user's own danfojs when they imported it first; what waits for danfojs runs either way.
+    loaded = loadedElsewhere() ?? loadDanfo();
     for (const listener of onLoad.splice(0)) listener(loaded);
   }
   return loaded;
+}
+
+/** Loads danfojs-node, its slow parts deferred until used. */
+function loadDanfo(): Danfo {
+  const from = require.resolve("danfojs-node");
+  deferModule("mathjs", from);
+  deferModule("xlsx", from);
+  deferModule("request", from, { callable: true, commonJs: true });
+  return require("danfojs-node") as Danfo;
 }
 
 /**
@@ -60,11 +65,7 @@ function loadedElsewhere(): Danfo | undefined {
  * print as a table too).
  */
 export function whenDanfoLoads(listener: (danfo: Danfo) => void, options: { now?: boolean } = {}): void {
-  if (loaded === undefined) {
-    const theirs = loadedElsewhere();
-    if (theirs !== undefined) loaded = theirs;
-    else if (options.now) danfo();
-  }
+  if (loaded === undefined && (options.now === true || loadedElsewhere() !== undefined)) danfo();
   if (loaded !== undefined) listener(loaded);
   else onLoad.push(listener);
 }
