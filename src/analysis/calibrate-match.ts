@@ -46,6 +46,30 @@ export interface MatchResult<L> {
   unlabelled: number[];
   /** The labels that matched no scored row, in label order. */
   unused: L[];
+  /**
+   * When some unused labels would match a row if case, spaces or leading
+   * zeros were ignored (a spreadsheet turned "007" into 7): what to fix, with
+   * the first example; else undefined. They are not matched: keys must be exact.
+   */
+  hint: string | undefined;
+}
+
+/** A key as a spreadsheet may have rewritten it: case, spaces and leading zeros of a number ignored. */
+function looseKey(text: string): string {
+  const t = text.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
+  return /^\d+$/.test(t) ? t.replace(/^0+(?=\d)/, "") : t;
+}
+
+/** The distinct model names of a table's model column (first few are enough for messages). */
+function modelNames(table: Table): string[] {
+  const column = getColumn(table, "model");
+  const names = new Set<string>();
+  if (column === undefined) return [];
+  for (let i = 0; i < table.rowCount; i++) {
+    const name = keyText(column.values[i] ?? null);
+    if (name !== undefined) names.add(name);
+  }
+  return [...names];
 }
 
 /** A text cell, or undefined when it (or its column) is missing: a missing text is neither matched nor compared. */
@@ -64,7 +88,6 @@ function textOrMissing(table: Table, name: string, row: number): string | undefi
  */
 export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly L[], caller: string): MatchResult<L> {
   const idColumn = getColumn(table, "id");
-  const modelColumn = getColumn(table, "model");
   const questionColumn = getColumn(table, "user_input");
   const byId = idColumn !== undefined && labels.length > 0 && labels.every((l) => l.id !== undefined);
   if (!byId && questionColumn === undefined) {
@@ -72,6 +95,32 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
       `${caller}: cannot match labels to rows: the scored table has no user_input column${idColumn === undefined ? " and no id column" : ", and not every label has an id"}; ` +
         `the columns are: ${table.columns.map((c) => c.name).join(", ")}`,
     );
+  }
+  if (!byId) {
+    // A label with neither key would be matched by an empty question: name it instead.
+    const someIds = idColumn !== undefined && labels.some((l) => l.id !== undefined);
+    const keyless = labels.find((l) => l.user_input === undefined && (!someIds || l.id === undefined));
+    if (keyless !== undefined) {
+      throw new Error(
+        someIds
+          ? `${caller}: ${keyless.where} has no id, so the labels cannot be matched by (id, model); give it the id of its row (or delete the line)`
+          : `${caller}: ${keyless.where} has no user_input to find its row by${idColumn === undefined ? " (the scored table has no id column)" : " and no id"}; give the labels an id or a user_input column`,
+      );
+    }
+  }
+  // Labels that name no model, against a table of one model's answers: the model goes without saying.
+  const models = modelNames(table);
+  const labelsNameModels = labels.some((l) => l.model !== undefined);
+  let modelColumn = getColumn(table, "model");
+  if (modelColumn !== undefined && labels.length > 0 && !labelsNameModels) {
+    if (models.length > 1) {
+      const shown = models.slice(0, 5).map((m) => JSON.stringify(m)).join(", ");
+      throw new Error(
+        `${caller}: the labels name no model, and the scored table has answers from ${models.length} models (${shown}${models.length > 5 ? ", …" : ""}); ` +
+          "give each label the model whose answer it grades (a model column, or \"model\" in each label line)",
+      );
+    }
+    modelColumn = undefined;
   }
   const describe = (id: string | undefined, question: string | undefined, model: string) =>
     byId ? `(id ${JSON.stringify(id)}, model ${JSON.stringify(model)})` : `(user_input ${quote(question ?? "", 50)}, model ${JSON.stringify(model)})`;
@@ -97,7 +146,8 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     if (seen !== undefined) {
       throw new Error(
         `${caller}: ${seen.where} and ${l.where} are both labels of ${describe(l.id, l.user_input, modelColumn ? (l.model ?? "") : "")}` +
-          `${modelColumn ? "" : " (the scored table has no model column to tell them apart)"}; keep one label per row`,
+          `${modelColumn || getColumn(table, "model") ? "" : " (the scored table has no model column to tell them apart)"}; keep one label per row` +
+          " (two annotators' grades of one answer: average them into one label; agreement(gradesA, gradesB) measures how far the two annotators agree)",
       );
     }
     seenLabels.set(key, l);
@@ -123,6 +173,7 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     else matched.push({ label, row });
   }
   matched.sort((a, b) => a.row - b.row);
+  const hint = looseMatchHint(table, rows, used, unused, byId, modelColumn !== undefined);
   return {
     by: byId ? "id" : "user_input",
     matched,
@@ -131,5 +182,38 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     unusedLabels: labels.length - used.size,
     unlabelled: Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !used.has(i)),
     unused,
+    hint,
   };
+}
+
+/** {@link MatchResult.hint}: unused labels that only a loose comparison of their keys would match to an unlabelled row. */
+function looseMatchHint<L extends LabelKeys>(table: Table, rows: ReadonlyMap<string, number>, used: ReadonlySet<number>, unused: readonly L[], byId: boolean, withModel: boolean): string | undefined {
+  if (unused.length === 0) return undefined;
+  const loose = new Map<string, { row: number; key: [string, string] }>();
+  for (const [key, row] of rows) {
+    if (used.has(row)) continue;
+    const [first, model] = JSON.parse(key) as [string, string];
+    const k = JSON.stringify([looseKey(first), looseKey(model)]);
+    if (!loose.has(k)) loose.set(k, { row, key: [first, model] });
+  }
+  let count = 0;
+  let example = "";
+  for (const l of unused) {
+    const first = byId ? (l.id ?? "") : (l.user_input ?? "");
+    const hit = loose.get(JSON.stringify([looseKey(first), looseKey(withModel ? (l.model ?? "") : "")]));
+    if (hit === undefined) continue;
+    count++;
+    if (example === "") {
+      const name = byId ? "id" : "user_input";
+      const show = (v: string) => (byId ? JSON.stringify(v) : quote(v, 40));
+      const model = withModel ? `, model ${JSON.stringify(l.model ?? "")}` : "";
+      const rowModel = withModel ? `, model ${JSON.stringify(hit.key[1])}` : "";
+      example = `${l.where} (${name} ${show(first)}${model}) and ${rowAt(table, hit.row)} (${name} ${show(hit.key[0])}${rowModel})`;
+    }
+  }
+  if (count === 0) return undefined;
+  return (
+    `${count} unused label${count === 1 ? "" : "s"} would match an unlabelled row if case, spaces or leading zeros were ignored, e.g. ${example}; ` +
+    "ids and models must be written exactly as in the scored table (a spreadsheet drops the leading zeros of an id such as 007: format that column as text)"
+  );
 }

@@ -118,6 +118,8 @@ export interface Unmatched {
   unlabelledRows: UnmatchedList;
   /** Labels that matched no scored row. */
   unusedLabels: UnmatchedList;
+  /** When some unused labels match a row but for case, spaces or leading zeros (a spreadsheet's doing): what to fix; else undefined. */
+  hint?: string;
 }
 
 interface ScoreLabel extends LabelKeys {
@@ -239,6 +241,7 @@ function unmatchedLists(sides: readonly Side<LabelKeys>[], table: Table): Unmatc
         return { id: base.id ?? null, model: getColumn(table, "model") ? base.model : null, user_input: byText ? base.question : null, where: rowAt(table, row) };
       }),
       unusedLabels: firstFew(s.match.unused, (l) => ({ id: l.id ?? null, model: l.model ?? null, user_input: byText ? (l.user_input ?? null) : null, where: l.where })),
+      ...(s.match.hint !== undefined ? { hint: s.match.hint } : {}),
     };
   });
 }
@@ -419,7 +422,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     const side = sides[0]!;
     throw new Error(
       `${caller}: none of the ${table.rowCount} scored rows matched any of the ${side.labels} labels by (${side.match.by}, model); ` +
-        "check that the ids (or questions) and model names of the labels are those of the scored table",
+        (side.match.hint !== undefined ? side.match.hint : "check that the ids (or questions) and model names of the labels are those of the scored table"),
     );
   }
   const ranking = scorePairs !== undefined ? modelRanking(scorePairs) : undefined;

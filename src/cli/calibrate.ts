@@ -57,7 +57,11 @@ function unmatchedLine(what: string, kind: string, list: UnmatchedList): string[
 
 /** The lines naming the first unlabelled rows and unused labels of each kind (a mistyped id or model shows up here). */
 function unmatchedNotes(report: CalibrationReport): string[] {
-  return report.unmatched.flatMap((u) => [...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows), ...unmatchedLine("unused labels", u.kind, u.unusedLabels)]);
+  return report.unmatched.flatMap((u) => [
+    ...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows),
+    ...unmatchedLine("unused labels", u.kind, u.unusedLabels),
+    ...(u.hint !== undefined ? [`note (${u.kind}): ${u.hint}`] : []),
+  ]);
 }
 
 /** The table of human scores of `--label-score`; a usage error (exit 2) when it lacks that column. */
