@@ -10,6 +10,7 @@ import { duplicateProblems, referenceProblems } from "./validate";
 import { LabelFileError, type HandLabel, type LabelOrigin, type LabelProblem, type LabelSet, type LabelSource } from "./types";
 import { withoutBom } from "../dataset/file-text";
 import { errorText } from "../display/words";
+import { quote } from "./text";
 
 /** True for a {@link LabelSet} (what `readLabels` returns). */
 export function isLabelSet(value: unknown): value is LabelSet {
@@ -29,23 +30,77 @@ function readFileLines(file: string, labels: HandLabel[], problems: LabelProblem
     return;
   }
   const body = withoutBom(text);
+  if (body.trimStart().startsWith("[")) {
+    readArray(file, body, labels, problems);
+    return;
+  }
   let count = 0;
-  body.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === "") return;
+  const lines = body.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
     count++;
     const origin: LabelOrigin = { file, line: i + 1, where: `${file}, line ${i + 1}` };
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
+      if (count === 1 && !/^\s*\{.*\}\s*$/.test(line)) {
+        // The first line is no JSON: not a label file at all (a table, a pretty-printed object), so one problem, not one per line.
+        problems.push({ where: origin.where, field: "", message: `not valid JSON (${(error as Error).message}); ${notLabelFile(line)}` });
+        return;
+      }
       problems.push({ where: origin.where, field: "", message: `not valid JSON (${(error as Error).message}); each line must be one JSON object` });
-      return;
+      continue;
     }
     const parsed = parseLabelLine(value, origin);
     if ("label" in parsed) labels.push(parsed.label);
     else problems.push(...parsed.problems);
-  });
+  }
   if (count === 0) problems.push({ where: file, field: "", message: "the label file has no lines; write one JSON object per labelled row" });
+}
+
+/** What a label file whose first line is no JSON probably is, and what to do. */
+function notLabelFile(line: string): string {
+  if (line.trimStart().startsWith("{")) {
+    return "a label file has one JSON object per line (JSON Lines), each label on a single line; write each label on one line, or give a .json file holding one array of labels";
+  }
+  return (
+    `this is not a label file of JSON objects (its first line is ${quote(line, 60)}); ` +
+    "for a table with a column of human scores, name the column: --label-score COLUMN (calibrate(scored, await loadTable(file), { labelScore: COLUMN })); " +
+    "statement labels are JSON Lines (docs/labelling.md)"
+  );
+}
+
+/** The line (1-based) of the character at `offset` of `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/** A .json label file: one array of label objects; each is named by its place in the array. */
+function readArray(file: string, body: string, labels: HandLabel[], problems: LabelProblem[]): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const where = at ? `${file}, line ${lineAt(body, Number(at[1]))}` : file;
+    problems.push({ where, field: "", message: `not valid JSON (${message}); a label file that starts with "[" holds one JSON array of label objects` });
+    return;
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    problems.push({ where: file, field: "", message: "the label file's array is empty; give one label object per labelled row" });
+    return;
+  }
+  value.forEach((item: unknown, i) => {
+    const origin: LabelOrigin = { file, line: i + 1, where: `${file}, label ${i + 1}` };
+    const parsed = parseLabelLine(item, origin);
+    if ("label" in parsed) labels.push(parsed.label);
+    else problems.push(...parsed.problems);
+  });
 }
 
 function checked(labels: readonly HandLabel[], files: string[], problems: LabelProblem[]): { set: LabelSet; index: LabelIndex } {
