@@ -32,6 +32,14 @@ function models(pairs: readonly ScorePair[]): string[] {
 }
 
 /**
+ * A mean difference of scores in [0, 1] that is 0 but for float noise
+ * (1 − 0.8 − 0.2 = −5.6e-17) is 0: printed as "<0.001" it would read as a bias.
+ */
+function withoutFloatNoise(x: number): number {
+  return Math.abs(x) < 1e-12 ? 0 : x;
+}
+
+/**
  * Per target: `(all)` then each model (in order of first appearance), with n,
  * Spearman, MAE, bias, the number of rows the labels score 0, and the share
  * of those the judge scores 0.5 or more.
@@ -52,7 +60,7 @@ export function scoreAgreementRows(
     out["n"]!.push(group.length);
     out["spearman"]!.push(spearman(group.map((p) => p.judge), group.map((p) => p.label)));
     out["mae"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => Math.abs(p.judge - p.label))));
-    out["bias"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => p.judge - p.label)));
+    out["bias"]!.push(group.length === 0 ? Number.NaN : withoutFloatNoise(nanMean(group.map((p) => p.judge - p.label))));
     // Plainly wrong answers (label 0) that the judge scores 0.5 or more: the mistakes a reader notices first.
     const wrong = group.filter((p) => p.label === 0);
     out["n_label_zero"]!.push(wrong.length);

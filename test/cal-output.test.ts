@@ -1,0 +1,65 @@
+/**
+ * What `evalframe calibrate` tells a user who has labelled only a few rows:
+ * a bias that is zero reads zero, a blank Spearman says why, a Spearman over
+ * a handful of rows says it is rough, and the ranking heading makes no claim
+ * about the order of models where there is none to compare.
+ */
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { calibrate, frameRecords, toCSV } from "../src/index";
+import { tempDir, writeText } from "./support/files";
+import { runCliCaptured } from "./support/cli";
+
+/** Two questions × two models; the factual part is 1 or 0, the final score near it. */
+const SCORED = [
+  { id: "q1", model: "alpha", user_input: "Q1?", response: "a1", answer_correctness: 0.95, answer_correctness_factual: 1 },
+  { id: "q1", model: "beta", user_input: "Q1?", response: "b1", answer_correctness: 0.15, answer_correctness_factual: 0 },
+  { id: "q2", model: "alpha", user_input: "Q2?", response: "a2", answer_correctness: 0.9, answer_correctness_factual: 1 },
+  { id: "q2", model: "beta", user_input: "Q2?", response: "b2", answer_correctness: 0.1, answer_correctness_factual: 0 },
+];
+
+describe("calibrate on a few labelled rows", () => {
+  const dir = tempDir();
+  const scoredCsv = path.join(dir, "scored.csv");
+
+  it("reads a bias of 0 as 0, not as a float's noise", () => {
+    // factual − grade: 1 − 1, 0 − 0.2, 1 − 0.8, 0 − 0 → 0, −0.2, 0.2 (as 0.19999999999999996), 0: the mean is 0, in floats −5.6e-17.
+    const grades = [
+      { id: "q1", model: "alpha", human_score: 1 },
+      { id: "q1", model: "beta", human_score: 0.2 },
+      { id: "q2", model: "alpha", human_score: 0.8 },
+      { id: "q2", model: "beta", human_score: 0 },
+    ];
+    const rows = frameRecords(calibrate(SCORED, grades, { labelScore: "human_score" }).rows!);
+    const all = rows.find((r) => r["target"] === "factual" && r["model"] === "(all)")!;
+    assert.equal(all["bias"], 0);
+    assert.ok(Math.abs((all["mae"] as number) - 0.1) < 1e-12); // (0 + 0.2 + 0.2 + 0) / 4
+  });
+
+  it("says why a Spearman is blank and that one over a few rows says little, and claims no order of models where the labels tie them", async () => {
+    await toCSV(SCORED, scoredCsv);
+    // Every grade 1: the labels give no order, so every Spearman is blank, and the two models tie under the labels.
+    const grades = writeText(dir, "all-ones.csv", "id,model,human_score\nq1,alpha,1\nq1,beta,1\nq2,alpha,1\nq2,beta,1\n");
+    const result = await runCliCaptured(["calibrate", scoredCsv, "--labels", grades, "--label-score", "human_score"]);
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /spearman is blank \(NaN\) for factual \(all\) \(n 4\), factual alpha \(n 2\), .*: the judge or the labels give every row there the same value/);
+    assert.match(result.out, /model ranking: the judge orders the models differently from the labels \(the labels score some models alike on average\)/);
+
+    // Grades that order the four rows: Spearman 1 over the table (n 4) and over each model's two rows, all rough.
+    const ordered = writeText(dir, "ordered.csv", "id,model,human_score\nq1,alpha,1\nq1,beta,0\nq2,alpha,0.5\nq2,beta,0.2\n");
+    const few = await runCliCaptured(["calibrate", scoredCsv, "--labels", ordered, "--label-score", "human_score"]);
+    assert.equal(few.code, 0, few.err);
+    assert.match(few.out, /spearman over fewer than 10 rows says little \(two rows always give 1 or -1\): .*score alpha \(n 2\), score beta \(n 2\); label more rows/);
+    assert.match(few.out, /model ranking: the judge orders the models as the labels do/);
+  });
+
+  it("does not say the judge orders the models as the labels do when only one model was labelled", async () => {
+    await toCSV(SCORED, scoredCsv);
+    const grades = writeText(dir, "alpha-only.csv", "id,model,human_score\nq1,alpha,1\nq2,alpha,0.5\n");
+    const result = await runCliCaptured(["calibrate", scoredCsv, "--labels", grades, "--label-score", "human_score"]);
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /model ranking: one model, so there is no order of models to compare/);
+    assert.doesNotMatch(result.out, /orders the models as the labels do/);
+  });
+});
