@@ -59,7 +59,10 @@ export interface CalibrationReport {
   beta: number;
   /** Word overlap at or above which statements aligned. */
   alignThreshold: number;
-  /** Per kind of label: labels, matched rows, stale labels, scored rows without a label, labels without a row. */
+  /**
+   * Per kind of label: labels, matched rows, stale labels, scored rows without a label, labels without a row,
+   * and matched rows the judge failed to score (`judge_failed`: left out of every comparison).
+   */
   coverage: DataFrame;
   /** Statement agreement per side (answer-correctness labels only). */
   statements: DataFrame | undefined;
@@ -118,6 +121,8 @@ export interface Unmatched {
   unlabelledRows: UnmatchedList;
   /** Labels that matched no scored row. */
   unusedLabels: UnmatchedList;
+  /** Labelled rows the judge failed to score: counted in coverage's `judge_failed` and left out of every comparison. */
+  judgeFailed: UnmatchedList;
   /** When some unused labels match a row but for case, spaces or leading zeros (a spreadsheet's doing): what to fix; else undefined. */
   hint?: string;
 }
@@ -130,6 +135,13 @@ interface Side<L extends LabelKeys> {
   kind: string;
   labels: number;
   match: MatchResult<L>;
+  /** Matched rows the judge failed to score (no score): left out of every comparison. */
+  failed: number[];
+}
+
+/** The matched rows whose score is missing (the judge failed on them), in table order. */
+function failedRows(matched: readonly { row: number }[], scores: ArrayLike<number>): number[] {
+  return matched.filter((m) => Number.isNaN(scores[m.row]!)).map((m) => m.row);
 }
 
 const caller = "calibrate";
@@ -241,6 +253,10 @@ function unmatchedLists(sides: readonly Side<LabelKeys>[], table: Table): Unmatc
         return { id: base.id ?? null, model: getColumn(table, "model") ? base.model : null, user_input: byText ? base.question : null, where: rowAt(table, row) };
       }),
       unusedLabels: firstFew(s.match.unused, (l) => ({ id: l.id ?? null, model: l.model ?? null, user_input: byText ? (l.user_input ?? null) : null, where: l.where })),
+      judgeFailed: firstFew(s.failed, (row) => {
+        const base = pairBase(table, row);
+        return { id: base.id ?? null, model: getColumn(table, "model") ? base.model : null, user_input: byText ? base.question : null, where: rowAt(table, row) };
+      }),
       ...(s.match.hint !== undefined ? { hint: s.match.hint } : {}),
     };
   });
@@ -255,6 +271,7 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
       column("stale", "number", sides.map((s) => s.match.stale.length)),
       column("unlabelled_rows", "number", sides.map((s) => s.match.unlabelledRows)),
       column("unused_labels", "number", sides.map((s) => s.match.unusedLabels)),
+      column("judge_failed", "number", sides.map((s) => s.failed.length)),
     ],
     sides.length,
   );
@@ -335,7 +352,8 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     }
     const human = scoreLabels(labels, options.labelScore);
     const match = matchLabels(table, human, caller);
-    sides.push({ kind: `score (${options.labelScore})`, labels: human.length, match });
+    const side: Side<LabelKeys> = { kind: `score (${options.labelScore})`, labels: human.length, match, failed: [] };
+    sides.push(side);
     // A human score of the answer's facts is compared with the factual part too, when the table has it.
     if (getColumn(table, "answer_correctness_factual") !== undefined) {
       const factual = metricScores(table, "answer_correctness_factual", caller);
@@ -345,6 +363,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     }
     const finalColumn = finalScoreColumn(table);
     const judged = metricScores(table, finalColumn, caller);
+    side.failed = failedRows(match.matched, judged);
     scorePairs = match.matched.filter((m) => !Number.isNaN(judged[m.row]!)).map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.score, statements: "" }));
     scoreAgreementRows("score", finalColumn, options.labelScore, scorePairs, rowCells);
     answerOrderRow("score", finalColumn, options.labelScore, scorePairs, orderCells);
@@ -359,7 +378,8 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     if (set.answerCorrectness.length > 0 && hasAnswerCorrectness) {
       const keyed = set.answerCorrectness.map((label) => ({ ...keysOf(label), label }));
       const match = matchLabels(table, keyed, caller);
-      sides.push({ kind: "answer_correctness", labels: keyed.length, match });
+      const side: Side<LabelKeys> = { kind: "answer_correctness", labels: keyed.length, match, failed: [] };
+      sides.push(side);
       const detailsColumn = getColumn(table, DETAILS_COLUMN);
       const details = new Map<number, AnswerCorrectnessDetails>();
       for (const m of match.matched) {
@@ -390,6 +410,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
       }
       const finalColumn = finalScoreColumn(table);
       const judged = metricScores(table, finalColumn, caller);
+      side.failed = failedRows(match.matched, judged);
       scorePairs = match.matched
         .filter((m) => !Number.isNaN(judged[m.row]!))
         .map((m) => {
@@ -402,8 +423,8 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     if (set.multimodal.length > 0 && hasRelevance) {
       const keyed = set.multimodal.map((label) => ({ ...keysOf(label), label }));
       const match = matchLabels(table, keyed, caller);
-      sides.push({ kind: "multimodal_relevance", labels: keyed.length, match });
       const judged = metricScores(table, "multimodal_relevance", caller);
+      sides.push({ kind: "multimodal_relevance", labels: keyed.length, match, failed: failedRows(match.matched, judged) });
       relevancePairs = match.matched
         .filter((m) => !Number.isNaN(judged[m.row]!))
         .map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.label.relevant ? 1 : 0, statements: "" }));

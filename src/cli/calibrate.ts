@@ -75,6 +75,7 @@ function unmatchedNotes(report: CalibrationReport): string[] {
   return report.unmatched.flatMap((u) => [
     ...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows),
     ...unmatchedLine("unused labels", u.kind, u.unusedLabels),
+    ...unmatchedLine("labelled rows the judge failed to score, left out", u.kind, u.judgeFailed),
     ...(u.hint !== undefined ? [`note (${u.kind}): ${u.hint}`] : []),
   ]);
 }
