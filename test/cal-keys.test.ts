@@ -69,6 +69,13 @@ describe("calibrate: grades keyed the way a spreadsheet keeps them", () => {
     assert.match(body.unmatched[0]!.hint ?? "", /^2 unused labels would match/);
   });
 
+  it("matches an id typed with a combining accent (as macOS keeps it) to the same id written as one character", async () => {
+    const rows = scored(["alpha"]).map((r, i) => ({ ...r, id: `caf\u00e9-${i}` }));
+    const grades = writeText(dir, "accents.csv", ["id,model,human_score", ...rows.map((r, i) => `cafe\u0301-${i},alpha,${i / 2}`)].join("\n"));
+    const report = calibrate(rows, await loadTable(grades, { required: [] }), { labelScore: "human_score" });
+    assert.equal(report.coverage.column("matched").values[0], 3);
+  });
+
   it("refuses two annotators' grades of one answer, saying how to combine or compare them", async () => {
     const grades = writeText(dir, "two-annotators.csv", "id,model,human_score\n007,alpha,1\n007,alpha,0.5\n");
     const table = await loadTable(grades, { required: [], warn: false });

@@ -124,14 +124,16 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
   }
   const describe = (id: string | undefined, question: string | undefined, model: string) =>
     byId ? `(id ${JSON.stringify(id)}, model ${JSON.stringify(model)})` : `(user_input ${quote(question ?? "", 50)}, model ${JSON.stringify(model)})`;
-  const labelKey = (l: L) => JSON.stringify([byId ? l.id : textKey(l.user_input ?? ""), modelColumn ? (l.model ?? "") : ""]);
+  // Ids and models are compared as written, but in one Unicode form: "é" typed as one character or as e and an accent is the same id.
+  const nfc = (text: string) => text.normalize("NFC");
+  const labelKey = (l: L) => JSON.stringify([byId ? nfc(l.id ?? "") : textKey(l.user_input ?? ""), modelColumn ? nfc(l.model ?? "") : ""]);
 
   const rows = new Map<string, number>();
   for (let i = 0; i < table.rowCount; i++) {
     const first = byId ? keyText(idColumn!.values[i] ?? null) : textOrMissing(table, "user_input", i);
     if (first === undefined) continue;
     const model = modelColumn ? (keyText(modelColumn.values[i] ?? null) ?? "") : "";
-    const key = JSON.stringify([byId ? first : textKey(first), model]);
+    const key = JSON.stringify([byId ? nfc(first) : textKey(first), nfc(model)]);
     const seen = rows.get(key);
     if (seen !== undefined) {
       throw new Error(`${caller}: ${rowAt(table, seen)} and ${rowAt(table, i)} of the scored table are both ${describe(first, first, model)}; each row (question, model) must appear once to match its label`);
