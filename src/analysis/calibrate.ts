@@ -156,6 +156,33 @@ function isFrameInput(value: unknown): value is DataFrame | Records {
   return isDataFrame(value) || (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v)));
 }
 
+/** What a grade written as text probably means, and how to write it (", write 0.8"), or "". */
+function gradeAdvice(value: unknown): string {
+  if (typeof value !== "string") return "";
+  const v = value.trim();
+  const comma = /^[-+]?\d*,\d+$/.exec(v);
+  if (comma) return `: write decimals with a point, ${v.replace(",", ".")}`;
+  const percent = /^([-+]?\d+(?:[.,]\d+)?)\s*%$/.exec(v);
+  if (percent) return `: write a percentage as a share of 1, ${Number(percent[1]!.replace(",", ".")) / 100}`;
+  if (/^(true|false)$/i.test(v)) return ": the column mixes true/false with other grades; write them all as 1 and 0";
+  if (/^(yes|no|y|n|pass|fail|ok|correct|incorrect|✓|✔|✗|✘|x)$/i.test(v)) return ": write a yes (pass, ✓) as 1 and a no (fail, ✗) as 0";
+  return "";
+}
+
+/** For grades on another scale (1–5, 0–10, 0–100): how to bring them to 0–1 (the scale is the user's to say, so it is not guessed). */
+function scaleAdvice(values: readonly unknown[]): string {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (typeof v !== "number" || !Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min < 0 || !(max > 1)) return "";
+  const scale = max <= 5 && Number.isInteger(max) ? `1–5 grades: (grade − 1) / 4` : max <= 10 ? "0–10 grades: grade / 10" : max <= 100 ? "percentages: grade / 100" : "";
+  return scale === "" ? "" : ` (for ${scale}, in a new column)`;
+}
+
 /** Human scores from a table: id/model/user_input/response keys and a 0–1 score per row. */
 function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
   if (!isFrameInput(data) && !isTable(data)) {
@@ -169,7 +196,7 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
     const isText = (v: unknown) => typeof v === "string" && v.trim() !== "" && Number.isNaN(Number(v.trim()));
     const first = scores.values.findIndex(isText);
     throw new TypeError(
-      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label ${rowAt(table, first)} is ${JSON.stringify(scores.values[first])}, not a number)` : ""}; ` +
+      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label ${rowAt(table, first)} is ${JSON.stringify(scores.values[first])}, not a number${gradeAdvice(scores.values[first])})` : ""}; ` +
         "give every grade as a number from 0 to 1, or every grade as true/false",
     );
   }
@@ -184,7 +211,7 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
     const score = typeof v === "boolean" ? (v ? 1 : 0) : v;
     if (score === null || score === undefined || (typeof score === "number" && Number.isNaN(score)) || score === "") continue;
     if (typeof score !== "number" || !(score >= 0 && score <= 1)) {
-      throw new RangeError(`${caller}: label ${rowAt(table, i)}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1`);
+      throw new RangeError(`${caller}: label ${rowAt(table, i)}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1${scaleAdvice(scores.values)}`);
     }
     const cell = (c: typeof id) => (c ? keyText(c.values[i] ?? null) : undefined);
     const str = (c: typeof id) => (c && typeof c.values[i] === "string" ? (c.values[i] as string) : undefined);
