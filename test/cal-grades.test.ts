@@ -58,6 +58,12 @@ describe("calibrate --label-score with grades from a spreadsheet", () => {
     });
   }
 
+  it("says a semicolon-separated export was read as one column, and how to save it", async () => {
+    const result = await run("semicolons.csv", "id;model;human_score\r\nq1;alpha;1\r\nq1;beta;0\r\n");
+    assert.equal(result.code, 2);
+    assert.match(result.err, /--label-score names column "human_score", which .*semicolons\.csv does not have; its columns are: id;model;human_score; the file looks separated by semicolons/);
+  });
+
   it("refuses a 1–5 or 0–100 scale, naming the row, and says how to bring it to 0–1", async () => {
     const likert = await run("likert.csv", "id,model,human_score\nq1,alpha,1\nq1,beta,5\nq2,alpha,3\n");
     assert.equal(likert.code, 1);
