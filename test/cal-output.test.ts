@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { calibrate, frameRecords, toCSV } from "../src/index";
+import type { LabelLine } from "../src/labels/types";
 import { tempDir, writeText } from "./support/files";
 import { runCliCaptured } from "./support/cli";
 
@@ -61,5 +62,25 @@ describe("calibrate on a few labelled rows", () => {
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /model ranking: one model, so there is no order of models to compare/);
     assert.doesNotMatch(result.out, /orders the models as the labels do/);
+  });
+
+  it("counts two answers whose labels have the same F1 from other counts as alike, not as a pair the labels order", () => {
+    // Label F1 2/3 both ways: 1 TP, 1 FP, 0 FN → 0.6666666666666666; 3 TP, 1 FP, 2 FN → 0.6666666666666665 in floats.
+    const reference = "R1. R2. R3.";
+    const line = (model: string, response: [string, string][], covered: string[]): LabelLine => ({
+      id: "q1", model, user_input: "Q1?", response: `answer of ${model}`, reference,
+      response_statements: response.map(([statement, verdict]) => ({ statement, verdict })),
+      reference_statements: ["R1.", "R2.", "R3."].map((statement, i) => ({ statement, verdict: covered[i]! })),
+    });
+    const labels = [
+      line("alpha", [["A1.", "TP"], ["A2.", "FP"]], ["covered", "covered", "covered"]),
+      line("beta", [["B1.", "TP"], ["B2.", "TP"], ["B3.", "TP"], ["B4.", "FP"]], ["covered", "FN", "FN"]),
+    ];
+    const scored = ["alpha", "beta"].map((model) => ({ id: "q1", model, user_input: "Q1?", response: `answer of ${model}`, reference, answer_correctness: 0.5, answer_correctness_factual: 0.5 }));
+    const report = calibrate(scored, labels);
+    const order = frameRecords(report.answerOrder!);
+    assert.deepEqual(order.map((r) => [r["target"], r["n_pairs"], r["tied"]]), [["factual", 0, 0], ["score", 0, 0]]);
+    assert.equal(report.rankingAgrees, true, "the labels and the judge both score the two models alike");
+    assert.deepEqual(frameRecords(report.ranking!).map((r) => r["label_rank"]), [1.5, 1.5]);
   });
 });

@@ -9,6 +9,19 @@ import { agreement } from "./agreement";
 import { spearman } from "../stats/agreement";
 import { averageRanks, nanMean } from "../stats/descriptive";
 import { column, frameOf } from "./summarize";
+import { roundDifferences } from "../stats/paired-tests";
+
+/**
+ * Scores as they are ranked and compared here: to 12 significant digits.
+ * The same F1 reached from other counts differs in its last bits (2/3 is
+ * 0.6666666666666666 from 1 TP and 1 FN, 0.6666666666666667 from 3 TP, 1
+ * FP, 2 FN): compared raw, two answers the labels score alike would count
+ * as a pair the labels order, and a tie of the judge as an order.
+ */
+function asCompared(values: readonly number[]): number[] {
+  const rounded = roundDifferences(values);
+  return values.map((v, i) => (Number.isFinite(v) ? rounded[i]! : v)); // NaN stays missing, not 0
+}
 
 /** One matched row: the judge's value and the label's. */
 export interface ScorePair {
@@ -58,7 +71,7 @@ export function scoreAgreementRows(
     out["label_column"]!.push(labelColumn);
     out["model"]!.push(model);
     out["n"]!.push(group.length);
-    out["spearman"]!.push(spearman(group.map((p) => p.judge), group.map((p) => p.label)));
+    out["spearman"]!.push(spearman(asCompared(group.map((p) => p.judge)), asCompared(group.map((p) => p.label))));
     out["mae"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => Math.abs(p.judge - p.label))));
     out["bias"]!.push(group.length === 0 ? Number.NaN : withoutFloatNoise(nanMean(group.map((p) => p.judge - p.label))));
     // Plainly wrong answers (label 0) that the judge scores 0.5 or more: the mistakes a reader notices first.
@@ -122,7 +135,9 @@ export const ANSWER_ORDER_COLUMNS = ["target", "judge_column", "label_column", "
  */
 export function answerOrderRow(target: string, judgeColumn: string, labelColumn: string, pairs: readonly ScorePair[], out: Record<string, Cell[]>): void {
   const byQuestion = new Map<string, ScorePair[]>();
-  for (const p of pairs) {
+  const judged = asCompared(pairs.map((p) => p.judge));
+  const labelled = asCompared(pairs.map((p) => p.label));
+  for (const p of pairs.map((p, i) => ({ ...p, judge: judged[i]!, label: labelled[i]! }))) {
     const key = p.id !== undefined ? `id\u0000${p.id}` : `text\u0000${p.question}`;
     const group = byQuestion.get(key);
     if (group === undefined) byQuestion.set(key, [p]);
@@ -188,8 +203,8 @@ export function modelRanking(pairs: readonly ScorePair[]): { table: DataFrame; a
   const names = models(pairs);
   const judgeMeans = names.map((m) => nanMean(pairs.filter((p) => p.model === m).map((p) => p.judge)));
   const labelMeans = names.map((m) => nanMean(pairs.filter((p) => p.model === m).map((p) => p.label)));
-  const judgeRanks = ranksOf(judgeMeans);
-  const labelRanks = ranksOf(labelMeans);
+  const judgeRanks = ranksOf(asCompared(judgeMeans));
+  const labelRanks = ranksOf(asCompared(labelMeans));
   const table = frameOf(
     [
       column("model", "string", names),
