@@ -390,7 +390,7 @@ describe("calibrate: a plain human score column", () => {
     assert.throws(() => calibrate(scoredRecords(), human), /a table without response_statements or relevant; for a column of human scores, name it: .*labelScore: "human_score"/);
     const mixed = human.map((h, i) => (i === 1 ? { ...h, human_score: true } : h));
     // The cell that is no number is named, not a valid grade before it.
-    assert.throws(() => calibrate(scoredRecords(), mixed, { labelScore: "human_score" }), /column "human_score" holds text \(label row 1 is "true", not a number\); give every grade as a number from 0 to 1, or every grade as true\/false/);
+    assert.throws(() => calibrate(scoredRecords(), mixed, { labelScore: "human_score" }), /column "human_score" holds text \(label row 1 is "true", not a number: the column mixes true\/false with other grades; write them all as 1 and 0\); give every grade as a number from 0 to 1, or every grade as true\/false/);
     const typo = human.map((h, i) => (i === 4 ? { ...h, human_score: "abc" } : h));
     assert.throws(() => calibrate(scoredRecords(), typo, { labelScore: "human_score" }), /column "human_score" holds text \(label row 4 is "abc", not a number\)/);
     // A column of booleans alone counts true as 1 and false as 0: all six grades 1/0 here.
