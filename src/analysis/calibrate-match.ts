@@ -6,6 +6,8 @@
 import { getColumn, rowAt, type Table } from "../dataset/table";
 import { quote, textKey } from "../labels/text";
 import { keyText, textAt } from "../dataset/column-toolkit";
+import { INPUT_ERROR_COLUMN } from "../dataset/columns";
+import { REPEATED_ID_RULE } from "../dataset/validate";
 
 /** What matching needs to know of a label. */
 export interface LabelKeys {
@@ -52,6 +54,12 @@ export interface MatchResult<L> {
    * the first example; else undefined. They are not matched: keys must be exact.
    */
   hint: string | undefined;
+}
+
+/** True when loading marked row `i` as repeating an earlier row's (id, model), so that scoring left it unscored. */
+function repeatLeftUnscored(table: Table, i: number): boolean {
+  const reason = getColumn(table, INPUT_ERROR_COLUMN)?.values[i];
+  return typeof reason === "string" && reason.includes(REPEATED_ID_RULE);
 }
 
 /** A key as a spreadsheet may have rewritten it: case, spaces and leading zeros of a number ignored. */
@@ -135,6 +143,8 @@ export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly 
     const model = modelColumn ? (keyText(modelColumn.values[i] ?? null) ?? "") : "";
     const key = JSON.stringify([byId ? nfc(first) : textKey(first), nfc(model)]);
     const seen = rows.get(key);
+    // A row that scoring left unscored because it repeats an earlier row's (id, model): the first answer is the one scored and labelled.
+    if (seen !== undefined && repeatLeftUnscored(table, i)) continue;
     if (seen !== undefined) {
       throw new Error(`${caller}: ${rowAt(table, seen)} and ${rowAt(table, i)} of the scored table are both ${describe(first, first, model)}; each row (question, model) must appear once to match its label`);
     }

@@ -8,7 +8,7 @@ import { quote } from "../labels/text";
 import type { DatasetFormat } from "../dataset/load";
 import { getColumn, type Table } from "../dataset/table";
 import { finiteNumber, inputFormat, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
-import { readScored } from "./command-support";
+import { readScored, withoutUnscoredRepeats } from "./command-support";
 import { describeConditions, WHERE_OPTION } from "./where";
 import type { Command } from "./command";
 import { failOnError, UsageError } from "./errors";
@@ -134,7 +134,8 @@ export const calibrateCommand: Command = async (argv, io) => {
   const alignThreshold = finiteNumber(c, "align-threshold", stringOption(args, "align-threshold"), { min: 0, max: 1 });
 
   const { loadTable, calibrate, formatTable, frameRecords } = runtime();
-  const scored = await input.load();
+  // Rows that score left unscored as repeats of an (id, model): left out, with a warning, as compare and chart do.
+  const scored = withoutUnscoredRepeats(file, await input.load(), io, "calibration");
   const labels = labelFormat !== undefined && labelScore !== undefined
     ? await readGrades(c, files[0]!, labelFormat, labelScore, loadTable)
     : await readLabelFiles(files);
