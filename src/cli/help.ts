@@ -241,8 +241,9 @@ Prints: coverage (labels matched, stale, unlabelled rows, labelled rows the judg
 statement agreement per side (judge statements aligned to the labelled ones: identical
 text, else greedily by word overlap >= 0.5; n, accuracy, Cohen's kappa); row agreement of
 the factual part and of the final score with the labels' F-beta (n, Spearman, MAE, bias;
-overall and per model); the model ranking under the judge and under the labels; the largest disagreements with the
-statements whose verdicts differ; multimodal relevance agreement (n, accuracy, kappa).
+overall and per model); the model ranking under the judge and under the labels; the
+largest disagreements with the statements whose verdicts differ; multimodal relevance
+agreement (n, accuracy, kappa).
 
 Options:
   --labels FILE        hand-label JSONL file(s) (docs/labelling.md; or a .json array of labels),
