@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { calibrate, frameRecords, toCSV } from "../src/index";
+import { calibrate, frameRecords, loadTable, toCSV } from "../src/index";
 import type { LabelLine } from "../src/labels/types";
 import { tempDir, writeText } from "./support/files";
 import { runCliCaptured } from "./support/cli";
@@ -82,5 +82,34 @@ describe("calibrate on a few labelled rows", () => {
     assert.deepEqual(order.map((r) => [r["target"], r["n_pairs"], r["tied"]]), [["factual", 0, 0], ["score", 0, 0]]);
     assert.equal(report.rankingAgrees, true, "the labels and the judge both score the two models alike");
     assert.deepEqual(frameRecords(report.ranking!).map((r) => r["label_rank"]), [1.5, 1.5]);
+  });
+
+  it("says why a kappa is blank: judge and labels give one and the same verdict on every statement", async () => {
+    const input = writeText(
+      dir,
+      "right.csv",
+      "id,model,question,answer,reference\nq1,alpha,Who wrote Hamlet?,William Shakespeare wrote Hamlet.,Hamlet was written by William Shakespeare.\n" +
+        "q2,alpha,When did World War II end?,World War II ended in 1945.,World War II ended in 1945.\n",
+    );
+    const scored = path.join(dir, "right-scored.csv");
+    assert.equal((await runCliCaptured(["score", input, "--judge", "offline", "--out", scored])).code, 0);
+    // Labels that copy the offline judge's own statements and verdicts (all TP and covered).
+    const rows = frameRecords(await loadTable(scored, { required: [] }));
+    const labels = writeText(
+      dir,
+      "right.labels.jsonl",
+      rows
+        .map((r) => {
+          const details = JSON.parse(String(r["answer_correctness_statements"])) as { response: { statement: string; verdict: string }[]; reference: { statement: string; verdict: string }[] };
+          assert.ok([...details.response, ...details.reference].every((s) => s.verdict === "TP" || s.verdict === "covered"));
+          const copy = (list: { statement: string; verdict: string }[]) => list.map(({ statement, verdict }) => ({ statement, verdict }));
+          return JSON.stringify({ id: r["id"], model: r["model"], user_input: r["user_input"], response: r["response"], reference: r["reference"], response_statements: copy(details.response), reference_statements: copy(details.reference) });
+        })
+        .join("\n"),
+    );
+    const result = await runCliCaptured(["calibrate", scored, "--labels", labels]);
+    assert.equal(result.code, 0, result.err);
+    assert.match(result.out, /response +TP\/FP +2 +2 +2 +2 +2 +1 +NaN\n/);
+    assert.match(result.out, /kappa is blank \(NaN\) for response \(n 2\), reference \(n 2\): the judge and the labels give one and the same verdict there/);
   });
 });

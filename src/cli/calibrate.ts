@@ -102,6 +102,15 @@ function rowNotes(rows: readonly Record<string, string | number | boolean | null
   return notes;
 }
 
+/** Why a kappa is blank: every pair compared has the same verdict on both sides (chance agreement 1), or none was compared. */
+function kappaNotes(rows: readonly Record<string, string | number | boolean | null>[], by: "side" | "model"): string[] {
+  const n = (r: Record<string, unknown>) => (by === "side" ? r["n_aligned"] : r["n"]);
+  const blank = rows.filter((r) => r["kappa"] === null && typeof n(r) === "number" && (n(r) as number) > 0);
+  if (blank.length === 0) return [];
+  const names = blank.map((r) => `${String(r[by])} (n ${String(n(r))})`).join(", ");
+  return [`kappa is blank (NaN) for ${names}: the judge and the labels give one and the same verdict there, so agreement beyond chance cannot be told; read accuracy`];
+}
+
 /** The table of human scores of `--label-score`; a usage error (exit 2) when it lacks that column. */
 async function readGrades(c: string, file: string, format: DatasetFormat, column: string, loadTable: typeof import("../dataset/load").loadTable): Promise<Table> {
   const table = await failOnError(() => loadTable(file, { format, required: [], warn: false }), `${file}: `);
@@ -166,7 +175,11 @@ export const calibrateCommand: Command = async (argv, io) => {
   io.out(`${file}${rows} against ${files.join(", ")}: rows matched by ${matchedBy}\n`);
   for (const [key, heading, frame] of parts) {
     io.out(`\n${heading}\n${formatTable(frame, { maxWidth: key === "disagreements" ? 60 : 48 })}\n`);
-    const notes = key === "coverage" ? unmatchedNotes(report) : key === "rows" ? rowNotes(frameRecords(frame)) : [];
+    const notes =
+      key === "coverage" ? unmatchedNotes(report)
+      : key === "rows" ? rowNotes(frameRecords(frame))
+      : key === "statements" || key === "relevance" ? kappaNotes(frameRecords(frame), key === "statements" ? "side" : "model")
+      : [];
     if (notes.length > 0) io.out(`${notes.join("\n")}\n`);
   }
   return 0;
