@@ -8,6 +8,7 @@ import { quote, textKey } from "../labels/text";
 import { keyText, textAt } from "../dataset/column-toolkit";
 import { INPUT_ERROR_COLUMN } from "../dataset/columns";
 import { REPEATED_ID_RULE } from "../dataset/validate";
+import { defaultScoreColumns } from "../metrics/registry";
 
 /** What matching needs to know of a label. */
 export interface LabelKeys {
@@ -56,10 +57,16 @@ export interface MatchResult<L> {
   hint: string | undefined;
 }
 
-/** True when loading marked row `i` as repeating an earlier row's (id, model), so that scoring left it unscored. */
+/**
+ * True when loading marked row `i` as repeating an earlier row's (id, model)
+ * and it has no score: scoring left it unscored. A repeat that has a score
+ * (a table made elsewhere) is not skipped: which answer to compare is for the user to say.
+ */
 function repeatLeftUnscored(table: Table, i: number): boolean {
   const reason = getColumn(table, INPUT_ERROR_COLUMN)?.values[i];
-  return typeof reason === "string" && reason.includes(REPEATED_ID_RULE);
+  if (typeof reason !== "string" || !reason.includes(REPEATED_ID_RULE)) return false;
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
+  return defaultScoreColumns().every((name) => blank(getColumn(table, name)?.values[i]));
 }
 
 /** A key as a spreadsheet may have rewritten it: case, spaces and leading zeros of a number ignored. */
