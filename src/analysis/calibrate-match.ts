@@ -96,10 +96,15 @@ function textOrMissing(table: Table, name: string, row: number): string | undefi
  * Matches labels to the rows of a scored table. Rows are matched by (id,
  * model) when the table has an `id` column and every label has an id, else
  * by (user_input, model); `model` takes part when the table has a `model`
- * column. A matched label whose `response` (or `reference`) text differs
+ * column, unless no label names a model and the table holds one model's
+ * answers. Ids and models are compared as written, in Unicode NFC. A row
+ * that scoring left unscored as a repeat of an earlier (id, model) is not
+ * matched. A matched label whose `response` (or `reference`) text differs
  * from the row's (compared as `textKey` does) is stale, not matched.
  *
- * @throws {Error} when two rows, or two labels, have the same key (naming them).
+ * @throws {Error} when two rows, or two labels, have the same key (naming
+ *   them); when a label has no key to match by; when no label names a model
+ *   and the table has several.
  */
 export function matchLabels<L extends LabelKeys>(table: Table, labels: readonly L[], caller: string): MatchResult<L> {
   const idColumn = getColumn(table, "id");

@@ -312,9 +312,11 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
  * human score (0–1 or 0/1) per row.
  *
  * Rows are matched by (id, model) when the scored table has an `id` column
- * and every label an id, else by (user_input, model). A label whose
+ * and every label an id, else by (user_input, model); labels that name no
+ * model match a table of one model's answers. A label whose
  * response (or reference) text differs from its row's is stale: left out
- * and listed in `stale`.
+ * and listed in `stale`. Matched rows the judge failed to score are counted
+ * in coverage's `judge_failed` and left out of every comparison.
  *
  * - `statements`: per side (response TP/FP, reference covered/FN), the
  *   judge's statements (from `answer_correctness_statements`) are aligned
