@@ -61,6 +61,11 @@ describe("calibrate on a few labelled rows", () => {
     const result = await runCliCaptured(["calibrate", scoredCsv, "--labels", grades, "--label-score", "human_score"]);
     assert.equal(result.code, 0, result.err);
     assert.match(result.out, /model ranking: one model, so there is no order of models to compare/);
+
+    const one = writeText(dir, "one-grade.csv", "id,model,human_score\nq1,alpha,1\n");
+    const single = await runCliCaptured(["calibrate", scoredCsv, "--labels", one, "--label-score", "human_score"]);
+    assert.equal(single.code, 0, single.err);
+    assert.match(single.out, /spearman is blank \(NaN\) for factual \(all\) \(n 1\), factual alpha \(n 1\), score \(all\) \(n 1\), score alpha \(n 1\): one row has no order to compare/);
     assert.doesNotMatch(result.out, /orders the models as the labels do/);
   });
 

@@ -91,11 +91,13 @@ function rowNotes(rows: readonly Record<string, string | number | boolean | null
   const name = (r: Record<string, unknown>) => `${String(r["target"])} ${String(r["model"])} (n ${String(r["n"])})`;
   const list = (rs: readonly Record<string, unknown>[]) => (rs.length > 6 ? `${rs.slice(0, 6).map(name).join(", ")} and ${rs.length - 6} more` : rs.map(name).join(", "));
   const blank = rows.filter((r) => r["spearman"] === null && typeof r["n"] === "number" && r["n"] >= 2);
+  const single = rows.filter((r) => r["spearman"] === null && r["n"] === 1);
   const few = rows.filter((r) => r["spearman"] !== null && typeof r["n"] === "number" && r["n"] < FEW_ROWS);
   const notes: string[] = [];
   if (blank.length > 0) {
     notes.push(`spearman is blank (NaN) for ${list(blank)}: the judge or the labels give every row there the same value, so there is no order to compare; mae and bias still apply`);
   }
+  if (single.length > 0) notes.push(`spearman is blank (NaN) for ${list(single)}: one row has no order to compare`);
   if (few.length > 0) {
     notes.push(`spearman over fewer than ${FEW_ROWS} rows says little (two rows always give 1 or -1): ${list(few)}; label more rows before trusting it`);
   }
