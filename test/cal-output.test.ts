@@ -67,6 +67,15 @@ describe("calibrate on a few labelled rows", () => {
     assert.equal(single.code, 0, single.err);
     assert.match(single.out, /spearman is blank \(NaN\) for factual \(all\) \(n 1\), factual alpha \(n 1\), score \(all\) \(n 1\), score alpha \(n 1\): one row has no order to compare/);
     assert.doesNotMatch(result.out, /orders the models as the labels do/);
+    const json = await runCliCaptured(["calibrate", scoredCsv, "--labels", grades, "--label-score", "human_score", "--json"]);
+    assert.equal((JSON.parse(json.out) as { rankingAgrees: unknown }).rankingAgrees, null, "no order of models to agree on");
+
+    // Every label stale (the answers were edited since): nothing is compared, and no ranking is claimed.
+    const stale = writeText(dir, "stale.csv", "id,model,response,human_score\nq1,alpha,an older answer,1\nq1,beta,another older answer,0\n");
+    const none = await runCliCaptured(["calibrate", scoredCsv, "--labels", stale, "--label-score", "human_score"]);
+    assert.equal(none.code, 0, none.err);
+    assert.match(none.out, /score \(human_score\) +2 +0 +2 /);
+    assert.match(none.out, /model ranking: no labelled row was compared, so there is no ranking/);
   });
 
   it("counts two answers whose labels have the same F1 from other counts as alike, not as a pair the labels order", () => {

@@ -76,7 +76,7 @@ export interface CalibrationReport {
   answerOrder: DataFrame | undefined;
   /** Per model mean and rank under the judge and under the labels. */
   ranking: DataFrame | undefined;
-  /** Whether the judge orders the models as the labels do. */
+  /** Whether the judge orders the models as the labels do; undefined when fewer than two models were compared (no order to agree on). */
   rankingAgrees: boolean | undefined;
   /** The rows where judge and labels differ most. */
   disagreements: DataFrame | undefined;
@@ -486,7 +486,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     rows: scorePairs !== undefined ? rowAgreementFrame(rowCells) : undefined,
     answerOrder: scorePairs !== undefined ? answerOrderFrame(orderCells) : undefined,
     ranking: ranking?.table,
-    rankingAgrees: ranking?.agrees,
+    rankingAgrees: ranking !== undefined && (ranking.table.shape[0] ?? 0) >= 2 ? ranking.agrees : undefined,
     disagreements: scorePairs !== undefined ? largestDisagreements(scorePairs, top) : undefined,
     relevance: relevancePairs !== undefined ? binaryAgreement(relevancePairs) : undefined,
     stale: staleTable(sides, table),

@@ -26,6 +26,7 @@ function runtime(): typeof import("./runtime") & typeof import("../analysis/cali
 /** The ranking's heading: whether the judge orders the models as the labels do, and when that question is empty or a tie decides it. */
 function rankingVerdict(report: CalibrationReport): string {
   const ranks = report.ranking !== undefined ? frameRecordsOf(report.ranking) : [];
+  if (ranks.length === 0) return "no labelled row was compared, so there is no ranking";
   if (ranks.length < 2) return "one model, so there is no order of models to compare";
   const ties = (side: "judge_rank" | "label_rank") => new Set(ranks.map((r) => r[side])).size < ranks.length;
   if (report.rankingAgrees) return "the judge orders the models as the labels do";
