@@ -5,7 +5,7 @@
  * message that says what the file is and what to do, not a problem per line.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { readLabels } from "../src/index";
@@ -71,6 +71,20 @@ describe("label files as a team writes them", () => {
     assert.equal(result.code, 1);
     assert.equal(result.err.trim().split("\n").length, 1, result.err);
     assert.match(result.err, /grades\.csv, line 1: .*its first line is "ID,Model,Human Score".*--label-score COLUMN/);
+  });
+
+  it("refuses a label file saved in another encoding than UTF-8, naming the line, instead of reading its texts as \ufffd", () => {
+    // The first line written as UTF-8, the second appended by an editor in Latin-1.
+    const second = `${JSON.stringify({ ...objects[1], response: `${String(objects[1]!["response"])} café` })}\n`;
+    const text = `${lines[0]}\n${second}`;
+    const latin1 = path.join(dir, "latin1.labels.jsonl");
+    writeFileSync(latin1, Buffer.concat([Buffer.from(`${lines[0]}\n`, "utf8"), Buffer.from(second, "latin1")]));
+    const error = problems(() => readLabels(latin1));
+    assert.equal(error.problems.length, 1);
+    assert.match(error.message, /latin1\.labels\.jsonl, line 2: is not valid UTF-8 .*save the label file as UTF-8/);
+    const utf16 = path.join(dir, "utf16.labels.jsonl");
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    assert.match(problems(() => readLabels(utf16)).message, /utf16\.labels\.jsonl: the label file is UTF-16 .*save it as UTF-8/);
   });
 
   it("refuses two annotators' files of the same rows together, saying how to compare them", () => {

@@ -3,6 +3,7 @@
  * in, a checked {@link LabelSet} out, or one error listing every problem
  * with its file, line and field.
  */
+import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { buildLabelIndex, type LabelIndex } from "./lookup";
 import { parseLabelLine } from "./parse";
@@ -20,13 +21,24 @@ export function isLabelSet(value: unknown): value is LabelSet {
 }
 
 function readFileLines(file: string, labels: HandLabel[], problems: LabelProblem[]): void {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : errorText(error);
     problems.push({ where: file, field: "", message: `cannot read the label file (${why}); give the path of a .jsonl label file` });
+    return;
+  }
+  // A label copies its row's texts: read in another encoding, they would not match and every label would be stale.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    problems.push({ where: file, field: "", message: 'the label file is UTF-16 (Excel\'s "Unicode Text"); save it as UTF-8' });
+    return;
+  }
+  const text = bytes.toString("utf8");
+  if (!isUtf8(bytes)) {
+    const line = text.slice(0, text.indexOf("\uFFFD") + 1).split("\n").length;
+    problems.push({ where: `${file}, line ${line}`, field: "", message: "is not valid UTF-8 (the file was saved in another encoding), so its texts cannot match the rows'; save the label file as UTF-8" });
     return;
   }
   const body = withoutBom(text);
