@@ -126,4 +126,10 @@ describe("calibrate on a few labelled rows", () => {
     assert.match(result.out, /response +TP\/FP +2 +2 +2 +2 +2 +1 +NaN\n/);
     assert.match(result.out, /kappa is blank \(NaN\) for response \(n 2\), reference \(n 2\): the judge and the labels give one and the same verdict there/);
   });
+
+  it("gives a table without a model column its overall rows only, not the same rows again under a blank model", () => {
+    const scored = SCORED.filter((r) => r.model === "alpha").map(({ model: _, ...r }) => r);
+    const report = calibrate(scored, [{ id: "q1", human_score: 1 }, { id: "q2", human_score: 0.5 }], { labelScore: "human_score" });
+    assert.deepEqual(frameRecords(report.rows!).map((r) => [r["target"], r["model"], r["n"]]), [["factual", "(all)", 2], ["score", "(all)", 2]]);
+  });
 });

@@ -44,6 +44,13 @@ function models(pairs: readonly ScorePair[]): string[] {
   return [...new Set(pairs.map((p) => p.model))];
 }
 
+/** `(all)` then each model's pairs; no per-model group when the table has no model column (it would repeat `(all)` under a blank name). */
+function modelGroups(pairs: readonly ScorePair[]): [string, readonly ScorePair[]][] {
+  const names = models(pairs);
+  const perModel = names.length === 1 && names[0] === "" ? [] : names.map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)]);
+  return [[ALL_MODELS, pairs], ...perModel];
+}
+
 /**
  * A mean difference of scores in [0, 1] that is 0 but for float noise
  * (1 − 0.8 − 0.2 = −5.6e-17) is 0: printed as "<0.001" it would read as a bias.
@@ -64,8 +71,7 @@ export function scoreAgreementRows(
   pairs: readonly ScorePair[],
   out: Record<string, Cell[]>,
 ): void {
-  const groups: [string, readonly ScorePair[]][] = [[ALL_MODELS, pairs], ...models(pairs).map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)])];
-  for (const [model, group] of groups) {
+  for (const [model, group] of modelGroups(pairs)) {
     out["target"]!.push(target);
     out["judge_column"]!.push(judgeColumn);
     out["label_column"]!.push(labelColumn);
@@ -248,7 +254,7 @@ export function largestDisagreements(pairs: readonly ScorePair[], top: number): 
  * with n, agreeing pairs, accuracy and Cohen's kappa (NaN when undefined).
  */
 export function binaryAgreement(pairs: readonly ScorePair[]): DataFrame {
-  const groups: [string, readonly ScorePair[]][] = [[ALL_MODELS, pairs], ...models(pairs).map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)])];
+  const groups = modelGroups(pairs);
   const agree = (g: readonly ScorePair[]) => g.filter((p) => p.judge === p.label).length;
   return frameOf(
     [
