@@ -158,8 +158,8 @@ describe("calibrate: the worked example", () => {
     assert.equal(report.matchedBy, "id");
     assert.equal(report.beta, 1);
     assert.deepEqual(rows(report.coverage), [
-      { kind: "answer_correctness", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0 },
-      { kind: "multimodal_relevance", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0 },
+      { kind: "answer_correctness", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0, judge_failed: 0 },
+      { kind: "multimodal_relevance", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0, judge_failed: 0 },
     ]);
     assert.equal(rows(report.stale).length, 0);
   });
@@ -333,7 +333,7 @@ describe("calibrate: a plain human score column", () => {
     assert.equal(report.labels, "score");
     assert.equal(report.statements, undefined);
     assert.equal(report.relevance, undefined);
-    assert.deepEqual(rows(report.coverage), [{ kind: "score (human_score)", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0 }]);
+    assert.deepEqual(rows(report.coverage), [{ kind: "score (human_score)", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0, judge_failed: 0 }]);
     const all = rows(report.rows).find((r) => r.target === "score" && r.model === "(all)");
     assert.deepEqual([all!.target, all!.judge_column, all!.label_column, all!.model, all!.n], ["score", "answer_correctness", "human_score", "(all)", 6]);
     // The factual part is compared with the grades too (a grade of the answer's facts is what it scores).
@@ -390,7 +390,7 @@ describe("calibrate: a plain human score column", () => {
     assert.throws(() => calibrate(scoredRecords(), human), /a table without response_statements or relevant; for a column of human scores, name it: .*labelScore: "human_score"/);
     const mixed = human.map((h, i) => (i === 1 ? { ...h, human_score: true } : h));
     // The cell that is no number is named, not a valid grade before it.
-    assert.throws(() => calibrate(scoredRecords(), mixed, { labelScore: "human_score" }), /column "human_score" holds text \(label row 1 is "true", not a number\); give every grade as a number from 0 to 1, or every grade as true\/false/);
+    assert.throws(() => calibrate(scoredRecords(), mixed, { labelScore: "human_score" }), /column "human_score" holds text \(label row 1 is "true", not a number: the column mixes true\/false with other grades; write them all as 1 and 0\); give every grade as a number from 0 to 1, or every grade as true\/false/);
     const typo = human.map((h, i) => (i === 4 ? { ...h, human_score: "abc" } : h));
     assert.throws(() => calibrate(scoredRecords(), typo, { labelScore: "human_score" }), /column "human_score" holds text \(label row 4 is "abc", not a number\)/);
     // A column of booleans alone counts true as 1 and false as 0: all six grades 1/0 here.
@@ -409,7 +409,7 @@ describe("calibrate: stale labels, unlabelled rows and matching by question", ()
     labels.push({ ...labels[0]!, id: "q9", user_input: "A question nobody was asked?" }); // matches no row
     const report = calibrate(scored, labels);
     assert.equal(report.matchedBy, "user_input");
-    assert.deepEqual(rows(report.coverage), [{ kind: "answer_correctness", labels: 6, matched: 4, stale: 1, unlabelled_rows: 1, unused_labels: 1 }]);
+    assert.deepEqual(rows(report.coverage), [{ kind: "answer_correctness", labels: 6, matched: 4, stale: 1, unlabelled_rows: 1, unused_labels: 1, judge_failed: 0 }]);
     assert.deepEqual(rows(report.stale), [{ id: "q2", model: "swift", user_input: Q2, kind: "answer_correctness", field: "response", where: "labels[3]" }]);
     // Rows r1, r2, r3, r5 remain: J = [0.9, 1, 0.95, 0.6], L = [0.5, 1, 1, 1] → bias = (0.4 + 0 − 0.05 − 0.4)/4 = −0.0125.
     const score = rows(report.rows).find((r) => r.target === "score" && r.model === "(all)")!;
@@ -421,10 +421,10 @@ describe("calibrate: stale labels, unlabelled rows and matching by question", ()
   it("compares a label's texts only with texts the table has: a missing reference column or response is no change, an empty response is", () => {
     const labels = exampleLabels().slice(0, 6);
     const noReference = scoredRecords().map(({ reference: _reference, ...rest }, i) => (i === 0 ? { ...rest, response: null } : rest));
-    assert.deepEqual(rows(calibrate(noReference, labels).coverage), [{ kind: "answer_correctness", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0 }]);
+    assert.deepEqual(rows(calibrate(noReference, labels).coverage), [{ kind: "answer_correctness", labels: 6, matched: 6, stale: 0, unlabelled_rows: 0, unused_labels: 0, judge_failed: 0 }]);
     const emptied = scoredRecords().map((r, i) => (i === 0 ? { ...r, response: "" } : r));
     const report = calibrate(emptied, labels);
-    assert.deepEqual(rows(report.coverage), [{ kind: "answer_correctness", labels: 6, matched: 5, stale: 1, unlabelled_rows: 0, unused_labels: 0 }]);
+    assert.deepEqual(rows(report.coverage), [{ kind: "answer_correctness", labels: 6, matched: 5, stale: 1, unlabelled_rows: 0, unused_labels: 0, judge_failed: 0 }]);
     assert.equal(rows(report.stale)[0]!.field, "response");
   });
 
@@ -480,11 +480,11 @@ describe("evalframe calibrate", () => {
     assert.equal(atlas.code, 0, atlas.err);
     const body = JSON.parse(atlas.out) as { where: string; coverage: Record<string, number>[]; rows: Record<string, unknown>[] };
     assert.equal(body.where, "model=atlas");
-    assert.deepEqual(body.coverage[0], { kind: "answer_correctness", labels: 6, matched: 3, stale: 0, unlabelled_rows: 0, unused_labels: 3 });
+    assert.deepEqual(body.coverage[0], { kind: "answer_correctness", labels: 6, matched: 3, stale: 0, unlabelled_rows: 0, unused_labels: 3, judge_failed: 0 });
     assert.deepEqual(body.rows.filter((r) => r["target"] === "factual").map((r) => [r["model"], r["n"]]), [["(all)", 3], ["atlas", 3]]);
     const printed = await run(["calibrate", scoredCsv, "--labels", labelFile, "--where", "model=atlas|swift"]);
     assert.match(printed.out, /\(its rows where model=atlas\|swift; labels of the others count as unused\)/);
-    assert.match(printed.out, /answer_correctness +6 +6 +0 +0 +0\n/);
+    assert.match(printed.out, /answer_correctness +6 +6 +0 +0 +0 +0\n/);
 
     const summary = await run(["summarize", scoredCsv, "--where", "model=swift", "--json"]);
     assert.equal(summary.code, 0, summary.err);

@@ -9,6 +9,19 @@ import { agreement } from "./agreement";
 import { spearman } from "../stats/agreement";
 import { averageRanks, nanMean } from "../stats/descriptive";
 import { column, frameOf } from "./summarize";
+import { roundDifferences } from "../stats/paired-tests";
+
+/**
+ * Scores as they are ranked and compared here: to 12 significant digits.
+ * The same F1 reached from other counts differs in its last bits (2/3 is
+ * 0.6666666666666666 from 1 TP and 1 FN, 0.6666666666666667 from 3 TP, 1
+ * FP, 2 FN): compared raw, two answers the labels score alike would count
+ * as a pair the labels order, and a tie of the judge as an order.
+ */
+function asCompared(values: readonly number[]): number[] {
+  const rounded = roundDifferences(values);
+  return values.map((v, i) => (Number.isFinite(v) ? rounded[i]! : v)); // NaN stays missing, not 0
+}
 
 /** One matched row: the judge's value and the label's. */
 export interface ScorePair {
@@ -31,6 +44,21 @@ function models(pairs: readonly ScorePair[]): string[] {
   return [...new Set(pairs.map((p) => p.model))];
 }
 
+/** `(all)` then each model's pairs; no per-model group when the table has no model column (it would repeat `(all)` under a blank name). */
+function modelGroups(pairs: readonly ScorePair[]): [string, readonly ScorePair[]][] {
+  const names = models(pairs);
+  const perModel = names.length === 1 && names[0] === "" ? [] : names.map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)]);
+  return [[ALL_MODELS, pairs], ...perModel];
+}
+
+/**
+ * A mean difference of scores in [0, 1] that is 0 but for float noise
+ * (1 − 0.8 − 0.2 = −5.6e-17) is 0: printed as "<0.001" it would read as a bias.
+ */
+function withoutFloatNoise(x: number): number {
+  return Math.abs(x) < 1e-12 ? 0 : x;
+}
+
 /**
  * Per target: `(all)` then each model (in order of first appearance), with n,
  * Spearman, MAE, bias, the number of rows the labels score 0, and the share
@@ -43,16 +71,15 @@ export function scoreAgreementRows(
   pairs: readonly ScorePair[],
   out: Record<string, Cell[]>,
 ): void {
-  const groups: [string, readonly ScorePair[]][] = [[ALL_MODELS, pairs], ...models(pairs).map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)])];
-  for (const [model, group] of groups) {
+  for (const [model, group] of modelGroups(pairs)) {
     out["target"]!.push(target);
     out["judge_column"]!.push(judgeColumn);
     out["label_column"]!.push(labelColumn);
     out["model"]!.push(model);
     out["n"]!.push(group.length);
-    out["spearman"]!.push(spearman(group.map((p) => p.judge), group.map((p) => p.label)));
+    out["spearman"]!.push(spearman(asCompared(group.map((p) => p.judge)), asCompared(group.map((p) => p.label))));
     out["mae"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => Math.abs(p.judge - p.label))));
-    out["bias"]!.push(group.length === 0 ? Number.NaN : nanMean(group.map((p) => p.judge - p.label)));
+    out["bias"]!.push(group.length === 0 ? Number.NaN : withoutFloatNoise(nanMean(group.map((p) => p.judge - p.label))));
     // Plainly wrong answers (label 0) that the judge scores 0.5 or more: the mistakes a reader notices first.
     const wrong = group.filter((p) => p.label === 0);
     out["n_label_zero"]!.push(wrong.length);
@@ -114,7 +141,9 @@ export const ANSWER_ORDER_COLUMNS = ["target", "judge_column", "label_column", "
  */
 export function answerOrderRow(target: string, judgeColumn: string, labelColumn: string, pairs: readonly ScorePair[], out: Record<string, Cell[]>): void {
   const byQuestion = new Map<string, ScorePair[]>();
-  for (const p of pairs) {
+  const judged = asCompared(pairs.map((p) => p.judge));
+  const labelled = asCompared(pairs.map((p) => p.label));
+  for (const p of pairs.map((p, i) => ({ ...p, judge: judged[i]!, label: labelled[i]! }))) {
     const key = p.id !== undefined ? `id\u0000${p.id}` : `text\u0000${p.question}`;
     const group = byQuestion.get(key);
     if (group === undefined) byQuestion.set(key, [p]);
@@ -180,8 +209,8 @@ export function modelRanking(pairs: readonly ScorePair[]): { table: DataFrame; a
   const names = models(pairs);
   const judgeMeans = names.map((m) => nanMean(pairs.filter((p) => p.model === m).map((p) => p.judge)));
   const labelMeans = names.map((m) => nanMean(pairs.filter((p) => p.model === m).map((p) => p.label)));
-  const judgeRanks = ranksOf(judgeMeans);
-  const labelRanks = ranksOf(labelMeans);
+  const judgeRanks = ranksOf(asCompared(judgeMeans));
+  const labelRanks = ranksOf(asCompared(labelMeans));
   const table = frameOf(
     [
       column("model", "string", names),
@@ -225,7 +254,7 @@ export function largestDisagreements(pairs: readonly ScorePair[], top: number): 
  * with n, agreeing pairs, accuracy and Cohen's kappa (NaN when undefined).
  */
 export function binaryAgreement(pairs: readonly ScorePair[]): DataFrame {
-  const groups: [string, readonly ScorePair[]][] = [[ALL_MODELS, pairs], ...models(pairs).map((m): [string, ScorePair[]] => [m, pairs.filter((p) => p.model === m)])];
+  const groups = modelGroups(pairs);
   const agree = (g: readonly ScorePair[]) => g.filter((p) => p.judge === p.label).length;
   return frameOf(
     [

@@ -59,7 +59,10 @@ export interface CalibrationReport {
   beta: number;
   /** Word overlap at or above which statements aligned. */
   alignThreshold: number;
-  /** Per kind of label: labels, matched rows, stale labels, scored rows without a label, labels without a row. */
+  /**
+   * Per kind of label: labels, matched rows, stale labels, scored rows without a label, labels without a row,
+   * and matched rows the judge failed to score (`judge_failed`: left out of every comparison).
+   */
   coverage: DataFrame;
   /** Statement agreement per side (answer-correctness labels only). */
   statements: DataFrame | undefined;
@@ -73,7 +76,7 @@ export interface CalibrationReport {
   answerOrder: DataFrame | undefined;
   /** Per model mean and rank under the judge and under the labels. */
   ranking: DataFrame | undefined;
-  /** Whether the judge orders the models as the labels do. */
+  /** Whether the judge orders the models as the labels do; undefined when fewer than two models were compared (no order to agree on). */
   rankingAgrees: boolean | undefined;
   /** The rows where judge and labels differ most. */
   disagreements: DataFrame | undefined;
@@ -118,6 +121,10 @@ export interface Unmatched {
   unlabelledRows: UnmatchedList;
   /** Labels that matched no scored row. */
   unusedLabels: UnmatchedList;
+  /** Labelled rows the judge failed to score: counted in coverage's `judge_failed` and left out of every comparison. */
+  judgeFailed: UnmatchedList;
+  /** When some unused labels match a row but for case, spaces or leading zeros (a spreadsheet's doing): what to fix; else undefined. */
+  hint?: string;
 }
 
 interface ScoreLabel extends LabelKeys {
@@ -128,6 +135,13 @@ interface Side<L extends LabelKeys> {
   kind: string;
   labels: number;
   match: MatchResult<L>;
+  /** Matched rows the judge failed to score (no score): left out of every comparison. */
+  failed: number[];
+}
+
+/** The matched rows whose score is missing (the judge failed on them), in table order. */
+function failedRows(matched: readonly { row: number }[], scores: ArrayLike<number>): number[] {
+  return matched.filter((m) => Number.isNaN(scores[m.row]!)).map((m) => m.row);
 }
 
 const caller = "calibrate";
@@ -140,6 +154,33 @@ function checkTop(top: number): void {
 
 function isFrameInput(value: unknown): value is DataFrame | Records {
   return isDataFrame(value) || (Array.isArray(value) && value.length > 0 && value.every((v) => v !== null && typeof v === "object" && !Array.isArray(v)));
+}
+
+/** What a grade written as text probably means, and how to write it (", write 0.8"), or "". */
+function gradeAdvice(value: unknown): string {
+  if (typeof value !== "string") return "";
+  const v = value.trim();
+  const comma = /^[-+]?\d*,\d+$/.exec(v);
+  if (comma) return `: write decimals with a point, ${v.replace(",", ".")}`;
+  const percent = /^([-+]?\d+(?:[.,]\d+)?)\s*%$/.exec(v);
+  if (percent) return `: write a percentage as a share of 1, ${Number(percent[1]!.replace(",", ".")) / 100}`;
+  if (/^(true|false)$/i.test(v)) return ": the column mixes true/false with other grades; write them all as 1 and 0";
+  if (/^(yes|no|y|n|pass|fail|ok|correct|incorrect|✓|✔|✗|✘|x)$/i.test(v)) return ": write a yes (pass, ✓) as 1 and a no (fail, ✗) as 0";
+  return "";
+}
+
+/** For grades on another scale (1–5, 0–10, 0–100): how to bring them to 0–1 (the scale is the user's to say, so it is not guessed). */
+function scaleAdvice(values: readonly unknown[]): string {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (typeof v !== "number" || !Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min < 0 || !(max > 1)) return "";
+  const scale = max <= 5 && Number.isInteger(max) ? `1–5 grades: (grade − 1) / 4` : max <= 10 ? "0–10 grades: grade / 10" : max <= 100 ? "percentages: grade / 100" : "";
+  return scale === "" ? "" : ` (for ${scale}, in a new column)`;
 }
 
 /** Human scores from a table: id/model/user_input/response keys and a 0–1 score per row. */
@@ -155,7 +196,7 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
     const isText = (v: unknown) => typeof v === "string" && v.trim() !== "" && Number.isNaN(Number(v.trim()));
     const first = scores.values.findIndex(isText);
     throw new TypeError(
-      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label ${rowAt(table, first)} is ${JSON.stringify(scores.values[first])}, not a number)` : ""}; ` +
+      `${caller}: label column "${name}" holds text${first >= 0 ? ` (label ${rowAt(table, first)} is ${JSON.stringify(scores.values[first])}, not a number${gradeAdvice(scores.values[first])})` : ""}; ` +
         "give every grade as a number from 0 to 1, or every grade as true/false",
     );
   }
@@ -170,7 +211,7 @@ function scoreLabels(data: CalibrationLabels, name: string): ScoreLabel[] {
     const score = typeof v === "boolean" ? (v ? 1 : 0) : v;
     if (score === null || score === undefined || (typeof score === "number" && Number.isNaN(score)) || score === "") continue;
     if (typeof score !== "number" || !(score >= 0 && score <= 1)) {
-      throw new RangeError(`${caller}: label ${rowAt(table, i)}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1`);
+      throw new RangeError(`${caller}: label ${rowAt(table, i)}, column "${name}": ${JSON.stringify(v)} is not a score from 0 to 1; give grades as 0–1 numbers or 0/1${scaleAdvice(scores.values)}`);
     }
     const cell = (c: typeof id) => (c ? keyText(c.values[i] ?? null) : undefined);
     const str = (c: typeof id) => (c && typeof c.values[i] === "string" ? (c.values[i] as string) : undefined);
@@ -239,6 +280,11 @@ function unmatchedLists(sides: readonly Side<LabelKeys>[], table: Table): Unmatc
         return { id: base.id ?? null, model: getColumn(table, "model") ? base.model : null, user_input: byText ? base.question : null, where: rowAt(table, row) };
       }),
       unusedLabels: firstFew(s.match.unused, (l) => ({ id: l.id ?? null, model: l.model ?? null, user_input: byText ? (l.user_input ?? null) : null, where: l.where })),
+      judgeFailed: firstFew(s.failed, (row) => {
+        const base = pairBase(table, row);
+        return { id: base.id ?? null, model: getColumn(table, "model") ? base.model : null, user_input: byText ? base.question : null, where: rowAt(table, row) };
+      }),
+      ...(s.match.hint !== undefined ? { hint: s.match.hint } : {}),
     };
   });
 }
@@ -252,6 +298,7 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
       column("stale", "number", sides.map((s) => s.match.stale.length)),
       column("unlabelled_rows", "number", sides.map((s) => s.match.unlabelledRows)),
       column("unused_labels", "number", sides.map((s) => s.match.unusedLabels)),
+      column("judge_failed", "number", sides.map((s) => s.failed.length)),
     ],
     sides.length,
   );
@@ -265,9 +312,11 @@ function coverageTable(sides: readonly Side<LabelKeys>[]): DataFrame {
  * human score (0–1 or 0/1) per row.
  *
  * Rows are matched by (id, model) when the scored table has an `id` column
- * and every label an id, else by (user_input, model). A label whose
+ * and every label an id, else by (user_input, model); labels that name no
+ * model match a table of one model's answers. A label whose
  * response (or reference) text differs from its row's is stale: left out
- * and listed in `stale`.
+ * and listed in `stale`. Matched rows the judge failed to score are counted
+ * in coverage's `judge_failed` and left out of every comparison.
  *
  * - `statements`: per side (response TP/FP, reference covered/FN), the
  *   judge's statements (from `answer_correctness_statements`) are aligned
@@ -332,7 +381,8 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     }
     const human = scoreLabels(labels, options.labelScore);
     const match = matchLabels(table, human, caller);
-    sides.push({ kind: `score (${options.labelScore})`, labels: human.length, match });
+    const side: Side<LabelKeys> = { kind: `score (${options.labelScore})`, labels: human.length, match, failed: [] };
+    sides.push(side);
     // A human score of the answer's facts is compared with the factual part too, when the table has it.
     if (getColumn(table, "answer_correctness_factual") !== undefined) {
       const factual = metricScores(table, "answer_correctness_factual", caller);
@@ -342,6 +392,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     }
     const finalColumn = finalScoreColumn(table);
     const judged = metricScores(table, finalColumn, caller);
+    side.failed = failedRows(match.matched, judged);
     scorePairs = match.matched.filter((m) => !Number.isNaN(judged[m.row]!)).map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.score, statements: "" }));
     scoreAgreementRows("score", finalColumn, options.labelScore, scorePairs, rowCells);
     answerOrderRow("score", finalColumn, options.labelScore, scorePairs, orderCells);
@@ -356,7 +407,8 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     if (set.answerCorrectness.length > 0 && hasAnswerCorrectness) {
       const keyed = set.answerCorrectness.map((label) => ({ ...keysOf(label), label }));
       const match = matchLabels(table, keyed, caller);
-      sides.push({ kind: "answer_correctness", labels: keyed.length, match });
+      const side: Side<LabelKeys> = { kind: "answer_correctness", labels: keyed.length, match, failed: [] };
+      sides.push(side);
       const detailsColumn = getColumn(table, DETAILS_COLUMN);
       const details = new Map<number, AnswerCorrectnessDetails>();
       for (const m of match.matched) {
@@ -387,6 +439,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
       }
       const finalColumn = finalScoreColumn(table);
       const judged = metricScores(table, finalColumn, caller);
+      side.failed = failedRows(match.matched, judged);
       scorePairs = match.matched
         .filter((m) => !Number.isNaN(judged[m.row]!))
         .map((m) => {
@@ -399,8 +452,8 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     if (set.multimodal.length > 0 && hasRelevance) {
       const keyed = set.multimodal.map((label) => ({ ...keysOf(label), label }));
       const match = matchLabels(table, keyed, caller);
-      sides.push({ kind: "multimodal_relevance", labels: keyed.length, match });
       const judged = metricScores(table, "multimodal_relevance", caller);
+      sides.push({ kind: "multimodal_relevance", labels: keyed.length, match, failed: failedRows(match.matched, judged) });
       relevancePairs = match.matched
         .filter((m) => !Number.isNaN(judged[m.row]!))
         .map((m) => ({ ...pairBase(table, m.row), judge: judged[m.row]!, label: m.label.label.relevant ? 1 : 0, statements: "" }));
@@ -419,7 +472,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     const side = sides[0]!;
     throw new Error(
       `${caller}: none of the ${table.rowCount} scored rows matched any of the ${side.labels} labels by (${side.match.by}, model); ` +
-        "check that the ids (or questions) and model names of the labels are those of the scored table",
+        (side.match.hint !== undefined ? side.match.hint : "check that the ids (or questions) and model names of the labels are those of the scored table"),
     );
   }
   const ranking = scorePairs !== undefined ? modelRanking(scorePairs) : undefined;
@@ -433,7 +486,7 @@ export function calibrate(scored: FrameInput, labels: CalibrationLabels, options
     rows: scorePairs !== undefined ? rowAgreementFrame(rowCells) : undefined,
     answerOrder: scorePairs !== undefined ? answerOrderFrame(orderCells) : undefined,
     ranking: ranking?.table,
-    rankingAgrees: ranking?.agrees,
+    rankingAgrees: ranking !== undefined && (ranking.table.shape[0] ?? 0) >= 2 ? ranking.agrees : undefined,
     disagreements: scorePairs !== undefined ? largestDisagreements(scorePairs, top) : undefined,
     relevance: relevancePairs !== undefined ? binaryAgreement(relevancePairs) : undefined,
     stale: staleTable(sides, table),

@@ -8,7 +8,7 @@ import { quote } from "../labels/text";
 import type { DatasetFormat } from "../dataset/load";
 import { getColumn, type Table } from "../dataset/table";
 import { finiteNumber, inputFormat, parseCommand, stringOption, flag, wholeNumber, type OptionSpec } from "./args";
-import { readScored } from "./command-support";
+import { readScored, withoutUnscoredRepeats } from "./command-support";
 import { describeConditions, WHERE_OPTION } from "./where";
 import type { Command } from "./command";
 import { failOnError, UsageError } from "./errors";
@@ -23,6 +23,22 @@ function runtime(): typeof import("./runtime") & typeof import("../analysis/cali
   return { ...(require("./runtime") as typeof import("./runtime")), ...(require("../analysis/calibrate") as typeof import("../analysis/calibrate")), loadTable };
 }
 
+/** The ranking's heading: whether the judge orders the models as the labels do, and when that question is empty or a tie decides it. */
+function rankingVerdict(report: CalibrationReport): string {
+  const ranks = report.ranking !== undefined ? frameRecordsOf(report.ranking) : [];
+  if (ranks.length === 0) return "no labelled row was compared, so there is no ranking";
+  if (ranks.length < 2) return "one model, so there is no order of models to compare";
+  const ties = (side: "judge_rank" | "label_rank") => new Set(ranks.map((r) => r[side])).size < ranks.length;
+  if (report.rankingAgrees) return "the judge orders the models as the labels do";
+  const why = ties("label_rank") ? " (the labels score some models alike on average)" : ties("judge_rank") ? " (the judge scores some models alike on average)" : "";
+  return `the judge orders the models differently from the labels${why}`;
+}
+
+/** The rows of a report table as plain objects (the analysis module is loaded by then). */
+function frameRecordsOf(frame: DataFrame): Record<string, string | number | boolean | null>[] {
+  return (require("./runtime") as typeof import("./runtime")).frameRecords(frame);
+}
+
 /** The report's tables in print order, with their headings; sections that do not apply are left out. */
 function sections(report: CalibrationReport, top: number): [string, string, DataFrame][] {
   const out: [string, string, DataFrame | undefined][] = [
@@ -30,7 +46,7 @@ function sections(report: CalibrationReport, top: number): [string, string, Data
     ["statements", `statement agreement (judge vs labels; statements aligned by identical text, else word overlap >= ${report.alignThreshold})`, report.statements],
     ["rows", `row agreement (judge vs ${report.labels === "score" ? "human score" : `labels' F-beta, beta ${report.beta}`})`, report.rows],
     ["answerOrder", "answer order (pairs of answers to the same question that the labels score differently: does the judge score the better one higher?)", report.answerOrder],
-    ["ranking", `model ranking: ${report.rankingAgrees ? "the judge orders the models as the labels do" : "the judge orders the models differently from the labels"}`, report.ranking],
+    ["ranking", `model ranking: ${rankingVerdict(report)}`, report.ranking],
     ["disagreements", `largest disagreements (top ${top})`, report.disagreements],
     ["relevance", "multimodal relevance agreement (judge vs labelled relevant)", report.relevance],
     ["stale", "stale labels (left out: the row's text changed since it was labelled)", report.stale.shape[0] ? report.stale : undefined],
@@ -57,14 +73,57 @@ function unmatchedLine(what: string, kind: string, list: UnmatchedList): string[
 
 /** The lines naming the first unlabelled rows and unused labels of each kind (a mistyped id or model shows up here). */
 function unmatchedNotes(report: CalibrationReport): string[] {
-  return report.unmatched.flatMap((u) => [...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows), ...unmatchedLine("unused labels", u.kind, u.unusedLabels)]);
+  return report.unmatched.flatMap((u) => [
+    ...unmatchedLine("unlabelled rows", u.kind, u.unlabelledRows),
+    ...unmatchedLine("unused labels", u.kind, u.unusedLabels),
+    ...unmatchedLine("labelled rows the judge failed to score, left out", u.kind, u.judgeFailed),
+    ...(u.hint !== undefined ? [`note (${u.kind}): ${u.hint}`] : []),
+  ]);
+}
+
+/** Groups of the row-agreement table with Spearman over fewer rows than this get a note that it is rough. */
+const FEW_ROWS = 10;
+
+/**
+ * Why some Spearman cells of the row-agreement table are blank, and which
+ * rest on so few rows that they say little (two rows always give 1 or −1).
+ */
+function rowNotes(rows: readonly Record<string, string | number | boolean | null>[]): string[] {
+  const name = (r: Record<string, unknown>) => `${String(r["target"])} ${String(r["model"])} (n ${String(r["n"])})`;
+  const list = (rs: readonly Record<string, unknown>[]) => (rs.length > 6 ? `${rs.slice(0, 6).map(name).join(", ")} and ${rs.length - 6} more` : rs.map(name).join(", "));
+  const blank = rows.filter((r) => r["spearman"] === null && typeof r["n"] === "number" && r["n"] >= 2);
+  const single = rows.filter((r) => r["spearman"] === null && r["n"] === 1);
+  const few = rows.filter((r) => r["spearman"] !== null && typeof r["n"] === "number" && r["n"] < FEW_ROWS);
+  const notes: string[] = [];
+  if (blank.length > 0) {
+    notes.push(`spearman is blank (NaN) for ${list(blank)}: the judge or the labels give every row there the same value, so there is no order to compare; mae and bias still apply`);
+  }
+  if (single.length > 0) notes.push(`spearman is blank (NaN) for ${list(single)}: one row has no order to compare`);
+  if (few.length > 0) {
+    notes.push(`spearman over fewer than ${FEW_ROWS} rows says little (two rows always give 1 or -1): ${list(few)}; label more rows before trusting it`);
+  }
+  return notes;
+}
+
+/** Why a kappa is blank: every pair compared has the same verdict on both sides (chance agreement 1), or none was compared. */
+function kappaNotes(rows: readonly Record<string, string | number | boolean | null>[], by: "side" | "model"): string[] {
+  const n = (r: Record<string, unknown>) => (by === "side" ? r["n_aligned"] : r["n"]);
+  const blank = rows.filter((r) => r["kappa"] === null && typeof n(r) === "number" && (n(r) as number) > 0);
+  if (blank.length === 0) return [];
+  const names = blank.map((r) => `${String(r[by])} (n ${String(n(r))})`).join(", ");
+  return [`kappa is blank (NaN) for ${names}: the judge and the labels give one and the same verdict there, so agreement beyond chance cannot be told; read accuracy`];
 }
 
 /** The table of human scores of `--label-score`; a usage error (exit 2) when it lacks that column. */
 async function readGrades(c: string, file: string, format: DatasetFormat, column: string, loadTable: typeof import("../dataset/load").loadTable): Promise<Table> {
   const table = await failOnError(() => loadTable(file, { format, required: [], warn: false }), `${file}: `);
   if (getColumn(table, column) === undefined) {
-    throw new UsageError(`${c}: --label-score names column "${column}", which ${file} does not have; its columns are: ${table.columns.map((x) => x.name).join(", ")}`, c);
+    const names = table.columns.map((x) => x.name).filter((n) => n !== "input_error");
+    // Excel in many European locales saves "CSV" with semicolons: the whole header is then one column.
+    const semicolons = format === "csv" && names.length === 1 && names[0]!.includes(";")
+      ? `; the file looks separated by semicolons, which is read as one column: save it with commas (Excel: "CSV UTF-8 (Comma delimited)") or as tab-separated .tsv`
+      : "";
+    throw new UsageError(`${c}: --label-score names column "${column}", which ${file} does not have; its columns are: ${names.join(", ")}${semicolons}`, c);
   }
   return table;
 }
@@ -87,7 +146,8 @@ export const calibrateCommand: Command = async (argv, io) => {
   const alignThreshold = finiteNumber(c, "align-threshold", stringOption(args, "align-threshold"), { min: 0, max: 1 });
 
   const { loadTable, calibrate, formatTable, frameRecords } = runtime();
-  const scored = await input.load();
+  // Rows that score left unscored as repeats of an (id, model): left out, with a warning, as compare and chart do.
+  const scored = withoutUnscoredRepeats(file, await input.load(), io, "calibration");
   const labels = labelFormat !== undefined && labelScore !== undefined
     ? await readGrades(c, files[0]!, labelFormat, labelScore, loadTable)
     : await readLabelFiles(files);
@@ -118,7 +178,11 @@ export const calibrateCommand: Command = async (argv, io) => {
   io.out(`${file}${rows} against ${files.join(", ")}: rows matched by ${matchedBy}\n`);
   for (const [key, heading, frame] of parts) {
     io.out(`\n${heading}\n${formatTable(frame, { maxWidth: key === "disagreements" ? 60 : 48 })}\n`);
-    const notes = key === "coverage" ? unmatchedNotes(report) : [];
+    const notes =
+      key === "coverage" ? unmatchedNotes(report)
+      : key === "rows" ? rowNotes(frameRecords(frame))
+      : key === "statements" || key === "relevance" ? kappaNotes(frameRecords(frame), key === "statements" ? "side" : "model")
+      : [];
     if (notes.length > 0) io.out(`${notes.join("\n")}\n`);
   }
   return 0;

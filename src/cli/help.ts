@@ -237,15 +237,17 @@ Usage:
 Rows are matched by (id, model) when both sides have ids, else by (user_input, model); a
 label whose response text differs from the row's is stale and left out (and listed).
 
-Prints: coverage (labels matched, stale, unlabelled rows); statement agreement per side
-(judge statements aligned to the labelled ones: identical text, else greedily by word
-overlap >= 0.5; n, accuracy, Cohen's kappa); row agreement of the factual part and of the
-final score with the labels' F-beta (n, Spearman, MAE, bias; overall and per model); the
-model ranking under the judge and under the labels; the largest disagreements with the
-statements whose verdicts differ; multimodal relevance agreement (n, accuracy, kappa).
+Prints: coverage (labels matched, stale, unlabelled rows, labelled rows the judge failed);
+statement agreement per side (judge statements aligned to the labelled ones: identical
+text, else greedily by word overlap >= 0.5; n, accuracy, Cohen's kappa); row agreement of
+the factual part and of the final score with the labels' F-beta (n, Spearman, MAE, bias;
+overall and per model); the model ranking under the judge and under the labels; the
+largest disagreements with the statements whose verdicts differ; multimodal relevance
+agreement (n, accuracy, kappa).
 
 Options:
-  --labels FILE        hand-label JSONL file(s) (docs/labelling.md), repeatable or comma-separated;
+  --labels FILE        hand-label JSONL file(s) (docs/labelling.md; or a .json array of labels),
+                       repeatable or comma-separated;
                        with --label-score, one table (.csv, .tsv, .jsonl, .json) of human scores
   --label-score COL    the labels are a plain human score (0-1 or 0/1) in column COL
   --top N              rows in the disagreement table (default 10)

@@ -28,7 +28,8 @@ export function duplicateProblems(labels: readonly HandLabel[]): LabelProblem[] 
     problems.push({
       where: label.origin.where,
       field: label.id !== undefined ? "id" : "user_input",
-      message: `a second label for ${keyText(label)}, already labelled at ${first.origin.where}; keep one line per row (model answer)`,
+      message: `a second label for ${keyText(label)}, already labelled at ${first.origin.where}; keep one line per row (model answer); ` +
+        "for a second annotator, keep their labels in a file of their own and compare the two with calibrate (score with --judge labels on one file, calibrate against the other)",
     });
   }
   return problems;
