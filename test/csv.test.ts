@@ -35,6 +35,12 @@ describe("parseCsv (RFC 4180)", () => {
     assert.deepEqual(records.map((r) => r.line), [2, 4]);
   });
 
+  it("reads a spreadsheet's export with empty, unnamed columns after the last named one, and leaves them out", () => {
+    const { header, records } = parseCsv("id,score,,\r\nq1,0.5,,\r\nq2,1\r\n");
+    assert.deepEqual(header, ["id", "score"]);
+    assert.deepEqual(records.map((r) => r.fields), [["q1", "0.5"], ["q2", "1"]]);
+  });
+
   it("reads another delimiter", () => {
     assert.deepEqual(parseCsv("a\tb\nx,y\tz\n", { delimiter: "\t" }).records[0]?.fields, ["x,y", "z"]);
   });
@@ -47,6 +53,8 @@ describe("parseCsv (RFC 4180)", () => {
     ["too few fields", "a,b,c\n1,2\n", 2, /2 fields but the header has 3/],
     ["a duplicate header name", "a,b,a\n1,2,3\n", 1, /names column "a" twice/],
     ["an unnamed header column", "a,,c\n1,2,3\n", 1, /column 2 of the header has no name/],
+    ["a value under an unnamed column at the end", "a,b,\n1,2,\n3,4,x\n", 3, /value in column 3 \("x"\), which the header gives no name; name that column/],
+    ["a header of no names", ",,\n1,2,3\n", 1, /the header row names no column/],
     ["an empty file", "", 1, /file is empty/],
   ];
   for (const [what, text, line, message] of malformed) {

@@ -67,9 +67,17 @@ function checkDelimiter(delimiter: string): string {
   return delimiter;
 }
 
-/** The header's names, refused when one is empty or repeated. */
+/**
+ * The header's names, refused when one is empty or repeated. Unnamed
+ * columns at the end are not part of it (a spreadsheet's export often
+ * carries a few, empty, past the last column used): the records' fields
+ * there must be empty, and are dropped (see {@link bodyRecords}).
+ */
 function checkHeader(head: CsvRecord, file: string): string[] {
-  const header = head.fields;
+  let named = head.fields.length;
+  while (named > 0 && head.fields[named - 1]!.trim() === "") named--;
+  if (named === 0) throw new MalformedFileError(file, head.line, "the header row names no column; give every column a name");
+  const header = head.fields.slice(0, named);
   const seen = new Map<string, number>();
   header.forEach((name, i) => {
     if (name.trim() === "") {
@@ -84,16 +92,35 @@ function checkHeader(head: CsvRecord, file: string): string[] {
   return header;
 }
 
-/** The records after the header: blank lines dropped (unless the file has one column), each with the header's field count. */
-function bodyRecords(records: CsvRecord[], header: readonly string[], delimiter: string, file: string): CsvRecord[] {
+/**
+ * The records after the header: blank lines dropped (unless the file has one
+ * column), each with the header's field count, or with `width` fields (the
+ * header's, unnamed columns at its end included) whose fields past the named
+ * ones are empty, and are dropped.
+ */
+function bodyRecords(records: CsvRecord[], header: readonly string[], width: number, delimiter: string, file: string): CsvRecord[] {
   // A blank line is no record (in a one-column file it is an empty value).
-  const body = header.length > 1 ? records.filter((r) => !(r.fields.length === 1 && r.fields[0] === "")) : records;
+  const body = width > 1 ? records.filter((r) => !(r.fields.length === 1 && r.fields[0] === "")) : records;
   for (const record of body) {
+    if (record.fields.length === width && width > header.length) {
+      const extra = record.fields.findIndex((field, i) => i >= header.length && field.trim() !== "");
+      if (extra >= 0) {
+        const value = record.fields[extra]!;
+        throw new MalformedFileError(
+          file,
+          record.line,
+          `this record has a value in column ${extra + 1} (${JSON.stringify(value.length > 30 ? `${value.slice(0, 29)}…` : value)}), which the header gives no name; name that column in the header`,
+        );
+      }
+      record.fields.length = header.length;
+      continue;
+    }
     if (record.fields.length !== header.length) {
+      const unnamed = width > header.length ? ` (and ${width - header.length} unnamed, empty ${width - header.length === 1 ? "column" : "columns"} after them)` : "";
       throw new MalformedFileError(
         file,
         record.line,
-        `this record has ${record.fields.length} fields but the header has ${header.length}; ` +
+        `this record has ${record.fields.length} fields but the header has ${header.length}${unnamed}; ` +
           `quote fields that contain "${delimiter}" or line breaks`,
       );
     }
@@ -112,6 +139,8 @@ export class CsvStreamParser {
   header: string[] | undefined;
   /** The header's unquoted escapes (see {@link CsvRecord.unquotedEscapes}). */
   headerEscapes: number[] | undefined;
+  /** The header's fields, unnamed ones at its end included. */
+  private width = 0;
   private rest = "";
   /** Pieces waiting behind an unfinished record that is longer than they are. */
   private waiting: string[] = [];
@@ -165,9 +194,11 @@ export class CsvStreamParser {
       const head = records.shift();
       if (head === undefined) return [];
       this.header = checkHeader(head, this.file);
-      this.headerEscapes = head.unquotedEscapes;
+      this.width = head.fields.length;
+      this.headerEscapes = head.unquotedEscapes?.filter((i) => i < this.header!.length);
+      if (this.headerEscapes?.length === 0) this.headerEscapes = undefined;
     }
-    return bodyRecords(records, this.header, this.delimiter, this.file);
+    return bodyRecords(records, this.header, this.width, this.delimiter, this.file);
   }
 }
 
