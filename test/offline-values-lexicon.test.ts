@@ -243,3 +243,32 @@ describe("a roman numeral after a name", () => {
     for (const r of out) assert.equal(r["answer_correctness_factual"], 1, String(r["response"]));
   });
 });
+
+describe("a period written with an ordinal", () => {
+  it("reads 'every fourth year', 'every other month' and 'every 3rd day' as the period they name", () => {
+    assert.equal(compare("Elections are held every fourth year.", "Elections are held every four years."), "same");
+    assert.equal(compare("The filter is changed every other month.", "The filter is changed every 2 months."), "same");
+    assert.equal(compare("It is inspected every 3rd day.", "It is inspected every three days."), "same");
+    assert.equal(compare("Backups run every second hour.", "Backups run every 2 hours."), "same");
+    assert.equal(compare("Elections are held every third year.", "Elections are held every four years."), "different");
+    // A rank is still a rank.
+    assert.equal(findValues("She finished fourth in the race.")[0]?.dimension, "ordinal");
+  });
+
+  it("scores an answer that gives the period as an ordinal as right, and one with another period as wrong", async () => {
+    await assertRightAboveWrong([
+      {
+        question: "How often are the city's council elections held?",
+        reference: "The city's council elections are held every four years.",
+        right: "They take place every fourth year.",
+        wrong: "They take place every other year.",
+      },
+      {
+        question: "How often should the smoke alarm battery be replaced?",
+        reference: "Replace the smoke alarm battery every six months.",
+        right: "Every sixth month you should replace the smoke alarm battery.",
+        wrong: "You should replace the smoke alarm battery every second month.",
+      },
+    ]);
+  });
+});

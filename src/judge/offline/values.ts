@@ -265,6 +265,18 @@ const ORDINAL_WORD = new RegExp(
 const YEAR_WORD = /^\s*(?:년|년도)/u;
 /** Numerators of fractions in words: "one" to "nine" ("a" and "an" only before "of", "a", "the"). */
 const FRACTION_COUNT = "one|two|three|four|five|six|seven|eight|nine";
+/** "every fourth year", "every other month", "every 2nd day" (the ordinal, then the unit). */
+const EVERY_NTH = new RegExp(`\\bevery\\s+(other|first|second|${Object.keys(ORDINAL_WORDS).join("|")}|\\d+(?=st|nd|rd|th))(?:st|nd|rd|th)?\\s+(year|month|day|hour|minute)\\b`, "giu");
+
+/** A period's unit: the dimension and factor its count is read in, as "four years" is read. */
+const PERIOD_UNITS: Readonly<Record<string, { dimension: Dimension; factor: number }>> = ownKeys<{ dimension: Dimension; factor: number }>({
+  year: { dimension: "duration-year", factor: 1 },
+  month: { dimension: "duration-month", factor: 1 },
+  day: { dimension: "duration", factor: 86400 },
+  hour: { dimension: "duration", factor: 3600 },
+  minute: { dimension: "duration", factor: 60 },
+});
+
 /** "a", "an" or a count from one to nine right before an ordinal word: a fraction ("a third", "two fifths"). */
 const FRACTION_COUNT_BEFORE = new RegExp(`\\b(?:a|an|${FRACTION_COUNT})[\\s-]+$`, "iu");
 
@@ -679,7 +691,9 @@ function readAsciiValues(text: string): TextValue[] {
   const digits = HAS_DIGIT.test(text);
   const words = HAS_NUMBER_WORD.test(text);
   const koreanCounts = KOREAN_NATIVE_HINT.test(text);
-  if (!digits && !words && !koreanCounts) return [];
+  // "every other year", "every second month" hold no number word.
+  const periods = /\bevery\s+\S+\s+(?:year|month|day|hour|minute)\b/i.test(text);
+  if (!digits && !words && !koreanCounts && !periods) return [];
   const values = digits ? findDates(text) : [];
   if (digits && CLOCK_OR_RATIO_HINT.test(text)) values.push(...clocksAndRatios(text, values));
   const taken: Span[] = values.map((v) => ({ start: v.start, end: v.end }));
@@ -727,7 +741,19 @@ function readAsciiValues(text: string): TextValue[] {
       whole(years ? "duration-year" : "number", value, m.index, end);
     }
   }
+  // "every fourth year", "every other month", "every 2nd day": a period, the same as "every four years" (read before the
+  // ordinals, which would read "fourth" as a rank).
+  for (const m of periods ? text.matchAll(EVERY_NTH) : []) {
+    const word = m[1]!.toLowerCase();
+    const count = word === "other" || word === "second" ? 2 : word === "first" ? 1 : (ORDINAL_WORDS[word] ?? Number.parseInt(word, 10));
+    const unit = PERIOD_UNITS[m[2]!.toLowerCase()];
+    if (!Number.isFinite(count) || count < 1 || unit === undefined) continue;
+    const start = m.index + m[0].indexOf(m[1]!, "every".length);
+    if (overlaps(taken, start, m.index + m[0].length)) continue;
+    whole(unit.dimension, count * unit.factor, start, m.index + m[0].length);
+  }
   for (const m of ORDINAL_HINT.test(text) ? text.matchAll(ORDINAL_WORD) : []) {
+    if (overlaps(taken, m.index, m.index + m[0].length)) continue;
     const unit = m[2]!.toLowerCase();
     if (m[1] === undefined && (unit === "first" || unit === "second")) continue;
     // "a third of", "one fifth", "three fifths": a fraction, not a rank.
