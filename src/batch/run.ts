@@ -37,6 +37,8 @@ interface BatchObject {
   output_file_id?: string | null;
   error_file_id?: string | null;
   request_counts?: { total: number; completed: number; failed: number } | null;
+  /** Why a batch failed validation (status "failed"). */
+  errors?: { data?: { code?: string | null; message?: string | null; line?: number | null }[] | null } | null;
 }
 
 /** The calls of the `openai` SDK that batch mode uses. */
@@ -91,6 +93,10 @@ export interface BatchOptions {
   log?: (line: string) => void;
   /** Do not print the usage line at the end. */
   quiet?: boolean;
+  /** Most request lines in one batch: a stage with more is sent as several batches. Default 50,000 (OpenAI's limit). */
+  maxLinesPerBatch?: number;
+  /** Most bytes of one batch input file: a stage with more is sent as several batches. Default 190,000,000 (OpenAI's limit is 200 MB). */
+  maxBatchBytes?: number;
 }
 
 const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
@@ -278,9 +284,87 @@ async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, 
   }
 }
 
-async function fileText(api: BatchApi, id: string | null | undefined): Promise<string> {
+/**
+ * A batch's output or error file. One the Files API no longer has (404: deleted, or past its
+ * expiry) reads as empty, said in the log: its lines are then retried (or failed) as lines
+ * that did not run, instead of the run failing at this batch at every try.
+ */
+async function fileText(api: BatchApi, id: string | null | undefined, batch: SubmittedBatch, kind: "output" | "error", log: (line: string) => void): Promise<string> {
   if (!id) return "";
-  return (await api.files.content(id)).text();
+  try {
+    return await (await api.files.content(id)).text();
+  } catch (error) {
+    if ((error as { status?: unknown }).status !== 404) throw error;
+    log(`batch stage ${batch.stage}: the ${kind} file ${id} of batch ${batch.batchId} is gone (404: deleted, or past its expiry); its lines are taken as not run`);
+    return "";
+  }
+}
+
+/** The name of a stage's request file copy in the batch folder. */
+function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): string {
+  return `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
+}
+
+/**
+ * The custom_ids of a recorded batch: all of `pending` when its signature is theirs, else those of
+ * its request file's copy in the batch folder (none when the copy is gone).
+ */
+async function recordedIds(dir: string, batch: SubmittedBatch, pending: readonly BatchRequestLine[]): Promise<Set<string>> {
+  if (signature(pending) === batch.signature) return new Set(pending.map((l) => l.custom_id));
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature)), "utf8");
+  } catch {
+    return new Set();
+  }
+  const ids = new Set<string>();
+  for (const line of text.split("\n")) {
+    const id = /^\{"custom_id":("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
+    if (id !== undefined) ids.add(JSON.parse(id) as string);
+  }
+  return ids;
+}
+
+/**
+ * Request lines in parts of at most `maxLines` lines and `maxBytes` bytes of JSONL each (a
+ * line larger than `maxBytes` alone), in their order.
+ */
+function splitLines(lines: readonly BatchRequestLine[], maxLines: number, maxBytes: number): BatchRequestLine[][] {
+  const parts: BatchRequestLine[][] = [];
+  let current: BatchRequestLine[] = [];
+  let bytes = 0;
+  for (const line of lines) {
+    const size = Buffer.byteLength(JSON.stringify(line)) + 1;
+    if (current.length > 0 && (current.length >= maxLines || bytes + size > maxBytes)) {
+      parts.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(line);
+    bytes += size;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+/** Creates the batch of an uploaded input file and records its id. */
+async function createBatch(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, options: BatchOptions, log: (line: string) => void): Promise<void> {
+  let created: BatchObject;
+  try {
+    created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint: batch.endpoint, completion_window: options.completionWindow ?? "24h" });
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    throw new Error(
+      `batch stage ${batch.stage}: the Batch API did not create the batch of ${batch.lines} ${batch.endpoint} lines (input file ${batch.inputFileId}, uploaded): ${errorText(error)}` +
+        (status === 429
+          ? "; the batches of the stage already submitted are kept in the batch folder: run the same command again once they (or your other batches in progress) have finished, and it resumes them and creates this one from the same upload"
+          : "; run the same command again: it resumes from the batch folder and creates this batch from the same upload"),
+    );
+  }
+  batch.batchId = created.id;
+  batch.status = created.status;
+  await saveState(dir, state);
+  log(`batch stage ${batch.stage}: submitted ${created.id} with ${batch.lines} ${batch.endpoint === "/v1/embeddings" ? "embedding" : "chat"} lines`);
 }
 
 /**
@@ -303,6 +387,28 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
+  const maxLines = options.maxLinesPerBatch ?? 50_000;
+  const maxBytes = options.maxBatchBytes ?? 190_000_000;
+  for (const [name, value] of [["maxLinesPerBatch", maxLines], ["maxBatchBytes", maxBytes]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}`);
+  }
+  return runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, maxLines, maxBytes);
+}
+
+async function runStages(
+  data: DatasetSource,
+  metrics: readonly Metric[],
+  options: BatchOptions,
+  judge: OpenAIJudge,
+  api: BatchApi,
+  dir: string,
+  pollMs: number,
+  log: (line: string) => void,
+  usage: UsageRecorder,
+  retry: NonNullable<BatchOptions["retryFailed"]>,
+  maxLines: number,
+  maxBytes: number,
+): Promise<DataFrame> {
   const failed = new Map<string, string>();
   const state = await loadState(dir);
   const rounds = new Map<string, number>();
@@ -321,49 +427,66 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
     // Submit every part of the stage first (or find it submitted by an earlier, stopped run), then wait.
     const parts: { batch: SubmittedBatch; lines: BatchRequestLine[] }[] = [];
     for (const endpoint of ["/v1/chat/completions", "/v1/embeddings"] as const) {
-      const part = lines.filter((l) => l.url === endpoint);
-      if (part.length === 0) continue;
-      const sig = signature(part);
-      let batch = state.batches.find((b) => b.signature === sig && b.endpoint === endpoint && !b.applied);
-      // A run resumed where an earlier one stopped goes on with that run's stage numbers.
-      if (batch && batch.stage > stage) stage = batch.stage;
-      if (batch && batch.batchId === "") {
-        // Stopped between uploading and recording the batch: find it by its input file, if it was created.
-        for await (const b of api.batches.list({ limit: 100 })) {
-          if (b.input_file_id === batch.inputFileId) {
-            batch.batchId = b.id;
-            batch.status = b.status;
-            await saveState(dir, state);
-            break;
+      let pending = lines.filter((l) => l.url === endpoint);
+      if (pending.length === 0) continue;
+      // Batches an earlier, stopped run submitted that still hold some of these lines are resumed, not
+      // submitted again: their results are read back for the lines still missing.
+      for (const earlier of state.batches.filter((b) => b.endpoint === endpoint && !b.applied)) {
+        const ids = await recordedIds(dir, earlier, pending);
+        const mine = pending.filter((l) => ids.has(l.custom_id));
+        if (mine.length === 0) continue;
+        pending = pending.filter((l) => !ids.has(l.custom_id));
+        // A run resumed where an earlier one stopped goes on with that run's stage numbers.
+        if (earlier.stage > stage) stage = earlier.stage;
+        if (earlier.batchId === "") {
+          // Stopped between uploading and recording the batch: find it by its input file, if it was created.
+          for await (const b of api.batches.list({ limit: 100 })) {
+            if (b.input_file_id === earlier.inputFileId) {
+              earlier.batchId = b.id;
+              earlier.status = b.status;
+              await saveState(dir, state);
+              break;
+            }
           }
         }
+        if (earlier.batchId !== "") log(`batch stage ${stage}: resuming ${earlier.batchId} (${mine.length} lines) instead of submitting again`);
+        else await createBatch(api, earlier, state, dir, options, log);
+        parts.push({ batch: earlier, lines: mine });
       }
-      if (batch && batch.batchId !== "") {
-        log(`batch stage ${stage}: resuming ${batch.batchId} (${part.length} lines) instead of submitting again`);
-      } else {
-        if (!batch) {
-          // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
-          const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
-          const text = toJsonl(part);
-          await writeFileAtomic(path.join(dir, name), text);
-          const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
-          // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
-          batch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
-          state.batches.push(batch);
-          await saveState(dir, state);
-        }
-        const created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint, completion_window: options.completionWindow ?? "24h" });
-        batch.batchId = created.id;
-        batch.status = created.status;
+      // The rest in batches within the Batch API's limits on one input file (requests and bytes).
+      for (const part of splitLines(pending, maxLines, maxBytes)) {
+        const sig = signature(part);
+        // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
+        const name = requestFileName(stage, endpoint, sig);
+        const text = toJsonl(part);
+        await writeFileAtomic(path.join(dir, name), text);
+        const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
+        // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
+        const batch: SubmittedBatch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
+        state.batches.push(batch);
         await saveState(dir, state);
-        log(`batch stage ${stage}: submitted ${created.id} with ${part.length} ${endpoint === "/v1/embeddings" ? "embedding" : "chat"} lines`);
+        await createBatch(api, batch, state, dir, options, log);
+        parts.push({ batch, lines: part });
       }
-      parts.push({ batch, lines: part });
     }
     for (const { batch, lines: part } of parts) {
       const done = await waitFor(api, batch, state, dir, pollMs, log);
-      const output = parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`);
-      const errors = parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`);
+      if (done.status === "failed") {
+        // Refused as a whole (its input file did not pass validation): none of its lines ran or is paid for.
+        // Sending them all interactively instead would cost twice the price, unasked; the next run submits them afresh.
+        batch.applied = true;
+        await saveState(dir, state);
+        const why = (done.errors?.data ?? []).map((e) => `${e.message ?? "no message"}${e.line != null || e.code ? ` (${[e.line != null ? `line ${e.line}` : "", e.code ?? ""].filter((x) => x !== "").join(", ")})` : ""}`);
+        throw new Error(
+          judge.scrub(
+            `batch stage ${stage}: the Batch API failed batch ${batch.batchId} (${batch.lines} ${batch.endpoint} lines, input file ${batch.inputFileId}) without running it: ` +
+              `${why.length > 0 ? why.slice(0, 5).join("; ") + (why.length > 5 ? `; ${why.length - 5} more` : "") : "it gave no reason"}. ` +
+              `None of its lines ran, nor is paid for; fix what it says and run again: its lines are submitted in a new batch (the answers already in the cache are kept)`,
+          ),
+        );
+      }
+      const output = parseResultLines(await fileText(api, done.output_file_id, batch, "output", log), `${batch.batchId} output`);
+      const errors = parseResultLines(await fileText(api, done.error_file_id, batch, "error", log), `${batch.batchId} errors`);
       const unreadable = [...output.unreadable, ...errors.unreadable];
       if (unreadable.length > 0) log(`batch stage ${stage}: ${unreadable.length} result line${unreadable.length === 1 ? "" : "s"} could not be read (${unreadable[0]}); the other lines are used`);
       const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable);

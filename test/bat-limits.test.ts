@@ -1,0 +1,138 @@
+/**
+ * Batch mode against the ways a real Batch API ends a batch other than
+ * "completed": limits on one input file, a batch that fails validation, a
+ * 429 on creation, output files that are gone, and cancelled batches.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { answerCorrectness, score, scoreBatch, type JudgeOptions } from "../src/index";
+import { batchJudge, batchRows as rows, batchScores as scores, submittedLines } from "./support/batch-rows";
+import { useFakeOpenAI } from "./support/fake-openai";
+import { tempDir } from "./support/files";
+import { records } from "./support/frames";
+import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
+
+const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
+const quiet = { progress: false as const, quiet: true };
+
+async function interactive(data: Record<string, unknown>[], options: JudgeOptions = {}): Promise<unknown[]> {
+  const out = scores(await score(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir(), options), ...quiet }));
+  server.reset();
+  return out;
+}
+
+describe("batch mode within the Batch API's limits", () => {
+  it("splits a stage into batches of at most maxLinesPerBatch lines and maxBatchBytes bytes, with the interactive run's scores", async () => {
+    const data = rows(24);
+    const expected = await interactive(data, { embeddingBatchSize: 4 });
+    server.options.batches = { pollsToComplete: 2, maxLines: 5, maxBytes: 6_000 };
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir(), { embeddingBatchSize: 4 }), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true, maxLinesPerBatch: 5, maxBatchBytes: 6_000 });
+    assert.deepEqual(scores(out), expected);
+    const batches = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!);
+    assert.ok(batches.every((b) => b.status === "completed"), batches.map((b) => `${b.id} ${b.status} ${JSON.stringify(b.errors)}`).join("\n"));
+    assert.ok(batches.length > 3, `${batches.length} batches`);
+    const lines = submittedLines(server);
+    assert.equal(new Set(lines.map((l) => l.custom_id)).size, lines.length, "no line in two batches");
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+  });
+});
+
+describe("a batch that fails validation", () => {
+  it("stops the run naming the batch and the API's errors, and sends nothing interactively", async () => {
+    server.options.batches = { pollsToComplete: 1, failWith: { code: "invalid_request", message: "Model fake-model is not available for batch.", line: 1 } };
+    const batchDir = tempDir();
+    await assert.rejects(
+      scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true }),
+      (error: Error) => {
+        assert.match(error.message, /failed batch batch_\d+ \(\d+ \/v1\/\S+ lines, input file file-\d+\) without running it: Model fake-model is not available for batch\. \(line 1, invalid_request\)\. None of its lines ran/);
+        return true;
+      },
+    );
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "no line is retried interactively");
+    // Once fixed, the same command submits its lines afresh instead of resuming the failed batch.
+    const failedBatches = server.batchApi.created.length;
+    server.options.batches = { pollsToComplete: 1 };
+    const out = await scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.ok(records(out).every((r) => r["answer_correctness_error"] === ""), "every row scored on the rerun");
+    assert.ok(server.batchApi.created.length > failedBatches, "new batches on the rerun");
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive on the rerun");
+  });
+});
+
+describe("a batch whose output file is gone", () => {
+  it("retries its lines as lines that did not run, naming the file, instead of failing at that batch on every run", async () => {
+    const data = rows(6);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 1, outputGone: true };
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    assert.deepEqual(scores(out), expected);
+    assert.ok(logs.some((l) => /the output file file-\d+ of batch batch_\d+ is gone \(404/.test(l)), logs.join("\n"));
+    assert.ok(server.chatRequests().length > 0, "its lines went interactively");
+  });
+});
+
+describe("a batch refused on creation (429, enqueued token limit)", () => {
+  it("says which batch and to run again later; the rerun creates it from the same upload", async () => {
+    const data = rows(6);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 1, refuseCreates: 1 };
+    const judge = batchJudge(url(), tempDir());
+    const batchDir = tempDir();
+    await assert.rejects(scoreBatch(data, [answerCorrectness()], { judge, batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true }), (error: Error) => {
+      assert.match(error.message, /did not create the batch of \d+ \/v1\/chat\/completions lines \(input file file-\d+, uploaded\): .*Enqueued token limit.*run the same command again once/);
+      assert.doesNotMatch(error.message, /sk-test/);
+      return true;
+    });
+    const uploads = server.batchApi.files.size;
+    const out = await scoreBatch(data, [answerCorrectness()], { judge, batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.deepEqual(scores(out), expected);
+    const inputs = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!.input_file_id);
+    assert.equal(new Set(inputs).size, inputs.length, "one batch per upload");
+    assert.ok(inputs.includes("file-1") || uploads > 0, "the first upload was used");
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+  });
+});
+
+describe("cancelled and expired batches with an error file", () => {
+  for (const endAs of ["cancelled", "expired"] as const) {
+    it(`${endAs}: the lines that ran are used, the others retried interactively, each once`, async () => {
+      const data = rows(9);
+      const expected = await interactive(data);
+      server.options.batches = { pollsToComplete: 1, endAs };
+      const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true });
+      assert.deepEqual(scores(out), expected);
+      const lines = submittedLines(server);
+      const interactiveChats = server.chatRequests().length;
+      assert.ok(interactiveChats > 0 && interactiveChats < lines.length, `${interactiveChats} interactive of ${lines.length}`);
+    });
+  }
+});
+
+describe("a run stopped between the batches of a split stage", () => {
+  it("resumes the batches not yet read, whatever the parts the rest now falls into: no line submitted twice", async () => {
+    const data = rows(24);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 1, maxLines: 5 };
+    const cacheDir = tempDir();
+    const batchDir = tempDir();
+    let completed = 0;
+    const stopAtSecond = (line: string): void => {
+      // The second batch read is where the process "stops": the first one's results are in the cache.
+      if (/: completed/.test(line) && ++completed === 2) throw new Error("stopped");
+    };
+    const options = { batchDir, pollIntervalMs: 5, quiet: true, maxLinesPerBatch: 5 } as const;
+    await assert.rejects(scoreBatch(data, [answerCorrectness()], { ...options, judge: batchJudge(url(), cacheDir), log: stopAtSecond }), /stopped/);
+    const before = server.batchApi.created.length;
+    assert.ok(before > 2, `${before} batches in stage 1`);
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { ...options, judge: batchJudge(url(), cacheDir), log: (l) => logs.push(l) });
+    assert.deepEqual(scores(out), expected);
+    const lines = submittedLines(server);
+    assert.equal(new Set(lines.map((l) => l.custom_id)).size, lines.length, "no line submitted twice");
+    assert.equal(logs.filter((l) => /resuming batch_/.test(l)).length, before - 1, logs.join("\n"));
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+  });
+});
+
