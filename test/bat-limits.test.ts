@@ -136,3 +136,20 @@ describe("a run stopped between the batches of a split stage", () => {
   });
 });
 
+describe("two batch runs in one batch folder at once", () => {
+  it("the second is refused, naming the folder and the run that holds it, and nothing is submitted twice", async () => {
+    const data = rows(6);
+    server.options.batches = { pollsToComplete: 3 };
+    const batchDir = tempDir();
+    const cacheDir = tempDir();
+    const run = (): Promise<unknown> => scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true });
+    const results = await Promise.allSettled([run(), run()]);
+    const refused = results.filter((r) => r.status === "rejected");
+    assert.equal(refused.length, 1, results.map((r) => (r.status === "rejected" ? String(r.reason) : "ok")).join("\n"));
+    assert.match(String((refused[0] as PromiseRejectedResult).reason), /another batch run \(process \d+.*\) is using the batch folder .*: wait for it to finish, or give this run its own batch folder/);
+    const lines = submittedLines(server);
+    assert.equal(new Set(lines.map((l) => l.custom_id)).size, lines.length, "no line submitted twice");
+    // Once the first has finished, the folder is free again.
+    await run();
+  });
+});

@@ -12,7 +12,8 @@
  * runs picks it up again instead of submitting twice.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import * as path from "node:path";
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
@@ -392,7 +393,61 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   for (const [name, value] of [["maxLinesPerBatch", maxLines], ["maxBatchBytes", maxBytes]] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}`);
   }
-  return runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, maxLines, maxBytes);
+  const release = await lockBatchDir(dir);
+  try {
+    return await runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, maxLines, maxBytes);
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Takes the batch folder for this run: a `lock` file naming the process. A second run in
+ * the same folder at the same time would read the same state, submit (and pay for) the same
+ * batches again, and write over the other's batch ids; it is refused. A lock left by a process
+ * that no longer runs (on this machine) is taken over.
+ */
+async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, "lock");
+  const me = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(file, "wx");
+      await handle.writeFile(`${JSON.stringify(me)}\n`);
+      await handle.close();
+      return async () => {
+        await rm(file, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+    }
+    let holder: { pid?: unknown; host?: unknown; since?: unknown } = {};
+    try {
+      holder = JSON.parse(await readFile(file, "utf8")) as typeof holder;
+    } catch {
+      // Being written, or not ours: taken as held.
+    }
+    if (holder.host === me.host && typeof holder.pid === "number" && !running(holder.pid)) {
+      await rm(file, { force: true });
+      continue;
+    }
+    throw new Error(
+      `another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) is using the batch folder ${dir}: ` +
+        `wait for it to finish, or give this run its own batch folder (batchDir, --batch-dir); two runs in one folder would submit and pay for the same batches twice. ` +
+        `If no such run is going on, delete ${file}`,
+    );
+  }
+}
+
+/** Whether a process of this machine still runs. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function runStages(
