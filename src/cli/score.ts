@@ -365,13 +365,16 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     }
   }
   const scored = batchMode
-    ? await scoreBatch(df!, selected, {
-        judge,
-        batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
-        ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
-        log: (line: string) => io.err(`${line}\n`),
-        quiet: true,
-      })
+    ? // What stops a batch run (a batch the API failed, a batch folder in use, …) says what to do: a failure, not an unexpected error.
+      await failOnError(() =>
+        scoreBatch(df!, selected, {
+          judge,
+          batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
+          ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+          log: (line: string) => io.err(`${line}\n`),
+          quiet: true,
+        }),
+      )
     : await score(df!, selected, { judge, progress, quiet: true });
   const run = scoreRun(scored);
   const rows = scored.shape[0] ?? 0;
