@@ -153,3 +153,16 @@ describe("two batch runs in one batch folder at once", () => {
     await run();
   });
 });
+
+describe("a status poll the server cannot answer for a moment", () => {
+  it("is tried again at the next interval instead of ending a run that waits for its batches; each failed poll is said", async () => {
+    const data = rows(6);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 2, failPolls: 3 };
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    assert.deepEqual(scores(out), expected);
+    assert.equal(logs.filter((l) => /could not get the status of batch_\d+ \(.*503.*\); trying again/.test(l)).length, 3, logs.join("\n"));
+    assert.equal(server.batchApi.created.length, 3, "no batch submitted twice");
+  });
+});

@@ -100,6 +100,9 @@ export interface BatchOptions {
   maxBatchBytes?: number;
 }
 
+/** Status polls in a row that may fail (the server busy or unreachable) before a run stops; it resumes when run again. */
+const POLL_MISSES = 10;
+
 const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
 
 function openaiJudge(judge: Judge | JudgeOptions | undefined, readsResults = false): OpenAIJudge {
@@ -270,8 +273,28 @@ async function retryInteractively(failures: ReadonlyMap<string, string>, request
 
 async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, pollMs: number, log: (line: string) => void): Promise<BatchObject> {
   let last = "";
+  let misses = 0;
   for (;;) {
-    const current = await api.batches.retrieve(batch.batchId);
+    let current: BatchObject;
+    try {
+      current = await api.batches.retrieve(batch.batchId);
+      misses = 0;
+    } catch (error) {
+      // A batch takes up to a day: a poll the server could not answer for a moment (overloaded, 5xx, 429, the
+      // connection dropped) is tried again at the next interval instead of ending the run; other errors
+      // (the key refused, no such batch) or many failed polls in a row end it, saying how to resume.
+      const status = (error as { status?: unknown }).status;
+      const passing = typeof status !== "number" || status === 408 || status === 409 || status === 429 || status >= 500;
+      if (passing && ++misses < POLL_MISSES) {
+        log(`batch stage ${batch.stage}: could not get the status of ${batch.batchId} (${errorText(error)}); trying again (${misses} of ${POLL_MISSES - 1})`);
+        await new Promise((r) => setTimeout(r, pollMs));
+        continue;
+      }
+      throw new Error(
+        `batch stage ${batch.stage}: could not get the status of batch ${batch.batchId}${misses > 1 ? ` (${misses} tries)` : ""}: ${errorText(error)}; ` +
+          `the batch goes on at the provider and is kept in ${dir}: run the same command again to resume it (it is not submitted again)`,
+      );
+    }
     const counts = current.request_counts ? ` ${current.request_counts.completed + current.request_counts.failed}/${current.request_counts.total}` : "";
     const line = `batch stage ${batch.stage} (${batch.endpoint}, ${batch.lines} lines): ${current.status}${counts}`;
     if (line !== last) log(line);

@@ -26,6 +26,8 @@ export interface FakeBatchOptions {
   failWith?: { code: string; message: string; line?: number };
   /** When true, output and error files are gone once written (404, as for a file past its expiry). */
   outputGone?: boolean;
+  /** How many status polls (retrieves) are answered 503, as a server having a bad moment does, before they are answered again. */
+  failPolls?: number;
   /** How many batch creations are refused with 429 "enqueued token limit" before they are accepted. */
   refuseCreates?: number;
 }
@@ -137,6 +139,10 @@ export class FakeBatchApi {
     }
     const one = /^\/v1\/batches\/([^/]+)$/.exec(path);
     if (method === "GET" && one) {
+      if ((this.options.failPolls ?? 0) > 0) {
+        this.options.failPolls!--;
+        return { status: 503, body: { error: { message: "The server is overloaded or not ready yet.", type: "server_error" } } };
+      }
       const batch = this.batches.get(one[1]!);
       if (!batch) return { status: 404, body: { error: { message: "no such batch" } } };
       this.advance(batch);
