@@ -22,12 +22,13 @@ async function interactive(data: Record<string, unknown>[], options: JudgeOption
 }
 
 describe("batch mode within the Batch API's limits", () => {
-  it("splits a stage into batches of at most maxLinesPerBatch lines and maxBatchBytes bytes, with the interactive run's scores", async () => {
+  it("splits a stage into batches of at most maxLinesPerBatch lines, maxBatchBytes bytes and maxEmbeddingInputsPerBatch texts to embed, with the interactive run's scores", async () => {
     const data = rows(24);
     const expected = await interactive(data, { embeddingBatchSize: 4 });
-    server.options.batches = { pollsToComplete: 2, maxLines: 5, maxBytes: 6_000 };
+    server.options.batches = { pollsToComplete: 2, maxLines: 5, maxBytes: 6_000, maxEmbeddingInputs: 10 };
     const logs: string[] = [];
-    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir(), { embeddingBatchSize: 4 }), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true, maxLinesPerBatch: 5, maxBatchBytes: 6_000 });
+    const limits = { maxLinesPerBatch: 5, maxBatchBytes: 6_000, maxEmbeddingInputsPerBatch: 10 };
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir(), { embeddingBatchSize: 4 }), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true, ...limits });
     assert.deepEqual(scores(out), expected);
     const batches = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!);
     assert.ok(batches.every((b) => b.status === "completed"), batches.map((b) => `${b.id} ${b.status} ${JSON.stringify(b.errors)}`).join("\n"));

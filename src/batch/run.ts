@@ -98,6 +98,8 @@ export interface BatchOptions {
   maxLinesPerBatch?: number;
   /** Most bytes of one batch input file: a stage with more is sent as several batches. Default 190,000,000 (OpenAI's limit is 200 MB). */
   maxBatchBytes?: number;
+  /** Most texts to embed in one embeddings batch, over all its lines. Default 50,000 (OpenAI's limit). */
+  maxEmbeddingInputsPerBatch?: number;
 }
 
 /** Status polls in a row that may fail (the server busy or unreachable) before a run stops; it resumes when run again. */
@@ -350,25 +352,36 @@ async function recordedIds(dir: string, batch: SubmittedBatch, pending: readonly
 }
 
 /**
- * Request lines in parts of at most `maxLines` lines and `maxBytes` bytes of JSONL each (a
- * line larger than `maxBytes` alone), in their order.
+ * Request lines in parts within the limits of one batch (a line over them alone), in their order.
  */
-function splitLines(lines: readonly BatchRequestLine[], maxLines: number, maxBytes: number): BatchRequestLine[][] {
+function splitLines(lines: readonly BatchRequestLine[], limits: BatchLimits): BatchRequestLine[][] {
   const parts: BatchRequestLine[][] = [];
   let current: BatchRequestLine[] = [];
   let bytes = 0;
+  let inputs = 0;
   for (const line of lines) {
     const size = Buffer.byteLength(JSON.stringify(line)) + 1;
-    if (current.length > 0 && (current.length >= maxLines || bytes + size > maxBytes)) {
+    const texts = line.url === "/v1/embeddings" ? (line.body["input"] as unknown[]).length : 0;
+    if (current.length > 0 && (current.length >= limits.lines || bytes + size > limits.bytes || inputs + texts > limits.embeddingInputs)) {
       parts.push(current);
       current = [];
       bytes = 0;
+      inputs = 0;
     }
     current.push(line);
     bytes += size;
+    inputs += texts;
   }
   if (current.length > 0) parts.push(current);
   return parts;
+}
+
+/** The Batch API's limits on one batch. */
+interface BatchLimits {
+  lines: number;
+  bytes: number;
+  /** Texts to embed, over all the lines of an embeddings batch. */
+  embeddingInputs: number;
 }
 
 /** Creates the batch of an uploaded input file and records its id. */
@@ -411,14 +424,13 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
-  const maxLines = options.maxLinesPerBatch ?? 50_000;
-  const maxBytes = options.maxBatchBytes ?? 190_000_000;
-  for (const [name, value] of [["maxLinesPerBatch", maxLines], ["maxBatchBytes", maxBytes]] as const) {
+  const limits: BatchLimits = { lines: options.maxLinesPerBatch ?? 50_000, bytes: options.maxBatchBytes ?? 190_000_000, embeddingInputs: options.maxEmbeddingInputsPerBatch ?? 50_000 };
+  for (const [name, value] of [["maxLinesPerBatch", limits.lines], ["maxBatchBytes", limits.bytes], ["maxEmbeddingInputsPerBatch", limits.embeddingInputs]] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}`);
   }
   const release = await lockBatchDir(dir);
   try {
-    return await runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, maxLines, maxBytes);
+    return await runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, limits);
   } finally {
     await release();
   }
@@ -484,8 +496,7 @@ async function runStages(
   log: (line: string) => void,
   usage: UsageRecorder,
   retry: NonNullable<BatchOptions["retryFailed"]>,
-  maxLines: number,
-  maxBytes: number,
+  limits: BatchLimits,
 ): Promise<DataFrame> {
   const failed = new Map<string, string>();
   const state = await loadState(dir);
@@ -532,7 +543,7 @@ async function runStages(
         parts.push({ batch: earlier, lines: mine });
       }
       // The rest in batches within the Batch API's limits on one input file (requests and bytes).
-      for (const part of splitLines(pending, maxLines, maxBytes)) {
+      for (const part of splitLines(pending, limits)) {
         const sig = signature(part);
         // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
         const name = requestFileName(stage, endpoint, sig);

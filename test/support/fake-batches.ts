@@ -22,6 +22,8 @@ export interface FakeBatchOptions {
   /** The Batch API's limits on one input file (OpenAI: 50,000 requests, 200 MB); a batch over them fails validation, with `errors.data`, and runs nothing. */
   maxLines?: number;
   maxBytes?: number;
+  /** Most texts to embed over all the lines of one embeddings batch (OpenAI: 50,000). */
+  maxEmbeddingInputs?: number;
   /** When set, every batch fails validation with this error in `errors.data` (nothing runs). */
   failWith?: { code: string; message: string; line?: number };
   /** When true, output and error files are gone once written (404, as for a file past its expiry). */
@@ -64,6 +66,15 @@ export interface FakeReply {
   body: unknown;
   /** Plain text (file content) instead of JSON. */
   text?: string;
+}
+
+/** Texts to embed over the embeddings lines of a batch input file. */
+function embeddingInputs(content: string): number {
+  return content
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as { url: string; body: { input?: unknown } })
+    .reduce((n, l) => n + (l.url === "/v1/embeddings" && Array.isArray(l.body.input) ? l.body.input.length : 0), 0);
 }
 
 function tokens(text: string): number {
@@ -162,7 +173,9 @@ export class FakeBatchApi {
         ? { code: "too_many_requests", message: `The batch input file has ${count} requests, more than the ${this.options.maxLines} allowed.` }
         : this.options.maxBytes !== undefined && Buffer.byteLength(input) > this.options.maxBytes
           ? { code: "file_too_large", message: `The batch input file is larger than the ${this.options.maxBytes} bytes allowed.` }
-          : undefined);
+          : this.options.maxEmbeddingInputs !== undefined && embeddingInputs(input) > this.options.maxEmbeddingInputs
+            ? { code: "too_many_embedding_inputs", message: `The batch has more than the ${this.options.maxEmbeddingInputs} embedding inputs allowed.` }
+            : undefined);
     if (invalid) {
       batch.status = "failed";
       batch.errors = { object: "list", data: [{ code: invalid.code, message: invalid.message, line: invalid.line ?? null, param: null }] };
