@@ -4,13 +4,15 @@
  * not as an unexpected error, and with no API key in it.
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { batchRows } from "./support/batch-rows";
 import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
+import { RUN_TS } from "./support/run-ts";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 1 } }));
@@ -37,5 +39,42 @@ describe("evalframe score --batch when the Batch API stops the run", () => {
     const again = await runCliCaptured(args, env);
     assert.equal(again.code, 0, again.err);
     assert.match(again.out + again.err, /answer_correctness: 0 of 6 rows failed/, again.err);
+  });
+});
+
+describe("evalframe score --batch stopped with Ctrl-C while it waits", () => {
+  it("leaves the batch folder free, keys out of it, and the same command resumes its batches instead of submitting them again", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.csv");
+    writeFileSync(input, csv(batchRows(6)));
+    const batchDir = path.join(dir, "batches");
+    const key = "sk-cli-batch-secret-ctrlc-4455";
+    const args = ["score", input, "--out", path.join(dir, "scored.csv"), "--cache-dir", path.join(dir, "cache"), "--batch", "--batch-dir", batchDir, "--poll-interval", "0.02"];
+    server.options.batches = { pollsToComplete: 1_000_000 };
+    const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_API_KEY: key, OPENAI_BASE_URL: url() };
+    delete env["NODE_OPTIONS"];
+    delete env["EVALFRAME_DEBUG"];
+    const child = spawn(process.execPath, [...RUN_TS, path.join(__dirname, "..", "src", "cli.ts"), ...args], { cwd: dir, env, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => void (err += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const stateFile = path.join(batchDir, "state.json");
+    const submitted = (): number => (existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { batches: { batchId: string }[] }).batches.filter((b) => b.batchId !== "").length : 0);
+    const deadline = Date.now() + 45_000;
+    while (submitted() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(submitted(), 2, `the run submitted its first stage's two batches: ${err}`);
+    child.kill("SIGINT");
+    assert.equal(await exited, 130, err);
+    assert.ok(!existsSync(path.join(batchDir, "lock")), "the stopped run's lock is gone");
+    assert.doesNotMatch(readFileSync(stateFile, "utf8"), new RegExp(key));
+    const first = [...server.batchApi.created];
+    server.options.batches = { pollsToComplete: 1 };
+    const again = await runCliCaptured(args, { OPENAI_API_KEY: key, OPENAI_BASE_URL: url() });
+    assert.equal(again.code, 0, again.err);
+    assert.equal((again.err.match(/resuming batch_/g) ?? []).length, 2, again.err);
+    assert.deepEqual(server.batchApi.created.slice(0, 2), first);
+    assert.equal(server.batchApi.created.length, 3, "only stage 2 is new");
+    assert.ok(!existsSync(path.join(batchDir, "lock")), "a finished run leaves the folder free");
+    assert.doesNotMatch(again.err + again.out, new RegExp(key));
   });
 });

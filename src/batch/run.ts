@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import * as path from "node:path";
-import { writeFileAtomic } from "../dataset/atomic-write";
+import { processAlive, tempFileDone, tempFileStarted, writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { toFile } from "openai";
 import type { DatasetSource } from "../dataset/load";
@@ -436,6 +436,9 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   }
 }
 
+/** The lock files of the batch folders runs of this process hold now. */
+const held = new Set<string>();
+
 /**
  * Takes the batch folder for this run: a `lock` file naming the process. A second run in
  * the same folder at the same time would read the same state, submit (and pay for) the same
@@ -449,10 +452,15 @@ async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await open(file, "wx");
+      // Removed with the temporary files when the process is stopped by a signal (Ctrl-C), so that the next run finds the folder free.
+      tempFileStarted(file);
+      held.add(file);
       await handle.writeFile(`${JSON.stringify(me)}\n`);
       await handle.close();
       return async () => {
+        held.delete(file);
         await rm(file, { force: true });
+        tempFileDone(file);
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
@@ -463,7 +471,8 @@ async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
     } catch {
       // Being written, or not ours: taken as held.
     }
-    if (holder.host === me.host && typeof holder.pid === "number" && !running(holder.pid)) {
+    // Left by a process of this machine that no longer runs, or by this process when no run of it holds the folder (a process id used again, as in a container).
+    if (holder.host === me.host && typeof holder.pid === "number" && (holder.pid === process.pid ? !held.has(file) : !processAlive(holder.pid))) {
       await rm(file, { force: true });
       continue;
     }
@@ -472,16 +481,6 @@ async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
         `wait for it to finish, or give this run its own batch folder (batchDir, --batch-dir); two runs in one folder would submit and pay for the same batches twice. ` +
         `If no such run is going on, delete ${file}`,
     );
-  }
-}
-
-/** Whether a process of this machine still runs. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
