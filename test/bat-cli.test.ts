@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { batchRows } from "./support/batch-rows";
+import { batchRows, runOfflineBatch } from "./support/batch-rows";
 import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
@@ -76,5 +76,27 @@ describe("evalframe score --batch stopped with Ctrl-C while it waits", () => {
     assert.equal(server.batchApi.created.length, 3, "only stage 2 is new");
     assert.ok(!existsSync(path.join(batchDir, "lock")), "a finished run leaves the folder free");
     assert.doesNotMatch(again.err + again.out, new RegExp(key));
+  });
+});
+
+describe("evalframe score --batch-import of results made with other judge settings", () => {
+  it("says how many lines answer no request of this table and to give the export's judge flags, instead of asking for them to be exported (and paid) again", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.csv");
+    writeFileSync(input, csv(batchRows(6)));
+    const requests = path.join(dir, "requests.jsonl");
+    const results = path.join(dir, "results.jsonl");
+    const exported = await runCliCaptured(["score", input, "--judge", "openai", "--model", "gpt-4o", "--batch-export", requests], {});
+    assert.equal(exported.code, 0, exported.err);
+    runOfflineBatch(requests, results);
+    // Another machine: another cache, and the import without --model.
+    const env = { OPENAI_API_KEY: "sk-import-machine-2-0000" };
+    const wrong = await runCliCaptured(["score", input, "--judge", "openai", "--cache-dir", path.join(dir, "cache-b"), "--out", path.join(dir, "s.csv"), "--batch-import", results], env);
+    assert.equal(wrong.code, 0, wrong.err);
+    assert.match(wrong.err, /evalframe: 8 lines of \S+results\.jsonl answer no request this table needs now: made with other judge settings \(--model/, wrong.err);
+    const right = await runCliCaptured(["score", input, "--judge", "openai", "--model", "gpt-4o", "--cache-dir", path.join(dir, "cache-c"), "--out", path.join(dir, "s.csv"), "--batch-import", results], env);
+    assert.equal(right.code, 0, right.err);
+    assert.match(right.out, /read 9 results from /);
+    assert.doesNotMatch(right.err, /no request this table needs/);
   });
 });

@@ -613,15 +613,17 @@ export async function exportBatchRequests(data: DatasetSource, metrics: readonly
  * vLLM's OpenAI-compatible batch runner) into the cache. Returns how many
  * lines were used, how many failed (with why), the lines that could not be
  * read (cut off, no custom_id: named by line number; the others are used, and
- * the requests of those are exported again), and how many requests the next
- * stage still needs (export again when it is not 0).
+ * the requests of those are exported again), how many requests the next
+ * stage still needs (export again when it is not 0), and how many lines
+ * answer no request the table needs now (`ignored`: made with other judge
+ * settings, for another table, repeated, or read before).
  */
 export async function importBatchResults(
   data: DatasetSource,
   metrics: readonly Metric[],
   file: string,
   options: { judge?: Judge | JudgeOptions } = {},
-): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number }> {
+): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number; ignored: number }> {
   const judge = openaiJudge(options.judge, true);
   const usage = judge.newUsage();
   const { collector } = await collect(data, metrics, judge, new Map());
@@ -632,7 +634,10 @@ export async function importBatchResults(
   const answered = new Set(relevant.map((r) => r.custom_id));
   const failures = await applyResults(relevant, requests.filter((r) => answered.has(r.custom_id)), collector, judge, usage);
   const after = await collect(data, metrics, judge, new Map());
-  return { applied: relevant.length - failures.size, failed: failures, unreadable, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
+  // Lines that answer no request the table needs now: made with other judge settings (another model, layout or
+  // prompt), for another table, or read before. Counted, so that a mismatch is not taken for work still to do.
+  const ignored = results.length - relevant.length;
+  return { applied: answered.size - failures.size, failed: failures, unreadable, remaining: requestLines(after.collector, judge.embeddingBatchSize).length, ignored };
 }
 
 /**

@@ -359,6 +359,13 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   if (batchImport !== undefined) {
     const imported = await failOnError(() => importBatchResults(df!, selected, batchImport, { judge }), `${batchImport}: `);
     io.out(`read ${imported.applied.toLocaleString("en-US")} results from ${batchImport}${imported.failed.size > 0 ? ` (${imported.failed.size} failed lines)` : ""}\n`);
+    if (imported.ignored > 0) {
+      // Most often the judge flags differ from the export's (another --model): the results are then not for these requests, and exporting again would pay for them twice.
+      io.err(
+        `evalframe: ${imported.ignored.toLocaleString("en-US")} line${imported.ignored === 1 ? "" : "s"} of ${batchImport} answer${imported.ignored === 1 ? "s" : ""} no request this table needs now: ` +
+          `made with other judge settings (--model, --layout, prompts), for another table, repeated, or read before. Give the judge flags the export was made with (the export prints the command to import with)\n`,
+      );
+    }
     if (imported.remaining > 0) {
       io.out(`the next stage needs ${imported.remaining.toLocaleString("en-US")} more requests: export them with --batch-export and run them too\n`);
       return 0;
