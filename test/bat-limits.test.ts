@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { answerCorrectness, score, scoreBatch, type JudgeOptions } from "../src/index";
-import { batchJudge, batchRows as rows, batchScores as scores, submittedLines } from "./support/batch-rows";
+import { batchJudge, batchRows as rows, batchRunKilledAfterSubmitting, batchScores as scores, submittedLines } from "./support/batch-rows";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
 import { records } from "./support/frames";
@@ -165,5 +165,26 @@ describe("a status poll the server cannot answer for a moment", () => {
     assert.deepEqual(scores(out), expected);
     assert.equal(logs.filter((l) => /could not get the status of batch_\d+ \(.*503.*\); trying again/.test(l)).length, 3, logs.join("\n"));
     assert.equal(server.batchApi.created.length, 3, "no batch submitted twice");
+  });
+});
+
+describe("a run stopped while it read a batch's results into the cache", () => {
+  it("resumes that batch for the lines and texts still missing instead of submitting them in a new one", { timeout: 60_000 }, async () => {
+    const data = rows(12);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 1_000_000 };
+    const { cacheDir, batchDir } = await batchRunKilledAfterSubmitting(url(), data);
+    const first = [...server.batchApi.created];
+    // Some of its replies reached the cache before the stop (here: the first rows', asked directly).
+    await score(data.slice(0, 4), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), ...quiet });
+    const calls = server.chatRequests().length + server.embeddingRequests().length;
+    server.options.batches = { pollsToComplete: 1 };
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir, pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    assert.deepEqual(scores(out), expected);
+    assert.equal(logs.filter((l) => /resuming batch_/.test(l)).length, first.length, logs.join("\n"));
+    assert.deepEqual(server.batchApi.created.slice(0, first.length), first);
+    assert.equal(server.batchApi.created.length, first.length + 1, `only stage 2 is new:\n${logs.join("\n")}`);
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, calls, "nothing interactive");
   });
 });

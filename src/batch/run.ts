@@ -27,7 +27,7 @@ import { OpenAIJudge } from "../judge/openai-judge";
 import { formatUsage, type UsageRecorder } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { CollectingJudge } from "./collector";
-import { parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
+import { embeddingLines, parseRequestLines, parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
 import { errorText } from "../display/words";
 import { timerDelay } from "../dataset/timer-limit";
 
@@ -331,24 +331,15 @@ function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): s
   return `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
 }
 
-/**
- * The custom_ids of a recorded batch: all of `pending` when its signature is theirs, else those of
- * its request file's copy in the batch folder (none when the copy is gone).
- */
-async function recordedIds(dir: string, batch: SubmittedBatch, pending: readonly BatchRequestLine[]): Promise<Set<string>> {
-  if (signature(pending) === batch.signature) return new Set(pending.map((l) => l.custom_id));
+/** The request lines of a recorded batch, from its request file's copy in the batch folder (none when the copy is gone). */
+async function recordedLines(dir: string, batch: SubmittedBatch): Promise<BatchRequestLine[]> {
   let text: string;
   try {
     text = await readFile(path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature)), "utf8");
   } catch {
-    return new Set();
+    return [];
   }
-  const ids = new Set<string>();
-  for (const line of text.split("\n")) {
-    const id = /^\{"custom_id":("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
-    if (id !== undefined) ids.add(JSON.parse(id) as string);
-  }
-  return ids;
+  return parseRequestLines(text);
 }
 
 /**
@@ -520,10 +511,25 @@ async function runStages(
       // Batches an earlier, stopped run submitted that still hold some of these lines are resumed, not
       // submitted again: their results are read back for the lines still missing.
       for (const earlier of state.batches.filter((b) => b.endpoint === endpoint && !b.applied)) {
-        const ids = await recordedIds(dir, earlier, pending);
-        const mine = pending.filter((l) => ids.has(l.custom_id));
+        let mine: BatchRequestLine[];
+        if (signature(pending) === earlier.signature) {
+          mine = pending;
+          pending = [];
+        } else if (endpoint === "/v1/chat/completions") {
+          const ids = new Set((await recordedLines(dir, earlier)).map((l) => l.custom_id));
+          mine = pending.filter((l) => ids.has(l.custom_id));
+          pending = pending.filter((l) => !ids.has(l.custom_id));
+        } else {
+          // An embeddings line is named by its texts, which change as some reach the cache: the batch's own
+          // lines that hold a text still missing are read back, and the texts they do not hold go in new lines.
+          const wanted = new Set(pending.flatMap((l) => l.body["input"] as string[]));
+          mine = (await recordedLines(dir, earlier)).filter((l) => (l.body["input"] as string[]).some((t) => wanted.has(t)));
+          if (mine.length > 0) {
+            const covered = new Set(mine.flatMap((l) => l.body["input"] as string[]));
+            pending = embeddingLines([...wanted].filter((t) => !covered.has(t)), judge.embeddingModel, judge.embeddingBatchSize);
+          }
+        }
         if (mine.length === 0) continue;
-        pending = pending.filter((l) => !ids.has(l.custom_id));
         // A run resumed where an earlier one stopped goes on with that run's stage numbers.
         if (earlier.stage > stage) stage = earlier.stage;
         if (earlier.batchId === "") {
