@@ -102,9 +102,6 @@ export interface BatchOptions {
   maxEmbeddingInputsPerBatch?: number;
 }
 
-/** The status a batch gets when the Batches API answers 404 for it. */
-const NOT_FOUND = "not found";
-
 /** Status polls in a row that may fail (the server busy or unreachable) before a run stops; it resumes when run again. */
 const POLL_MISSES = 10;
 
@@ -276,7 +273,7 @@ async function retryInteractively(failures: ReadonlyMap<string, string>, request
   );
 }
 
-async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, pollMs: number, log: (line: string) => void): Promise<BatchObject> {
+async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, pollMs: number, log: (line: string) => void, server: string): Promise<BatchObject> {
   let last = "";
   let misses = 0;
   for (;;) {
@@ -289,9 +286,14 @@ async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, 
       // connection dropped) is tried again at the next interval instead of ending the run; other errors
       // (the key refused, no such batch) or many failed polls in a row end it, saying how to resume.
       const status = (error as { status?: unknown }).status;
-      // A batch the server does not know (another account or server than the one that submitted it, or deleted):
-      // said by the caller, and its lines submitted again.
-      if (status === 404) return { id: batch.batchId, status: NOT_FOUND };
+      // A batch the server does not know: most likely submitted with another key, organisation or server than
+      // this run's. Submitting its lines again would pay for them twice, so the run stops saying what to do.
+      if (status === 404) {
+        throw new Error(
+          `batch stage ${batch.stage}: the Batches API of ${server} does not know batch ${batch.batchId} (404), submitted ${batch.submittedAt} with ${batch.lines} ${batch.endpoint} lines: ` +
+            `give this run the key, organisation and server that submitted it; or, to submit its lines again (and pay for them again), move ${path.join(dir, "state.json")} away or use another batch folder`,
+        );
+      }
       const passing = typeof status !== "number" || status === 408 || status === 409 || status === 429 || status >= 500;
       if (passing && ++misses < POLL_MISSES) {
         log(`batch stage ${batch.stage}: could not get the status of ${batch.batchId} (${errorText(error)}); trying again (${misses} of ${POLL_MISSES - 1})`);
@@ -570,17 +572,7 @@ async function runStages(
       }
     }
     for (const { batch, lines: part } of parts) {
-      const done = await waitFor(api, batch, state, dir, pollMs, log);
-      if (done.status === NOT_FOUND) {
-        batch.status = NOT_FOUND;
-        batch.applied = true;
-        await saveState(dir, state);
-        log(
-          `batch stage ${stage}: the Batches API does not know batch ${batch.batchId} (404: submitted with another key, organisation or server than this run's, or deleted); ` +
-            `its ${batch.lines} lines are submitted again${batch.submittedAt ? ` (it was submitted ${batch.submittedAt})` : ""}`,
-        );
-        continue;
-      }
+      const done = await waitFor(api, batch, state, dir, pollMs, log, judge.label);
       if (done.status === "failed") {
         // Refused as a whole (its input file did not pass validation): none of its lines ran or is paid for.
         // Sending them all interactively instead would cost twice the price, unasked; the next run submits them afresh.
