@@ -96,19 +96,38 @@ describe("a batch refused on creation (429, enqueued token limit)", () => {
   });
 });
 
-describe("cancelled and expired batches with an error file", () => {
-  for (const endAs of ["cancelled", "expired"] as const) {
-    it(`${endAs}: the lines that ran are used, the others retried interactively, each once`, async () => {
-      const data = rows(9);
-      const expected = await interactive(data);
-      server.options.batches = { pollsToComplete: 1, endAs };
-      const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true });
-      assert.deepEqual(scores(out), expected);
-      const lines = submittedLines(server);
-      const interactiveChats = server.chatRequests().length;
-      assert.ok(interactiveChats > 0 && interactiveChats < lines.length, `${interactiveChats} interactive of ${lines.length}`);
-    });
-  }
+describe("an expired batch with an error file", () => {
+  it("the lines that ran are used, the others retried interactively, each once", async () => {
+    const data = rows(9);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 1, endAs: "expired" };
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.deepEqual(scores(out), expected);
+    const lines = submittedLines(server);
+    const interactiveChats = server.chatRequests().length;
+    assert.ok(interactiveChats > 0 && interactiveChats < lines.length, `${interactiveChats} interactive of ${lines.length}`);
+  });
+});
+
+describe("a cancelled batch", () => {
+  it("keeps the lines that ran and stops, sending none of the others interactively; the same command then submits the rest", async () => {
+    const data = rows(9);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 1, endAs: "cancelled" };
+    const judge = batchJudge(url(), tempDir());
+    const batchDir = tempDir();
+    await assert.rejects(scoreBatch(data, [answerCorrectness()], { judge, batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true }), /batch stage 1: batch batch_\d+ was cancelled; the \d+ of its \d+ lines that ran are kept in the cache, the other \d+ were not run \(nor paid for\)\. Run the same command again/);
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+    const outputs = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!.output_file_id).filter((id): id is string => id !== null);
+    const ran = new Set(outputs.flatMap((id) => server.batchApi.files.get(id)!.content.split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { custom_id: string }).custom_id)));
+    const before = server.batchApi.created.length;
+    server.options.batches = { pollsToComplete: 1 };
+    const out = await scoreBatch(data, [answerCorrectness()], { judge, batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.deepEqual(scores(out), expected);
+    const again = server.batchApi.created.slice(before).flatMap((id) => server.batchApi.files.get(server.batchApi.batches.get(id)!.input_file_id)!.content.split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { custom_id: string }).custom_id));
+    assert.ok(again.every((id) => !ran.has(id)), "no line that ran is submitted again");
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+  });
 });
 
 describe("a run stopped between the batches of a split stage", () => {

@@ -594,6 +594,14 @@ async function runStages(
       const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable);
       batch.applied = true;
       await saveState(dir, state);
+      if (done.status === "cancelled" && failures.size > 0) {
+        // Cancelled (in the dashboard, or by the provider): sending the lines it did not run interactively, at
+        // twice the price, is the opposite of what a cancel asks. The lines that ran are kept; the run stops.
+        throw new Error(
+          `batch stage ${stage}: batch ${batch.batchId} was cancelled; the ${part.length - failures.size} of its ${part.length} lines that ran are kept in the cache, ` +
+            `the other ${failures.size} were not run (nor paid for). Run the same command again to submit them in a new batch`,
+        );
+      }
       if (failures.size === 0) continue;
       log(`batch stage ${stage}: ${failures.size} of ${part.length} lines failed; ${retry === "none" ? "not retried" : `retrying them ${retry === "interactive" ? "interactively" : "in a follow-up batch"}`}`);
       if (retry === "interactive") await retryInteractively(failures, part, collector, judge, usage, failed);
