@@ -63,6 +63,8 @@ describe("evalframe score --batch stopped with Ctrl-C while it waits", () => {
     const deadline = Date.now() + 45_000;
     while (submitted() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(submitted(), 2, `the run submitted its first stage's two batches: ${err}`);
+    const status = await runCliCaptured(["batch", "status", "--batch-dir", batchDir], {});
+    assert.match(status.out, new RegExp(`in use by the batch run of process ${child.pid} on \\S+ since \\S+`), status.out);
     child.kill("SIGINT");
     assert.equal(await exited, 130, err);
     assert.ok(!existsSync(path.join(batchDir, "lock")), "the stopped run's lock is gone");
