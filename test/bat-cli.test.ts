@@ -102,3 +102,28 @@ describe("evalframe score --batch-import of results made with other judge settin
     assert.doesNotMatch(right.err, /no request this table needs/);
   });
 });
+
+describe("evalframe score --batch --batch-max-lines", () => {
+  it("sends no batch of more lines than asked, with the scores of one batch a stage; a value that is not a whole number from 1 to 50,000 is bad usage", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.csv");
+    writeFileSync(input, csv(batchRows(9)));
+    const env = { OPENAI_API_KEY: "sk-cli-batch-lines-1111", OPENAI_BASE_URL: url() };
+    const base = ["score", input, "--batch", "--poll-interval", "0.01"];
+    server.options.batches = { pollsToComplete: 1, maxLines: 3 };
+    const split = await runCliCaptured([...base, "--out", path.join(dir, "split.csv"), "--cache-dir", path.join(dir, "c1"), "--batch-dir", path.join(dir, "b1"), "--batch-max-lines", "3"], env);
+    assert.equal(split.code, 0, split.err);
+    const sizes = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!.request_counts.total);
+    assert.ok(sizes.length > 3 && sizes.every((n) => n <= 3), sizes.join(", "));
+    server.reset();
+    server.options.batches = { pollsToComplete: 1 };
+    const whole = await runCliCaptured([...base, "--out", path.join(dir, "whole.csv"), "--cache-dir", path.join(dir, "c2"), "--batch-dir", path.join(dir, "b2")], env);
+    assert.equal(whole.code, 0, whole.err);
+    assert.equal(readFileSync(path.join(dir, "split.csv"), "utf8"), readFileSync(path.join(dir, "whole.csv"), "utf8"));
+    for (const bad of ["0", "60000", "2.5"]) {
+      const r = await runCliCaptured([...base, "--out", path.join(dir, "x.csv"), "--batch-max-lines", bad], env);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, /--batch-max-lines must be a whole number from 1 to 50000/);
+    }
+  });
+});

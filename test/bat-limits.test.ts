@@ -78,11 +78,11 @@ describe("a batch refused on creation (429, enqueued token limit)", () => {
   it("says which batch and to run again later; the rerun creates it from the same upload", async () => {
     const data = rows(6);
     const expected = await interactive(data);
-    server.options.batches = { pollsToComplete: 1, refuseCreates: 1 };
+    server.options.batches = { pollsToComplete: 1, refuseCreates: 2 };
     const judge = batchJudge(url(), tempDir());
     const batchDir = tempDir();
     await assert.rejects(scoreBatch(data, [answerCorrectness()], { judge, batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true }), (error: Error) => {
-      assert.match(error.message, /did not create the batch of \d+ \/v1\/chat\/completions lines \(input file file-\d+, uploaded\): .*Enqueued token limit.*run the same command again once/);
+      assert.match(error.message, /did not create the batch of \d+ \/v1\/chat\/completions lines \(input file file-\d+, uploaded\): .*Enqueued token limit.*none of this run.s batches is in progress to make room: run the same command again once .* give fewer lines a batch, maxLinesPerBatch, --batch-max-lines/);
       assert.doesNotMatch(error.message, /sk-test/);
       return true;
     });
@@ -92,6 +92,22 @@ describe("a batch refused on creation (429, enqueued token limit)", () => {
     const inputs = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!.input_file_id);
     assert.equal(new Set(inputs).size, inputs.length, "one batch per upload");
     assert.ok(inputs.includes("file-1") || uploads > 0, "the first upload was used");
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+  });
+});
+
+describe("a batch refused on creation while this run's other batches are in progress", () => {
+  it("waits for them to make room and creates it then, said once in the log", async () => {
+    const data = rows(12);
+    const expected = await interactive(data);
+    server.options.batches = { pollsToComplete: 3, refuseCreatesWhileRunning: true };
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true, maxLinesPerBatch: 4 });
+    assert.deepEqual(scores(out), expected);
+    assert.ok(server.batchApi.refusedCreates > 0, "the fake refused some creations");
+    assert.ok(logs.some((l) => /refused to create the batch of \d+ lines for now \(429, enqueued token limit\); trying again as batch_\d+ of this run finishes/.test(l)), logs.join("\n"));
+    const lines = submittedLines(server);
+    assert.equal(new Set(lines.map((l) => l.custom_id)).size, lines.length, "no line submitted twice");
     assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
   });
 });

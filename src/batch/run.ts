@@ -375,6 +375,53 @@ function splitLines(lines: readonly BatchRequestLine[], limits: BatchLimits): Ba
   return parts;
 }
 
+/** The Batch API did not create a batch; `refused` when it said so for a limit (429: the enqueued token limit). */
+class BatchNotCreated extends Error {
+  constructor(
+    message: string,
+    readonly refused: boolean,
+  ) {
+    super(message);
+    this.name = "BatchNotCreated";
+  }
+}
+
+/**
+ * Creates a batch; refused for a limit (429: the organisation's enqueued token limit) while
+ * batches this run submitted are in progress, it waits for them to make room and tries again.
+ */
+async function createBatchWhenRoom(
+  api: BatchApi,
+  batch: SubmittedBatch,
+  state: BatchState,
+  dir: string,
+  options: BatchOptions,
+  log: (line: string) => void,
+  pollMs: number,
+  submitted: readonly SubmittedBatch[],
+): Promise<void> {
+  // Once none of this run's batches is in progress, one more try: a refusal then is not for them.
+  let lastTry = false;
+  for (let waits = 0; ; waits++) {
+    try {
+      await createBatch(api, batch, state, dir, options, log);
+      return;
+    } catch (error) {
+      if (!(error instanceof BatchNotCreated) || !error.refused || lastTry) throw error;
+      const running: string[] = [];
+      for (const other of submitted) {
+        if (other.batchId !== "" && !TERMINAL.has((await api.batches.retrieve(other.batchId)).status)) running.push(other.batchId);
+      }
+      if (running.length === 0) {
+        lastTry = true;
+        continue;
+      }
+      if (waits === 0) log(`batch stage ${batch.stage}: the Batch API refused to create the batch of ${batch.lines} lines for now (429, enqueued token limit); trying again as ${running.length === 1 ? running[0] : `${running.length} batches`} of this run finish${running.length === 1 ? "es" : ""}`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+}
+
 /** The Batch API's limits on one batch. */
 interface BatchLimits {
   lines: number;
@@ -390,11 +437,13 @@ async function createBatch(api: BatchApi, batch: SubmittedBatch, state: BatchSta
     created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint: batch.endpoint, completion_window: options.completionWindow ?? "24h" });
   } catch (error) {
     const status = (error as { status?: unknown }).status;
-    throw new Error(
+    throw new BatchNotCreated(
       `batch stage ${batch.stage}: the Batch API did not create the batch of ${batch.lines} ${batch.endpoint} lines (input file ${batch.inputFileId}, uploaded): ${errorText(error)}` +
         (status === 429
-          ? "; the batches of the stage already submitted are kept in the batch folder: run the same command again once they (or your other batches in progress) have finished, and it resumes them and creates this one from the same upload"
+          ? "; none of this run's batches is in progress to make room: run the same command again once your other batches in progress have finished, and it creates this one from the same upload" +
+              " (a batch larger than your organisation's enqueued token limit is never accepted: give fewer lines a batch, maxLinesPerBatch, --batch-max-lines)"
           : "; run the same command again: it resumes from the batch folder and creates this batch from the same upload"),
+      status === 429,
     );
   }
   batch.batchId = created.id;
@@ -552,7 +601,7 @@ async function runStages(
           }
         }
         if (earlier.batchId !== "") log(`batch stage ${stage}: resuming ${earlier.batchId} (${mine.length} lines) instead of submitting again`);
-        else await createBatch(api, earlier, state, dir, options, log);
+        else await createBatchWhenRoom(api, earlier, state, dir, options, log, pollMs, parts.map((p) => p.batch));
         parts.push({ batch: earlier, lines: mine });
       }
       // The rest in batches within the Batch API's limits on one input file (requests and bytes).
@@ -567,7 +616,7 @@ async function runStages(
         const batch: SubmittedBatch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
         state.batches.push(batch);
         await saveState(dir, state);
-        await createBatch(api, batch, state, dir, options, log);
+        await createBatchWhenRoom(api, batch, state, dir, options, log, pollMs, parts.map((p) => p.batch));
         parts.push({ batch, lines: part });
       }
     }

@@ -61,6 +61,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "batch-export": s,
   "batch-import": s,
   "poll-interval": s,
+  "batch-max-lines": s,
   "dry-run": b,
   where: WHERE_OPTION,
   rpm: s,
@@ -151,6 +152,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
   }
   const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0, example: "30" });
+  const batchMaxLines = wholeNumber(c, "batch-max-lines", stringOption(args, "batch-max-lines"), 1, { max: 50_000, example: "5000" });
   const dryRun = flag(args, "dry-run");
   // Batch results are read back from the cache: without it each stage would submit (and pay for) its batch again, without end.
   if ((batchMode || batchImport !== undefined) && !dryRun && flag(args, "no-cache")) {
@@ -378,6 +380,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
           judge,
           batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
           ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+          ...(batchMaxLines !== undefined ? { maxLinesPerBatch: batchMaxLines } : {}),
           log: (line: string) => io.err(`${line}\n`),
           quiet: true,
         }),

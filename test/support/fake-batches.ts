@@ -30,6 +30,8 @@ export interface FakeBatchOptions {
   outputGone?: boolean;
   /** How many status polls (retrieves) are answered 503, as a server having a bad moment does, before they are answered again. */
   failPolls?: number;
+  /** When true, a batch creation is refused with 429 "enqueued token limit" while another batch is not finished, as a small organisation limit does. */
+  refuseCreatesWhileRunning?: boolean;
   /** How many batch creations are refused with 429 "enqueued token limit" before they are accepted. */
   refuseCreates?: number;
 }
@@ -87,6 +89,8 @@ export class FakeBatchApi {
   readonly batches = new Map<string, StoredBatch>();
   /** Batches created, in order (a resumed run must not add one). */
   readonly created: string[] = [];
+  /** Batch creations refused with 429. */
+  refusedCreates = 0;
   private seq = 0;
 
   constructor(
@@ -110,6 +114,7 @@ export class FakeBatchApi {
     this.files.clear();
     this.batches.clear();
     this.created.length = 0;
+    this.refusedCreates = 0;
   }
 
   /** Handles a Files/Batches request; undefined when the path is not one of them. */
@@ -132,8 +137,10 @@ export class FakeBatchApi {
       const body = JSON.parse(raw) as { input_file_id: string; endpoint: string };
       const input = this.files.get(body.input_file_id);
       if (!input) return { status: 400, body: { error: { message: `no file ${body.input_file_id}` } } };
-      if ((this.options.refuseCreates ?? 0) > 0) {
-        this.options.refuseCreates!--;
+      const busy = this.options.refuseCreatesWhileRunning === true && [...this.batches.values()].some((b) => !["completed", "expired", "failed", "cancelled"].includes(b.status));
+      if (busy || (this.options.refuseCreates ?? 0) > 0) {
+        if (!busy) this.options.refuseCreates!--;
+        this.refusedCreates++;
         return { status: 429, body: { error: { message: "Enqueued token limit reached for fake-model in organization org-fake. Limit: 90,000 enqueued tokens. Please try again once some in_progress batches have been completed.", type: "invalid_request_error", code: "token_limit_exceeded" } } };
       }
       const id = `batch_${++this.seq}`;
