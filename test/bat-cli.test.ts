@@ -120,6 +120,10 @@ describe("evalframe score --batch --batch-max-lines", () => {
     const whole = await runCliCaptured([...base, "--out", path.join(dir, "whole.csv"), "--cache-dir", path.join(dir, "c2"), "--batch-dir", path.join(dir, "b2")], env);
     assert.equal(whole.code, 0, whole.err);
     assert.equal(readFileSync(path.join(dir, "split.csv"), "utf8"), readFileSync(path.join(dir, "whole.csv"), "utf8"));
+    // The same table, byte for byte, as the interactive path writes for the same replies.
+    const interactive = await runCliCaptured(["score", input, "--out", path.join(dir, "interactive.csv"), "--cache-dir", path.join(dir, "c3"), "--no-progress"], env);
+    assert.equal(interactive.code, 0, interactive.err);
+    assert.equal(readFileSync(path.join(dir, "whole.csv"), "utf8"), readFileSync(path.join(dir, "interactive.csv"), "utf8"));
     for (const bad of ["0", "60000", "2.5"]) {
       const r = await runCliCaptured([...base, "--out", path.join(dir, "x.csv"), "--batch-max-lines", bad], env);
       assert.equal(r.code, 2, r.err);
