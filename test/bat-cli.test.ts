@@ -131,3 +131,17 @@ describe("evalframe score --batch --batch-max-lines", () => {
     }
   });
 });
+
+describe("evalframe score --batch --dry-run", () => {
+  it("gives the batch price and says the time is the Batch API's, not the interactive estimate's", async () => {
+    const dir = tempDir();
+    const input = path.join(dir, "in.csv");
+    writeFileSync(input, csv(batchRows(6)));
+    const r = await runCliCaptured(["score", input, "--judge", "openai", "--batch", "--dry-run"], {});
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /~\$[\d.]+ with --batch \(half price\)/);
+    assert.match(r.out, /With --batch: .*up to 24 hours a stage/);
+    const plain = await runCliCaptured(["score", input, "--judge", "openai", "--dry-run"], {});
+    assert.doesNotMatch(plain.out, /With --batch:/);
+  });
+});

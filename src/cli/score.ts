@@ -304,6 +304,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
       estimate(whole, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
     );
     io.out(`${formatEstimate(e)}\n`);
+    // The time above is the interactive run's: a batch run waits for the Batch API instead.
+    if (batchMode && e.paid) io.out(`With --batch: the cost at batch price above; the time is the Batch API's, up to 24 hours a stage (answer correctness takes two stages), not the time above.\n`);
     // What the same command would do after scoring, a dry run does not: said once, so that a CI job is not misled by its exit 0.
     const unwritten = [out !== "" ? "--out" : "", statementsOut !== undefined ? "--statements-out" : "", summaryJson !== undefined ? "--summary-json" : ""].filter((name) => name !== "");
     const skipped = [
