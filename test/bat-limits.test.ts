@@ -240,3 +240,25 @@ describe("a recorded batch the Batches API does not know", () => {
     assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
   });
 });
+
+describe("an output file with repeated and unknown custom_ids", () => {
+  it("reads each request's first line once and ignores lines of no request of the run: the interactive scores, each line counted once", async () => {
+    const data = rows(6);
+    const expected = await interactive(data);
+    server.options.batches = {
+      pollsToComplete: 1,
+      outputLine: (text) => {
+        const line = JSON.parse(text) as { custom_id: string; response: { body: unknown } };
+        const unknown = JSON.stringify({ ...line, custom_id: `${line.custom_id}-other-run` });
+        const repeated = JSON.stringify({ ...line, response: { status_code: 500, body: { error: { message: "a repeat" } } } });
+        return `${text}\n${repeated}\n${unknown}`;
+      },
+    };
+    const judge = batchJudge(url(), tempDir());
+    const usage = judge.newUsage();
+    const out = await scoreBatch(data, [answerCorrectness()], { judge, usage, batchDir: tempDir(), pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.deepEqual(scores(out), expected);
+    assert.equal(usage.summary().batchLines, submittedLines(server).length, "one batch line counted per request");
+    assert.equal(server.chatRequests().length + server.embeddingRequests().length, 0, "nothing interactive");
+  });
+});
