@@ -46,7 +46,7 @@ describe("a batch that fails validation", () => {
     await assert.rejects(
       scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), tempDir()), batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true }),
       (error: Error) => {
-        assert.match(error.message, /failed batch batch_\d+ \(\d+ \/v1\/\S+ lines, input file file-\d+\) without running it: Model fake-model is not available for batch\. \(line 1, invalid_request\)\. None of its lines ran/);
+        assert.match(error.message, /failed batch batch_\d+ \(\d+ \/v1\/\S+ lines, input file file-\d+, a copy of it at \S+stage-1-\w+-[0-9a-f]{12}\.jsonl\) without running it: Model fake-model is not available for batch\. \(line 1, invalid_request\)\. None of its lines ran/);
         return true;
       },
     );

@@ -630,7 +630,7 @@ async function runStages(
         const why = (done.errors?.data ?? []).map((e) => `${e.message ?? "no message"}${e.line != null || e.code ? ` (${[e.line != null ? `line ${e.line}` : "", e.code ?? ""].filter((x) => x !== "").join(", ")})` : ""}`);
         throw new Error(
           judge.scrub(
-            `batch stage ${stage}: the Batch API failed batch ${batch.batchId} (${batch.lines} ${batch.endpoint} lines, input file ${batch.inputFileId}) without running it: ` +
+            `batch stage ${stage}: the Batch API failed batch ${batch.batchId} (${batch.lines} ${batch.endpoint} lines, input file ${batch.inputFileId}, a copy of it at ${path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature))}) without running it: ` +
               `${why.length > 0 ? why.slice(0, 5).join("; ") + (why.length > 5 ? `; ${why.length - 5} more` : "") : "it gave no reason"}. ` +
               `None of its lines ran, nor is paid for; fix what it says and run again: its lines are submitted in a new batch (the answers already in the cache are kept)`,
           ),
