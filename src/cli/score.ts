@@ -367,7 +367,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
       // Most often the judge flags differ from the export's (another --model): the results are then not for these requests, and exporting again would pay for them twice.
       io.err(
         `evalframe: ${imported.ignored.toLocaleString("en-US")} line${imported.ignored === 1 ? "" : "s"} of ${batchImport} answer${imported.ignored === 1 ? "s" : ""} no request this table needs now: ` +
-          `made with other judge settings (--model, --layout, prompts), for another table, repeated, or read before. Give the judge flags the export was made with (the export prints the command to import with)\n`,
+          `made with other judge settings (--model, --base-url, --max-tokens, --layout), for another table, repeated, or read before. Give the judge flags and environment (OPENAI_BASE_URL) the export was made with (the export prints the command to import with)\n`,
       );
     }
     if (imported.remaining > 0) {
