@@ -568,6 +568,7 @@ async function runStages(
       // Batches an earlier, stopped run submitted that still hold some of these lines are resumed, not
       // submitted again: their results are read back for the lines still missing.
       for (const earlier of state.batches.filter((b) => b.endpoint === endpoint && !b.applied)) {
+        if (pending.length === 0) break;
         let mine: BatchRequestLine[];
         if (signature(pending) === earlier.signature) {
           mine = pending;
