@@ -87,7 +87,9 @@ describe("a batch refused on creation (429, enqueued token limit)", () => {
       return true;
     });
     const uploads = server.batchApi.files.size;
+    const listed = server.requests.filter((r) => r.method === "GET" && r.path === "/v1/batches").length;
     const out = await scoreBatch(data, [answerCorrectness()], { judge, batchDir, pollIntervalMs: 5, log: () => undefined, quiet: true });
+    assert.equal(server.requests.filter((r) => r.method === "GET" && r.path === "/v1/batches").length, listed, "the refused batch is not looked for among the organisation's batches");
     assert.deepEqual(scores(out), expected);
     const inputs = server.batchApi.created.map((id) => server.batchApi.batches.get(id)!.input_file_id);
     assert.equal(new Set(inputs).size, inputs.length, "one batch per upload");

@@ -102,6 +102,9 @@ export interface BatchOptions {
   maxEmbeddingInputsPerBatch?: number;
 }
 
+/** The status of an uploaded batch whose creation the server refused (a rerun creates it). */
+const NOT_CREATED = "not created";
+
 /** Status polls in a row that may fail (the server busy or unreachable) before a run stops; it resumes when run again. */
 const POLL_MISSES = 10;
 
@@ -437,6 +440,11 @@ async function createBatch(api: BatchApi, batch: SubmittedBatch, state: BatchSta
     created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint: batch.endpoint, completion_window: options.completionWindow ?? "24h" });
   } catch (error) {
     const status = (error as { status?: unknown }).status;
+    if (typeof status === "number") {
+      // The server answered no: a rerun creates it from the upload without looking for it in the list of batches.
+      batch.status = NOT_CREATED;
+      await saveState(dir, state);
+    }
     throw new BatchNotCreated(
       `batch stage ${batch.stage}: the Batch API did not create the batch of ${batch.lines} ${batch.endpoint} lines (input file ${batch.inputFileId}, uploaded): ${errorText(error)}` +
         (status === 429
@@ -590,7 +598,7 @@ async function runStages(
         if (mine.length === 0) continue;
         // A run resumed where an earlier one stopped goes on with that run's stage numbers.
         if (earlier.stage > stage) stage = earlier.stage;
-        if (earlier.batchId === "") {
+        if (earlier.batchId === "" && earlier.status !== NOT_CREATED) {
           // Stopped between uploading and recording the batch: find it by its input file, if it was created.
           for await (const b of api.batches.list({ limit: 100 })) {
             if (b.input_file_id === earlier.inputFileId) {
