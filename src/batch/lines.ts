@@ -32,7 +32,13 @@ export function requestLines(collector: CollectingJudge, batchSize: number): Bat
     url: "/v1/chat/completions" as const,
     body: p.body,
   }));
-  const texts = [...collector.pendingTexts];
+  lines.push(...embeddingLines([...collector.pendingTexts], collector.embeddingModel, batchSize));
+  return lines;
+}
+
+/** Embeddings request lines for `texts`, `batchSize` texts a line, each named by its texts. */
+export function embeddingLines(texts: readonly string[], model: string, batchSize: number): BatchRequestLine[] {
+  const lines: BatchRequestLine[] = [];
   for (let i = 0; i < texts.length; i += batchSize) {
     const chunk = texts.slice(i, i + batchSize);
     const id = createHash("sha256").update(JSON.stringify(chunk)).digest("hex");
@@ -40,7 +46,7 @@ export function requestLines(collector: CollectingJudge, batchSize: number): Bat
       custom_id: `emb-batch-${id}`,
       method: "POST",
       url: "/v1/embeddings",
-      body: { model: collector.embeddingModel, input: chunk, encoding_format: "float" },
+      body: { model, input: chunk, encoding_format: "float" },
     });
   }
   return lines;
@@ -88,4 +94,22 @@ export function parseResultLines(text: string, source: string): ResultFile {
     lines.push({ custom_id: v.custom_id, response, error });
   });
   return { lines, unreadable };
+}
+
+/** Reads request lines back from a batch input file this module wrote; a line that is not one is skipped. */
+export function parseRequestLines(text: string): BatchRequestLine[] {
+  const lines: BatchRequestLine[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    try {
+      const v = JSON.parse(line) as Partial<BatchRequestLine> | null;
+      if (v && typeof v.custom_id === "string" && (v.url === "/v1/chat/completions" || v.url === "/v1/embeddings") && typeof v.body === "object" && v.body !== null) {
+        if (v.url === "/v1/embeddings" && !Array.isArray(v.body["input"])) continue;
+        lines.push({ custom_id: v.custom_id, method: "POST", url: v.url, body: v.body });
+      }
+    } catch {
+      // Not a line of ours (the copy edited): its requests are submitted again.
+    }
+  }
+  return lines;
 }

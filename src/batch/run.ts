@@ -12,9 +12,10 @@
  * runs picks it up again instead of submitting twice.
  */
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import * as path from "node:path";
-import { writeFileAtomic } from "../dataset/atomic-write";
+import { processAlive, tempFileDone, tempFileStarted, writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
 import { toFile } from "openai";
 import type { DatasetSource } from "../dataset/load";
@@ -26,7 +27,7 @@ import { OpenAIJudge } from "../judge/openai-judge";
 import { formatUsage, type UsageRecorder } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { CollectingJudge } from "./collector";
-import { parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
+import { embeddingLines, parseRequestLines, parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
 import { errorText } from "../display/words";
 import { timerDelay } from "../dataset/timer-limit";
 
@@ -37,6 +38,8 @@ interface BatchObject {
   output_file_id?: string | null;
   error_file_id?: string | null;
   request_counts?: { total: number; completed: number; failed: number } | null;
+  /** Why a batch failed validation (status "failed"). */
+  errors?: { data?: { code?: string | null; message?: string | null; line?: number | null }[] | null } | null;
 }
 
 /** The calls of the `openai` SDK that batch mode uses. */
@@ -91,7 +94,19 @@ export interface BatchOptions {
   log?: (line: string) => void;
   /** Do not print the usage line at the end. */
   quiet?: boolean;
+  /** Most request lines in one batch: a stage with more is sent as several batches. Default 50,000 (OpenAI's limit). */
+  maxLinesPerBatch?: number;
+  /** Most bytes of one batch input file: a stage with more is sent as several batches. Default 190,000,000 (OpenAI's limit is 200 MB). */
+  maxBatchBytes?: number;
+  /** Most texts to embed in one embeddings batch, over all its lines. Default 50,000 (OpenAI's limit). */
+  maxEmbeddingInputsPerBatch?: number;
 }
+
+/** The status of an uploaded batch whose creation the server refused (a rerun creates it). */
+const NOT_CREATED = "not created";
+
+/** Status polls in a row that may fail (the server busy or unreachable) before a run stops; it resumes when run again. */
+const POLL_MISSES = 10;
 
 const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
 
@@ -261,10 +276,38 @@ async function retryInteractively(failures: ReadonlyMap<string, string>, request
   );
 }
 
-async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, pollMs: number, log: (line: string) => void): Promise<BatchObject> {
+async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, pollMs: number, log: (line: string) => void, server: string): Promise<BatchObject> {
   let last = "";
+  let misses = 0;
   for (;;) {
-    const current = await api.batches.retrieve(batch.batchId);
+    let current: BatchObject;
+    try {
+      current = await api.batches.retrieve(batch.batchId);
+      misses = 0;
+    } catch (error) {
+      // A batch takes up to a day: a poll the server could not answer for a moment (overloaded, 5xx, 429, the
+      // connection dropped) is tried again at the next interval instead of ending the run; other errors
+      // (the key refused, no such batch) or many failed polls in a row end it, saying how to resume.
+      const status = (error as { status?: unknown }).status;
+      // A batch the server does not know: most likely submitted with another key, organisation or server than
+      // this run's. Submitting its lines again would pay for them twice, so the run stops saying what to do.
+      if (status === 404) {
+        throw new Error(
+          `batch stage ${batch.stage}: the Batches API of ${server} does not know batch ${batch.batchId} (404), submitted ${batch.submittedAt} with ${batch.lines} ${batch.endpoint} lines: ` +
+            `give this run the key, organisation and server that submitted it; or, to submit its lines again (and pay for them again), move ${path.join(dir, "state.json")} away or use another batch folder`,
+        );
+      }
+      const passing = typeof status !== "number" || status === 408 || status === 409 || status === 429 || status >= 500;
+      if (passing && ++misses < POLL_MISSES) {
+        log(`batch stage ${batch.stage}: could not get the status of ${batch.batchId} (${errorText(error)}); trying again (${misses} of ${POLL_MISSES - 1})`);
+        await new Promise((r) => setTimeout(r, pollMs));
+        continue;
+      }
+      throw new Error(
+        `batch stage ${batch.stage}: could not get the status of batch ${batch.batchId}${misses > 1 ? ` (${misses} tries)` : ""}: ${errorText(error)}; ` +
+          `the batch goes on at the provider and is kept in ${dir}: run the same command again to resume it (it is not submitted again)`,
+      );
+    }
     const counts = current.request_counts ? ` ${current.request_counts.completed + current.request_counts.failed}/${current.request_counts.total}` : "";
     const line = `batch stage ${batch.stage} (${batch.endpoint}, ${batch.lines} lines): ${current.status}${counts}`;
     if (line !== last) log(line);
@@ -278,9 +321,143 @@ async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, 
   }
 }
 
-async function fileText(api: BatchApi, id: string | null | undefined): Promise<string> {
+/**
+ * A batch's output or error file. One the Files API no longer has (404: deleted, or past its
+ * expiry) reads as empty, said in the log: its lines are then retried (or failed) as lines
+ * that did not run, instead of the run failing at this batch at every try.
+ */
+async function fileText(api: BatchApi, id: string | null | undefined, batch: SubmittedBatch, kind: "output" | "error", log: (line: string) => void): Promise<string> {
   if (!id) return "";
-  return (await api.files.content(id)).text();
+  try {
+    return await (await api.files.content(id)).text();
+  } catch (error) {
+    if ((error as { status?: unknown }).status !== 404) throw error;
+    log(`batch stage ${batch.stage}: the ${kind} file ${id} of batch ${batch.batchId} is gone (404: deleted, or past its expiry); its lines are taken as not run`);
+    return "";
+  }
+}
+
+/** The name of a stage's request file copy in the batch folder. */
+function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): string {
+  return `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
+}
+
+/** The request lines of a recorded batch, from its request file's copy in the batch folder (none when the copy is gone). */
+async function recordedLines(dir: string, batch: SubmittedBatch): Promise<BatchRequestLine[]> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature)), "utf8");
+  } catch {
+    return [];
+  }
+  return parseRequestLines(text);
+}
+
+/**
+ * Request lines in parts within the limits of one batch (a line over them alone), in their order.
+ */
+function splitLines(lines: readonly BatchRequestLine[], limits: BatchLimits): BatchRequestLine[][] {
+  const parts: BatchRequestLine[][] = [];
+  let current: BatchRequestLine[] = [];
+  let bytes = 0;
+  let inputs = 0;
+  for (const line of lines) {
+    const size = Buffer.byteLength(JSON.stringify(line)) + 1;
+    const texts = line.url === "/v1/embeddings" ? (line.body["input"] as unknown[]).length : 0;
+    if (current.length > 0 && (current.length >= limits.lines || bytes + size > limits.bytes || inputs + texts > limits.embeddingInputs)) {
+      parts.push(current);
+      current = [];
+      bytes = 0;
+      inputs = 0;
+    }
+    current.push(line);
+    bytes += size;
+    inputs += texts;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+/** The Batch API did not create a batch; `refused` when it said so for a limit (429: the enqueued token limit). */
+class BatchNotCreated extends Error {
+  constructor(
+    message: string,
+    readonly refused: boolean,
+  ) {
+    super(message);
+    this.name = "BatchNotCreated";
+  }
+}
+
+/**
+ * Creates a batch; refused for a limit (429: the organisation's enqueued token limit) while
+ * batches this run submitted are in progress, it waits for them to make room and tries again.
+ */
+async function createBatchWhenRoom(
+  api: BatchApi,
+  batch: SubmittedBatch,
+  state: BatchState,
+  dir: string,
+  options: BatchOptions,
+  log: (line: string) => void,
+  pollMs: number,
+  submitted: readonly SubmittedBatch[],
+): Promise<void> {
+  // Once none of this run's batches is in progress, one more try: a refusal then is not for them.
+  let lastTry = false;
+  for (let waits = 0; ; waits++) {
+    try {
+      await createBatch(api, batch, state, dir, options, log);
+      return;
+    } catch (error) {
+      if (!(error instanceof BatchNotCreated) || !error.refused || lastTry) throw error;
+      const running: string[] = [];
+      for (const other of submitted) {
+        if (other.batchId !== "" && !TERMINAL.has((await api.batches.retrieve(other.batchId)).status)) running.push(other.batchId);
+      }
+      if (running.length === 0) {
+        lastTry = true;
+        continue;
+      }
+      if (waits === 0) log(`batch stage ${batch.stage}: the Batch API refused to create the batch of ${batch.lines} lines for now (429, enqueued token limit); trying again as ${running.length === 1 ? running[0] : `${running.length} batches`} of this run finish${running.length === 1 ? "es" : ""}`);
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
+}
+
+/** The Batch API's limits on one batch. */
+interface BatchLimits {
+  lines: number;
+  bytes: number;
+  /** Texts to embed, over all the lines of an embeddings batch. */
+  embeddingInputs: number;
+}
+
+/** Creates the batch of an uploaded input file and records its id. */
+async function createBatch(api: BatchApi, batch: SubmittedBatch, state: BatchState, dir: string, options: BatchOptions, log: (line: string) => void): Promise<void> {
+  let created: BatchObject;
+  try {
+    created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint: batch.endpoint, completion_window: options.completionWindow ?? "24h" });
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number") {
+      // The server answered no: a rerun creates it from the upload without looking for it in the list of batches.
+      batch.status = NOT_CREATED;
+      await saveState(dir, state);
+    }
+    throw new BatchNotCreated(
+      `batch stage ${batch.stage}: the Batch API did not create the batch of ${batch.lines} ${batch.endpoint} lines (input file ${batch.inputFileId}, uploaded): ${errorText(error)}` +
+        (status === 429
+          ? "; none of this run's batches is in progress to make room: run the same command again once your other batches in progress have finished, and it creates this one from the same upload" +
+              " (a batch larger than your organisation's enqueued token limit is never accepted: give fewer lines a batch, maxLinesPerBatch, --batch-max-lines)"
+          : "; run the same command again: it resumes from the batch folder and creates this batch from the same upload"),
+      status === 429,
+    );
+  }
+  batch.batchId = created.id;
+  batch.status = created.status;
+  await saveState(dir, state);
+  log(`batch stage ${batch.stage}: submitted ${created.id} with ${batch.lines} ${batch.endpoint === "/v1/embeddings" ? "embedding" : "chat"} lines`);
 }
 
 /**
@@ -303,6 +480,79 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
+  const limits: BatchLimits = { lines: options.maxLinesPerBatch ?? 50_000, bytes: options.maxBatchBytes ?? 190_000_000, embeddingInputs: options.maxEmbeddingInputsPerBatch ?? 50_000 };
+  for (const [name, value] of [["maxLinesPerBatch", limits.lines], ["maxBatchBytes", limits.bytes], ["maxEmbeddingInputsPerBatch", limits.embeddingInputs]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}`);
+  }
+  const release = await lockBatchDir(dir);
+  try {
+    return await runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, limits);
+  } finally {
+    await release();
+  }
+}
+
+/** The lock files of the batch folders runs of this process hold now. */
+const held = new Set<string>();
+
+/**
+ * Takes the batch folder for this run: a `lock` file naming the process. A second run in
+ * the same folder at the same time would read the same state, submit (and pay for) the same
+ * batches again, and write over the other's batch ids; it is refused. A lock left by a process
+ * that no longer runs (on this machine) is taken over.
+ */
+async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, "lock");
+  const me = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(file, "wx");
+      // Removed with the temporary files when the process is stopped by a signal (Ctrl-C), so that the next run finds the folder free.
+      tempFileStarted(file);
+      held.add(file);
+      await handle.writeFile(`${JSON.stringify(me)}\n`);
+      await handle.close();
+      return async () => {
+        held.delete(file);
+        await rm(file, { force: true });
+        tempFileDone(file);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
+    }
+    let holder: { pid?: unknown; host?: unknown; since?: unknown } = {};
+    try {
+      holder = JSON.parse(await readFile(file, "utf8")) as typeof holder;
+    } catch {
+      // Being written, or not ours: taken as held.
+    }
+    // Left by a process of this machine that no longer runs, or by this process when no run of it holds the folder (a process id used again, as in a container).
+    if (holder.host === me.host && typeof holder.pid === "number" && (holder.pid === process.pid ? !held.has(file) : !processAlive(holder.pid))) {
+      await rm(file, { force: true });
+      continue;
+    }
+    throw new Error(
+      `another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) is using the batch folder ${dir}: ` +
+        `wait for it to finish, or give this run its own batch folder (batchDir, --batch-dir); two runs in one folder would submit and pay for the same batches twice. ` +
+        `If no such run is going on, delete ${file}`,
+    );
+  }
+}
+
+async function runStages(
+  data: DatasetSource,
+  metrics: readonly Metric[],
+  options: BatchOptions,
+  judge: OpenAIJudge,
+  api: BatchApi,
+  dir: string,
+  pollMs: number,
+  log: (line: string) => void,
+  usage: UsageRecorder,
+  retry: NonNullable<BatchOptions["retryFailed"]>,
+  limits: BatchLimits,
+): Promise<DataFrame> {
   const failed = new Map<string, string>();
   const state = await loadState(dir);
   const rounds = new Map<string, number>();
@@ -321,54 +571,95 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
     // Submit every part of the stage first (or find it submitted by an earlier, stopped run), then wait.
     const parts: { batch: SubmittedBatch; lines: BatchRequestLine[] }[] = [];
     for (const endpoint of ["/v1/chat/completions", "/v1/embeddings"] as const) {
-      const part = lines.filter((l) => l.url === endpoint);
-      if (part.length === 0) continue;
-      const sig = signature(part);
-      let batch = state.batches.find((b) => b.signature === sig && b.endpoint === endpoint && !b.applied);
-      // A run resumed where an earlier one stopped goes on with that run's stage numbers.
-      if (batch && batch.stage > stage) stage = batch.stage;
-      if (batch && batch.batchId === "") {
-        // Stopped between uploading and recording the batch: find it by its input file, if it was created.
-        for await (const b of api.batches.list({ limit: 100 })) {
-          if (b.input_file_id === batch.inputFileId) {
-            batch.batchId = b.id;
-            batch.status = b.status;
-            await saveState(dir, state);
-            break;
+      let pending = lines.filter((l) => l.url === endpoint);
+      if (pending.length === 0) continue;
+      // Batches an earlier, stopped run submitted that still hold some of these lines are resumed, not
+      // submitted again: their results are read back for the lines still missing.
+      for (const earlier of state.batches.filter((b) => b.endpoint === endpoint && !b.applied)) {
+        if (pending.length === 0) break;
+        let mine: BatchRequestLine[];
+        if (signature(pending) === earlier.signature) {
+          mine = pending;
+          pending = [];
+        } else if (endpoint === "/v1/chat/completions") {
+          const ids = new Set((await recordedLines(dir, earlier)).map((l) => l.custom_id));
+          mine = pending.filter((l) => ids.has(l.custom_id));
+          pending = pending.filter((l) => !ids.has(l.custom_id));
+        } else {
+          // An embeddings line is named by its texts, which change as some reach the cache: the batch's own
+          // lines that hold a text still missing are read back, and the texts they do not hold go in new lines.
+          const wanted = new Set(pending.flatMap((l) => l.body["input"] as string[]));
+          mine = (await recordedLines(dir, earlier)).filter((l) => (l.body["input"] as string[]).some((t) => wanted.has(t)));
+          if (mine.length > 0) {
+            const covered = new Set(mine.flatMap((l) => l.body["input"] as string[]));
+            pending = embeddingLines([...wanted].filter((t) => !covered.has(t)), judge.embeddingModel, judge.embeddingBatchSize);
           }
         }
-      }
-      if (batch && batch.batchId !== "") {
-        log(`batch stage ${stage}: resuming ${batch.batchId} (${part.length} lines) instead of submitting again`);
-      } else {
-        if (!batch) {
-          // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
-          const name = `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
-          const text = toJsonl(part);
-          await writeFileAtomic(path.join(dir, name), text);
-          const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
-          // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
-          batch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
-          state.batches.push(batch);
-          await saveState(dir, state);
+        if (mine.length === 0) continue;
+        // A run resumed where an earlier one stopped goes on with that run's stage numbers.
+        if (earlier.stage > stage) stage = earlier.stage;
+        if (earlier.batchId === "" && earlier.status !== NOT_CREATED) {
+          // Stopped between uploading and recording the batch: find it by its input file, if it was created.
+          for await (const b of api.batches.list({ limit: 100 })) {
+            if (b.input_file_id === earlier.inputFileId) {
+              earlier.batchId = b.id;
+              earlier.status = b.status;
+              await saveState(dir, state);
+              break;
+            }
+          }
         }
-        const created = await api.batches.create({ input_file_id: batch.inputFileId, endpoint, completion_window: options.completionWindow ?? "24h" });
-        batch.batchId = created.id;
-        batch.status = created.status;
-        await saveState(dir, state);
-        log(`batch stage ${stage}: submitted ${created.id} with ${part.length} ${endpoint === "/v1/embeddings" ? "embedding" : "chat"} lines`);
+        if (earlier.batchId !== "") log(`batch stage ${stage}: resuming ${earlier.batchId} (${mine.length} lines) instead of submitting again`);
+        else await createBatchWhenRoom(api, earlier, state, dir, options, log, pollMs, parts.map((p) => p.batch));
+        parts.push({ batch: earlier, lines: mine });
       }
-      parts.push({ batch, lines: part });
+      // The rest in batches within the Batch API's limits on one input file (requests and bytes).
+      for (const part of splitLines(pending, limits)) {
+        const sig = signature(part);
+        // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
+        const name = requestFileName(stage, endpoint, sig);
+        const text = toJsonl(part);
+        await writeFileAtomic(path.join(dir, name), text);
+        const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
+        // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
+        const batch: SubmittedBatch = { stage, endpoint, signature: sig, batchId: "", inputFileId: file.id, lines: part.length, status: "uploaded", applied: false, submittedAt: new Date().toISOString() };
+        state.batches.push(batch);
+        await saveState(dir, state);
+        await createBatchWhenRoom(api, batch, state, dir, options, log, pollMs, parts.map((p) => p.batch));
+        parts.push({ batch, lines: part });
+      }
     }
     for (const { batch, lines: part } of parts) {
-      const done = await waitFor(api, batch, state, dir, pollMs, log);
-      const output = parseResultLines(await fileText(api, done.output_file_id), `${batch.batchId} output`);
-      const errors = parseResultLines(await fileText(api, done.error_file_id), `${batch.batchId} errors`);
+      const done = await waitFor(api, batch, state, dir, pollMs, log, judge.label);
+      if (done.status === "failed") {
+        // Refused as a whole (its input file did not pass validation): none of its lines ran or is paid for.
+        // Sending them all interactively instead would cost twice the price, unasked; the next run submits them afresh.
+        batch.applied = true;
+        await saveState(dir, state);
+        const why = (done.errors?.data ?? []).map((e) => `${e.message ?? "no message"}${e.line != null || e.code ? ` (${[e.line != null ? `line ${e.line}` : "", e.code ?? ""].filter((x) => x !== "").join(", ")})` : ""}`);
+        throw new Error(
+          judge.scrub(
+            `batch stage ${stage}: the Batch API failed batch ${batch.batchId} (${batch.lines} ${batch.endpoint} lines, input file ${batch.inputFileId}, a copy of it at ${path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature))}) without running it: ` +
+              `${why.length > 0 ? why.slice(0, 5).join("; ") + (why.length > 5 ? `; ${why.length - 5} more` : "") : "it gave no reason"}. ` +
+              `None of its lines ran, nor is paid for; fix what it says and run again: its lines are submitted in a new batch (the answers already in the cache are kept)`,
+          ),
+        );
+      }
+      const output = parseResultLines(await fileText(api, done.output_file_id, batch, "output", log), `${batch.batchId} output`);
+      const errors = parseResultLines(await fileText(api, done.error_file_id, batch, "error", log), `${batch.batchId} errors`);
       const unreadable = [...output.unreadable, ...errors.unreadable];
       if (unreadable.length > 0) log(`batch stage ${stage}: ${unreadable.length} result line${unreadable.length === 1 ? "" : "s"} could not be read (${unreadable[0]}); the other lines are used`);
       const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable);
       batch.applied = true;
       await saveState(dir, state);
+      if (done.status === "cancelled" && failures.size > 0) {
+        // Cancelled (in the dashboard, or by the provider): sending the lines it did not run interactively, at
+        // twice the price, is the opposite of what a cancel asks. The lines that ran are kept; the run stops.
+        throw new Error(
+          `batch stage ${stage}: batch ${batch.batchId} was cancelled; the ${part.length - failures.size} of its ${part.length} lines that ran are kept in the cache, ` +
+            `the other ${failures.size} were not run (nor paid for). Run the same command again to submit them in a new batch`,
+        );
+      }
       if (failures.size === 0) continue;
       log(`batch stage ${stage}: ${failures.size} of ${part.length} lines failed; ${retry === "none" ? "not retried" : `retrying them ${retry === "interactive" ? "interactively" : "in a follow-up batch"}`}`);
       if (retry === "interactive") await retryInteractively(failures, part, collector, judge, usage, failed);
@@ -402,15 +693,17 @@ export async function exportBatchRequests(data: DatasetSource, metrics: readonly
  * vLLM's OpenAI-compatible batch runner) into the cache. Returns how many
  * lines were used, how many failed (with why), the lines that could not be
  * read (cut off, no custom_id: named by line number; the others are used, and
- * the requests of those are exported again), and how many requests the next
- * stage still needs (export again when it is not 0).
+ * the requests of those are exported again), how many requests the next
+ * stage still needs (export again when it is not 0), and how many lines
+ * answer no request the table needs now (`ignored`: made with other judge
+ * settings, for another table, repeated, or read before).
  */
 export async function importBatchResults(
   data: DatasetSource,
   metrics: readonly Metric[],
   file: string,
   options: { judge?: Judge | JudgeOptions } = {},
-): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number }> {
+): Promise<{ applied: number; failed: Map<string, string>; unreadable: string[]; remaining: number; ignored: number }> {
   const judge = openaiJudge(options.judge, true);
   const usage = judge.newUsage();
   const { collector } = await collect(data, metrics, judge, new Map());
@@ -421,7 +714,10 @@ export async function importBatchResults(
   const answered = new Set(relevant.map((r) => r.custom_id));
   const failures = await applyResults(relevant, requests.filter((r) => answered.has(r.custom_id)), collector, judge, usage);
   const after = await collect(data, metrics, judge, new Map());
-  return { applied: relevant.length - failures.size, failed: failures, unreadable, remaining: requestLines(after.collector, judge.embeddingBatchSize).length };
+  // Lines that answer no request the table needs now: made with other judge settings (another model, layout or
+  // prompt), for another table, or read before. Counted, so that a mismatch is not taken for work still to do.
+  const ignored = results.length - relevant.length;
+  return { applied: answered.size - failures.size, failed: failures, unreadable, remaining: requestLines(after.collector, judge.embeddingBatchSize).length, ignored };
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * `evalframe batch status`: what the batch folder recorded.
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { flag, parseCommand, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
@@ -23,6 +25,14 @@ export const batchCommand: Command = async (argv, io, env) => {
     io.out(`${dir}: no batch submitted yet\n`);
     return 0;
   }
+  // A run holding the folder now (its lock file): said, so that a second run is not started in the same folder.
+  let holder: { pid?: unknown; host?: unknown; since?: unknown } | undefined;
+  try {
+    holder = JSON.parse(readFileSync(path.join(dir, "lock"), "utf8")) as typeof holder;
+  } catch {
+    holder = undefined;
+  }
+  if (holder) io.out(`${dir}: in use by the batch run of process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")} since ${String(holder.since ?? "?")}\n`);
   io.out(`${formatTable(batches.map((b) => ({ stage: b.stage, endpoint: b.endpoint, batch: b.batchId || "(uploaded, not created)", lines: b.lines, status: b.status, applied: b.applied ? "yes" : "no", submitted: b.submittedAt })))}\n`);
   return 0;
 };

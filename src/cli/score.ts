@@ -61,6 +61,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   "batch-export": s,
   "batch-import": s,
   "poll-interval": s,
+  "batch-max-lines": s,
   "dry-run": b,
   where: WHERE_OPTION,
   rpm: s,
@@ -151,6 +152,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     throw new UsageError(`${c}: use one of --batch, --batch-export and --batch-import at a time`, c);
   }
   const pollSeconds = finiteNumber(c, "poll-interval", stringOption(args, "poll-interval"), { above: 0, example: "30" });
+  const batchMaxLines = wholeNumber(c, "batch-max-lines", stringOption(args, "batch-max-lines"), 1, { max: 50_000, example: "5000" });
   const dryRun = flag(args, "dry-run");
   // Batch results are read back from the cache: without it each stage would submit (and pay for) its batch again, without end.
   if ((batchMode || batchImport !== undefined) && !dryRun && flag(args, "no-cache")) {
@@ -302,6 +304,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
       estimate(whole, selected, { judge, load: { format, strict, warn: false }, ...(requestsPerMinute ? { requestsPerMinute } : {}), ...(tokensPerMinute ? { tokensPerMinute } : {}) }),
     );
     io.out(`${formatEstimate(e)}\n`);
+    // The time above is the interactive run's: a batch run waits for the Batch API instead.
+    if (batchMode && e.paid) io.out(`With --batch: the cost at batch price above; the time is the Batch API's, up to 24 hours a stage (answer correctness takes two stages), not the time above.\n`);
     // What the same command would do after scoring, a dry run does not: said once, so that a CI job is not misled by its exit 0.
     const unwritten = [out !== "" ? "--out" : "", statementsOut !== undefined ? "--statements-out" : "", summaryJson !== undefined ? "--summary-json" : ""].filter((name) => name !== "");
     const skipped = [
@@ -359,19 +363,30 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   if (batchImport !== undefined) {
     const imported = await failOnError(() => importBatchResults(df!, selected, batchImport, { judge }), `${batchImport}: `);
     io.out(`read ${imported.applied.toLocaleString("en-US")} results from ${batchImport}${imported.failed.size > 0 ? ` (${imported.failed.size} failed lines)` : ""}\n`);
+    if (imported.ignored > 0) {
+      // Most often the judge flags differ from the export's (another --model): the results are then not for these requests, and exporting again would pay for them twice.
+      io.err(
+        `evalframe: ${imported.ignored.toLocaleString("en-US")} line${imported.ignored === 1 ? "" : "s"} of ${batchImport} answer${imported.ignored === 1 ? "s" : ""} no request this table needs now: ` +
+          `made with other judge settings (--model, --base-url, --max-tokens, --layout), for another table, repeated, or read before. Give the judge flags and environment (OPENAI_BASE_URL) the export was made with (the export prints the command to import with)\n`,
+      );
+    }
     if (imported.remaining > 0) {
       io.out(`the next stage needs ${imported.remaining.toLocaleString("en-US")} more requests: export them with --batch-export and run them too\n`);
       return 0;
     }
   }
   const scored = batchMode
-    ? await scoreBatch(df!, selected, {
-        judge,
-        batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
-        ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
-        log: (line: string) => io.err(`${line}\n`),
-        quiet: true,
-      })
+    ? // What stops a batch run (a batch the API failed, a batch folder in use, …) says what to do: a failure, not an unexpected error.
+      await failOnError(() =>
+        scoreBatch(df!, selected, {
+          judge,
+          batchDir: stringOption(args, "batch-dir") ?? ".evalframe-batch",
+          ...(pollSeconds !== undefined ? { pollIntervalMs: pollSeconds * 1000 } : {}),
+          ...(batchMaxLines !== undefined ? { maxLinesPerBatch: batchMaxLines } : {}),
+          log: (line: string) => io.err(`${line}\n`),
+          quiet: true,
+        }),
+      )
     : await score(df!, selected, { judge, progress, quiet: true });
   const run = scoreRun(scored);
   const rows = scored.shape[0] ?? 0;
