@@ -448,7 +448,7 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
       request,
       predicted: false,
       cached: cached !== undefined,
-      replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements) => ({ statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
+      replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements, i) => ({ number: i + 1, statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
     });
   }
   const answerCalls =

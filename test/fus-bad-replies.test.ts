@@ -1,0 +1,133 @@
+/**
+ * The fused layout against a judge that does not always reply as asked:
+ * batched replies that drop, repeat, reorder or renumber answers, give too
+ * few or too many verdicts, move an answer under another question, or are
+ * cut off. At 1, 3 and 8 answers a call, with and without reasons, every
+ * row must get exactly the Ragas arithmetic of its own verdicts (computed
+ * here from the scripted oracle), or fail naming what the reply did wrong;
+ * no other answer of the call is failed or shifted.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { answerCorrectness, createJudge, score, scoreRun, type Judge, type JudgeOptions } from "../src/index";
+import { tempDir } from "./support/files";
+import { useFakeOpenAI } from "./support/fake-openai";
+import { records } from "./support/frames";
+import { promptKind, requestData, scriptedAnswerCorrectness, scriptedEmbedding, sentences } from "./support/scripted-judge";
+
+const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding }));
+const quiet = { progress: false as const, quiet: true };
+const BATCHED = "answers_statements_verdicts";
+
+function judgeFor(options: JudgeOptions = {}): Judge {
+  return createJudge({ judge: "openai", apiKey: "sk-test-fus-0000000000", baseURL: url(), cache: false, retryBaseDelayMs: 1, quiet: true, ...options });
+}
+
+/** 4 questions × 3 models; reference lengths differ from question to question. */
+function rowsFor() {
+  const rows = [];
+  for (let q = 0; q < 4; q++) {
+    const facts = Array.from({ length: 2 + (q % 3) }, (_, i) => `Fact ${q} n${i}.`);
+    const reference = facts.join(" ");
+    rows.push({ id: `q${q}`, model: "a", user_input: `Q${q}?`, response: facts.slice(0, 2).join(" "), reference });
+    rows.push({ id: `q${q}`, model: "b", user_input: `Q${q}?`, response: `${facts[0]} Wrong ${q}.`, reference });
+    rows.push({ id: `q${q}`, model: "c", user_input: `Q${q}?`, response: `${facts[facts.length - 1]} Wrong ${q} c. Extra ${q} c.`, reference });
+  }
+  return rows;
+}
+
+/** F-beta as Ragas defines it, computed here apart from the toolkit. */
+function expectedFactual(response: string, reference: string, beta = 1): { tp: number; fp: number; fn: number; factual: number } {
+  const a = sentences(response);
+  const r = sentences(reference);
+  const tp = a.filter((s) => r.includes(s)).length;
+  const fp = a.length - tp;
+  const fn = r.filter((s) => !a.includes(s)).length;
+  const p = tp + fp === 0 ? 0 : tp / (tp + fp);
+  const rc = tp + fn === 0 ? 0 : tp / (tp + fn);
+  const factual = p === 0 && rc === 0 ? 0 : ((1 + beta * beta) * p * rc) / (beta * beta * p + rc);
+  return { tp, fp, fn, factual };
+}
+
+type Entry = { answer: number; statements: string[]; response: unknown[]; reference: unknown[] };
+type Batch = { questions: { answers: Entry[] }[] };
+
+/** Ways a batched reply goes wrong; each applies only to replies for 2 answers or more. */
+const MUTATIONS: Record<string, (reply: Batch) => void> = {
+  "drops an answer": (r) => void r.questions[0]!.answers.pop(),
+  "repeats an answer": (r) => void r.questions[0]!.answers.push({ ...r.questions[0]!.answers[0]! }),
+  "swaps two answers": (r) => {
+    const all = r.questions.flatMap((q) => q.answers);
+    if (all.length < 2) return;
+    const a = all[0]!;
+    const b = all[1]!;
+    const copy = { ...a };
+    Object.assign(a, b);
+    Object.assign(b, copy);
+  },
+  "numbers answers from 0": (r) => r.questions.flatMap((q) => q.answers).forEach((a) => (a.answer -= 1)),
+  "numbers each question's answers from 1": (r) => r.questions.forEach((q) => q.answers.forEach((a, i) => (a.answer = i + 1))),
+  "gives one verdict too few for an answer's statements": (r) => void r.questions[0]!.answers[0]!.response.pop(),
+  "gives one verdict too many for the reference": (r) => void r.questions[0]!.answers[0]!.reference.push(r.questions[0]!.answers[0]!.reference[0]),
+  "moves an answer under another question": (r) => {
+    if (r.questions.length < 2) return void r.questions[0]!.answers.reverse();
+    r.questions[1]!.answers.unshift(r.questions[0]!.answers.pop()!);
+  },
+  "leaves out a question": (r) => void (r.questions.length > 1 ? r.questions.pop() : r.questions[0]!.answers.pop()),
+};
+
+function answersIn(ctx: { messages: { role: string; content: unknown }[] }): number {
+  const data = requestData(ctx) as { questions?: { answers: unknown[] }[] };
+  return (data.questions ?? []).reduce((n, q) => n + q.answers.length, 0);
+}
+
+function checkScores(scored: Record<string, unknown>[], rows: ReturnType<typeof rowsFor>, what: string): void {
+  assert.equal(scored.length, rows.length, `${what}: no row lost`);
+  scored.forEach((r, i) => {
+    const row = rows[i]!;
+    assert.deepEqual([r["id"], r["model"]], [row.id, row.model], `${what}: row ${i} in place`);
+    assert.equal(r["answer_correctness_error"], "", `${what}: row ${i} not failed: ${String(r["answer_correctness_error"])}`);
+    const e = expectedFactual(row.response, row.reference);
+    assert.deepEqual([r["answer_correctness_tp"], r["answer_correctness_fp"], r["answer_correctness_fn"]], [e.tp, e.fp, e.fn], `${what}: row ${i} counts`);
+    assert.ok(Math.abs(Number(r["answer_correctness"]) - e.factual) < 1e-12, `${what}: row ${i} score ${String(r["answer_correctness"])}, expected ${e.factual}`);
+    const details = JSON.parse(String(r["answer_correctness_statements"])) as { response: { statement: string }[]; reference: { statement: string }[] };
+    assert.deepEqual(details.response.map((v) => v.statement), sentences(row.response), `${what}: row ${i}'s own statements in the drill-down`);
+    assert.deepEqual(details.reference.map((v) => v.statement), sentences(row.reference), `${what}: row ${i}'s own reference in the drill-down`);
+  });
+}
+
+describe("fused layout: batched replies that go wrong", () => {
+  for (const answersPerCall of [3, 8]) {
+    for (const reasons of [true, false]) {
+      for (const [name, mutate] of Object.entries(MUTATIONS)) {
+        it(`answersPerCall ${answersPerCall}, reasons ${reasons}: a reply that ${name} is refused and its answers asked alone; every row keeps its own verdicts`, async () => {
+          server.options.chat = (ctx) => {
+            const reply = scriptedAnswerCorrectness(ctx) as Batch;
+            if (promptKind(ctx.body) === BATCHED && answersIn(ctx) > 1) mutate(reply);
+            return reply;
+          };
+          const rows = rowsFor();
+          const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall, reasons, weights: [1, 0] })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet }));
+          checkScores(scored, rows, name);
+        });
+      }
+    }
+  }
+});
+
+describe("fused layout: a batch of references whose reply goes wrong", () => {
+  for (const answersPerCall of [1, 3, 8]) {
+    it(`answersPerCall ${answersPerCall}: a reply that gives two references' statements in each other's place is refused; every row is judged against its own reference`, async () => {
+      server.options.chat = (ctx) => {
+        const reply = scriptedAnswerCorrectness(ctx) as { texts?: unknown[] };
+        if (promptKind(ctx.body) === "statements_batch") reply.texts!.reverse();
+        return reply;
+      };
+      const rows = rowsFor();
+      const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall, weights: [1, 0] })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet }));
+      checkScores(scored, rows, "references swapped");
+      const kinds = server.chatRequests().map((r) => promptKind(r.body));
+      assert.equal(kinds.filter((k) => k === "statements").length, 4, "each reference split alone once the batch is refused");
+    });
+  }
+});
