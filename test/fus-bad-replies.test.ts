@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, score, scoreRun, type Judge, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, score, statements, type Judge, type JudgeOptions } from "../src/index";
 import { tempDir } from "./support/files";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { records } from "./support/frames";
@@ -130,4 +130,77 @@ describe("fused layout: a batch of references whose reply goes wrong", () => {
       assert.equal(kinds.filter((k) => k === "statements").length, 4, "each reference split alone once the batch is refused");
     });
   }
+});
+
+describe("fused layout: one answer to a call, and reruns", () => {
+  for (const reasons of [true, false]) {
+    it(`reasons ${reasons}: a row whose reply keeps giving too few verdicts fails naming the row's problem; a rerun asks for it again, not the cached rows`, async () => {
+      const cacheDir = tempDir();
+      const broken = (ctx: Parameters<typeof scriptedAnswerCorrectness>[0]) => {
+        const reply = scriptedAnswerCorrectness(ctx) as { response?: unknown[] };
+        if (promptKind(ctx.body) === "statements_verdicts" && JSON.stringify(requestData(ctx)).includes("Wrong 2 c.")) reply.response!.pop();
+        return reply;
+      };
+      server.options.chat = broken;
+      const rows = rowsFor();
+      const metric = () => answerCorrectness({ layout: "fused", reasons, weights: [1, 0] });
+      const first = records(await score(rows, [metric()], { judge: judgeFor({ cache: true, cacheDir, maxInvalidReplies: 1 }), ...quiet }));
+      const failed = first.flatMap((r, i) => (r["answer_correctness_error"] === "" ? [] : [i]));
+      assert.deepEqual(failed, [8], "only q2's answer by c fails");
+      assert.match(String(first[8]!["answer_correctness_error"]), /splitting and classifying the response failed: .*no valid reply after 2 attempts.*exactly one verdict for each of the 3 answer statements.*it gave 2/);
+      checkScores(first.filter((_, i) => i !== 8), rows.filter((_, i) => i !== 8), "the others");
+      // The server is fixed: only the failed row is asked again, and it is scored.
+      server.reset();
+      server.options.chat = scriptedAnswerCorrectness;
+      const second = records(await score(rows, [metric()], { judge: judgeFor({ cache: true, cacheDir, maxInvalidReplies: 1 }), ...quiet }));
+      checkScores(second, rows, "rerun");
+      assert.equal(server.chatRequests().length, 1, "one call: the row that failed");
+    });
+  }
+
+  for (const answersPerCall of [1, 3, 8]) {
+    it(`answersPerCall ${answersPerCall}: replies cut off at the token limit are refused, retried, and never cached; the rows are scored once the server answers whole`, async () => {
+      const cacheDir = tempDir();
+      // Each request's first reply is cut off; its retry comes whole.
+      const seen = new Set<string>();
+      server.options.fault = (req) => {
+        if (!req.path.endsWith("/chat/completions") || promptKind(req.body) === "statements_batch") return undefined;
+        const data = JSON.stringify(requestData(req.body as { messages: { role: string; content: unknown }[] }));
+        if (seen.has(data)) return undefined;
+        seen.add(data);
+        return { kind: "truncated" };
+      };
+      const rows = rowsFor();
+      const metric = () => answerCorrectness({ layout: "fused", answersPerCall, weights: [1, 0] });
+      const scored = records(await score(rows, [metric()], { judge: judgeFor({ cache: true, cacheDir, maxInvalidReplies: 2 }), ...quiet }));
+      checkScores(scored, rows, "first replies cut off");
+      server.reset();
+      const again = records(await score(rows, [metric()], { judge: judgeFor({ cache: true, cacheDir }), ...quiet }));
+      assert.deepEqual(again, scored);
+      assert.equal(server.chatRequests().length, 0, "all from the cache");
+    });
+  }
+
+  it("mixed faults at 3 answers a call: each row gets its own verdicts, and the statements table matches the counts", async () => {
+    const names = Object.keys(MUTATIONS);
+    let n = 0;
+    server.options.chat = (ctx) => {
+      const reply = scriptedAnswerCorrectness(ctx) as Batch;
+      // Every batched reply goes wrong in its own way on its first attempt; the correction is heeded.
+      const corrected = ctx.messages.some((m: { role: string; content: unknown }) => m.role === "user" && !/^\s*[[{]/.test(String(m.content)));
+      if (promptKind(ctx.body) === BATCHED && answersIn(ctx) > 1 && !corrected) MUTATIONS[names[n++ % names.length]!]!(reply);
+      return reply;
+    };
+    const rows = rowsFor();
+    const frame = await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 3, weights: [1, 0] })], { judge: judgeFor(), ...quiet });
+    const scored = records(frame);
+    checkScores(scored, rows, "mixed");
+    const table = records(statements(frame));
+    rows.forEach((_, i) => {
+      const mine = table.filter((s) => s["row"] === i);
+      assert.equal(mine.filter((s) => s["verdict"] === "TP").length, scored[i]!["answer_correctness_tp"], `row ${i}: TP in the statements table`);
+      assert.equal(mine.filter((s) => s["verdict"] === "FP").length, scored[i]!["answer_correctness_fp"], `row ${i}: FP in the statements table`);
+      assert.equal(mine.filter((s) => s["verdict"] === "FN").length, scored[i]!["answer_correctness_fn"], `row ${i}: FN in the statements table`);
+    });
+  });
 });
