@@ -23,7 +23,7 @@ function judgeFor(options: JudgeOptions = {}): Judge {
   return createJudge({ judge: "openai", apiKey: "sk-test-fus-0000000000", baseURL: url(), cache: false, retryBaseDelayMs: 1, quiet: true, ...options });
 }
 
-/** 4 questions × 3 models; reference lengths differ from question to question. */
+/** 4 questions × 3 models, reference lengths differing from question to question, and two rows of other kinds. */
 function rowsFor() {
   const rows = [];
   for (let q = 0; q < 4; q++) {
@@ -33,6 +33,9 @@ function rowsFor() {
     rows.push({ id: `q${q}`, model: "b", user_input: `Q${q}?`, response: `${facts[0]} Wrong ${q}.`, reference });
     rows.push({ id: `q${q}`, model: "c", user_input: `Q${q}?`, response: `${facts[facts.length - 1]} Wrong ${q} c. Extra ${q} c.`, reference });
   }
+  // A model giving another's answer (judged once), and an empty answer.
+  rows.push({ id: "q0", model: "d", user_input: "Q0?", response: rows[0]!.response, reference: rows[0]!.reference });
+  rows.push({ id: "q1", model: "d", user_input: "Q1?", response: "", reference: rows[3]!.reference });
   return rows;
 }
 
