@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, score, statements, type Judge, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, score, scoreRun, statements, type Judge, type JudgeOptions } from "../src/index";
 import { tempDir } from "./support/files";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { records } from "./support/frames";
@@ -205,5 +205,27 @@ describe("fused layout: one answer to a call, and reruns", () => {
       assert.equal(mine.filter((s) => s["verdict"] === "FP").length, scored[i]!["answer_correctness_fp"], `row ${i}: FP in the statements table`);
       assert.equal(mine.filter((s) => s["verdict"] === "FN").length, scored[i]!["answer_correctness_fn"], `row ${i}: FN in the statements table`);
     });
+  });
+});
+
+describe("fused layout: the usage line after bad replies", () => {
+  it("counts every call, attempt and token the refused batches cost", async () => {
+    server.options.chat = (ctx) => {
+      const reply = scriptedAnswerCorrectness(ctx) as Batch;
+      if (promptKind(ctx.body) === BATCHED && answersIn(ctx) > 1) MUTATIONS["drops an answer"]!(reply);
+      return reply;
+    };
+    const rows = rowsFor();
+    const frame = await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 3, weights: [1, 0] })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet });
+    checkScores(records(frame), rows, "drops an answer");
+    const usage = scoreRun(frame)!.usage;
+    const requests = server.chatRequests();
+    const batches = requests.filter((r) => promptKind(r.body) === BATCHED && answersIn(r.body as { messages: { role: string; content: unknown }[] }) > 1);
+    const alone = requests.filter((r) => promptKind(r.body) === BATCHED).length - batches.length;
+    assert.equal(usage.chatHttpRequests, requests.length, "every HTTP request counted");
+    assert.equal(usage.retries, batches.length / 2, "each refused batch asked twice: one retry each");
+    assert.equal(usage.failures, batches.length / 2, "each batch that stayed invalid counted as failed");
+    assert.equal(usage.chatCalls, 1 + batches.length / 2 + alone, "one reference batch, the batched calls, each answer alone");
+    assert.equal(usage.promptTokens, server.totalUsage().chatPromptTokens, "every attempt's prompt tokens");
   });
 });
