@@ -22,7 +22,7 @@ function judge(): Judge {
 }
 
 /** What every layout must agree on: scores, counts, errors, and each statement with its verdict (reasons left out: without them they are ""). */
-function outcome(rows: Record<string, unknown>[]) {
+function outcome(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   return rows.map((r) => {
     const cell = String(r["answer_correctness_statements"] ?? "");
     const d = cell === "" ? undefined : (JSON.parse(cell) as { response: { statement: string; verdict: string }[]; reference: { statement: string; verdict: string }[]; weights: unknown; beta: unknown; threshold: unknown });
