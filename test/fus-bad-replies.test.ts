@@ -229,3 +229,16 @@ describe("fused layout: the usage line after bad replies", () => {
     assert.equal(usage.promptTokens, server.totalUsage().chatPromptTokens, "every attempt's prompt tokens");
   });
 });
+
+describe("fused layout: a model that numbers answers its own way", () => {
+  it("numbering from 0 refuses the batches, but each answer asked alone is scored: its only entry cannot belong to another answer", async () => {
+    server.options.chat = (ctx) => {
+      const reply = scriptedAnswerCorrectness(ctx) as Batch;
+      if (promptKind(ctx.body) === BATCHED) MUTATIONS["numbers answers from 0"]!(reply);
+      return reply;
+    };
+    const rows = rowsFor();
+    const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8, weights: [1, 0] })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet }));
+    checkScores(scored, rows, "numbered from 0");
+  });
+});

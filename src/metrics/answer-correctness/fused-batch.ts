@@ -190,7 +190,8 @@ export function answersBatchRequest(questions: readonly QuestionAnswers[], optio
         if (given.length !== q.answers.length) return `question ${qi + 1}: the reply must give one entry for each of its ${q.answers.length} answers, in order; it gave ${given.length}`;
         for (const entry of given) {
           n++;
-          if (entry.answer !== n) return `the reply's entry for answer ${n} is numbered ${entry.answer}: give one entry per answer, in the order and with the numbers given`;
+          // An answer asked alone cannot be mistaken for another: its entry's number is not held against it.
+          if (entry.answer !== n && answers > 1) return `the reply's entry for answer ${n} is numbered ${entry.answer}: give one entry per answer, in the order and with the numbers given`;
           const problem = answerProblem(entry, q.reference.length);
           if (problem !== undefined) return `answer ${n}: ${problem}`;
         }
