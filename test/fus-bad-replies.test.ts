@@ -8,8 +8,11 @@
  * no other answer of the call is failed or shifted.
  */
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, score, scoreRun, statements, type Judge, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, loadDataset, score, scoreRun, statements, type Judge, type JudgeOptions } from "../src/index";
+import { runCliCaptured } from "./support/cli";
 import { tempDir } from "./support/files";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { records } from "./support/frames";
@@ -240,5 +243,41 @@ describe("fused layout: a model that numbers answers its own way", () => {
     const rows = rowsFor();
     const scored = records(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 8, weights: [1, 0] })], { judge: judgeFor({ maxInvalidReplies: 1 }), ...quiet }));
     checkScores(scored, rows, "numbered from 0");
+  });
+});
+
+describe("fused layout on the command line, with a judge that replies badly", () => {
+  it("--layout fused --answers-per-call 3 --no-reasons: the one answer that stays invalid fails, named; the statements file matches the scores", async () => {
+    const dir = tempDir();
+    const rows = rowsFor();
+    const input = path.join(dir, "rows.csv");
+    writeFileSync(input, ["id,model,user_input,response,reference", ...rows.map((r) => [r.id, r.model, r.user_input, r.response, r.reference].map((c) => JSON.stringify(c)).join(","))].join("\n") + "\n");
+    const names = Object.keys(MUTATIONS);
+    let n = 0;
+    server.options.chat = (ctx) => {
+      const reply = scriptedAnswerCorrectness(ctx) as Batch;
+      if (promptKind(ctx.body) !== BATCHED) return reply;
+      if (answersIn(ctx) > 1) MUTATIONS[names[n++ % names.length]!]!(reply);
+      else if (JSON.stringify(requestData(ctx)).includes("Wrong 2 c.")) reply.questions[0]!.answers[0]!.reference.pop();
+      return reply;
+    };
+    const env = { OPENAI_API_KEY: "sk-test-fus-cli-0000000000", OPENAI_BASE_URL: url() };
+    const args = ["score", input, "--judge", "openai", "--no-cache", "--no-progress", "--layout", "fused", "--answers-per-call", "3", "--no-reasons", "--weights", "1,0"];
+    const run = await runCliCaptured([...args, "--out", path.join(dir, "scored.csv"), "--statements-out", path.join(dir, "statements.csv")], env);
+    assert.ok(run.code === 0 || run.code === 1, run.err);
+    assert.match(run.out + run.err, /1 of 14 rows failed; first: row 8 \(id q2, model c\): splitting and classifying the response failed/);
+    const scored = records(await loadDataset(path.join(dir, "scored.csv")));
+    assert.equal(scored.length, rows.length);
+    const failedRows = scored.flatMap((r, i) => (String(r["answer_correctness_error"] ?? "") === "" ? [] : [i]));
+    assert.deepEqual(failedRows, [8], "only q2's answer by c fails");
+    assert.match(String(scored[8]!["answer_correctness_error"]), /exactly one verdict for each of the \d reference statements/);
+    checkScores(scored.filter((_, i) => i !== 8).map((r) => ({ ...r, answer_correctness_error: String(r["answer_correctness_error"] ?? "") })), rows.filter((_, i) => i !== 8), "command line");
+    const lines = readFileSync(path.join(dir, "statements.csv"), "utf8").trim().split("\n").slice(1);
+    rows.forEach((_, i) => {
+      const mine = lines.filter((l) => l.startsWith(`${i},`));
+      const count = (v: string) => mine.filter((l) => l.includes(`,${v},`)).length;
+      if (i === 8) return assert.equal(mine.length, 0, "no statements for the failed row");
+      assert.deepEqual([count("TP"), count("FP"), count("FN")], [scored[i]!["answer_correctness_tp"], scored[i]!["answer_correctness_fp"], scored[i]!["answer_correctness_fn"]].map(Number), `row ${i} in the statements file`);
+    });
   });
 });
