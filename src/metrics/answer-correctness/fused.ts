@@ -17,8 +17,17 @@ export const FUSED_PROMPT_VERSION = "ac-fused-v1";
 /** Version of the fused prompt that asks for verdicts without reasons (`reasons: false`). */
 export const FUSED_VERDICTS_ONLY_PROMPT_VERSION = "ac-fused-verdicts-only-v1";
 
-/** References whose statements one call extracts in the fused layout. */
+/** References whose statements one call extracts in the fused layout (fewer when they are long: {@link REFERENCE_CHARS_PER_CALL}). */
 export const REFERENCES_PER_CALL = 8;
+
+/**
+ * The most characters of references one extraction call carries, for a
+ * reply limit of 4,096 tokens (a longer reference goes alone; fewer in
+ * proportion under a judge's lower `maxTokens`). The reply restates them as
+ * statements, without verdicts: 8,000 characters, about 2,000 tokens of
+ * text, make a reply of about 2,500 to 3,000 tokens.
+ */
+export const REFERENCE_CHARS_PER_CALL = 8000;
 
 /** One text to split, with its question. */
 export interface TextToSplit {

@@ -193,8 +193,9 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   }
 
   planCalls(rows: readonly EvalRow[], judge?: Judge): StagePlan[] {
+    const maxReplyTokens = (this.judge ?? judge)?.maxReplyTokens;
     return this.layout === "fused"
-      ? fusedCallCounts(rows, this.weights[1] > 0, batchLimits(this.answersPerCall, (this.judge ?? judge)?.maxReplyTokens))
+      ? fusedCallCounts(rows, this.weights[1] > 0, batchLimits(this.answersPerCall, maxReplyTokens), maxReplyTokens)
       : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
   }
 
