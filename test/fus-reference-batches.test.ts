@@ -56,3 +56,32 @@ describe("fused layout: reference batches under a reply cap", () => {
     });
   }
 });
+
+/** Questions with references of `statements` sentences and one short answer each. */
+function longReferences(questions: number, statements: number) {
+  return Array.from({ length: questions }, (_, q) => ({ id: `q${q}`, model: "a", user_input: `Q${q}?`, response: text(q, 0, 1), reference: text(q, 0, statements) }));
+}
+
+describe("fused layout: several answers a call against long references", () => {
+  for (const [answersPerCall, maxTokens, statements, reasons] of [
+    [8, 1024, 10, true],
+    [12, 4096, 25, true],
+    [12, 1024, 25, false],
+  ] as const) {
+    it(`answersPerCall ${answersPerCall}, maxTokens ${maxTokens}, ${statements} reference statements, reasons ${reasons}: each answer's verdicts on the reference count toward the call's size, so no reply is cut off`, async () => {
+      const judge = judgeFor({ maxTokens });
+      const table = longReferences(16, statements);
+      const metric = () => answerCorrectness({ layout: "fused", answersPerCall, reasons, weights: [1, 0] });
+      const estimated = await estimate(table, [metric()], { judge });
+      const scored = records(await score(table, [metric()], { judge, ...quiet }));
+      assert.deepEqual(scored.map((r) => r["answer_correctness_error"]), table.map(() => ""));
+      assert.deepEqual(scored.map((r) => [r["answer_correctness_tp"], r["answer_correctness_fp"], r["answer_correctness_fn"]]), table.map(() => [1, 0, statements - 1]));
+      assert.equal(server.totalUsage().chatRepliesCut, 0, "no reply cut off at max_tokens");
+      const batched = server.chatRequests().filter((r) => promptKind(r.body) === "answers_statements_verdicts");
+      assert.ok(batched.length < table.length, `still several answers a call: ${batched.length} calls for ${table.length} answers`);
+      assert.equal(estimated.chatCalls, server.chatRequests().length, "the estimate plans the calls made");
+      const planned = metric().planCalls!(table.map((r, index) => ({ ...r, index, retrieved_contexts: [] })), judge);
+      assert.equal(planned.filter((s) => s.stage !== "embedding").reduce((a, s) => a + s.calls, 0), server.chatRequests().length, "progress plans the calls made");
+    });
+  }
+});

@@ -219,11 +219,12 @@ interface AnswerToAsk {
 /**
  * Cuts answers, in order, into calls of at most `limits.answers` answers and
  * at most `limits.chars` characters of answers ({@link MAX_ANSWER_CHARS_PER_CALL},
- * or fewer under a small reply cap), so that long answers go fewer to a call
- * (an answer longer than that goes alone).
+ * or fewer under a small reply cap), each answer's reference statements
+ * counted too ({@link replyWeight}), so that long answers, and answers to
+ * long references, go fewer to a call (an answer heavier than that goes alone).
  * Fed one answer at a time, it hands each call over as soon as it is full.
  */
-class CallCutter<T extends { answer: { response: string } }> {
+class CallCutter<T extends { answer: { response: string; reference: string } }> {
   private current: T[] = [];
   private chars = 0;
 
@@ -232,7 +233,7 @@ class CallCutter<T extends { answer: { response: string } }> {
   /** Adds the next answer; returns the calls it completed (none, or one or two). */
   add(item: T): T[][] {
     const done: T[][] = [];
-    const length = item.answer.response.length;
+    const length = replyWeight(item.answer, this.limits);
     if (this.current.length > 0 && this.chars + length > this.limits.chars) done.push(this.take());
     this.current.push(item);
     this.chars += length;
@@ -253,8 +254,18 @@ class CallCutter<T extends { answer: { response: string } }> {
   }
 }
 
+/**
+ * What an answer adds to a batched call's size, in characters: its text,
+ * and a verdict for each statement of its reference (counted from the
+ * reference's sentences, so that a plan made before the references are
+ * split cuts the same calls).
+ */
+function replyWeight(answer: { response: string; reference: string }, limits: BatchLimits): number {
+  return answer.response.length + predictStatements(answer.reference).length * limits.charsPerReferenceStatement;
+}
+
 /** All the calls of `answers`, cut as {@link CallCutter} cuts them. */
-function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], limits: BatchLimits): T[][] {
+function cutIntoCalls<T extends { answer: { response: string; reference: string } }>(answers: readonly T[], limits: BatchLimits): T[][] {
   const cutter = new CallCutter<T>(limits);
   const calls = answers.flatMap((a) => cutter.add(a));
   const rest = cutter.rest();
@@ -478,7 +489,7 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
   const answerCalls =
     answersPerCall === 1
       ? await planAnswersAlone(rows, known, context, reasons)
-      : await planAnswerBatches(rows, known, context, reasons, batchLimits(answersPerCall, context.judge.maxReplyTokens));
+      : await planAnswerBatches(rows, known, context, reasons, batchLimits(answersPerCall, context.judge.maxReplyTokens, reasons));
   for (const call of answerCalls) calls.push(call);
   if (semantic && rows.length > 0) calls.push({ kind: "embedding", stage: FUSED_STAGES.embedding, texts: embeddingTexts(rows) });
   return calls;
