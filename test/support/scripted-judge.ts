@@ -43,7 +43,7 @@ function scriptedReply(data: Record<string, unknown>): object {
       questions: questions.map((q) => ({ answers: q.answers.map(({ answer, text }) => ({ answer, statements: sentences(text), ...classified(sentences(text), q.reference) })) })),
     };
   }
-  if (Array.isArray(data["texts"])) return { texts: (data["texts"] as { text: string }[]).map((t) => ({ statements: sentences(t.text) })) };
+  if (Array.isArray(data["texts"])) return { texts: (data["texts"] as { number: number; text: string }[]).map((t) => ({ number: t.number, statements: sentences(t.text) })) };
   if (typeof data["text"] === "string" && Array.isArray(data["reference"])) {
     // The fused layout: the text's statements with their verdicts, then the reference's.
     const answer = sentences(data["text"]);

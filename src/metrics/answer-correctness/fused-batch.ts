@@ -36,12 +36,22 @@ export const MAX_ANSWER_CHARS_PER_CALL = 6000;
 /** The reply cap {@link MAX_ANSWER_CHARS_PER_CALL} is sized for, in tokens. */
 const REPLY_TOKENS_SIZED_FOR = 4096;
 
+/**
+ * What one verdict on a reference statement adds to a batched reply, in
+ * characters of answer text (the currency of {@link MAX_ANSWER_CHARS_PER_CALL}):
+ * each answer's entry judges every statement of its reference, so an answer
+ * to a long reference makes a long entry however short the answer.
+ */
+export const REFERENCE_VERDICT_CHARS = { reasons: 40, bare: 10 } as const;
+
 /** How much one batched call may carry: answers, and characters of answers. */
 export interface BatchLimits {
   /** The most answers a call (`answersPerCall`). */
   answers: number;
-  /** The most characters of answers a call (a longer answer goes alone). */
+  /** The most characters of answers a call, each answer's reference statements counted at {@link BatchLimits.charsPerReferenceStatement} (a longer answer goes alone). */
   chars: number;
+  /** What each statement of an answer's reference counts toward `chars` (its verdict in the reply). */
+  charsPerReferenceStatement: number;
 }
 
 /**
@@ -51,13 +61,16 @@ export interface BatchLimits {
  * batched reply is not cut off (which would pay for it, then ask each of its
  * answers alone).
  *
+ * `reasons: false` makes each reference verdict shorter.
+ *
  * @example
- * batchLimits(8);        // → { answers: 8, chars: 6000 }
- * batchLimits(8, 1024);  // → { answers: 8, chars: 1500 }
+ * batchLimits(8);               // → { answers: 8, chars: 6000, charsPerReferenceStatement: 40 }
+ * batchLimits(8, 1024);         // → { answers: 8, chars: 1500, charsPerReferenceStatement: 40 }
+ * batchLimits(8, 1024, false);  // → { answers: 8, chars: 1500, charsPerReferenceStatement: 10 }
  */
-export function batchLimits(answersPerCall: number, maxReplyTokens?: number): BatchLimits {
+export function batchLimits(answersPerCall: number, maxReplyTokens?: number, reasons = true): BatchLimits {
   const share = maxReplyTokens === undefined ? 1 : Math.min(1, maxReplyTokens / REPLY_TOKENS_SIZED_FOR);
-  return { answers: answersPerCall, chars: Math.floor(MAX_ANSWER_CHARS_PER_CALL * share) };
+  return { answers: answersPerCall, chars: Math.floor(MAX_ANSWER_CHARS_PER_CALL * share), charsPerReferenceStatement: reasons ? REFERENCE_VERDICT_CHARS.reasons : REFERENCE_VERDICT_CHARS.bare };
 }
 
 /** One question's answers in a batched call, with its reference's statements (at least one). */
@@ -190,7 +203,8 @@ export function answersBatchRequest(questions: readonly QuestionAnswers[], optio
         if (given.length !== q.answers.length) return `question ${qi + 1}: the reply must give one entry for each of its ${q.answers.length} answers, in order; it gave ${given.length}`;
         for (const entry of given) {
           n++;
-          if (entry.answer !== n) return `the reply's entry for answer ${n} is numbered ${entry.answer}: give one entry per answer, in the order and with the numbers given`;
+          // An answer asked alone cannot be mistaken for another: its entry's number is not held against it.
+          if (entry.answer !== n && answers > 1) return `the reply's entry for answer ${n} is numbered ${entry.answer}: give one entry per answer, in the order and with the numbers given`;
           const problem = answerProblem(entry, q.reference.length);
           if (problem !== undefined) return `answer ${n}: ${problem}`;
         }

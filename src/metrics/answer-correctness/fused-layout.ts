@@ -13,7 +13,7 @@ import type { UsageRecorder } from "../../judge/usage";
 import type { CallTracker, EvalRow, PlanContext, PlannedCall } from "../metric";
 import type { StatementVerdict } from "./details";
 import { answersBatchRequest, MAX_ANSWER_CHARS_PER_CALL, numberedAcross, batchLimits, type BatchLimits, type QuestionAnswers } from "./fused-batch";
-import { fusedRequest, REFERENCES_PER_CALL, statementsBatchRequest, type FusedReply, type TextToSplit } from "./fused";
+import { fusedRequest, REFERENCE_CHARS_PER_CALL, REFERENCES_PER_CALL, statementsBatchRequest, type FusedReply, type TextToSplit } from "./fused";
 import { embeddingTexts, predictStatements, referenceKey, RESTATED_SUBJECT_TOKENS, typicalVerdicts, type PlanSettings } from "./plan";
 import { cleanStatements, statementsRequest } from "./prompts";
 import { errorText } from "../../display/words";
@@ -36,9 +36,33 @@ function referencesToSplit(rows: readonly EvalRow[]): Map<string, TextToSplit> {
   return seen;
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+/** The reply cap {@link REFERENCE_CHARS_PER_CALL} is sized for, in tokens. */
+const REFERENCE_REPLY_TOKENS_SIZED_FOR = 4096;
+
+/**
+ * The references' extraction calls: the distinct references in row order,
+ * at most {@link REFERENCES_PER_CALL} and {@link REFERENCE_CHARS_PER_CALL}
+ * characters a call (fewer in proportion under a judge's `maxReplyTokens`
+ * below 4,096, so that no reply is cut off at the cap; a longer reference
+ * goes alone). Each entry is the reference's {@link referenceKey} and text.
+ */
+function referenceBatches(rows: readonly EvalRow[], maxReplyTokens: number | undefined): [string, TextToSplit][][] {
+  const share = maxReplyTokens === undefined ? 1 : Math.min(1, maxReplyTokens / REFERENCE_REPLY_TOKENS_SIZED_FOR);
+  const maxChars = Math.floor(REFERENCE_CHARS_PER_CALL * share);
+  const out: [string, TextToSplit][][] = [];
+  let current: [string, TextToSplit][] = [];
+  let chars = 0;
+  for (const entry of referencesToSplit(rows)) {
+    const length = entry[1].text.length;
+    if (current.length > 0 && (current.length === REFERENCES_PER_CALL || chars + length > maxChars)) {
+      out.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(entry);
+    chars += length;
+  }
+  if (current.length > 0) out.push(current);
   return out;
 }
 
@@ -55,7 +79,7 @@ export function extractReferencesInBatches(
   calls: CallTracker,
   into: Map<string, Map<string, Promise<string[]>>>,
 ): void {
-  for (const batch of chunks([...referencesToSplit(rows).values()], REFERENCES_PER_CALL)) {
+  for (const batch of referenceBatches(rows, judge.maxReplyTokens).map((entries) => entries.map(([, item]) => item))) {
     const reply = calls.track(FUSED_STAGES.references, judge.complete(statementsBatchRequest(batch), usage));
     batch.forEach((item, i) => {
       const statements = reply.then(
@@ -195,11 +219,12 @@ interface AnswerToAsk {
 /**
  * Cuts answers, in order, into calls of at most `limits.answers` answers and
  * at most `limits.chars` characters of answers ({@link MAX_ANSWER_CHARS_PER_CALL},
- * or fewer under a small reply cap), so that long answers go fewer to a call
- * (an answer longer than that goes alone).
+ * or fewer under a small reply cap), each answer's reference statements
+ * counted too ({@link replyWeight}), so that long answers, and answers to
+ * long references, go fewer to a call (an answer heavier than that goes alone).
  * Fed one answer at a time, it hands each call over as soon as it is full.
  */
-class CallCutter<T extends { answer: { response: string } }> {
+class CallCutter<T extends { answer: { response: string; reference: string } }> {
   private current: T[] = [];
   private chars = 0;
 
@@ -208,7 +233,7 @@ class CallCutter<T extends { answer: { response: string } }> {
   /** Adds the next answer; returns the calls it completed (none, or one or two). */
   add(item: T): T[][] {
     const done: T[][] = [];
-    const length = item.answer.response.length;
+    const length = replyWeight(item.answer, this.limits);
     if (this.current.length > 0 && this.chars + length > this.limits.chars) done.push(this.take());
     this.current.push(item);
     this.chars += length;
@@ -229,8 +254,18 @@ class CallCutter<T extends { answer: { response: string } }> {
   }
 }
 
+/**
+ * What an answer adds to a batched call's size, in characters: its text,
+ * and a verdict for each statement of its reference (counted from the
+ * reference's sentences, so that a plan made before the references are
+ * split cuts the same calls).
+ */
+function replyWeight(answer: { response: string; reference: string }, limits: BatchLimits): number {
+  return answer.response.length + predictStatements(answer.reference).length * limits.charsPerReferenceStatement;
+}
+
 /** All the calls of `answers`, cut as {@link CallCutter} cuts them. */
-function cutIntoCalls<T extends { answer: { response: string } }>(answers: readonly T[], limits: BatchLimits): T[][] {
+function cutIntoCalls<T extends { answer: { response: string; reference: string } }>(answers: readonly T[], limits: BatchLimits): T[][] {
   const cutter = new CallCutter<T>(limits);
   const calls = answers.flatMap((a) => cutter.add(a));
   const rest = cutter.rest();
@@ -346,11 +381,11 @@ function splitOnlyRow(row: EvalRow): boolean {
  * answer, or with `answersPerCall` above 1 one per batched call (and one per
  * answer without a reference); one embedding call.
  */
-export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean, limits: BatchLimits = batchLimits(1)): StagePlan[] {
+export function fusedCallCounts(rows: readonly EvalRow[], semantic: boolean, limits: BatchLimits = batchLimits(1), maxReplyTokens?: number): StagePlan[] {
   const answers =
     limits.answers === 1 ? rows.filter((r) => r.response.trim() !== "").length : plannedCalls(distinctAnswers(rows), limits) + rows.filter(splitOnlyRow).length;
   const plan: StagePlan[] = [
-    { stage: FUSED_STAGES.references, calls: Math.ceil(referencesToSplit(rows).size / REFERENCES_PER_CALL) },
+    { stage: FUSED_STAGES.references, calls: referenceBatches(rows, maxReplyTokens).length },
     { stage: FUSED_STAGES.answers, calls: answers, after: FUSED_STAGES.references },
   ];
   if (semantic && rows.length > 0) plan.push({ stage: FUSED_STAGES.embedding, calls: 1 });
@@ -437,7 +472,7 @@ async function planAnswerBatches(rows: readonly EvalRow[], known: ReadonlyMap<st
 export async function planFused(rows: readonly EvalRow[], context: PlanContext, { semantic, reasons, answersPerCall = 1 }: PlanSettings): Promise<PlannedCall[]> {
   const calls: PlannedCall[] = [];
   const known = new Map<string, PlannedStatements>();
-  for (const batch of chunks([...referencesToSplit(rows)], REFERENCES_PER_CALL)) {
+  for (const batch of referenceBatches(rows, context.judge.maxReplyTokens)) {
     const request = statementsBatchRequest(batch.map(([, item]) => item));
     const cached = await context.cachedReply(request);
     const lists = batch.map(([, item], i) => (cached ? cleanStatements(cached.texts[i]!.statements) : predictStatements(item.text)));
@@ -448,13 +483,13 @@ export async function planFused(rows: readonly EvalRow[], context: PlanContext, 
       request,
       predicted: false,
       cached: cached !== undefined,
-      replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements) => ({ statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
+      replyTokens: (tokens) => tokens(JSON.stringify({ texts: lists.map((statements, i) => ({ number: i + 1, statements })) })) + RESTATED_SUBJECT_TOKENS * lists.flat().length,
     });
   }
   const answerCalls =
     answersPerCall === 1
       ? await planAnswersAlone(rows, known, context, reasons)
-      : await planAnswerBatches(rows, known, context, reasons, batchLimits(answersPerCall, context.judge.maxReplyTokens));
+      : await planAnswerBatches(rows, known, context, reasons, batchLimits(answersPerCall, context.judge.maxReplyTokens, reasons));
   for (const call of answerCalls) calls.push(call);
   if (semantic && rows.length > 0) calls.push({ kind: "embedding", stage: FUSED_STAGES.embedding, texts: embeddingTexts(rows) });
   return calls;

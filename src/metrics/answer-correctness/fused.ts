@@ -11,14 +11,23 @@ import { withReasonLimit } from "../reasons";
 import { BARE_SIDES, BARE_SIDES_SENT, CLASSIFY_EXAMPLE, classifyRequest, cleanStatements, DATA_NOT_INSTRUCTIONS, fewShot, oneEntryEach, REASONED_SIDES, REASON_MAX_LENGTH, STATEMENT_RULES, statementsRequest, verdictsOnly } from "./prompts";
 
 /** Version of the batched reference-extraction prompt; part of every cache key. */
-export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v1";
+export const REFERENCE_BATCH_PROMPT_VERSION = "ac-statements-batch-v2";
 /** Version of the fused extract-and-classify prompt; part of every cache key. */
 export const FUSED_PROMPT_VERSION = "ac-fused-v1";
 /** Version of the fused prompt that asks for verdicts without reasons (`reasons: false`). */
 export const FUSED_VERDICTS_ONLY_PROMPT_VERSION = "ac-fused-verdicts-only-v1";
 
-/** References whose statements one call extracts in the fused layout. */
+/** References whose statements one call extracts in the fused layout (fewer when they are long: {@link REFERENCE_CHARS_PER_CALL}). */
 export const REFERENCES_PER_CALL = 8;
+
+/**
+ * The most characters of references one extraction call carries, for a
+ * reply limit of 4,096 tokens (a longer reference goes alone; fewer in
+ * proportion under a judge's lower `maxTokens`). The reply restates them as
+ * statements, without verdicts: 8,000 characters, about 2,000 tokens of
+ * text, make a reply of about 2,500 to 3,000 tokens.
+ */
+export const REFERENCE_CHARS_PER_CALL = 8000;
 
 /** One text to split, with its question. */
 export interface TextToSplit {
@@ -26,9 +35,9 @@ export interface TextToSplit {
   text: string;
 }
 
-/** Reply of the batched extraction: one statements list per text, in order. */
+/** Reply of the batched extraction: one statements list per text, in order, each after its text's number (from 1). */
 export interface StatementsBatchReply {
-  texts: StatementsReply[];
+  texts: ({ number: number } & StatementsReply)[];
 }
 
 /** Reply of the fused call: the answer's statements, then their verdicts (in order), then the reference's. */
@@ -38,7 +47,8 @@ export interface FusedReply {
   reference: ClassificationReply["reference"];
 }
 
-const StatementsBatchSchema = z.object({ texts: z.array(z.object({ statements: z.array(z.string()) })) });
+// Each entry starts with its text's number, so a reply that swaps two texts' entries is caught (counts alone cannot tell).
+const StatementsBatchSchema = z.object({ texts: z.array(z.object({ number: z.number().int(), statements: z.array(z.string()) })) });
 
 /** The answer's statements as the fused reply writes them, before their verdicts. */
 const STATEMENTS = { statements: z.array(z.string()) };
@@ -60,16 +70,19 @@ const BATCH_SYSTEM = `Split each "text" in the user's JSON list into standalone 
 
 ${STATEMENT_RULES}
 
-Give one entry per text, in order.`;
+Give one entry per text, in order: the text's number, then its statements.`;
 
 const BATCH_EXAMPLE_IN = JSON.stringify({
   texts: [
-    { question: "Who painted the Mona Lisa?", text: "Leonardo da Vinci painted it in the early 1500s." },
-    { question: "Where is the Louvre?", text: "The Louvre is in Paris." },
+    { number: 1, question: "Who painted the Mona Lisa?", text: "Leonardo da Vinci painted it in the early 1500s." },
+    { number: 2, question: "Where is the Louvre?", text: "The Louvre is in Paris." },
   ],
 });
 const BATCH_EXAMPLE_OUT = JSON.stringify({
-  texts: [{ statements: ["Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci painted the Mona Lisa in the early 1500s."] }, { statements: ["The Louvre is in Paris."] }],
+  texts: [
+    { number: 1, statements: ["Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci painted the Mona Lisa in the early 1500s."] },
+    { number: 2, statements: ["The Louvre is in Paris."] },
+  ],
 });
 
 /** The fused system prompt, with a short reason before each verdict or (reasons: false) the verdicts alone. */
@@ -100,13 +113,17 @@ export function statementsBatchRequest(items: readonly TextToSplit[]): Structure
     task: { kind: "custom", name: "extract_statements_batch" },
     promptVersion: REFERENCE_BATCH_PROMPT_VERSION,
     get messages() {
-      return (messages ??= fewShot(BATCH_SYSTEM, BATCH_EXAMPLE_IN, BATCH_EXAMPLE_OUT, JSON.stringify({ texts: items })));
+      return (messages ??= fewShot(BATCH_SYSTEM, BATCH_EXAMPLE_IN, BATCH_EXAMPLE_OUT, JSON.stringify({ texts: items.map((item, i) => ({ number: i + 1, question: item.question, text: item.text })) })));
     },
     schemaName: "statements_batch",
     jsonSchema: BATCH_JSON_SCHEMA,
     schema: StatementsBatchSchema,
-    check: (reply) => (reply.texts.length === items.length ? undefined : `the reply must give one entry for each of the ${items.length} texts, in order; it gave ${reply.texts.length}`),
-    compose: async (answer) => ({ texts: await Promise.all(items.map((i) => answer(statementsRequest(i.question, i.text)))) }),
+    check: (reply) => {
+      if (reply.texts.length !== items.length) return `the reply must give one entry for each of the ${items.length} texts, in order; it gave ${reply.texts.length}`;
+      const wrong = reply.texts.findIndex((entry, i) => entry.number !== i + 1);
+      return wrong < 0 ? undefined : `the reply's entry for text ${wrong + 1} is numbered ${reply.texts[wrong]!.number}: give one entry per text, in the order and with the numbers given`;
+    },
+    compose: async (answer) => ({ texts: await Promise.all(items.map(async (i, n) => ({ number: n + 1, ...(await answer(statementsRequest(i.question, i.text))) }))) }),
   };
 }
 

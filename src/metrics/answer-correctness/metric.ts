@@ -58,7 +58,8 @@ export interface AnswerCorrectnessOptions {
   /**
    * The fused layout's answers per call (default 1, at most 12). Above 1,
    * the answers are grouped by question and up to this many (fewer when
-   * they are long: at most 6,000 characters of answers) are split and
+   * they or their references are long: at most 6,000 characters of answers,
+   * each reference statement counted as 40) are split and
    * judged in one call, so the instructions, each question and its reference statements
    * are read once for all of them: fewer calls and prompt tokens per row,
    * but the model judges each answer with the others in view (told to judge
@@ -193,8 +194,9 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   }
 
   planCalls(rows: readonly EvalRow[], judge?: Judge): StagePlan[] {
+    const maxReplyTokens = (this.judge ?? judge)?.maxReplyTokens;
     return this.layout === "fused"
-      ? fusedCallCounts(rows, this.weights[1] > 0, batchLimits(this.answersPerCall, (this.judge ?? judge)?.maxReplyTokens))
+      ? fusedCallCounts(rows, this.weights[1] > 0, batchLimits(this.answersPerCall, maxReplyTokens, this.reasons), maxReplyTokens)
       : answerCorrectnessCallCounts(rows, this.weights[1] > 0);
   }
 
@@ -215,7 +217,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     // With answersPerCall above 1, the answers' calls are planned for the whole run at once (rows judged alone are left out).
     const fusedAnswers =
       this.layout === "fused" && this.answersPerCall > 1
-        ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, limits: batchLimits(this.answersPerCall, judge.maxReplyTokens) })
+        ? judgeAnswersInBatches(rows, judge, context.usage, calls, referenceStatements, { reasons: this.reasons, limits: batchLimits(this.answersPerCall, judge.maxReplyTokens, this.reasons) })
         : undefined;
     const similarities = this.weights[1] > 0 && rows.length > 0 ? calls.track(STAGES.embedding, rowSimilarities(rows, embedder, context.usage)) : undefined;
     const results = await mapWithLimit(rows, ROWS_IN_FLIGHT, async (row) => {
