@@ -120,6 +120,57 @@ function rootCause(error: Error): { code: string | undefined; message: string } 
   return { code, message };
 }
 
+/**
+ * The error a 2xx reply carries in its body instead of a result (some
+ * servers and gateways answer 200 with `{"error": …}`): its message, or its
+ * JSON when it has none; undefined when the reply has a result or no error.
+ */
+function serverError(data: unknown): string | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const { error, choices, data: list } = data as { error?: unknown; choices?: unknown; data?: unknown };
+  if (error === undefined || error === null || (Array.isArray(choices) && choices.length > 0) || (Array.isArray(list) && list.length > 0)) return undefined;
+  if (typeof error === "string") return error;
+  const message = typeof error === "object" ? (error as { message?: unknown }).message : undefined;
+  return typeof message === "string" && message !== "" ? message : JSON.stringify(error);
+}
+
+/**
+ * A chat completion put together from a server-sent-event stream of
+ * `chat.completion.chunk`s (`data: {…}` lines, then `data: [DONE]`): the
+ * first choice's content deltas joined, its last finish_reason, the last
+ * usage sent. Undefined when the text is not such a stream.
+ */
+function completionFromEvents(text: string): ChatCompletionShape | undefined {
+  let content: string | null = null;
+  let finishReason: string | null = null;
+  let usage: ChatCompletionShape["usage"];
+  let chunks = 0;
+  for (const line of text.split(/\r?\n/)) {
+    const data = /^data:\s?(.*)$/.exec(line)?.[1]?.trim();
+    if (data === undefined || data === "" || data === "[DONE]") continue;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+    if (typeof chunk !== "object" || chunk === null) return undefined;
+    const { choices, usage: used, error } = chunk as { choices?: unknown; usage?: ChatCompletionShape["usage"]; error?: unknown };
+    if (error !== undefined) return { choices: [], error } as ChatCompletionShape;
+    if (!Array.isArray(choices)) return undefined;
+    chunks++;
+    if (used) usage = used;
+    const first = choices.find((c: unknown) => typeof c === "object" && c !== null && ((c as { index?: unknown }).index ?? 0) === 0) as
+      | { delta?: { content?: unknown } | null; message?: { content?: unknown } | null; finish_reason?: unknown }
+      | undefined;
+    const piece = first?.delta?.content ?? first?.message?.content;
+    if (typeof piece === "string") content = (content ?? "") + piece;
+    if (typeof first?.finish_reason === "string") finishReason = first.finish_reason;
+  }
+  if (chunks === 0) return undefined;
+  return { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }], ...(usage ? { usage } : {}) };
+}
+
 /** Records into several recorders at once (the judge's own and the run's). */
 class UsageFanout {
   constructor(private readonly recorders: UsageRecorder[]) {}
@@ -383,6 +434,11 @@ export class OpenAIJudge implements Judge {
     if (status === 402) return `; the server wants payment: check the account's credits and billing at ${server.shownURL}`;
     if (status === 403) return `; the key may not use the model "${model}" here: check the key's project, organisation and permissions for this model (${this.modelSetting(model)}), and the base URL (${server.urlSetting})`;
     if (status === 404) return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})`;
+    if (status === 501) {
+      return model === this.config.embeddingModel && model !== this.config.model
+        ? `; the server does not serve embeddings (llama.cpp's llama-server: start it with --embeddings), or send them to a server that does: --embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL`
+        : `; the server does not implement this endpoint: check the base URL (${server.urlSetting})`;
+    }
     return "";
   }
 
@@ -399,8 +455,9 @@ export class OpenAIJudge implements Judge {
    * quota or unpaid account, a key not accepted, a model not found or not
    * allowed to this key): after a few in a row, with no success between, the
    * run stops asking (see {@link Endpoint.refused}). A 402 or 401 stops every
-   * request to the server; a 403 or 404 stops only the requests for its model,
-   * since another model on the same key may be answered.
+   * request to the server; a 403, 404 or 501 (an endpoint the server does not
+   * have) stops only the requests for its model, since another model on the
+   * same key may be answered.
    */
   private noteRefusal(error: APIError, status: number, server: Endpoint, model: string): void {
     const stops = (refusals: number, forIt = ""): string => `${refusals} requests${forIt} in a row got this answer, so the run stops asking${forIt}`;
@@ -408,7 +465,7 @@ export class OpenAIJudge implements Judge {
       server.refused("quota", status, (n) => `${this.quotaUsedUp(server)}; ${stops(n)}`);
     } else if (status === 401 || status === 402) {
       server.refused(status === 401 ? "key" : "quota", status, (n) => `HTTP ${status} from ${server.shownURL} (${error.message}): ${stops(n)}${this.statusHint(status, server, model)}`);
-    } else if (status === 403 || status === 404) {
+    } else if (status === 403 || status === 404 || status === 501) {
       server.refused(`model:${model}`, status, (n) => `HTTP ${status} from ${server.shownURL} for model "${model}" (${error.message}): ${stops(n, " for it")}${this.statusHint(status, server, model)}`);
     }
   }
@@ -472,6 +529,8 @@ export class OpenAIJudge implements Judge {
       .asResponse();
     this.chat.succeeded(model);
     const data = await this.readJSON(response, this.chat, started, "chat completion", MAX_REPLY_BYTES, "a runaway reply? bound replies with maxTokens (--max-tokens or EVALFRAME_MAX_TOKENS)");
+    const carried = serverError(data);
+    if (carried !== undefined) throw new ReplyBodyError(`the server answered HTTP ${response.status} with an error in the body: "${excerpt(carried, 200)}" from ${this.chat.shownURL}`, true);
     if (typeof data !== "object" || data === null || !Array.isArray((data as { choices?: unknown }).choices)) {
       throw new ReplyBodyError(`the server's reply was not a JSON chat completion (JSON with no "choices" list: ${excerpt(JSON.stringify(data), 120)}) from ${this.chat.shownURL}`, true);
     }
@@ -540,6 +599,9 @@ export class OpenAIJudge implements Judge {
     }
     // A byte-order mark before the JSON (some gateways add one) is not part of it, as fetch's own json() reads it.
     const text = Buffer.concat(chunks).toString("utf8").replace(/^\ufeff/, "");
+    // A stream of chunks though none was asked for (a proxy that always streams): the whole reply, put together.
+    const streamed = expected === "chat completion" && /^\s*(?:data|event|id|:)[^\n]*\n/.test(text) ? completionFromEvents(text) : undefined;
+    if (streamed !== undefined) return streamed;
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -767,6 +829,8 @@ export class OpenAIJudge implements Judge {
     server.succeeded(model);
     const limit = MAX_REPLY_BYTES + MAX_EMBEDDING_BYTES_PER_TEXT * batch.length;
     const data = await this.readJSON(response, server, started, "embeddings reply", limit, "send fewer texts a request (embeddingBatchSize)");
+    const carried = serverError(data);
+    if (carried !== undefined) throw new ReplyBodyError(`the server answered HTTP ${response.status} with an error in the body: "${excerpt(carried, 200)}" from ${server.shownURL}`, true);
     if (typeof data !== "object" || data === null || !Array.isArray((data as { data?: unknown }).data)) {
       throw new ReplyBodyError(`the server's reply was not a JSON embeddings reply (JSON with no "data" list: ${excerpt(JSON.stringify(data), 120)}) from ${server.shownURL}`, true);
     }
