@@ -167,3 +167,139 @@ describe("replies in another wrapping", () => {
     assert.match(error.message, /an error/i, error.message);
   });
 });
+
+describe("Azure OpenAI, the per-deployment API", () => {
+  const KEY = "azure-key-0123456789abcdef0123";
+  /** Azure: the deployment in the path, api-version in the query, the key in an api-key header. */
+  const azure = (req: Seen): Answer => {
+    if (req.headers["api-key"] !== KEY) return { status: 401, body: { error: { code: "401", message: "Access denied due to invalid subscription key or wrong API endpoint." } } };
+    if (req.query["api-version"] === undefined) return { status: 404, body: { error: { code: "404", message: "Resource not found" } } };
+    const m = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/.exec(req.path);
+    if (!m) return { status: 404, body: { error: { code: "404", message: "Resource not found" } } };
+    if (m[2] === "embeddings") return { status: 200, body: { object: "list", data: (req.body.input as string[]).map((_, i) => ({ object: "embedding", index: i, embedding: [1, i + 1, m[1]!.length] })), usage: { prompt_tokens: 3, total_tokens: 3 } } };
+    return { status: 200, body: completion(JSON.stringify({ answer: `from ${m[1]}` })) };
+  };
+  const options = (deployment: string, cacheDir: string | undefined): JudgeOptions => ({
+    baseURL: `${srv.origin}/openai/deployments/${deployment}?api-version=2024-10-21`,
+    embeddingBaseURL: `${srv.origin}/openai/deployments/embed-small?api-version=2024-10-21`,
+    headers: { "api-key": KEY },
+    ...(cacheDir === undefined ? { cache: false } : { cacheDir }),
+  });
+
+  it("sends chat to the chat deployment and embeddings to theirs, with the api-key header and api-version", async () => {
+    srv.persona = azure;
+    const judge = judgeFor(options("chat-prod", undefined));
+    assert.deepEqual(await judge.complete(echoRequest("a")), { answer: "from chat-prod" });
+    assert.equal((await judge.embed(["x"]))[0]!.length, 3);
+    assert.deepEqual(
+      srv.seen.map((r) => `${r.path}?${r.query["api-version"]}`),
+      ["/openai/deployments/chat-prod/chat/completions?2024-10-21", "/openai/deployments/embed-small/embeddings?2024-10-21"],
+    );
+  });
+
+  it("two deployments under one model name never share cached answers, and the key is in no cache file", async () => {
+    srv.persona = azure;
+    const dir = mkdtempSync(join(tmpdir(), "srv-azure-"));
+    try {
+      assert.deepEqual(await judgeFor(options("chat-a", dir)).complete(echoRequest("same")), { answer: "from chat-a" });
+      assert.deepEqual(await judgeFor(options("chat-b", dir)).complete(echoRequest("same")), { answer: "from chat-b" });
+      const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
+      for (const f of files(dir)) assert.ok(!readFileSync(f, "utf8").includes(KEY), `the api-key is in ${f}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a content-filter refusal (400, code content_filter) is not retried, says so, and shows no key", async () => {
+    srv.persona = (req) =>
+      req.headers["api-key"] === KEY
+        ? { status: 400, body: { error: { code: "content_filter", status: 400, message: "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", innererror: { code: "ResponsibleAIPolicyViolation" } } } }
+        : { status: 401, body: { error: { message: "no key" } } };
+    const judge = judgeFor(options("chat-prod", undefined));
+    const error = await failureOf(judge.complete(echoRequest("b")));
+    assert.equal(chats().length, 1, `sent ${chats().length} times`);
+    assert.match(error.message, /content management policy/);
+    assert.ok(!error.message.includes(KEY), "no key in the error");
+  });
+
+  it("a content-filtered reply (finish_reason content_filter, no content) says the content filter withheld it", async () => {
+    srv.persona = () => ({ status: 200, body: completion(null, { finish_reason: "content_filter" }) });
+    const error = await failureOf(judgeFor({ ...options("chat-prod", undefined), maxInvalidReplies: 0 }).complete(echoRequest("c")));
+    assert.match(error.message, /content filter/);
+  });
+
+  it("a 429 with retry-after-ms is waited out, not failed", async () => {
+    let n = 0;
+    srv.persona = (req) => (n++ < 2 ? { status: 429, headers: { "retry-after-ms": "20" }, body: { error: { code: "429", message: "Requests to the ChatCompletions_Create Operation have exceeded call rate limit." } } } : azure(req));
+    assert.deepEqual(await judgeFor({ ...options("chat-prod", undefined), maxRetries: 0 }).complete(echoRequest("d")), { answer: "from chat-prod" });
+  });
+});
+
+describe("vLLM", () => {
+  it("prompt plus max_tokens over the context (400): not retried, and says to lower max tokens", async () => {
+    srv.persona = () => ({
+      status: 400,
+      body: { object: "error", message: "This model's maximum context length is 8192 tokens. However, you requested 10000 tokens (2000 in the messages, 8000 in the completion). Please reduce the length of the messages or completion.", type: "BadRequestError", param: null, code: 400 },
+    });
+    const judge = judgeFor({ model: "Qwen/Qwen2.5-7B-Instruct", maxTokens: 8000 });
+    const error = await failureOf(judge.complete(echoRequest("x")));
+    assert.equal(chats().length, 1);
+    assert.match(error.message, /maximum context length/);
+    assert.match(error.message, /--max-tokens|EVALFRAME_MAX_TOKENS/, error.message);
+  });
+
+  it("its flat error body ({object: 'error', message}) is read: a refusal of json_schema falls back to json_object", async () => {
+    srv.persona = (req) =>
+      req.body.response_format?.type === "json_schema"
+        ? { status: 400, body: { object: "error", message: "response_format type json_schema is not supported for this model", type: "BadRequestError", param: null, code: 400 } }
+        : { status: 200, body: completion(echoOf(req)) };
+    assert.deepEqual(await judgeFor().complete(echoRequest("f")), { answer: "echo: f" });
+    assert.deepEqual(chats().map((r) => r.body.response_format.type), ["json_schema", "json_object"]);
+  });
+
+  it("a reasoning model's reasoning_content beside the JSON content is not read as the reply", async () => {
+    srv.persona = (req) => {
+      const body = completion(echoOf(req));
+      (body["choices"] as { message: Record<string, unknown> }[])[0]!.message["reasoning_content"] = "Let me think {not json";
+      return { status: 200, body };
+    };
+    assert.deepEqual(await judgeFor({ model: "Qwen/QwQ-32B" }).complete(echoRequest("r")), { answer: "echo: r" });
+    assert.equal(chats()[0]!.body.model, "Qwen/QwQ-32B", "a model name with a slash goes as it is");
+  });
+});
+
+describe("Ollama", () => {
+  it("replies with no usage: the tokens are said to be unreported, not 0, and the cost is not $0", async () => {
+    srv.persona = (req) => ({ status: 200, body: completion(echoOf(req), { usage: null }) });
+    const judge = judgeFor({ model: "llama3.1:8b", prices: { "llama3.1:8b": { input: 1, output: 1 } } });
+    const usage = judge.newUsage();
+    await judge.complete(echoRequest("u"), usage);
+    const line = formatUsage(usage.summary());
+    assert.ok(!/\b0 tokens\b/.test(line), `says 0 tokens: ${line}`);
+    assert.ok(!line.includes("$0.00"), `says $0.00: ${line}`);
+    assert.match(line, /not reported/, line);
+  });
+
+  it("a base URL without /v1: the 404 says the base URL usually ends in /v1", async () => {
+    srv.persona = (req) => (req.path.startsWith("/v1/") ? { status: 200, body: completion(echoOf(req)) } : { status: 404, headers: { "content-type": "text/plain" }, body: "404 page not found" });
+    const judge = createJudge({ judge: "openai", baseURL: srv.origin, model: "llama3.1", cache: false }, {});
+    const error = await failureOf(judge.complete(echoRequest("v")));
+    assert.match(error.message, /\/v1/, error.message);
+  });
+
+});
+
+describe("base URLs as users write them", () => {
+  for (const [what, path] of [
+    ["a trailing slash", "/v1/"],
+    ["a reverse proxy's path prefix over http", "/team/llm/v1"],
+    ["a reverse proxy's path prefix with a trailing slash", "/team/llm/v1/"],
+  ] as const) {
+    it(`${what}: requests go to the path under it`, async () => {
+      srv.persona = (req) => (req.path.replace(/^\/team\/llm/, "") === "/v1/chat/completions" ? { status: 200, body: completion(echoOf(req)) } : { status: 404, body: "nope" });
+      const judge = createJudge({ judge: "openai", baseURL: `${srv.origin}${path}`, cache: false }, {});
+      assert.deepEqual(await judge.complete(echoRequest("p")), { answer: "echo: p" });
+      assert.equal(chats()[0]!.path, `${path.replace(/\/$/, "")}/chat/completions`);
+    });
+  }
+});

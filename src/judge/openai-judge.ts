@@ -171,6 +171,35 @@ function completionFromEvents(text: string): ChatCompletionShape | undefined {
   return { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }], ...(usage ? { usage } : {}) };
 }
 
+/**
+ * `fetch`, with an error reply's body put in the shape the SDK reads
+ * (`{"error": {"message", …}}`) when it came in another: vLLM's flat
+ * `{"object": "error", "message", …}`, or a FastAPI `{"detail": …}`. Else the
+ * SDK says only "400 status code (no body)", and a server's refusal of
+ * json_schema is not known for one.
+ */
+async function withReadableErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.status < 400) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  let out = text;
+  if (typeof body === "object" && body !== null && !Array.isArray(body) && !("error" in body)) {
+    const flat = body as { message?: unknown; detail?: unknown; type?: unknown; code?: unknown; param?: unknown };
+    const message = typeof flat.message === "string" ? flat.message : typeof flat.detail === "string" ? flat.detail : flat.detail !== undefined ? JSON.stringify(flat.detail) : undefined;
+    if (message !== undefined) out = JSON.stringify({ error: { message, type: flat.type ?? null, code: flat.code ?? null, param: flat.param ?? null } });
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(out, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** Records into several recorders at once (the judge's own and the run's). */
 class UsageFanout {
   constructor(private readonly recorders: UsageRecorder[]) {}
@@ -231,6 +260,7 @@ class Endpoint {
       timeout: config.timeoutMs,
       defaultHeaders: config.headers,
       defaultQuery: query,
+      fetch: withReadableErrors,
     });
   }
 
@@ -413,7 +443,7 @@ export class OpenAIJudge implements Judge {
         message = `${what}: ${this.quotaUsedUp(server)} (HTTP ${error.status}: ${error.message.replace(/^\d{3} /, "")})`;
         retryable = false;
       } else {
-        message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}${this.statusHint(error.status, server, model)}`;
+        message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}${this.statusHint(error.status, server, model, error.message)}`;
       }
     } else {
       message = `${what}: ${errorText(error)}`;
@@ -428,12 +458,21 @@ export class OpenAIJudge implements Judge {
     return `the API key's quota is used up (insufficient_quota) at ${server.shownURL}: check the account's plan and billing`;
   }
 
-  /** What to check after a 401, 402, 403 or 404 (`; …`), else "". */
-  private statusHint(status: number, server: Endpoint, model: string): string {
+  /** What to check after a 401, 402, 403, 404, 501, or a 400 over the model's context (`; …`), else "". */
+  private statusHint(status: number, server: Endpoint, model: string, message = ""): string {
     if (status === 401) return `; the API key was not accepted: check ${server.keyCheck}, or the key for this base URL`;
     if (status === 402) return `; the server wants payment: check the account's credits and billing at ${server.shownURL}`;
     if (status === 403) return `; the key may not use the model "${model}" here: check the key's project, organisation and permissions for this model (${this.modelSetting(model)}), and the base URL (${server.urlSetting})`;
-    if (status === 404) return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})`;
+    if (status === 404) {
+      const path = new URL(server === this.chat ? this.config.baseURL : this.config.embeddingBaseURL).pathname.replace(/\/+$/, "");
+      const v1 = /\/v1$|\/openai\/deployments\/[^/]+$/.test(path) ? "" : ` (OpenAI-compatible servers serve it under /v1: e.g. ${server.shownURL}/v1)`;
+      return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})${v1}`;
+    }
+    if (status === 400 && /context length|context window|maximum context|max_tokens|max_completion_tokens|too many tokens|exceeds? the (?:available )?context/i.test(message)) {
+      return this.config.maxTokens !== undefined
+        ? `; the prompt and the reply's ${this.config.maxTokens} tokens (--max-tokens or EVALFRAME_MAX_TOKENS) do not fit the model's context: lower the max tokens, or leave them out (the server's own limit)`
+        : "; the prompt does not fit the model's context: serve the model with a longer context (vLLM: --max-model-len; Ollama: num_ctx; llama.cpp: --ctx-size), or set --max-tokens / EVALFRAME_MAX_TOKENS lower";
+    }
     if (status === 501) {
       return model === this.config.embeddingModel && model !== this.config.model
         ? `; the server does not serve embeddings (llama.cpp's llama-server: start it with --embeddings), or send them to a server that does: --embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL`
@@ -539,6 +578,8 @@ export class OpenAIJudge implements Judge {
     const completion = count(completionData.usage?.completion_tokens);
     const cached = count(completionData.usage?.prompt_tokens_details?.cached_tokens);
     usage.each((u) => u.tokens(model, "chat", prompt, completion, "interactive", cached));
+    // No usage, or zeros (a reply always reads its prompt): not "0 tokens, $0", but unknown.
+    if (prompt === 0 && completion === 0) usage.each((u) => u.tokensUnreported());
     this.scheduler.observe(response.headers, prompt + completion);
     const first = completionData.choices[0];
     const choice = typeof first === "object" && first !== null ? (first as ChoiceShape) : undefined;
@@ -837,6 +878,7 @@ export class OpenAIJudge implements Judge {
     const reply = data as EmbeddingsShape;
     const tokens = count(reply.usage?.prompt_tokens);
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
+    if (tokens === 0) usage.each((u) => u.tokensUnreported());
     this.embeddingScheduler.observe(response.headers, tokens);
     // An entry with no index sorts first, and fails the check below.
     const at = (r: { index?: unknown }): number => (typeof r.index === "number" ? r.index : -1);
