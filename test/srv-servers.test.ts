@@ -28,6 +28,7 @@ interface Seen {
 
 /** What a persona answers: a status, headers and a body (an object is sent as JSON). */
 interface Answer {
+  /** 0: never answer (a server still loading its model). */
   status: number;
   headers?: Record<string, string>;
   body: unknown;
@@ -56,6 +57,7 @@ class PersonaServer {
         const seen: Seen = { method: req.method ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body };
         this.seen.push(seen);
         const answer = this.persona(seen);
+        if (answer.status === 0) return;
         const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
         res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers, "content-length": String(Buffer.byteLength(text)) });
         res.end(text);
@@ -287,6 +289,17 @@ describe("Ollama", () => {
     assert.match(error.message, /\/v1/, error.message);
   });
 
+});
+
+describe("a slow local server", () => {
+  it("EVALFRAME_TIMEOUT_MS sets the request timeout, and a timeout names it and --concurrency", async () => {
+    srv.persona = () => ({ status: 0, body: "" });
+    const judge = createJudge({ cache: false, maxRetries: 0 }, { OPENAI_BASE_URL: `${srv.origin}/v1`, EVALFRAME_MODEL: "llama3.1:70b", EVALFRAME_TIMEOUT_MS: "150" });
+    const error = await failureOf(judge.complete(echoRequest("slow")));
+    assert.match(error.message, /no reply within 150 ms/);
+    assert.match(error.message, /--timeout-ms, EVALFRAME_TIMEOUT_MS/);
+    assert.match(error.message, /--concurrency/);
+  });
 });
 
 describe("base URLs as users write them", () => {

@@ -23,6 +23,7 @@ export const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "embedding-base-url": s,
   concurrency: s,
   "max-tokens": s,
+  "timeout-ms": s,
   "cache-dir": s,
   "no-cache": { type: "boolean" },
 };
@@ -90,6 +91,11 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
   if (maxTokens !== undefined) {
     options.maxTokens = maxTokens;
     flags.maxTokens = "--max-tokens";
+  }
+  const timeoutMs = wholeNumber(c, "timeout-ms", stringOption(args, "timeout-ms"), 1, { example: "300000" });
+  if (timeoutMs !== undefined) {
+    options.timeoutMs = timeoutMs;
+    flags.timeoutMs = "--timeout-ms";
   }
   if (flag(args, "no-cache")) {
     options.cache = false;

@@ -433,7 +433,9 @@ export class OpenAIJudge implements Judge {
       message = `${what}: ${error.message}`;
       retryable = error.retryable;
     } else if (error instanceof APIConnectionTimeoutError) {
-      message = `${what}: no reply within ${this.config.timeoutMs} ms from ${server.shownURL}`;
+      message =
+        `${what}: no reply within ${this.config.timeoutMs} ms from ${server.shownURL}: a server that loads its model at the first request, ` +
+        `or answers a few requests at a time (Ollama, LM Studio, llama.cpp), may need a longer timeout (--timeout-ms, EVALFRAME_TIMEOUT_MS or { timeoutMs }) or a lower --concurrency`;
     } else if (error instanceof APIConnectionError) {
       message = server.unreachable ? `${what}: ${server.unreachable}` : `${what}: could not reach ${server.shownURL} (${rootCause(error).message})`;
     } else if (error instanceof APIError && error.status !== undefined) {
