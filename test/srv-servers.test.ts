@@ -291,6 +291,29 @@ describe("Ollama", () => {
 
 });
 
+describe("LM Studio", () => {
+  /** LM Studio: json_object is refused whatever the model; this model cannot take a json_schema either. */
+  const lmStudio = (req: Seen): Answer => {
+    const type = req.body.response_format?.type as string | undefined;
+    if (type === "json_object") return { status: 400, body: { error: "'response_format.type' must be 'json_schema' or 'text'" } };
+    if (type === "json_schema") return { status: 400, body: { error: "json_schema response_format is not supported for this model" } };
+    const user = (req.body.messages as { role: string; content: string }[]).find((m) => m.role === "user");
+    return { status: 200, body: completion(`<think>The user wants JSON.</think>\n{"answer": "echo: ${user?.content}"}`) };
+  };
+
+  it("refusing both json_schema and json_object: the schema goes in the prompt alone, and the run goes on", async () => {
+    srv.persona = lmStudio;
+    const judge = judgeFor({ model: "qwen3-8b-mlx" });
+    assert.deepEqual(await judge.complete(echoRequest("one")), { answer: "echo: one" });
+    assert.deepEqual(await judge.complete(echoRequest("two")), { answer: "echo: two" });
+    assert.deepEqual(
+      chats().map((r) => r.body.response_format?.type ?? "none"),
+      ["json_schema", "json_object", "none", "none"],
+    );
+    assert.match(JSON.stringify(chats()[2]!.body.messages), /JSON Schema/, "the schema is in the prompt");
+  });
+});
+
 describe("a slow local server", () => {
   it("EVALFRAME_TIMEOUT_MS sets the request timeout, and a timeout names it and --concurrency", async () => {
     srv.persona = () => ({ status: 0, body: "" });

@@ -533,7 +533,12 @@ export class OpenAIJudge implements Judge {
       this.noteRefusal(error, error.status, server, model);
       // A used-up quota comes as a 429, but waiting for it would take the whole rate-limit budget of every request.
       if (isQuotaExhausted(error)) return { retryable: false };
-      if ((error.status === 400 || error.status === 422) && sent !== undefined && sent !== "json_object") {
+      if ((error.status === 400 || error.status === 422) && sent === "json_object" && SCHEMA_UNSUPPORTED.test(error.message)) {
+        // json_object refused too (LM Studio takes only json_schema or text): the schema goes in the prompt alone.
+        this.mode = "prompt";
+        return { retryable: true, retryAfterMs: 0 };
+      }
+      if ((error.status === 400 || error.status === 422) && sent !== undefined && sent !== "json_object" && sent !== "prompt") {
         // First drop what the server refuses in the schema (length limits), then the schema itself.
         // Judged by what this attempt sent: requests in flight when the mode changed are refused too.
         if (sent === "json_schema" && LENGTH_LIMIT_UNSUPPORTED.test(error.message)) {
@@ -681,8 +686,9 @@ export class OpenAIJudge implements Judge {
       model,
       messages: [...messagesFor(request, mode), ...extra],
       temperature: this.config.temperature,
-      response_format: responseFormat(request, mode),
     };
+    const format = responseFormat(request, mode);
+    if (format !== undefined) body["response_format"] = format;
     if (this.config.seed !== undefined) body["seed"] = this.config.seed;
     if (this.config.maxTokens !== undefined) body["max_tokens"] = this.config.maxTokens;
     return body;

@@ -6,10 +6,12 @@ import type { ChatMessage, StructuredRequest } from "./types";
 
 /**
  * How the server is asked for JSON: strict json_schema; strict json_schema
- * without string-length limits (for servers that refuse `maxLength`); or
- * json_object with the schema in the prompt.
+ * without string-length limits (for servers that refuse `maxLength`);
+ * json_object with the schema in the prompt; or, for a server that refuses
+ * both (LM Studio with a model it cannot constrain), no `response_format`
+ * at all and the schema in the prompt (`prompt`).
  */
-export type StructuredMode = "json_schema" | "json_schema_no_length" | "json_object";
+export type StructuredMode = "json_schema" | "json_schema_no_length" | "json_object" | "prompt";
 
 /** A copy of a JSON Schema without `maxLength` and `minLength` anywhere. */
 export function withoutLengthLimits(schema: unknown): unknown {
@@ -22,8 +24,9 @@ export function withoutLengthLimits(schema: unknown): unknown {
   return out;
 }
 
-/** The `response_format` body field for a request. */
-export function responseFormat<T>(request: StructuredRequest<T>, mode: StructuredMode): Record<string, unknown> {
+/** The `response_format` body field for a request; undefined in `prompt` mode (none is sent). */
+export function responseFormat<T>(request: StructuredRequest<T>, mode: StructuredMode): Record<string, unknown> | undefined {
+  if (mode === "prompt") return undefined;
   if (mode === "json_object") return { type: "json_object" };
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   return { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: mode === "json_schema" ? schema : withoutLengthLimits(schema) } };
@@ -34,7 +37,7 @@ export function responseFormat<T>(request: StructuredRequest<T>, mode: Structure
  * prompt, since the server will not enforce it.
  */
 export function messagesFor<T>(request: StructuredRequest<T>, mode: StructuredMode): ChatMessage[] {
-  if (mode !== "json_object") return request.messages;
+  if (mode !== "json_object" && mode !== "prompt") return request.messages;
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   const instruction = `Reply with one JSON object and nothing else. It must match this JSON Schema:\n${JSON.stringify(schema)}`;
   const [first, ...rest] = request.messages;
