@@ -291,6 +291,30 @@ describe("Ollama", () => {
 
 });
 
+describe("JSON as local models write it, with no server enforcing the schema", () => {
+  for (const [what, content] of [
+    ["in a json fence", '```json\n{"answer": "echo: j"}\n```'],
+    ["with trailing commas", '{"answer": "echo: j",}'],
+    ["followed by prose", '{"answer": "echo: j"}\n\nI hope this helps! Let me know if {anything} else is needed.'],
+    ["after prose, in a fence", 'Here is the JSON you asked for:\n```json\n{"answer": "echo: j",}\n```\nDone.'],
+    ["after prose with braces of its own", 'Using the {answer} field: {"answer": "echo: j"}'],
+  ] as const) {
+    it(`${what}: read at the first attempt`, async () => {
+      srv.persona = () => ({ status: 200, body: completion(content) });
+      assert.deepEqual(await judgeFor({ maxInvalidReplies: 0 }).complete(echoRequest("j")), { answer: "echo: j" });
+      assert.equal(chats().length, 1);
+    });
+  }
+
+  it("a brace inside a string does not end the object, and an object cut off (finish_reason stop) is still refused", async () => {
+    srv.persona = () => ({ status: 200, body: completion('Sure: {"answer": "echo: a } b \\" c"} ok') });
+    assert.deepEqual(await judgeFor({ maxInvalidReplies: 0 }).complete(echoRequest("k")), { answer: 'echo: a } b " c' });
+    srv.persona = () => ({ status: 200, body: completion('Sure: {"answer": "echo: cut') });
+    const error = await failureOf(judgeFor({ maxInvalidReplies: 0 }).complete(echoRequest("k")));
+    assert.match(error.message, /not valid JSON/);
+  });
+});
+
 describe("LM Studio", () => {
   /** LM Studio: json_object is refused whatever the model; this model cannot take a json_schema either. */
   const lmStudio = (req: Seen): Answer => {

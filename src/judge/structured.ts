@@ -124,13 +124,86 @@ export function readReply<T>(request: StructuredRequest<T>, content: string | nu
   const text = withoutReasoning(content.replace(/^\ufeff/, ""));
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(text);
   const body = fenced ? fenced[1]! : text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { ok: false, problem: `the reply is not valid JSON: "${excerpt(text)}"` };
+  const parsed = parseLenient(body);
+  if (parsed === undefined) return { ok: false, problem: `the reply is not valid JSON: "${excerpt(text)}"` };
+  return checkReply(request, parsed.value, text);
+}
+
+/**
+ * Parses a model's JSON reply as it is, else the way local models write it
+ * without a server that enforces the schema: one complete JSON object with
+ * prose before or after it (or in a code fence among prose), and trailing
+ * commas before a closing bracket. Undefined when no complete object is
+ * there; the schema check that follows decides whether it is the answer.
+ *
+ * @example
+ * parseLenient('{"a": [1, 2,],}\nHope this helps!') // { value: { a: [1, 2] } }
+ */
+export function parseLenient(text: string): { value: unknown } | undefined {
+  const tryParse = (t: string): { value: unknown } | undefined => {
+    try {
+      return { value: JSON.parse(t) as unknown };
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = tryParse(text);
+  if (whole) return whole;
+  const lenient = (t: string): { value: unknown } | undefined => tryParse(t) ?? tryParse(withoutTrailingCommas(t));
+  const inFence = /```(?:json)?\s*([\s\S]*?)\s*```/i.exec(text)?.[1];
+  if (inFence !== undefined && /^[{[]/.test(inFence)) {
+    const read = lenient(inFence);
+    if (read) return read;
   }
-  return checkReply(request, parsed, text);
+  // Each "{" in turn (prose may hold braces of its own), up to a few.
+  for (let start = text.indexOf("{"), tries = 0; start >= 0 && tries < 16; start = text.indexOf("{", start + 1), tries++) {
+    const object = balancedFrom(text, start);
+    if (object === undefined) return undefined; // nothing closes after here: cut off, or not JSON
+    const read = lenient(object);
+    if (read && typeof read.value === "object" && read.value !== null) return read;
+  }
+  return undefined;
+}
+
+/** The balanced `{…}` that starts at `start` (strings and their escapes respected), or undefined when it never closes. */
+function balancedFrom(text: string, start: number): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return text.slice(start, i + 1);
+    }
+  }
+  return undefined;
+}
+
+/** JSON text without commas before a closing `}` or `]` (outside strings). */
+function withoutTrailingCommas(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    if (c === ",") {
+      const next = /^\s*([}\]])/.exec(text.slice(i + 1));
+      if (next) continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /**
