@@ -350,6 +350,21 @@ describe("a slow local server", () => {
 });
 
 describe("base URLs as users write them", () => {
+  it("a whole endpoint URL pasted as the base URL is refused at start, naming the base URL to give", () => {
+    assert.throws(
+      () => createJudge({ baseURL: "http://gpu1:8000/v1/chat/completions?api-version=2024-10-21" }, {}),
+      (e: Error) => /ends in the endpoint \/chat\/completions; give the base URL the endpoints go under, e\.g\. "http:\/\/gpu1:8000\/v1\?api-version=…"/.test(e.message),
+    );
+    assert.throws(() => createJudge({}, { OPENAI_BASE_URL: "http://h:1/v1", EVALFRAME_EMBEDDING_BASE_URL: "http://gpu2:8001/v1/embeddings/" }), /EVALFRAME_EMBEDDING_BASE_URL.*ends in the endpoint \/embeddings/);
+  });
+
+  it("Ollama's native /api URL: the 404 does not suggest /api/v1", async () => {
+    srv.persona = () => ({ status: 404, headers: { "content-type": "text/plain" }, body: "404 page not found" });
+    const error = await failureOf(createJudge({ judge: "openai", baseURL: `${srv.origin}/api`, model: "llama3.1", cache: false }, {}).complete(echoRequest("n")));
+    assert.ok(!error.message.includes("/api/v1"), error.message);
+    assert.match(error.message, /http:\/\/localhost:11434\/v1/);
+  });
+
   for (const [what, path] of [
     ["a trailing slash", "/v1/"],
     ["a reverse proxy's path prefix over http", "/team/llm/v1"],

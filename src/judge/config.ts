@@ -555,6 +555,14 @@ function splitBaseURL(text: string, what: string, keyPlace: string): { url: stri
         `remove it, and put the key in ${keyPlace}, or a gateway's credentials in the headers option (e.g. { headers: { Authorization: "Basic …" } })`,
     );
   }
+  const endpoint = /\/(chat\/completions|completions|embeddings|responses)\/*$/.exec(parsed.pathname);
+  if (endpoint) {
+    const base = new URL(parsed.toString());
+    base.pathname = parsed.pathname.slice(0, endpoint.index);
+    throw new RangeError(
+      `${what} ${JSON.stringify(shownBaseURL(text))} ends in the endpoint /${endpoint[1]}; give the base URL the endpoints go under, e.g. ${JSON.stringify(shownBaseURL(base.toString()))}`,
+    );
+  }
   const query: Record<string, string> = {};
   for (const [name, value] of parsed.searchParams) query[name] = value;
   parsed.search = "";

@@ -467,7 +467,9 @@ export class OpenAIJudge implements Judge {
     if (status === 403) return `; the key may not use the model "${model}" here: check the key's project, organisation and permissions for this model (${this.modelSetting(model)}), and the base URL (${server.urlSetting})`;
     if (status === 404) {
       const path = new URL(server === this.chat ? this.config.baseURL : this.config.embeddingBaseURL).pathname.replace(/\/+$/, "");
-      const v1 = /\/v1$|\/openai\/deployments\/[^/]+$/.test(path) ? "" : ` (OpenAI-compatible servers serve it under /v1: e.g. ${server.shownURL}/v1)`;
+      const v1 = /\/v1$|\/openai\/deployments\/[^/]+$/.test(path)
+        ? ""
+        : ` (OpenAI-compatible servers serve it under /v1: ${path === "" ? `try ${server.shownURL}/v1` : "e.g. http://localhost:11434/v1 for Ollama"})`;
       return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})${v1}`;
     }
     if (status === 400 && /context length|context window|maximum context|max_tokens|max_completion_tokens|too many tokens|exceeds? the (?:available )?context/i.test(message)) {
