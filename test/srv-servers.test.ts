@@ -224,10 +224,11 @@ describe("Azure OpenAI, the per-deployment API", () => {
     assert.ok(!error.message.includes(KEY), "no key in the error");
   });
 
-  it("a content-filtered reply (finish_reason content_filter, no content) says the content filter withheld it", async () => {
+  it("a content-filtered reply (finish_reason content_filter, no content) says the content filter withheld it, asked once", async () => {
     srv.persona = () => ({ status: 200, body: completion(null, { finish_reason: "content_filter" }) });
-    const error = await failureOf(judgeFor({ ...options("chat-prod", undefined), maxInvalidReplies: 0 }).complete(echoRequest("c")));
+    const error = await failureOf(judgeFor({ ...options("chat-prod", undefined), maxInvalidReplies: 2 }).complete(echoRequest("c")));
     assert.match(error.message, /content filter/);
+    assert.equal(chats().length, 1, `the same prompt is filtered again: asked ${chats().length} times`);
   });
 
   it("a 429 with retry-after-ms is waited out, not failed", async () => {

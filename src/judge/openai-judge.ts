@@ -805,7 +805,8 @@ export class OpenAIJudge implements Judge {
         await this.store(request, key, read.value, model);
         return read.value;
       }
-      if (attempt >= this.config.maxInvalidReplies) {
+      // A reply the server's content filter withheld (Azure) is withheld again for the same prompt: asking again only pays again.
+      if (attempt >= this.config.maxInvalidReplies || reply.finishReason === "content_filter") {
         sinks.each((u) => u.failure());
         const hint = reply.finishReason === "length" ? `; ${this.replyLimitHint()}` : "";
         throw new JudgeError(
