@@ -8,7 +8,7 @@
  * mend and no secret in what is shown or kept.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,6 +16,9 @@ import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { createJudge, formatUsage, JudgeError, type Judge, type JudgeOptions } from "../src/index";
 import { echoRequest } from "./support/requests";
+import { runCliCaptured } from "./support/cli";
+import { tempDir } from "./support/files";
+import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 /** One request as the persona server received it. */
 interface Seen {
@@ -379,3 +382,39 @@ describe("base URLs as users write them", () => {
     });
   }
 });
+
+describe("a scoring run through the command line", () => {
+  it("Ollama behind a reverse proxy's prefix, model with a tag, replies fenced with no usage: every row scored, tokens said to be unreported, no key anywhere", async () => {
+    const KEY = "proxy-token-0123456789abcdefXYZ";
+    srv.persona = (req) => {
+      if (req.headers.authorization !== `Bearer ${KEY}`) return { status: 401, body: { error: { message: "unauthorized" } } };
+      if (req.path === "/llm/v1/embeddings") {
+        return { status: 200, body: { object: "list", data: (req.body.input as string[]).map((t, i) => ({ object: "embedding", index: i, embedding: scriptedEmbedding(t) })) } };
+      }
+      if (req.path !== "/llm/v1/chat/completions") return { status: 404, headers: { "content-type": "text/plain" }, body: "404 page not found" };
+      const reply = JSON.stringify(scriptedAnswerCorrectness({ model: req.body.model, messages: req.body.messages, body: req.body, seq: 0 }));
+      return { status: 200, body: completion("```json\n" + reply + "\n```", { usage: null }) };
+    };
+    const dir = tempDir();
+    const input = join(dir, "qa.csv");
+    writeFileSync(input, "id,user_input,response,reference\na,Where is Paris?,Paris is in France.,Paris is in France.\nb,Who wrote Hamlet?,Marlowe wrote it.,Shakespeare wrote Hamlet.\n");
+    const out = join(dir, "scored.csv");
+    const env = { OPENAI_BASE_URL: `${srv.origin}/llm/v1/`, OPENAI_API_KEY: KEY, EVALFRAME_MODEL: "llama3.1:8b", EVALFRAME_EMBEDDING_MODEL: "nomic-embed-text:latest", EVALFRAME_CACHE_DIR: join(dir, "cache") };
+    const config = await runCliCaptured(["config"], env);
+    assert.match(config.out, new RegExp(`^base URL\\s+${srv.origin.replace(/[.]/g, "\\.")}/llm/v1\\s+OPENAI_BASE_URL$`, "m"), config.out);
+    const run = await runCliCaptured(["score", input, "--out", out, "--no-progress"], env);
+    assert.equal(run.code, 0, run.err);
+    const csv = readFileSync(out, "utf8");
+    assert.match(csv, /^a,.*,1,/m, csv);
+    assert.match(run.out + run.err, /0 of 2 rows failed/);
+    assert.match(run.out + run.err, /tokens not reported by the server · cost unknown/);
+    assert.match(run.out + run.err, /llama3\.1:8b @ 127\.0\.0\.1/);
+    const everything = [run.out, run.err, config.out, config.err, csv, ...filesOf(dir).map((f) => readFileSync(f, "utf8"))].join("\n");
+    assert.ok(!everything.includes(KEY), "the key is in an output or a file");
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+function filesOf(d: string): string[] {
+  return readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? filesOf(join(d, f)) : [join(d, f)]));
+}
