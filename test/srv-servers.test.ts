@@ -215,6 +215,12 @@ describe("Azure OpenAI, the per-deployment API", () => {
     }
   });
 
+  it("the judge's label names the deployment, so two deployments' results are told apart", () => {
+    assert.equal(judgeFor(options("chat-a", undefined)).label, `gpt-4o-mini @ ${srv.origin.slice(7)}/openai/deployments/chat-a (embeddings: text-embedding-3-small @ ${srv.origin.slice(7)}/openai/deployments/embed-small)`);
+    assert.equal(createJudge({ baseURL: "https://res.openai.azure.com/openai/v1", model: "chat-a" }, {}).label, "chat-a @ res.openai.azure.com");
+    assert.equal(createJudge({ baseURL: "http://proxy:8080/team-a/llm/v1/", model: "m" }, {}).label, "m @ proxy:8080/team-a/llm");
+  });
+
   it("a content-filter refusal (400, code content_filter) is not retried, says so, and shows no key", async () => {
     srv.persona = (req) =>
       req.headers["api-key"] === KEY

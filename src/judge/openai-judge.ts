@@ -200,6 +200,21 @@ async function withReadableErrors(input: string | URL | Request, init?: RequestI
   return new Response(out, { status: response.status, statusText: response.statusText, headers });
 }
 
+/**
+ * Where a server is, for labels: its host, and the path before `/v1` when
+ * there is one (a reverse proxy's prefix, an Azure deployment), so that two
+ * servers behind one host are told apart as their cache entries are.
+ *
+ * @example
+ * serverPlace("http://localhost:11434/v1") // "localhost:11434"
+ * serverPlace("http://proxy:8080/team-a/llm/v1") // "proxy:8080/team-a/llm"
+ */
+function serverPlace(baseURL: string): string {
+  const url = new URL(baseURL);
+  const path = url.pathname.replace(/\/+$/, "").replace(/(?:\/openai)?\/v1$/, "");
+  return `${url.host}${path}`;
+}
+
 /** Records into several recorders at once (the judge's own and the run's). */
 class UsageFanout {
   constructor(private readonly recorders: UsageRecorder[]) {}
@@ -328,8 +343,8 @@ export class OpenAIJudge implements Judge {
   }
 
   constructor(private readonly config: ResolvedJudgeConfig) {
-    const chatHost = new URL(config.baseURL).host;
-    const embeddingHost = new URL(config.embeddingBaseURL).host;
+    const chatHost = serverPlace(config.baseURL);
+    const embeddingHost = serverPlace(config.embeddingBaseURL);
     this.label = `${this.labelFor(config.model)}${embeddingHost !== chatHost ? ` (embeddings: ${config.embeddingModel} @ ${embeddingHost})` : ""}`;
     this.chatModel = config.model;
     this.visionModel = config.visionModel;
@@ -390,9 +405,9 @@ export class OpenAIJudge implements Judge {
     return this.mode;
   }
 
-  /** `model @ host` of the chat server: the label of requests sent to `model` (the vision model, say). */
+  /** `model @ host` of the chat server (with its path before /v1, if any: see serverPlace): the label of requests sent to `model` (the vision model, say). */
   labelFor(model: string): string {
-    return `${model} @ ${new URL(this.config.baseURL).host}`;
+    return `${model} @ ${serverPlace(this.config.baseURL)}`;
   }
 
   /** Whether embeddings go to a server of their own (`embeddingBaseURL` another than the chat server's). */
