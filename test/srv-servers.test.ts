@@ -197,6 +197,11 @@ describe("Azure OpenAI, the per-deployment API", () => {
     assert.deepEqual(await judge.complete(echoRequest("a")), { answer: "from chat-prod" });
     assert.equal((await judge.embed(["x"]))[0]!.length, 3);
     assert.deepEqual(
+      srv.seen.map((r) => r.headers.authorization ?? "none"),
+      ["none", "none"],
+      "the api-key header is the only credential sent: no placeholder bearer token beside it",
+    );
+    assert.deepEqual(
       srv.seen.map((r) => `${r.path}?${r.query["api-version"]}`),
       ["/openai/deployments/chat-prod/chat/completions?2024-10-21", "/openai/deployments/embed-small/embeddings?2024-10-21"],
     );

@@ -273,7 +273,8 @@ class Endpoint {
       baseURL,
       maxRetries: 0,
       timeout: config.timeoutMs,
-      defaultHeaders: config.headers,
+      // With no key but an api-key header (Azure's per-deployment API), that header is the credential: no placeholder bearer beside it.
+      defaultHeaders: apiKey === undefined && Object.keys(config.headers).some((h) => h.toLowerCase() === "api-key") ? { Authorization: null, ...config.headers } : config.headers,
       defaultQuery: query,
       fetch: withReadableErrors,
     });
