@@ -245,6 +245,23 @@ describe("Azure OpenAI, the per-deployment API", () => {
     assert.equal(chats().length, 1, `the same prompt is filtered again: asked ${chats().length} times`);
   });
 
+  it("a reasoning-model deployment (o3-mini) that refuses temperature 0 and max_tokens: asked again without them, once, and remembered", async () => {
+    srv.persona = (req) => {
+      if (req.body.temperature !== undefined && req.body.temperature !== 1) {
+        return { status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.", type: "invalid_request_error", param: "temperature", code: "unsupported_value" } } };
+      }
+      if (req.body.max_tokens !== undefined) {
+        return { status: 400, body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: "invalid_request_error", param: "max_tokens", code: "unsupported_parameter" } } };
+      }
+      return azure(req);
+    };
+    const judge = judgeFor({ ...options("o3-mini", undefined), maxTokens: 2000 });
+    assert.deepEqual(await judge.complete(echoRequest("a")), { answer: "from o3-mini" });
+    assert.deepEqual(await judge.complete(echoRequest("b")), { answer: "from o3-mini" });
+    assert.equal(chats().length, 4, "two refusals, then each request once");
+    assert.equal(chats()[3]!.body.max_completion_tokens, 2000);
+  });
+
   it("a 429 with retry-after-ms is waited out, not failed", async () => {
     let n = 0;
     srv.persona = (req) => (n++ < 2 ? { status: 429, headers: { "retry-after-ms": "20" }, body: { error: { code: "429", message: "Requests to the ChatCompletions_Create Operation have exceeded call rate limit." } } } : azure(req));

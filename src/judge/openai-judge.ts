@@ -215,6 +215,13 @@ function serverPlace(baseURL: string): string {
   return `${url.host}${path}`;
 }
 
+/** How a chat attempt was sent: its structured mode and the parameters a model may refuse. */
+interface SentAs {
+  mode: StructuredMode;
+  temperature: boolean;
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+}
+
 /** Records into several recorders at once (the judge's own and the run's). */
 class UsageFanout {
   constructor(private readonly recorders: UsageRecorder[]) {}
@@ -337,6 +344,10 @@ export class OpenAIJudge implements Judge {
   private readonly cache: ReplyCache;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private mode: StructuredMode = "json_schema";
+  /** Whether chat requests carry `temperature`: not after a model refused any but its default (reasoning models: o1, o3, …). */
+  private sendsTemperature = true;
+  /** The field the reply limit goes in: `max_completion_tokens` after a model refused `max_tokens`. */
+  private maxTokensField: "max_tokens" | "max_completion_tokens" = "max_tokens";
 
   /** Whether replies are kept in a cache (not with `cache: false`): batch mode reads its results back from it. */
   get keepsReplies(): boolean {
@@ -488,7 +499,7 @@ export class OpenAIJudge implements Judge {
         : ` (OpenAI-compatible servers serve it under /v1: ${path === "" ? `try ${server.shownURL}/v1` : "e.g. http://localhost:11434/v1 for Ollama"})`;
       return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})${v1}`;
     }
-    if (status === 400 && /context length|context window|maximum context|max_tokens|max_completion_tokens|too many tokens|exceeds? the (?:available )?context/i.test(message)) {
+    if (status === 400 && !/unsupported parameter|not supported/i.test(message) && /context length|context window|maximum context|max_tokens|max_completion_tokens|too many tokens|exceeds? the (?:available )?context/i.test(message)) {
       return this.config.maxTokens !== undefined
         ? `; the prompt and the reply's ${this.config.maxTokens} tokens (--max-tokens or EVALFRAME_MAX_TOKENS) do not fit the model's context: lower the max tokens, or leave them out (the server's own limit)`
         : "; the prompt does not fit the model's context: serve the model with a longer context (vLLM: --max-model-len; Ollama: num_ctx; llama.cpp: --ctx-size), or set --max-tokens / EVALFRAME_MAX_TOKENS lower";
@@ -533,7 +544,8 @@ export class OpenAIJudge implements Judge {
    * How to go on after a failed attempt for `model`; `sent` is how a chat
    * attempt asked for JSON (the mode may have changed since).
    */
-  private classify(error: unknown, server: Endpoint, model: string, sent?: StructuredMode): FailureInfo {
+  private classify(error: unknown, server: Endpoint, model: string, sentAs?: SentAs): FailureInfo {
+    const sent = sentAs?.mode;
     if (error instanceof APIUserAbortError || error instanceof StoppedError) return { retryable: false };
     if (error instanceof ReplyBodyError) return { retryable: error.retryable };
     if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
@@ -551,6 +563,17 @@ export class OpenAIJudge implements Judge {
       this.noteRefusal(error, error.status, server, model);
       // A used-up quota comes as a 429, but waiting for it would take the whole rate-limit budget of every request.
       if (isQuotaExhausted(error)) return { retryable: false };
+      if ((error.status === 400 || error.status === 422) && sentAs !== undefined) {
+        // A reasoning model takes only its default temperature, and its reply limit as max_completion_tokens: asked again without.
+        if (sentAs.temperature && /temperature/i.test(error.message) && /unsupported|not supported|does not support|only the default/i.test(error.message)) {
+          this.sendsTemperature = false;
+          return { retryable: true, retryAfterMs: 0 };
+        }
+        if (sentAs.maxTokensField === "max_tokens" && this.config.maxTokens !== undefined && /max_tokens/.test(error.message) && /max_completion_tokens/.test(error.message)) {
+          this.maxTokensField = "max_completion_tokens";
+          return { retryable: true, retryAfterMs: 0 };
+        }
+      }
       if ((error.status === 400 || error.status === 422) && sent === "json_object" && SCHEMA_UNSUPPORTED.test(error.message)) {
         // json_object refused too (LM Studio takes only json_schema or text): the schema goes in the prompt alone.
         this.mode = "prompt";
@@ -703,12 +726,12 @@ export class OpenAIJudge implements Judge {
     const body: Record<string, unknown> = {
       model,
       messages: [...messagesFor(request, mode), ...extra],
-      temperature: this.config.temperature,
     };
+    if (this.sendsTemperature) body["temperature"] = this.config.temperature;
     const format = responseFormat(request, mode);
     if (format !== undefined) body["response_format"] = format;
     if (this.config.seed !== undefined) body["seed"] = this.config.seed;
-    if (this.config.maxTokens !== undefined) body["max_tokens"] = this.config.maxTokens;
+    if (this.config.maxTokens !== undefined) body[this.maxTokensField] = this.config.maxTokens;
     return body;
   }
 
@@ -804,10 +827,13 @@ export class OpenAIJudge implements Judge {
     let extra: ChatMessage[] = [];
     for (let attempt = 0; ; attempt++) {
       let reply: ChatAttemptResult;
-      let sent: StructuredMode = this.mode;
+      let sent: SentAs = { mode: this.mode, temperature: this.sendsTemperature, maxTokensField: this.maxTokensField };
       try {
         reply = await this.scheduler.run({
-          attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks, (sent = this.mode)),
+          attempt: () => {
+            sent = { mode: this.mode, temperature: this.sendsTemperature, maxTokensField: this.maxTokensField };
+            return this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks, sent.mode);
+          },
           classify: (error) => this.classify(error, this.chat, model, sent),
           tokens: estimateTokens([...request.messages, ...extra]),
           onRetry: () => sinks.each((u) => u.retry()),
