@@ -291,6 +291,17 @@ describe("vLLM", () => {
     assert.deepEqual(chats().map((r) => r.body.response_format.type), ["json_schema", "json_object"]);
   });
 
+  for (const [what, message] of [
+    ["vLLM's grammar backend", "The provided JSON schema contains features not supported by xgrammar."],
+    ["llama.cpp's schema conversion", "Failed to parse grammar: unsupported schema keyword"],
+  ] as const) {
+    it(`a schema ${what} cannot take (400): asked again with json_object, not failed`, async () => {
+      srv.persona = (req) => (req.body.response_format?.type === "json_schema" ? { status: 400, body: { error: { message, type: "BadRequestError", code: 400 } } } : { status: 200, body: completion(echoOf(req)) });
+      assert.deepEqual(await judgeFor().complete(echoRequest("g")), { answer: "echo: g" });
+      assert.deepEqual(chats().map((r) => r.body.response_format.type), ["json_schema", "json_object"]);
+    });
+  }
+
   it("a reasoning model's reasoning_content beside the JSON content is not read as the reply", async () => {
     srv.persona = (req) => {
       const body = completion(echoOf(req));

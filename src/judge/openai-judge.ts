@@ -237,7 +237,8 @@ interface ChatAttemptResult {
   missing: string | undefined;
 }
 
-const SCHEMA_UNSUPPORTED = /response_format|json_schema|structured output/i;
+/** A refusal of the requested JSON format or of the schema itself (OpenAI, vLLM's grammar backends, llama.cpp's schema-to-grammar conversion). */
+const SCHEMA_UNSUPPORTED = /response_format|json[_ ]schema|structured output|grammar/i;
 /** A refusal of string-length limits in a schema (e.g. "'maxLength' is not permitted"). */
 const LENGTH_LIMIT_UNSUPPORTED = /max_?length|min_?length/i;
 
