@@ -503,7 +503,7 @@ export class OpenAIJudge implements Judge {
     if (status === 400 && !/unsupported parameter|not supported/i.test(message) && /context length|context window|maximum context|max_tokens|max_completion_tokens|too many tokens|exceeds? the (?:available )?context/i.test(message)) {
       return this.config.maxTokens !== undefined
         ? `; the prompt and the reply's ${this.config.maxTokens} tokens (--max-tokens or EVALFRAME_MAX_TOKENS) do not fit the model's context: lower the max tokens, or leave them out (the server's own limit)`
-        : "; the prompt does not fit the model's context: serve the model with a longer context (vLLM: --max-model-len; Ollama: num_ctx; llama.cpp: --ctx-size), or set --max-tokens / EVALFRAME_MAX_TOKENS lower";
+        : "; the prompt does not fit the model's context: serve the model with a longer context (vLLM: --max-model-len; Ollama: num_ctx; llama.cpp: --ctx-size), or bound the reply with --max-tokens / EVALFRAME_MAX_TOKENS if the server reserves a long one";
     }
     if (status === 501) {
       return model === this.config.embeddingModel && model !== this.config.model
