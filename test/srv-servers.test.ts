@@ -422,6 +422,26 @@ describe("base URLs as users write them", () => {
   }
 });
 
+describe("keys and the servers they go to", () => {
+  it("OPENAI_API_KEY sent to a server set by EVALFRAME_BASE_URL or --base-url is warned of, without showing the key; not beside OPENAI_BASE_URL or EVALFRAME_API_KEY", async () => {
+    const KEY = "sk-live-0123456789abcdefghijklmn";
+    for (const [env, args, warned] of [
+      [{ OPENAI_API_KEY: KEY, EVALFRAME_BASE_URL: "http://gpu1:8000/v1" }, [], /OPENAI_API_KEY is sent to gpu1:8000 \(the base URL from EVALFRAME_BASE_URL\), which is not OpenAI's; .*set EVALFRAME_API_KEY/],
+      [{ OPENAI_API_KEY: KEY }, ["--base-url", "http://gpu1:8000/v1"], /OPENAI_API_KEY is sent to gpu1:8000 \(the base URL from --base-url\)/],
+      [{ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: "http://gpu1:8000/v1" }, [], undefined],
+      [{ OPENAI_API_KEY: KEY, EVALFRAME_API_KEY: "token-chat", EVALFRAME_BASE_URL: "http://gpu1:8000/v1" }, [], undefined],
+      [{ OPENAI_API_KEY: KEY }, [], undefined],
+      [{ OPENAI_API_KEY: KEY }, ["--base-url", "http://localhost:11434/v1"], undefined],
+    ] as const) {
+      const run = await runCliCaptured(["config", ...args], env);
+      assert.equal(run.code, 0, run.err);
+      if (warned) assert.match(run.err, warned);
+      else assert.ok(!run.err.includes("OPENAI_API_KEY is sent"), run.err);
+      assert.ok(!(run.out + run.err).includes(KEY), "the key is not shown");
+    }
+  });
+});
+
 describe("a scoring run through the command line", () => {
   it("Ollama behind a reverse proxy's prefix, model with a tag, replies fenced with no usage: every row scored, tokens said to be unreported, no key anywhere", async () => {
     const KEY = "proxy-token-0123456789abcdefXYZ";
