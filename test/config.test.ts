@@ -125,6 +125,14 @@ const LAYERS: Layers[] = [
     read: (c) => c.maxTokens,
   },
   {
+    setting: "timeoutMs",
+    option: { timeoutMs: 5_000 },
+    optionValue: 5_000,
+    env: [["EVALFRAME_TIMEOUT_MS", "300000", 300_000]],
+    defaultValue: 60_000,
+    read: (c) => c.timeoutMs,
+  },
+  {
     setting: "cacheDir",
     option: { cacheDir: "option-cache" },
     optionValue: "option-cache",
@@ -299,7 +307,7 @@ describe("evalframe config: the same order on the command line, printed with its
   };
 
   it("flags win over EVALFRAME_*, which win over OPENAI_*, which win over the defaults", async () => {
-    const flags = ["config", "--model", "flag-model", "--base-url", "http://flag-host:1/v1", "--concurrency", "7", "--max-tokens", "1024", "--no-cache"];
+    const flags = ["config", "--model", "flag-model", "--base-url", "http://flag-host:1/v1", "--concurrency", "7", "--max-tokens", "1024", "--timeout-ms", "300000", "--no-cache"];
     const withFlags = await cli(flags, full);
     assert.equal(withFlags.code, 0, withFlags.err);
     assert.deepEqual(fromColumn(withFlags.out), {
@@ -313,6 +321,7 @@ describe("evalframe config: the same order on the command line, printed with its
       "embedding API key": "EVALFRAME_EMBEDDING_API_KEY",
       concurrency: "--concurrency",
       "max tokens a reply": "--max-tokens",
+      "request timeout, ms": "--timeout-ms",
       cache: "--no-cache",
     });
     assert.match(withFlags.out, /^max tokens a reply\s+1024\s+--max-tokens$/m);
@@ -338,6 +347,7 @@ describe("evalframe config: the same order on the command line, printed with its
       "embedding API key": "OPENAI_API_KEY",
       concurrency: "default",
       "max tokens a reply": "default",
+      "request timeout, ms": "default",
       cache: "default",
     });
     assert.match(openaiOnly.out, /^max tokens a reply\s+the server's limit\s+default$/m);

@@ -345,8 +345,11 @@ describe("a 200 whose body is not a JSON chat completion", () => {
   });
 
   it("JSON that is not a chat completion is named too", async () => {
+    server.options.fault = () => ({ kind: "status", status: 200, body: { result: "upstream model crashed" } });
+    await assert.rejects(judgeFor({ maxRetries: 0 }).complete(echoRequest("j")), /not a JSON chat completion \(JSON with no "choices" list: \{"result".*upstream model crashed.*\) from/);
+    // A 200 that carries an error says it with the server's own words (test/srv-servers.test.ts has more).
     server.options.fault = () => ({ kind: "status", status: 200, body: { error: { message: "upstream model crashed" } } });
-    await assert.rejects(judgeFor({ maxRetries: 0 }).complete(echoRequest("j")), /not a JSON chat completion \(JSON with no "choices" list: \{"error".*upstream model crashed.*\) from/);
+    await assert.rejects(judgeFor({ maxRetries: 0 }).complete(echoRequest("k")), /HTTP 200 with an error in the body: "upstream model crashed" from/);
   });
 });
 

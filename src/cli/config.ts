@@ -34,7 +34,7 @@ export async function configCommand(argv: readonly string[], io: CliIO, env: Env
   const rows: JudgeSettingRow[] = describeJudgeConfig(config, flags);
   if (flag(args, "json")) {
     // Numbers as numbers, for scripts (the table shows them as text: "the server's limit").
-    const numbers: Partial<Record<string, number | null>> = { concurrency: config.concurrency, maxTokens: config.maxTokens ?? null };
+    const numbers: Partial<Record<string, number | null>> = { concurrency: config.concurrency, maxTokens: config.maxTokens ?? null, timeoutMs: config.timeoutMs };
     const body = {
       ...Object.fromEntries(rows.map((r) => [r.setting, { value: r.setting in numbers ? numbers[r.setting] : r.value, from: r.from }])),
       ...(labels !== undefined ? { labels: { value: labels, from: "--labels" } } : {}),

@@ -80,6 +80,8 @@ const JUDGE_FLAGS_HELP = `Judge (each flag wins over its variable; then OPENAI_*
   --concurrency N            requests in flight at once; EVALFRAME_CONCURRENCY (default 16)
   --max-tokens N             largest reply, in tokens; EVALFRAME_MAX_TOKENS (default: the server's).
                              Below 4096, --answers-per-call puts fewer answers in a call to fit it
+  --timeout-ms N             time one request may take; EVALFRAME_TIMEOUT_MS (default 60000). A local
+                             server loading its model, or queueing requests, may need more
   --cache-dir DIR            reply cache; EVALFRAME_CACHE_DIR (default .evalframe-cache)
   --no-cache                 do not read or write the cache
 `;

@@ -23,6 +23,7 @@ export const JUDGE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "embedding-base-url": s,
   concurrency: s,
   "max-tokens": s,
+  "timeout-ms": s,
   "cache-dir": s,
   "no-cache": { type: "boolean" },
 };
@@ -91,6 +92,11 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
     options.maxTokens = maxTokens;
     flags.maxTokens = "--max-tokens";
   }
+  const timeoutMs = wholeNumber(c, "timeout-ms", stringOption(args, "timeout-ms"), 1, { example: "300000" });
+  if (timeoutMs !== undefined) {
+    options.timeoutMs = timeoutMs;
+    flags.timeoutMs = "--timeout-ms";
+  }
   if (flag(args, "no-cache")) {
     options.cache = false;
     flags.cacheDir = "--no-cache";
@@ -111,5 +117,27 @@ export async function judgeFlags(command: string, args: ParsedArgs, env: Environ
     );
   }
   const config = await usageOnError(() => resolveJudgeConfig({ ...options, quiet: true }, env), c);
+  const leak = openAIKeyElsewhere(config, flags);
+  if (leak !== undefined) hints.push(leak);
   return { options, labels, config, flags, warning: unreadVariablesWarning(hints) };
+}
+
+/**
+ * A warning when OPENAI_API_KEY (most often an OpenAI key, set for other
+ * tools) would be sent to another machine's server that is not OpenAI's and
+ * was not set beside it in OPENAI_BASE_URL, but by a flag or
+ * EVALFRAME_BASE_URL; undefined otherwise. The key is never shown.
+ */
+function openAIKeyElsewhere(config: ResolvedJudgeConfig, flags: Partial<Record<JudgeSettingName, string>>): string | undefined {
+  if (config.kind !== "openai" || config.sources.apiKey !== "OPENAI_API_KEY") return undefined;
+  const from = config.sources.baseURL;
+  if (from === "OPENAI_BASE_URL" || from === "default") return undefined;
+  const host = new URL(config.baseURL).host;
+  const hostname = new URL(config.baseURL).hostname;
+  // OpenAI's own, or this machine (a key sent there goes nowhere else).
+  if (/(^|\.)openai\.com$/i.test(hostname) || /^(localhost|127(\.\d+){3}|\[::1\])$/i.test(hostname)) return undefined;
+  return (
+    `OPENAI_API_KEY is sent to ${host} (the base URL from ${from === "option" ? (flags.baseURL ?? "an option") : from}), which is not OpenAI's; ` +
+    `if it is an OpenAI key, set EVALFRAME_API_KEY to this server's key instead (any text, if the server needs none)`
+  );
 }

@@ -66,7 +66,12 @@ export interface JudgeOptions {
    * fewer answers in a batched call, so that its reply fits.
    */
   maxTokens?: number;
-  /** Time allowed for one HTTP request; default 60 s (at most 24.8 days: a longer one is taken as that, no timeout in practice). */
+  /**
+   * Time allowed for one HTTP request, in ms; default `EVALFRAME_TIMEOUT_MS`,
+   * else 60 s (at most 24.8 days: a longer one is taken as that, no timeout
+   * in practice). A local server that loads the model at the first request,
+   * or queues requests behind a few slots, may need more.
+   */
   timeoutMs?: number;
   /** Extra HTTP headers on every request (Azure `api-key`, gateway tokens). Never stored or logged. */
   headers?: Readonly<Record<string, string>>;
@@ -127,6 +132,7 @@ export const JUDGE_ENV_VARS = {
   embeddingApiKey: ["EVALFRAME_EMBEDDING_API_KEY"],
   concurrency: ["EVALFRAME_CONCURRENCY"],
   maxTokens: ["EVALFRAME_MAX_TOKENS"],
+  timeoutMs: ["EVALFRAME_TIMEOUT_MS"],
   cacheDir: ["EVALFRAME_CACHE_DIR"],
 } as const;
 
@@ -380,6 +386,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
   const embeddingModel = lookUp("embeddingModel", options.embeddingModel, env);
   const concurrency = lookUpWholeNumber("concurrency", options.concurrency, env);
   const maxTokens = lookUpWholeNumber("maxTokens", options.maxTokens, env);
+  const timeoutMs = lookUpWholeNumber("timeoutMs", options.timeoutMs, env);
   if (maxTokens.value !== undefined) positiveInteger("maxTokens", maxTokens.value, 1);
   const cacheDir: Found<string | false> = options.cache === false ? { value: false, from: "option" } : lookUp("cacheDir", options.cacheDir, env);
   const query = { ...chat.query, ...(options.query ?? {}) };
@@ -399,7 +406,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
     seed: options.seed,
     maxTokens: maxTokens.value,
     // Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer one fires at once, and every request would time out.
-    timeoutMs: timerDelay(positiveInteger("timeoutMs", options.timeoutMs, 60_000)),
+    timeoutMs: timerDelay(positiveInteger("timeoutMs", timeoutMs.value, 60_000)),
     headers: { ...(options.headers ?? {}) },
     query,
     concurrency: positiveInteger("concurrency", concurrency.value, DEFAULT_CONCURRENCY),
@@ -425,6 +432,7 @@ export function resolveJudgeConfig(options: JudgeOptions = {}, env: EnvironmentV
       embeddingApiKey: embeddingKey.from,
       concurrency: concurrency.from,
       maxTokens: maxTokens.from,
+      timeoutMs: timeoutMs.from,
       cacheDir: cacheDir.from,
     },
   };
@@ -454,6 +462,7 @@ const SETTING_NAMES: Readonly<Record<JudgeSettingName, string>> = {
   embeddingApiKey: "embedding API key",
   concurrency: "concurrency",
   maxTokens: "max tokens a reply",
+  timeoutMs: "request timeout, ms",
   cacheDir: "cache",
 };
 
@@ -497,6 +506,7 @@ export function describeJudgeConfig(config: ResolvedJudgeConfig, flags: Readonly
     embeddingApiKey: maskSecret(config.embeddingApiKey),
     concurrency: String(config.concurrency),
     maxTokens: config.maxTokens === undefined ? "the server's limit" : String(config.maxTokens),
+    timeoutMs: String(config.timeoutMs),
     cacheDir: config.cacheDir === false ? "off" : config.cacheDir,
   };
   return (Object.keys(SETTING_NAMES) as JudgeSettingName[]).map((setting) => {
@@ -543,6 +553,14 @@ function splitBaseURL(text: string, what: string, keyPlace: string): { url: stri
     throw new RangeError(
       `${what} ${JSON.stringify(shownBaseURL(text))} has a user name or password in it ("user:password@host"), which the OpenAI SDK does not send; ` +
         `remove it, and put the key in ${keyPlace}, or a gateway's credentials in the headers option (e.g. { headers: { Authorization: "Basic …" } })`,
+    );
+  }
+  const endpoint = /\/(chat\/completions|completions|embeddings|responses)\/*$/.exec(parsed.pathname);
+  if (endpoint) {
+    const base = new URL(parsed.toString());
+    base.pathname = parsed.pathname.slice(0, endpoint.index);
+    throw new RangeError(
+      `${what} ${JSON.stringify(shownBaseURL(text))} ends in the endpoint /${endpoint[1]}; give the base URL the endpoints go under, e.g. ${JSON.stringify(shownBaseURL(base.toString()))}`,
     );
   }
   const query: Record<string, string> = {};

@@ -120,6 +120,108 @@ function rootCause(error: Error): { code: string | undefined; message: string } 
   return { code, message };
 }
 
+/**
+ * The error a 2xx reply carries in its body instead of a result (some
+ * servers and gateways answer 200 with `{"error": …}`): its message, or its
+ * JSON when it has none; undefined when the reply has a result or no error.
+ */
+function serverError(data: unknown): string | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const { error, choices, data: list } = data as { error?: unknown; choices?: unknown; data?: unknown };
+  if (error === undefined || error === null || (Array.isArray(choices) && choices.length > 0) || (Array.isArray(list) && list.length > 0)) return undefined;
+  if (typeof error === "string") return error;
+  const message = typeof error === "object" ? (error as { message?: unknown }).message : undefined;
+  return typeof message === "string" && message !== "" ? message : JSON.stringify(error);
+}
+
+/**
+ * A chat completion put together from a server-sent-event stream of
+ * `chat.completion.chunk`s (`data: {…}` lines, then `data: [DONE]`): the
+ * first choice's content deltas joined, its last finish_reason, the last
+ * usage sent. Undefined when the text is not such a stream.
+ */
+function completionFromEvents(text: string): ChatCompletionShape | undefined {
+  let content: string | null = null;
+  let finishReason: string | null = null;
+  let usage: ChatCompletionShape["usage"];
+  let chunks = 0;
+  for (const line of text.split(/\r?\n/)) {
+    const data = /^data:\s?(.*)$/.exec(line)?.[1]?.trim();
+    if (data === undefined || data === "" || data === "[DONE]") continue;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+    if (typeof chunk !== "object" || chunk === null) return undefined;
+    const { choices, usage: used, error } = chunk as { choices?: unknown; usage?: ChatCompletionShape["usage"]; error?: unknown };
+    if (error !== undefined) return { choices: [], error } as ChatCompletionShape;
+    if (!Array.isArray(choices)) return undefined;
+    chunks++;
+    if (used) usage = used;
+    const first = choices.find((c: unknown) => typeof c === "object" && c !== null && ((c as { index?: unknown }).index ?? 0) === 0) as
+      | { delta?: { content?: unknown } | null; message?: { content?: unknown } | null; finish_reason?: unknown }
+      | undefined;
+    const piece = first?.delta?.content ?? first?.message?.content;
+    if (typeof piece === "string") content = (content ?? "") + piece;
+    if (typeof first?.finish_reason === "string") finishReason = first.finish_reason;
+  }
+  if (chunks === 0) return undefined;
+  return { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finishReason }], ...(usage ? { usage } : {}) };
+}
+
+/**
+ * `fetch`, with an error reply's body put in the shape the SDK reads
+ * (`{"error": {"message", …}}`) when it came in another: vLLM's flat
+ * `{"object": "error", "message", …}`, or a FastAPI `{"detail": …}`. Else the
+ * SDK says only "400 status code (no body)", and a server's refusal of
+ * json_schema is not known for one.
+ */
+async function withReadableErrors(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.status < 400) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  let out = text;
+  if (typeof body === "object" && body !== null && !Array.isArray(body) && !("error" in body)) {
+    const flat = body as { message?: unknown; detail?: unknown; type?: unknown; code?: unknown; param?: unknown };
+    const message = typeof flat.message === "string" ? flat.message : typeof flat.detail === "string" ? flat.detail : flat.detail !== undefined ? JSON.stringify(flat.detail) : undefined;
+    if (message !== undefined) out = JSON.stringify({ error: { message, type: flat.type ?? null, code: flat.code ?? null, param: flat.param ?? null } });
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(out, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Where a server is, for labels: its host, and the path before `/v1` when
+ * there is one (a reverse proxy's prefix, an Azure deployment), so that two
+ * servers behind one host are told apart as their cache entries are.
+ *
+ * @example
+ * serverPlace("http://localhost:11434/v1") // "localhost:11434"
+ * serverPlace("http://proxy:8080/team-a/llm/v1") // "proxy:8080/team-a/llm"
+ */
+function serverPlace(baseURL: string): string {
+  const url = new URL(baseURL);
+  const path = url.pathname.replace(/\/+$/, "").replace(/(?:\/openai)?\/v1$/, "");
+  return `${url.host}${path}`;
+}
+
+/** How a chat attempt was sent: its structured mode and the parameters a model may refuse. */
+interface SentAs {
+  mode: StructuredMode;
+  temperature: boolean;
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+}
+
 /** Records into several recorders at once (the judge's own and the run's). */
 class UsageFanout {
   constructor(private readonly recorders: UsageRecorder[]) {}
@@ -135,7 +237,8 @@ interface ChatAttemptResult {
   missing: string | undefined;
 }
 
-const SCHEMA_UNSUPPORTED = /response_format|json_schema|structured output/i;
+/** A refusal of the requested JSON format or of the schema itself (OpenAI, vLLM's grammar backends, llama.cpp's schema-to-grammar conversion). */
+const SCHEMA_UNSUPPORTED = /response_format|json[_ ]schema|structured output|grammar/i;
 /** A refusal of string-length limits in a schema (e.g. "'maxLength' is not permitted"). */
 const LENGTH_LIMIT_UNSUPPORTED = /max_?length|min_?length/i;
 
@@ -178,8 +281,10 @@ class Endpoint {
       baseURL,
       maxRetries: 0,
       timeout: config.timeoutMs,
-      defaultHeaders: config.headers,
+      // With no key but an api-key header (Azure's per-deployment API), that header is the credential: no placeholder bearer beside it.
+      defaultHeaders: apiKey === undefined && Object.keys(config.headers).some((h) => h.toLowerCase() === "api-key") ? { Authorization: null, ...config.headers } : config.headers,
       defaultQuery: query,
+      fetch: withReadableErrors,
     });
   }
 
@@ -240,6 +345,10 @@ export class OpenAIJudge implements Judge {
   private readonly cache: ReplyCache;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private mode: StructuredMode = "json_schema";
+  /** Whether chat requests carry `temperature`: not after a model refused any but its default (reasoning models: o1, o3, …). */
+  private sendsTemperature = true;
+  /** The field the reply limit goes in: `max_completion_tokens` after a model refused `max_tokens`. */
+  private maxTokensField: "max_tokens" | "max_completion_tokens" = "max_tokens";
 
   /** Whether replies are kept in a cache (not with `cache: false`): batch mode reads its results back from it. */
   get keepsReplies(): boolean {
@@ -247,8 +356,8 @@ export class OpenAIJudge implements Judge {
   }
 
   constructor(private readonly config: ResolvedJudgeConfig) {
-    const chatHost = new URL(config.baseURL).host;
-    const embeddingHost = new URL(config.embeddingBaseURL).host;
+    const chatHost = serverPlace(config.baseURL);
+    const embeddingHost = serverPlace(config.embeddingBaseURL);
     this.label = `${this.labelFor(config.model)}${embeddingHost !== chatHost ? ` (embeddings: ${config.embeddingModel} @ ${embeddingHost})` : ""}`;
     this.chatModel = config.model;
     this.visionModel = config.visionModel;
@@ -309,9 +418,9 @@ export class OpenAIJudge implements Judge {
     return this.mode;
   }
 
-  /** `model @ host` of the chat server: the label of requests sent to `model` (the vision model, say). */
+  /** `model @ host` of the chat server (with its path before /v1, if any: see serverPlace): the label of requests sent to `model` (the vision model, say). */
   labelFor(model: string): string {
-    return `${model} @ ${new URL(this.config.baseURL).host}`;
+    return `${model} @ ${serverPlace(this.config.baseURL)}`;
   }
 
   /** Whether embeddings go to a server of their own (`embeddingBaseURL` another than the chat server's). */
@@ -352,7 +461,9 @@ export class OpenAIJudge implements Judge {
       message = `${what}: ${error.message}`;
       retryable = error.retryable;
     } else if (error instanceof APIConnectionTimeoutError) {
-      message = `${what}: no reply within ${this.config.timeoutMs} ms from ${server.shownURL}`;
+      message =
+        `${what}: no reply within ${this.config.timeoutMs} ms from ${server.shownURL}: a server that loads its model at the first request, ` +
+        `or answers a few requests at a time (Ollama, LM Studio, llama.cpp), may need a longer timeout (--timeout-ms, EVALFRAME_TIMEOUT_MS or { timeoutMs }) or a lower --concurrency`;
     } else if (error instanceof APIConnectionError) {
       message = server.unreachable ? `${what}: ${server.unreachable}` : `${what}: could not reach ${server.shownURL} (${rootCause(error).message})`;
     } else if (error instanceof APIError && error.status !== undefined) {
@@ -362,7 +473,7 @@ export class OpenAIJudge implements Judge {
         message = `${what}: ${this.quotaUsedUp(server)} (HTTP ${error.status}: ${error.message.replace(/^\d{3} /, "")})`;
         retryable = false;
       } else {
-        message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}${this.statusHint(error.status, server, model)}`;
+        message = `${what}: HTTP ${error.status} from ${server.shownURL}: ${error.message}${this.statusHint(error.status, server, model, error.message)}`;
       }
     } else {
       message = `${what}: ${errorText(error)}`;
@@ -377,12 +488,28 @@ export class OpenAIJudge implements Judge {
     return `the API key's quota is used up (insufficient_quota) at ${server.shownURL}: check the account's plan and billing`;
   }
 
-  /** What to check after a 401, 402, 403 or 404 (`; …`), else "". */
-  private statusHint(status: number, server: Endpoint, model: string): string {
+  /** What to check after a 401, 402, 403, 404, 501, or a 400 over the model's context (`; …`), else "". */
+  private statusHint(status: number, server: Endpoint, model: string, message = ""): string {
     if (status === 401) return `; the API key was not accepted: check ${server.keyCheck}, or the key for this base URL`;
     if (status === 402) return `; the server wants payment: check the account's credits and billing at ${server.shownURL}`;
     if (status === 403) return `; the key may not use the model "${model}" here: check the key's project, organisation and permissions for this model (${this.modelSetting(model)}), and the base URL (${server.urlSetting})`;
-    if (status === 404) return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})`;
+    if (status === 404) {
+      const path = new URL(server === this.chat ? this.config.baseURL : this.config.embeddingBaseURL).pathname.replace(/\/+$/, "");
+      const v1 = /\/v1$|\/openai\/deployments\/[^/]+$/.test(path)
+        ? ""
+        : ` (OpenAI-compatible servers serve it under /v1: ${path === "" ? `try ${server.shownURL}/v1` : "e.g. http://localhost:11434/v1 for Ollama"})`;
+      return `; the model "${model}" or the endpoint was not found: check ${this.modelSetting(model)} and the base URL (${server.urlSetting})${v1}`;
+    }
+    if (status === 400 && !/unsupported parameter|not supported/i.test(message) && /context length|context window|maximum context|max_tokens|max_completion_tokens|too many tokens|exceeds? the (?:available )?context/i.test(message)) {
+      return this.config.maxTokens !== undefined
+        ? `; the prompt and the reply's ${this.config.maxTokens} tokens (--max-tokens or EVALFRAME_MAX_TOKENS) do not fit the model's context: lower the max tokens, or leave them out (the server's own limit)`
+        : "; the prompt does not fit the model's context: serve the model with a longer context (vLLM: --max-model-len; Ollama: num_ctx; llama.cpp: --ctx-size), or bound the reply with --max-tokens / EVALFRAME_MAX_TOKENS if the server reserves a long one";
+    }
+    if (status === 501) {
+      return model === this.config.embeddingModel && model !== this.config.model
+        ? `; the server does not serve embeddings (llama.cpp's llama-server: start it with --embeddings), or send them to a server that does: --embedding-base-url or EVALFRAME_EMBEDDING_BASE_URL`
+        : `; the server does not implement this endpoint: check the base URL (${server.urlSetting})`;
+    }
     return "";
   }
 
@@ -399,8 +526,9 @@ export class OpenAIJudge implements Judge {
    * quota or unpaid account, a key not accepted, a model not found or not
    * allowed to this key): after a few in a row, with no success between, the
    * run stops asking (see {@link Endpoint.refused}). A 402 or 401 stops every
-   * request to the server; a 403 or 404 stops only the requests for its model,
-   * since another model on the same key may be answered.
+   * request to the server; a 403, 404 or 501 (an endpoint the server does not
+   * have) stops only the requests for its model, since another model on the
+   * same key may be answered.
    */
   private noteRefusal(error: APIError, status: number, server: Endpoint, model: string): void {
     const stops = (refusals: number, forIt = ""): string => `${refusals} requests${forIt} in a row got this answer, so the run stops asking${forIt}`;
@@ -408,7 +536,7 @@ export class OpenAIJudge implements Judge {
       server.refused("quota", status, (n) => `${this.quotaUsedUp(server)}; ${stops(n)}`);
     } else if (status === 401 || status === 402) {
       server.refused(status === 401 ? "key" : "quota", status, (n) => `HTTP ${status} from ${server.shownURL} (${error.message}): ${stops(n)}${this.statusHint(status, server, model)}`);
-    } else if (status === 403 || status === 404) {
+    } else if (status === 403 || status === 404 || status === 501) {
       server.refused(`model:${model}`, status, (n) => `HTTP ${status} from ${server.shownURL} for model "${model}" (${error.message}): ${stops(n, " for it")}${this.statusHint(status, server, model)}`);
     }
   }
@@ -417,7 +545,8 @@ export class OpenAIJudge implements Judge {
    * How to go on after a failed attempt for `model`; `sent` is how a chat
    * attempt asked for JSON (the mode may have changed since).
    */
-  private classify(error: unknown, server: Endpoint, model: string, sent?: StructuredMode): FailureInfo {
+  private classify(error: unknown, server: Endpoint, model: string, sentAs?: SentAs): FailureInfo {
+    const sent = sentAs?.mode;
     if (error instanceof APIUserAbortError || error instanceof StoppedError) return { retryable: false };
     if (error instanceof ReplyBodyError) return { retryable: error.retryable };
     if (error instanceof APIConnectionError && !(error instanceof APIConnectionTimeoutError)) {
@@ -435,7 +564,23 @@ export class OpenAIJudge implements Judge {
       this.noteRefusal(error, error.status, server, model);
       // A used-up quota comes as a 429, but waiting for it would take the whole rate-limit budget of every request.
       if (isQuotaExhausted(error)) return { retryable: false };
-      if ((error.status === 400 || error.status === 422) && sent !== undefined && sent !== "json_object") {
+      if ((error.status === 400 || error.status === 422) && sentAs !== undefined) {
+        // A reasoning model takes only its default temperature, and its reply limit as max_completion_tokens: asked again without.
+        if (sentAs.temperature && /temperature/i.test(error.message) && /unsupported|not supported|does not support|only the default/i.test(error.message)) {
+          this.sendsTemperature = false;
+          return { retryable: true, retryAfterMs: 0 };
+        }
+        if (sentAs.maxTokensField === "max_tokens" && this.config.maxTokens !== undefined && /max_tokens/.test(error.message) && /max_completion_tokens/.test(error.message)) {
+          this.maxTokensField = "max_completion_tokens";
+          return { retryable: true, retryAfterMs: 0 };
+        }
+      }
+      if ((error.status === 400 || error.status === 422) && sent === "json_object" && SCHEMA_UNSUPPORTED.test(error.message)) {
+        // json_object refused too (LM Studio takes only json_schema or text): the schema goes in the prompt alone.
+        this.mode = "prompt";
+        return { retryable: true, retryAfterMs: 0 };
+      }
+      if ((error.status === 400 || error.status === 422) && sent !== undefined && sent !== "json_object" && sent !== "prompt") {
         // First drop what the server refuses in the schema (length limits), then the schema itself.
         // Judged by what this attempt sent: requests in flight when the mode changed are refused too.
         if (sent === "json_schema" && LENGTH_LIMIT_UNSUPPORTED.test(error.message)) {
@@ -472,6 +617,8 @@ export class OpenAIJudge implements Judge {
       .asResponse();
     this.chat.succeeded(model);
     const data = await this.readJSON(response, this.chat, started, "chat completion", MAX_REPLY_BYTES, "a runaway reply? bound replies with maxTokens (--max-tokens or EVALFRAME_MAX_TOKENS)");
+    const carried = serverError(data);
+    if (carried !== undefined) throw new ReplyBodyError(`the server answered HTTP ${response.status} with an error in the body: "${excerpt(carried, 200)}" from ${this.chat.shownURL}`, true);
     if (typeof data !== "object" || data === null || !Array.isArray((data as { choices?: unknown }).choices)) {
       throw new ReplyBodyError(`the server's reply was not a JSON chat completion (JSON with no "choices" list: ${excerpt(JSON.stringify(data), 120)}) from ${this.chat.shownURL}`, true);
     }
@@ -480,6 +627,8 @@ export class OpenAIJudge implements Judge {
     const completion = count(completionData.usage?.completion_tokens);
     const cached = count(completionData.usage?.prompt_tokens_details?.cached_tokens);
     usage.each((u) => u.tokens(model, "chat", prompt, completion, "interactive", cached));
+    // No usage, or zeros (a reply always reads its prompt): not "0 tokens, $0", but unknown.
+    if (prompt === 0 && completion === 0) usage.each((u) => u.tokensUnreported());
     this.scheduler.observe(response.headers, prompt + completion);
     const first = completionData.choices[0];
     const choice = typeof first === "object" && first !== null ? (first as ChoiceShape) : undefined;
@@ -540,6 +689,9 @@ export class OpenAIJudge implements Judge {
     }
     // A byte-order mark before the JSON (some gateways add one) is not part of it, as fetch's own json() reads it.
     const text = Buffer.concat(chunks).toString("utf8").replace(/^\ufeff/, "");
+    // A stream of chunks though none was asked for (a proxy that always streams): the whole reply, put together.
+    const streamed = expected === "chat completion" && /^\s*(?:data|event|id|:)[^\n]*\n/.test(text) ? completionFromEvents(text) : undefined;
+    if (streamed !== undefined) return streamed;
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -575,11 +727,12 @@ export class OpenAIJudge implements Judge {
     const body: Record<string, unknown> = {
       model,
       messages: [...messagesFor(request, mode), ...extra],
-      temperature: this.config.temperature,
-      response_format: responseFormat(request, mode),
     };
+    if (this.sendsTemperature) body["temperature"] = this.config.temperature;
+    const format = responseFormat(request, mode);
+    if (format !== undefined) body["response_format"] = format;
     if (this.config.seed !== undefined) body["seed"] = this.config.seed;
-    if (this.config.maxTokens !== undefined) body["max_tokens"] = this.config.maxTokens;
+    if (this.config.maxTokens !== undefined) body[this.maxTokensField] = this.config.maxTokens;
     return body;
   }
 
@@ -675,10 +828,13 @@ export class OpenAIJudge implements Judge {
     let extra: ChatMessage[] = [];
     for (let attempt = 0; ; attempt++) {
       let reply: ChatAttemptResult;
-      let sent: StructuredMode = this.mode;
+      let sent: SentAs = { mode: this.mode, temperature: this.sendsTemperature, maxTokensField: this.maxTokensField };
       try {
         reply = await this.scheduler.run({
-          attempt: () => this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks, (sent = this.mode)),
+          attempt: () => {
+            sent = { mode: this.mode, temperature: this.sendsTemperature, maxTokensField: this.maxTokensField };
+            return this.sendChat(request as StructuredRequest<unknown>, model, extra, sinks, sent.mode);
+          },
           classify: (error) => this.classify(error, this.chat, model, sent),
           tokens: estimateTokens([...request.messages, ...extra]),
           onRetry: () => sinks.each((u) => u.retry()),
@@ -692,7 +848,8 @@ export class OpenAIJudge implements Judge {
         await this.store(request, key, read.value, model);
         return read.value;
       }
-      if (attempt >= this.config.maxInvalidReplies) {
+      // A reply the server's content filter withheld (Azure) is withheld again for the same prompt: asking again only pays again.
+      if (attempt >= this.config.maxInvalidReplies || reply.finishReason === "content_filter") {
         sinks.each((u) => u.failure());
         const hint = reply.finishReason === "length" ? `; ${this.replyLimitHint()}` : "";
         throw new JudgeError(
@@ -767,12 +924,15 @@ export class OpenAIJudge implements Judge {
     server.succeeded(model);
     const limit = MAX_REPLY_BYTES + MAX_EMBEDDING_BYTES_PER_TEXT * batch.length;
     const data = await this.readJSON(response, server, started, "embeddings reply", limit, "send fewer texts a request (embeddingBatchSize)");
+    const carried = serverError(data);
+    if (carried !== undefined) throw new ReplyBodyError(`the server answered HTTP ${response.status} with an error in the body: "${excerpt(carried, 200)}" from ${server.shownURL}`, true);
     if (typeof data !== "object" || data === null || !Array.isArray((data as { data?: unknown }).data)) {
       throw new ReplyBodyError(`the server's reply was not a JSON embeddings reply (JSON with no "data" list: ${excerpt(JSON.stringify(data), 120)}) from ${server.shownURL}`, true);
     }
     const reply = data as EmbeddingsShape;
     const tokens = count(reply.usage?.prompt_tokens);
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
+    if (tokens === 0) usage.each((u) => u.tokensUnreported());
     this.embeddingScheduler.observe(response.headers, tokens);
     // An entry with no index sorts first, and fails the check below.
     const at = (r: { index?: unknown }): number => (typeof r.index === "number" ? r.index : -1);

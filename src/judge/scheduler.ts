@@ -11,9 +11,10 @@
 import { retryAfterValueMs } from "../dataset/retry-after";
 import { timerDelay } from "../dataset/timer-limit";
 
-/** HTTP statuses worth another attempt: timeout, conflict, rate limit, server errors. */
+/** HTTP statuses worth another attempt: timeout, conflict, rate limit, server errors (not 501 or 505). */
 export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+  // 501 (not implemented: llama.cpp's embeddings without --embeddings) and 505 say what the server cannot do, not a passing fault.
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
 }
 
 /** Header lookup that works for fetch `Headers` and plain objects. */

@@ -6,10 +6,12 @@ import type { ChatMessage, StructuredRequest } from "./types";
 
 /**
  * How the server is asked for JSON: strict json_schema; strict json_schema
- * without string-length limits (for servers that refuse `maxLength`); or
- * json_object with the schema in the prompt.
+ * without string-length limits (for servers that refuse `maxLength`);
+ * json_object with the schema in the prompt; or, for a server that refuses
+ * both (LM Studio with a model it cannot constrain), no `response_format`
+ * at all and the schema in the prompt (`prompt`).
  */
-export type StructuredMode = "json_schema" | "json_schema_no_length" | "json_object";
+export type StructuredMode = "json_schema" | "json_schema_no_length" | "json_object" | "prompt";
 
 /** A copy of a JSON Schema without `maxLength` and `minLength` anywhere. */
 export function withoutLengthLimits(schema: unknown): unknown {
@@ -22,8 +24,9 @@ export function withoutLengthLimits(schema: unknown): unknown {
   return out;
 }
 
-/** The `response_format` body field for a request. */
-export function responseFormat<T>(request: StructuredRequest<T>, mode: StructuredMode): Record<string, unknown> {
+/** The `response_format` body field for a request; undefined in `prompt` mode (none is sent). */
+export function responseFormat<T>(request: StructuredRequest<T>, mode: StructuredMode): Record<string, unknown> | undefined {
+  if (mode === "prompt") return undefined;
   if (mode === "json_object") return { type: "json_object" };
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   return { type: "json_schema", json_schema: { name: request.schemaName, strict: true, schema: mode === "json_schema" ? schema : withoutLengthLimits(schema) } };
@@ -34,7 +37,7 @@ export function responseFormat<T>(request: StructuredRequest<T>, mode: Structure
  * prompt, since the server will not enforce it.
  */
 export function messagesFor<T>(request: StructuredRequest<T>, mode: StructuredMode): ChatMessage[] {
-  if (mode !== "json_object") return request.messages;
+  if (mode !== "json_object" && mode !== "prompt") return request.messages;
   const { $schema: _ignored, ...schema } = request.jsonSchema;
   const instruction = `Reply with one JSON object and nothing else. It must match this JSON Schema:\n${JSON.stringify(schema)}`;
   const [first, ...rest] = request.messages;
@@ -121,13 +124,86 @@ export function readReply<T>(request: StructuredRequest<T>, content: string | nu
   const text = withoutReasoning(content.replace(/^\ufeff/, ""));
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(text);
   const body = fenced ? fenced[1]! : text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { ok: false, problem: `the reply is not valid JSON: "${excerpt(text)}"` };
+  const parsed = parseLenient(body);
+  if (parsed === undefined) return { ok: false, problem: `the reply is not valid JSON: "${excerpt(text)}"` };
+  return checkReply(request, parsed.value, text);
+}
+
+/**
+ * Parses a model's JSON reply as it is, else the way local models write it
+ * without a server that enforces the schema: one complete JSON object with
+ * prose before or after it (or in a code fence among prose), and trailing
+ * commas before a closing bracket. Undefined when no complete object is
+ * there; the schema check that follows decides whether it is the answer.
+ *
+ * @example
+ * parseLenient('{"a": [1, 2,],}\nHope this helps!') // { value: { a: [1, 2] } }
+ */
+export function parseLenient(text: string): { value: unknown } | undefined {
+  const tryParse = (t: string): { value: unknown } | undefined => {
+    try {
+      return { value: JSON.parse(t) as unknown };
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = tryParse(text);
+  if (whole) return whole;
+  const lenient = (t: string): { value: unknown } | undefined => tryParse(t) ?? tryParse(withoutTrailingCommas(t));
+  const inFence = /```(?:json)?\s*([\s\S]*?)\s*```/i.exec(text)?.[1];
+  if (inFence !== undefined && /^[{[]/.test(inFence)) {
+    const read = lenient(inFence);
+    if (read) return read;
   }
-  return checkReply(request, parsed, text);
+  // Each "{" in turn (prose may hold braces of its own), up to a few.
+  for (let start = text.indexOf("{"), tries = 0; start >= 0 && tries < 16; start = text.indexOf("{", start + 1), tries++) {
+    const object = balancedFrom(text, start);
+    if (object === undefined) return undefined; // nothing closes after here: cut off, or not JSON
+    const read = lenient(object);
+    if (read && typeof read.value === "object" && read.value !== null) return read;
+  }
+  return undefined;
+}
+
+/** The balanced `{…}` that starts at `start` (strings and their escapes respected), or undefined when it never closes. */
+function balancedFrom(text: string, start: number): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return text.slice(start, i + 1);
+    }
+  }
+  return undefined;
+}
+
+/** JSON text without commas before a closing `}` or `]` (outside strings). */
+function withoutTrailingCommas(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    if (c === ",") {
+      const next = /^\s*([}\]])/.exec(text.slice(i + 1));
+      if (next) continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /**

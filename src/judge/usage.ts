@@ -95,7 +95,13 @@ export interface UsageSummary {
   /** Of the chat prompt tokens, those the provider read from its prompt cache (when its replies say so). */
   cachedPromptTokens: number;
   embeddingTokens: number;
-  /** Estimated cost in USD; null when a model used has no known price. */
+  /**
+   * Replies the server sent with no token counts (no `usage`, or all zeros:
+   * some Ollama and llama.cpp versions, some gateways): their tokens are not
+   * in the counts above, and the cost cannot be known.
+   */
+  repliesWithoutTokens: number;
+  /** Estimated cost in USD; null when a model used has no known price, or replies came with no token counts (`repliesWithoutTokens`). */
   costUSD: number | null;
   /** Models without a price (why `costUSD` is null). */
   unpricedModels: string[];
@@ -127,6 +133,7 @@ export class UsageRecorder {
     retries: 0,
     failures: 0,
     batchLines: 0,
+    repliesWithoutTokens: 0,
   };
   /** Rows scored, set by the scoring run. */
   rows: number | undefined;
@@ -201,6 +208,11 @@ export class UsageRecorder {
     this.models.set(name, entry);
   }
 
+  /** The server answered a request without saying how many tokens it used (see `UsageSummary.repliesWithoutTokens`). */
+  tokensUnreported(): void {
+    this.counts.repliesWithoutTokens++;
+  }
+
   /** Adds another recorder's call and cache-hit counts to this one (not its tokens). */
   addCalls(other: UsageRecorder): void {
     for (const k of ["chatCalls", "chatCacheHits", "embeddingTexts", "embeddingCacheHits"] as const) this.counts[k] += other.counts[k];
@@ -254,7 +266,7 @@ export class UsageRecorder {
       completionTokens,
       cachedPromptTokens,
       embeddingTokens,
-      costUSD: unpriced.length > 0 ? null : cost,
+      costUSD: unpriced.length > 0 || this.counts.repliesWithoutTokens > 0 ? null : cost,
       unpricedModels: unpriced.sort(),
       byModel,
       wallTimeMs: Date.now() - this.started,
@@ -283,10 +295,15 @@ export function formatUsage(summary: UsageSummary): string {
   parts.push(counted(summary.embeddingHttpRequests, "embedding request"));
   if (summary.batchLines > 0) parts.push(`${counted(summary.batchLines, "batch line")} (half price)`);
   const cached = summary.cachedPromptTokens > 0 ? ` (${compact(summary.cachedPromptTokens)} prompt tokens from the provider's cache)` : "";
-  parts.push(`${compact(summary.promptTokens + summary.completionTokens + summary.embeddingTokens)} tokens${cached}`);
+  const total = summary.promptTokens + summary.completionTokens + summary.embeddingTokens;
+  // Older summaries (a saved run's) have no repliesWithoutTokens: read as none.
+  const unreported = summary.repliesWithoutTokens ?? 0;
+  if (unreported > 0 && total === 0) parts.push("tokens not reported by the server");
+  else parts.push(`${compact(total)} tokens${cached}${unreported > 0 ? ` (and ${counted(unreported, "reply", "replies")} with no token counts)` : ""}`);
   if (summary.retries > 0) parts.push(counted(summary.retries, "retry", "retries"));
   if (summary.failures > 0) parts.push(`${summary.failures.toLocaleString("en-US")} failed`);
-  if (summary.costUSD === null) parts.push(`cost unknown (no price for ${summary.unpricedModels.join(", ")})`);
+  if (summary.costUSD === null && summary.unpricedModels.length > 0) parts.push(`cost unknown (no price for ${summary.unpricedModels.join(", ")})`);
+  else if (summary.costUSD === null) parts.push("cost unknown (the server reported no token counts)");
   else parts.push(`~$${summary.costUSD < 0.01 && summary.costUSD > 0 ? summary.costUSD.toFixed(4) : summary.costUSD.toFixed(2)}`);
   parts.push(duration(summary.wallTimeMs));
   parts.push(summary.judge);
