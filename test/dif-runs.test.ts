@@ -1,0 +1,126 @@
+/**
+ * Run against run, as a user who edits a scored file by hand to make a
+ * second run: names and ids that differ only in case or spaces, scores that
+ * differ only in their last digits, runs of different metrics, and the
+ * `--where` forms a user tries that it does not take.
+ */
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { describe, it } from "node:test";
+import { compareRuns } from "../src/index";
+import { readFrame } from "../src/display/table";
+import type { Cell } from "../src/dataset/table";
+import type { DataFrame } from "danfojs-node";
+import { runCliCaptured as run } from "./support/cli";
+import { tempDir, writeText } from "./support/files";
+
+function rows(df: DataFrame): Record<string, Cell>[] {
+  const t = readFrame(df, "test");
+  return Array.from({ length: t.rowCount }, (_, i) => Object.fromEntries(t.columns.map((c) => [c.name, c.values[i] ?? null])));
+}
+
+const run1 = (model: string, ids: readonly string[], scores: readonly number[]) =>
+  ids.map((id, i) => ({ id, model, answer_correctness: scores[i]!, answer_correctness_error: "" }));
+
+describe("compareRuns: names and ids that differ only in case or spaces", () => {
+  it("ids edited by hand (' q1 ', 'Q2') are not paired, and a warning names the first and counts them", () => {
+    const before = run1("m", ["q1", "q2", "q3", "q4"], [0.5, 0.5, 0.5, 0.5]);
+    const after = run1("m", [" q1 ", "Q2", "q3", "q4"], [0.5, 0.5, 0.5, 0.5]);
+    const runs = compareRuns(before, after);
+    const all = rows(runs.summary).find((r) => r["model"] === "(all)")!;
+    assert.deepEqual([all["n_paired"], all["added"], all["dropped"]], [2, 2, 2], "the edited ids are dropped and added, not paired");
+    const warning = runs.warnings.find((w) => w.includes("only in the case or spaces"));
+    assert.ok(warning !== undefined, `no warning among: ${runs.warnings.join(" | ")}`);
+    assert.match(warning, /^2 answers of the after run differ from one of the before run only in the case or spaces of their id \(first: id "q1" before, " q1 " after, model "m"\)/);
+  });
+
+  it("a model renamed only in case or spaces is named in a warning beside 'only in the before run'", () => {
+    const before = [...run1("atlas-pro", ["q1", "q2"], [0.4, 0.6]), ...run1("swift", ["q1", "q2"], [0.1, 0.2])];
+    const after = [...run1("atlas-pro ", ["q1", "q2"], [0.4, 0.6]), ...run1("swift", ["q1", "q2"], [0.1, 0.2])];
+    const runs = compareRuns(before, after);
+    assert.ok(
+      runs.warnings.some((w) => w.startsWith(`model "atlas-pro" of the before run and "atlas-pro " of the after run differ only in case or spaces`)),
+      `no warning naming both names among: ${runs.warnings.join(" | ")}`,
+    );
+  });
+
+  it("runs that share no answer because every id changed case: the error says so", () => {
+    assert.throws(
+      () => compareRuns(run1("m", ["A", "B"], [1, 0]), run1("m", ["a", "b"], [1, 1])),
+      /share no answer to pair.*Note: 2 answers of the after run differ from one of the before run only in the case or spaces of their id \(first: id "A" before, "a" after/,
+    );
+  });
+
+  it("no such warning when the ids are simply different", () => {
+    const runs = compareRuns(run1("m", ["q1", "q2", "q3"], [0.1, 0.2, 0.3]), run1("m", ["q1", "q2", "q9"], [0.1, 0.2, 0.3]));
+    assert.deepEqual(runs.warnings, []);
+  });
+});
+
+describe("compareRuns: the changed answers agree with the counts", () => {
+  it("a score that differs only in its last digits (0.3 and 0.1 + 0.2) is unchanged in both the counts and the list", () => {
+    const before = run1("m", ["a", "b", "c"], [0.3, 0.5, 0.7]);
+    const after = run1("m", ["a", "b", "c"], [0.1 + 0.2, 0.6, 0.7]);
+    const runs = compareRuns(before, after);
+    const m = rows(runs.summary).find((r) => r["model"] === "m")!;
+    assert.deepEqual([m["improved"], m["worsened"], m["unchanged"]], [1, 0, 2]);
+    assert.deepEqual(
+      rows(runs.changes).map((r) => [r["id"], r["status"]]),
+      [["b", "better"]],
+      "the list of changed answers must hold what the counts call changed, and nothing else",
+    );
+  });
+
+  it("equal changes (up to the last digits) keep the runs' order; larger ones come first", () => {
+    // c and g both gain 0.3 (0.6 − 0.3 = 0.3, 0.9 − 0.6 = 0.30000000000000004); b, e, h move by 0.05.
+    const before = run1("m", ["a", "b", "c", "d", "e", "g", "h"], [0.1, 0.5, 0.3, 0.9, 0.2, 0.6, 0.7]);
+    const after = run1("m", ["a", "b", "c", "d", "e", "g", "h"], [0.3, 0.45, 0.6, 0.8, 0.25, 0.9, 0.75]);
+    const runs = compareRuns(before, after);
+    assert.deepEqual(
+      rows(runs.changes).map((r) => r["id"]),
+      ["c", "g", "a", "d", "b", "e", "h"],
+    );
+    const m = rows(runs.summary).find((r) => r["model"] === "m")!;
+    const listed = rows(runs.changes);
+    assert.equal(listed.filter((r) => r["status"] === "better").length, m["improved"]);
+    assert.equal(listed.filter((r) => r["status"] === "worse").length, m["worsened"]);
+  });
+});
+
+describe("evalframe diff and --where: what a user tries", () => {
+  const dir = tempDir();
+  const header = "id,model,user_input,response,answer_correctness\n";
+  const scored = writeText(dir, "scored.csv", `${header}q1,m,Q1?,A1,0.5\nq2,m,Q2?,A2,0.7\nq1,n,Q1?,B1,0.2\nq2,n,Q2?,B2,0.3\n`);
+  const lower = writeText(dir, "lower.csv", `${header}q1,m,Q1?,A1,0.49\nq2,m,Q2?,A2,0.69\nq1,n,Q1?,B1,0.18967\nq2,n,Q2?,B2,0.28967\n`);
+  const other = writeText(dir, "relevance.csv", "id,model,user_input,response,multimodal_relevance\nq1,m,Q1?,A1,1\nq2,m,Q2?,A2,0\n");
+
+  it("runs of different metrics: exit 1 naming each file's score columns, not 'score it first'", async () => {
+    const r = await run(["diff", scored, other]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(
+      r.err.trim(),
+      `evalframe: diff: the runs share no score column: ${scored} has answer_correctness and ${other} has multimodal_relevance; ` +
+        "diff compares one metric scored in both runs: score both with the same metrics (evalframe score … --metrics NAME)",
+    );
+  });
+
+  it("--fail-under-change: a change equal to the threshold but for the last digits passes; one under it shows enough digits to tell", async () => {
+    // m: 0.49 − 0.5 = −0.010000000000000009 in floating point, a change of −0.01; n: −0.01033.
+    const r = await run(["diff", scored, lower, "--fail-under-change", "-0.01", "--top", "0"]);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(r.err.trim(), "evalframe: fail-under-change: answer_correctness changed by -0.0103 < -0.010 (model n; 2 answers paired)");
+    const met = await run(["diff", scored, lower, "--fail-under-change", "-0.0104", "--top", "0"]);
+    assert.equal(met.code, 0, met.err);
+  });
+
+  it("--where with != or == is a usage error (exit 2) saying what --where takes, on every command", async () => {
+    for (const command of [["summarize", scored], ["compare", scored], ["diff", scored, lower], ["report", scored, "--out", path.join(dir, "r.html")]]) {
+      const not = await run([...command, "--where", "model!=m"]);
+      assert.equal(not.code, 2, `${command[0]!}: ${not.err}`);
+      assert.match(not.err, /--where "model!=m": != is not supported; --where keeps the rows whose column holds one of the values given, written COLUMN=VALUE/);
+      const twice = await run([...command, "--where", "model==m"]);
+      assert.equal(twice.code, 2, `${command[0]!}: ${twice.err}`);
+      assert.match(twice.err, /--where "model==m": write one "=", as in --where model=m/);
+    }
+  });
+});
