@@ -38,6 +38,18 @@ export function rowConditions(command: string, args: ParsedArgs): RowCondition[]
     if (at < 0 || column === "") {
       throw new UsageError(`${command}: --where "${item}" is not COLUMN=VALUE; write e.g. --where split=test (several values: --where "lang=en|ko")`, command);
     }
+    if (/[!<>]$/.test(column) === false && item.slice(at + 1).startsWith("=")) {
+      throw new UsageError(`${command}: --where "${item}": write one "=", as in --where ${column}=${item.slice(at + 2)}`, command);
+    }
+    const operator = /[!<>]$/.test(column) ? `${column.slice(-1)}=` : undefined;
+    if (operator !== undefined) {
+      // "model!=x" would look for a column "model!", and "turn==1" for the value "=1": say what --where can do instead.
+      throw new UsageError(
+        `${command}: --where "${item}": ${operator} is not supported; --where keeps the rows whose column holds one of the values given, written COLUMN=VALUE ` +
+          `(several: --where "lang=en|ko"; for all but one value, list the others)`,
+        command,
+      );
+    }
     return { column: canonicalName(column) ?? column, values: item.slice(at + 1).split("|").map((v) => v.trim()) };
   });
 }
