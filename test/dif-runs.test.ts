@@ -5,6 +5,7 @@
  * `--where` forms a user tries that it does not take.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { compareRuns } from "../src/index";
@@ -122,5 +123,33 @@ describe("evalframe diff and --where: what a user tries", () => {
       assert.equal(twice.code, 2, `${command[0]!}: ${twice.err}`);
       assert.match(twice.err, /--where "model==m": write one "=", as in --where model=m/);
     }
+  });
+});
+
+describe("report --previous on runs that score wrote from an input with a repeated (id, model)", () => {
+  const dir = tempDir();
+  const input = writeText(
+    dir,
+    "input.csv",
+    "id,model,user_input,response,reference\n" +
+      "q1,m,What is the capital of France?,Paris.,Paris is the capital of France.\n" +
+      "q2,m,What is 2 + 2?,4.,2 + 2 is 4.\n" +
+      "q1,m,What is the capital of France?,Lyon.,Paris is the capital of France.\n",
+  );
+
+  it("compares the runs (as diff does), leaving out the unscored repeat and saying so; no 'Not computed'", async () => {
+    const scored = path.join(dir, "scored.csv");
+    const s = await run(["score", input, "--judge", "offline", "--out", scored]);
+    assert.equal(s.code, 0, s.err);
+    const d = await run(["diff", scored, scored, "--top", "0"]);
+    assert.equal(d.code, 0, d.err);
+    const page = path.join(dir, "report.html");
+    const r = await run(["report", scored, "--previous", scored, "--out", page]);
+    assert.equal(r.code, 0, r.err);
+    assert.doesNotMatch(r.err, /cannot compare/, "the report must compare what diff compares");
+    const html = readFileSync(page, "utf8");
+    const section = html.slice(html.indexOf("Change since the previous run</h2>"));
+    assert.doesNotMatch(section.slice(0, 20000), /Not computed/, "the change section must not refuse the runs");
+    assert.match(section, /Left out of the comparison: rows that repeat an earlier row's \(id, model\) and were not scored \(see input_error\), 1 of the previous run and 1 of this run\./);
   });
 });
