@@ -153,3 +153,29 @@ describe("report --previous on runs that score wrote from an input with a repeat
     assert.match(section, /Left out of the comparison: rows that repeat an earlier row's \(id, model\) and were not scored \(see input_error\), 1 of the previous run and 1 of this run\./);
   });
 });
+
+describe("--where and Unicode: a value typed composed matches the same text written decomposed", () => {
+  const dir = tempDir();
+  const decomposed = "Franc\u0327ais"; // c + combining cedilla, as some tools write it
+  const scoredText = (scores: readonly number[]) =>
+    "id,model,lang,user_input,response,reference,answer_correctness\n" +
+    `q1,m,${decomposed},Q1?,A1,R1,${scores[0]!}\nq2,m,en,Q2?,A2,R2,${scores[1]!}\nq3,m,${decomposed},Q3?,A3,R3,${scores[2]!}\n`;
+  const before = writeText(dir, "before.csv", scoredText([0.5, 0.5, 0.5]));
+  const after = writeText(dir, "after.csv", scoredText([0.75, 0.5, 0.75]));
+  const input = writeText(dir, "input.csv", `id,model,lang,user_input,response,reference\nq1,m,${decomposed},Capital of France?,Paris.,Paris.\nq2,m,en,2 + 2?,4.,4.\n`);
+
+  it("summarize, diff and score keep the rows whose lang is Français (typed composed)", async () => {
+    const where = ["--where", "lang=Fran\u00e7ais"];
+    const s = await run(["summarize", before, ...where, "--json"]);
+    assert.equal(s.code, 0, s.err);
+    assert.match(s.out, /"n": 2\b/, s.out);
+    const d = await run(["diff", before, after, ...where, "--json"]);
+    assert.equal(d.code, 0, d.err);
+    const all = (JSON.parse(d.out) as { summary: { n_paired: number; change: number }[] }).summary.at(-1)!;
+    assert.deepEqual([all.n_paired, all.change], [2, 0.25]);
+    const out = path.join(dir, "scored.csv");
+    const sc = await run(["score", input, "--judge", "offline", "--out", out, ...where]);
+    assert.equal(sc.code, 0, sc.err);
+    assert.match(sc.out, /\(1 row: those with lang=Français, of 2\)/);
+  });
+});

@@ -50,8 +50,18 @@ export function rowConditions(command: string, args: ParsedArgs): RowCondition[]
         command,
       );
     }
-    return { column: canonicalName(column) ?? column, values: item.slice(at + 1).split("|").map((v) => v.trim()) };
+    return { column: canonicalName(column) ?? column, values: item.slice(at + 1).split("|").map((v) => v.trim().normalize("NFC")) };
   });
+}
+
+/**
+ * A cell as `--where` compares it with a condition's values: its text, in
+ * Unicode's composed form (NFC), as the values are: "Français" typed on a
+ * keyboard matches the same word a tool wrote decomposed (e + combining
+ * accent), which looks the same in every listing of the values.
+ */
+export function whereText(value: unknown): string {
+  return (cellText(value) ?? "").normalize("NFC");
 }
 
 /** The columns the conditions read, to load beside what the command needs. */
@@ -84,8 +94,8 @@ export function rowsKept(command: string, file: string, table: Table, conditions
     const column = getColumn(table, condition.column);
     if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
     const wanted = new Set(condition.values);
-    const text = (i: number) => cellText(column.values[i]) ?? "";
-    const held = new Set(column.values.map((v) => cellText(v) ?? ""));
+    const text = (i: number) => whereText(column.values[i]);
+    const held = new Set(column.values.map(whereText));
     const absent = valueNoRowHolds(command, file, condition, held);
     if (absent !== undefined) throw absent;
     const kept = keep.filter((i) => wanted.has(text(i)));
@@ -117,7 +127,7 @@ export function rowsMeeting(table: Table, conditions: readonly RowCondition[]): 
   const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, wanted: new Set(c.values) }));
   const rows: number[] = [];
   for (let i = 0; i < table.rowCount; i++) {
-    if (tests.every((t) => t.wanted.has((t.values === undefined ? null : cellText(t.values[i])) ?? ""))) rows.push(i);
+    if (tests.every((t) => t.wanted.has(t.values === undefined ? "" : whereText(t.values[i])))) rows.push(i);
   }
   return rows;
 }
