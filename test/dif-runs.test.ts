@@ -58,6 +58,19 @@ describe("compareRuns: names and ids that differ only in case or spaces", () => 
   });
 });
 
+describe("compareRuns: every row is counted or named", () => {
+  it("a row whose model cell is empty is in no model's counts: a warning names it, so the counts can be checked", () => {
+    const before = run1("m", ["q1", "q2", "q3"], [0.1, 0.2, 0.3]);
+    const after = [...run1("m", ["q1", "q2"], [0.1, 0.2]), ...run1("", ["q3"], [0.3])];
+    const runs = compareRuns(before, after);
+    const all = rows(runs.summary).find((r) => r["model"] === "(all)")!;
+    assert.deepEqual([all["n_paired"], all["added"], all["dropped"]], [2, 0, 1]);
+    assert.deepEqual(runs.warnings, [
+      "1 row of the after run has no model (first: row 2), so it is in no model's counts and left out of the comparison; give it its model to compare it",
+    ]);
+  });
+});
+
 describe("compareRuns: the changed answers agree with the counts", () => {
   it("a score that differs only in its last digits (0.3 and 0.1 + 0.2) is unchanged in both the counts and the list", () => {
     const before = run1("m", ["a", "b", "c"], [0.3, 0.5, 0.7]);

@@ -126,6 +126,8 @@ interface Run {
   /** Rows, and rows scored validly, per model (keyed or not). */
   rows: Map<string, number>;
   scored: Map<string, number>;
+  /** Rows with an empty model cell (when the runs have a model column): no model's answers, left out; the first, and how many. */
+  modelless: { first: number; count: number } | undefined;
 }
 
 /** Counts and statistics of one model (or of all). */
@@ -193,9 +195,15 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
   const unkeyed = new Map<string, number>();
   const rows = new Map<string, number>();
   const scored = new Map<string, number>();
+  let modelless: Run["modelless"];
   for (let i = 0; i < table.rowCount; i++) {
     const model = modelColumn === undefined ? "" : keyText(modelColumn.values[i]);
-    if (model === undefined) continue; // a row without a model belongs to no model
+    if (model === undefined) {
+      // A row without a model belongs to no model: left out, and counted for a warning.
+      if (modelless === undefined) modelless = { first: i, count: 1 };
+      else modelless.count++;
+      continue;
+    }
     rows.set(model, (rows.get(model) ?? 0) + 1);
     if (!Number.isNaN(scores[i]!)) scored.set(model, (scored.get(model) ?? 0) + 1);
     let keys = models.get(model);
@@ -217,7 +225,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     }
     keys.set(key, i);
   }
-  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored };
+  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored, modelless };
 }
 
 function errorText(run: Run, row: number): string {
@@ -411,6 +419,14 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   for (const changed of [questionChanged, referenceChanged]) {
     const warning = changed.warning();
     if (warning !== undefined) warnings.push(warning);
+  }
+  for (const run of [b, a]) {
+    const none = run.modelless;
+    if (none === undefined) continue;
+    warnings.push(
+      `${none.count === 1 ? "1 row" : `${none.count} rows`} of the ${run.label} run ${none.count === 1 ? "has" : "have"} no ${by} (first: ${rowAt(run.table, none.first)}), ` +
+        `so ${none.count === 1 ? "it is" : "they are"} in no model's counts and left out of the comparison; give ${none.count === 1 ? "it its" : "each its"} ${by} to compare ${none.count === 1 ? "it" : "them"}`,
+    );
   }
   warnings.push(...nearMisses.warnings(b, a));
   const unscoredAfter = unscoredInAfter(b, a);
