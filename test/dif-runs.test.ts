@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { compareRuns } from "../src/index";
+import { buildReport, compareRuns } from "../src/index";
 import { readFrame } from "../src/display/table";
 import type { Cell } from "../src/dataset/table";
 import type { DataFrame } from "danfojs-node";
@@ -190,5 +190,32 @@ describe("--where and Unicode: a value typed composed matches the same text writ
     const sc = await run(["score", input, "--judge", "offline", "--out", out, ...where]);
     assert.equal(sc.code, 0, sc.err);
     assert.match(sc.out, /\(1 row: those with lang=Français, of 2\)/);
+  });
+});
+
+/** A page's text as a reader sees it: no tags, entities decoded. */
+function plain(html: string): string {
+  const entities: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+  return html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, (e) => entities[e]!);
+}
+
+describe("the report's headline on the change since a run scored differently", () => {
+  it("says the runs were scored differently, naming the judge's change, beside the change it reports", () => {
+    const scoredBy = (judge: string, shift: number) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        id: `q${i}`,
+        model: "m",
+        answer_correctness: Math.min(1, 0.1 * i + shift),
+        answer_correctness_error: "",
+        answer_correctness_judge: judge,
+      }));
+    const html = buildReport(scoredBy("gpt-4o", 0.2), { previous: scoredBy("offline (approximate)", 0), generatedAt: null });
+    const text = plain(html);
+    assert.match(
+      text,
+      /Since the previous run[^\n]*? The runs were scored differently \(judge offline \(approximate\) → gpt-4o\): part of the change may be the scoring's, not the answers'\./,
+    );
+    const alike = plain(buildReport(scoredBy("gpt-4o", 0.2), { previous: scoredBy("gpt-4o", 0), generatedAt: null }));
+    assert.doesNotMatch(alike, /scored differently/, "runs scored alike get no such words");
   });
 });

@@ -52,6 +52,8 @@ export interface RunChangeInput {
   summary: FrameInput;
   /** One row per answer that differs: `status` ("better", "worse", …) and `change`. */
   changes?: FrameInput;
+  /** How the paired answers were scored differently in the two runs: the sentence then says that part of the change may be the scoring's. */
+  scoringChanges?: readonly { setting: string; before: string; after: string }[];
 }
 
 /** Share of failed answers above which the headline leads with the failures: more than half. */
@@ -583,7 +585,15 @@ function changeSentence(change: RunChangeInput, metric: string): string {
   if (onlyAfter.length > 0) parts.push(`${onlyAfter.join(", ")} only in this run`);
   const moved = answersMoved(all ?? subjects[0], change.changes);
   if (moved !== "") parts.push(moved);
-  return `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+  const sentence = `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+  const scoring = change.scoringChanges ?? [];
+  if (scoring.length === 0) return sentence;
+  // A change of judge or settings moves scores by itself: the headline must not present it as the answers' alone.
+  // Each setting once, with its most common change (scoringChanges lists those first).
+  const firsts = new Map<string, string>();
+  for (const c of scoring) if (!firsts.has(c.setting)) firsts.set(c.setting, `${c.setting} ${c.before} → ${c.after}`);
+  const settings = [...firsts.values()];
+  return `${sentence} The runs were scored differently (${settings.slice(0, 3).join(", ")}${settings.length > 3 ? ", …" : ""}): part of the change may be the scoring's, not the answers'.`;
 }
 
 /**
