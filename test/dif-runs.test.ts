@@ -71,6 +71,20 @@ describe("compareRuns: every row is counted or named", () => {
   });
 });
 
+describe("compareRuns: rows that cannot be paired are named", () => {
+  it("a row with no id is counted as dropped or added, and a warning names it, as it is not among the changed answers", () => {
+    const before = run1("m", ["q1", "q2", ""], [0.1, 0.2, 0.3]);
+    const after = run1("m", ["q1", "q2", "q3"], [0.1, 0.2, 0.3]);
+    const runs = compareRuns(before, after);
+    const all = rows(runs.summary).find((r) => r["model"] === "(all)")!;
+    assert.deepEqual([all["n_paired"], all["added"], all["dropped"]], [2, 1, 1]);
+    assert.deepEqual(rows(runs.changes).map((r) => [r["id"], r["status"]]), [["q3", "added"]]);
+    assert.deepEqual(runs.warnings, [
+      "1 row of the before run has no id (first: row 2), so it cannot be paired: it is counted as dropped and not listed among the changed answers",
+    ]);
+  });
+});
+
 describe("compareRuns: the changed answers agree with the counts", () => {
   it("a score that differs only in its last digits (0.3 and 0.1 + 0.2) is unchanged in both the counts and the list", () => {
     const before = run1("m", ["a", "b", "c"], [0.3, 0.5, 0.7]);

@@ -128,6 +128,8 @@ interface Run {
   scored: Map<string, number>;
   /** Rows with an empty model cell (when the runs have a model column): no model's answers, left out; the first, and how many. */
   modelless: { first: number; count: number } | undefined;
+  /** The first row with no pairing key (counted in {@link Run.unkeyed}), for the warning. */
+  firstUnkeyed: number | undefined;
 }
 
 /** Counts and statistics of one model (or of all). */
@@ -196,6 +198,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
   const rows = new Map<string, number>();
   const scored = new Map<string, number>();
   let modelless: Run["modelless"];
+  let firstUnkeyed: number | undefined;
   for (let i = 0; i < table.rowCount; i++) {
     const model = modelColumn === undefined ? "" : keyText(modelColumn.values[i]);
     if (model === undefined) {
@@ -214,6 +217,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     const key = keyText(keyColumn.values[i]);
     if (key === undefined) {
       unkeyed.set(model, (unkeyed.get(model) ?? 0) + 1);
+      firstUnkeyed ??= i;
       continue;
     }
     const earlier = keys.get(key);
@@ -225,7 +229,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     }
     keys.set(key, i);
   }
-  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored, modelless };
+  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored, modelless, firstUnkeyed };
 }
 
 function errorText(run: Run, row: number): string {
@@ -426,6 +430,14 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     warnings.push(
       `${none.count === 1 ? "1 row" : `${none.count} rows`} of the ${run.label} run ${none.count === 1 ? "has" : "have"} no ${by} (first: ${rowAt(run.table, none.first)}), ` +
         `so ${none.count === 1 ? "it is" : "they are"} in no model's counts and left out of the comparison; give ${none.count === 1 ? "it its" : "each its"} ${by} to compare ${none.count === 1 ? "it" : "them"}`,
+    );
+  }
+  for (const run of [b, a]) {
+    if (run.firstUnkeyed === undefined) continue;
+    const n = [...run.unkeyed.values()].reduce((sum, k) => sum + k, 0);
+    warnings.push(
+      `${n === 1 ? "1 row" : `${n} rows`} of the ${run.label} run ${n === 1 ? "has" : "have"} no ${pairBy} (first: ${rowAt(run.table, run.firstUnkeyed)}), ` +
+        `so ${n === 1 ? "it cannot be paired: it is counted as" : "they cannot be paired: they are counted as"} ${run.label === "before" ? "dropped" : "added"} and not listed among the changed answers`,
     );
   }
   warnings.push(...nearMisses.warnings(b, a));
