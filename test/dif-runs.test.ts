@@ -5,7 +5,7 @@
  * `--where` forms a user tries that it does not take.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { linkSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { buildReport, compareRuns } from "../src/index";
@@ -139,6 +139,18 @@ describe("evalframe diff and --where: what a user tries", () => {
     assert.equal(r.err.trim(), "evalframe: fail-under-change: answer_correctness changed by -0.0103 < -0.010 (model n; 2 answers paired)");
     const met = await run(["diff", scored, lower, "--fail-under-change", "-0.0104", "--top", "0"]);
     assert.equal(met.code, 0, met.err);
+  });
+
+  it("the same file twice, by one name or two: a warning says nothing can have changed", async () => {
+    const link = path.join(dir, "same.csv");
+    linkSync(scored, link);
+    for (const second of [scored, link]) {
+      const r = await run(["diff", scored, second, "--top", "0"]);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.err, /^evalframe: warning: both runs are the same file .*: every answer is paired with itself, so nothing can have changed; give the earlier run first, then the new one$/m);
+    }
+    const other = await run(["diff", scored, lower, "--top", "0"]);
+    assert.doesNotMatch(other.err, /same file/);
   });
 
   it("--where with != or == is a usage error (exit 2) saying what --where takes, on every command", async () => {
