@@ -128,12 +128,6 @@ export const diffCommand: Command = async (argv, io) => {
     // Rows that score left unscored as repeats of an (id, model) have no score to pair: left out, with a warning.
     return withoutUnscoredRepeats(file, rowsWhere(c, file, table, where), io, "comparison of the runs");
   };
-  // The same file twice (a script's variables mixed up): every answer pairs with itself and a gate always passes.
-  const [statBefore, statAfter] = [beforeFile, afterFile].map((file) => statSync(file, { throwIfNoEntry: false }));
-  if (statBefore?.isFile() && statAfter?.isFile() && statBefore.dev === statAfter.dev && statBefore.ino === statAfter.ino) {
-    const names = beforeFile === afterFile ? `"${beforeFile}"` : `("${beforeFile}" and "${afterFile}")`;
-    io.err(`evalframe: warning: both runs are the same file ${names}: every answer is paired with itself, so nothing can have changed; give the earlier run first, then the new one\n`);
-  }
   const before = await load(beforeFile, formats[0]);
   const after = await load(afterFile, formats[1]);
   if (options.metric === undefined) {
@@ -161,6 +155,12 @@ export const diffCommand: Command = async (argv, io) => {
     }
   }, `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);
+  // Once both are read: the same file twice (a script's variables mixed up): every answer pairs with itself and a gate always passes.
+  const [statBefore, statAfter] = [beforeFile, afterFile].map((file) => statSync(file, { throwIfNoEntry: false }));
+  if (statBefore?.isFile() && statAfter?.isFile() && statBefore.dev === statAfter.dev && statBefore.ino === statAfter.ino) {
+    const names = beforeFile === afterFile ? `"${beforeFile}"` : `("${beforeFile}" and "${afterFile}")`;
+    io.err(`evalframe: warning: both runs are the same file ${names}: every answer is paired with itself, so nothing can have changed; give the earlier run first, then the new one\n`);
+  }
 
   const written: string[] = [];
   const total = runs.changes.shape[0] ?? 0;
