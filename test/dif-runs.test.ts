@@ -244,4 +244,17 @@ describe("the report's headline on the change since a run scored differently", (
     const alike = plain(buildReport(scoredBy("gpt-4o", 0.2), { previous: scoredBy("gpt-4o", 0), generatedAt: null }));
     assert.doesNotMatch(alike, /scored differently/, "runs scored alike get no such words");
   });
+
+  it("says how many of the answers that moved were scored against a reference edited between the runs", () => {
+    const runOf = (edited: boolean) =>
+      Array.from({ length: 8 }, (_, i) => ({
+        id: `q${i}`,
+        model: "m",
+        reference: edited && i < 2 ? `an edited reference ${i}` : `reference ${i}`,
+        answer_correctness: edited && i < 3 ? 0.9 : 0.1 * i,
+        answer_correctness_error: "",
+      }));
+    const text = plain(buildReport(runOf(true), { previous: runOf(false), generatedAt: null }));
+    assert.match(text, /Since the previous run[^\n]*? 2 of the 3 answers that moved were scored against a reference edited since the previous run: part of their change is the reference's\./);
+  });
 });
