@@ -9,7 +9,7 @@ import type { DataFrame } from "danfojs-node";
 import { getColumn, rowAt, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, verdictSide, type ComparisonTest, type PairedStats } from "./compare";
 import { DEFAULT_SEED, seedFromData } from "../stats/random";
-import { holm } from "../stats/paired-tests";
+import { holm, roundDifferences } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { cellString, keyText, textAt, type PairOptions } from "../dataset/column-toolkit";
 import { scoringChanges, scoringWarning, type ScoringChange } from "./scoring-changes";
@@ -126,6 +126,10 @@ interface Run {
   /** Rows, and rows scored validly, per model (keyed or not). */
   rows: Map<string, number>;
   scored: Map<string, number>;
+  /** Rows with an empty model cell (when the runs have a model column): no model's answers, left out; the first, and how many. */
+  modelless: { first: number; count: number } | undefined;
+  /** The first row with no pairing key (counted in {@link Run.unkeyed}), for the warning. */
+  firstUnkeyed: number | undefined;
 }
 
 /** Counts and statistics of one model (or of all). */
@@ -148,6 +152,8 @@ interface ChangedAnswer {
   question: Cell;
   before: number;
   after: number;
+  /** after − before to 12 significant digits of the model's scores, as the tests see it (ranks the changed answers); 0 for an answer not scored in both runs. */
+  moved: number;
   status: AnswerChange;
   answerChanged: string;
   /** "yes"/"no" when both runs have a reference column, "" otherwise or for an answer in one run only. */
@@ -191,9 +197,16 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
   const unkeyed = new Map<string, number>();
   const rows = new Map<string, number>();
   const scored = new Map<string, number>();
+  let modelless: Run["modelless"];
+  let firstUnkeyed: number | undefined;
   for (let i = 0; i < table.rowCount; i++) {
     const model = modelColumn === undefined ? "" : keyText(modelColumn.values[i]);
-    if (model === undefined) continue; // a row without a model belongs to no model
+    if (model === undefined) {
+      // A row without a model belongs to no model: left out, and counted for a warning.
+      if (modelless === undefined) modelless = { first: i, count: 1 };
+      else modelless.count++;
+      continue;
+    }
     rows.set(model, (rows.get(model) ?? 0) + 1);
     if (!Number.isNaN(scores[i]!)) scored.set(model, (scored.get(model) ?? 0) + 1);
     let keys = models.get(model);
@@ -204,6 +217,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     const key = keyText(keyColumn.values[i]);
     if (key === undefined) {
       unkeyed.set(model, (unkeyed.get(model) ?? 0) + 1);
+      firstUnkeyed ??= i;
       continue;
     }
     const earlier = keys.get(key);
@@ -215,7 +229,7 @@ function readRun(label: "before" | "after", table: Table, metric: string, by: st
     }
     keys.set(key, i);
   }
-  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored };
+  return { label, table, scores, errors: errorColumnFor(table, metric), models, unkeyed, rows, scored, modelless, firstUnkeyed };
 }
 
 function errorText(run: Run, row: number): string {
@@ -295,6 +309,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   const compareReferences = pairBy !== "reference" && getColumn(beforeTable, "reference") !== undefined && getColumn(afterTable, "reference") !== undefined;
   const questionChanged = new TextChanges("user_input", "question text");
   const referenceChanged = new TextChanges("reference", "reference answer");
+  const nearMisses = new NearMisses(pairBy, hasModels);
   const total: ModelChange = { model: ALL_MODELS, stats: undefined, nPaired: 0, added: 0, dropped: 0, failedBeforeOnly: 0, failedAfterOnly: 0, failedBoth: 0, inBefore: true, inAfter: true };
 
   for (const model of modelNames) {
@@ -314,11 +329,14 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     };
     const sb: number[] = [];
     const sa: number[] = [];
+    // Scores that differ at all: whether they moved is decided with the model's scale, as its test decides.
+    const differing: { index: number; entry: () => ChangedAnswer }[] = [];
     for (const [key, i] of kb ?? []) {
       const j = ka?.get(key);
       if (j === undefined) {
         row.dropped++;
         changes.push(oneSided("dropped", key, model, b, i));
+        if (ka !== undefined) nearMisses.dropped(model, key);
         continue;
       }
       pairs.push([i, j]);
@@ -336,6 +354,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
         question: getColumn(afterTable, "user_input")?.values[j] ?? null,
         before: x,
         after: y,
+        moved: 0,
         status,
         answerChanged: answerChanged ? "yes" : "no",
         referenceChanged: compareReferences ? (referenceDiffers ? "yes" : "no") : "",
@@ -348,7 +367,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       if (validBefore && validAfter) {
         sb.push(x);
         sa.push(y);
-        if (y !== x) changes.push(entry(y > x ? "better" : "worse", ""));
+        if (y !== x) differing.push({ index: sa.length - 1, entry: () => entry("better", "") });
       } else if (validBefore) {
         row.failedAfterOnly++;
         changes.push(entry("newly failed", errorText(a, j)));
@@ -363,6 +382,16 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       if (kb?.has(key)) continue;
       row.added++;
       changes.push(oneSided("added", key, model, a, j));
+      if (kb !== undefined) nearMisses.added(model, key);
+    }
+    if (differing.length > 0) {
+      let scale = 0;
+      for (let k = 0; k < sa.length; k++) scale = Math.max(scale, Math.abs(sa[k]!), Math.abs(sb[k]!));
+      const moved = roundDifferences(differing.map(({ index }) => sa[index]! - sb[index]!), scale > 0 ? scale : undefined);
+      differing.forEach(({ entry }, k) => {
+        if (moved[k] === 0) return; // the same score but for the last digits: unchanged, as the test counts it
+        changes.push({ ...entry(), moved: moved[k]!, status: moved[k]! > 0 ? "better" : "worse" });
+      });
     }
     row.nPaired = sa.length;
     if (sa.length > 0) row.stats = pairedStats(sa, sb, replicates, confidence, seedFromData(seed, sa, sb));
@@ -379,7 +408,7 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       `the ${run.label} run has ${pairBy} ${quoted(keysOf(run))}${hasModels ? ` for model${run.models.size === 1 ? "" : "s"} ${quoted(run.models.keys())}` : ""}`;
     throw new Error(
       `${caller}: the runs share no answer to pair: looked for the same (${pairBy}${hasModels ? `, ${by}` : ""}) in both; ${side(b)}; ${side(a)}. ` +
-        `Are these two runs of the same data?`,
+        `Are these two runs of the same data?${nearMisses.warnings(b, a).map((w) => ` Note: ${w}.`).join("")}`,
     );
   }
 
@@ -395,6 +424,23 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
     const warning = changed.warning();
     if (warning !== undefined) warnings.push(warning);
   }
+  for (const run of [b, a]) {
+    const none = run.modelless;
+    if (none === undefined) continue;
+    warnings.push(
+      `${none.count === 1 ? "1 row" : `${none.count} rows`} of the ${run.label} run ${none.count === 1 ? "has" : "have"} no ${by} (first: ${rowAt(run.table, none.first)}), ` +
+        `so ${none.count === 1 ? "it is" : "they are"} in no model's counts and left out of the comparison; give ${none.count === 1 ? "it its" : "each its"} ${by} to compare ${none.count === 1 ? "it" : "them"}`,
+    );
+  }
+  for (const run of [b, a]) {
+    if (run.firstUnkeyed === undefined) continue;
+    const n = [...run.unkeyed.values()].reduce((sum, k) => sum + k, 0);
+    warnings.push(
+      `${n === 1 ? "1 row" : `${n} rows`} of the ${run.label} run ${n === 1 ? "has" : "have"} no ${pairBy} (first: ${rowAt(run.table, run.firstUnkeyed)}), ` +
+        `so ${n === 1 ? "it cannot be paired: it is counted as" : "they cannot be paired: they are counted as"} ${run.label === "before" ? "dropped" : "added"} and not listed among the changed answers`,
+    );
+  }
+  warnings.push(...nearMisses.warnings(b, a));
   const unscoredAfter = unscoredInAfter(b, a);
   for (const u of unscoredAfter) warnings.push(unscoredWarning(u, hasModels));
 
@@ -445,6 +491,70 @@ class TextChanges {
   }
 }
 
+/** A name as a person reads it: Unicode-normalized, without case, with runs of spaces as one and none at the ends. */
+function looseName(text: string): string {
+  return text.normalize("NFKC").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/**
+ * Models, and answers of a model, that are in one run only but whose name or
+ * key differs from one of the other run only in case, spaces or Unicode form
+ * (" q01 " and "q01", "Atlas-Pro" and "atlas-pro"): they are not paired (a
+ * name is what the user wrote), but a user who edited a file by hand most
+ * likely meant them to be, so they are named.
+ */
+class NearMisses {
+  /** model → loose key → the key dropped (in the before run only). */
+  private readonly droppedKeys = new Map<string, Map<string, string>>();
+  private readonly addedKeys: { model: string; key: string }[] = [];
+
+  constructor(
+    private readonly pairBy: string,
+    private readonly hasModels: boolean,
+  ) {}
+
+  dropped(model: string, key: string): void {
+    let keys = this.droppedKeys.get(model);
+    if (keys === undefined) this.droppedKeys.set(model, (keys = new Map()));
+    keys.set(looseName(key), key);
+  }
+
+  added(model: string, key: string): void {
+    if (this.droppedKeys.has(model)) this.addedKeys.push({ model, key });
+  }
+
+  warnings(before: Run, after: Run): string[] {
+    const out: string[] = [];
+    if (this.hasModels) {
+      const onlyAfter = new Map<string, string>();
+      for (const name of after.models.keys()) if (!before.models.has(name)) onlyAfter.set(looseName(name), name);
+      for (const name of before.models.keys()) {
+        const other = after.models.has(name) ? undefined : onlyAfter.get(looseName(name));
+        if (other === undefined) continue;
+        out.push(
+          `model ${JSON.stringify(name)} of the before run and ${JSON.stringify(other)} of the after run differ only in case or spaces, so their answers were not paired ` +
+            `(the one is "only in the before run", the other "only in the after run"); if they are the same model, write its name alike in both files`,
+        );
+      }
+    }
+    let count = 0;
+    let first: string | undefined;
+    for (const { model, key } of this.addedKeys) {
+      const was = this.droppedKeys.get(model)?.get(looseName(key));
+      if (was === undefined) continue;
+      count++;
+      first ??= `${this.pairBy} ${JSON.stringify(was)} before, ${JSON.stringify(key)} after${this.hasModels ? `, model ${JSON.stringify(model)}` : ""}`;
+    }
+    if (first !== undefined) {
+      out.push(
+        `${count} answer${count === 1 ? "" : "s"} of the after run differ${count === 1 ? "s" : ""} from one of the before run only in the case or spaces of ${count === 1 ? "its" : "their"} ${this.pairBy} ` +
+          `(first: ${first}), so ${count === 1 ? "it is" : "they are"} not paired (each is dropped and added); if they are the same answers, write the ${this.pairBy} alike in both files`,
+      );
+    }
+    return out;
+  }
+}
+
 /** The models with scored answers in the before run and none scored in the after run. */
 function unscoredInAfter(before: Run, after: Run): UnscoredModel[] {
   const out: UnscoredModel[] = [];
@@ -470,6 +580,7 @@ function oneSided(status: "added" | "dropped", key: string, model: string, run: 
     question: getColumn(run.table, "user_input")?.values[row] ?? null,
     before: status === "dropped" ? score : Number.NaN,
     after: status === "added" ? score : Number.NaN,
+    moved: 0,
     status,
     answerChanged: "",
     referenceChanged: "",
@@ -487,7 +598,7 @@ function sortChanges(changes: ChangedAnswer[]): ChangedAnswer[] {
     const byStatus = STATUS_ORDER[p.status] - STATUS_ORDER[q.status];
     if (byStatus !== 0) return byStatus;
     if (STATUS_ORDER[p.status] !== 0) return 0;
-    return Math.abs(q.after - q.before) - Math.abs(p.after - p.before);
+    return Math.abs(q.moved) - Math.abs(p.moved);
   });
 }
 

@@ -50,8 +50,10 @@ export interface HeadlineOptions extends Pick<PairOptions, "by"> {
 export interface RunChangeInput {
   /** One row per model and a last `(all)` row: `model`, `n_paired`, `change`, `ci_low`, `ci_high`, `p_holm`, `verdict`, `test`, `improved`, `worsened`, `failed_after_only`, … */
   summary: FrameInput;
-  /** One row per answer that differs: `status` ("better", "worse", …) and `change`. */
+  /** One row per answer that differs: `status` ("better", "worse", …), `change` and, when the runs have references, `reference_changed` ("yes"/"no"). */
   changes?: FrameInput;
+  /** How the paired answers were scored differently in the two runs: the sentence then says that part of the change may be the scoring's. */
+  scoringChanges?: readonly { setting: string; before: string; after: string }[];
 }
 
 /** Share of failed answers above which the headline leads with the failures: more than half. */
@@ -583,7 +585,22 @@ function changeSentence(change: RunChangeInput, metric: string): string {
   if (onlyAfter.length > 0) parts.push(`${onlyAfter.join(", ")} only in this run`);
   const moved = answersMoved(all ?? subjects[0], change.changes);
   if (moved !== "") parts.push(moved);
-  return `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+  const sentence = `Since the previous run${named && real.length > 0 ? ` (mean ${metric})` : ""}: ${parts.length > 0 ? parts.join("; ") : "nothing to compare"}.`;
+  // Answers that moved against an edited reference: part of their change is the reference's, not the model's.
+  const againstOther = answersThatMoved === undefined ? 0 : movedOf().filter((c) => cellString(c["reference_changed"]) === "yes").length;
+  const movedCount = answersThatMoved === undefined ? 0 : movedOf().length;
+  const referenceNote =
+    againstOther === 0
+      ? ""
+      : ` ${againstOther === movedCount ? (movedCount === 1 ? "The answer that moved was" : `All ${movedCount} answers that moved were`) : `${againstOther} of the ${movedCount} answers that moved ${againstOther === 1 ? "was" : "were"}`} scored against a reference edited since the previous run: part of ${againstOther === 1 ? "its" : "their"} change is the reference's.`;
+  const scoring = change.scoringChanges ?? [];
+  if (scoring.length === 0) return `${sentence}${referenceNote}`;
+  // A change of judge or settings moves scores by itself: the headline must not present it as the answers' alone.
+  // Each setting once, with its most common change (scoringChanges lists those first).
+  const firsts = new Map<string, string>();
+  for (const c of scoring) if (!firsts.has(c.setting)) firsts.set(c.setting, `${c.setting} ${c.before} → ${c.after}`);
+  const settings = [...firsts.values()];
+  return `${sentence}${referenceNote} The runs were scored differently (${settings.slice(0, 3).join(", ")}${settings.length > 3 ? ", …" : ""}): part of the change may be the scoring's, not the answers'.`;
 }
 
 /**

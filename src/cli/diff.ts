@@ -133,7 +133,16 @@ export const diffCommand: Command = async (argv, io) => {
   if (options.metric === undefined) {
     // The first registered metric both runs scored, else the first registered (whose absence compareRuns reports).
     const has = (name: string) => columnsOf(before).includes(name) && columnsOf(after).includes(name);
-    options.metric = (definitions.find((d) => has(d.scoreColumn)) ?? definitions[0]!).scoreColumn;
+    const shared = definitions.find((d) => has(d.scoreColumn));
+    const scoredIn = (table: typeof before) => definitions.map((d) => d.scoreColumn).filter((name) => columnsOf(table).includes(name));
+    if (shared === undefined && scoredIn(before).length > 0 && scoredIn(after).length > 0) {
+      // Both runs are scored, of different metrics: no "score it first", which would send the user the wrong way.
+      throw new CliFailure(
+        `${c}: the runs share no score column: ${beforeFile} has ${scoredIn(before).join(", ")} and ${afterFile} has ${scoredIn(after).join(", ")}; ` +
+          `diff compares one metric scored in both runs: score both with the same metrics (evalframe score … --metrics NAME)`,
+      );
+    }
+    options.metric = (shared ?? definitions[0]!).scoreColumn;
     // A run without it (an input not scored yet) is named with its own columns, not the few read.
     await requireScoreColumn(c, beforeFile, formats[0], before, [options.metric], "--metric");
     await requireScoreColumn(c, afterFile, formats[1], after, [options.metric], "--metric");
@@ -146,6 +155,12 @@ export const diffCommand: Command = async (argv, io) => {
     }
   }, `${beforeFile} vs ${afterFile}: `);
   for (const w of runs.warnings) io.err(`evalframe: warning: ${w}\n`);
+  // Once both are read: the same file twice (a script's variables mixed up): every answer pairs with itself and a gate always passes.
+  const [statBefore, statAfter] = [beforeFile, afterFile].map((file) => statSync(file, { throwIfNoEntry: false }));
+  if (statBefore?.isFile() && statAfter?.isFile() && statBefore.dev === statAfter.dev && statBefore.ino === statAfter.ino) {
+    const names = beforeFile === afterFile ? `"${beforeFile}"` : `("${beforeFile}" and "${afterFile}")`;
+    io.err(`evalframe: warning: both runs are the same file ${names}: every answer is paired with itself, so nothing can have changed; give the earlier run first, then the new one\n`);
+  }
 
   const written: string[] = [];
   const total = runs.changes.shape[0] ?? 0;
@@ -200,14 +215,15 @@ export const diffCommand: Command = async (argv, io) => {
       (runs.unscoredAfter.length > 1 ? `; also unscored: ${runs.unscoredAfter.slice(1).map((u) => u.model).join(", ")}` : ""));
   }
   if (failUnderChange !== undefined) {
-    const under = models.filter((r) => typeof r["change"] === "number" && r["change"] < failUnderChange);
+    // To 12 significant digits: 0.49 − 0.5 is −0.010000000000000009, a change of −0.01 that a gate at −0.01 passes.
+    const under = models.filter((r) => typeof r["change"] === "number" && Number(r["change"].toPrecision(12)) < failUnderChange);
     under.sort((p, q) => (p["change"] as number) - (q["change"] as number));
     const worst = under[0];
     if (worst !== undefined) {
       const where = runs.by === undefined ? "all rows" : `model ${String(worst["model"])}`;
       throw new CliFailure(
-        `fail-under-change: ${runs.metric} changed by ${signed(worst["change"] as number)} < ${signed(failUnderChange)} (${where}; ${counted(worst["n_paired"] as number, "answer")} paired)` +
-          (under.length > 1 ? `; also under: ${under.slice(1, 4).map((r) => `${String(r["model"])} ${signed(r["change"] as number)}`).join(", ")}` : ""),
+        `fail-under-change: ${runs.metric} changed by ${signed(worst["change"] as number, failUnderChange)} < ${signed(failUnderChange)} (${where}; ${counted(worst["n_paired"] as number, "answer")} paired)` +
+          (under.length > 1 ? `; also under: ${under.slice(1, 4).map((r) => `${String(r["model"])} ${signed(r["change"] as number, failUnderChange)}`).join(", ")}` : ""),
       );
     }
   }
@@ -248,8 +264,11 @@ function gotWorse(r: Readonly<Record<string, unknown>>): boolean {
   return r["verdict"] === MEAN_DISAGREES && typeof high === "number" && high < 0;
 }
 
-function signed(x: number): string {
-  return `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+/** x with a sign and 3 decimals; with more, up to 8, when 3 would show it equal to `apart` (a gate's threshold it is under). */
+function signed(x: number, apart?: number): string {
+  let digits = 3;
+  while (apart !== undefined && digits < 8 && x.toFixed(digits) === apart.toFixed(digits)) digits++;
+  return `${x >= 0 ? "+" : ""}${x.toFixed(digits)}`;
 }
 
 function pValue(p: number): string {

@@ -31,7 +31,7 @@ import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { countFailure, failedRowName, type RunFailures } from "./failures";
 import { frameRecords } from "./table";
-import { noRowMeets, rowsMeeting, valueNoRowHolds, type RowCondition } from "./where";
+import { noRowMeets, rowsMeeting, valueNoRowHolds, whereText, type RowCondition } from "./where";
 
 /** Rows read, scored and written at a time, by default. */
 export const CHUNK_ROWS = 10_000;
@@ -134,7 +134,7 @@ export async function surveyInput(
       const column = getColumn(all.table, c.column);
       const wanted = new Set(c.values);
       for (let i = 0; column !== undefined && i < all.table.rowCount && found[k]!.size < wanted.size; i++) {
-        const text = cellText(column.values[i]) ?? "";
+        const text = whereText(column.values[i]);
         if (wanted.has(text)) found[k]!.add(text);
       }
     });

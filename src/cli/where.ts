@@ -38,8 +38,30 @@ export function rowConditions(command: string, args: ParsedArgs): RowCondition[]
     if (at < 0 || column === "") {
       throw new UsageError(`${command}: --where "${item}" is not COLUMN=VALUE; write e.g. --where split=test (several values: --where "lang=en|ko")`, command);
     }
-    return { column: canonicalName(column) ?? column, values: item.slice(at + 1).split("|").map((v) => v.trim()) };
+    if (/[!<>]$/.test(column) === false && item.slice(at + 1).startsWith("=")) {
+      throw new UsageError(`${command}: --where "${item}": write one "=", as in --where ${column}=${item.slice(at + 2)}`, command);
+    }
+    const operator = /[!<>]$/.test(column) ? `${column.slice(-1)}=` : undefined;
+    if (operator !== undefined) {
+      // "model!=x" would look for a column "model!", and "turn==1" for the value "=1": say what --where can do instead.
+      throw new UsageError(
+        `${command}: --where "${item}": ${operator} is not supported; --where keeps the rows whose column holds one of the values given, written COLUMN=VALUE ` +
+          `(several: --where "lang=en|ko"; for all but one value, list the others)`,
+        command,
+      );
+    }
+    return { column: canonicalName(column) ?? column, values: item.slice(at + 1).split("|").map((v) => v.trim().normalize("NFC")) };
   });
+}
+
+/**
+ * A cell as `--where` compares it with a condition's values: its text, in
+ * Unicode's composed form (NFC), as the values are: "Français" typed on a
+ * keyboard matches the same word a tool wrote decomposed (e + combining
+ * accent), which looks the same in every listing of the values.
+ */
+export function whereText(value: unknown): string {
+  return (cellText(value) ?? "").normalize("NFC");
 }
 
 /** The columns the conditions read, to load beside what the command needs. */
@@ -72,8 +94,8 @@ export function rowsKept(command: string, file: string, table: Table, conditions
     const column = getColumn(table, condition.column);
     if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
     const wanted = new Set(condition.values);
-    const text = (i: number) => cellText(column.values[i]) ?? "";
-    const held = new Set(column.values.map((v) => cellText(v) ?? ""));
+    const text = (i: number) => whereText(column.values[i]);
+    const held = new Set(column.values.map(whereText));
     const absent = valueNoRowHolds(command, file, condition, held);
     if (absent !== undefined) throw absent;
     const kept = keep.filter((i) => wanted.has(text(i)));
@@ -105,7 +127,7 @@ export function rowsMeeting(table: Table, conditions: readonly RowCondition[]): 
   const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, wanted: new Set(c.values) }));
   const rows: number[] = [];
   for (let i = 0; i < table.rowCount; i++) {
-    if (tests.every((t) => t.wanted.has((t.values === undefined ? null : cellText(t.values[i])) ?? ""))) rows.push(i);
+    if (tests.every((t) => t.wanted.has(t.values === undefined ? "" : whereText(t.values[i])))) rows.push(i);
   }
   return rows;
 }

@@ -7,7 +7,9 @@ import type { DataFrame } from "danfojs-node";
 import { compareRuns, type RunComparison } from "../analysis/compare-runs";
 import type { FrameInput } from "../analysis/summarize";
 import { changeWithCI } from "../charts/runs";
-import { getColumn } from "../dataset/table";
+import { getColumn, tableRows, type Table } from "../dataset/table";
+import { INPUT_ERROR_COLUMN } from "../dataset/columns";
+import { repeatedAnswers } from "../analysis/summarize";
 import { escapeHtml } from "../display/html";
 import { readFrame } from "../display/table";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
@@ -114,12 +116,33 @@ function oneMetric(metric: string, runs: RunComparison, top: number, index: numb
 }
 
 /**
+ * `table` without the rows that scoring left unscored because they repeat an
+ * earlier row's (id, model) (an `input_error`, no `metric` score): they have no
+ * score to pair, and `compareRuns` would refuse the repeat. Repeats that were
+ * scored are kept (the comparison says which). `left`: the rows left out.
+ */
+function withoutUnscoredRepeats(table: Table, metric: string): { table: Table; left: number } {
+  const flagged = getColumn(table, INPUT_ERROR_COLUMN)?.values;
+  const scores = getColumn(table, metric)?.values;
+  if (flagged === undefined || scores === undefined) return { table, left: 0 };
+  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
+  const dropped = new Set(
+    repeatedAnswers(table)
+      .filter(({ row }) => typeof flagged[row] === "string" && (flagged[row] as string).trim() !== "" && blank(scores[row]))
+      .map(({ row }) => row),
+  );
+  if (dropped.size === 0) return { table, left: 0 };
+  return { table: tableRows(table, Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !dropped.has(i))), left: dropped.size };
+}
+
+/**
  * The "Change since the previous run" section for every report metric both
  * runs have; a metric that cannot be compared (no shared answers, say) gets
  * a note saying why instead of sinking the report.
  */
 export function changeSection(scored: FrameInput, previous: FrameInput, metrics: readonly string[], top: number): ChangeSection {
   const prior = readFrame(previous, "buildReport (previous run)");
+  const current = readFrame(scored, "buildReport");
   const shared = metrics.filter((m) => getColumn(prior, m) !== undefined);
   const parts: string[] = [
     `<p class="note">The previous run (before) against this one (after), answers paired by id (else question text) and model. change = mean after − mean before over the answers scored validly in both runs, with a paired bootstrap 95% CI; a Wilcoxon signed-rank test (sign test for 0/1 scores) with Holm's correction across models; verdict at α = 0.05. Failed rows are counted apart, never as 0.</p>`,
@@ -135,9 +158,16 @@ export function changeSection(scored: FrameInput, previous: FrameInput, metrics:
   for (const metric of metrics) if (!shared.includes(metric)) problems.set(metric, `the previous run has no ${metric} column`);
   shared.forEach((metric, i) => {
     try {
-      const comparison = compareRuns(previous, scored, { metric });
+      // Rows that scoring left unscored as repeats of an (id, model) have nothing to pair: left out, and said.
+      const before = withoutUnscoredRepeats(prior, metric);
+      const after = withoutUnscoredRepeats(current, metric);
+      const comparison = compareRuns(before.table, after.table, { metric });
       const section = oneMetric(metric, comparison, top, i);
       parts.push(section.html);
+      const left = [[before.left, "the previous run"], [after.left, "this run"]].filter(([n]) => (n as number) > 0).map(([n, run]) => `${String(n)} of ${run}`);
+      if (left.length > 0) {
+        parts.push(`<p class="note">Left out of the comparison: rows that repeat an earlier row's (id, model) and were not scored (see input_error), ${escapeHtml(left.join(" and "))}.</p>`);
+      }
       charts.push(...section.charts);
       runs.set(metric, comparison);
     } catch (error) {
