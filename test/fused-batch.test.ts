@@ -50,7 +50,7 @@ function outcome(rows: Record<string, unknown>[]) {
 
 function verdictsOf(cell: unknown): unknown {
   if (typeof cell !== "string" || cell === "") return cell;
-  const { layout: _layout, reasons: _reasons, answersPerCall: _answersPerCall, ...rest } = JSON.parse(cell) as Record<string, unknown>;
+  const { layout: _layout, reasons: _reasons, answersPerCall: _answersPerCall, prompts: _prompts, ...rest } = JSON.parse(cell) as Record<string, unknown>;
   return rest;
 }
 

@@ -15,8 +15,10 @@ import {
   compareRuns,
   createJudge,
   frameRecords,
+  loadDataset,
   multimodalRelevance,
   score,
+  scoreAnswerCorrectness,
   toCSV,
   toDataFrame,
 } from "../src/index";
@@ -109,7 +111,7 @@ describe("two runs scored differently", () => {
   it("a table from before the record (no layout, reasons, answers per call or embedding model) is compared on what it records only", () => {
     const older = frameRecords(plain).map((r) => {
       const d = details(r);
-      for (const key of ["layout", "reasons", "answersPerCall", "embeddingModel"]) delete d[key];
+      for (const key of ["layout", "reasons", "answersPerCall", "prompts", "embeddingModel"]) delete d[key];
       return { ...r, [DETAILS]: JSON.stringify(d) };
     });
     const runs = compareRuns(toDataFrame(older), fused);
@@ -148,10 +150,25 @@ describe("two runs scored differently", () => {
       const one = buildReport(fused, { generatedAt: null });
       assert.match(
         one,
-        /<p class="usage scoring">answer correctness scored with layout fused · reasons yes · answers per call 3 · embedding model offline-hashed-\d+ · weights 0\.8\/0\.2 · beta 1 · threshold none · similarity threshold none<\/p>/,
+        /<p class="usage scoring">answer correctness scored with layout fused · reasons yes · answers per call 3 · prompts ac-statements-batch-v2 ac-fused-batch-v1 · embedding model offline-hashed-\d+ · weights 0\.8\/0\.2 · beta 1 · threshold none · similarity threshold none<\/p>/,
       );
       const mixed = toDataFrame([...frameRecords(plain).slice(0, 6), ...frameRecords(fused).slice(6)]);
       assert.match(buildReport(mixed, { generatedAt: null }), /answer correctness scored with 2 different ways, so its rows are not all comparable: [^<]*answers per call 3[^<]*\(18 rows\); [^<]*answers per call 1[^<]*\(6 rows\)/);
     });
+  });
+});
+
+describe("a newer prompt between two runs", () => {
+  it("is named as a change of how they were scored, and is not named again beside a change of layout", async () => {
+    const rows = frameRecords(await scoreAnswerCorrectness(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")), { judge: createJudge({ judge: "offline" }), quiet: true, progress: false }));
+    const cell = (r: Record<string, unknown>) => JSON.parse(String(r["answer_correctness_statements"])) as Record<string, unknown>;
+    assert.equal(cell(rows[0]!)["prompts"], "ac-statements-v2 ac-classify-v2", "each row records the prompts it was asked with");
+    // The same run, as an older evalframe would have written it with an earlier classification prompt.
+    const older = rows.map((r) => ({ ...r, answer_correctness_statements: JSON.stringify({ ...cell(r), prompts: "ac-statements-v2 ac-classify-v1" }) }));
+    const changes = compareRuns(toDataFrame(older), toDataFrame(rows)).scoringChanges;
+    assert.deepEqual(changes.map((c) => [c.setting, c.before, c.after, c.answers]), [["prompts", "ac-statements-v2 ac-classify-v1", "ac-statements-v2 ac-classify-v2", 126]]);
+    // Another layout asks with other prompts: the layout is the change, named once.
+    const fusedLike = rows.map((r) => ({ ...r, answer_correctness_statements: JSON.stringify({ ...cell(r), layout: "fused", prompts: "ac-statements-batch-v2 ac-fused-v1" }) }));
+    assert.deepEqual(compareRuns(toDataFrame(rows), toDataFrame(fusedLike)).scoringChanges.map((c) => c.setting), ["layout"]);
   });
 });

@@ -94,11 +94,19 @@ export function scoringChanges(metric: string, before: Table, after: Table, pair
   }
   const counts = new Map<string, ScoringChange>();
   const order: string[] = [];
+  const derived = definition?.derivedSettings ?? {};
   for (const way of ways.values()) {
     const afterValues = new Map(way.after);
+    const beforeValues = new Map(way.before);
+    const differs = (setting: string): boolean => {
+      const [b, a] = [beforeValues.get(setting), afterValues.get(setting)];
+      return b !== undefined && a !== undefined && a !== b;
+    };
     for (const [setting, valueBefore] of way.before) {
       const valueAfter = afterValues.get(setting);
       if (valueAfter === undefined || valueAfter === valueBefore) continue;
+      // A setting that follows from others that changed is their change, already named.
+      if (derived[setting]?.some(differs)) continue;
       if (!order.includes(setting)) order.push(setting);
       const key = JSON.stringify([setting, valueBefore, valueAfter]);
       const entry = counts.get(key);

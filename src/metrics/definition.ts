@@ -121,6 +121,13 @@ export interface MetricDefinition {
    */
   scoringOf?(cell: (column: string) => unknown): ScoringRecord | undefined;
   /**
+   * Settings of {@link MetricDefinition.scoringOf} that follow from others
+   * (a layout asks with its own prompts): each is compared between two runs
+   * only where the settings it follows agree, so that one change is not
+   * named twice.
+   */
+  readonly derivedSettings?: Readonly<Record<string, readonly string[]>>;
+  /**
    * The part of a text cell of `column` that {@link MetricDefinition.scoringOf}
    * needs (the text itself when it needs all, or the column is not its own),
    * so that a comparison of two large runs holds only that.

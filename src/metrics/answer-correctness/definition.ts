@@ -43,6 +43,8 @@ export const ANSWER_CORRECTNESS: MetricDefinition = {
     const { answerCorrectness } = require("./metric") as typeof import("./metric");
     return answerCorrectness(options) as Metric;
   },
+  // The prompts follow from the layout, the reasons and the answers per call; compared alone they show a newer prompt.
+  derivedSettings: { prompts: ["layout", "reasons", "answers per call"] },
   scoringOf(cell: (column: string) => unknown): ScoringRecord | undefined {
     // Loaded at the first call, not at import, for the same reason; kept, as it is called once per row.
     details ??= require("./details") as typeof import("./details");

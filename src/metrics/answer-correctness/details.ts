@@ -33,6 +33,8 @@ export interface AnswerCorrectnessDetails {
   reasons?: boolean;
   /** The fused layout's answers per call (1 in the Ragas layout). */
   answersPerCall?: number;
+  /** The versions of the prompts the layout asks with ("ac-statements-v2 ac-classify-v2"); absent in tables from before they were recorded. */
+  prompts?: string;
   /** The model that embedded answer and reference; absent when the semantic weight is 0. */
   embeddingModel?: string;
   weights: [number, number];
@@ -49,6 +51,7 @@ const DetailsSchema = z.object({
   layout: z.enum(["ragas", "fused"]).optional(),
   reasons: z.boolean().optional(),
   answersPerCall: z.number().optional(),
+  prompts: z.string().optional(),
   embeddingModel: z.string().optional(),
   weights: z.tuple([z.number(), z.number()]),
   beta: z.number(),
@@ -122,6 +125,7 @@ function scoringRecord(details: AnswerCorrectnessDetails | undefined): ScoringRe
   if (details.layout !== undefined) record["layout"] = details.layout;
   if (details.reasons !== undefined) record["reasons"] = details.reasons ? "yes" : "no";
   if (details.answersPerCall !== undefined) record["answers per call"] = String(details.answersPerCall);
+  if (details.prompts !== undefined) record["prompts"] = details.prompts;
   if (details.embeddingModel !== undefined) record["embedding model"] = details.embeddingModel;
   record["weights"] = details.weights.join("/");
   record["beta"] = String(details.beta);

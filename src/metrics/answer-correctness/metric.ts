@@ -18,6 +18,7 @@ import { classifyRequest, cleanStatements, statementsRequest } from "./prompts";
 import { batchLimits, MAX_ANSWERS_PER_CALL } from "./fused-batch";
 import { answerKey, extractReferencesInBatches, fusedCallCounts, judgeAnswersInBatches, judgeFused, planFused, type FusedVerdicts } from "./fused-layout";
 import { ANSWER_CORRECTNESS_COLUMNS as COLUMNS } from "./columns";
+import { promptVersions } from "./prompt-versions";
 import { rowSimilarities, similarityOf, type RowSimilarity, type Similarity } from "./similarities";
 import { errorText } from "../../display/words";
 
@@ -311,6 +312,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
       layout: this.layout,
       reasons: this.reasons,
       answersPerCall: this.answersPerCall,
+      prompts: promptVersions(this.layout, this.reasons, this.answersPerCall),
       ...(similarities ? { embeddingModel: embedder.embeddingModel ?? embedder.label } : {}),
       weights: this.weights,
       beta: this.beta,
