@@ -7,7 +7,7 @@
 import { getColumn, type Table } from "../dataset/table";
 import { cellString, type PairOptions } from "../dataset/column-toolkit";
 import { compareModels } from "../analysis/compare";
-import { bestGroup, chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
+import { bestGroup, chartTable, excludedNote, groupByKey, groupColumn, groupLabels, inChartWords, numberColumn, textColumn } from "./data";
 import { finishSpec } from "./finish";
 import { labelChars, pairLabels } from "./text";
 import type { FrameInput } from "../dataset/frame-like";
@@ -40,19 +40,6 @@ interface PairCounts {
   wins: number[];
   ties: number[];
   losses: number[];
-}
-
-/**
- * The comparison a chart makes of a scored table itself, its errors in the
- * chart's name: the user called `winTieLoss`, not `compareModels`.
- */
-function comparedFor<T>(caller: string, compare: () => T): T {
-  try {
-    return compare();
-  } catch (error) {
-    if (error instanceof Error && error.message.startsWith("compareModels: ")) error.message = `${caller}: ${error.message.slice("compareModels: ".length)}`;
-    throw error;
-  }
 }
 
 /**
@@ -125,7 +112,7 @@ export function winTieLoss(data: FrameInput, options: WinTieLossOptions = {}): V
         limited = `${count} models: each against ${best.name} (highest mean ${metric}), not all ${pairs.toLocaleString("en-US")} pairs; give baseline to choose`;
       }
     }
-    table = chartTable(comparedFor(caller, () => compareModels(data, compare)), caller);
+    table = chartTable(inChartWords(caller, "compareModels", () => compareModels(data, compare)), caller);
   }
   let rows: PairCounts = {
     a: textColumn(table, "model_a"),

@@ -159,3 +159,21 @@ export function pairingOf(table: Table, by: string, pairBy: string | undefined, 
   const why = getColumn(table, "user_input") === undefined ? 'no "id" column and no question column (user_input)' : `no "id" column, and a model in "${by}" answers the same question text more than once`;
   throw new Error(`${caller}: cannot tell which answers are to the same question: there is ${why}; give pairBy, the column that names each question`);
 }
+
+/**
+ * `compute()` (an analysis a chart makes of its table itself), its errors in
+ * the chart's words: a message that starts with the analysis's name
+ * (`summarize: …`) starts with the chart's (`meanWithCI: …`), since the
+ * user called the chart.
+ *
+ * @example
+ * const table = inChartWords("winTieLoss", "compareModels", () => compareModels(data));
+ */
+export function inChartWords<T>(caller: string, analysis: string, compute: () => T): T {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith(`${analysis}: `)) error.message = `${caller}: ${error.message.slice(analysis.length + 2)}`;
+    throw error;
+  }
+}

@@ -8,7 +8,7 @@ import { getColumn, type Table } from "../dataset/table";
 import type { PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, groupColumn, groupLabels, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupColumn, groupLabels, inChartWords, numberColumn, textColumn } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -40,13 +40,8 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
     // A table without the default model column is one group, as the other charts draw it.
     const options: { by?: string; metrics: string[]; seed?: number } = getColumn(input, by) ? { by, metrics: [metric] } : { metrics: [metric] };
     if (seed !== undefined) options.seed = seed;
-    try {
-      table = chartTable(summarize(data, options), caller);
-    } catch (error) {
-      // The chart was asked for, not summarize: its name leads the message.
-      if (error instanceof Error && error.message.startsWith("summarize: ")) error.message = `${caller}: ${error.message.slice("summarize: ".length)}`;
-      throw error;
-    }
+    // The chart was asked for, not summarize: its name leads the message.
+    table = chartTable(inChartWords(caller, "summarize", () => summarize(data, options)), caller);
   }
   const metrics = textColumn(table, "metric");
   const groups = groupLabels(table, by);
