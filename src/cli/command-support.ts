@@ -237,14 +237,6 @@ export function requireNamedValues(command: string, file: string, table: Table, 
 export const REPEATS_NAMED = 3;
 
 /**
- * `table` without the rows that `evalframe score` left unscored because they
- * repeat an (id, model) an earlier row answered (their `input_error` says
- * so, and it has no score): a comparison pairs answers by id, and such a
- * row has no score to pair. One warning on `io.err` names the first few, with the row each
- * repeats. Repeated rows that were scored (a table made elsewhere) are kept:
- * which of them to pair is for the user to say, and the comparison refuses them.
- */
-/**
  * A repeated answer's row as the warnings name it, with its id and model
  * and the row that answered them first:
  * `row 5 (line 7) (id "q1", model "m1", first at row 2 (line 4))`.
@@ -257,6 +249,14 @@ export function repeatedRowName(table: Table, row: number, first: number | undef
   return `${rowAt(table, row)} (${[...keys, ...(first === undefined ? [] : [`first at ${rowAt(table, first)}`])].join(", ")})`;
 }
 
+/**
+ * `table` without the rows that `evalframe score` left unscored because they
+ * repeat an (id, model) an earlier row answered (their `input_error` says
+ * so, and it has no score): a comparison pairs answers by id, and such a
+ * row has no score to pair. One warning on `io.err` names the first few, with the row each
+ * repeats. Repeated rows that were scored (a table made elsewhere) are kept:
+ * which of them to pair is for the user to say, and the comparison refuses them.
+ */
 export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, what: string): Table {
   const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
   const flagged = getColumn(table, INPUT_ERROR_COLUMN);

@@ -103,11 +103,6 @@ export function requireGateMetrics(gate: FailUnderGate | undefined, produced: re
 }
 
 /**
- * Before any work is paid for (`score`) or printed (`summarize`): the models
- * `--fail-under-model` names must be among the input's (exit 2, naming those
- * it has). `models` is empty when the input has no "model" column.
- */
-/**
  * The models a `model` column names, first seen first, empty and missing
  * cells left out: those `--fail-under-model` may name.
  *
@@ -123,6 +118,11 @@ export function modelNames(values: Iterable<unknown>): string[] {
   return [...models];
 }
 
+/**
+ * Before any work is paid for (`score`) or printed (`summarize`): the models
+ * `--fail-under-model` names must be among the input's (exit 2, naming those
+ * it has). `models` is empty when the input has no "model" column.
+ */
 export function requireGateModels(gate: FailUnderGate | undefined, models: readonly string[], input: string, narrowed = false, command: "score" | "summarize" = "score"): void {
   if (gate?.models === undefined) return;
   const rows = narrowed ? "the rows --where picks" : "this table";
