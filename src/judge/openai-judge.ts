@@ -11,6 +11,7 @@ import { correctionMessages, excerpt, messagesFor, missingContent, readReply, re
 import { JudgeError, type ChatMessage, type StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 import { errorText } from "../display/words";
+import { withoutBom } from "../dataset/file-text";
 
 /** Connections refused, or a host not found, before a server ever answers: then it is taken for absent. */
 const REFUSALS_BEFORE_GIVING_UP = 3;
@@ -688,7 +689,7 @@ export class OpenAIJudge implements Judge {
       }
     }
     // A byte-order mark before the JSON (some gateways add one) is not part of it, as fetch's own json() reads it.
-    const text = Buffer.concat(chunks).toString("utf8").replace(/^\ufeff/, "");
+    const text = withoutBom(Buffer.concat(chunks).toString("utf8"));
     // A stream of chunks though none was asked for (a proxy that always streams): the whole reply, put together.
     const streamed = expected === "chat completion" && /^\s*(?:data|event|id|:)[^\n]*\n/.test(text) ? completionFromEvents(text) : undefined;
     if (streamed !== undefined) return streamed;

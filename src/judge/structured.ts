@@ -3,6 +3,7 @@
  * reply is read and checked.
  */
 import type { ChatMessage, StructuredRequest } from "./types";
+import { withoutBom } from "../dataset/file-text";
 
 /**
  * How the server is asked for JSON: strict json_schema; strict json_schema
@@ -121,7 +122,7 @@ export function readReply<T>(request: StructuredRequest<T>, content: string | nu
   }
   if (content.trim() === "") return { ok: false, problem: `the reply's message was empty${finishNote(finishReason)}` };
   // What problems quote: the reply after its reasoning, which says nothing of what was wrong.
-  const text = withoutReasoning(content.replace(/^\ufeff/, ""));
+  const text = withoutReasoning(withoutBom(content));
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(text);
   const body = fenced ? fenced[1]! : text;
   const parsed = parseLenient(body);
