@@ -212,9 +212,9 @@ async function applyResults(
     const model = String(request.body["model"] ?? body.model ?? "");
     usage.batchLine();
     judge.usage.batchLine();
-    const tokens = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+    // (A count that is no count, or no sane one, is counted as 0 by the recorder.)
     for (const u of [usage, judge.usage]) {
-      u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", tokens(body.usage?.prompt_tokens), tokens(body.usage?.completion_tokens), "batch", tokens(body.usage?.prompt_tokens_details?.cached_tokens));
+      u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
     }
     if (request.url === "/v1/chat/completions") {
       const pending = collector.pendingChats.get(result.custom_id);
