@@ -268,15 +268,6 @@ const FRACTION_COUNT = "one|two|three|four|five|six|seven|eight|nine";
 /** "every fourth year", "every other month", "every 2nd day" (the ordinal, then the unit). */
 const EVERY_NTH = new RegExp(`\\bevery\\s+(other|first|second|${Object.keys(ORDINAL_WORDS).join("|")}|\\d+(?=st|nd|rd|th))(?:st|nd|rd|th)?\\s+(year|month|day|hour|minute)\\b`, "giu");
 
-/** A period's unit: the dimension and factor its count is read in, as "four years" is read. */
-const PERIOD_UNITS: Readonly<Record<string, { dimension: Dimension; factor: number }>> = ownKeys<{ dimension: Dimension; factor: number }>({
-  year: { dimension: "duration-year", factor: 1 },
-  month: { dimension: "duration-month", factor: 1 },
-  day: { dimension: "duration", factor: 86400 },
-  hour: { dimension: "duration", factor: 3600 },
-  minute: { dimension: "duration", factor: 60 },
-});
-
 /** "a", "an" or a count from one to nine right before an ordinal word: a fraction ("a third", "two fifths"). */
 const FRACTION_COUNT_BEFORE = new RegExp(`\\b(?:a|an|${FRACTION_COUNT})[\\s-]+$`, "iu");
 
@@ -746,7 +737,8 @@ function readAsciiValues(text: string): TextValue[] {
   for (const m of periods ? text.matchAll(EVERY_NTH) : []) {
     const word = m[1]!.toLowerCase();
     const count = word === "other" || word === "second" ? 2 : word === "first" ? 1 : (ORDINAL_WORDS[word] ?? Number.parseInt(word, 10));
-    const unit = PERIOD_UNITS[m[2]!.toLowerCase()];
+    // The unit read as after a count ("four years"), so that the two compare.
+    const unit = unitAfter(m[2]!, text);
     if (!Number.isFinite(count) || count < 1 || unit === undefined) continue;
     const start = m.index + m[0].indexOf(m[1]!, "every".length);
     if (overlaps(taken, start, m.index + m[0].length)) continue;
