@@ -23,7 +23,7 @@ import { metricJudgeLabel, newRunUsage, score, setScoreRun, type ScoreOptions } 
 import type { JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
 import type { Judge } from "../judge/judge";
-import { OpenAIJudge } from "../judge/openai-judge";
+import { OpenAIJudge, vectorsInOrder } from "../judge/openai-judge";
 import { formatUsage, type UsageRecorder } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { CollectingJudge } from "./collector";
@@ -227,14 +227,12 @@ async function applyResults(
       // Each vector goes to the text its index names: one without an index, or a list that does not
       // number the texts 0…n-1 once each, would put vectors on the wrong texts, silently.
       const data: unknown[] = Array.isArray(body.data) ? body.data : [];
-      const at = (r: unknown): number => (typeof (r as { index?: unknown } | null)?.index === "number" ? (r as { index: number }).index : -1);
-      const rows = [...data].sort((a, b) => at(a) - at(b)) as { index?: unknown; embedding?: unknown }[];
-      const vector = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "number" && Number.isFinite(x));
-      if (rows.length !== texts.length || rows.some((r, i) => r.index !== i || !vector(r.embedding))) {
-        failures.set(result.custom_id, `batch embeddings reply is not ${texts.length} vectors of numbers, one per text by its index (it has ${rows.length} entries)`);
+      const vectors = vectorsInOrder(data, texts.length);
+      if (vectors === undefined) {
+        failures.set(result.custom_id, `batch embeddings reply is not ${texts.length} vectors of numbers, one per text by its index (it has ${data.length} entries)`);
         continue;
       }
-      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, rows[i]!.embedding as number[])));
+      await Promise.all(texts.map((t, i) => judge.acceptEmbedding(t, vectors[i]!)));
     }
   }
   for (const request of requests) {

@@ -248,6 +248,23 @@ function isVector(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === "number" && Number.isFinite(x));
 }
 
+/**
+ * The vectors of an embeddings reply's `data`, each at the place its `index`
+ * names: undefined unless it numbers the `count` texts 0…count−1 once each,
+ * each with a vector of numbers (vectors taken in the order given could go
+ * to the wrong texts, silently).
+ *
+ * @example
+ * vectorsInOrder([{ index: 1, embedding: [0.2] }, { index: 0, embedding: [0.1] }], 2) // [[0.1], [0.2]]
+ */
+export function vectorsInOrder(data: readonly unknown[], count: number): number[][] | undefined {
+  // An entry with no index (or none at all) sorts first, and fails the check below.
+  const at = (r: { index?: unknown }): number => (typeof r.index === "number" ? r.index : -1);
+  const rows = data.map((r) => (typeof r === "object" && r !== null ? (r as { index?: unknown; embedding?: unknown }) : {})).sort((a, b) => at(a) - at(b));
+  if (rows.length !== count || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) return undefined;
+  return rows.map((r) => r.embedding as number[]);
+}
+
 /** One server the judge talks to (chat, or embeddings when they have a server of their own): its client and whether it answered. */
 class Endpoint {
   readonly client: OpenAI;
@@ -935,12 +952,10 @@ export class OpenAIJudge implements Judge {
     usage.each((u) => u.tokens(model, "embedding", tokens, 0));
     if (tokens === 0) usage.each((u) => u.tokensUnreported());
     this.embeddingScheduler.observe(response.headers, tokens);
-    // An entry with no index sorts first, and fails the check below.
-    const at = (r: { index?: unknown }): number => (typeof r.index === "number" ? r.index : -1);
-    const rows = reply.data.map((r) => (typeof r === "object" && r !== null ? (r as { index?: unknown; embedding?: unknown }) : {})).sort((a, b) => at(a) - at(b));
-    if (rows.length !== batch.length || rows.some((r, i) => r.index !== i || !isVector(r.embedding))) {
-      throw new JudgeError(`embeddings reply from ${server.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${rows.length} entries)`);
+    const vectors = vectorsInOrder(reply.data, batch.length);
+    if (vectors === undefined) {
+      throw new JudgeError(`embeddings reply from ${server.shownURL} is not ${batch.length} vectors of numbers, one per text (it has ${reply.data.length} entries)`);
     }
-    return rows.map((r) => r.embedding as number[]);
+    return vectors;
   }
 }
