@@ -9,7 +9,7 @@ import type { DataFrame } from "danfojs-node";
 import { getColumn, rowAt, type Cell, type Table, type TableColumn } from "../dataset/table";
 import { answersOnceEach, pairedStats, verdictSide, type ComparisonTest, type PairedStats } from "./compare";
 import { DEFAULT_SEED, seedFromData } from "../stats/random";
-import { holm, roundDifferences } from "../stats/paired-tests";
+import { differencesOf, holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { cellString, keyText, textAt, type PairOptions } from "../dataset/column-toolkit";
 import { scoringChanges, scoringWarning, type ScoringChange } from "./scoring-changes";
@@ -385,9 +385,9 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
       if (kb !== undefined) nearMisses.added(model, key);
     }
     if (differing.length > 0) {
-      let scale = 0;
-      for (let k = 0; k < sa.length; k++) scale = Math.max(scale, Math.abs(sa[k]!), Math.abs(sb[k]!));
-      const moved = roundDifferences(differing.map(({ index }) => sa[index]! - sb[index]!), scale > 0 ? scale : undefined);
+      // Each pair's change as the test sees it (rounded to the data's 12 significant digits).
+      const rounded = differencesOf(sa, sb);
+      const moved = differing.map(({ index }) => rounded[index]!);
       differing.forEach(({ entry }, k) => {
         if (moved[k] === 0) return; // the same score but for the last digits: unchanged, as the test counts it
         changes.push({ ...entry(), moved: moved[k]!, status: moved[k]! > 0 ? "better" : "worse" });
