@@ -124,21 +124,20 @@ export async function planRelevance(
   const calls: PlannedCall[] = [];
   const refusals = new Map<string, Promise<string | undefined>>();
   for (const row of rows) {
-    const unusable = unusableContexts((row.retrieved_contexts ?? []).map(classifyContext));
+    // Each context read once for the checks and the request (asksJudge's checks, on these items).
+    const items = (row.retrieved_contexts ?? []).map(classifyContext);
+    const unusable = unusableContexts(items);
     if (unusable !== undefined) {
       context.willFail?.(row, unusable);
       continue;
     }
-    if (!asksJudge(row, options.maxImagesPerRow)) continue;
+    if (items.filter((item) => item.kind !== "text").length > options.maxImagesPerRow) continue;
     const failure = await failureBeforeCall(row, context, { ...(options.loading ?? {}), ...(options.imageRoot !== undefined ? { imageRoot: options.imageRoot } : {}) }, refusals);
     if (failure !== undefined) {
       context.willFail?.(row, failure);
       continue;
     }
-    const contexts = (row.retrieved_contexts ?? []).map((c): RelevanceContext => {
-      const item = classifyContext(c);
-      return item.kind === "text" ? { type: "text", text: item.text } : { type: "image", source: item.source, dataUri: "" };
-    });
+    const contexts = items.map((item): RelevanceContext => (item.kind === "text" ? { type: "text", text: item.text } : { type: "image", source: item.source, dataUri: "" }));
     const requestOptions: RelevanceRequestOptions = { model: options.model };
     if (options.detail) requestOptions.detail = options.detail;
     if (options.imageRoot !== undefined) requestOptions.imageRoot = options.imageRoot;
