@@ -9,6 +9,7 @@ import { keyText, textAt } from "../dataset/column-toolkit";
 import { INPUT_ERROR_COLUMN } from "../dataset/columns";
 import { REPEATED_ID_RULE } from "../dataset/validate";
 import { defaultScoreColumns } from "../metrics/registry";
+import { isBlankScore } from "./summarize";
 
 /** What matching needs to know of a label. */
 export interface LabelKeys {
@@ -65,8 +66,7 @@ export interface MatchResult<L> {
 function repeatLeftUnscored(table: Table, i: number): boolean {
   const reason = getColumn(table, INPUT_ERROR_COLUMN)?.values[i];
   if (typeof reason !== "string" || !reason.includes(REPEATED_ID_RULE)) return false;
-  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
-  return defaultScoreColumns().every((name) => blank(getColumn(table, name)?.values[i]));
+  return defaultScoreColumns().every((name) => isBlankScore(getColumn(table, name)?.values[i]));
 }
 
 /** A key as a spreadsheet may have rewritten it: case, spaces and leading zeros of a number ignored. */

@@ -102,6 +102,11 @@ function checkScore(cell: unknown, score: number, [low, high]: readonly [number,
   throw new RangeError(`${caller}: column "${metric}" ${row}: ${shown} is not a score from ${low} to ${high}${hint}`);
 }
 
+/** Whether a score cell holds no score: missing, NaN, or blank text. */
+export function isBlankScore(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === "number" && Number.isNaN(value)) || (typeof value === "string" && value.trim() === "");
+}
+
 /** A row that answers a question (id) its model answered in an earlier row. */
 export interface RepeatedAnswer {
   /** The row repeating the answer. */
@@ -120,6 +125,26 @@ export interface RepeatedAnswer {
  * @example
  * repeatedAnswers({ columns: [{ name: "id", type: "string", values: ["q1", "q1"] }], rowCount: 2 }) // [{ row: 1, first: 0 }]
  */
+/**
+ * The repeated answers (see {@link repeatedAnswers}) that scoring left
+ * unscored: loading marked them in `input_error`, and none of
+ * `scoreColumns` (those the table has) holds a score. Empty when the table
+ * has no `input_error` or none of the columns. Repeats that were scored (a
+ * table made elsewhere) are not among them.
+ *
+ * @example
+ * unscoredRepeats(table, ["answer_correctness"]) // [{ row: 3, first: 0 }]
+ */
+export function unscoredRepeats(table: Table, scoreColumns: readonly string[]): RepeatedAnswer[] {
+  const flagged = getColumn(table, INPUT_ERROR_COLUMN)?.values;
+  const scores = scoreColumns.map((name) => getColumn(table, name)?.values).filter((values) => values !== undefined);
+  if (flagged === undefined || scores.length === 0) return [];
+  return repeatedAnswers(table).filter(({ row }) => {
+    const reason = flagged[row];
+    return typeof reason === "string" && reason.trim() !== "" && scores.every((values) => isBlankScore(values[row]));
+  });
+}
+
 export function repeatedAnswers(table: Table): RepeatedAnswer[] {
   const id = getColumn(table, "id");
   const model = getColumn(table, "model");

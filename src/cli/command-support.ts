@@ -3,7 +3,7 @@
  */
 import { writeFileAtomic } from "../dataset/atomic-write";
 import type { DataFrame } from "danfojs-node";
-import { INPUT_ERROR_COLUMN, type CanonicalColumn } from "../dataset/columns";
+import type { CanonicalColumn } from "../dataset/columns";
 import { cellText, getColumn, rowAt, tableRows, type Table } from "../dataset/table";
 import type { DatasetFormat, LoadDatasetOptions } from "../dataset/load";
 import type { Records } from "../dataset/raw";
@@ -258,16 +258,9 @@ export function repeatedRowName(table: Table, row: number, first: number | undef
  * which of them to pair is for the user to say, and the comparison refuses them.
  */
 export function withoutUnscoredRepeats(file: string, table: Table, io: CliIO, what: string): Table {
-  const { repeatedAnswers } = require("../analysis/summarize") as typeof import("../analysis/summarize");
-  const flagged = getColumn(table, INPUT_ERROR_COLUMN);
-  const scores = defaultScoreColumns().flatMap((name) => getColumn(table, name) ?? []);
-  if (flagged === undefined || scores.length === 0) return table;
+  const { unscoredRepeats } = require("../analysis/summarize") as typeof import("../analysis/summarize");
   // Not scored: loading found it repeats (input_error), and it has no score at all.
-  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
-  const unscored = repeatedAnswers(table).filter(({ row }) => {
-    const reason = flagged.values[row];
-    return typeof reason === "string" && reason.trim() !== "" && scores.every((column) => blank(column.values[row]));
-  });
+  const unscored = unscoredRepeats(table, defaultScoreColumns());
   if (unscored.length === 0) return table;
   const named = unscored.slice(0, REPEATS_NAMED).map(({ row, first }) => repeatedRowName(table, row, first));
   const more = unscored.length > named.length ? `; and ${unscored.length - named.length} more` : "";

@@ -8,8 +8,7 @@ import { compareRuns, type RunComparison } from "../analysis/compare-runs";
 import type { FrameInput } from "../analysis/summarize";
 import { changeWithCI } from "../charts/runs";
 import { getColumn, tableRows, type Table } from "../dataset/table";
-import { INPUT_ERROR_COLUMN } from "../dataset/columns";
-import { repeatedAnswers } from "../analysis/summarize";
+import { unscoredRepeats } from "../analysis/summarize";
 import { escapeHtml } from "../display/html";
 import { readFrame } from "../display/table";
 import { tableFromDataFrame, tableToDataFrame } from "../frame/dataframe";
@@ -122,15 +121,7 @@ function oneMetric(metric: string, runs: RunComparison, top: number, index: numb
  * scored are kept (the comparison says which). `left`: the rows left out.
  */
 function withoutUnscoredRepeats(table: Table, metric: string): { table: Table; left: number } {
-  const flagged = getColumn(table, INPUT_ERROR_COLUMN)?.values;
-  const scores = getColumn(table, metric)?.values;
-  if (flagged === undefined || scores === undefined) return { table, left: 0 };
-  const blank = (v: unknown) => v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) || (typeof v === "string" && v.trim() === "");
-  const dropped = new Set(
-    repeatedAnswers(table)
-      .filter(({ row }) => typeof flagged[row] === "string" && (flagged[row] as string).trim() !== "" && blank(scores[row]))
-      .map(({ row }) => row),
-  );
+  const dropped = new Set(unscoredRepeats(table, [metric]).map(({ row }) => row));
   if (dropped.size === 0) return { table, left: 0 };
   return { table: tableRows(table, Array.from({ length: table.rowCount }, (_, i) => i).filter((i) => !dropped.has(i))), left: dropped.size };
 }
