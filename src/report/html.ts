@@ -350,22 +350,33 @@ function summaryTable(summary: DataFrame): string {
   return reportTable(columns, rows);
 }
 
+/** Whether a comparison row compared the two models unpaired. */
+function isUnpaired(t: Table, i: number): boolean {
+  return textAt(t, "unpaired_because", i) !== "" || textAt(t, "test", i).startsWith("two-sample");
+}
+
 /**
- * Why a difference between two models has no interval worth showing, or
- * undefined when it has one: fewer than 2 pairs (unpaired: fewer than 2
- * valid scores a side, from the summary), or differences that never vary,
- * where a bootstrap gives a point.
+ * Why a difference between two models can be neither bounded nor tested,
+ * or undefined: fewer than 2 pairs (unpaired: fewer than 2 valid scores a
+ * side, from the summary).
  */
-function tooFewForInterval(t: Table, i: number, valid: ReadonlyMap<string, number>): string | undefined {
-  const pairs = numberAt(t, "n_pairs", i);
-  const unpaired = textAt(t, "unpaired_because", i) !== "" || textAt(t, "test", i).startsWith("two-sample");
-  if (unpaired) {
+function tooFewForTest(t: Table, i: number, valid: ReadonlyMap<string, number>): string | undefined {
+  if (isUnpaired(t, i)) {
     const sides = [textAt(t, "model_a", i), textAt(t, "model_b", i)].map((m) => valid.get(m) ?? Number.NaN);
     return sides.some((n) => n < 2) ? `unpaired, ${sides.join(" and ")} valid scores: a difference needs at least 2 a side` : undefined;
   }
-  if (pairs < 2) return `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2`;
+  const pairs = numberAt(t, "n_pairs", i);
+  return pairs < 2 ? `${pairs} pair${pairs === 1 ? "" : "s"}: a difference needs at least 2` : undefined;
+}
+
+/**
+ * Why a paired difference has no interval worth showing though it can be
+ * tested: differences that never vary, where a bootstrap gives a point.
+ */
+function pointIntervalReason(t: Table, i: number): string | undefined {
+  if (isUnpaired(t, i)) return undefined;
   const [low, high] = [numberAt(t, "ci_low", i), numberAt(t, "ci_high", i)];
-  return isPointInterval(low, high) ? `every one of the ${pairs} pairs differs by the same amount, so the bootstrap has no variation to resample: it gives no interval` : undefined;
+  return isPointInterval(low, high) ? `every one of the ${numberAt(t, "n_pairs", i)} pairs differs by the same amount, so the bootstrap has no variation to resample: it gives no interval` : undefined;
 }
 
 /**
@@ -419,21 +430,18 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
     { label: "verdict" },
   ];
   if (unpaired) columns.push({ label: "unpaired because" });
-  const thin = (i: number): string | undefined => {
-    const why = tooFewForInterval(t, i, valid);
-    return why !== undefined && !why.startsWith("every one") ? why : undefined;
-  };
   const rows: string[][] = [];
   for (let i = 0; i < t.rowCount; i++) {
     const wtl = ["wins", "ties", "losses"].map((k) => numberAt(t, k, i));
+    const thin = tooFewForTest(t, i, valid);
     rows.push([
       `${escapeHtml(textAt(t, "model_a", i))} − ${escapeHtml(textAt(t, "model_b", i))}`,
       numberCell(numberAt(t, "n_pairs", i)),
-      estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, tooFewForInterval(t, i, valid)),
+      estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, thin ?? pointIntervalReason(t, i)),
       ...(binary || shift ? [testEstimateCell(owns[i])] : []),
       wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
       // From one pair (or one score a side) no test says anything: no p-value, and no verdict but that.
-      ...(thin(i) ? [UNTESTED_CELL, escapeHtml(`no conclusion: ${thin(i)}`)] : [pValueCell(numberAt(t, "p_holm", i)), escapeHtml(textAt(t, "verdict", i))]),
+      ...(thin ? [UNTESTED_CELL, escapeHtml(`no conclusion: ${thin}`)] : [pValueCell(numberAt(t, "p_holm", i)), escapeHtml(textAt(t, "verdict", i))]),
       ...(unpaired ? [escapeHtml(textAt(t, "unpaired_because", i))] : []),
     ]);
   }
