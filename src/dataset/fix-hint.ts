@@ -19,6 +19,8 @@ export interface CliWorded {
  */
 export class FixableError extends Error implements CliWorded {
   declare readonly cliMessage: string;
+  /** The problem, without its fix. */
+  declare private readonly problem: string;
 
   constructor(problem: string, fix: { api: string; cli: string }) {
     super(`${problem}; ${fix.api}`);
@@ -26,6 +28,19 @@ export class FixableError extends Error implements CliWorded {
     // Not enumerable: a notebook prints an error with its own properties, and the same problem
     // in command-line words ("give --format csv") would follow the message there as noise.
     Object.defineProperty(this, "cliMessage", { value: `${problem}; ${fix.cli}`, enumerable: false, writable: true, configurable: true });
+    Object.defineProperty(this, "problem", { value: problem, enumerable: false });
+  }
+
+  /**
+   * The fix in API words said another way, for a caller that takes the
+   * options by another path (`score` takes a load's under `load`): the
+   * message, and the stack that prints it, say `api` instead.
+   */
+  withApiFix(api: string): this {
+    const message = `${this.problem}; ${api}`;
+    if (this.stack?.includes(this.message)) this.stack = this.stack.replace(this.message, message);
+    this.message = message;
+    return this;
   }
 }
 

@@ -14,6 +14,8 @@ export class MissingColumnError extends FixableError {
   readonly missing: CanonicalColumn[];
   /** The column names the table has. */
   readonly found: string[];
+  /** Whether the fix it gives is a column's other name (`aliases`), not saving the file again with commas. */
+  declare readonly fixedByAliases: boolean;
 
   constructor(missing: CanonicalColumn[], found: string[], source: string) {
     const wanted = missing
@@ -28,6 +30,8 @@ export class MissingColumnError extends FixableError {
     this.name = "MissingColumnError";
     this.missing = missing;
     this.found = found;
+    // Not enumerable, as the fix's other wordings: a notebook prints an error's own properties.
+    Object.defineProperty(this, "fixedByAliases", { value: resave === undefined, enumerable: false });
   }
 }
 

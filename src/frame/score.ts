@@ -131,15 +131,8 @@ export async function score(data: DatasetSource, metrics: readonly Metric[], opt
  * call to score that is a type error that does not say where they go).
  */
 function withScoreAliasHint(error: unknown): unknown {
-  if (!(error instanceof MissingColumnError)) return error;
-  const missing = error.missing[0];
-  const loadWords = `pass { aliases: { yourName: "${missing}" } }`;
-  if (missing === undefined || !error.message.endsWith(loadWords)) return error;
-  const scoreWords = `pass { load: { aliases: { yourName: "${missing}" } } } in the options of the scoring call (or to loadDataset: { aliases: … })`;
-  const message = error.message.slice(0, -loadWords.length) + scoreWords;
-  if (error.stack?.includes(error.message)) error.stack = error.stack.replace(error.message, message);
-  error.message = message;
-  return error;
+  if (!(error instanceof MissingColumnError) || !error.fixedByAliases || error.missing[0] === undefined) return error;
+  return error.withApiFix(`rename a column, or pass { load: { aliases: { yourName: "${error.missing[0]}" } } } in the options of the scoring call (or to loadDataset: { aliases: … })`);
 }
 
 /**
