@@ -10,9 +10,10 @@
  * Two shapes of data: bench/data.ts's synthetic rows (long references) and
  * the bundled sample data/qa-models.csv (short answers).
  *
- * Layouts: ours (the default and fused, each with reasons and without:
- * `reasons: false`), the Ragas layout (3 chat + 2 embedding calls per row,
- * our prompts) and a one-call peer layout (bench/peer-layout.ts).
+ * Layouts: ours (the default and fused, each without reasons, the default,
+ * and with them: `reasons: true`), the Ragas layout (3 chat + 2 embedding
+ * calls per row, our prompts, a reason per verdict as Ragas asks) and a
+ * one-call peer layout (bench/peer-layout.ts).
  */
 import * as path from "node:path";
 import { frameRecords, loadDataset } from "../src/index";
@@ -49,7 +50,7 @@ function chat(ctx: ChatContext): object {
   const reply = kind === "peer_choice" ? (conformToSchema(scriptedPeerReply(requestData(ctx)), requestSchema(ctx.body)) as object) : scriptedAnswerCorrectness(ctx);
   count(kind, reply);
   if (kind === "verdicts") {
-    // What the same verdicts would cost with the shortest reason a model could write ("R1"); without reasons is measured (reasons: false).
+    // What the same verdicts would cost with the shortest reason a model could write ("R1"); with and without reasons are measured.
     const { response, reference } = reply as { response: Array<{ verdict: string } | string>; reference: Array<{ verdict: string } | string> };
     if (response.every((v) => typeof v === "object")) {
       const r1 = (side: Array<{ verdict: string } | string>, letter: string) => side.map((v, i) => ({ reason: `${letter}${i + 1}`, verdict: (v as { verdict: string }).verdict }));
@@ -106,7 +107,7 @@ async function peerLayout(url: string, rows: readonly QaRow[]): Promise<void> {
 }
 
 /** Our layouts: scoreRows with a fresh cache, which must fail no row. */
-function ours(layout: AnswerCorrectnessLayout, reasons = true, answersPerCall = 1): (url: string, rows: readonly QaRow[]) => Promise<void> {
+function ours(layout: AnswerCorrectnessLayout, reasons = false, answersPerCall = 1): (url: string, rows: readonly QaRow[]) => Promise<void> {
   return async (url, rows) => {
     await withTempDir(async (dir) => {
       const run = await scoreRows(rows, benchJudge(url, { cacheDir: dir }), { layout, reasons, answersPerCall });
@@ -119,11 +120,11 @@ function ours(layout: AnswerCorrectnessLayout, reasons = true, answersPerCall = 
 const LAYOUTS: Record<string, (url: string, rows: readonly QaRow[]) => Promise<void>> = {
   "evalframe default": ours("ragas"),
   "evalframe fused": ours("fused"),
-  "default, no reasons": ours("ragas", false),
-  "fused, no reasons": ours("fused", false),
-  "fused, 3 answers/call": ours("fused", true, 3),
-  "fused, 8 answers/call": ours("fused", true, 8),
-  "fused, 8/call, no reasons": ours("fused", false, 8),
+  "default, reasons": ours("ragas", true),
+  "fused, reasons": ours("fused", true),
+  "fused, 3 answers/call": ours("fused", false, 3),
+  "fused, 8 answers/call": ours("fused", false, 8),
+  "fused, 8/call, reasons": ours("fused", true, 8),
   "Ragas layout": ragasLayout,
   "one-call peer": peerLayout,
 };

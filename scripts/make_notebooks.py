@@ -112,8 +112,8 @@ QUICKSTART = [
     'console.log(`wrote ../out/quickstart-scored.csv and read back ${back.shape[0]} rows × ${back.shape[1]} columns`);\n'
     "const run = scoreRun(scored);\n"
     'console.log(`the run made ${run?.usage.chatCalls} chat calls (${run?.usage.chatCacheHits} from the cache)`);',
-    "md:## 7. Before paying for a real judge\n\n`estimate` plans every call a run would make and counts its tokens with the model's tokenizer; it sends nothing, so it needs no key. Here: this table judged by gpt-4o-mini at list price, in each way answer correctness can ask. The default asks as Ragas does (one call splits each answer, one each reference, one classifies); `fused` splits and classifies an answer in one call; `answersPerCall: 8` puts up to 8 answers in a call, a question's answers together; `reasons: false` drops the short reason before each verdict. The same statement rules and arithmetic in all four; what the cheaper ones trade is in the README (\"Fewer calls\", \"Cheapest verdicts\"), and measured costs are in BENCHMARKS.md.",
-    "const layouts: [string, AnswerCorrectnessOptions][] = [\n  [\"ragas (default)\", {}],\n  [\"fused\", { layout: \"fused\" }],\n  [\"fused, 8 answers a call\", { layout: \"fused\", answersPerCall: 8 }],\n  [\"fused, 8 a call, no reasons\", { layout: \"fused\", answersPerCall: 8, reasons: false }],\n];\nconst costs: Record<string, string | number>[] = [];\nfor (const [layout, options] of layouts) {\n  const e = await estimate(df, [answerCorrectness(options)], { judge: { judge: \"openai\", model: \"gpt-4o-mini\" } });\n  costs.push({ layout, chat_calls: e.chatCalls, prompt_tokens: e.promptTokens, reply_tokens: e.completionTokens, usd_per_1000_rows: ((e.costUSD ?? Number.NaN) / df.shape[0]) * 1000 });\n}\nshowTable(costs, { digits: 4 });",
+    "md:## 7. Before paying for a real judge\n\n`estimate` plans every call a run would make and counts its tokens with the model's tokenizer; it sends nothing, so it needs no key. Here: this table judged by gpt-4o-mini at list price, in each way answer correctness can ask. The default asks as Ragas does (one call splits each answer, one each reference, one classifies); `fused` splits and classifies an answer in one call; `answersPerCall: 8` puts up to 8 answers in a call, a question's answers together; `reasons: true` asks for a short reason before each verdict, as Ragas does (the default gives the verdicts alone). The same statement rules and arithmetic in all four; what each trades is in the README (\"Fewer calls\", \"Verdicts and reasons\"), and measured costs are in BENCHMARKS.md.",
+    "const layouts: [string, AnswerCorrectnessOptions][] = [\n  [\"ragas, reasons\", { reasons: true }],\n  [\"ragas (default)\", {}],\n  [\"fused\", { layout: \"fused\" }],\n  [\"fused, 8 answers a call\", { layout: \"fused\", answersPerCall: 8 }],\n];\nconst costs: Record<string, string | number>[] = [];\nfor (const [layout, options] of layouts) {\n  const e = await estimate(df, [answerCorrectness(options)], { judge: { judge: \"openai\", model: \"gpt-4o-mini\" } });\n  costs.push({ layout, chat_calls: e.chatCalls, prompt_tokens: e.promptTokens, reply_tokens: e.completionTokens, usd_per_1000_rows: ((e.costUSD ?? Number.NaN) / df.shape[0]) * 1000 });\n}\nshowTable(costs, { digits: 4 });",
 ]
 
 COMPARE = [
@@ -150,12 +150,13 @@ COMPARE = [
 
 DRILL = [
     "md:# Drill down: the statements behind a score\n\n"
-    "A score is only as useful as the evidence behind it. Every answer-correctness score keeps its statements, "
-    "their verdicts and the judge's reasons.",
+    "A score is only as useful as the evidence behind it. Every answer-correctness score keeps its statements "
+    "and their verdicts; asked with `reasons: true`, as here, a model judge also writes a short reason before each verdict "
+    "(by default it gives the verdicts alone, at about half the reply tokens; the hand labels and the offline judge always carry their reasons).",
     'import { loadDataset, createJudge, resolveJudgeConfig, scoreAnswerCorrectness, statements, explain, worst, showTable, show, verdictBars, summarize } from "../dist";',
     "md:" + JUDGE_MD,
     JUDGE_CELL,
-    'const scored = await scoreAnswerCorrectness(await loadDataset("../data/qa-models.csv"), { judge: judge, progress: false });',
+    'const scored = await scoreAnswerCorrectness(await loadDataset("../data/qa-models.csv"), { judge: judge, progress: false, reasons: true });',
     "md:## Every statement, one row each\n\n"
     "`statements()` returns one row per statement: the scored row it belongs to, the side (response or reference), "
     "the verdict (TP/FP for answer statements, covered/FN for reference statements) and the reason.",

@@ -23,21 +23,24 @@ import { useFakeOpenAI, type ChatContext } from "./support/fake-openai";
 import { tempDir, writeText } from "./support/files";
 import { openAITokens } from "./support/openai-tokens";
 import { requestData } from "./support/scripted-judge";
+import { conformToSchema, requestSchema } from "./support/schema-conform";
 import { writeSampleHead } from "./support/sample";
 
 const SAMPLE = path.join(__dirname, "..", "data", "qa-models.csv");
 const IMAGES = path.join(__dirname, "..", "data", "images");
 
-/** A model's answers: the offline judge's statements and verdicts for the request's data. */
+/**
+ * A model's answers: the offline judge's statements and verdicts for the
+ * request's data, written as the request's JSON Schema asks (a verdict alone
+ * where the schema has no reason; a reason cut at its `maxLength`).
+ */
 function modelLike(ctx: ChatContext): object {
   const data = requestData(ctx) as { question: string; text?: string; answer?: string[]; reference?: string[] };
-  if (typeof data.text === "string") return answerTask({ kind: "extract_statements", question: data.question, text: data.text }) as object;
-  return answerTask({
-    kind: "classify_statements",
-    question: data.question,
-    response: data.answer!,
-    reference: data.reference!,
-  }) as object;
+  const reply =
+    typeof data.text === "string"
+      ? answerTask({ kind: "extract_statements", question: data.question, text: data.text })
+      : answerTask({ kind: "classify_statements", question: data.question, response: data.answer!, reference: data.reference! });
+  return conformToSchema(reply, requestSchema(ctx.body)) as object;
 }
 
 const fake = useFakeOpenAI(() => ({ tokenizer: openAITokens, chat: modelLike }));
@@ -110,6 +113,23 @@ describe("estimate", () => {
     assert.equal(rerun.cachedEmbeddingTexts, rerun.embeddingTexts);
     assert.equal(rerun.costUSD, 0);
     assert.equal(rerun.stages.reduce((a, s) => a + s.predicted, 0), 0, "with the statements cached, classification prompts are exact");
+  });
+
+  it("comes within 15% of the tokens a real run reports with a reason asked before each verdict too", async () => {
+    const judge = createJudge({ judge: "openai", apiKey: "sk-estimate-test-0000", baseURL: fake.url(), cacheDir: tempDir(), concurrency: 8 });
+    const input = writeSampleHead(tempDir(), 15);
+    const withReasons = await estimate(input, [answerCorrectness({ reasons: true })], { judge });
+    const without = await estimate(input, [answerCorrectness()], { judge });
+    assert.ok(withReasons.completionTokens > 1.3 * without.completionTokens, `reasons are estimated to cost reply tokens: ${withReasons.completionTokens} against ${without.completionTokens}`);
+    await score(input, [answerCorrectness({ reasons: true })], { judge, quiet: true, progress: false });
+    const measured = fake.server.totalUsage();
+    within(withReasons.promptTokens, measured.chatPromptTokens, 0.15, "prompt tokens");
+    within(
+      withReasons.promptTokens + withReasons.completionTokens + withReasons.embeddingTokens,
+      measured.chatPromptTokens + measured.chatCompletionTokens + measured.embeddingTokens,
+      0.15,
+      "all tokens",
+    );
   });
 
   it("prices images by detail without loading them, and bounds the time by the rate limit given", async () => {
@@ -209,36 +229,51 @@ describe("evalframe score --dry-run", () => {
   it("lists the cheaper layouts of answer correctness, each with what the library estimates for it and what it gives up", async () => {
     const dir = tempDir();
     const judge = ["--judge", "openai", "--base-url", fake.url(), "--cache-dir", path.join(dir, "cache")];
-    const run = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge]);
-    assert.equal(run.code, 0, run.err);
-    assert.equal(fake.server.requests.length, 0, "the other layouts are estimated without a call too");
-    const section = run.out.slice(run.out.indexOf("Cheaper ways to score answer correctness"));
-    assert.ok(section.length < run.out.length, run.out);
-    const line = (flags: string) => section.split("\n").find((l) => l.trimStart().startsWith(`${flags}  `));
-    const perRow = (l: string | undefined) => Number(/(\d[\d,]*) tokens\/row/.exec(l ?? "")?.[1]?.replace(/,/g, ""));
-    const share = (l: string | undefined) => Number(/\(([\d.]+)×\)/.exec(l ?? "")?.[1]);
     const options = { judge: { judge: "openai" as const, baseURL: fake.url(), apiKey: "x", cacheDir: path.join(dir, "cache") } };
     const tokens = async (flags: Parameters<typeof answerCorrectness>[0]) => {
       const e = await estimate(SAMPLE, [answerCorrectness(flags)], options);
       return { perRow: Math.round((e.promptTokens + e.completionTokens + e.embeddingTokens) / e.rows), cost: e.costUSD! };
     };
-    const asked = await tokens({});
-    assert.equal(perRow(line("this run")), asked.perRow);
-    for (const [flags, layout, givesUp] of [
+    const perRow = (l: string | undefined) => Number(/(\d[\d,]*) tokens\/row/.exec(l ?? "")?.[1]?.replace(/,/g, ""));
+    const share = (l: string | undefined) => Number(/\(([\d.]+)×\)/.exec(l ?? "")?.[1]);
+    type Offer = readonly [string, Parameters<typeof answerCorrectness>[0], RegExp];
+    const offers = async (given: string[], asked: Parameters<typeof answerCorrectness>[0], expected: readonly Offer[]) => {
+      const run = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge, ...given]);
+      assert.equal(run.code, 0, run.err);
+      assert.equal(fake.server.requests.length, 0, "the other layouts are estimated without a call too");
+      const section = run.out.slice(run.out.indexOf("Cheaper ways to score answer correctness"));
+      assert.ok(section.length < run.out.length, run.out);
+      const lines = section.split("\n").slice(2).filter((l) => l.trim() !== "");
+      assert.deepEqual(lines.map((l) => l.trim().split(/\s{2,}/)[0]), expected.map(([flags]) => flags), `the offers, in order, for ${given.join(" ") || "the defaults"}`);
+      const line = (flags: string) => section.split("\n").find((l) => l.trimStart().startsWith(`${flags}  `));
+      const own = await tokens(asked);
+      assert.equal(perRow(line("this run")), own.perRow);
+      for (const [flags, layout, givesUp] of expected) {
+        const l = line(flags);
+        const cost = await tokens(layout);
+        assert.equal(perRow(l), cost.perRow, flags);
+        assert.equal(share(l), Number((cost.cost / own.cost).toFixed(2)), flags);
+        assert.ok(share(l) < 1, `${flags} is cheaper`);
+        assert.match(l!, givesUp);
+      }
+    };
+    // The default: Ragas' layout, verdicts without reasons.
+    await offers([], {}, [
       ["--layout fused", { layout: "fused", answersPerCall: 1 }, /gives up Ragas' own layout/],
-      ["--no-reasons", { reasons: false }, /gives up the reason behind each verdict/],
       ["--layout fused --answers-per-call 8", { layout: "fused", answersPerCall: 8 }, /gives up each answer judged alone/],
+    ]);
+    // With a reason before each verdict, dropping the reasons is offered too, as the flag that does it.
+    await offers(["--reasons"], { reasons: true }, [
+      ["--layout fused --reasons", { layout: "fused", answersPerCall: 1, reasons: true }, /gives up Ragas' own layout/],
+      ["--no-reasons", { reasons: false }, /gives up the reason behind each verdict/],
+      ["--layout fused --answers-per-call 8 --reasons", { layout: "fused", answersPerCall: 8, reasons: true }, /gives up each answer judged alone/],
       ["--layout fused --answers-per-call 8 --no-reasons", { layout: "fused", answersPerCall: 8, reasons: false }, /gives up Ragas' layout, each answer judged alone and the reasons/],
-    ] as const) {
-      const l = line(flags);
-      const expected = await tokens(layout);
-      assert.equal(perRow(l), expected.perRow, flags);
-      assert.equal(share(l), Number((expected.cost / asked.cost).toFixed(2)), flags);
-      assert.ok(share(l) < 1, `${flags} is cheaper`);
-      assert.match(l!, givesUp);
-    }
+    ]);
+    const both = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge, "--reasons", "--no-reasons"]);
+    assert.equal(both.code, 2);
+    assert.match(both.err, /--reasons and --no-reasons contradict each other/);
     // The cheapest layout asked for: nothing cheaper to offer. The offline judge costs nothing: no offer.
-    const cheapest = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge, "--layout", "fused", "--answers-per-call", "8", "--no-reasons"]);
+    const cheapest = await runCliCaptured(["score", SAMPLE, "--dry-run", ...judge, "--layout", "fused", "--answers-per-call", "8"]);
     assert.equal(cheapest.code, 0, cheapest.err);
     assert.doesNotMatch(cheapest.out, /Cheaper ways/);
     const offline = await runCliCaptured(["score", SAMPLE, "--dry-run", "--judge", "offline"]);

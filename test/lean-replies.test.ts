@@ -40,7 +40,7 @@ describe("lean replies", () => {
       for (const v of [...(reply.response ?? []), ...(reply.reference ?? [])]) v.reason = `${v.reason} ${"because ".repeat(20)}`;
       return reply;
     };
-    const scored = await scoreAnswerCorrectness(ROWS, { judge: judgeFor(), progress: false, quiet: true });
+    const scored = await scoreAnswerCorrectness(ROWS, { judge: judgeFor(), progress: false, quiet: true, reasons: true });
     assert.deepEqual(scored.column("answer_correctness_error").values, ["", "", ""]);
     assert.deepEqual(scored.column("answer_correctness_tp").values, [2, 0, 1]);
   });
@@ -48,7 +48,8 @@ describe("lean replies", () => {
   it("drops only the length limits when a server refuses them, keeps strict json_schema, and remembers", async () => {
     server.options.rejectLengthLimits = true;
     const judge = judgeFor({ concurrency: 1 });
-    const scored = await scoreAnswerCorrectness(ROWS, { judge, progress: false, quiet: true });
+    // Reasons asked for: their length limit is what such a server refuses.
+    const scored = await scoreAnswerCorrectness(ROWS, { judge, progress: false, quiet: true, reasons: true });
     assert.deepEqual(scored.column("answer_correctness_error").values, ["", "", ""]);
     assert.deepEqual(["tp", "fp", "fn"].map((c) => scored.column(`answer_correctness_${c}`).values), [[2, 0, 1], [0, 1, 0], [0, 2, 0]]);
     const formats = server.chatRequests().map((r) => r.body.response_format);

@@ -59,15 +59,15 @@ describe("what a scored row records about how it was scored", () => {
   });
 
   it("the details record the layout, reasons, answers per call and the embedding model (none when the semantic weight is 0)", async () => {
-    const blended = frameRecords(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 2, reasons: false })], { judge: judge(), progress: false, quiet: true }));
+    const blended = frameRecords(await score(rows, [answerCorrectness({ layout: "fused", answersPerCall: 2, reasons: true })], { judge: judge(), progress: false, quiet: true }));
     const d = details(blended[0]!);
     assert.deepEqual(
       { layout: d["layout"], reasons: d["reasons"], answersPerCall: d["answersPerCall"], embeddingModel: d["embeddingModel"], weights: d["weights"] },
-      { layout: "fused", reasons: false, answersPerCall: 2, embeddingModel: "embed-x", weights: [0.75, 0.25] },
+      { layout: "fused", reasons: true, answersPerCall: 2, embeddingModel: "embed-x", weights: [0.75, 0.25] },
     );
     const factualOnly = frameRecords(await score(rows, [answerCorrectness({ weights: [1, 0] })], { judge: judge(), progress: false, quiet: true }));
     const f = details(factualOnly[0]!);
-    assert.deepEqual([f["layout"], f["reasons"], f["answersPerCall"]], ["ragas", true, 1]);
+    assert.deepEqual([f["layout"], f["reasons"], f["answersPerCall"]], ["ragas", false, 1], "the default: Ragas' layout, verdicts without reasons, one answer a call");
     assert.equal("embeddingModel" in f, false);
   });
 });
@@ -150,7 +150,7 @@ describe("two runs scored differently", () => {
       const one = buildReport(fused, { generatedAt: null });
       assert.match(
         one,
-        /<p class="usage scoring">answer correctness scored with layout fused · reasons yes · answers per call 3 · prompts ac-statements-batch-v2 ac-fused-batch-v1 · embedding model offline-hashed-\d+ · weights 0\.8\/0\.2 · beta 1 · threshold none · similarity threshold none<\/p>/,
+        /<p class="usage scoring">answer correctness scored with layout fused · reasons no · answers per call 3 · prompts ac-statements-batch-v2 ac-fused-batch-verdicts-only-v1 · embedding model offline-hashed-\d+ · weights 0\.8\/0\.2 · beta 1 · threshold none · similarity threshold none<\/p>/,
       );
       const mixed = toDataFrame([...frameRecords(plain).slice(0, 6), ...frameRecords(fused).slice(6)]);
       assert.match(buildReport(mixed, { generatedAt: null }), /answer correctness scored with 2 different ways, so its rows are not all comparable: [^<]*answers per call 3[^<]*\(18 rows\); [^<]*answers per call 1[^<]*\(6 rows\)/);
@@ -162,11 +162,17 @@ describe("a newer prompt between two runs", () => {
   it("is named as a change of how they were scored, and is not named again beside a change of layout", async () => {
     const rows = frameRecords(await scoreAnswerCorrectness(await loadDataset(path.join(__dirname, "..", "data", "qa-models.csv")), { judge: createJudge({ judge: "offline" }), quiet: true, progress: false }));
     const cell = (r: Record<string, unknown>) => JSON.parse(String(r["answer_correctness_statements"])) as Record<string, unknown>;
-    assert.equal(cell(rows[0]!)["prompts"], "ac-statements-v2 ac-classify-v2", "each row records the prompts it was asked with");
+    assert.equal(cell(rows[0]!)["prompts"], "ac-statements-v2 ac-classify-verdicts-only-v1", "each row records the prompts it was asked with");
     // The same run, as an older evalframe would have written it with an earlier classification prompt.
-    const older = rows.map((r) => ({ ...r, answer_correctness_statements: JSON.stringify({ ...cell(r), prompts: "ac-statements-v2 ac-classify-v1" }) }));
+    const older = rows.map((r) => ({ ...r, answer_correctness_statements: JSON.stringify({ ...cell(r), prompts: "ac-statements-v2 ac-classify-verdicts-only-v0" }) }));
     const changes = compareRuns(toDataFrame(older), toDataFrame(rows)).scoringChanges;
-    assert.deepEqual(changes.map((c) => [c.setting, c.before, c.after, c.answers]), [["prompts", "ac-statements-v2 ac-classify-v1", "ac-statements-v2 ac-classify-v2", 126]]);
+    assert.deepEqual(changes.map((c) => [c.setting, c.before, c.after, c.answers]), [["prompts", "ac-statements-v2 ac-classify-verdicts-only-v0", "ac-statements-v2 ac-classify-verdicts-only-v1", 126]]);
+    // A run scored before verdicts without reasons became the default: the reasons are the change, named once (not their prompts too).
+    const withReasons = rows.map((r) => ({ ...r, answer_correctness_statements: JSON.stringify({ ...cell(r), reasons: true, prompts: "ac-statements-v2 ac-classify-v2" }) }));
+    assert.deepEqual(
+      compareRuns(toDataFrame(withReasons), toDataFrame(rows)).scoringChanges.map((c) => [c.setting, c.before, c.after]),
+      [["reasons", "yes", "no"]],
+    );
     // Another layout asks with other prompts: the layout is the change, named once.
     const fusedLike = rows.map((r) => ({ ...r, answer_correctness_statements: JSON.stringify({ ...cell(r), layout: "fused", prompts: "ac-statements-batch-v2 ac-fused-v1" }) }));
     assert.deepEqual(compareRuns(toDataFrame(rows), toDataFrame(fusedLike)).scoringChanges.map((c) => c.setting), ["layout"]);

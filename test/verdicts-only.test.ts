@@ -1,8 +1,9 @@
 /**
- * Verdicts without reasons ([F], `reasons: false`, `--no-reasons`): the
- * judge is asked for each side's verdicts alone, in both layouts; the scores
- * and verdicts are the ones a run with reasons gives, the replies are
- * shorter, the cache reads them back, and the reasons read "".
+ * Verdicts without reasons ([F]; the default since 2026-12-05, `reasons:
+ * false`, `--no-reasons`): the judge is asked for each side's verdicts alone,
+ * in both layouts; the scores and verdicts are the ones a run with reasons
+ * (`reasons: true`, `--reasons`) gives, the replies are shorter, the cache
+ * reads them back, and the reasons read "".
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -55,13 +56,25 @@ function verdictRequests() {
   return server.chatRequests().filter((r) => ["verdicts", "statements_verdicts"].includes(promptKind(r.body) ?? ""));
 }
 
+/** `evalframe score` of ROWS against the server with `flags`: the run and the statements file's lines. */
+async function scoreOnTheCommandLine(flags: string[]): Promise<{ run: Awaited<ReturnType<typeof runCliCaptured>>; lines: string[] }> {
+  const dir = tempDir();
+  const input = writeText(dir, "rows.csv", ["id,model,user_input,response,reference", ...ROWS.map((r) => [r.id, r.model, r.user_input, r.response, r.reference].map((c) => JSON.stringify(c)).join(","))].join("\n") + "\n");
+  const run = await runCliCaptured(
+    ["score", input, "--out", path.join(dir, "scored.csv"), "--statements-out", path.join(dir, "statements.csv"), "--judge", "openai", "--no-cache", "--no-progress", ...flags],
+    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url() },
+  );
+  const file = path.join(dir, "statements.csv");
+  return { run, lines: run.code === 0 ? readFileSync(file, "utf8").trim().split("\n") : [] };
+}
+
 describe("answer correctness without reasons", () => {
   for (const layout of ["ragas", "fused"] as AnswerCorrectnessLayout[]) {
     it(`${layout} layout: the same scores and verdicts as with reasons, from shorter replies that carry no reason`, async () => {
-      const withReasons = records(await score(ROWS, [answerCorrectness({ layout })], { judge: judgeFor(), ...quiet }));
+      const withReasons = records(await score(ROWS, [answerCorrectness({ layout, reasons: true })], { judge: judgeFor(), ...quiet }));
       const long = server.totalUsage().chatCompletionTokens;
       server.reset();
-      const bare = records(await score(ROWS, [answerCorrectness({ layout, reasons: false })], { judge: judgeFor(), ...quiet }));
+      const bare = records(await score(ROWS, [answerCorrectness({ layout })], { judge: judgeFor(), ...quiet })); // the default
       const short = server.totalUsage().chatCompletionTokens;
 
       assert.deepEqual(outcome(bare), outcome(withReasons));
@@ -90,7 +103,7 @@ describe("answer correctness without reasons", () => {
     assert.equal(server.chatRequests().length, calls, "the second run is served by the cache");
     assert.deepEqual(again, first);
     // With reasons, the classifications are asked again (the extractions are shared).
-    await score(ROWS, [answerCorrectness()], { judge: judgeFor({ cache: true, cacheDir }), ...quiet });
+    await score(ROWS, [answerCorrectness({ reasons: true })], { judge: judgeFor({ cache: true, cacheDir }), ...quiet });
     const asked = server.chatRequests().slice(calls).map((r) => promptKind(r.body));
     assert.deepEqual([...new Set(asked)], ["verdicts"]);
     assert.ok(server.chatRequests().slice(calls).every((r) => "reason" in (r.body.response_format.json_schema.schema.properties.response.items.properties ?? {})));
@@ -98,26 +111,31 @@ describe("answer correctness without reasons", () => {
 
   it("estimates fewer completion tokens without reasons", async () => {
     const judge = judgeFor();
-    const [withReasons, bare] = await Promise.all([estimate(ROWS, [answerCorrectness()], { judge }), estimate(ROWS, [answerCorrectness({ reasons: false })], { judge })]);
+    const [withReasons, bare] = await Promise.all([estimate(ROWS, [answerCorrectness({ reasons: true })], { judge }), estimate(ROWS, [answerCorrectness()], { judge })]);
     assert.equal(bare.chatCalls, withReasons.chatCalls);
     assert.ok(bare.promptTokens < withReasons.promptTokens, "the instructions and example are shorter too");
     assert.ok(bare.completionTokens < withReasons.completionTokens);
     assert.equal(server.chatRequests().length, 0, "an estimate calls nothing");
   });
 
-  it("--no-reasons on the command line: the statements file's reasons are empty", async () => {
-    const dir = tempDir();
-    const input = writeText(dir, "rows.csv", ["id,model,user_input,response,reference", ...ROWS.map((r) => [r.id, r.model, r.user_input, r.response, r.reference].map((c) => JSON.stringify(c)).join(","))].join("\n") + "\n");
-    const run = await runCliCaptured(
-      ["score", input, "--out", path.join(dir, "scored.csv"), "--statements-out", path.join(dir, "statements.csv"), "--judge", "openai", "--no-cache", "--no-progress", "--no-reasons"],
-      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: url() },
-    );
+  for (const flags of [[], ["--no-reasons"]]) {
+    it(`${flags.length === 0 ? "the command line's default" : flags.join(" ")}: verdicts alone, the statements file's reasons are empty`, async () => {
+      const { run, lines } = await scoreOnTheCommandLine(flags);
+      assert.equal(run.code, 0, run.err);
+      assert.equal(lines[0], "row,id,model,side,n,statement,verdict,reason");
+      const judged = lines.slice(1).filter((l) => !l.includes("the response makes no statements"));
+      assert.ok(judged.length > 0 && judged.every((l) => /,(TP|FP|covered|FN),$/.test(l)), judged.join("\n"));
+      assert.ok(verdictRequests().length > 0 && verdictRequests().every((r) => r.body.response_format.json_schema.schema.properties.response.items.type === "string"));
+      assert.doesNotMatch(run.out + run.err, new RegExp(KEY));
+    });
+  }
+
+  it("--reasons: a reason asked before each verdict, and written beside it in the statements file", async () => {
+    const { run, lines } = await scoreOnTheCommandLine(["--reasons"]);
     assert.equal(run.code, 0, run.err);
-    const lines = readFileSync(path.join(dir, "statements.csv"), "utf8").trim().split("\n");
-    assert.equal(lines[0], "row,id,model,side,n,statement,verdict,reason");
     const judged = lines.slice(1).filter((l) => !l.includes("the response makes no statements"));
-    assert.ok(judged.length > 0 && judged.every((l) => /,(TP|FP|covered|FN),$/.test(l)), judged.join("\n"));
-    assert.ok(verdictRequests().length > 0 && verdictRequests().every((r) => r.body.response_format.json_schema.schema.properties.response.items.type === "string"));
-    assert.doesNotMatch(run.out + run.err, new RegExp(KEY));
+    assert.ok(judged.length > 0 && judged.every((l) => !/,(TP|FP|covered|FN),$/.test(l)), `every verdict has its reason:\n${judged.join("\n")}`);
+    assert.ok(verdictRequests().length > 0 && verdictRequests().every((r) => Object.keys(r.body.response_format.json_schema.schema.properties.response.items.properties ?? {}).join() === "reason,verdict"));
   });
+
 });

@@ -179,8 +179,9 @@ ${wrap("  --metrics LIST             ", `${metricNames().join(", ")} (comma-sepa
   --answers-per-call N       with --layout fused: up to N answers (1-12) split and judged in
                              one call, grouped by question (default 1; 8: about a sixth of
                              the calls and under half the prompt tokens)
-  --no-reasons               answer correctness: verdicts without reasons (about half the
-                             completion tokens; no reason to drill down to)
+  --reasons                  answer correctness: a short reason before each verdict, as
+                             Ragas asks (about twice the completion tokens; the default
+                             is the verdicts alone, --no-reasons)
 
 ${multimodalHelp()}
 

@@ -12,11 +12,15 @@ import { dollars } from "../display/words";
 export interface LayoutChoice {
   /** What the flags change, over the flags already given. */
   change: Pick<MetricFlags, "layout" | "answersPerCall" | "reasons">;
-  /** What it gives up against the default (Ragas' layout, one answer a call, a reason per verdict). */
+  /** What it gives up against Ragas' way of asking (its layout, one answer a call, a reason per verdict when asked for). */
   givesUp: string;
 }
 
-/** The cheaper ways to ask, from the least to the most given up. */
+/**
+ * The cheaper ways to ask, from the least to the most given up. Each
+ * keeps the run's own reasons setting unless it names one, so that on a
+ * run without reasons (the default) two of them ask alike: the first is kept.
+ */
 const CHOICES: readonly LayoutChoice[] = [
   { change: { layout: "fused", answersPerCall: 1 }, givesUp: "Ragas' own layout (an answer split and judged in one call)" },
   { change: { reasons: false }, givesUp: "the reason behind each verdict" },
@@ -26,25 +30,34 @@ const CHOICES: readonly LayoutChoice[] = [
 
 /**
  * The choices that differ from what `given` asks for (the flags the run
- * was given), each with the flags it would run with: the given ones, its
- * layout changed.
+ * was given), each with the flags it would run with (the given ones, its
+ * layout changed) and those flags as a user would write them.
  *
  * @example
- * layoutChoices({}).map((c) => c.flags); // [{ layout: "fused", answersPerCall: 1 }, { reasons: false }, …]
- * layoutChoices({ layout: "fused", answersPerCall: 8 }).length; // 3: the one given is left out
+ * layoutChoices({}).map((c) => c.flags); // [{ layout: "fused", answersPerCall: 1 }, { layout: "fused", answersPerCall: 8 }]
+ * layoutChoices({ reasons: true }).length; // 4: fused, no reasons, 8 a call, 8 a call without reasons
  */
-export function layoutChoices(given: MetricFlags): { choice: LayoutChoice; flags: MetricFlags }[] {
+export function layoutChoices(given: MetricFlags): { choice: LayoutChoice; flags: MetricFlags; label: string }[] {
   const same = (a: MetricFlags, b: MetricFlags) =>
-    (a.layout ?? "ragas") === (b.layout ?? "ragas") && (a.answersPerCall ?? 1) === (b.answersPerCall ?? 1) && (a.reasons ?? true) === (b.reasons ?? true);
-  return CHOICES.map((choice) => ({ choice, flags: { ...given, ...choice.change } })).filter(({ flags }) => !same(flags, given));
+    (a.layout ?? "ragas") === (b.layout ?? "ragas") && (a.answersPerCall ?? 1) === (b.answersPerCall ?? 1) && (a.reasons ?? false) === (b.reasons ?? false);
+  const kept: { choice: LayoutChoice; flags: MetricFlags; label: string }[] = [];
+  for (const choice of CHOICES) {
+    const flags = { ...given, ...choice.change };
+    if (!same(flags, given) && !kept.some((k) => same(k.flags, flags))) kept.push({ choice, flags, label: layoutFlags(flags, given) });
+  }
+  return kept;
 }
 
-/** The layout flags a run is given, as it would be written: `--layout fused --answers-per-call 8 --no-reasons`. */
-function layoutFlags(flags: MetricFlags): string {
+/**
+ * The layout flags a run is given, as it would be written: `--layout fused
+ * --answers-per-call 8 --reasons`; `--no-reasons` (the default) only where
+ * the run asked for reasons and this choice drops them.
+ */
+function layoutFlags(flags: MetricFlags, given: MetricFlags): string {
   const words = [
     ...(flags.layout === "fused" ? ["--layout fused"] : []),
     ...((flags.answersPerCall ?? 1) > 1 ? [`--answers-per-call ${flags.answersPerCall}`] : []),
-    ...(flags.reasons === false ? ["--no-reasons"] : []),
+    ...(flags.reasons === true ? ["--reasons"] : given.reasons === true ? ["--no-reasons"] : []),
   ];
   return words.length === 0 ? "the default layout" : words.join(" ");
 }
@@ -61,7 +74,7 @@ function layoutFlags(flags: MetricFlags): string {
  * //   this run                             2.30 calls/row  967 tokens/row  ~$0.02
  * //   --layout fused                       1.03 calls/row  715 tokens/row  ~$0.02 (0.80×)  gives up Ragas' own layout …
  */
-export function formatLayoutChoices(asked: CostEstimate, choices: readonly { choice: LayoutChoice; flags: MetricFlags; estimate: CostEstimate }[]): string {
+export function formatLayoutChoices(asked: CostEstimate, choices: readonly { choice: LayoutChoice; label: string; estimate: CostEstimate }[]): string {
   const tokens = (e: CostEstimate) => e.promptTokens + e.completionTokens + e.embeddingTokens;
   const priced = asked.costUSD !== null && choices.every((c) => c.estimate.costUSD !== null);
   const price = (e: CostEstimate) => (priced ? e.costUSD! : tokens(e));
@@ -76,8 +89,8 @@ export function formatLayoutChoices(asked: CostEstimate, choices: readonly { cho
   const share = (e: CostEstimate) => (price(e) / price(asked)).toFixed(2);
   const all = [
     ["this run", perRow(asked), tokensPerRow(asked), priced ? `~${dollars(asked.costUSD!)}` : "", ""],
-    ...cheaper.map(({ choice, flags, estimate: e }) => [
-      layoutFlags(flags),
+    ...cheaper.map(({ choice, label, estimate: e }) => [
+      label,
       perRow(e),
       tokensPerRow(e),
       priced ? `~${dollars(e.costUSD!)} (${share(e)}×)` : `${share(e)}× the tokens`,

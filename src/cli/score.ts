@@ -45,6 +45,7 @@ const SCORE_OPTIONS: Record<string, OptionSpec> = {
   threshold: s,
   "similarity-threshold": s,
   layout: s,
+  reasons: b,
   "no-reasons": b,
   "answers-per-call": s,
   "image-root": s,
@@ -198,6 +199,8 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
     if (layout !== "ragas" && layout !== "fused") throw new UsageError(`${c}: --layout takes ragas (the default: Ragas' calls) or fused (one call per answer); got ${JSON.stringify(layout)}`, c);
     metricFlags.layout = layout;
   }
+  if (flag(args, "reasons") && flag(args, "no-reasons")) throw new UsageError(`${c}: --reasons and --no-reasons contradict each other; give one (verdicts without reasons are the default)`, c);
+  if (flag(args, "reasons")) metricFlags.reasons = true;
   if (flag(args, "no-reasons")) metricFlags.reasons = false;
   const answersPerCall = wholeNumber(c, "answers-per-call", stringOption(args, "answers-per-call"), 1, { example: "4" });
   if (answersPerCall !== undefined) {
@@ -317,9 +320,9 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
       // What the other layouts would cost, so the trade is made before paying (the same rows, judge and cache).
       const correctness = metricDefinitions().find((d) => d.name === "answer_correctness")!;
       const choices = [];
-      for (const { choice, flags } of layoutChoices(metricFlags)) {
+      for (const { choice, flags, label } of layoutChoices(metricFlags)) {
         const others = chosen.map((m) => (m === "answer_correctness" ? correctness.create(flags) : metrics[m]!));
-        choices.push({ choice, flags, estimate: await failOnError(() => estimate(whole, others, { judge, load: { format, strict, warn: false } })) });
+        choices.push({ choice, label, estimate: await failOnError(() => estimate(whole, others, { judge, load: { format, strict, warn: false } })) });
       }
       const text = formatLayoutChoices(e, choices);
       if (text !== "") io.out(`\n${text}\n`);

@@ -35,7 +35,7 @@ export interface MetricFlags {
   similarityThreshold?: number;
   /** `--layout`: how answer correctness asks the judge ("ragas" or "fused"). */
   layout?: "ragas" | "fused";
-  /** `--no-reasons` (false): answer correctness's verdicts without reasons. */
+  /** `--reasons` (true) / `--no-reasons` (false, the default): a reason before each of answer correctness's verdicts. */
   reasons?: boolean;
   /** `--answers-per-call`: the fused layout's answers per call. */
   answersPerCall?: number;

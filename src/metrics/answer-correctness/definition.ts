@@ -10,7 +10,7 @@ let details: typeof import("./details") | undefined;
 
 /**
  * Answer correctness's definition: the CLI's `--weights`, `--beta`,
- * `--threshold`, `--similarity-threshold`, `--layout`, `--no-reasons` and
+ * `--threshold`, `--similarity-threshold`, `--layout`, `--reasons` and
  * `--answers-per-call` build it.
  *
  * @example

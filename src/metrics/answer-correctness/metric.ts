@@ -50,17 +50,22 @@ export interface AnswerCorrectnessOptions {
    */
   layout?: AnswerCorrectnessLayout;
   /**
-   * Ask the judge for a short reason before each verdict (default true, as
-   * Ragas does). `false` asks for the verdicts alone: about half the
-   * completion tokens, but no reasons to drill down to (they read ""), and
-   * the model decides without first writing what it compared.
+   * Ask the judge for a short reason (at most 8 words) before each verdict,
+   * as Ragas' classification does. Default `false`: the verdicts alone, about
+   * half the completion tokens of a reason per verdict; the drill-down still
+   * shows every statement and its verdict, and each `reason` reads "" (the
+   * offline judge writes its reasons either way, at no cost). `true` when
+   * you audit the judge and want it to say what it compared.
+   *
+   * @example
+   * answerCorrectness({ reasons: true }); // a reason before each verdict (CLI: --reasons)
    */
   reasons?: boolean;
   /**
    * The fused layout's answers per call (default 1, at most 12). Above 1,
    * the answers are grouped by question and up to this many (fewer when
    * they or their references are long: at most 6,000 characters of answers,
-   * each reference statement counted as 40) are split and
+   * each reference statement counted as 10, 40 with reasons) are split and
    * judged in one call, so the instructions, each question and its reference statements
    * are read once for all of them: fewer calls and prompt tokens per row,
    * but the model judges each answer with the others in view (told to judge
@@ -112,7 +117,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
 
   constructor(options: AnswerCorrectnessOptions) {
     this.layout = options.layout ?? "ragas";
-    this.reasons = options.reasons ?? true;
+    this.reasons = options.reasons ?? false;
     if (typeof this.reasons !== "boolean") throw new RangeError(`answer correctness reasons must be true or false; got ${JSON.stringify(options.reasons)}`);
     if (this.layout !== "ragas" && this.layout !== "fused") {
       throw new RangeError(`answer correctness layout must be "ragas" or "fused"; got ${JSON.stringify(options.layout)}`);
