@@ -10,7 +10,7 @@ import { before, describe, it } from "node:test";
 import { compareRuns, loadDataset, toCSV } from "../src/index";
 import { runCliCaptured as run } from "./support/cli";
 import { tempDir } from "./support/files";
-import { AFTER, BEFORE, shiftedRuns, skewedRuns } from "./support/runs";
+import { AFTER, BEFORE, fewBigLossesRuns, shiftedRuns, skewedRuns } from "./support/runs";
 import { writeSampleHead } from "./support/sample";
 
 
@@ -216,6 +216,9 @@ describe("evalframe diff", () => {
     const skewed = skewedRuns(); // 85% of answers +0.05, 15% −0.45: the mean drops 0.025
     await toCSV(skewed.before, file("skew-before.csv"));
     await toCSV(skewed.after, file("skew-after.csv"));
+    const fewBig = fewBigLossesRuns();
+    await toCSV(fewBig.before, file("few-big-before.csv"));
+    await toCSV(fewBig.after, file("few-big-after.csv"));
     await toCSV(AFTER.map((r) => (r.model === "B" ? { ...r, answer_correctness: Number.NaN, answer_correctness_error: "rate limited" } : r)), file("b-failed.csv"));
     await toCSV(AFTER.filter((r) => r.model !== "B"), file("b-gone.csv"));
     const withRef = (rows: typeof BEFORE, edited: boolean) => rows.map((r) => ({ ...r, reference: edited && r.id === "q3" ? "an edited reference" : `reference of ${r.id}` }));
@@ -228,6 +231,13 @@ describe("evalframe diff", () => {
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /^M\s+400\s+0\.5\s+0\.475\s+-0\.025\s+-0\.0\d\d\s+-0\.0\d\d\s+<0\.001\s+inconclusive: the typical answer and/m);
     assert.match(lines(r.err)[0]!, /^evalframe: fail-on-worse: answer_correctness got worse for model M: -0\.025 \(95% CI -0\.0\d\d to -0\.0\d\d, wholly below 0; the typical answer improved, but the mean dropped\)$/);
+  });
+
+  it("--fail-on-worse fails when the mean dropped beyond chance though the rank test saw no difference (verdict no detectable difference)", async () => {
+    const r = await run(["diff", file("few-big-before.csv"), file("few-big-after.csv"), "--fail-on-worse", "--top", "0"]);
+    assert.equal(r.code, 1, `${r.out}\n${r.err}`);
+    assert.match(r.out, /^M\s+30\s+0\.5\s+0\.417\s+-0\.083\s+-0\.1\d+\s+-0\.0\d+\s+0\.0\d+\s+no detectable difference/m);
+    assert.match(lines(r.err)[0]!, /^evalframe: fail-on-worse: answer_correctness got worse for model M: -0\.083 \(95% CI -0\.1\d\d to -0\.0\d\d, wholly below 0; the rank test saw no difference, but the mean dropped\)$/);
   });
 
   it("the gates fail when a model scored before has no scored answer after: every answer failed, or the model is gone", async () => {

@@ -244,7 +244,9 @@ export const diffCommand: Command = async (argv, io) => {
           `${signed(first["change"] as number)} (95% CI ${signed(first["ci_low"] as number)} to ${signed(first["ci_high"] as number)}, ` +
           (first["verdict"] === "before better than after"
             ? `Holm-adjusted p ${pValue(first["p_holm"] as number)})`
-            : `wholly below 0; the typical answer improved, but the mean dropped)`) +
+            : first["verdict"] === MEAN_DISAGREES
+              ? `wholly below 0; the typical answer improved, but the mean dropped)`
+              : `wholly below 0; the rank test saw no difference, but the mean dropped)`) +
           (worse.length > 1 ? `; also worse: ${worse.slice(1).map((r) => String(r["model"])).join(", ")}` : ""),
       );
     }
@@ -253,15 +255,16 @@ export const diffCommand: Command = async (argv, io) => {
 };
 
 /**
- * A model the worse-gate fails: its verdict says it got worse, or the verdict
- * is inconclusive (the rank test and the mean lean opposite ways) while the
- * mean change's interval lies wholly below 0: the mean, which users compare,
- * dropped beyond chance, whatever the typical answer did.
+ * A model the worse-gate fails: its verdict says it got worse, or the mean
+ * change's interval lies wholly below 0: the mean, which users compare,
+ * dropped beyond chance, whatever the rank test says of the typical answer
+ * (it may have improved: verdict inconclusive; or not moved: no detectable
+ * difference, where a few large losses outweigh many small gains).
  */
 function gotWorse(r: Readonly<Record<string, unknown>>): boolean {
   if (r["verdict"] === "before better than after") return true;
   const high = r["ci_high"];
-  return r["verdict"] === MEAN_DISAGREES && typeof high === "number" && high < 0;
+  return typeof high === "number" && high < 0;
 }
 
 /** x with a sign and 3 decimals; with more, up to 8, when 3 would show it equal to `apart` (a gate's threshold it is under). */

@@ -93,3 +93,20 @@ export function skewedRuns(n = 400): { before: RunRow[]; after: RunRow[] } {
   }
   return { before, after };
 }
+
+/**
+ * One model "M" on 30 questions whose mean drops beyond chance while the
+ * rank test sees no difference: 10 answers lose 0.3, 10 gain 0.05, 10 stay
+ * (W+ 55 of 210 over 20 changed answers, p ≈ 0.06; mean −0.083, its 95%
+ * interval about −0.14 to −0.03).
+ */
+export function fewBigLossesRuns(): { before: RunRow[]; after: RunRow[] } {
+  const before: RunRow[] = [];
+  const after: RunRow[] = [];
+  for (let i = 0; i < 30; i++) {
+    const id = `q${String(i).padStart(2, "0")}`;
+    before.push(row(id, "M", 0.5));
+    after.push(row(id, "M", i % 3 === 0 ? 0.2 : i % 3 === 1 ? 0.55 : 0.5));
+  }
+  return { before, after };
+}
