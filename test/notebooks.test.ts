@@ -268,19 +268,25 @@ describe("interrupting a scoring run in a notebook", () => {
   // synchronously, so that the server answers meanwhile.
   const { server, url } = useFakeOpenAI(() => ({ latencyMs: 100, chat: scriptedAnswerCorrectness, embed: (text) => scriptedEmbedding(text) }));
 
-  it("stops sending requests, drawing progress and printing into later cells; the cell run again takes the replies received from the cache", async () => {
+  const scoring = [
+    ["the run's judge", "scoreAnswerCorrectness(df, { judge: judge })"],
+    // The run's own judge answers nothing here: every request goes through the metric's judge.
+    ["a judge given to the metric itself, and its embeddings judge", 'score(df, [answerCorrectness({ judge: judge, embeddings: judge })], { judge: createJudge({ judge: "offline" }) })'],
+  ] as const;
+  for (const [whose, call] of scoring) {
+  it(`stops sending requests, drawing progress and printing into later cells; the cell run again takes the replies received from the cache (${whose})`, async () => {
     const cache = tempDir();
     const runs = await runInKernel(
       [
         {
           source:
-            `import { loadDataset, scoreAnswerCorrectness, createJudge } from ${JSON.stringify(dist)};\n` +
+            `import { loadDataset, scoreAnswerCorrectness, score, answerCorrectness, createJudge } from ${JSON.stringify(dist)};\n` +
             `const df = await loadDataset(${JSON.stringify(data)});\n` +
             `const judge = createJudge({ baseURL: ${JSON.stringify(url())}, apiKey: "sk-test", cacheDir: ${JSON.stringify(cache)}, concurrency: 2 });`,
         },
-        { source: "const scored = await scoreAnswerCorrectness(df, { judge: judge });", interruptAfterMs: 2000 },
+        { source: `const scored = await ${call};`, interruptAfterMs: 2000 },
         { source: 'await new Promise((r) => setTimeout(r, 3000));\nconsole.log("waited");' },
-        { source: "const again = await scoreAnswerCorrectness(df, { judge: judge });" },
+        { source: `const again = await ${call};` },
       ],
       notebookDir(),
     );
@@ -297,4 +303,5 @@ describe("interrupting a scoring run in a notebook", () => {
     const cached = Number(/290 chat calls \((\d+) cached\)/.exec(runs[3]!.text)?.[1]);
     assert.ok(cached >= before, `the run again took ${cached} replies from the cache; ${before} were received`);
   });
+  }
 });

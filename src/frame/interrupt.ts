@@ -8,7 +8,7 @@
  * fail at once, those already sent finish (and go to the cache), the
  * progress line stops, and the run's promise rejects.
  */
-import type { Judge } from "../judge/judge";
+import type { Embedder, Judge } from "../judge/judge";
 import type { ProgressCallback } from "../judge/progress";
 import { tslab } from "../display/tslab";
 
@@ -19,8 +19,12 @@ export const INTERRUPTED = "interrupted: the notebook's interrupt stopped this s
 export interface RunInterrupt {
   /** True once the interrupt came. */
   readonly interrupted: boolean;
-  /** `judge` with its requests held back once the interrupt came, and queued no deeper than it sends at once. */
-  gate(judge: Judge): Judge;
+  /**
+   * `judge` with its requests held back once the interrupt came, and queued
+   * no deeper than it sends at once: the run's judge, and any judge a metric
+   * brings itself (its own judge, a separate embeddings judge).
+   */
+  gate<J extends Embedder>(judge: J): J;
   /** `progress` that stops drawing once the interrupt came. */
   progress(progress: ProgressCallback | undefined): ProgressCallback | undefined;
   /** Stops listening (call it when the run ends, however it ends). */
@@ -79,11 +83,12 @@ export function notebookInterrupt(): RunInterrupt | undefined {
     get interrupted() {
       return interrupted;
     },
-    gate(judge: Judge): Judge {
-      paid ||= judge.kind === "openai";
+    gate<J extends Embedder>(judge: J): J {
+      const full = judge as Partial<Judge>;
+      paid ||= full.kind === "openai";
       // Twice what the judge sends at once: its scheduler always has the next requests ready, and no
       // more are handed to it than the interrupt can still hold back.
-      const limit = judge.concurrency !== undefined && judge.concurrency > 0 ? judge.concurrency * 2 : UNLIMITED;
+      const limit = full.concurrency !== undefined && full.concurrency > 0 ? full.concurrency * 2 : UNLIMITED;
       let active = 0;
       const queue: (() => void)[] = [];
       const acquire = async (): Promise<void> => {
@@ -117,7 +122,10 @@ export function notebookInterrupt(): RunInterrupt | undefined {
         });
       return new Proxy(judge, {
         get(target, key) {
-          if (key === "complete") return (request: Parameters<Judge["complete"]>[0], usage?: Parameters<Judge["complete"]>[1]) => held(() => target.complete(request, usage));
+          if (key === "complete" && typeof full.complete === "function") {
+            const complete = full.complete.bind(target);
+            return (request: Parameters<Judge["complete"]>[0], usage?: Parameters<Judge["complete"]>[1]) => held(() => complete(request, usage));
+          }
           if (key === "embed") return (texts: Parameters<Judge["embed"]>[0], usage?: Parameters<Judge["embed"]>[1]) => held(() => target.embed(texts, usage));
           const value: unknown = Reflect.get(target, key, target);
           return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;

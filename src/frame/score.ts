@@ -10,7 +10,7 @@ import { getColumn, type Cell, type Table, type TableColumn } from "../dataset/t
 import { MissingColumnError, parseContexts } from "../dataset/validate";
 import type { JudgeOptions } from "../judge/config";
 import { createJudge } from "../judge/create";
-import type { Judge } from "../judge/judge";
+import type { Embedder, Judge } from "../judge/judge";
 import { autoProgress, ProgressTracker, type ProgressCallback } from "../judge/progress";
 import { formatUsage, type UsageRecorder, type UsageSummary } from "../judge/usage";
 import { answerCorrectness, type AnswerCorrectnessOptions } from "../metrics/answer-correctness/metric";
@@ -145,7 +145,7 @@ async function scoreStoppable(checked: CheckedDataset, metrics: readonly Metric[
   if (stop === undefined) return scoreChecked(checked, metrics, judge, options);
   try {
     const progress = (options.progress === false ? undefined : stop.progress(options.progress ?? autoProgress())) ?? false;
-    const scored = await scoreChecked(checked, metrics, stop.gate(judge), { ...options, progress, quiet: true });
+    const scored = await scoreChecked(checked, metrics, stop.gate(judge), { ...options, progress, quiet: true }, undefined, (j) => stop.gate(j));
     if (stop.interrupted) throw new Error(INTERRUPTED);
     const summary = RUNS.get(scored)?.usage;
     if (!options.quiet && summary) console.log(formatUsage(summary));
@@ -159,6 +159,8 @@ async function scoreStoppable(checked: CheckedDataset, metrics: readonly Metric[
  * {@link score} of a table checked already (a chunk of a large file, in the
  * CLI's streamed run): the scored DataFrame of its rows. A streamed run
  * passes its own `tracker`, which then counts every chunk's rows and calls.
+ * `hold` wraps the judges metrics bring themselves as `judge` was wrapped
+ * (the notebook's interrupt).
  */
 export async function scoreChecked(
   checked: CheckedDataset,
@@ -166,6 +168,7 @@ export async function scoreChecked(
   judge: Judge,
   options: ScoreOptions = {},
   tracker?: ProgressTracker,
+  hold?: <J extends Embedder>(judge: J) => J,
 ): Promise<DataFrame> {
   const { table, errors } = checked;
   const usage = options.usage ?? newRunUsage(metrics, judge);
@@ -180,10 +183,11 @@ export async function scoreChecked(
   const judges = new Set<string>();
   const outputs = await Promise.all(
     metrics.map(async (metric) => {
-      const metricJudge = metric.judge ?? judge;
+      const metricJudge = metric.judge === undefined ? judge : (hold?.(metric.judge) ?? metric.judge);
       const label = metricJudgeLabel(metric, judge);
       judges.add(label);
-      const results = await metric.scoreRows(rows, { judge: metricJudge, usage, rowDone: (failed) => progress.step(failed), calls: progress });
+      const context = { judge: metricJudge, usage, rowDone: (failed: boolean) => progress.step(failed), calls: progress };
+      const results = await metric.scoreRows(rows, hold === undefined ? context : { ...context, hold });
       const byRow = new Map<number, Record<string, Cell>>();
       rows.forEach((row, k) => byRow.set(row.index, metric.cells(results[k]!)));
       const columns: TableColumn[] = metric.columns().map((c) => ({

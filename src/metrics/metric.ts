@@ -4,7 +4,7 @@
  */
 import type { CanonicalColumn, ColumnType } from "../dataset/columns";
 import type { Cell } from "../dataset/table";
-import type { Judge } from "../judge/judge";
+import type { Embedder, Judge } from "../judge/judge";
 import type { StagePlan } from "../judge/progress";
 import type { StructuredRequest } from "../judge/types";
 import type { UsageRecorder } from "../judge/usage";
@@ -29,7 +29,10 @@ export interface MetricColumn {
 
 /** What a metric's run gets from the scoring run. */
 export interface MetricRunContext {
-  /** The run's judge (a metric may bring its own). */
+  /**
+   * The judge to ask: the metric's own `judge` when it has one, else the
+   * run's; in a notebook, held so that the interrupt stops its requests.
+   */
   judge: Judge;
   /** The run's usage recorder. */
   usage: UsageRecorder;
@@ -37,6 +40,12 @@ export interface MetricRunContext {
   rowDone: (failed: boolean) => void;
   /** Counts the run's judge calls by stage, for progress (absent when nobody watches). */
   calls?: CallTracker;
+  /**
+   * Wraps a judge the metric brings itself beyond its own `judge` (a
+   * separate embeddings judge) as the run wraps its judges: in a notebook,
+   * so that the interrupt stops its requests too. Absent: use it as it is.
+   */
+  hold?: <J extends Embedder>(judge: J) => J;
 }
 
 /** Counts judge calls as they finish, by stage (see `ProgressTracker`). */

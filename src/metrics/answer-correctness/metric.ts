@@ -213,8 +213,8 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
   }
 
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<AnswerCorrectnessResult[]> {
-    const judge = this.judge ?? context.judge;
-    const embedder = this.embeddings ?? judge;
+    const judge = context.judge; // this.judge when given, as the run holds it
+    const embedder = this.embeddings === undefined ? judge : (context.hold?.(this.embeddings) ?? this.embeddings);
     const calls = context.calls ?? UNTRACKED;
     // A reference's statements, by question and reference: extracted once for all the answers to it
     // (in the fused layout, several references to a call, all asked for at the start).

@@ -131,7 +131,7 @@ class MultimodalRelevance implements Metric<MultimodalRelevanceResult> {
   }
 
   async scoreRows(rows: readonly EvalRow[], context: MetricRunContext): Promise<MultimodalRelevanceResult[]> {
-    const judge = this.judge ?? context.judge;
+    const judge = context.judge; // this.judge when given, as the run holds it
     const loader = this.options.imageLoader ?? new ImageLoader(this.options);
     return mapWithLimit(rows, rowsAtOnce(judge), async (row) => {
       const result = await this.scoreRow(row, judge, loader, context);
