@@ -64,6 +64,25 @@ describe("--where on report and diff", () => {
     assert.equal((await run(["summarize", afterCsv, "--where", "model=atlas|swift"])).code, 0);
   });
 
+  it("a value written as a number matches a column of numbers as the number reads (turn=1.0 is turn 1); a text id matches only its text", async () => {
+    // A column of numbers (turn) and a column of zero-padded ids, kept as text.
+    const numbered = path.join(dir, "numbered.csv");
+    const scored = readFileSync(afterCsv, "utf8").trim().split("\n");
+    writeFileSync(numbered, [`turn,ticket,${scored[0]}`, ...scored.slice(1).map((line, i) => `${(i % 2) + 1},00${i},${line}`)].join("\n") + "\n");
+    const models = async (...where: string[]) => {
+      const r = await run(["summarize", numbered, "--json", ...where.flatMap((w) => ["--where", w])]);
+      assert.equal(r.code, 0, r.err);
+      return (JSON.parse(r.out) as { n: number }[]).reduce((a, row) => a + row.n, 0);
+    };
+    assert.equal(await models("turn=1"), 3);
+    assert.equal(await models("turn=1.0"), 3, "1.0 is the turn 1");
+    assert.equal(await models("turn=1.00|2e0"), 6);
+    assert.equal(await models("ticket=003"), 1);
+    const unpadded = await run(["summarize", numbered, "--where", "ticket=3"]);
+    assert.equal(unpadded.code, 2, "an id kept as text is not matched by its number");
+    assert.match(unpadded.err, /no row of .*numbered\.csv has ticket=3/);
+  });
+
   it("chart: only the rows named are drawn", async () => {
     const spec = path.join(dir, "box.json");
     const result = await run(["chart", afterCsv, "--kind", "box", "--out", spec, "--where", "model=swift"]);

@@ -31,7 +31,7 @@ import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { countFailure, failedRowName, type RunFailures } from "./failures";
 import { frameRecords } from "./table";
-import { noRowMeets, rowsMeeting, valueNoRowHolds, whereText, type RowCondition } from "./where";
+import { matchingTexts, noRowMeets, rowsMeeting, valueNoRowHolds, whereText, type RowCondition } from "./where";
 
 /** Rows read, scored and written at a time, by default. */
 export const CHUNK_ROWS = 10_000;
@@ -132,7 +132,7 @@ export async function surveyInput(
     }
     where.forEach((c, k) => {
       const column = getColumn(all.table, c.column);
-      const wanted = new Set(c.values);
+      const wanted = matchingTexts(c);
       for (let i = 0; column !== undefined && i < all.table.rowCount && found[k]!.size < wanted.size; i++) {
         const text = whereText(column.values[i]);
         if (wanted.has(text)) found[k]!.add(text);

@@ -64,6 +64,25 @@ export function whereText(value: unknown): string {
   return (cellText(value) ?? "").normalize("NFC");
 }
 
+/**
+ * The cell texts a condition's values match: each value as written, and a
+ * value written as a number also as the number reads (`1.0` and `1e3` match
+ * the cells 1 and 1000: a column of numbers is read as numbers, and its
+ * cells show as JavaScript writes them). A text cell still matches only its
+ * own text or the number's: `--where id=7` never matches "007".
+ *
+ * @example
+ * matchingTexts({ column: "turn", values: ["1.0", "two"] }); // Set { "1.0", "1", "two" }
+ */
+export function matchingTexts(condition: RowCondition): Set<string> {
+  return new Set(condition.values.flatMap(valueTexts));
+}
+
+function valueTexts(value: string): string[] {
+  const n = Number(value);
+  return value.trim() !== "" && Number.isFinite(n) && String(n) !== value ? [value, String(n)] : [value];
+}
+
 /** The columns the conditions read, to load beside what the command needs. */
 export function conditionColumns(conditions: readonly RowCondition[]): string[] {
   return conditions.map((c) => c.column);
@@ -93,7 +112,7 @@ export function rowsKept(command: string, file: string, table: Table, conditions
   for (const condition of conditions) {
     const column = getColumn(table, condition.column);
     if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
-    const wanted = new Set(condition.values);
+    const wanted = matchingTexts(condition);
     const text = (i: number) => whereText(column.values[i]);
     const held = new Set(column.values.map(whereText));
     const absent = valueNoRowHolds(command, file, condition, held);
@@ -124,7 +143,7 @@ export function rowsKept(command: string, file: string, table: Table, conditions
  * rowsMeeting(chunk, [{ column: "model", values: ["gpt-4o"] }]); // [0, 3, 6, …]
  */
 export function rowsMeeting(table: Table, conditions: readonly RowCondition[]): number[] {
-  const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, wanted: new Set(c.values) }));
+  const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, wanted: matchingTexts(c) }));
   const rows: number[] = [];
   for (let i = 0; i < table.rowCount; i++) {
     if (tests.every((t) => t.wanted.has(t.values === undefined ? "" : whereText(t.values[i])))) rows.push(i);
@@ -150,7 +169,7 @@ export function noRowMeets(command: string, file: string, conditions: readonly R
  * likely misspelt, would otherwise be dropped without a word — else undefined.
  */
 export function valueNoRowHolds(command: string, file: string, condition: RowCondition, held: ReadonlySet<string>): UsageError | undefined {
-  const absent = condition.values.filter((v) => !held.has(v));
+  const absent = condition.values.filter((v) => !valueTexts(v).some((text) => held.has(text)));
   if (absent.length === 0 || absent.length === condition.values.length) return undefined;
   const some = [...held].slice(0, 12).map((v) => (v === "" ? '""' : v));
   return new UsageError(
