@@ -195,11 +195,14 @@ function judgeSentence(judge: string): string {
  *   past ten models the rest are counted, down to the last);
  * - the difference between each model and the next in the ranking, with its
  *   interval, test and verdict in words; given `scored`, a pair with a winner
- *   (or whose mean's interval excludes 0) also gets the estimate and interval
- *   of the test its verdict follows (the Hodges–Lehmann shift with its
- *   Wilcoxon interval; for the sign test, the share of differing questions
- *   won with its Clopper–Pearson interval), so that the interval beside the
- *   verdict agrees with it, and a clause whose interval still differs from
+ *   (or whose mean's interval excludes 0) whose mean does not say what its
+ *   test says (the other side, or an interval that disagrees with the
+ *   verdict) also gets the estimate and interval of the test its verdict
+ *   follows (the Hodges–Lehmann shift with its Wilcoxon interval; for the
+ *   sign test, the share of differing questions won with its
+ *   Clopper–Pearson interval), so that an interval beside the verdict agrees
+ *   with it (where they agree, the mean's clause alone: the estimate is in
+ *   the comparison's table), and a clause whose interval still differs from
  *   its verdict says why (Holm's correction, ties) (the real differences in one
  *   sentence, those that may be chance in another, equal means as "score
  *   the same", and a pair whose test and mean lean opposite ways as
@@ -216,7 +219,7 @@ function judgeSentence(judge: string): string {
  * headline(summarize(scored, { by: "model" }), compareModels(scored), { judge: "gpt-4o-mini @ api.openai.com" });
  * // ["Ranking by mean answer_correctness: atlas-pro 0.74 (95% CI 0.70–0.78), chatter-xl 0.50 (0.47–0.54), swift-mini 0.32 (0.23–0.42); 42 answers each.",
  * //  "atlas-pro scores 0.24 higher than chatter-xl (95% CI 0.19–0.29; Wilcoxon p_holm < 0.001), and chatter-xl scores 0.18 higher than swift-mini (95% CI 0.07–0.28; Wilcoxon p_holm = 0.003): real differences.",
- * // with { scored }: "atlas-pro scores 0.24 higher than chatter-xl on average (95% CI 0.19–0.29) and 0.24 higher on the typical question (Hodges–Lehmann, 95% CI 0.18–0.29; Wilcoxon p_holm < 0.001), …"
+ * // with { scored }, where the typical question and the mean disagree: "… scores 0.02 higher than … on average (95% CI −0.01–0.05) and 0.05 higher on the typical question (Hodges–Lehmann, 95% CI 0.01–0.09; Wilcoxon p_holm = 0.02; …)"
  * //  "Scored by gpt-4o-mini @ api.openai.com."]
  */
 export function headline(summary: FrameInput, comparison?: FrameInput, options: HeadlineOptions = {}): string[] {
@@ -432,7 +435,11 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
       }
     }
     const test = `${testName(testCell)} p_holm ${pValue(pHolm)}${why !== "" ? `; unpaired because ${why}` : ""}`;
-    const ownText = own === undefined ? undefined : ownClause(own, test);
+    // Where the test's estimate says what the mean says (the same side, both intervals agreeing with the verdict), the
+    // mean's clause carries the verdict alone: the estimate stays in the comparison's table, the headline stays short.
+    const ownSide = own === undefined ? 0 : own.kind === "shift" ? Math.sign(own.estimate) : Math.sign(own.estimate - 0.5);
+    const agrees = own !== undefined && why2.length === 0 && ownExcludes === isReal && meanExcludes === isReal && ownSide === Math.sign(diff);
+    const ownText = own === undefined || agrees ? undefined : ownClause(own, test);
     // The reason goes inside the clause's last parentheses, beside the p-value it explains.
     const withNote = (clause: string) => (why2.length > 0 ? `${clause.slice(0, -1)}; ${why2.join("; ")})` : clause);
     if (verdict === MEAN_DISAGREES) {
