@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { benchCost } from "./cost";
 import { benchCsv } from "./csv";
 import { benchOffline } from "./offline";
+import { benchProgress } from "./progress";
 import { benchRateLimit } from "./ratelimit";
 import { benchScale } from "./scale";
 import { benchStream } from "./stream";
@@ -34,6 +35,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   stream: () => benchStream(),
   csv: async () => ({ name: "csv", figures: await benchCsv(), notes: [] }),
   offline: () => benchOffline(),
+  progress: () => benchProgress(),
   startup: () => benchStartup(),
 };
 
