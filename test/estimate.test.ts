@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { parseCsv } from "../src/dataset/csv";
-import { estimate, formatEstimate } from "../src/frame/estimate";
+import { estimate, formatEstimate, type CostEstimate } from "../src/frame/estimate";
 import { score } from "../src/frame/score";
 import { createJudge } from "../src/judge/create";
 import { answerTask } from "../src/judge/offline/answer";
@@ -48,6 +48,17 @@ const fake = useFakeOpenAI(() => ({ tokenizer: openAITokens, chat: modelLike }))
 function within(estimated: number, measured: number, share: number, what: string): void {
   const off = Math.abs(estimated - measured) / measured;
   assert.ok(off <= share, `${what}: estimated ${estimated}, measured ${measured} (${(off * 100).toFixed(1)}% off, more than ${share * 100}%)`);
+}
+
+/** The estimate's prompt tokens, and all its tokens, within 15% of what the server counted in the run. */
+function tokensWithin15Percent(estimated: CostEstimate, measured: ReturnType<typeof fake.server.totalUsage>): void {
+  within(estimated.promptTokens, measured.chatPromptTokens, 0.15, "prompt tokens");
+  within(
+    estimated.promptTokens + estimated.completionTokens + estimated.embeddingTokens,
+    measured.chatPromptTokens + measured.chatCompletionTokens + measured.embeddingTokens,
+    0.15,
+    "all tokens",
+  );
 }
 
 describe("token counting", () => {
@@ -95,13 +106,7 @@ describe("estimate", () => {
     const measured = fake.server.totalUsage();
     assert.equal(before.chatCalls, measured.chatResponses, "the planned chat calls are the calls made");
     assert.equal(before.embeddingRequests, measured.embeddingResponses);
-    within(before.promptTokens, measured.chatPromptTokens, 0.15, "prompt tokens");
-    within(
-      before.promptTokens + before.completionTokens + before.embeddingTokens,
-      measured.chatPromptTokens + measured.chatCompletionTokens + measured.embeddingTokens,
-      0.15,
-      "all tokens",
-    );
+    tokensWithin15Percent(before, measured);
     assert.ok(before.costUSD !== null && before.costUSD > 0);
     assert.equal(before.batchCostUSD, before.costUSD / 2);
     assert.ok(before.stages.find((s) => s.stage === "classifying")!.predicted > 0, "classification prompts are predicted before statements exist");
@@ -123,13 +128,7 @@ describe("estimate", () => {
     assert.ok(withReasons.completionTokens > 1.3 * without.completionTokens, `reasons are estimated to cost reply tokens: ${withReasons.completionTokens} against ${without.completionTokens}`);
     await score(input, [answerCorrectness({ reasons: true })], { judge, quiet: true, progress: false });
     const measured = fake.server.totalUsage();
-    within(withReasons.promptTokens, measured.chatPromptTokens, 0.15, "prompt tokens");
-    within(
-      withReasons.promptTokens + withReasons.completionTokens + withReasons.embeddingTokens,
-      measured.chatPromptTokens + measured.chatCompletionTokens + measured.embeddingTokens,
-      0.15,
-      "all tokens",
-    );
+    tokensWithin15Percent(withReasons, measured);
   });
 
   it("prices images by detail without loading them, and bounds the time by the rate limit given", async () => {
