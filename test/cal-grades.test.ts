@@ -58,10 +58,12 @@ describe("calibrate --label-score with grades from a spreadsheet", () => {
     });
   }
 
-  it("says a semicolon-separated export was read as one column, and how to save it", async () => {
-    const result = await run("semicolons.csv", "id;model;human_score\r\nq1;alpha;1\r\nq1;beta;0\r\n");
-    assert.equal(result.code, 2);
-    assert.match(result.err, /--label-score names column "human_score", which .*semicolons\.csv does not have; its columns are: id;model;human_score; the file looks separated by semicolons/);
+  it("reads a semicolon-separated export (Excel's CSV in many locales) as the same grades written with commas", async () => {
+    const semicolons = await run("semicolons.csv", "id;model;human_score\r\nq1;alpha;1\r\nq1;beta;0\r\n");
+    const commas = await run("commas.csv", "id,model,human_score\r\nq1,alpha,1\r\nq1,beta,0\r\n");
+    assert.equal(commas.code, 0, commas.err);
+    assert.equal(semicolons.code, 0, semicolons.err);
+    assert.equal(semicolons.out.replaceAll("semicolons.csv", "commas.csv"), commas.out);
   });
 
   it("refuses a 1–5 or 0–100 scale, naming the row, and says how to bring it to 0–1", async () => {

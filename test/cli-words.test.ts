@@ -5,8 +5,10 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { loadDataset } from "../src/frame/load";
+import { frameRecords } from "../src/index";
 import { summarize } from "../src/analysis/summarize";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
@@ -33,56 +35,49 @@ describe("CLI words, not API syntax", () => {
     await assert.rejects(loadDataset(file, { required: ["user_input", "response", "reference"] }), /pass \{ aliases: \{ yourName: "reference" \} \}/);
   });
 
-  it("a header split by semicolons (Excel's CSV in many locales) or tabs is named as such, not answered with renaming a column", async () => {
+  it("a file split by semicolons (Excel's CSV in many locales) is read as such, said once; a header split by tabs is named, not answered with renaming a column", async () => {
     const dir = tempDir();
-    const semi = writeText(dir, "excel.csv", "question;answer;reference\nWhat?;yes;no\n");
-    const resave = /the header is one column whose name holds the column names split by semicolons: save the file with commas between its fields/;
-    const run = await runCliCaptured(["score", semi, "--out", path.join(dir, "out.csv"), "--judge", "offline"]);
-    assert.equal(run.code, 1);
-    assert.match(run.err, resave);
-    assert.doesNotMatch(run.err, API_SYNTAX);
-    const named = await runCliCaptured(["score", semi, "--out", path.join(dir, "out.csv"), "--judge", "offline", "--metrics", "answer_correctness"]);
-    assert.match(named.err, resave);
-    await assert.rejects(loadDataset(semi), (error: Error) => resave.test(error.message) && !/aliases/.test(error.message));
+    // A quoted field holds a semicolon, another a comma: both are text of their cell.
+    const semi = writeText(dir, "excel.csv", 'question;answer;reference\nWhat?;"yes; surely";"no, never"\n');
+    const said = /excel\.csv: read as separated by semicolons \(its header has semicolons and no comma, as Excel writes CSV in many locales\); a number written with a decimal comma \(0,8\) stays text: write 0\.8/;
+    const out = path.join(dir, "out.csv");
+    const run = await runCliCaptured(["score", semi, "--out", out, "--judge", "offline"]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(run.err.match(new RegExp(said.source, "g"))?.length, 1, run.err);
+    assert.match(readFileSync(out, "utf8"), /^user_input,response,reference,answer_correctness,/);
+    assert.match(readFileSync(out, "utf8"), /\nWhat\?,yes; surely,"no, never",/);
+    const warnings: string[] = [];
+    const df = await loadDataset(semi, { required: ["user_input", "response", "reference"], warn: (m) => warnings.push(m) });
+    assert.deepEqual(frameRecords(df), [{ user_input: "What?", response: "yes; surely", reference: "no, never" }]);
+    assert.equal(warnings.length, 1);
     const tabs = writeText(dir, "tabs.csv", "question\tanswer\treference\nWhat?\tyes\tno\n");
     await assert.rejects(loadDataset(tabs), /split by tabs: name the file \.tsv, or give the format "tsv"/);
-    // One column that happens to hold a semicolon is not taken for a separator.
-    await assert.rejects(loadDataset(writeText(dir, "one.csv", "notes;misc\nx\n")), /rename a column, or pass \{ aliases/);
+    // A header with a comma is a comma-separated file, whatever semicolons its names hold.
+    await assert.rejects(loadDataset(writeText(dir, "one.csv", "notes;misc,other\nx,y\n")), /rename a column, or pass \{ aliases/);
+    // A delimiter given is the delimiter.
+    await assert.rejects(loadDataset(writeText(dir, "given.csv", "question;answer;reference\nWhat?;yes;no\n"), { delimiter: ",", warn: false }), /the header is one column whose name holds the column names split by semicolons/);
   });
 
-  it("summarize, compare and diff of a scored file split by semicolons name the separator and how to save the file, not \"(none)\"", async () => {
-    const semi = writeText(tempDir(), "scored.csv", "id;model;answer_correctness\nq1;m1;1\nq2;m1;0\n");
-    const resave = '; the header is one column whose name holds the column names split by semicolons: save the file with commas between its fields (in Excel: CSV UTF-8, comma delimited)';
-    const expected = `evalframe: ${semi}: the file has no column to read; the columns found are "id;model;answer_correctness"${resave}\n`;
-    for (const argv of [["summarize", semi], ["summarize", semi, "--by", "model"], ["compare", semi], ["diff", semi, semi]]) {
-      const run = await runCliCaptured(argv);
-      assert.equal(run.code, 1, argv.join(" "));
-      assert.equal(run.err, expected, argv.join(" "));
-      assert.equal(run.out, "");
-    }
-    // The API's columns option says the same.
-    await assert.rejects(loadDataset(semi, { columns: ["model", "answer_correctness"], required: [] }), (error: Error) => error.message.endsWith(resave) && error.message.includes('"model" and "answer_correctness"'));
-  });
-
-  it("report, chart and calibrate, which read the whole file, refuse a file split by semicolons as summarize does", async () => {
+  it("summarize, compare, diff, report, chart and calibrate read a scored file split by semicolons as the same file with commas", async () => {
     const dir = tempDir();
-    const semi = writeText(dir, "scored.csv", "id;model;user_input;response;reference;answer_correctness\nq1;m1;What?;yes;yes;1\nq1;m2;What?;no;yes;0\n");
-    const resave = '; the header is one column whose name holds the column names split by semicolons: save the file with commas between its fields (in Excel: CSV UTF-8, comma delimited)';
-    const expected = `evalframe: ${semi}: the file has no column to read; the columns found are "id;model;user_input;response;reference;answer_correctness"${resave}\n`;
-    const labels = path.join(__dirname, "..", "data", "qa-models.labels.jsonl");
-    const summarized = await runCliCaptured(["summarize", semi]);
-    for (const argv of [
-      ["report", semi, "--out", path.join(dir, "r.html")],
-      ["chart", semi, "--kind", "box", "--out", path.join(dir, "c.svg")],
-      ["chart", semi, "--kind", "heatmap", "--out", path.join(dir, "c.json")],
-      ["calibrate", semi, "--labels", labels],
-    ]) {
-      const run = await runCliCaptured(argv);
-      assert.equal(run.code, summarized.code, argv.join(" "));
-      assert.equal(run.err, expected, argv.join(" "));
-      assert.equal(run.out, "");
+    const rows = ["id;model;user_input;response;reference;answer_correctness", "q1;m1;What?;yes;yes;1", "q1;m2;What?;no;yes;0", "q2;m1;Why?;so;so;0.5", "q2;m2;Why?;not;so;0"];
+    const semi = writeText(dir, "scored.csv", rows.join("\n") + "\n");
+    const commas = writeText(dir, "commas.csv", rows.map((r) => r.replaceAll(";", ",")).join("\n") + "\n");
+    for (const argv of [["summarize", "F"], ["summarize", "F", "--by", "model"], ["compare", "F"], ["diff", "F", "F"], ["calibrate", "F", "--labels", path.join(__dirname, "..", "data", "qa-models.labels.jsonl")]]) {
+      const a = await runCliCaptured(argv.map((x) => (x === "F" ? semi : x)));
+      const b = await runCliCaptured(argv.map((x) => (x === "F" ? commas : x)));
+      assert.equal(a.code, b.code, `${argv.join(" ")}: ${a.err}`);
+      assert.equal(a.out.replaceAll(semi, commas), b.out, argv.join(" "));
     }
-    assert.equal(summarized.code, 1);
+    // A score written with a decimal comma, as such a spreadsheet writes it, is named with the number meant.
+    const comma = writeText(dir, "comma.csv", "id;model;answer_correctness\nq1;m1;1\nq2;m1;0,5\n");
+    const refused = await runCliCaptured(["summarize", comma]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /row 1 \(line 3\): column "answer_correctness" holds "0,5", which is not a number \(a decimal comma: write 0\.5\), not a score from -1 to 1/);
+    for (const argv of [["report", "F", "--out", "O.html"], ["chart", "F", "--kind", "box", "--out", "O.svg"]]) {
+      const a = await runCliCaptured(argv.map((x) => (x === "F" ? semi : x.replace("O", path.join(dir, "semi")))));
+      assert.equal(a.code, 0, `${argv.join(" ")}: ${a.err}`);
+    }
   });
 
   it("no score column to summarize: --metrics in the CLI", async () => {

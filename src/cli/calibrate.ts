@@ -119,11 +119,7 @@ async function readGrades(c: string, file: string, format: DatasetFormat, column
   const table = await failOnError(() => loadTable(file, { format, required: [], warn: false }), `${file}: `);
   if (getColumn(table, column) === undefined) {
     const names = table.columns.map((x) => x.name).filter((n) => n !== "input_error");
-    // Excel in many European locales saves "CSV" with semicolons: the whole header is then one column.
-    const semicolons = format === "csv" && names.length === 1 && names[0]!.includes(";")
-      ? `; the file looks separated by semicolons, which is read as one column: save it with commas (Excel: "CSV UTF-8 (Comma delimited)") or as tab-separated .tsv`
-      : "";
-    throw new UsageError(`${c}: --label-score names column "${column}", which ${file} does not have; its columns are: ${names.join(", ")}${semicolons}`, c);
+    throw new UsageError(`${c}: --label-score names column "${column}", which ${file} does not have; its columns are: ${names.join(", ")}`, c);
   }
   return table;
 }

@@ -4,10 +4,10 @@
  * a JSON array is read whole, then handed out in chunks. Same rules, checks
  * and messages as `loadDataset`, rows numbered by their line in the file.
  */
-import { CsvStreamParser, type CsvRecord } from "./csv";
+import type { CsvRecord } from "./csv";
 import { parseJsonl } from "./jsonl";
 import { readText, textPieces, withoutBom } from "./file-text";
-import { csvDelimiter, csvRawTable, formatOf, jsonRows, type LoadDatasetOptions } from "./load";
+import { csvParser, csvRawTable, formatOf, jsonRows, noteSemicolons, type LoadDatasetOptions } from "./load";
 import { rawFromRecords, type RawTable } from "./raw";
 
 /**
@@ -28,10 +28,11 @@ export async function* readRawChunks(file: string, options: LoadDatasetOptions, 
     yield* jsonlChunks(file, options, chunkRows);
     return;
   }
-  const parser = new CsvStreamParser({ delimiter: csvDelimiter(format, options) }, file);
+  const parser = csvParser(file, format, options);
   let pending: CsvRecord[] = [];
   let sent = false;
   const take = (): RawTable => {
+    if (!sent) noteSemicolons(parser, file, options);
     sent = true;
     const chunk = pending.slice(0, chunkRows);
     pending = pending.slice(chunkRows);

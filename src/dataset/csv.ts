@@ -35,6 +35,12 @@ export interface CsvRecord {
 export interface ParseCsvOptions {
   /** Field separator; default `,`. */
   delimiter?: string;
+  /**
+   * Read the file as separated by semicolons when its header line holds
+   * semicolons and no comma (Excel's "CSV" in many locales: a header with no
+   * comma could only be one column named "a;b;c"). Default false.
+   */
+  semicolonsIfHeaderHasThem?: boolean;
   /** Name used in error messages; default `<text>`. */
   file?: string;
 }
@@ -147,13 +153,17 @@ export class CsvStreamParser {
   private waitingLength = 0;
   private line = 1;
   private started = false;
-  private readonly delimiter: string;
+  private delimiter: string;
+  private readonly detectSemicolons: boolean;
+  /** True when the header line held semicolons and no comma, so the file is read as separated by semicolons. */
+  readSemicolons = false;
 
   constructor(
     options: ParseCsvOptions = {},
     private readonly file = options.file ?? "<text>",
   ) {
     this.delimiter = checkDelimiter(options.delimiter ?? ",");
+    this.detectSemicolons = options.semicolonsIfHeaderHasThem === true && this.delimiter === ",";
   }
 
   /** Records completed by this piece of text (after the header). */
@@ -186,6 +196,19 @@ export class CsvStreamParser {
     if (!this.started && buffer.length > 0) {
       this.started = true;
       buffer = withoutBom(buffer);
+    }
+    if (this.header === undefined && this.detectSemicolons) {
+      // Decided on the header's whole first line (waiting for it when a piece ends inside it).
+      const end = buffer.search(/[\r\n]/);
+      if (end < 0 && !final) {
+        this.rest = buffer;
+        return [];
+      }
+      const first = end < 0 ? buffer : buffer.slice(0, end);
+      if (first.includes(";") && !first.includes(",")) {
+        this.delimiter = ";";
+        this.readSemicolons = true;
+      }
     }
     const { records, restStart, restLine } = tokenize(buffer, this.delimiter, this.file, this.line, final);
     this.rest = buffer.slice(restStart);

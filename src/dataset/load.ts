@@ -142,7 +142,7 @@ function jsonlRawTable(text: string, file: string): RawTable {
  * per row.
  */
 async function readCsvFile(file: string, format: DatasetFormat, options: LoadDatasetOptions): Promise<RawTable> {
-  const parser = new CsvStreamParser({ delimiter: csvDelimiter(format, options) }, file);
+  const parser = csvParser(file, format, options);
   let kept: number[] | undefined;
   let columns: string[][] = [];
   const lines: number[] = [];
@@ -154,6 +154,7 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
       const header = parser.header!;
+      noteSemicolons(parser, file, options);
       kept = keptIndices(header, options, file);
       ownEscapes = escapesOwnFormulas(header, options);
       const read = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept, -1, new RepeatedFields(kept.length, detached));
@@ -397,8 +398,26 @@ function jsonSyntaxError(text: string, file: string, error: unknown): Error {
 }
 
 /** The field separator of a CSV or TSV file. */
-export function csvDelimiter(format: DatasetFormat, options: LoadDatasetOptions): string {
+function csvDelimiter(format: DatasetFormat, options: LoadDatasetOptions): string {
   return options.delimiter ?? (format === "tsv" ? "\t" : ",");
+}
+
+/**
+ * The parser of a CSV or TSV file: with no delimiter given, a CSV whose
+ * header line holds semicolons and no comma is read as separated by
+ * semicolons (Excel's CSV in many locales), said once through `warn`.
+ */
+export function csvParser(file: string, format: DatasetFormat, options: LoadDatasetOptions): CsvStreamParser {
+  return new CsvStreamParser({ delimiter: csvDelimiter(format, options), semicolonsIfHeaderHasThem: format === "csv" && options.delimiter === undefined }, file);
+}
+
+/** Says once, through `options.warn`, that `parser` read its file as separated by semicolons. */
+export function noteSemicolons(parser: CsvStreamParser, file: string, options: LoadDatasetOptions): void {
+  if (!parser.readSemicolons || options.warn === false) return;
+  (options.warn ?? ((m: string) => console.warn(m)))(
+    `${file}: read as separated by semicolons (its header has semicolons and no comma, as Excel writes CSV in many locales); ` +
+      `a number written with a decimal comma (0,8) stays text: write 0.8`,
+  );
 }
 
 /**

@@ -207,7 +207,9 @@ export function typeColumn(
         // "007" is left as text when types are inferred (ids, postcodes); a column forced to numbers reads it as 7.
         const parsed = parseNumberText(text) ?? (options.type === "number" && LEADING_ZERO_INTEGER.test(text.trim()) && NUMBER_TEXT.test(text.trim()) ? Number(text.trim()) : undefined);
         if (parsed === undefined) {
-          problems.add(row, `column "${name}" holds ${JSON.stringify(v)}, which is not a number; write a number or leave it empty`);
+          // A decimal comma (0,8), as spreadsheets write numbers in many locales: say the number meant.
+          const comma = /^\s*[+-]?\d+,\d+\s*$/.test(text) ? ` (a decimal comma: write ${text.trim().replace(",", ".")})` : "";
+          problems.add(row, `column "${name}" holds ${JSON.stringify(v)}, which is not a number${comma}; write a number or leave it empty`);
           return Number.NaN;
         }
         return parsed;
