@@ -141,6 +141,7 @@ describe("the packed package, installed in another project without a network", {
 
     // Every relative require() of the shipped JavaScript, and every relative import of the shipped declarations, is shipped.
     const unresolved: string[] = [];
+    let workers = 0;
     for (const file of packed.filter((f) => /^dist\/.*\.(js|d\.ts)$/.test(f))) {
       const text = readFileSync(path.join(installed, file), "utf8");
       const isDts = file.endsWith(".d.ts");
@@ -152,10 +153,12 @@ describe("the packed package, installed in another project without a network", {
       }
       // Worker threads start from a file next to the module (path.join(__dirname, "worker.js")).
       for (const m of text.matchAll(/path\.join\(__dirname, `([\w-]+)\$\{path\.extname\(__filename\)\}`\)/g)) {
+        workers += 1;
         if (!has.has(path.posix.join(path.posix.dirname(file), `${m[1]}.js`))) unresolved.push(`${file}: worker ${m[1]}`);
       }
     }
     assert.deepEqual(unresolved, [], "shipped code or declarations load files the tarball lacks");
+    assert.ok(workers >= 2, `found ${workers} worker files started by path (the offline judge's and the bootstrap's): has the way they start changed?`);
 
     // The JavaScript's source maps carry their sources (src/ is not packed): a stack trace under --enable-source-maps
     // and a debugger show the TypeScript, not a file that is not there.
