@@ -227,10 +227,11 @@ export async function run(): Promise<number> {
 }
 `;
     const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    // Two setups, to stay quick: an ES module project under nodenext reading every declaration (skipLibCheck off), and a
+    // Two setups, to stay quick: an ES module project under nodenext reading every declaration (skipLibCheck off, and the
+    // strictest optional properties: exactOptionalPropertyTypes), and a
     // CommonJS one under node16 (bundler resolution reads the same "types" conditions of exports).
     const setups = [
-      { name: "nodenext", type: "module", options: ["--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "false"] },
+      { name: "nodenext", type: "module", options: ["--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "false", "--exactOptionalPropertyTypes"] },
       { name: "node16", type: "commonjs", options: ["--module", "node16", "--moduleResolution", "node16", "--skipLibCheck", "true"] },
     ];
     for (const setup of setups) {
