@@ -18,6 +18,9 @@ function exit(code: number): void {
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0); // the reader went away (e.g. `| head`)
 });
+// The reader of the messages went away (`2>&1 | head`, a log collector that stopped): the run goes on without
+// them, so that its files are written and it exits with its own code; an error of stderr is never a crash.
+process.stderr.on("error", () => {});
 for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   process.on(event, (error: unknown) => exit(reportError(error, (text) => void process.stderr.write(printable(text)))));
 }

@@ -44,7 +44,7 @@ export { formatUsage } from "./judge/usage";
 export type { UsageSummary, ModelPrice } from "./judge/usage";
 export { JudgeError } from "./judge/types";
 export { notebookProgress, terminalProgress } from "./judge/progress";
-export type { ProgressEvent, ProgressCallback, StageProgress } from "./judge/progress";
+export type { ProgressEvent, ProgressCallback, StageProgress, TerminalProgressOptions } from "./judge/progress";
 
 // Metrics and scoring.
 export { answerCorrectness } from "./metrics/answer-correctness/metric";
@@ -57,9 +57,9 @@ export type { ScoreOptions, ScoreRun } from "./frame/score";
 export { estimate, formatEstimate } from "./frame/estimate";
 export type { CostEstimate, EstimateOptions, StageEstimate } from "./frame/estimate";
 export { statements, explanation, explain } from "./frame/statements";
-export type { Explanation } from "./frame/statements";
+export type { Explanation, ExplanationOptions } from "./frame/statements";
 export { ImageLoader, classifyContext } from "./context/index";
-export type { ImageLoadOptions } from "./context/index";
+export type { ImageLoadOptions, ImageDetailName } from "./context/index";
 
 // Analysis.
 export { summarize } from "./analysis/summarize";
@@ -69,7 +69,7 @@ export type { CompareModelsOptions } from "./analysis/compare";
 export { compareRuns } from "./analysis/compare-runs";
 export type { CompareRunsOptions, RunComparison, ScoringChange } from "./analysis/compare-runs";
 export { headline } from "./analysis/headline";
-export type { HeadlineOptions } from "./analysis/headline";
+export type { HeadlineOptions, RunChangeInput } from "./analysis/headline";
 export { agreement } from "./analysis/agreement";
 export type { AgreementInput, AgreementResult } from "./analysis/agreement";
 export { calibrate } from "./analysis/calibrate";
@@ -98,7 +98,7 @@ export {
   toSVG,
   toPNG,
 } from "./charts/index";
-export type { VegaLiteSpec, ChartInput } from "./charts/index";
+export type { VegaLiteSpec, ChartInput, HandWrittenSpec } from "./charts/index";
 
 // Tables, the report.
 export { showTable } from "./display/table";
@@ -108,6 +108,7 @@ export { frameRecords } from "./dataset/frame-like";
 export { escapeHtml } from "./display/html";
 export { buildReport, writeReport } from "./report/html";
 export type { ReportOptions } from "./report/html";
+export type { PreviousRunProblem } from "./report/changes";
 
 // Batch API.
 export { scoreBatch, exportBatchRequests, importBatchResults, batchStatus } from "./batch/run";

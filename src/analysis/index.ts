@@ -13,7 +13,7 @@ export { summarize, DEFAULT_METRICS, SUMMARY_COLUMNS } from "./summarize";
 export type { SummarizeOptions, FrameInput } from "./summarize";
 export { compareModels, COMPARISON_COLUMNS, MEAN_DISAGREES } from "./compare";
 export { headline } from "./headline";
-export type { HeadlineOptions } from "./headline";
+export type { HeadlineOptions, RunChangeInput } from "./headline";
 export type { CompareModelsOptions, ComparisonTest } from "./compare";
 export { agreement } from "./agreement";
 export type { AgreementInput, AgreementResult } from "./agreement";

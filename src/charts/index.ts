@@ -10,7 +10,7 @@ export type { ChangeChartOptions } from "./runs";
 export { toSVG, toPNG, saveChart, compileChart } from "./render";
 export type { PngOptions, CompiledChart } from "./render";
 export { show, VEGA_LITE_MIME } from "./show";
-export type { ShowOptions } from "./show";
+export type { ShowOptions, HandWrittenSpec } from "./show";
 export { modelColor, modelColors, modelShape, setModelColors, VEGA_LITE_SCHEMA, MAX_INLINE_ROWS } from "./spec";
 export type { VegaLiteSpec } from "./spec";
 export { MODEL_PALETTE, MODEL_SHAPES, OUTCOME_COLORS, VERDICT_COLORS, DIVERGING_SCHEME, SEQUENTIAL_SCHEME, textColorOn } from "./palette";

@@ -9,7 +9,9 @@
 export { classifyContext, IMAGE_EXTENSIONS } from "./items";
 export type { ContextItem } from "./items";
 export { ImageLoader, DEFAULT_MAX_IMAGE_BYTES, DEFAULT_DOWNLOAD_TIMEOUT_MS } from "./loader";
-export type { ImageLoadOptions, LoadedImage } from "./loader";
+export type { ImageLoadOptions, LoadedImage, ImageItem } from "./loader";
+export { IMAGE_DETAILS } from "./option-names";
+export type { ImageDetailName } from "./option-names";
 export { ImageRefusedError } from "./download";
 export type { ResolvedAddress } from "./download";
 export { refusedAddressReason } from "./address";

@@ -19,5 +19,6 @@ export { MissingColumnError, MissingReadColumnError, parseContexts } from "./val
 export { isDataFrame, isTable, readFrame, frameRecords } from "./frame-like";
 export type { FrameInput } from "./frame-like";
 export { FixableError } from "./fix-hint";
+export type { CliWorded } from "./fix-hint";
 export type { Records, ColumnData } from "./raw";
 export type { Cell, Table, TableColumn } from "./table";

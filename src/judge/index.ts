@@ -22,11 +22,13 @@ export type {
 export { UsageRecorder, formatUsage, DEFAULT_PRICES, priceOf, BATCH_DISCOUNT } from "./usage";
 export type { UsageSummary, ModelPrice, ModelUsage } from "./usage";
 export { Scheduler, parseResetDuration, retryAfterMs, isRetryableStatus } from "./scheduler";
-export type { SchedulerOptions, ScheduledJob, FailureInfo } from "./scheduler";
+export type { SchedulerOptions, ScheduledJob, FailureInfo, HeaderSource } from "./scheduler";
 export { cacheKey, stableJson, DiskCache } from "./cache";
+export type { ReplyCache } from "./cache";
 export { OfflineJudge, OFFLINE_LABEL } from "./offline-judge";
 export type { OfflineJudgeOptions } from "./offline-judge";
 export { OpenAIJudge } from "./openai-judge";
+export type { StructuredMode } from "./structured";
 export { LabelsJudge, LABELS_JUDGE_LABEL } from "./labels-judge";
 export type { LabelsJudgeOptions } from "./labels-judge";
 export { JudgeError } from "./types";
@@ -47,6 +49,6 @@ export type {
   RelevanceContext,
 } from "./types";
 export { ProgressTracker, formatProgress, terminalProgress, notebookProgress, autoProgress } from "./progress";
-export type { ProgressEvent, ProgressCallback, ProgressStream, StageProgress, StagePlan } from "./progress";
+export type { ProgressEvent, ProgressCallback, ProgressStream, StageProgress, StagePlan, TerminalProgressOptions } from "./progress";
 export { tokenCounter, encodingForModel } from "./tokens";
 export type { TokenCounter, EncodingName } from "./tokens";

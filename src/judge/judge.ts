@@ -34,7 +34,7 @@ export interface Judge {
    * The largest reply it asks for, in tokens (`maxTokens`), when it caps
    * replies; a batched call carries less under a small cap.
    */
-  readonly maxReplyTokens?: number;
+  readonly maxReplyTokens?: number | undefined;
   /** Requests it sends at once, when it sends any (an OpenAI-compatible judge's `concurrency`). */
   readonly concurrency?: number;
   /** Usage over the judge's whole life. */
