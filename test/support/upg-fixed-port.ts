@@ -15,7 +15,8 @@ export const FIXTURE_PORT = 47311;
  * as http://127.0.0.1:40123/v1; only its host and port are used) from before
  * the test file's tests to after them. Call it at the top of a test file, as
  * `useFakeOpenAI`. `base()` is http://127.0.0.1:`port`/v1, or undefined when
- * the port is taken (the caller skips), never a forwarder on another port.
+ * the port stayed taken for a minute (the caller skips), never a forwarder on
+ * another port.
  */
 export function useFixedPortForwarder(target: () => string, port: number = FIXTURE_PORT): { base: () => string | undefined } {
   const server: Server = createServer((req, res) => {
@@ -29,10 +30,14 @@ export function useFixedPortForwarder(target: () => string, port: number = FIXTU
   });
   let listening = false;
   before(async () => {
-    listening = await new Promise<boolean>((resolve) => {
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => resolve(true));
-    });
+    // Another test file with fixtures of that server may hold the port for a few seconds (files run in parallel processes).
+    for (let tries = 0; tries < 300 && !listening; tries++) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      listening = await new Promise<boolean>((resolve) => {
+        server.once("error", () => resolve(false));
+        server.listen(port, "127.0.0.1", () => resolve(true));
+      });
+    }
   });
   after(async () => {
     if (!listening) return;
