@@ -25,9 +25,9 @@ import { tempDir } from "./support/files";
 const FIXTURES = path.join(__dirname, "fixtures", "upgrade");
 const fixture = (name: string) => path.join(FIXTURES, name);
 
-/** The fixtures' input scored now, with the offline judge (as the fixtures were). */
+/** The fixtures' input scored now, with the offline judge (as the fixtures were), with reasons unless told (as the fixtures' defaults were). */
 async function scoredNow(options: Parameters<typeof answerCorrectness>[0] = {}) {
-  return score(await loadDataset(fixture("qa-q01.csv")), [answerCorrectness(options)], { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
+  return score(await loadDataset(fixture("qa-q01.csv")), [answerCorrectness({ reasons: true, ...options })], { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
 }
 
 describe("a fused-layout table from before prompts were recorded, against a new run", () => {
