@@ -12,7 +12,7 @@ import { DEFAULT_SEED, seedFromData } from "../stats/random";
 import { differencesOf, holm } from "../stats/paired-tests";
 import { column, errorColumnFor, frameOf, metricScores, readTable, requireColumn, type FrameInput } from "./summarize";
 import { cellString, keyText, textAt, type PairOptions } from "../dataset/column-toolkit";
-import { scoringChanges, scoringWarning, type ScoringChange } from "./scoring-changes";
+import { scoringChanges, scoringWarning, unrecordedSettings, unrecordedWarning, type ScoringChange } from "./scoring-changes";
 
 export type { ScoringChange } from "./scoring-changes";
 
@@ -447,6 +447,8 @@ export function compareRuns(before: FrameInput, after: FrameInput, options: Comp
   const scoring = scoringChanges(metric, beforeTable, afterTable, pairs);
   const scoredDifferently = scoringWarning(metric, scoring, pairs.length);
   if (scoredDifferently !== undefined) warnings.push(scoredDifferently);
+  const unrecorded = unrecordedWarning(metric, unrecordedSettings(metric, beforeTable, afterTable, pairs), pairs.length);
+  if (unrecorded !== undefined) warnings.push(unrecorded);
 
   return {
     metric,

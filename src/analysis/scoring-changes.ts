@@ -118,6 +118,74 @@ export function scoringChanges(metric: string, before: Table, after: Table, pair
 }
 
 /**
+ * Settings that say how the judge was asked (a metric's derived settings, such
+ * as answer correctness's prompts, and the settings they follow from) which
+ * one run records and the other does not, on paired answers that both record
+ * how they were scored: the other run is a table from an older evalframe,
+ * and {@link scoringChanges} cannot compare them. One entry per run that
+ * lacks them, with the settings in the order the other run records them.
+ *
+ * @example
+ * unrecordedSettings("answer_correctness", before, after, pairs);
+ * // [{ run: "before", settings: ["layout", "reasons", "answers per call", "prompts"], answers: 126 }]
+ */
+export function unrecordedSettings(
+  metric: string,
+  before: Table,
+  after: Table,
+  pairs: readonly (readonly [number, number])[],
+): { run: "before" | "after"; settings: string[]; answers: number }[] {
+  const definition = definitionOfColumn(metric);
+  const derived = definition?.derivedSettings ?? {};
+  const watched = new Set([...Object.keys(derived), ...Object.values(derived).flat()]);
+  if (watched.size === 0) return [];
+  const readBefore = scoringReader(definition, before);
+  const readAfter = scoringReader(definition, after);
+  const lacking = { before: { settings: [] as string[], answers: 0 }, after: { settings: [] as string[], answers: 0 } };
+  const seen = new Map<string, readonly [string[], string[]]>();
+  for (const [i, j] of pairs) {
+    const b = readBefore(i);
+    const a = readAfter(j);
+    // A row that records nothing but its judge (failed, or not scored) says nothing of its table's age.
+    if (!b.scoring.some(([s]) => s !== "judge") || !a.scoring.some(([s]) => s !== "judge")) continue;
+    const key = `${b.key}\u0000${a.key}`;
+    let found = seen.get(key);
+    if (found === undefined) {
+      const missingIn = (one: Scoring, other: Scoring) => other.map(([s]) => s).filter((s) => watched.has(s) && !one.some(([t]) => t === s));
+      found = [missingIn(b.scoring, a.scoring), missingIn(a.scoring, b.scoring)] as const;
+      seen.set(key, found);
+    }
+    for (const [run, missing] of [["before", found[0]], ["after", found[1]]] as const) {
+      if (missing.length === 0) continue;
+      lacking[run].answers++;
+      for (const s of missing) if (!lacking[run].settings.includes(s)) lacking[run].settings.push(s);
+    }
+  }
+  return (["before", "after"] as const).filter((run) => lacking[run].answers > 0).map((run) => ({ run, ...lacking[run] }));
+}
+
+/**
+ * The warning for a run that does not record how the judge was asked (see
+ * {@link unrecordedSettings}), or undefined when both runs record it.
+ *
+ * @example
+ * unrecordedWarning("answer_correctness", [{ run: "before", settings: ["layout", "prompts"], answers: 126 }], 126);
+ * // 'answer_correctness: the before run does not record its layout or prompts (all 126 paired answers): it was written by an older evalframe, ...'
+ */
+export function unrecordedWarning(metric: string, unrecorded: readonly { run: "before" | "after"; settings: readonly string[]; answers: number }[], paired: number): string | undefined {
+  if (unrecorded.length === 0) return undefined;
+  const parts = unrecorded.map(({ run, settings, answers }) => {
+    const names = settings.length === 1 ? settings[0]! : `${settings.slice(0, -1).join(", ")} or ${settings.at(-1)!}`;
+    const count = answers === paired ? `all ${paired.toLocaleString("en-US")} paired answers` : `${answers.toLocaleString("en-US")} of ${paired.toLocaleString("en-US")} paired answers`;
+    return `the ${run} run does not record its ${names} (${count})`;
+  });
+  return (
+    `${metric}: ${parts.join("; ")}: it was written by an older evalframe, which may have asked with older prompts, ` +
+    `so part of the change may come from them, not from the answers; score both runs with this version to compare the answers alone`
+  );
+}
+
+/**
  * The distinct ways the rows of one scored run of `metric` were scored (judge
  * and settings), with their row counts, most rows first; rows that record
  * neither are left out.

@@ -340,15 +340,26 @@ function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): s
   return `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
 }
 
-/** The request lines of a recorded batch, from its request file's copy in the batch folder (none when the copy is gone). */
+/**
+ * The request lines of a recorded batch, from its request file's copy in the
+ * batch folder (none when the copy is gone). A folder written before request
+ * files were named by their content (evalframe before 2026-12-02) holds one
+ * `stage-<n>-<chat|embeddings>.jsonl` per stage, which a later batch of the
+ * same stage wrote over: it is this batch's copy only when its lines give the
+ * batch's signature.
+ */
 async function recordedLines(dir: string, batch: SubmittedBatch): Promise<BatchRequestLine[]> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature)), "utf8");
-  } catch {
-    return [];
-  }
-  return parseRequestLines(text);
+  const text = (name: string) => readFile(path.join(dir, name), "utf8").catch(() => undefined);
+  const named = await text(requestFileName(batch.stage, batch.endpoint, batch.signature));
+  if (named !== undefined) return parseRequestLines(named);
+  const legacy = await text(legacyRequestFileName(batch.stage, batch.endpoint));
+  const lines = legacy === undefined ? [] : parseRequestLines(legacy);
+  return signature(lines) === batch.signature ? lines : [];
+}
+
+/** The request file's name in batch folders written before {@link requestFileName} named them by their content. */
+function legacyRequestFileName(stage: number, endpoint: BatchEndpoint): string {
+  return `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}.jsonl`;
 }
 
 /**

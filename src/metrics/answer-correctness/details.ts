@@ -119,13 +119,34 @@ export function scoringPartOfDetails(cell: string): string {
   return cut < 0 ? cell : `${cell.slice(0, cut)}${RESPONSE_KEY}[],"reference":[]}`;
 }
 
+/**
+ * The prompts a row was asked with, for a table written before they were
+ * recorded (2026-12-01 to 2026-12-05: the layout, reasons and answers per call
+ * are recorded, the prompts not). Those versions of evalframe asked with the
+ * versions below and no other; the fused layout's reference batches were
+ * `ac-statements-batch-v1`, since replaced. So an older fused run compared with
+ * a newer one is named as asked with another prompt, not taken for the same
+ * scoring. These are the versions of that time, not today's constants: a later
+ * version of a prompt must not rename what an old table was asked with.
+ * Undefined when the table records no layout (older still: then which prompts
+ * were used is not known).
+ */
+function promptsBeforeRecorded(details: AnswerCorrectnessDetails): string | undefined {
+  if (details.layout === undefined) return undefined;
+  const reasons = details.reasons !== false;
+  if (details.layout === "ragas") return `ac-statements-v2 ${reasons ? "ac-classify-v2" : "ac-classify-verdicts-only-v1"}`;
+  const answers = (details.answersPerCall ?? 1) > 1 ? "ac-fused-batch" : "ac-fused";
+  return `ac-statements-batch-v1 ${answers}${reasons ? "" : "-verdicts-only"}-v1`;
+}
+
 function scoringRecord(details: AnswerCorrectnessDetails | undefined): ScoringRecord | undefined {
   if (details === undefined) return undefined;
   const record: Record<string, string> = {};
   if (details.layout !== undefined) record["layout"] = details.layout;
   if (details.reasons !== undefined) record["reasons"] = details.reasons ? "yes" : "no";
   if (details.answersPerCall !== undefined) record["answers per call"] = String(details.answersPerCall);
-  if (details.prompts !== undefined) record["prompts"] = details.prompts;
+  const prompts = details.prompts ?? promptsBeforeRecorded(details);
+  if (prompts !== undefined) record["prompts"] = prompts;
   if (details.embeddingModel !== undefined) record["embedding model"] = details.embeddingModel;
   record["weights"] = details.weights.join("/");
   record["beta"] = String(details.beta);
