@@ -76,7 +76,7 @@ const SECONDS = {
   "multimodal.test.ts": 0.4, "headline.test.ts": 0.4, "sample-data.test.ts": 0.3, "cli-words.test.ts": 0.3,
   "metric-registry.test.ts": 0.2, "dataset.test.ts": 0.2, "calibrate.test.ts": 0.2, "stats.test.ts": 0.1,
   "input-integrity.test.ts": 0.1, "cli-printable.test.ts": 0.1, "cache.test.ts": 0.1, "atomic-write.test.ts": 0.1,
-  "math.test.ts": 0.1, "layers.test.ts": 0.1, "pkg-installed.test.ts": 16, "pkg-api-types.test.ts": 10, "pkg-cli-pipes.test.ts": 9, "typed-rows.test.ts": 4.5, "frame-display.test.ts": 0.1, "csv.test.ts": 0.1,
+  "math.test.ts": 0.1, "layers.test.ts": 0.1, "pkg-installed.test.ts": 16, "pkg-api-types.test.ts": 10, "pkg-cli-pipes.test.ts": 9, "typed-rows.test.ts": 4.5, "frame-display.test.ts": 0.1, "csv.test.ts": 0.1, "offline-rules-version.test.ts": 2.6,
 };
 
 /**

@@ -310,8 +310,9 @@ CI gates (exit 1 with one line, after everything is printed and written):
   --fail-on-worse         fail when a model is significantly worse (verdict "before better than after",
                           or the mean change's 95% CI wholly below 0, whatever the verdict)
   (either gate also fails when a model scored before has no scored answer after: all failed, or gone)
-  --fail-on-scoring-change  fail when the runs were scored differently (judge, layout, reasons,
-                          answers per call, embedding model, weights, beta, thresholds, image detail)
+  --fail-on-scoring-change  fail when the runs were scored differently (judge, the offline judge's rules,
+                          layout, reasons, answers per call, prompts, embedding model, weights, beta,
+                          thresholds, image detail)
 `,
   compare: () => `evalframe compare — compare models question by question
 

@@ -25,6 +25,12 @@ export interface Judge {
   /** Embedding model. */
   readonly embeddingModel: string;
   /**
+   * The version of the rules a judge without a model answers by (the
+   * offline judge's), recorded with each score, so that two runs scored by
+   * different rules are told apart (`diff` names it as a scoring change).
+   */
+  readonly rulesVersion?: string;
+  /**
    * Whether the judge looks at images (default true). A judge that does not
    * (the offline and labels judges) is given each image context as its
    * source only: nothing is downloaded or read for it.

@@ -16,8 +16,9 @@ import { answerOrCompose, completeWithData, recordersOf } from "./answer-with-da
 import type { JudgeTask, StructuredRequest } from "./types";
 import { UsageRecorder, type ModelPrice } from "./usage";
 
-/** The label the offline judge puts on everything it produces. */
-export const OFFLINE_LABEL = "offline (approximate)";
+import { OFFLINE_LABEL, OFFLINE_RULES_VERSION } from "./offline-label";
+
+export { OFFLINE_LABEL, OFFLINE_RULES_VERSION } from "./offline-label";
 
 /** Dimensions of the offline judge's hashed embeddings. */
 export const OFFLINE_EMBEDDING_DIMENSIONS = 512;
@@ -50,6 +51,7 @@ export class OfflineJudge implements Judge {
   readonly chatModel = "offline";
   readonly visionModel = "offline";
   readonly embeddingModel = `offline-hashed-${OFFLINE_EMBEDDING_DIMENSIONS}`;
+  readonly rulesVersion = OFFLINE_RULES_VERSION;
   readonly usage: UsageRecorder;
 
   private readonly prices: Readonly<Record<string, ModelPrice>>;

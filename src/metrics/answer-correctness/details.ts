@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ScoringRecord } from "../definition";
+import { OFFLINE_LABEL } from "../../judge/offline-label";
 
 /** A statement's verdict: TP/FP for answer statements, covered/FN for reference statements. */
 export type Verdict = "TP" | "FP" | "FN" | "covered";
@@ -27,6 +28,8 @@ export type AnswerCorrectnessLayout = "ragas" | "fused";
  */
 export interface AnswerCorrectnessDetails {
   judge: string;
+  /** The rules of a judge without a model (the offline judge's version); absent for model judges, and in tables from before 2026-12-05. */
+  judgeRules?: string;
   /** The call layout the verdicts came from. */
   layout?: AnswerCorrectnessLayout;
   /** Whether the judge was asked for a reason before each verdict. */
@@ -48,6 +51,7 @@ export interface AnswerCorrectnessDetails {
 const VerdictSchema = z.object({ statement: z.string(), verdict: z.enum(["TP", "FP", "FN", "covered"]), reason: z.string() });
 const DetailsSchema = z.object({
   judge: z.string(),
+  judgeRules: z.string().optional(),
   layout: z.enum(["ragas", "fused"]).optional(),
   reasons: z.boolean().optional(),
   answersPerCall: z.number().optional(),
@@ -142,6 +146,9 @@ function promptsBeforeRecorded(details: AnswerCorrectnessDetails): string | unde
 function scoringRecord(details: AnswerCorrectnessDetails | undefined): ScoringRecord | undefined {
   if (details === undefined) return undefined;
   const record: Record<string, string> = {};
+  // The offline judge's rules change between versions of evalframe: a table from before they were recorded is said to be of unknown rules.
+  const rules = details.judgeRules ?? (details.judge === OFFLINE_LABEL ? "not recorded (before 2026-12-05)" : undefined);
+  if (rules !== undefined) record["judge rules"] = rules;
   if (details.layout !== undefined) record["layout"] = details.layout;
   if (details.reasons !== undefined) record["reasons"] = details.reasons ? "yes" : "no";
   if (details.answersPerCall !== undefined) record["answers per call"] = String(details.answersPerCall);

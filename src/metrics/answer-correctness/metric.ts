@@ -266,7 +266,7 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     if (this.layout === "fused") {
       const judged = await (fusedAnswers?.get(answerKey(row)) ?? judgeFused(row, judge, usage, refPromise, calls, this.reasons));
       if ("error" in judged) return this.failed(row.index, judged.error, label);
-      return this.finish(row, label, judged.response, judged.reference, embedder, usage, similarities);
+      return this.finish(row, judge, judged.response, judged.reference, embedder, usage, similarities);
     }
     const [a, b] = await Promise.allSettled([this.statements(judge, usage, row.user_input, row.response, calls), refPromise]);
     // The classification planned for a row with both texts is not made when a side failed or has no statements.
@@ -294,13 +294,13 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
         return this.failed(row.index, `classification of the statements failed: ${errorText(error)}`, label);
       }
     }
-    return this.finish(row, label, responseVerdicts, referenceVerdicts, embedder, usage, similarities);
+    return this.finish(row, judge, responseVerdicts, referenceVerdicts, embedder, usage, similarities);
   }
 
   /** A row's score from its verdicts: F-beta of the counts, blended with the embeddings' cosine. */
   private async finish(
     row: EvalRow,
-    label: string,
+    judge: Pick<Judge, "label" | "rulesVersion">,
     responseVerdicts: StatementVerdict[],
     referenceVerdicts: StatementVerdict[],
     embedder: Embedder,
@@ -312,8 +312,10 @@ class AnswerCorrectness implements Metric<AnswerCorrectnessResult> {
     const fn = referenceVerdicts.filter((v) => v.verdict === "FN").length;
     // Neither side makes a statement: nothing to get wrong.
     const factual = responseVerdicts.length === 0 && referenceVerdicts.length === 0 ? 1 : fbeta(tp, fp, fn, this.beta);
+    const label = judge.label;
     const details: AnswerCorrectnessDetails = {
       judge: label,
+      ...(judge.rulesVersion !== undefined ? { judgeRules: judge.rulesVersion } : {}),
       layout: this.layout,
       reasons: this.reasons,
       answersPerCall: this.answersPerCall,
