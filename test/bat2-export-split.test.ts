@@ -5,7 +5,7 @@
  * run and imported, and the output names the files.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { answerCorrectness, exportBatchRequests, importBatchResults, score } from "../src/index";
@@ -35,6 +35,7 @@ describe("exportBatchRequests over the limits on one batch", () => {
     assert.deepEqual(one.files, [whole], "within the limits: one file, as before");
     const file = path.join(dir, "requests.jsonl");
     const limits = { maxLinesPerBatch: 5, maxBatchBytes: 6_000, maxEmbeddingInputsPerBatch: 10 };
+    const sizes: number[] = [];
     for (let stage = 1; stage <= 3; stage++) {
       const exported = await exportBatchRequests(data, [answerCorrectness()], file, { ...options, ...limits });
       if (stage === 1) {
@@ -54,6 +55,10 @@ describe("exportBatchRequests over the limits on one batch", () => {
           assert.ok(lines.reduce((n, l) => n + (l.body.input?.length ?? 0), 0) <= 10, `${f}: texts to embed`);
         }
       }
+      // What is on disk is what this export wrote: an earlier stage's files, run by mistake, would be paid for again.
+      const onDisk = readdirSync(dir).filter((n) => /^requests(-\d+)?\.jsonl$/.test(n)).sort();
+      assert.deepEqual(onDisk, exported.files.map((f) => path.basename(f)).sort(), `stage ${stage}: ${onDisk.join(", ")}`);
+      sizes.push(exported.files.length);
       if (exported.lines === 0) break;
       // Each file run by the offline runner, and its results imported on their own.
       for (const [i, f] of exported.files.entries()) {
@@ -64,6 +69,7 @@ describe("exportBatchRequests over the limits on one batch", () => {
         assert.deepEqual(imported.unreadable, []);
       }
     }
+    assert.ok(sizes.length === 3 && sizes[2]! === 1 && sizes[0]! > 1, `split, then one (empty) file once nothing is left: ${sizes.join(", ")}`);
     assert.deepEqual(scores(await score(data, [answerCorrectness()], { ...options, progress: false, quiet: true })), expected);
   });
 });

@@ -12,7 +12,7 @@
  * runs picks it up again instead of submitting twice.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { link, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { processAlive, tempFileDone, tempFileStarted, writeFileAtomic } from "../dataset/atomic-write";
@@ -932,16 +932,44 @@ export async function exportBatchRequests(
   const lines = requestLines(collector, judge.embeddingBatchSize);
   const counts = { lines: lines.length, chat: lines.filter((l) => l.url === "/v1/chat/completions").length, embeddings: lines.filter((l) => l.url === "/v1/embeddings").length };
   const whole = splitLines(lines, limits);
+  const ext = /\.[^./\\]+$/.exec(file)?.[0] ?? "";
+  const numbered = (n: number): string => `${file.slice(0, file.length - ext.length)}-${n}${ext}`;
   if (whole.length <= 1) {
     await writeFileAtomic(file, whole[0]?.text ?? "");
+    await removeEarlierExports(numbered, 1);
     return { ...counts, files: [file] };
   }
   // As a batch run sends them: the Batch API takes one endpoint a batch.
   const parts = (["/v1/chat/completions", "/v1/embeddings"] as const).flatMap((endpoint) => splitLines(lines.filter((l) => l.url === endpoint), limits));
-  const ext = /\.[^./\\]+$/.exec(file)?.[0] ?? "";
-  const files = parts.map((_, i) => `${file.slice(0, file.length - ext.length)}-${i + 1}${ext}`);
+  const files = parts.map((_, i) => numbered(i + 1));
   for (const [i, part] of parts.entries()) await writeFileAtomic(files[i]!, part.text);
+  await removeEarlierExports(numbered, parts.length + 1);
+  if (await isExportedRequests(file)) await rm(file, { force: true });
   return { ...counts, files };
+}
+
+/**
+ * Removes the files an earlier export wrote under the names this one did not use (`numbered(from)`
+ * on): run by mistake with the new ones, their requests (an earlier stage's, answered since)
+ * would be paid for again. Only files that hold request lines of this module are removed.
+ */
+async function removeEarlierExports(numbered: (n: number) => string, from: number): Promise<void> {
+  for (let n = from; await isExportedRequests(numbered(n)); n++) await rm(numbered(n), { force: true });
+}
+
+/** Whether a file is there and begins as a request file an export writes (custom_id first, of a chat or embeddings line). */
+async function isExportedRequests(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+      return /^\{"custom_id":"(chat-|emb-batch-)[0-9a-f]/.test(buffer.subarray(0, bytesRead).toString("utf8"));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /**
