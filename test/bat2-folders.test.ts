@@ -13,6 +13,7 @@ import { batchJudge, batchRows as rows, batchRunKilledAfterSubmitting, batchScor
 import { runCliCaptured } from "./support/cli";
 import { useFakeOpenAI } from "./support/fake-openai";
 import { tempDir } from "./support/files";
+import { records } from "./support/frames";
 import { scriptedAnswerCorrectness, scriptedEmbedding } from "./support/scripted-judge";
 
 const { server, url } = useFakeOpenAI(() => ({ chat: scriptedAnswerCorrectness, embed: scriptedEmbedding, batches: { pollsToComplete: 2 } }));
@@ -74,5 +75,19 @@ describe("a batch run with another batch folder and the same cache", () => {
     const records = readdirSync(path.join(cacheDir, "batch-folders"));
     assert.equal(records.length, 2, records.join(", "));
     for (const name of records) assert.doesNotMatch(readFileSync(path.join(cacheDir, "batch-folders", name), "utf8"), /sk-test/);
+  });
+
+  it("a batch of the other folder that this run's server does not know (404) is not waited for: its lines are submitted here, said in the log", { timeout: 60_000 }, async () => {
+    const data = rows(6);
+    server.options.batches = { pollsToComplete: 1_000_000 };
+    const { cacheDir, batchDir: folderA } = await batchRunKilledAfterSubmitting(url(), data);
+    // Another server (or key) than the one folder A submitted to: it knows none of its batches.
+    server.reset();
+    server.options.batches = { pollsToComplete: 1 };
+    const logs: string[] = [];
+    const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    assert.ok(records(out).every((r) => r["answer_correctness_error"] === ""), "every row scored");
+    assert.equal(logs.filter((l) => l.includes(`of the batch folder ${folderA} holds some of these lines, but the Batches API of`) && /does not know it \(404/.test(l)).length, 2, logs.join("\n"));
+    assert.equal(server.batchApi.created.length, 3, "its own three batches");
   });
 });

@@ -452,7 +452,15 @@ async function recordFolderNextToCache(judge: OpenAIJudge, dir: string, log: (li
  * Their request files are copied here, so that a resumed run of this folder finds their lines.
  * A folder that is gone, or whose state cannot be read, is passed over (its own run says why).
  */
-async function adoptOtherFoldersBatches(judge: OpenAIJudge, dir: string, state: BatchState, endpoint: BatchEndpoint, pending: readonly BatchRequestLine[]): Promise<void> {
+async function adoptOtherFoldersBatches(
+  api: BatchApi,
+  judge: OpenAIJudge,
+  dir: string,
+  state: BatchState,
+  endpoint: BatchEndpoint,
+  pending: readonly BatchRequestLine[],
+  log: (line: string) => void,
+): Promise<void> {
   const folders = foldersNextToCache(judge);
   if (folders === undefined) return;
   let names: string[];
@@ -489,6 +497,17 @@ async function adoptOtherFoldersBatches(judge: OpenAIJudge, dir: string, state: 
       }
       const overlaps = parseRequestLines(text).some((l) => ids.has(l.custom_id) || (l.url === "/v1/embeddings" && (l.body["input"] as string[]).some((t) => texts.has(t))));
       if (!overlaps) continue;
+      // A batch this run's server does not know (the other folder used another key, organisation or server) cannot be
+      // waited for here; waiting would stop this run at it, at every try.
+      const unknown = await api.batches.retrieve(batch.batchId).then(
+        () => false,
+        (error: unknown) => (error as { status?: unknown }).status === 404,
+      );
+      if (unknown) {
+        log(`batch: batch ${batch.batchId} of the batch folder ${other} holds some of these lines, but the Batches API of ${judge.label} does not know it (404: another key, organisation or server); they are submitted here`);
+        known.add(batch.batchId);
+        continue;
+      }
       await writeFileAtomic(path.join(dir, file), text);
       state.batches.push({ ...batch, adoptedFrom: batch.adoptedFrom ?? other });
       known.add(batch.batchId);
@@ -785,7 +804,7 @@ async function runStages(
       if (pending.length === 0) continue;
       // Batches another batch folder with the same cache submitted and has not read back, holding some of
       // these lines: waited for and read here (the replies go to the shared cache), not paid for twice.
-      await adoptOtherFoldersBatches(judge, dir, state, endpoint, pending);
+      await adoptOtherFoldersBatches(api, judge, dir, state, endpoint, pending, log);
       // Batches an earlier, stopped run submitted that still hold some of these lines are resumed, not
       // submitted again: their results are read back for the lines still missing.
       for (const earlier of state.batches.filter((b) => b.endpoint === endpoint && !b.applied)) {
