@@ -5,7 +5,8 @@
  * paying for) the same lines again.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import { answerCorrectness, batchStatus, score, scoreBatch } from "../src/index";
@@ -89,5 +90,22 @@ describe("a batch run with another batch folder and the same cache", () => {
     assert.ok(records(out).every((r) => r["answer_correctness_error"] === ""), "every row scored");
     assert.equal(logs.filter((l) => l.includes(`of the batch folder ${folderA} holds some of these lines, but the Batches API of`) && /does not know it \(404/.test(l)).length, 2, logs.join("\n"));
     assert.equal(server.batchApi.created.length, 3, "its own three batches");
+  });
+
+  it("says when a run holds another batch folder with the same cache, whose later batches it cannot see", async () => {
+    server.options.batches = { pollsToComplete: 1 };
+    const cacheDir = tempDir();
+    const folderA = path.join(tempDir(), "a");
+    await scoreBatch(rows(3), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: folderA, pollIntervalMs: 5, log: () => undefined, quiet: true });
+    // A run of this machine holds folder A now.
+    writeFileSync(path.join(folderA, "lock"), `${JSON.stringify({ pid: process.pid, host: hostname(), since: "2026-12-05T06:00:00.000Z" })}\n`);
+    const logs: string[] = [];
+    await scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    assert.equal(logs.filter((l) => new RegExp(`another batch run \\(process ${process.pid} on .*\\) uses the same cache with the batch folder ${folderA.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .*may be paid for twice`).test(l)).length, 1, logs.join("\n"));
+    // Not said once that run has ended.
+    rmSync(path.join(folderA, "lock"));
+    const quiet: string[] = [];
+    await scoreBatch(rows(9), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => quiet.push(l), quiet: true });
+    assert.ok(!quiet.some((l) => /uses the same cache with the batch folder/.test(l)), quiet.join("\n"));
   });
 });

@@ -445,6 +445,47 @@ async function recordFolderNextToCache(judge: OpenAIJudge, dir: string, log: (li
   }
 }
 
+/** The other batch folders recorded next to the cache of `judge` (none with the cache off). */
+async function otherFolders(judge: OpenAIJudge, dir: string): Promise<string[]> {
+  const folders = foldersNextToCache(judge);
+  if (folders === undefined) return [];
+  let names: string[];
+  try {
+    names = (await readdir(folders)).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const name of names) {
+    try {
+      const other = (JSON.parse(await readFile(path.join(folders, name), "utf8")) as { batchDir?: unknown }).batchDir;
+      if (typeof other === "string" && path.resolve(other) !== dir) found.push(path.resolve(other));
+    } catch {
+      // Being written, or not ours: passed over.
+    }
+  }
+  return found;
+}
+
+/**
+ * Says when a run holds another batch folder that uses the same cache: the batches that run
+ * submits from now on are not seen by this one, which may then submit (and pay for) some of
+ * the same lines. (Two tables scored with one cache is no mistake: it is said, not refused.)
+ */
+async function warnOfRunsInOtherFolders(judge: OpenAIJudge, dir: string, log: (line: string) => void): Promise<void> {
+  for (const other of await otherFolders(judge, dir)) {
+    const holder = await batchFolderHolder(other);
+    if (holder === undefined) continue;
+    const alive = typeof holder.pid !== "number" || holder.host !== hostname() || processAlive(holder.pid);
+    if (!alive) continue;
+    log(
+      `batch: another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) uses the same cache with the batch folder ${other}: ` +
+        `its batches submitted so far are waited for, not submitted again, but lines it submits from now on are not seen here and may be paid for twice if both runs score the same rows; ` +
+        `to score the same table, give both runs one batch folder (a second run there is refused while the first runs)`,
+    );
+  }
+}
+
 /**
  * Takes into this folder's state the batches that other batch folders with the same cache
  * submitted and have not read back, that hold some of `pending`: they are then waited for and
@@ -461,25 +502,10 @@ async function adoptOtherFoldersBatches(
   pending: readonly BatchRequestLine[],
   log: (line: string) => void,
 ): Promise<void> {
-  const folders = foldersNextToCache(judge);
-  if (folders === undefined) return;
-  let names: string[];
-  try {
-    names = (await readdir(folders)).filter((n) => n.endsWith(".json")).sort();
-  } catch {
-    return;
-  }
   const ids = new Set(pending.map((l) => l.custom_id));
   const texts = new Set(pending.flatMap((l) => (l.url === "/v1/embeddings" ? (l.body["input"] as string[]) : [])));
   const known = new Set(state.batches.map((b) => b.batchId).filter((id) => id !== ""));
-  for (const name of names) {
-    let other: unknown;
-    try {
-      other = (JSON.parse(await readFile(path.join(folders, name), "utf8")) as { batchDir?: unknown }).batchDir;
-    } catch {
-      continue;
-    }
-    if (typeof other !== "string" || path.resolve(other) === dir) continue;
+  for (const other of await otherFolders(judge, dir)) {
     let theirs: BatchState;
     try {
       theirs = await loadState(other);
@@ -778,6 +804,7 @@ async function runStages(
   if (retry === "batch") for (const [id, why] of Object.entries(state.failed ?? {})) failed.set(id, why);
   const rounds = new Map<string, number>(Object.entries(state.retries ?? {}));
   await recordFolderNextToCache(judge, dir, log);
+  await warnOfRunsInOtherFolders(judge, dir, log);
 
   for (let stage = 1; ; stage++) {
     const { collector, scored, passUsage } = await collect(data, metrics, judge, failed);
