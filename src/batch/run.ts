@@ -475,9 +475,7 @@ async function otherFolders(judge: OpenAIJudge, dir: string): Promise<string[]> 
 async function warnOfRunsInOtherFolders(judge: OpenAIJudge, dir: string, log: (line: string) => void): Promise<void> {
   for (const other of await otherFolders(judge, dir)) {
     const holder = await batchFolderHolder(other);
-    if (holder === undefined) continue;
-    const alive = typeof holder.pid !== "number" || holder.host !== hostname() || processAlive(holder.pid);
-    if (!alive) continue;
+    if (holder === undefined || holder.gone) continue;
     log(
       `batch: another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) uses the same cache with the batch folder ${other}: ` +
         `its batches submitted so far are waited for, not submitted again, but lines it submits from now on are not seen here and may be paid for twice if both runs score the same rows; ` +
@@ -674,11 +672,23 @@ export interface BatchFolderHolder {
 
 /**
  * The run that holds the batch folder `dir` now, as its `lock` file names it;
- * undefined when no run holds it.
+ * undefined when no run holds it. `gone` when the lock was left by a process
+ * of this machine that no longer runs (the next run takes the folder over).
  */
-export async function batchFolderHolder(dir: string): Promise<BatchFolderHolder | undefined> {
-  const text = await readFile(path.join(dir, "lock"), "utf8").catch(() => undefined);
-  return text === undefined ? undefined : holderIn(text);
+export async function batchFolderHolder(dir: string): Promise<(BatchFolderHolder & { gone: boolean }) | undefined> {
+  const file = path.join(dir, "lock");
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const holder = holderIn(text);
+  return { ...holder, gone: holderGone(holder, file) };
+}
+
+/**
+ * Whether a lock was left by a process of this machine that no longer runs, or by this process
+ * when no run of it holds the folder (a process id used again, as in a container).
+ */
+function holderGone(holder: BatchFolderHolder, file: string): boolean {
+  return holder.host === hostname() && typeof holder.pid === "number" && (holder.pid === process.pid ? !held.has(file) : !processAlive(holder.pid));
 }
 
 /** The holder a lock file's text names ({} when it names none: not ours, or damaged). */
@@ -761,9 +771,7 @@ export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
     // Gone meanwhile (its run finished): try again.
     if (seen === undefined) continue;
     holder = holderIn(seen);
-    // Left by a process of this machine that no longer runs, or by this process when no run of it holds the folder (a process id used again, as in a container).
-    const stale = holder.host === me.host && typeof holder.pid === "number" && (holder.pid === process.pid ? !held.has(file) : !processAlive(holder.pid));
-    if (!stale) break;
+    if (!holderGone(holder, file)) break;
     // Moved aside, not removed: a run that found the same stale lock may have taken the folder since; then the lock
     // moved aside is that run's, and it is put back.
     const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;

@@ -25,7 +25,8 @@ export const batchCommand: Command = async (argv, io, env) => {
   }
   // A run holding the folder now (its lock file): said, so that a second run is not started in the same folder.
   const holder = await batchFolderHolder(dir);
-  if (holder) io.out(`${dir}: in use by the batch run of process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")} since ${String(holder.since ?? "?")}\n`);
+  if (holder?.gone) io.out(`${dir}: its lock was left by process ${String(holder.pid ?? "?")} (since ${String(holder.since ?? "?")}), which no longer runs: the next run takes the folder over and resumes its batches\n`);
+  else if (holder) io.out(`${dir}: in use by the batch run of process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")} since ${String(holder.since ?? "?")}\n`);
   io.out(`${formatTable(batches.map((b) => ({ stage: b.stage, endpoint: b.endpoint, batch: b.batchId || "(uploaded, not created)", lines: b.lines, status: b.status, applied: b.applied ? "yes" : "no", submitted: b.submittedAt, ...(batches.some((x) => x.adoptedFrom !== undefined) ? { "submitted from": b.adoptedFrom ?? "this folder" } : {}) })))}\n`);
   return 0;
 };
