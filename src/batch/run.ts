@@ -377,12 +377,23 @@ function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): s
 }
 
 /** The request lines of a recorded batch, from its request file's copy in the batch folder (none when the copy is gone). */
-async function recordedLines(dir: string, batch: SubmittedBatch): Promise<BatchRequestLine[]> {
+async function recordedLines(dir: string, batch: SubmittedBatch, api?: BatchApi, log?: (line: string) => void): Promise<BatchRequestLine[]> {
+  const copy = path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature));
   let text: string;
   try {
-    text = await readFile(path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature)), "utf8");
+    text = await readFile(copy, "utf8");
   } catch {
-    return [];
+    if (api === undefined || batch.inputFileId === "") return [];
+    // The copy is gone (the folder tidied by hand): without its lines, the batch's would be submitted (and paid
+    // for) again; the Files API still has its input file for as long as it keeps the batch's files.
+    try {
+      text = await (await api.files.content(batch.inputFileId)).text();
+    } catch (error) {
+      log?.(`batch stage ${batch.stage}: the request file copy of batch ${batch.batchId || "(not created)"} is gone from ${dir} and its input file ${batch.inputFileId} cannot be read (${errorText(error)}): its lines cannot be told, and those still missing are submitted again`);
+      return [];
+    }
+    await writeFileAtomic(copy, text);
+    log?.(`batch stage ${batch.stage}: the request file copy of batch ${batch.batchId || "(not created)"} was gone; read again from its input file ${batch.inputFileId}`);
   }
   return parseRequestLines(text);
 }
@@ -851,7 +862,7 @@ async function runStages(
           recorded = pending;
           pending = [];
         } else if (endpoint === "/v1/chat/completions") {
-          recorded = await recordedLines(dir, earlier);
+          recorded = await recordedLines(dir, earlier, api, log);
           const ids = new Set(recorded.map((l) => l.custom_id));
           mine = pending.filter((l) => ids.has(l.custom_id));
           pending = pending.filter((l) => !ids.has(l.custom_id));
@@ -859,7 +870,7 @@ async function runStages(
           // An embeddings line is named by its texts, which change as some reach the cache: the batch's own
           // lines that hold a text still missing are read back, and the texts they do not hold go in new lines.
           const wanted = new Set(pending.flatMap((l) => l.body["input"] as string[]));
-          recorded = await recordedLines(dir, earlier);
+          recorded = await recordedLines(dir, earlier, api, log);
           mine = recorded.filter((l) => (l.body["input"] as string[]).some((t) => wanted.has(t)));
           if (mine.length > 0) {
             const covered = new Set(mine.flatMap((l) => l.body["input"] as string[]));
