@@ -662,6 +662,8 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
+  // A misspelt value would otherwise act as "batch" (a follow-up batch, paid for), whatever was meant.
+  if (!["interactive", "batch", "none"].includes(retry)) throw new RangeError(`retryFailed must be "interactive", "batch" or "none", got ${JSON.stringify(retry)}`);
   const limits = batchLimits(options);
   const release = await lockBatchDir(dir);
   try {
