@@ -97,11 +97,11 @@ describe("a batch run with another batch folder and the same cache", () => {
     const cacheDir = tempDir();
     const folderA = path.join(tempDir(), "a");
     await scoreBatch(rows(3), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: folderA, pollIntervalMs: 5, log: () => undefined, quiet: true });
-    // A run of this machine holds folder A now.
-    writeFileSync(path.join(folderA, "lock"), `${JSON.stringify({ pid: process.pid, host: hostname(), since: "2026-12-05T06:00:00.000Z" })}\n`);
+    // A run of this machine holds folder A now (a process that runs: this test's parent).
+    writeFileSync(path.join(folderA, "lock"), `${JSON.stringify({ pid: process.ppid, host: hostname(), since: "2026-12-05T06:00:00.000Z" })}\n`);
     const logs: string[] = [];
     await scoreBatch(rows(6), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
-    assert.equal(logs.filter((l) => new RegExp(`another batch run \\(process ${process.pid} on .*\\) uses the same cache with the batch folder ${folderA.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .*may be paid for twice`).test(l)).length, 1, logs.join("\n"));
+    assert.equal(logs.filter((l) => new RegExp(`another batch run \\(process ${process.ppid} on .*\\) uses the same cache with the batch folder ${folderA.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: .*may be paid for twice`).test(l)).length, 1, logs.join("\n"));
     // Not said once that run has ended.
     rmSync(path.join(folderA, "lock"));
     const quiet: string[] = [];

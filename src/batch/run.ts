@@ -235,13 +235,16 @@ async function applyResults(
     const body = (ok ? result.response!.body : {}) as ResultBody;
     const line = paidById.get(result.custom_id);
     // Each line's first result only, as below.
-    if (line && !counted.has(result.custom_id) && counted.add(result.custom_id) && ok) {
-      const model = String(line.body["model"] ?? body.model ?? "");
-      usage.batchLine();
-      judge.usage.batchLine();
-      // (A count that is no count, or no sane one, is counted as 0 by the recorder.)
-      for (const u of [usage, judge.usage]) {
-        u.tokens(model, line.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
+    if (line && !counted.has(result.custom_id)) {
+      counted.add(result.custom_id);
+      if (ok) {
+        const model = String(line.body["model"] ?? body.model ?? "");
+        usage.batchLine();
+        judge.usage.batchLine();
+        // (A count that is no count, or no sane one, is counted as 0 by the recorder.)
+        for (const u of [usage, judge.usage]) {
+          u.tokens(model, line.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
+        }
       }
     }
     const request = byId.get(result.custom_id);
@@ -376,7 +379,11 @@ function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): s
   return `stage-${stage}-${endpoint === "/v1/embeddings" ? "embeddings" : "chat"}-${sig.slice(0, 12)}.jsonl`;
 }
 
-/** The request lines of a recorded batch, from its request file's copy in the batch folder (none when the copy is gone). */
+/**
+ * The request lines of a recorded batch, from its request file's copy in the batch folder; when
+ * the copy is gone and `api` is given, from the batch's input file (the copy is then written
+ * again); none when neither can be read.
+ */
 async function recordedLines(dir: string, batch: SubmittedBatch, api?: BatchApi, log?: (line: string) => void): Promise<BatchRequestLine[]> {
   const copy = path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature));
   let text: string;
