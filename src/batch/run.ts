@@ -51,7 +51,7 @@ interface BatchApi {
   batches: {
     create(body: { input_file_id: string; endpoint: BatchEndpoint; completion_window: "24h" }): Promise<BatchObject>;
     retrieve(id: string): Promise<BatchObject>;
-    list(query: { limit: number }): AsyncIterable<BatchObject & { input_file_id?: string }>;
+    list(query: { limit: number }): AsyncIterable<BatchObject & { input_file_id?: string; created_at?: number }>;
   };
 }
 
@@ -899,6 +899,9 @@ async function runStages(
         if (earlier.stage > stage) stage = earlier.stage;
         if (earlier.batchId === "" && earlier.status !== NOT_CREATED) {
           // Stopped between uploading and recording the batch: find it by its input file, if it was created.
+          // The list is newest first: past the batches created before the upload was recorded (an hour's
+          // leeway for the clocks), it is not there, and the rest of the organisation's history is not read.
+          const since = Date.parse(earlier.submittedAt) - 3_600_000;
           for await (const b of api.batches.list({ limit: 100 })) {
             if (b.input_file_id === earlier.inputFileId) {
               earlier.batchId = b.id;
@@ -906,6 +909,7 @@ async function runStages(
               await saveState(dir, state);
               break;
             }
+            if (typeof b.created_at === "number" && b.created_at * 1000 < since) break;
           }
         }
         if (earlier.batchId !== "") log(`batch stage ${stage}: resuming ${earlier.batchId} (${mine.length} lines) instead of submitting again`);
