@@ -59,6 +59,7 @@ describe("exportBatchRequests over the limits on one batch", () => {
       const onDisk = readdirSync(dir).filter((n) => /^requests(-\d+)?\.jsonl$/.test(n)).sort();
       assert.deepEqual(onDisk, exported.files.map((f) => path.basename(f)).sort(), `stage ${stage}: ${onDisk.join(", ")}`);
       sizes.push(exported.files.length);
+      if (stage === 3) assert.deepEqual(exported.removed, Array.from({ length: sizes[1]! }, (_, i) => path.join(dir, `requests-${i + 1}.jsonl`)), "the second stage's files, named");
       if (exported.lines === 0) break;
       // Each file run by the offline runner, and its results imported on their own.
       for (const [i, f] of exported.files.entries()) {
@@ -86,5 +87,10 @@ describe("evalframe score --batch-export with --batch-max-lines", () => {
     assert.match(r.out, /wrote 13 batch request lines \(12 chat, 1 embeddings\) in 4 files, one endpoint each and each within the limits on one batch \(--batch-max-lines.*; run each \(e\.g\. with vLLM's batch runner\), then import each results file \(or them joined\): evalframe score /, r.out);
     for (let i = 1; i <= 4; i++) assert.ok(r.out.includes(path.join(dir, `requests-${i}.jsonl`)), r.out);
     assert.ok(jsonl(path.join(dir, "requests-1.jsonl")).length === 4, "4 lines in the first file");
+    // Exported again in one file: the numbered files of the split export are removed, and named.
+    const whole = await runCliCaptured(["score", input, "--judge", "openai", "--cache-dir", path.join(dir, "cache"), "--batch-export", requests], {});
+    assert.equal(whole.code, 0, whole.err);
+    assert.match(whole.out, /removed the request files an earlier export left under these names \(not needed now; run, they would be paid for again\): \S+requests-1\.jsonl, \S+requests-2\.jsonl, \S+requests-3\.jsonl, \S+requests-4\.jsonl\n/, whole.out);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith(".jsonl")), ["requests.jsonl"]);
   });
 });

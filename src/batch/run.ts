@@ -996,14 +996,17 @@ async function runStages(
  * batch run splits a stage: one endpoint a file, each file within the limits
  * (the API's by default), written as `requests-1.jsonl`, `requests-2.jsonl`, …
  * next to `file` (whose own name is then not written); run each, and import
- * each results file (or them all, joined).
+ * each results file (or them all, joined). Request files an earlier export
+ * left under the names this one did not use (`file` when it splits, the
+ * numbered ones past its own) are removed, and named in `removed`: run by
+ * mistake with the new ones, an earlier stage's requests would be paid for again.
  */
 export async function exportBatchRequests(
   data: DatasetSource,
   metrics: readonly Metric[],
   file: string,
   options: { judge?: Judge | JudgeOptions } & BatchFileLimits = {},
-): Promise<{ lines: number; chat: number; embeddings: number; files: string[] }> {
+): Promise<{ lines: number; chat: number; embeddings: number; files: string[]; removed: string[] }> {
   const limits = batchLimits(options);
   const judge = openaiJudge(options.judge);
   const { collector } = await collect(data, metrics, judge, new Map());
@@ -1014,25 +1017,31 @@ export async function exportBatchRequests(
   const numbered = (n: number): string => `${file.slice(0, file.length - ext.length)}-${n}${ext}`;
   if (whole.length <= 1) {
     await writeFileAtomic(file, whole[0]?.text ?? "");
-    await removeEarlierExports(numbered, 1);
-    return { ...counts, files: [file] };
+    return { ...counts, files: [file], removed: await removeEarlierExports(numbered, 1) };
   }
   // As a batch run sends them: the Batch API takes one endpoint a batch.
   const parts = (["/v1/chat/completions", "/v1/embeddings"] as const).flatMap((endpoint) => splitLines(lines.filter((l) => l.url === endpoint), limits));
   const files = parts.map((_, i) => numbered(i + 1));
   for (const [i, part] of parts.entries()) await writeFileAtomic(files[i]!, part.text);
-  await removeEarlierExports(numbered, parts.length + 1);
-  if (await isExportedRequests(file)) await rm(file, { force: true });
-  return { ...counts, files };
+  const removed = await removeEarlierExports(numbered, parts.length + 1);
+  if (await isExportedRequests(file)) {
+    await rm(file, { force: true });
+    removed.unshift(file);
+  }
+  return { ...counts, files, removed };
 }
 
 /**
- * Removes the files an earlier export wrote under the names this one did not use (`numbered(from)`
- * on): run by mistake with the new ones, their requests (an earlier stage's, answered since)
- * would be paid for again. Only files that hold request lines of this module are removed.
+ * Removes the files an earlier export wrote under the numbered names this one did not use
+ * (`numbered(from)` on), and returns them. Only files that begin as an export's request lines are removed.
  */
-async function removeEarlierExports(numbered: (n: number) => string, from: number): Promise<void> {
-  for (let n = from; await isExportedRequests(numbered(n)); n++) await rm(numbered(n), { force: true });
+async function removeEarlierExports(numbered: (n: number) => string, from: number): Promise<string[]> {
+  const removed: string[] = [];
+  for (let n = from; await isExportedRequests(numbered(n)); n++) {
+    await rm(numbered(n), { force: true });
+    removed.push(numbered(n));
+  }
+  return removed;
 }
 
 /** Whether a file is there and begins as a request file an export writes (custom_id first, of a chat or embeddings line). */

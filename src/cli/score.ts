@@ -351,6 +351,7 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
   if (batchExport !== undefined) {
     const exported = await exportBatchRequests(df!, selected, batchExport, { judge, ...(batchMaxLines !== undefined ? { maxLinesPerBatch: batchMaxLines } : {}) });
+    if (exported.removed.length > 0) io.out(`removed the request files an earlier export left under these names (not needed now; run, they would be paid for again): ${exported.removed.join(", ")}\n`);
     if (exported.lines > 0) {
       const files =
         exported.files.length === 1
