@@ -41,4 +41,16 @@ describe("a stale batch-folder lock found by several runs at once", () => {
       assert.deepEqual(readdirSync(dir), [], "no file left behind in the folder");
     }
   });
+
+  it("a free folder taken by several runs of one process at once: one takes it, the others are refused", async () => {
+    for (let round = 0; round < 40; round++) {
+      const dir = path.join(tempDir(), "batch");
+      const results = await Promise.allSettled([lockBatchDir(dir), lockBatchDir(dir), lockBatchDir(dir), lockBatchDir(dir)]);
+      const won = results.filter((r) => r.status === "fulfilled");
+      const reasons = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => String(r.reason));
+      assert.equal(won.length, 1, `round ${round}: one run takes the folder:\n${reasons.join("\n")}`);
+      for (const reason of reasons) assert.match(reason, new RegExp(`another batch run \\(process ${process.pid} on `), `round ${round}`);
+      await (won[0] as PromiseFulfilledResult<() => Promise<void>>).value();
+    }
+  });
 });

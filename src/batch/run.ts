@@ -773,6 +773,8 @@ export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
     try {
       await writeFile(mine, `${JSON.stringify(me)}\n`);
       taken = await linkExclusive(mine, file);
+      // Marked held at once (no wait in between): a run of this process that reads the lock meanwhile must not take it for one left.
+      if (taken) held.add(file);
     } finally {
       await rm(mine, { force: true });
       tempFileDone(mine);
@@ -780,7 +782,6 @@ export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
     if (taken) {
       // Removed with the temporary files when the process is stopped by a signal (Ctrl-C), so that the next run finds the folder free.
       tempFileStarted(file);
-      held.add(file);
       return async () => {
         held.delete(file);
         await rm(file, { force: true });
