@@ -23,12 +23,13 @@ function deadPid(): number {
 describe("a stale batch-folder lock found by several runs at once", () => {
   it("lets one run take the folder and refuses the others with the folder-in-use message, every time", async () => {
     const pid = deadPid();
-    for (let round = 0; round < 40; round++) {
+    // Many rounds of several runs: the race is of a few instructions, and shows in one round of many.
+    for (let round = 0; round < 120; round++) {
       const dir = path.join(tempDir(), "batch");
       const take = lockBatchDir(dir);
       await (await take)();
       writeFileSync(path.join(dir, "lock"), `${JSON.stringify({ pid, host: hostname(), since: "2026-01-01T00:00:00.000Z" })}\n`);
-      const results = await Promise.allSettled([lockBatchDir(dir), lockBatchDir(dir), lockBatchDir(dir), lockBatchDir(dir)]);
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => lockBatchDir(dir)));
       const won = results.filter((r) => r.status === "fulfilled");
       const reasons = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => String(r.reason));
       assert.equal(won.length, 1, `round ${round}: one run takes the folder:\n${reasons.join("\n")}`);

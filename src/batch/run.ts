@@ -12,7 +12,7 @@
  * runs picks it up again instead of submitting twice.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { processAlive, tempFileDone, tempFileStarted, writeFileAtomic } from "../dataset/atomic-write";
@@ -765,7 +765,9 @@ export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
   const file = path.join(dir, "lock");
   const me = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   let holder: BatchFolderHolder = {};
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // Each try takes the folder, is refused (a run holds it), or finds it changing (a lock being released or
+  // taken over) and tries again; a lock that keeps changing that long is taken as held.
+  for (let attempt = 0; attempt < 200; attempt++) {
     // Written whole under another name, then linked as the lock: no run ever reads a lock half written, and the link fails if a lock is there.
     const mine = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.new`;
     tempFileStarted(mine);
@@ -793,25 +795,38 @@ export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
     if (seen === undefined) continue;
     holder = holderIn(seen);
     if (!holderGone(holder, file)) break;
-    // Moved aside, not removed: a run that found the same stale lock may have taken the folder since; then the lock
-    // moved aside is that run's, and it is put back.
-    const aside = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.stale`;
-    try {
-      await rename(file, aside);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw error;
-    }
-    const moved = await readFile(aside, "utf8").catch(() => seen);
-    if (moved !== seen) {
-      await linkExclusive(aside, file).catch(() => false);
-      await rm(aside, { force: true });
-      holder = holderIn(moved);
-      break;
-    }
-    await rm(aside, { force: true });
+    await removeLeftLock(file, seen);
   }
   throw folderHeld(dir, file, holder);
+}
+
+/**
+ * Removes the lock `file` when it still reads `seen` (a lock left by a run that ended), one run
+ * at a time: each run that found it left takes the `lock.break` file first (or waits a moment
+ * for the run that has it), so that none removes a lock another run has taken since. A
+ * `lock.break` file older than 10 s was left by a run stopped in between, and is removed.
+ */
+async function removeLeftLock(file: string, seen: string): Promise<void> {
+  const breaker = `${file}.break`;
+  try {
+    await writeFile(breaker, `${process.pid}\n`, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const since = await stat(breaker).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
+    if (since > 10_000) await rm(breaker, { force: true });
+    else await pause(2 + Math.floor(Math.random() * 10));
+    return;
+  }
+  tempFileStarted(breaker);
+  try {
+    if ((await readFile(file, "utf8").catch(() => undefined)) === seen) await rm(file, { force: true });
+  } finally {
+    await rm(breaker, { force: true });
+    tempFileDone(breaker);
+  }
 }
 
 async function runStages(
