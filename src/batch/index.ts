@@ -6,5 +6,5 @@
  * import { scoreBatch } from "evalframe/batch";
  */
 export { scoreBatch, exportBatchRequests, importBatchResults, batchStatus } from "./run";
-export type { BatchOptions, SubmittedBatch, BatchState } from "./run";
+export type { BatchOptions, BatchFileLimits, SubmittedBatch, BatchState } from "./run";
 export type { BatchRequestLine, BatchResultLine, BatchEndpoint } from "./lines";

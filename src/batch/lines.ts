@@ -52,11 +52,6 @@ export function embeddingLines(texts: readonly string[], model: string, batchSiz
   return lines;
 }
 
-/** JSONL text of lines. */
-export function toJsonl(lines: readonly unknown[]): string {
-  return lines.map((l) => JSON.stringify(l)).join("\n") + (lines.length > 0 ? "\n" : "");
-}
-
 /** A batch output or error file, read: its lines, and those that could not be read (with why). */
 export interface ResultFile {
   lines: BatchResultLine[];

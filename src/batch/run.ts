@@ -11,8 +11,8 @@
  * The batch ids live in the batch folder, so a process stopped while a batch
  * runs picks it up again instead of submitting twice.
  */
-import { createHash } from "node:crypto";
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { processAlive, tempFileDone, tempFileStarted, writeFileAtomic } from "../dataset/atomic-write";
@@ -27,7 +27,7 @@ import { OpenAIJudge, vectorsInOrder } from "../judge/openai-judge";
 import { formatUsage, type UsageRecorder } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { CollectingJudge } from "./collector";
-import { embeddingLines, parseRequestLines, parseResultLines, requestLines, toJsonl, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
+import { embeddingLines, parseRequestLines, parseResultLines, requestLines, type BatchEndpoint, type BatchRequestLine, type BatchResultLine } from "./lines";
 import { errorText } from "../display/words";
 import { timerDelay } from "../dataset/timer-limit";
 
@@ -51,7 +51,7 @@ interface BatchApi {
   batches: {
     create(body: { input_file_id: string; endpoint: BatchEndpoint; completion_window: "24h" }): Promise<BatchObject>;
     retrieve(id: string): Promise<BatchObject>;
-    list(query: { limit: number }): AsyncIterable<BatchObject & { input_file_id?: string }>;
+    list(query: { limit: number }): AsyncIterable<BatchObject & { input_file_id?: string; created_at?: number }>;
   };
 }
 
@@ -68,16 +68,39 @@ export interface SubmittedBatch {
   status: string;
   applied: boolean;
   submittedAt: string;
+  /**
+   * Set when another batch folder that uses the same cache submitted this batch (and pays for it):
+   * this folder's run waits for it and reads its results instead of submitting its lines again.
+   */
+  adoptedFrom?: string;
 }
 
 /** The batch folder's state file. */
 export interface BatchState {
   version: 1;
   batches: SubmittedBatch[];
+  /**
+   * With `retryFailed: "batch"`: custom_id → the follow-up rounds a failed line has had, kept
+   * while the run is unfinished so that a stopped and resumed run does not give (and pay for)
+   * more rounds; cleared when the run finishes.
+   */
+  retries?: Record<string, number>;
+  /** With `retryFailed: "batch"`: the lines this unfinished run gave up on after their follow-up batch (collector id → why); cleared when the run finishes. */
+  failed?: Record<string, string>;
+}
+
+/** The limits on one batch input file, of {@link scoreBatch} and {@link exportBatchRequests}. */
+export interface BatchFileLimits {
+  /** Most request lines in one batch: a stage with more is sent as several batches. Default 50,000 (OpenAI's limit). */
+  maxLinesPerBatch?: number;
+  /** Most bytes of one batch input file: a stage with more is sent as several batches. Default 190,000,000 (OpenAI's limit is 200 MB). */
+  maxBatchBytes?: number;
+  /** Most texts to embed in one embeddings batch, over all its lines. Default 50,000 (OpenAI's limit). */
+  maxEmbeddingInputsPerBatch?: number;
 }
 
 /** Options of {@link scoreBatch}. */
-export interface BatchOptions {
+export interface BatchOptions extends BatchFileLimits {
   /** An OpenAI-compatible judge (or options for one); the offline judge has no batch API. */
   judge?: Judge | JudgeOptions;
   /** Where batch ids, stages and request files are kept; default `.evalframe-batch`. */
@@ -94,12 +117,6 @@ export interface BatchOptions {
   log?: (line: string) => void;
   /** Do not print the usage line at the end. */
   quiet?: boolean;
-  /** Most request lines in one batch: a stage with more is sent as several batches. Default 50,000 (OpenAI's limit). */
-  maxLinesPerBatch?: number;
-  /** Most bytes of one batch input file: a stage with more is sent as several batches. Default 190,000,000 (OpenAI's limit is 200 MB). */
-  maxBatchBytes?: number;
-  /** Most texts to embed in one embeddings batch, over all its lines. Default 50,000 (OpenAI's limit). */
-  maxEmbeddingInputsPerBatch?: number;
 }
 
 /** The status of an uploaded batch whose creation the server refused (a rerun creates it). */
@@ -145,13 +162,18 @@ async function loadState(dir: string): Promise<BatchState> {
     state = undefined;
   }
   const batches = (state as { batches?: unknown } | null | undefined)?.batches;
-  if ((state as { version?: unknown } | null | undefined)?.version !== 1 || !Array.isArray(batches) || !batches.every(isSubmittedBatch)) {
+  if ((state as { version?: unknown } | null | undefined)?.version !== 1 || !Array.isArray(batches) || !batches.every(isSubmittedBatch) || !isRecordOf((state as BatchState).retries, "number") || !isRecordOf((state as BatchState).failed, "string")) {
     throw new Error(
       `the batch state ${file} is damaged (not the JSON this version writes), so the batches it records cannot be found: ` +
         `restore it from a backup, or move it away to submit the remaining work again (batches already submitted are then paid for again; the Batches API lists them)`,
     );
   }
   return state as BatchState;
+}
+
+/** Whether a value is absent, or an object whose values are all of one type. */
+function isRecordOf(value: unknown, type: "number" | "string"): boolean {
+  return value === undefined || (typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === type));
 }
 
 /** Whether a value has the fields of a {@link SubmittedBatch} that resuming reads. */
@@ -178,9 +200,20 @@ async function collect(data: DatasetSource, metrics: readonly Metric[], judge: O
   return { collector, scored, passUsage };
 }
 
+/** A result line's reply body, as far as we read it. */
+interface ResultBody {
+  model?: string;
+  choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
+  data?: { index: number; embedding: number[] }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
+}
+
 /**
  * Reads result lines into the cache. Returns the custom_ids that failed, with why.
- * Lines of other runs (unknown custom_ids) are ignored.
+ * Lines of other runs (unknown custom_ids) are ignored. `paid` are the lines whose
+ * replies this run counts in its usage: by default `requests`; for a resumed batch,
+ * all of its lines (a stopped run read some into the cache, but never counted them);
+ * none for a batch another folder submitted (that folder's run counts them).
  */
 async function applyResults(
   results: readonly BatchResultLine[],
@@ -189,32 +222,38 @@ async function applyResults(
   judge: OpenAIJudge,
   usage: UsageRecorder,
   unreadable: readonly string[] = [],
+  paid: readonly BatchRequestLine[] = requests,
 ): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
   const byId = new Map(requests.map((r) => [r.custom_id, r]));
+  const paidById = new Map(paid.map((r) => [r.custom_id, r]));
   const seen = new Set<string>();
+  const counted = new Set<string>();
   for (const result of results) {
+    const status = result.response?.status_code ?? 0;
+    const ok = !result.error && status === 200 && typeof result.response?.body === "object" && result.response.body !== null;
+    const body = (ok ? result.response!.body : {}) as ResultBody;
+    const line = paidById.get(result.custom_id);
+    // Each line's first result only, as below.
+    if (line && !counted.has(result.custom_id)) {
+      counted.add(result.custom_id);
+      if (ok) {
+        const model = String(line.body["model"] ?? body.model ?? "");
+        usage.batchLine();
+        judge.usage.batchLine();
+        // (A count that is no count, or no sane one, is counted as 0 by the recorder.)
+        for (const u of [usage, judge.usage]) {
+          u.tokens(model, line.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
+        }
+      }
+    }
     const request = byId.get(result.custom_id);
     if (!request || seen.has(result.custom_id)) continue;
     seen.add(result.custom_id);
-    const status = result.response?.status_code ?? 0;
-    if (result.error || status !== 200 || typeof result.response?.body !== "object" || result.response.body === null) {
+    if (!ok) {
       const why = result.error?.message ?? JSON.stringify(result.response?.body ?? {}).slice(0, 200);
       failures.set(result.custom_id, judge.scrub(`batch line failed (HTTP ${status || "none"}): ${why}`));
       continue;
-    }
-    const body = result.response!.body as {
-      model?: string;
-      choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
-      data?: { index: number; embedding: number[] }[];
-      usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } };
-    };
-    const model = String(request.body["model"] ?? body.model ?? "");
-    usage.batchLine();
-    judge.usage.batchLine();
-    // (A count that is no count, or no sane one, is counted as 0 by the recorder.)
-    for (const u of [usage, judge.usage]) {
-      u.tokens(model, request.url === "/v1/embeddings" ? "embedding" : "chat", body.usage?.prompt_tokens ?? 0, body.usage?.completion_tokens ?? 0, "batch", body.usage?.prompt_tokens_details?.cached_tokens ?? 0);
     }
     if (request.url === "/v1/chat/completions") {
       const pending = collector.pendingChats.get(result.custom_id);
@@ -298,7 +337,7 @@ async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, 
       const passing = typeof status !== "number" || status === 408 || status === 409 || status === 429 || status >= 500;
       if (passing && ++misses < POLL_MISSES) {
         log(`batch stage ${batch.stage}: could not get the status of ${batch.batchId} (${errorText(error)}); trying again (${misses} of ${POLL_MISSES - 1})`);
-        await new Promise((r) => setTimeout(r, pollMs));
+        await pause(pollMs);
         continue;
       }
       throw new Error(
@@ -315,7 +354,7 @@ async function waitFor(api: BatchApi, batch: SubmittedBatch, state: BatchState, 
       await saveState(dir, state);
     }
     if (TERMINAL.has(current.status)) return current;
-    await new Promise((r) => setTimeout(r, pollMs));
+    await pause(pollMs);
   }
 }
 
@@ -341,20 +380,35 @@ function requestFileName(stage: number, endpoint: BatchEndpoint, sig: string): s
 }
 
 /**
- * The request lines of a recorded batch, from its request file's copy in the
- * batch folder (none when the copy is gone). A folder written before request
- * files were named by their content (evalframe before 2026-12-02) holds one
- * `stage-<n>-<chat|embeddings>.jsonl` per stage, which a later batch of the
- * same stage wrote over: it is this batch's copy only when its lines give the
- * batch's signature.
+ * The request lines of a recorded batch, from its request file's copy in the batch folder; when
+ * the copy is gone, from the one request file per stage of a folder written before request files
+ * were named by their content (evalframe before 2026-12-02; a later batch of the same stage wrote
+ * over it, so it is this batch's only when its lines give the batch's signature); else, when
+ * `api` is given, from the batch's input file (the copy is then written again); none when
+ * neither can be read.
  */
-async function recordedLines(dir: string, batch: SubmittedBatch): Promise<BatchRequestLine[]> {
-  const text = (name: string) => readFile(path.join(dir, name), "utf8").catch(() => undefined);
-  const named = await text(requestFileName(batch.stage, batch.endpoint, batch.signature));
-  if (named !== undefined) return parseRequestLines(named);
-  const legacy = await text(legacyRequestFileName(batch.stage, batch.endpoint));
-  const lines = legacy === undefined ? [] : parseRequestLines(legacy);
-  return signature(lines) === batch.signature ? lines : [];
+async function recordedLines(dir: string, batch: SubmittedBatch, api?: BatchApi, log?: (line: string) => void): Promise<BatchRequestLine[]> {
+  const copy = path.join(dir, requestFileName(batch.stage, batch.endpoint, batch.signature));
+  let text: string;
+  try {
+    text = await readFile(copy, "utf8");
+  } catch {
+    const legacy = await readFile(path.join(dir, legacyRequestFileName(batch.stage, batch.endpoint)), "utf8").catch(() => undefined);
+    const legacyLines = legacy === undefined ? [] : parseRequestLines(legacy);
+    if (legacyLines.length > 0 && signature(legacyLines) === batch.signature) return legacyLines;
+    if (api === undefined || batch.inputFileId === "") return [];
+    // The copy is gone (the folder tidied by hand): without its lines, the batch's would be submitted (and paid
+    // for) again; the Files API still has its input file for as long as it keeps the batch's files.
+    try {
+      text = await (await api.files.content(batch.inputFileId)).text();
+    } catch (error) {
+      log?.(`batch stage ${batch.stage}: the request file copy of batch ${batch.batchId || "(not created)"} is gone from ${dir} and its input file ${batch.inputFileId} cannot be read (${errorText(error)}): its lines cannot be told, and those still missing are submitted again`);
+      return [];
+    }
+    await writeFileAtomic(copy, text);
+    log?.(`batch stage ${batch.stage}: the request file copy of batch ${batch.batchId || "(not created)"} was gone; read again from its input file ${batch.inputFileId}`);
+  }
+  return parseRequestLines(text);
 }
 
 /** The request file's name in batch folders written before {@link requestFileName} named them by their content. */
@@ -363,28 +417,156 @@ function legacyRequestFileName(stage: number, endpoint: BatchEndpoint): string {
 }
 
 /**
- * Request lines in parts within the limits of one batch (a line over them alone), in their order.
+ * Request lines in parts within the limits of one batch (a line over them alone), in their
+ * order, each part with its JSONL text (each line serialised once, for its size and its text).
  */
-function splitLines(lines: readonly BatchRequestLine[], limits: BatchLimits): BatchRequestLine[][] {
-  const parts: BatchRequestLine[][] = [];
+function splitLines(lines: readonly BatchRequestLine[], limits: BatchLimits): { lines: BatchRequestLine[]; text: string }[] {
+  const parts: { lines: BatchRequestLine[]; text: string }[] = [];
   let current: BatchRequestLine[] = [];
+  let texts: string[] = [];
   let bytes = 0;
   let inputs = 0;
   for (const line of lines) {
-    const size = Buffer.byteLength(JSON.stringify(line)) + 1;
-    const texts = line.url === "/v1/embeddings" ? (line.body["input"] as unknown[]).length : 0;
-    if (current.length > 0 && (current.length >= limits.lines || bytes + size > limits.bytes || inputs + texts > limits.embeddingInputs)) {
-      parts.push(current);
+    const json = JSON.stringify(line);
+    const size = Buffer.byteLength(json) + 1;
+    const embedded = line.url === "/v1/embeddings" ? (line.body["input"] as unknown[]).length : 0;
+    if (current.length > 0 && (current.length >= limits.lines || bytes + size > limits.bytes || inputs + embedded > limits.embeddingInputs)) {
+      parts.push({ lines: current, text: `${texts.join("\n")}\n` });
       current = [];
+      texts = [];
       bytes = 0;
       inputs = 0;
     }
     current.push(line);
+    texts.push(json);
     bytes += size;
-    inputs += texts;
+    inputs += embedded;
   }
-  if (current.length > 0) parts.push(current);
+  if (current.length > 0) parts.push({ lines: current, text: `${texts.join("\n")}\n` });
   return parts;
+}
+
+/** Waits `ms` between two polls (or tries) of the Batches API. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The folder, next to the reply cache, where each batch folder that uses the cache is recorded. */
+function foldersNextToCache(judge: OpenAIJudge): string | undefined {
+  const cache = judge.cacheFolder;
+  return cache === undefined ? undefined : path.join(path.resolve(cache), "batch-folders");
+}
+
+/**
+ * Records, next to the reply cache, that the batch folder `dir` uses it: a run with another batch
+ * folder and the same cache then finds this folder's batches in flight instead of submitting
+ * (and paying for) their lines again. A record that cannot be written is said, never fatal.
+ */
+async function recordFolderNextToCache(judge: OpenAIJudge, dir: string, log: (line: string) => void): Promise<void> {
+  const folders = foldersNextToCache(judge);
+  if (folders === undefined) return;
+  const file = path.join(folders, `${createHash("sha256").update(dir).digest("hex").slice(0, 16)}.json`);
+  try {
+    await mkdir(folders, { recursive: true });
+    await writeFileAtomic(file, `${JSON.stringify({ batchDir: dir })}\n`);
+  } catch (error) {
+    log(`batch: could not record the batch folder ${dir} next to the cache (${errorText(error)}); a run with another batch folder and the same cache will not see this one's batches in flight`);
+  }
+}
+
+/** The other batch folders recorded next to the cache of `judge` (none with the cache off). */
+async function otherFolders(judge: OpenAIJudge, dir: string): Promise<string[]> {
+  const folders = foldersNextToCache(judge);
+  if (folders === undefined) return [];
+  let names: string[];
+  try {
+    names = (await readdir(folders)).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const name of names) {
+    try {
+      const other = (JSON.parse(await readFile(path.join(folders, name), "utf8")) as { batchDir?: unknown }).batchDir;
+      if (typeof other === "string" && path.resolve(other) !== dir) found.push(path.resolve(other));
+    } catch {
+      // Being written, or not ours: passed over.
+    }
+  }
+  return found;
+}
+
+/**
+ * Says when a run holds another batch folder that uses the same cache: the batches that run
+ * submits from now on are not seen by this one, which may then submit (and pay for) some of
+ * the same lines. (Two tables scored with one cache is no mistake: it is said, not refused.)
+ */
+async function warnOfRunsInOtherFolders(judge: OpenAIJudge, dir: string, log: (line: string) => void): Promise<void> {
+  for (const other of await otherFolders(judge, dir)) {
+    const holder = await batchFolderHolder(other);
+    if (holder === undefined || holder.gone) continue;
+    log(
+      `batch: another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) uses the same cache with the batch folder ${other}: ` +
+        `its batches submitted so far are waited for, not submitted again, but lines it submits from now on are not seen here and may be paid for twice if both runs score the same rows; ` +
+        `to score the same table, give both runs one batch folder (a second run there is refused while the first runs)`,
+    );
+  }
+}
+
+/**
+ * Takes into this folder's state the batches that other batch folders with the same cache
+ * submitted and have not read back, that hold some of `pending`: they are then waited for and
+ * read like this folder's own (their replies go to the shared cache), and marked `adoptedFrom`.
+ * Their request files are copied here, so that a resumed run of this folder finds their lines.
+ * A folder that is gone, or whose state cannot be read, is passed over (its own run says why).
+ */
+async function adoptOtherFoldersBatches(
+  api: BatchApi,
+  judge: OpenAIJudge,
+  dir: string,
+  state: BatchState,
+  endpoint: BatchEndpoint,
+  pending: readonly BatchRequestLine[],
+  log: (line: string) => void,
+): Promise<void> {
+  const ids = new Set(pending.map((l) => l.custom_id));
+  const texts = new Set(pending.flatMap((l) => (l.url === "/v1/embeddings" ? (l.body["input"] as string[]) : [])));
+  const known = new Set(state.batches.map((b) => b.batchId).filter((id) => id !== ""));
+  for (const other of await otherFolders(judge, dir)) {
+    let theirs: BatchState;
+    try {
+      theirs = await loadState(other);
+    } catch {
+      continue;
+    }
+    // Only batches created (one uploaded but not created may yet be created by that folder's run, or never).
+    for (const batch of theirs.batches.filter((b) => b.endpoint === endpoint && !b.applied && b.batchId !== "" && !known.has(b.batchId))) {
+      const file = requestFileName(batch.stage, batch.endpoint, batch.signature);
+      let text: string;
+      try {
+        text = await readFile(path.join(other, file), "utf8");
+      } catch {
+        continue;
+      }
+      const overlaps = parseRequestLines(text).some((l) => ids.has(l.custom_id) || (l.url === "/v1/embeddings" && (l.body["input"] as string[]).some((t) => texts.has(t))));
+      if (!overlaps) continue;
+      // A batch this run's server does not know (the other folder used another key, organisation or server) cannot be
+      // waited for here; waiting would stop this run at it, at every try.
+      const unknown = await api.batches.retrieve(batch.batchId).then(
+        () => false,
+        (error: unknown) => (error as { status?: unknown }).status === 404,
+      );
+      if (unknown) {
+        log(`batch: batch ${batch.batchId} of the batch folder ${other} holds some of these lines, but the Batches API of ${judge.label} does not know it (404: another key, organisation or server); they are submitted here`);
+        known.add(batch.batchId);
+        continue;
+      }
+      await writeFileAtomic(path.join(dir, file), text);
+      state.batches.push({ ...batch, adoptedFrom: batch.adoptedFrom ?? other });
+      known.add(batch.batchId);
+      await saveState(dir, state);
+    }
+  }
 }
 
 /** The Batch API did not create a batch; `refused` when it said so for a limit (429: the enqueued token limit). */
@@ -429,7 +611,7 @@ async function createBatchWhenRoom(
         continue;
       }
       if (waits === 0) log(`batch stage ${batch.stage}: the Batch API refused to create the batch of ${batch.lines} lines for now (429, enqueued token limit); trying again as ${running.length === 1 ? running[0] : `${running.length} batches`} of this run finish${running.length === 1 ? "es" : ""}`);
-      await new Promise((r) => setTimeout(r, pollMs));
+      await pause(pollMs);
     }
   }
 }
@@ -440,6 +622,15 @@ interface BatchLimits {
   bytes: number;
   /** Texts to embed, over all the lines of an embeddings batch. */
   embeddingInputs: number;
+}
+
+/** The limits on one batch that options ask for (the API's by default), checked. */
+function batchLimits(options: BatchFileLimits): BatchLimits {
+  const limits: BatchLimits = { lines: options.maxLinesPerBatch ?? 50_000, bytes: options.maxBatchBytes ?? 190_000_000, embeddingInputs: options.maxEmbeddingInputsPerBatch ?? 50_000 };
+  for (const [name, value] of [["maxLinesPerBatch", limits.lines], ["maxBatchBytes", limits.bytes], ["maxEmbeddingInputsPerBatch", limits.embeddingInputs]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}`);
+  }
+  return limits;
 }
 
 /** Creates the batch of an uploaded input file and records its id. */
@@ -489,10 +680,9 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
   const log = options.log ?? ((line: string) => console.error(line));
   const usage = options.usage ?? newRunUsage(metrics, judge);
   const retry = options.retryFailed ?? "interactive";
-  const limits: BatchLimits = { lines: options.maxLinesPerBatch ?? 50_000, bytes: options.maxBatchBytes ?? 190_000_000, embeddingInputs: options.maxEmbeddingInputsPerBatch ?? 50_000 };
-  for (const [name, value] of [["maxLinesPerBatch", limits.lines], ["maxBatchBytes", limits.bytes], ["maxEmbeddingInputsPerBatch", limits.embeddingInputs]] as const) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1, got ${String(value)}`);
-  }
+  // A misspelt value would otherwise act as "batch" (a follow-up batch, paid for), whatever was meant.
+  if (!["interactive", "batch", "none"].includes(retry)) throw new RangeError(`retryFailed must be "interactive", "batch" or "none", got ${JSON.stringify(retry)}`);
+  const limits = batchLimits(options);
   const release = await lockBatchDir(dir);
   try {
     return await runStages(data, metrics, options, judge, api, dir, pollMs, log, usage, retry, limits);
@@ -504,48 +694,149 @@ export async function scoreBatch(data: DatasetSource, metrics: readonly Metric[]
 /** The lock files of the batch folders runs of this process hold now. */
 const held = new Set<string>();
 
+/** Who holds a batch folder, as its `lock` file says (fields absent when it cannot be read). */
+export interface BatchFolderHolder {
+  pid?: unknown;
+  host?: unknown;
+  since?: unknown;
+}
+
+/**
+ * The run that holds the batch folder `dir` now, as its `lock` file names it;
+ * undefined when no run holds it. `gone` when the lock was left by a process
+ * of this machine that no longer runs (the next run takes the folder over).
+ */
+export async function batchFolderHolder(dir: string): Promise<(BatchFolderHolder & { gone: boolean }) | undefined> {
+  const file = path.join(dir, "lock");
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const holder = holderIn(text);
+  return { ...holder, gone: holderGone(holder, file) };
+}
+
+/**
+ * Whether a lock was left by a process of this machine that no longer runs, or by this process
+ * when no run of it holds the folder (a process id used again, as in a container).
+ */
+function holderGone(holder: BatchFolderHolder, file: string): boolean {
+  return holder.host === hostname() && typeof holder.pid === "number" && (holder.pid === process.pid ? !held.has(file) : !processAlive(holder.pid));
+}
+
+/** The holder a lock file's text names ({} when it names none: not ours, or damaged). */
+function holderIn(text: string): BatchFolderHolder {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? (value as BatchFolderHolder) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Puts the whole file `from` at `to` unless a file is there (false then). A file system
+ * without hard links gets `to` created exclusively and written instead.
+ */
+async function linkExclusive(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw error;
+  }
+  try {
+    await writeFile(to, await readFile(from), { flag: "wx" });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/** The refusal of a run whose batch folder another run holds. */
+function folderHeld(dir: string, file: string, holder: BatchFolderHolder): Error {
+  return new Error(
+    `another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) is using the batch folder ${dir}: ` +
+      `wait for it to finish, or give this run its own batch folder (batchDir, --batch-dir); two runs in one folder would submit and pay for the same batches twice. ` +
+      `If no such run is going on, delete ${file}`,
+  );
+}
+
 /**
  * Takes the batch folder for this run: a `lock` file naming the process. A second run in
  * the same folder at the same time would read the same state, submit (and pay for) the same
  * batches again, and write over the other's batch ids; it is refused. A lock left by a process
- * that no longer runs (on this machine) is taken over.
+ * that no longer runs (on this machine) is taken over; when two runs find the same such lock
+ * at once, one takes the folder and the other is refused as for any lock held.
+ * Exported for the tests; not part of the public API.
  */
-async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
+export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, "lock");
   const me = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-  for (let attempt = 0; ; attempt++) {
+  let holder: BatchFolderHolder = {};
+  // Each try takes the folder, is refused (a run holds it), or finds it changing (a lock being released or
+  // taken over) and tries again; a lock that keeps changing that long is taken as held.
+  for (let attempt = 0; attempt < 200; attempt++) {
+    // Written whole under another name, then linked as the lock: no run ever reads a lock half written, and the link fails if a lock is there.
+    const mine = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.new`;
+    tempFileStarted(mine);
+    let taken = false;
     try {
-      const handle = await open(file, "wx");
+      await writeFile(mine, `${JSON.stringify(me)}\n`);
+      taken = await linkExclusive(mine, file);
+      // Marked held at once (no wait in between): a run of this process that reads the lock meanwhile must not take it for one left.
+      if (taken) held.add(file);
+    } finally {
+      await rm(mine, { force: true });
+      tempFileDone(mine);
+    }
+    if (taken) {
       // Removed with the temporary files when the process is stopped by a signal (Ctrl-C), so that the next run finds the folder free.
       tempFileStarted(file);
-      held.add(file);
-      await handle.writeFile(`${JSON.stringify(me)}\n`);
-      await handle.close();
       return async () => {
         held.delete(file);
         await rm(file, { force: true });
         tempFileDone(file);
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw error;
     }
-    let holder: { pid?: unknown; host?: unknown; since?: unknown } = {};
-    try {
-      holder = JSON.parse(await readFile(file, "utf8")) as typeof holder;
-    } catch {
-      // Being written, or not ours: taken as held.
-    }
-    // Left by a process of this machine that no longer runs, or by this process when no run of it holds the folder (a process id used again, as in a container).
-    if (holder.host === me.host && typeof holder.pid === "number" && (holder.pid === process.pid ? !held.has(file) : !processAlive(holder.pid))) {
-      await rm(file, { force: true });
-      continue;
-    }
-    throw new Error(
-      `another batch run (process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")}, since ${String(holder.since ?? "?")}) is using the batch folder ${dir}: ` +
-        `wait for it to finish, or give this run its own batch folder (batchDir, --batch-dir); two runs in one folder would submit and pay for the same batches twice. ` +
-        `If no such run is going on, delete ${file}`,
+    const seen = await readFile(file, "utf8").catch(() => undefined);
+    // Gone meanwhile (its run finished): try again.
+    if (seen === undefined) continue;
+    holder = holderIn(seen);
+    if (!holderGone(holder, file)) break;
+    await removeLeftLock(file, seen);
+  }
+  throw folderHeld(dir, file, holder);
+}
+
+/**
+ * Removes the lock `file` when it still reads `seen` (a lock left by a run that ended), one run
+ * at a time: each run that found it left takes the `lock.break` file first (or waits a moment
+ * for the run that has it), so that none removes a lock another run has taken since. A
+ * `lock.break` file older than 10 s was left by a run stopped in between, and is removed.
+ */
+async function removeLeftLock(file: string, seen: string): Promise<void> {
+  const breaker = `${file}.break`;
+  try {
+    await writeFile(breaker, `${process.pid}\n`, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const since = await stat(breaker).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
     );
+    if (since > 10_000) await rm(breaker, { force: true });
+    else await pause(2 + Math.floor(Math.random() * 10));
+    return;
+  }
+  tempFileStarted(breaker);
+  try {
+    if ((await readFile(file, "utf8").catch(() => undefined)) === seen) await rm(file, { force: true });
+  } finally {
+    await rm(breaker, { force: true });
+    tempFileDone(breaker);
   }
 }
 
@@ -564,12 +855,22 @@ async function runStages(
 ): Promise<DataFrame> {
   const failed = new Map<string, string>();
   const state = await loadState(dir);
-  const rounds = new Map<string, number>();
+  // Lines this unfinished run gave up on after their follow-up batch stay given up (see BatchState.failed).
+  if (retry === "batch") for (const [id, why] of Object.entries(state.failed ?? {})) failed.set(id, why);
+  const rounds = new Map<string, number>(Object.entries(state.retries ?? {}));
+  await recordFolderNextToCache(judge, dir, log);
+  await warnOfRunsInOtherFolders(judge, dir, log);
 
   for (let stage = 1; ; stage++) {
     const { collector, scored, passUsage } = await collect(data, metrics, judge, failed);
     const lines = requestLines(collector, judge.embeddingBatchSize);
     if (lines.length === 0) {
+      if (state.retries !== undefined || state.failed !== undefined) {
+        // Finished: a later run tries the lines that failed for good again, as a rerun retries failed rows.
+        delete state.retries;
+        delete state.failed;
+        await saveState(dir, state);
+      }
       usage.addCalls(passUsage);
       usage.rows = passUsage.rows;
       const summary = usage.summary();
@@ -578,37 +879,56 @@ async function runStages(
       return scored;
     }
     // Submit every part of the stage first (or find it submitted by an earlier, stopped run), then wait.
-    const parts: { batch: SubmittedBatch; lines: BatchRequestLine[] }[] = [];
+    // `paid`: the lines of the batch this run counts in its usage (see applyResults).
+    const parts: { batch: SubmittedBatch; lines: BatchRequestLine[]; paid: BatchRequestLine[] }[] = [];
     for (const endpoint of ["/v1/chat/completions", "/v1/embeddings"] as const) {
       let pending = lines.filter((l) => l.url === endpoint);
       if (pending.length === 0) continue;
+      // Batches another batch folder with the same cache submitted and has not read back, holding some of
+      // these lines: waited for and read here (the replies go to the shared cache), not paid for twice.
+      await adoptOtherFoldersBatches(api, judge, dir, state, endpoint, pending, log);
       // Batches an earlier, stopped run submitted that still hold some of these lines are resumed, not
       // submitted again: their results are read back for the lines still missing.
       for (const earlier of state.batches.filter((b) => b.endpoint === endpoint && !b.applied)) {
         if (pending.length === 0) break;
         let mine: BatchRequestLine[];
+        let recorded: BatchRequestLine[];
         if (signature(pending) === earlier.signature) {
           mine = pending;
+          recorded = pending;
           pending = [];
         } else if (endpoint === "/v1/chat/completions") {
-          const ids = new Set((await recordedLines(dir, earlier)).map((l) => l.custom_id));
+          recorded = await recordedLines(dir, earlier, api, log);
+          const ids = new Set(recorded.map((l) => l.custom_id));
           mine = pending.filter((l) => ids.has(l.custom_id));
           pending = pending.filter((l) => !ids.has(l.custom_id));
         } else {
           // An embeddings line is named by its texts, which change as some reach the cache: the batch's own
           // lines that hold a text still missing are read back, and the texts they do not hold go in new lines.
           const wanted = new Set(pending.flatMap((l) => l.body["input"] as string[]));
-          mine = (await recordedLines(dir, earlier)).filter((l) => (l.body["input"] as string[]).some((t) => wanted.has(t)));
+          recorded = await recordedLines(dir, earlier, api, log);
+          mine = recorded.filter((l) => (l.body["input"] as string[]).some((t) => wanted.has(t)));
           if (mine.length > 0) {
             const covered = new Set(mine.flatMap((l) => l.body["input"] as string[]));
             pending = embeddingLines([...wanted].filter((t) => !covered.has(t)), judge.embeddingModel, judge.embeddingBatchSize);
           }
         }
         if (mine.length === 0) continue;
+        if (earlier.adoptedFrom !== undefined) {
+          log(
+            `batch stage ${stage}: ${mine.length} of these lines are in batch ${earlier.batchId}, submitted from the batch folder ${earlier.adoptedFrom} (which uses the same cache) and not yet read back there: ` +
+              `waiting for it and reading its results instead of submitting (and paying for) them again`,
+          );
+          parts.push({ batch: earlier, lines: mine, paid: [] });
+          continue;
+        }
         // A run resumed where an earlier one stopped goes on with that run's stage numbers.
         if (earlier.stage > stage) stage = earlier.stage;
         if (earlier.batchId === "" && earlier.status !== NOT_CREATED) {
           // Stopped between uploading and recording the batch: find it by its input file, if it was created.
+          // The list is newest first: past the batches created before the upload was recorded (an hour's
+          // leeway for the clocks), it is not there, and the rest of the organisation's history is not read.
+          const since = Date.parse(earlier.submittedAt) - 3_600_000;
           for await (const b of api.batches.list({ limit: 100 })) {
             if (b.input_file_id === earlier.inputFileId) {
               earlier.batchId = b.id;
@@ -616,18 +936,19 @@ async function runStages(
               await saveState(dir, state);
               break;
             }
+            if (typeof b.created_at === "number" && b.created_at * 1000 < since) break;
           }
         }
         if (earlier.batchId !== "") log(`batch stage ${stage}: resuming ${earlier.batchId} (${mine.length} lines) instead of submitting again`);
         else await createBatchWhenRoom(api, earlier, state, dir, options, log, pollMs, parts.map((p) => p.batch));
-        parts.push({ batch: earlier, lines: mine });
+        // All its lines were paid for: those a stopped run read into the cache are counted here, as that run never said them.
+        parts.push({ batch: earlier, lines: mine, paid: recorded });
       }
       // The rest in batches within the Batch API's limits on one input file (requests and bytes).
-      for (const part of splitLines(pending, limits)) {
+      for (const { lines: part, text } of splitLines(pending, limits)) {
         const sig = signature(part);
         // The request file's copy, named by its content too: a later run's stage never writes over an earlier one's.
         const name = requestFileName(stage, endpoint, sig);
-        const text = toJsonl(part);
         await writeFileAtomic(path.join(dir, name), text);
         const file = await api.files.create({ file: await toFile(Buffer.from(text), name, { type: "application/jsonl" }), purpose: "batch" });
         // Recorded before the batch is created, so that a stop in between cannot lead to a second batch.
@@ -635,10 +956,10 @@ async function runStages(
         state.batches.push(batch);
         await saveState(dir, state);
         await createBatchWhenRoom(api, batch, state, dir, options, log, pollMs, parts.map((p) => p.batch));
-        parts.push({ batch, lines: part });
+        parts.push({ batch, lines: part, paid: part });
       }
     }
-    for (const { batch, lines: part } of parts) {
+    for (const { batch, lines: part, paid } of parts) {
       const done = await waitFor(api, batch, state, dir, pollMs, log, judge.label);
       if (done.status === "failed") {
         // Refused as a whole (its input file did not pass validation): none of its lines ran or is paid for.
@@ -658,10 +979,10 @@ async function runStages(
       const errors = parseResultLines(await fileText(api, done.error_file_id, batch, "error", log), `${batch.batchId} errors`);
       const unreadable = [...output.unreadable, ...errors.unreadable];
       if (unreadable.length > 0) log(`batch stage ${stage}: ${unreadable.length} result line${unreadable.length === 1 ? "" : "s"} could not be read (${unreadable[0]}); the other lines are used`);
-      const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable);
-      batch.applied = true;
-      await saveState(dir, state);
+      const failures = await applyResults([...output.lines, ...errors.lines], part, collector, judge, usage, unreadable, paid);
       if (done.status === "cancelled" && failures.size > 0) {
+        batch.applied = true;
+        await saveState(dir, state);
         // Cancelled (in the dashboard, or by the provider): sending the lines it did not run interactively, at
         // twice the price, is the opposite of what a cancel asks. The lines that ran are kept; the run stops.
         throw new Error(
@@ -669,16 +990,25 @@ async function runStages(
             `the other ${failures.size} were not run (nor paid for). Run the same command again to submit them in a new batch`,
         );
       }
-      if (failures.size === 0) continue;
-      log(`batch stage ${stage}: ${failures.size} of ${part.length} lines failed; ${retry === "none" ? "not retried" : `retrying them ${retry === "interactive" ? "interactively" : "in a follow-up batch"}`}`);
-      if (retry === "interactive") await retryInteractively(failures, part, collector, judge, usage, failed);
-      else if (retry === "none") recordFailures(failures, part, judge, failed);
-      else {
-        // Follow-up batch: a line gets one more round, then fails for good.
-        const final = new Map([...failures].filter(([id]) => (rounds.get(id) ?? 0) >= 1));
-        for (const id of failures.keys()) rounds.set(id, (rounds.get(id) ?? 0) + 1);
-        recordFailures(final, part, judge, failed);
+      if (failures.size > 0) {
+        log(`batch stage ${stage}: ${failures.size} of ${part.length} lines failed; ${retry === "none" ? "not retried" : `retrying them ${retry === "interactive" ? "interactively" : "in a follow-up batch"}`}`);
+        if (retry === "interactive") await retryInteractively(failures, part, collector, judge, usage, failed);
+        else if (retry === "none") recordFailures(failures, part, judge, failed);
+        else {
+          // Follow-up batch: a line gets one more round, then fails for good.
+          const final = new Map([...failures].filter(([id]) => (rounds.get(id) ?? 0) >= 1));
+          for (const id of failures.keys()) rounds.set(id, (rounds.get(id) ?? 0) + 1);
+          recordFailures(final, part, judge, failed);
+        }
+        // Kept in the state with the batch read, so that a stopped run resumed neither gives a line
+        // another round nor submits a line that failed after its follow-up batch again (and pays for it).
+        if (retry === "batch") {
+          state.retries = Object.fromEntries(rounds);
+          state.failed = Object.fromEntries(failed);
+        }
       }
+      batch.applied = true;
+      await saveState(dir, state);
     }
   }
 }
@@ -687,14 +1017,73 @@ async function runStages(
  * Writes the requests the next stage needs as Batch API JSONL without
  * submitting anything — for an offline runner such as vLLM's batch runner.
  * Returns how many lines were written (0 when everything is in the cache:
- * then `score` or `scoreBatch` finishes without a call).
+ * then `score` or `scoreBatch` finishes without a call) and the files.
+ *
+ * Requests within the limits of one batch go to `file`. More are split as a
+ * batch run splits a stage: one endpoint a file, each file within the limits
+ * (the API's by default), written as `requests-1.jsonl`, `requests-2.jsonl`, …
+ * next to `file` (whose own name is then not written); run each, and import
+ * each results file (or them all, joined). Request files an earlier export
+ * left under the names this one did not use (`file` when it splits, the
+ * numbered ones past its own) are removed, and named in `removed`: run by
+ * mistake with the new ones, an earlier stage's requests would be paid for again.
  */
-export async function exportBatchRequests(data: DatasetSource, metrics: readonly Metric[], file: string, options: { judge?: Judge | JudgeOptions } = {}): Promise<{ lines: number; chat: number; embeddings: number }> {
+export async function exportBatchRequests(
+  data: DatasetSource,
+  metrics: readonly Metric[],
+  file: string,
+  options: { judge?: Judge | JudgeOptions } & BatchFileLimits = {},
+): Promise<{ lines: number; chat: number; embeddings: number; files: string[]; removed: string[] }> {
+  const limits = batchLimits(options);
   const judge = openaiJudge(options.judge);
   const { collector } = await collect(data, metrics, judge, new Map());
   const lines = requestLines(collector, judge.embeddingBatchSize);
-  await writeFileAtomic(file, toJsonl(lines));
-  return { lines: lines.length, chat: lines.filter((l) => l.url === "/v1/chat/completions").length, embeddings: lines.filter((l) => l.url === "/v1/embeddings").length };
+  const counts = { lines: lines.length, chat: lines.filter((l) => l.url === "/v1/chat/completions").length, embeddings: lines.filter((l) => l.url === "/v1/embeddings").length };
+  const whole = splitLines(lines, limits);
+  const ext = /\.[^./\\]+$/.exec(file)?.[0] ?? "";
+  const numbered = (n: number): string => `${file.slice(0, file.length - ext.length)}-${n}${ext}`;
+  if (whole.length <= 1) {
+    await writeFileAtomic(file, whole[0]?.text ?? "");
+    return { ...counts, files: [file], removed: await removeEarlierExports(numbered, 1) };
+  }
+  // As a batch run sends them: the Batch API takes one endpoint a batch.
+  const parts = (["/v1/chat/completions", "/v1/embeddings"] as const).flatMap((endpoint) => splitLines(lines.filter((l) => l.url === endpoint), limits));
+  const files = parts.map((_, i) => numbered(i + 1));
+  for (const [i, part] of parts.entries()) await writeFileAtomic(files[i]!, part.text);
+  const removed = await removeEarlierExports(numbered, parts.length + 1);
+  if (await isExportedRequests(file)) {
+    await rm(file, { force: true });
+    removed.unshift(file);
+  }
+  return { ...counts, files, removed };
+}
+
+/**
+ * Removes the files an earlier export wrote under the numbered names this one did not use
+ * (`numbered(from)` on), and returns them. Only files that begin as an export's request lines are removed.
+ */
+async function removeEarlierExports(numbered: (n: number) => string, from: number): Promise<string[]> {
+  const removed: string[] = [];
+  for (let n = from; await isExportedRequests(numbered(n)); n++) {
+    await rm(numbered(n), { force: true });
+    removed.push(numbered(n));
+  }
+  return removed;
+}
+
+/** Whether a file is there and begins as a request file an export writes (custom_id first, of a chat or embeddings line). */
+async function isExportedRequests(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, "r");
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+      return /^\{"custom_id":"(chat-|emb-batch-)[0-9a-f]/.test(buffer.subarray(0, bytesRead).toString("utf8"));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,8 +1,6 @@
 /**
  * `evalframe batch status`: what the batch folder recorded.
  */
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import { flag, parseCommand, stringOption } from "./args";
 import { failOnError, UsageError } from "./errors";
 import type { Command } from "./command";
@@ -16,7 +14,7 @@ export const batchCommand: Command = async (argv, io, env) => {
   if (sub !== "status") throw new UsageError(`${c}: the only subcommand is "status" (evalframe batch status --batch-dir DIR)`, c);
   const args = parseCommand(c, rest, { "batch-dir": s, live: b, ...JUDGE_OPTIONS });
   const dir = stringOption(args, "batch-dir") ?? ".evalframe-batch";
-  const { batchStatus } = batchRuntime();
+  const { batchStatus, batchFolderHolder } = batchRuntime();
   const { formatTable, createJudge } = runtime();
   // --live asks the Batches API: the server and key come from the judge flags and the given environment.
   const live = flag(args, "live") ? { judge: createJudge({ ...(await judgeFlags(c, args, env)).options, judge: "openai", quiet: true }, env) } : {};
@@ -26,13 +24,9 @@ export const batchCommand: Command = async (argv, io, env) => {
     return 0;
   }
   // A run holding the folder now (its lock file): said, so that a second run is not started in the same folder.
-  let holder: { pid?: unknown; host?: unknown; since?: unknown } | undefined;
-  try {
-    holder = JSON.parse(readFileSync(path.join(dir, "lock"), "utf8")) as typeof holder;
-  } catch {
-    holder = undefined;
-  }
-  if (holder) io.out(`${dir}: in use by the batch run of process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")} since ${String(holder.since ?? "?")}\n`);
-  io.out(`${formatTable(batches.map((b) => ({ stage: b.stage, endpoint: b.endpoint, batch: b.batchId || "(uploaded, not created)", lines: b.lines, status: b.status, applied: b.applied ? "yes" : "no", submitted: b.submittedAt })))}\n`);
+  const holder = await batchFolderHolder(dir);
+  if (holder?.gone) io.out(`${dir}: its lock was left by process ${String(holder.pid ?? "?")} (since ${String(holder.since ?? "?")}), which no longer runs: the next run takes the folder over and resumes its batches\n`);
+  else if (holder) io.out(`${dir}: in use by the batch run of process ${String(holder.pid ?? "?")} on ${String(holder.host ?? "?")} since ${String(holder.since ?? "?")}\n`);
+  io.out(`${formatTable(batches.map((b) => ({ stage: b.stage, endpoint: b.endpoint, batch: b.batchId || "(uploaded, not created)", lines: b.lines, status: b.status, applied: b.applied ? "yes" : "no", submitted: b.submittedAt, ...(batches.some((x) => x.adoptedFrom !== undefined) ? { "submitted from": b.adoptedFrom ?? "this folder" } : {}) })))}\n`);
   return 0;
 };

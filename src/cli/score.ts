@@ -353,9 +353,14 @@ async function scoreInput(argv: readonly string[], io: CliIO, env: EnvironmentVa
   }
   const { scoreBatch, exportBatchRequests, importBatchResults } = batchRuntime();
   if (batchExport !== undefined) {
-    const exported = await exportBatchRequests(df!, selected, batchExport, { judge });
+    const exported = await exportBatchRequests(df!, selected, batchExport, { judge, ...(batchMaxLines !== undefined ? { maxLinesPerBatch: batchMaxLines } : {}) });
+    if (exported.removed.length > 0) io.out(`removed the request files an earlier export left under these names (not needed now; run, they would be paid for again): ${exported.removed.join(", ")}\n`);
     if (exported.lines > 0) {
-      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) to ${batchExport}; run them (e.g. with vLLM's batch runner), then: ${importCommand(argv, input, out || "scored.csv")}\n`);
+      const files =
+        exported.files.length === 1
+          ? `to ${batchExport}; run them (e.g. with vLLM's batch runner), then`
+          : `in ${exported.files.length} files, one endpoint each and each within the limits on one batch (--batch-max-lines, else the Batch API's 50,000 lines and 190 MB): ${exported.files.join(", ")}; run each (e.g. with vLLM's batch runner), then import each results file (or them joined)`;
+      io.out(`wrote ${exported.lines.toLocaleString("en-US")} batch request lines (${exported.chat} chat, ${exported.embeddings} embeddings) ${files}: ${importCommand(argv, input, out || "scored.csv")}\n`);
       return 0;
     }
     if (out === "") {

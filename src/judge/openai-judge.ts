@@ -804,6 +804,11 @@ export class OpenAIJudge implements Judge {
     return this.chat.client;
   }
 
+  /** The reply cache's folder (undefined with the cache off): batch mode records next to it which batch folders use it. */
+  get cacheFolder(): string | undefined {
+    return this.config.cacheDir === false ? undefined : this.config.cacheDir;
+  }
+
   /** Messages safe to show: no secret. */
   scrub(text: string): string {
     return redactSecrets(text, this.secrets());
