@@ -199,8 +199,8 @@ Batch mode (OpenAI Batch API: half the price, results within 24 h):
   --batch                    send the requests as batches (Files + Batches API), poll, and score
   --batch-dir DIR            where batch ids and stages are kept, so a stopped run resumes (default .evalframe-batch)
   --poll-interval S          seconds between status polls (default 30)
-  --batch-max-lines N        with --batch: at most N requests a batch (default 50,000, the API's limit); fewer
-                             keep each batch under your organisation's enqueued token limit
+  --batch-max-lines N        with --batch or --batch-export: at most N requests a batch or file (default 50,000,
+                             the API's limit); fewer keep each batch under your organisation's enqueued token limit
   --batch-export FILE        write the next stage's requests as Batch JSONL without submitting (--out optional;
                              no API key needed: nothing is sent)
   --batch-import FILE        read a batch output file made elsewhere (e.g. vLLM's batch runner) into the cache
