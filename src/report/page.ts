@@ -104,8 +104,16 @@ details.group > summary .count { font-weight: 600; }
 .v-FN { color: var(--err); }
 .why { color: var(--muted); font-size: 0.92em; }
 footer { margin-top: 3em; padding-top: 1em; border-top: 1px solid var(--line); font-size: 0.88em; }
+.ci { white-space: nowrap; }
 @media (max-width: 700px) { main { padding: 16px; } nav.toc ol { columns: 1; } }
-@media print { body { background: #fff; } main { padding: 0; } .filters { display: none; } figure, article.row, .question { break-inside: avoid; } }
+@media (max-width: 700px), print {
+  th.num, td.num:has(> .ci) { white-space: normal; }
+  table.compact td:not(.num), table.compact th:not(.num) { min-width: 7em; }
+  figure { overflow-x: visible; }
+  .chart .vega-embed, .chart svg { max-width: 100%; }
+  .chart svg { height: auto; }
+}
+@media print { body { background: #fff; } main { padding: 0; } .filters { display: none; } .table-wrap { overflow-x: visible; } table { font-size: 11px; } figure, article.row, .question { break-inside: avoid; } }
 `;
 
 /**

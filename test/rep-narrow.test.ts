@@ -1,0 +1,76 @@
+/**
+ * The report on a phone (a 375 px wide frame in headless Chromium; the same
+ * rules serve the printed page): the comparison table's model columns stay
+ * readable (words on a line, not one letter under another), and every chart
+ * is scaled to its box instead of being cut at its right edge, where the
+ * counts and the legend are.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { buildReport, createJudge, loadDataset, scoreAnswerCorrectness } from "../src/index";
+import { escapeHtml } from "../src/display/html";
+import { dumpDom, pageResult } from "./support/browser";
+import { tempDir, writeText } from "./support/files";
+import { writeSampleHead } from "./support/sample";
+
+/** Measures the framed report once its charts are drawn. */
+const MEASURE = `function measure(doc, win) {
+  const rect = (el) => el.getBoundingClientRect();
+  const pairCells = Array.prototype.map.call(doc.querySelectorAll("#comparison table.compact tbody tr td:first-child"), function (td) { return { text: td.textContent, width: rect(td).width }; });
+  const charts = Array.prototype.map.call(doc.querySelectorAll("#charts figure"), function (f) {
+    const svg = f.querySelector(".chart svg");
+    return { id: f.querySelector(".chart").id, figureRight: rect(f).right, svgRight: svg ? rect(svg).right : null, svgWidth: svg ? rect(svg).width : 0 };
+  });
+  return { viewport: win.innerWidth, page: doc.documentElement.scrollWidth, pairCells: pairCells, charts: charts };
+}`;
+
+function framed(html: string, width: number): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}iframe{width:${width}px;height:900px;border:0;display:block}</style></head><body>
+<iframe id="report" sandbox="allow-scripts allow-same-origin" srcdoc="${escapeHtml(html)}"></iframe>
+<pre id="result"></pre>
+<script>
+${MEASURE}
+const frame = document.getElementById("report");
+function wait() {
+  const doc = frame.contentDocument;
+  const status = doc && doc.readyState === "complete" ? doc.getElementById("evalframe-status") : null;
+  if (status && status.getAttribute("data-done") === "true") {
+    try { document.getElementById("result").textContent = JSON.stringify(measure(doc, frame.contentWindow)); }
+    catch (e) { document.getElementById("result").textContent = JSON.stringify({ failure: String(e && e.stack || e) }); }
+  } else setTimeout(wait, 50);
+}
+wait();
+</script></body></html>`;
+}
+
+interface Measured {
+  failure?: string;
+  viewport: number;
+  page: number;
+  pairCells: { text: string; width: number }[];
+  charts: { id: string; figureRight: number; svgRight: number | null; svgWidth: number }[];
+}
+
+describe("report on a 375 px screen", () => {
+  it("keeps the model pairs readable and every chart inside its box", async () => {
+    const dir = tempDir();
+    const scored = await scoreAnswerCorrectness(await loadDataset(writeSampleHead(dir, 8)), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
+    const html = buildReport(scored, { generatedAt: null });
+    const page = writeText(dir, "narrow.html", framed(html, 375));
+    const result = pageResult<Measured>(dumpDom(page, 30_000, { windowSize: "500,1000" }));
+    assert.equal(result.failure, undefined, "the measuring script ran");
+    assert.equal(result.viewport, 375, "the report's window is 375 px wide");
+    assert.ok(result.page <= 375, `the page is ${result.page} px wide in a 375 px window`);
+    assert.equal(result.pairCells.length, 3, "three model pairs in the comparison table");
+    for (const cell of result.pairCells) {
+      // "atlas-pro − chatter-xl" one letter to a line was about 10 px wide.
+      assert.ok(cell.width >= 80, `the pair "${cell.text}" is ${cell.width} px wide: too narrow to read`);
+    }
+    assert.ok(result.charts.length >= 5, `charts measured: ${result.charts.length}`);
+    for (const chart of result.charts) {
+      assert.notEqual(chart.svgRight, null, `${chart.id} was drawn`);
+      assert.ok(chart.svgRight! <= chart.figureRight + 0.5, `${chart.id} runs past its box (${chart.svgRight} > ${chart.figureRight}): its right side is cut off`);
+      assert.ok(chart.svgWidth >= 250, `${chart.id} is ${chart.svgWidth} px wide: scaled too small`);
+    }
+  });
+});
