@@ -42,6 +42,14 @@ export interface ChartContext {
   pairs?: readonly (readonly [string, string])[];
 }
 
+/**
+ * Most questions in the report's questions × models heatmap: those where the
+ * models disagree most (every question is under "Answers by question"). A
+ * row per question of a 5,000-row table would be a chart thousands of pixels
+ * tall, pushing the charts after it out of sight.
+ */
+export const MAX_HEATMAP_QUESTIONS = 60;
+
 /** How many pairs the per-question differences chart holds when no pairs are named. */
 export const MAX_DEFAULT_PAIRS = 10;
 
@@ -207,8 +215,8 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
       thresholdSweep(scored, { metric: sweepMetric }),
     );
     for (const view of OWN_VIEWS[d.name] ?? []) add(view.id, view.title, view.caption, view.applies(has, table), () => view.build(scored));
-    add("heatmap", "Questions × models", `${heading} per question and model, the questions where models disagree most on top.`, has("id"), () =>
-      questionHeatmap(scored, { metric }),
+    add("heatmap", "Questions × models", `${heading} per question and model, the questions where models disagree most on top (at most ${MAX_HEATMAP_QUESTIONS}).`, has("id"), () =>
+      questionHeatmap(scored, { metric, maxQuestions: MAX_HEATMAP_QUESTIONS }),
     );
     if (models.length >= 2 && has("id")) {
       const chosen = chartPairs(models, context.pairs, highestMean(table, metric));
