@@ -2,7 +2,7 @@
 import { quantileSorted7 } from "../stats/descriptive";
 import { nanMax, nanMin } from "../stats/descriptive";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn } from "./data";
+import { chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, unscoredNote } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -112,10 +112,14 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
   const groups = groupByKey(groupLabels(table, by));
   const stats: Record<string, unknown>[] = [];
   let failed = 0;
+  const unscored: string[] = [];
   for (const [model, rows] of groups) {
     const values = rows.map((i) => scores[i]!).filter((s) => Number.isFinite(s));
     failed += rows.length - values.length;
-    if (values.length === 0) continue;
+    if (values.length === 0) {
+      unscored.push(model);
+      continue;
+    }
     const sorted = Float64Array.from(values).sort();
     stats.push({
       model,
@@ -143,7 +147,7 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
     { mark: { type: "tick", color: "black", size: 18, thickness: 2 }, encoding: { y, x: { field: "median", type: "quantitative" }, tooltip } },
     { mark: { type: "text", align: "left", baseline: "middle", dx: 6, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },
   ];
-  const spec = baseSpec(`${metric} by ${by}`, [excludedNote(failed), judgeLine(options.judgeLabel, [table], [metric])]);
+  const spec = baseSpec(`${metric} by ${by}`, [[excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · "), judgeLine(options.judgeLabel, [table], [metric])]);
   const strip = (options.strip ?? true) && table.rowCount <= MAX_INLINE_ROWS;
   if (!strip) return finishSpec({ ...spec, width: 480, height: { step: 40 }, data: { values: stats }, layer: layers });
   const points = [...groups].flatMap(([model, rows]) => rows.filter((i) => Number.isFinite(scores[i]!)).map((i) => ({ model, score: scores[i]!, row: i })));

@@ -8,7 +8,7 @@ import { getColumn, type Table } from "../dataset/table";
 import type { PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, groupColumn, groupLabels, inChartWords, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupColumn, groupLabels, inChartWords, numberColumn, textColumn, unscoredNote } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -32,7 +32,7 @@ interface SummaryRow {
 }
 
 /** Rows of a summary for one metric: group, mean, CI, n; summarises a scored frame first if needed (a `by` given must name a column of the input). */
-function summaryRows(data: FrameInput, metric: string, byOption: string | undefined, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; input: Table; by: string } {
+function summaryRows(data: FrameInput, metric: string, byOption: string | undefined, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; unscored: string[]; input: Table; by: string } {
   const input = chartTable(data, caller);
   const by = groupColumn(input, byOption, caller);
   let table = input;
@@ -49,14 +49,18 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
   const passRate = getColumn(table, "pass_rate") ? numberColumn(table, "pass_rate", caller) : mean.map(() => Number.NaN);
   const rows: SummaryRow[] = [];
   let failed = 0;
+  const unscored: string[] = [];
   metrics.forEach((m, i) => {
     if (m !== metric) return;
     failed += Number.isFinite(nError[i]!) ? nError[i]! : 0;
-    if (!Number.isFinite(mean[i]!)) return;
+    if (!Number.isFinite(mean[i]!)) {
+      unscored.push(groups[i]!);
+      return;
+    }
     rows.push({ model: groups[i]!, mean: mean[i]!, ci_low: low[i]!, ci_high: high[i]!, n: nValid[i]!, pass_rate: passRate[i]! });
   });
   if (rows.length === 0) throw new Error(`${caller}: the summary has no valid "${metric}" rows by "${by}"`);
-  return { rows, failed, input, by };
+  return { rows, failed, unscored, input, by };
 }
 
 /** "n = 1 234" with a thin grouping that renders in every font. */
@@ -91,7 +95,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
  */
 export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
+  const { rows, failed, unscored, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
   const axis = `mean ${metric}`;
   const values = rows.map((r) => {
     // A bootstrap of scores that never vary (every score 0) is a point, not a certain mean: no bar, and the label says why.
@@ -118,7 +122,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const small = !binary && rows.some((r) => !(r.n >= 2));
   const bars = binary ? "bars: 95% Wilson score interval (scores are 0 or 1)" : "bars: 95% bootstrap CI of the mean";
-  const note = [bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed)].filter(Boolean).join(" · ");
+  const note = [bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
     ...baseSpec(`Mean ${metric} by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
@@ -162,7 +166,7 @@ function pointScale(values: readonly { mean: number; ci_low: number | null; ci_h
  */
 export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "multimodal_relevance";
-  const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "relevanceRate");
+  const { rows, failed, unscored, input, by } = summaryRows(data, metric, options.by, options.seed, "relevanceRate");
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const values = rows.map((r) => {
     const n = Math.round(r.n);
@@ -193,7 +197,7 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
     { field: "ci_high", type: "quantitative", title: "95% CI to", format: ".1%" },
   ];
   const color = { ...modelColorEncoding(models, "model", by), legend: null };
-  const note = [binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed)].filter(Boolean).join(" · ");
+  const note = [binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
     ...baseSpec(`Relevance rate by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
