@@ -63,6 +63,15 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
   return { rows, failed, unscored, input, by };
 }
 
+/**
+ * The groups ordered from the highest value down (ties keep their order), so
+ * that the chart reads as a ranking: the best model on top. Colours stay
+ * those of the groups' order in the table.
+ */
+function highestFirst(rows: readonly SummaryRow[], value: (row: SummaryRow) => number): string[] {
+  return [...rows].sort((a, b) => value(b) - value(a)).map((r) => r.model);
+}
+
 /** "n = 1 234" with a thin grouping that renders in every font. */
 function nText(n: number): string {
   return `n = ${Number.isFinite(n) ? n.toLocaleString("en-US") : "?"}`;
@@ -80,7 +89,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
 }
 
 /**
- * Mean score per model as a dot, its 95% interval as an error bar, and
+ * Mean score per model as a dot (the highest on top), its 95% interval as an error bar, and
  * "mean · n" written beside it (with "no CI" when fewer than two scores give
  * no interval), from a `summarize` result (or a scored frame, summarised with
  * a seeded bootstrap). The interval is `summarize`'s: the bootstrap CI of the
@@ -110,7 +119,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
     };
   });
   const models = rows.map((r) => r.model);
-  const y = { field: "model", type: "nominal", title: by, sort: models };
+  const y = { field: "model", type: "nominal", title: by, sort: highestFirst(rows, (r) => r.mean) };
   const tooltip = [
     { field: "model", type: "nominal", title: by },
     { field: "mean", type: "quantitative", title: axis, format: ".3f" },
@@ -122,7 +131,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const small = !binary && rows.some((r) => !(r.n >= 2));
   const bars = binary ? "bars: 95% Wilson score interval (scores are 0 or 1)" : "bars: 95% bootstrap CI of the mean";
-  const note = [bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
+  const note = ["highest first", bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
     ...baseSpec(`Mean ${metric} by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
@@ -154,7 +163,7 @@ function pointScale(values: readonly { mean: number; ci_low: number | null; ci_h
 
 /**
  * Rate per model (share of valid rows scored 1, e.g. judged relevant) as a
- * bar, its 95% Wilson score interval as an error bar (drawn at any n, also
+ * bar (the highest on top), its 95% Wilson score interval as an error bar (drawn at any n, also
  * n = 1), a tick at the rate so that a rate of 0 is seen as a zero rather
  * than a missing bar, and "rate · n" written on every bar. For a score that
  * is not always 0 or 1 the interval is the bootstrap CI of the mean, and the
@@ -187,7 +196,7 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
     };
   });
   const models = rows.map((r) => r.model);
-  const y = { field: "model", type: "nominal", title: by, sort: models };
+  const y = { field: "model", type: "nominal", title: by, sort: highestFirst(rows, (r) => r.mean) };
   const tooltip = [
     { field: "model", type: "nominal", title: by },
     { field: "rate", type: "quantitative", title: "rate", format: ".1%" },
@@ -197,7 +206,7 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
     { field: "ci_high", type: "quantitative", title: "95% CI to", format: ".1%" },
   ];
   const color = { ...modelColorEncoding(models, "model", by), legend: null };
-  const note = [binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
+  const note = ["highest first", binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
     ...baseSpec(`Relevance rate by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
