@@ -15,7 +15,7 @@ import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
 import { estimateReader, type TestEstimate } from "../analysis/test-estimate";
 import { worst } from "../analysis/drilldown";
-import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
+import { metricScores, repeatedAnswers, summarize, type FrameInput } from "../analysis/summarize";
 import { scoringsOf } from "../analysis/scoring-changes";
 import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
 import { isPointInterval } from "../stats/bootstrap";
@@ -449,6 +449,23 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
   return reportTable(columns, rows);
 }
 
+/**
+ * Under the summary, when rows answer an (id, model) that an earlier row
+ * answered: how many, the first of them, and that the summary counts them in
+ * n_error rather than averaging them in (the charts draw every score); ""
+ * when there are none. Without it n_error read as failed scoring.
+ */
+function repeatsNote(table: Table, text: (text: string) => string): string {
+  const repeats = repeatedAnswers(table);
+  if (repeats.length === 0) return "";
+  const { row, first } = repeats[0]!;
+  const model = getColumn(table, "model") ? `, model "${textAt(table, "model", row)}"` : "";
+  const where = `row ${row} (id "${textAt(table, "id", row)}"${model}${first !== undefined ? `, first answered at row ${first}` : ""})`;
+  return `<p class="note repeats">${text(
+    `${counted(repeats.length, "row")} ${repeats.length === 1 ? "answers" : "answer"} an (id, model) that an earlier row answered, first ${where}: the summary counts ${repeats.length === 1 ? "it" : "them"} in n_error, not in the mean (the charts draw every score); each model may answer each id once.`,
+  )}</p>`;
+}
+
 /** The numbers a chart draws, in a table under it (closed), for readers who cannot see the chart; "" when it has none. */
 function numbersOf(chart: ReportChart): string {
   const table = chartDataTable(chart.spec, escapeHtml);
@@ -561,6 +578,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
         (getColumn(tableFromDataFrame(summary), "n_error")?.values ?? []).some((v) => typeof v === "number" && v > 0) ? " · n_error: rows that could not be scored (never counted as 0)" : ""
       }. Under "All columns": n_valid, std, quartiles, min and max.</p>`,
       summaryTable(summary),
+      repeatsNote(table, text),
       onDemand("All columns", fullTable(summary)),
     ].join("\n"),
   });
