@@ -3,7 +3,8 @@
  * rules serve the printed page): the comparison table's model columns stay
  * readable (words on a line, not one letter under another), and every chart
  * is scaled to its box instead of being cut at its right edge, where the
- * counts and the legend are.
+ * counts and the legend are; the answers' filter bar keeps its labels on one
+ * line and its controls inside it, with a model of a long name.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -11,17 +12,28 @@ import { buildReport, createJudge, loadDataset, scoreAnswerCorrectness } from ".
 import { escapeHtml } from "../src/display/html";
 import { dumpDom, pageResult } from "./support/browser";
 import { tempDir, writeText } from "./support/files";
-import { writeSampleHead } from "./support/sample";
+import { sampleHeadRows } from "./support/sample";
+import { formatCsv } from "../src/dataset/export";
+
+const LONG = "openai/gpt-4o-mini-2024-07-18-with-a-very-long-suffix-preview";
 
 /** Measures the framed report once its charts are drawn. */
 const MEASURE = `function measure(doc, win) {
   const rect = (el) => el.getBoundingClientRect();
+  const bar = doc.getElementById("answer-filters");
+  const barRight = rect(bar).right;
+  const controls = Array.prototype.map.call(bar.querySelectorAll("label"), function (label) {
+    const range = doc.createRange();
+    range.selectNodeContents(label.firstChild);
+    const control = label.querySelector("select, input");
+    return { text: label.firstChild.textContent.trim(), lines: range.getClientRects().length, right: rect(control).right, barRight: barRight };
+  });
   const pairCells = Array.prototype.map.call(doc.querySelectorAll("#comparison table.compact tbody tr td:first-child"), function (td) { return { text: td.textContent, width: rect(td).width }; });
   const charts = Array.prototype.map.call(doc.querySelectorAll("#charts figure"), function (f) {
     const svg = f.querySelector(".chart svg");
     return { id: f.querySelector(".chart").id, figureRight: rect(f).right, svgRight: svg ? rect(svg).right : null, svgWidth: svg ? rect(svg).width : 0 };
   });
-  return { viewport: win.innerWidth, page: doc.documentElement.scrollWidth, pairCells: pairCells, charts: charts };
+  return { viewport: win.innerWidth, page: doc.documentElement.scrollWidth, pairCells: pairCells, charts: charts, controls: controls };
 }`;
 
 function framed(html: string, width: number): string {
@@ -49,12 +61,15 @@ interface Measured {
   page: number;
   pairCells: { text: string; width: number }[];
   charts: { id: string; figureRight: number; svgRight: number | null; svgWidth: number }[];
+  controls: { text: string; lines: number; right: number; barRight: number }[];
 }
 
 describe("report on a 375 px screen", () => {
   it("keeps the model pairs readable and every chart inside its box", async () => {
     const dir = tempDir();
-    const scored = await scoreAnswerCorrectness(await loadDataset(writeSampleHead(dir, 8)), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
+    // One model with a long name: the filter bar's model list is as wide as its longest option.
+    const rows = sampleHeadRows(8).map((r) => (r["model"] === "chatter-xl" ? { ...r, model: LONG } : r));
+    const scored = await scoreAnswerCorrectness(await loadDataset(writeText(dir, "sample.csv", formatCsv(rows))), { judge: createJudge({ judge: "offline" }), progress: false, quiet: true });
     const html = buildReport(scored, { generatedAt: null });
     const page = writeText(dir, "narrow.html", framed(html, 375));
     const result = pageResult<Measured>(dumpDom(page, 30_000, { windowSize: "500,1000" }));
@@ -65,6 +80,11 @@ describe("report on a 375 px screen", () => {
     for (const cell of result.pairCells) {
       // "atlas-pro − chatter-xl" one letter to a line was about 10 px wide.
       assert.ok(cell.width >= 80, `the pair "${cell.text}" is ${cell.width} px wide: too narrow to read`);
+    }
+    assert.deepEqual(result.controls.map((c) => c.text), ["Model", "Show", "Search"], "the filter bar's labels");
+    for (const c of result.controls) {
+      assert.equal(c.lines, 1, `the filter label "${c.text}" is broken over ${c.lines} lines`);
+      assert.ok(c.right <= c.barRight + 0.5, `the "${c.text}" control runs past the filter bar (${c.right} > ${c.barRight})`);
     }
     assert.ok(result.charts.length >= 5, `charts measured: ${result.charts.length}`);
     for (const chart of result.charts) {

@@ -74,9 +74,9 @@ article.row pre { background: var(--soft); padding: 0.5em 0.8em; border-radius: 
 details.group { margin: 0.5em 0; padding: 0.4em 0.8em; border: 1px solid var(--line); border-radius: 6px; }
 details.group > summary .count { font-weight: 600; }
 .filters { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 0.6em 0 1em; padding: 8px 12px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; font-size: 0.92em; }
-.filters label { display: flex; gap: 6px; align-items: center; }
+.filters label { display: flex; gap: 6px; align-items: center; max-width: 100%; min-width: 0; white-space: nowrap; }
 .filters input[type="search"] { width: 22em; max-width: 100%; }
-.filters select, .filters input { font: inherit; padding: 2px 4px; }
+.filters select, .filters input { font: inherit; padding: 2px 4px; min-width: 0; max-width: 100%; flex: 0 1 auto; }
 #filter-count { color: var(--muted); margin-left: auto; }
 .question { margin: 0 0 18px; padding: 10px 14px 12px; border: 1px solid var(--line); border-radius: 6px; }
 .question h3 { margin: 0 0 0.3em; font-size: 1em; }
