@@ -95,6 +95,11 @@ export interface BoxOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   strip?: boolean;
 }
 
+/** Gap between a whisker's end and its "n = …" label, in pixels. */
+const N_LABEL_DX = 6;
+/** Width of a character of that 10 px label, in pixels, rounded up (DejaVu Sans digits are 6.4 px). */
+const N_LABEL_CHAR = 6.5;
+
 /**
  * Box plot of a score per model (min, quartiles by R's type 7, median, max,
  * computed in TypeScript), with every score drawn as a tick when the table is
@@ -133,7 +138,10 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
     });
   }
   const models = [...groups.keys()];
-  const color = modelColorEncoding(models, "model", by);
+  // The "n = …" written right of each whisker runs past the plot when a model's best score is the
+  // axis's end (0/1 scores, a perfect answer): the legend keeps clear of the widest one.
+  const widest = Math.max(0, ...stats.map((s) => String(s["label"]).length));
+  const color = { ...modelColorEncoding(models, "model", by), legend: { offset: N_LABEL_DX + widest * N_LABEL_CHAR + 12 } };
   const y = { field: "model", type: "nominal", title: by, sort: models };
   const tooltip = [
     { field: "model", type: "nominal", title: by },
@@ -145,7 +153,7 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
     { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: metric, ...(stats.length === 0 ? { scale: { domain: [0, 1] } } : {}) }, x2: { field: "max" }, tooltip } },
     { mark: { type: "bar", size: 18, opacity: 0.5 }, encoding: { y, x: { field: "p25", type: "quantitative" }, x2: { field: "p75" }, color, tooltip } },
     { mark: { type: "tick", color: "black", size: 18, thickness: 2 }, encoding: { y, x: { field: "median", type: "quantitative" }, tooltip } },
-    { mark: { type: "text", align: "left", baseline: "middle", dx: 6, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },
+    { mark: { type: "text", align: "left", baseline: "middle", dx: N_LABEL_DX, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },
   ];
   const spec = baseSpec(`${metric} by ${by}`, [[excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · "), judgeLine(options.judgeLabel, [table], [metric])]);
   const strip = (options.strip ?? true) && table.rowCount <= MAX_INLINE_ROWS;
