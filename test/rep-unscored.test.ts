@@ -30,6 +30,15 @@ describe("charts with a model that has no valid score", () => {
     assert.match(subtitle(relevanceRate(rows("multimodal_relevance", true))), /no valid score: broken/);
   });
 
+  it("keeps each subtitle line short enough not to widen the chart, with a model that failed and one with a single score", () => {
+    const scored = [...rows("answer_correctness", false), { id: "q0", model: "single", user_input: "question 0", answer_correctness: 0.5, answer_correctness_error: "" }];
+    for (const spec of [meanWithCI(scored), scoreBox(scored)]) {
+      const lines = ([] as string[]).concat((spec as { title?: { subtitle?: string | string[] } }).title?.subtitle ?? []);
+      assert.match(lines.join(" | "), /no valid score: broken/);
+      for (const line of lines) assert.ok(line.length <= 90, `a subtitle line of ${line.length} characters: "${line}"`);
+    }
+  });
+
   it("names nobody when every model has a score", () => {
     const scored = rows("answer_correctness", false).filter((r) => r["model"] === "atlas");
     assert.doesNotMatch(subtitle(scoreBox(scored)), /no valid score/);

@@ -131,9 +131,11 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const small = !binary && rows.some((r) => !(r.n >= 2));
   const bars = binary ? "bars: 95% Wilson score interval (scores are 0 or 1)" : "bars: 95% bootstrap CI of the mean";
-  const note = ["highest first", bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
+  const note = ["highest first", bars, small ? "no CI with fewer than 2 scores" : undefined].filter(Boolean).join(" · ");
+  // What is left out on a line of its own: one long line would widen the chart.
+  const left = [excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
-    ...baseSpec(`Mean ${metric} by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
+    ...baseSpec(`Mean ${metric} by ${by}`, [note, left, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
     height: { step: 36 },
     data: { values },
@@ -206,9 +208,10 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
     { field: "ci_high", type: "quantitative", title: "95% CI to", format: ".1%" },
   ];
   const color = { ...modelColorEncoding(models, "model", by), legend: null };
-  const note = ["highest first", binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
+  const note = ["highest first", binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)"].join(" · ");
+  const left = [excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
-    ...baseSpec(`Relevance rate by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
+    ...baseSpec(`Relevance rate by ${by}`, [note, left, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
     height: { step: 36 },
     data: { values },
