@@ -79,8 +79,8 @@ export interface ReportOptions {
   onPreviousProblem?: (problem: PreviousRunProblem) => void;
   /**
    * The model pairs (a, b) in the per-question differences chart (a − b, one
-   * strip per pair). Default: every pair of models (the first 10 when there
-   * are more).
+   * strip per pair). Default: every pair of models; past 10 pairs, each
+   * model against the one of the highest mean.
    */
   pairs?: readonly (readonly [string, string])[];
   /** A score at or above this counts as "passed" in the answers section (default 0.5; 0/1 scores pass at 1). */
