@@ -4,7 +4,8 @@
  * readable (words on a line, not one letter under another), and every chart
  * is scaled to its box instead of being cut at its right edge, where the
  * counts and the legend are; the answers' filter bar keeps its labels on one
- * line and its controls inside it, with a model of a long name.
+ * line and its controls inside it, with a model of a long name; a statements
+ * table's headers, labels and verdicts ("verdict", "A1", "covered") stay whole.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -28,12 +29,18 @@ const MEASURE = `function measure(doc, win) {
     const control = label.querySelector("select, input");
     return { text: label.firstChild.textContent.trim(), lines: range.getClientRects().length, right: rect(control).right, barRight: barRight };
   });
+  const words = Array.prototype.map.call(doc.querySelectorAll("#worst article.row table")[0].querySelectorAll("th, tbody td:nth-child(-n+2)"), function (cell) {
+    const range = doc.createRange();
+    range.selectNodeContents(cell);
+    const tops = new Set(Array.prototype.map.call(range.getClientRects(), function (r) { return Math.round(r.top); }));
+    return { text: cell.textContent, lines: tops.size };
+  });
   const pairCells = Array.prototype.map.call(doc.querySelectorAll("#comparison table.compact tbody tr td:first-child"), function (td) { return { text: td.textContent, width: rect(td).width }; });
   const charts = Array.prototype.map.call(doc.querySelectorAll("#charts figure"), function (f) {
     const svg = f.querySelector(".chart svg");
     return { id: f.querySelector(".chart").id, figureRight: rect(f).right, svgRight: svg ? rect(svg).right : null, svgWidth: svg ? rect(svg).width : 0 };
   });
-  return { viewport: win.innerWidth, page: doc.documentElement.scrollWidth, pairCells: pairCells, charts: charts, controls: controls };
+  return { viewport: win.innerWidth, page: doc.documentElement.scrollWidth, pairCells: pairCells, charts: charts, controls: controls, words: words };
 }`;
 
 function framed(html: string, width: number): string {
@@ -62,6 +69,7 @@ interface Measured {
   pairCells: { text: string; width: number }[];
   charts: { id: string; figureRight: number; svgRight: number | null; svgWidth: number }[];
   controls: { text: string; lines: number; right: number; barRight: number }[];
+  words: { text: string; lines: number }[];
 }
 
 describe("report on a 375 px screen", () => {
@@ -86,6 +94,8 @@ describe("report on a 375 px screen", () => {
       assert.equal(c.lines, 1, `the filter label "${c.text}" is broken over ${c.lines} lines`);
       assert.ok(c.right <= c.barRight + 0.5, `the "${c.text}" control runs past the filter bar (${c.right} > ${c.barRight})`);
     }
+    assert.ok(result.words.some((w) => w.text === "verdict"), `the statements table's headers: ${JSON.stringify(result.words)}`);
+    for (const w of result.words) assert.ok(w.lines <= 1, `"${w.text}" in a statements table is broken over ${w.lines} lines`);
     assert.ok(result.charts.length >= 5, `charts measured: ${result.charts.length}`);
     for (const chart of result.charts) {
       assert.notEqual(chart.svgRight, null, `${chart.id} was drawn`);

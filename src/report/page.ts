@@ -68,6 +68,7 @@ figcaption { font-size: 0.88em; margin-top: 0.5em; }
 .chart-failed { color: #b3261e; font-size: 0.9em; }
 article.row { margin: 16px 0; padding: 10px 16px 12px; border: 1px solid var(--line); border-radius: 6px; }
 article.row table { margin: 0.2em 0 0.6em; }
+article.row th, article.row td:nth-child(-n+2) { overflow-wrap: normal; white-space: nowrap; }
 article.row pre { background: var(--soft); padding: 0.5em 0.8em; border-radius: 4px; white-space: pre-wrap; font-size: 0.85em; }
 .contexts { margin: 0.3em 0 0.6em 1.2em; padding: 0; font-size: 0.92em; }
 .error { color: var(--err); }
