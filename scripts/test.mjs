@@ -42,6 +42,8 @@ export const HEAVY = [
   "report.test.ts", // Chromium (the report page)
   "compare-runs.test.ts", // Chromium (the run-comparison report page)
   "demo.test.ts", // Chromium (the demo's report)
+  "rep-narrow.test.ts", // Chromium (the report at 375 px)
+  "rep-bidi.test.ts", // Chromium (right-to-left names in the headline)
   "packed-install.test.ts", // npm pack + npm install into a temp project
 ];
 

@@ -121,6 +121,17 @@ export function bestGroup(keys: readonly string[], scores: readonly number[]): {
 /** Row indices per key (one key per row), groups in order of first appearance (from the column toolkit). */
 export { groupByKey } from "../dataset/column-toolkit";
 
+/**
+ * "no valid score: a, b" for the groups a chart cannot draw because every
+ * row of theirs failed (they would otherwise be missing without a word, or
+ * only in the legend); at most 3 named, the rest counted. Undefined when none.
+ */
+export function unscoredNote(groups: readonly string[]): string | undefined {
+  if (groups.length === 0) return undefined;
+  const named = groups.slice(0, 3).join(", ");
+  return `no valid score: ${named}${groups.length > 3 ? ` and ${groups.length - 3} more` : ""}`;
+}
+
 /** "12 failed rows left out" style note, or undefined when none failed. */
 export function excludedNote(failed: number): string | undefined {
   return failed > 0 ? `${failed.toLocaleString("en-US")} failed row${failed === 1 ? "" : "s"} (NaN) left out` : undefined;

@@ -2,7 +2,7 @@
 import { quantileSorted7 } from "../stats/descriptive";
 import { nanMax, nanMin } from "../stats/descriptive";
 import type { PairOptions } from "../dataset/column-toolkit";
-import { chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn } from "./data";
+import { chartTable, excludedNote, groupByKey, groupColumn, groupLabels, numberColumn, unscoredNote } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -95,6 +95,11 @@ export interface BoxOptions extends JudgeLabelOptions, Pick<PairOptions, "by"> {
   strip?: boolean;
 }
 
+/** Gap between a whisker's end and its "n = …" label, in pixels. */
+const N_LABEL_DX = 6;
+/** Width of a character of that 10 px label, in pixels, rounded up (DejaVu Sans digits are 6.4 px). */
+const N_LABEL_CHAR = 6.5;
+
 /**
  * Box plot of a score per model (min, quartiles by R's type 7, median, max,
  * computed in TypeScript), with every score drawn as a tick when the table is
@@ -112,10 +117,14 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
   const groups = groupByKey(groupLabels(table, by));
   const stats: Record<string, unknown>[] = [];
   let failed = 0;
+  const unscored: string[] = [];
   for (const [model, rows] of groups) {
     const values = rows.map((i) => scores[i]!).filter((s) => Number.isFinite(s));
     failed += rows.length - values.length;
-    if (values.length === 0) continue;
+    if (values.length === 0) {
+      unscored.push(model);
+      continue;
+    }
     const sorted = Float64Array.from(values).sort();
     stats.push({
       model,
@@ -129,7 +138,10 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
     });
   }
   const models = [...groups.keys()];
-  const color = modelColorEncoding(models, "model", by);
+  // The "n = …" written right of each whisker runs past the plot when a model's best score is the
+  // axis's end (0/1 scores, a perfect answer): the legend keeps clear of the widest one.
+  const widest = Math.max(0, ...stats.map((s) => String(s["label"]).length));
+  const color = { ...modelColorEncoding(models, "model", by), legend: { offset: N_LABEL_DX + widest * N_LABEL_CHAR + 12 } };
   const y = { field: "model", type: "nominal", title: by, sort: models };
   const tooltip = [
     { field: "model", type: "nominal", title: by },
@@ -141,9 +153,9 @@ export function scoreBox(scored: FrameInput, options: BoxOptions = {}): VegaLite
     { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: metric, ...(stats.length === 0 ? { scale: { domain: [0, 1] } } : {}) }, x2: { field: "max" }, tooltip } },
     { mark: { type: "bar", size: 18, opacity: 0.5 }, encoding: { y, x: { field: "p25", type: "quantitative" }, x2: { field: "p75" }, color, tooltip } },
     { mark: { type: "tick", color: "black", size: 18, thickness: 2 }, encoding: { y, x: { field: "median", type: "quantitative" }, tooltip } },
-    { mark: { type: "text", align: "left", baseline: "middle", dx: 6, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },
+    { mark: { type: "text", align: "left", baseline: "middle", dx: N_LABEL_DX, fontSize: 10, color: "#333" }, encoding: { y, x: { field: "max", type: "quantitative" }, text: { field: "label" } } },
   ];
-  const spec = baseSpec(`${metric} by ${by}`, [excludedNote(failed), judgeLine(options.judgeLabel, [table], [metric])]);
+  const spec = baseSpec(`${metric} by ${by}`, [[excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · "), judgeLine(options.judgeLabel, [table], [metric])]);
   const strip = (options.strip ?? true) && table.rowCount <= MAX_INLINE_ROWS;
   if (!strip) return finishSpec({ ...spec, width: 480, height: { step: 40 }, data: { values: stats }, layer: layers });
   const points = [...groups].flatMap(([model, rows]) => rows.filter((i) => Number.isFinite(scores[i]!)).map((i) => ({ model, score: scores[i]!, row: i })));

@@ -8,7 +8,7 @@ import { getColumn, type Table } from "../dataset/table";
 import type { PairOptions } from "../dataset/column-toolkit";
 import { summarize } from "../analysis/summarize";
 import { wilsonInterval } from "../stats/intervals";
-import { chartTable, excludedNote, groupColumn, groupLabels, inChartWords, numberColumn, textColumn } from "./data";
+import { chartTable, excludedNote, groupColumn, groupLabels, inChartWords, numberColumn, textColumn, unscoredNote } from "./data";
 import { finishSpec } from "./finish";
 import type { FrameInput } from "../dataset/frame-like";
 import { judgeLine, type JudgeLabelOptions } from "./judge";
@@ -32,7 +32,7 @@ interface SummaryRow {
 }
 
 /** Rows of a summary for one metric: group, mean, CI, n; summarises a scored frame first if needed (a `by` given must name a column of the input). */
-function summaryRows(data: FrameInput, metric: string, byOption: string | undefined, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; input: Table; by: string } {
+function summaryRows(data: FrameInput, metric: string, byOption: string | undefined, seed: number | undefined, caller: string): { rows: SummaryRow[]; failed: number; unscored: string[]; input: Table; by: string } {
   const input = chartTable(data, caller);
   const by = groupColumn(input, byOption, caller);
   let table = input;
@@ -49,14 +49,27 @@ function summaryRows(data: FrameInput, metric: string, byOption: string | undefi
   const passRate = getColumn(table, "pass_rate") ? numberColumn(table, "pass_rate", caller) : mean.map(() => Number.NaN);
   const rows: SummaryRow[] = [];
   let failed = 0;
+  const unscored: string[] = [];
   metrics.forEach((m, i) => {
     if (m !== metric) return;
     failed += Number.isFinite(nError[i]!) ? nError[i]! : 0;
-    if (!Number.isFinite(mean[i]!)) return;
+    if (!Number.isFinite(mean[i]!)) {
+      unscored.push(groups[i]!);
+      return;
+    }
     rows.push({ model: groups[i]!, mean: mean[i]!, ci_low: low[i]!, ci_high: high[i]!, n: nValid[i]!, pass_rate: passRate[i]! });
   });
   if (rows.length === 0) throw new Error(`${caller}: the summary has no valid "${metric}" rows by "${by}"`);
-  return { rows, failed, input, by };
+  return { rows, failed, unscored, input, by };
+}
+
+/**
+ * The groups ordered from the highest value down (ties keep their order), so
+ * that the chart reads as a ranking: the best model on top. Colours stay
+ * those of the groups' order in the table.
+ */
+function highestFirst(rows: readonly SummaryRow[], value: (row: SummaryRow) => number): string[] {
+  return [...rows].sort((a, b) => value(b) - value(a)).map((r) => r.model);
 }
 
 /** "n = 1 234" with a thin grouping that renders in every font. */
@@ -76,7 +89,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
 }
 
 /**
- * Mean score per model as a dot, its 95% interval as an error bar, and
+ * Mean score per model as a dot (the highest on top), its 95% interval as an error bar, and
  * "mean · n" written beside it (with "no CI" when fewer than two scores give
  * no interval), from a `summarize` result (or a scored frame, summarised with
  * a seeded bootstrap). The interval is `summarize`'s: the bootstrap CI of the
@@ -91,7 +104,7 @@ function intervalLayers(y: Record<string, unknown>, tooltip: readonly Record<str
  */
 export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "answer_correctness";
-  const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
+  const { rows, failed, unscored, input, by } = summaryRows(data, metric, options.by, options.seed, "meanWithCI");
   const axis = `mean ${metric}`;
   const values = rows.map((r) => {
     // A bootstrap of scores that never vary (every score 0) is a point, not a certain mean: no bar, and the label says why.
@@ -106,7 +119,7 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
     };
   });
   const models = rows.map((r) => r.model);
-  const y = { field: "model", type: "nominal", title: by, sort: models };
+  const y = { field: "model", type: "nominal", title: by, sort: highestFirst(rows, (r) => r.mean) };
   const tooltip = [
     { field: "model", type: "nominal", title: by },
     { field: "mean", type: "quantitative", title: axis, format: ".3f" },
@@ -118,9 +131,11 @@ export function meanWithCI(data: FrameInput, options: MeanChartOptions = {}): Ve
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const small = !binary && rows.some((r) => !(r.n >= 2));
   const bars = binary ? "bars: 95% Wilson score interval (scores are 0 or 1)" : "bars: 95% bootstrap CI of the mean";
-  const note = [bars, small ? "no CI with fewer than 2 scores" : undefined, excludedNote(failed)].filter(Boolean).join(" · ");
+  const note = ["highest first", bars, small ? "no CI with fewer than 2 scores" : undefined].filter(Boolean).join(" · ");
+  // What is left out on a line of its own: one long line would widen the chart.
+  const left = [excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
-    ...baseSpec(`Mean ${metric} by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
+    ...baseSpec(`Mean ${metric} by ${by}`, [note, left, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
     height: { step: 36 },
     data: { values },
@@ -150,7 +165,7 @@ function pointScale(values: readonly { mean: number; ci_low: number | null; ci_h
 
 /**
  * Rate per model (share of valid rows scored 1, e.g. judged relevant) as a
- * bar, its 95% Wilson score interval as an error bar (drawn at any n, also
+ * bar (the highest on top), its 95% Wilson score interval as an error bar (drawn at any n, also
  * n = 1), a tick at the rate so that a rate of 0 is seen as a zero rather
  * than a missing bar, and "rate · n" written on every bar. For a score that
  * is not always 0 or 1 the interval is the bootstrap CI of the mean, and the
@@ -162,7 +177,7 @@ function pointScale(values: readonly { mean: number; ci_low: number | null; ci_h
  */
 export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}): VegaLiteSpec {
   const metric = options.metric ?? "multimodal_relevance";
-  const { rows, failed, input, by } = summaryRows(data, metric, options.by, options.seed, "relevanceRate");
+  const { rows, failed, unscored, input, by } = summaryRows(data, metric, options.by, options.seed, "relevanceRate");
   const binary = rows.every((r) => Number.isFinite(r.pass_rate));
   const values = rows.map((r) => {
     const n = Math.round(r.n);
@@ -183,7 +198,7 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
     };
   });
   const models = rows.map((r) => r.model);
-  const y = { field: "model", type: "nominal", title: by, sort: models };
+  const y = { field: "model", type: "nominal", title: by, sort: highestFirst(rows, (r) => r.mean) };
   const tooltip = [
     { field: "model", type: "nominal", title: by },
     { field: "rate", type: "quantitative", title: "rate", format: ".1%" },
@@ -193,9 +208,10 @@ export function relevanceRate(data: FrameInput, options: MeanChartOptions = {}):
     { field: "ci_high", type: "quantitative", title: "95% CI to", format: ".1%" },
   ];
   const color = { ...modelColorEncoding(models, "model", by), legend: null };
-  const note = [binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)", excludedNote(failed)].filter(Boolean).join(" · ");
+  const note = ["highest first", binary ? "bars: 95% Wilson score interval" : "bars: 95% bootstrap CI of the mean (scores are not all 0 or 1)"].join(" · ");
+  const left = [excludedNote(failed), unscoredNote(unscored)].filter(Boolean).join(" · ");
   return finishSpec({
-    ...baseSpec(`Relevance rate by ${by}`, [note, judgeLine(options.judgeLabel, [input], [metric])]),
+    ...baseSpec(`Relevance rate by ${by}`, [note, left, judgeLine(options.judgeLabel, [input], [metric])]),
     width: 420,
     height: { step: 36 },
     data: { values },

@@ -2,14 +2,16 @@
  * Tables as aligned plain text for terminals and logs (the CLI, the demo):
  * numbers rounded for display only and right-aligned, text left-aligned,
  * line breaks flattened, control characters shown as escapes before the
- * columns are measured, long cells cut with "…". No box drawing.
+ * columns are measured, long cells cut with "…" (in the middle, in a column
+ * where cutting the end would make cells of different text read the same).
+ * No box drawing.
  */
 import type { DataFrame } from "danfojs-node";
 import type { Records } from "../dataset/raw";
 import type { Cell, Table } from "../dataset/table";
 import { displayNumber } from "./html";
 import { printable } from "./printable";
-import { cutToWidth, displayWidth } from "./width";
+import { cutMiddleToWidth, cutToWidth, displayWidth } from "./width";
 import { readFrame } from "../dataset/frame-like";
 
 /** Options of {@link formatTable}. */
@@ -53,6 +55,42 @@ function length(text: string): number {
   return displayWidth(text);
 }
 
+/** Cut cells that read the same as a cell of different text (in any column), by column. */
+function clashes(full: readonly string[][], body: readonly string[][]): number[] {
+  const texts = new Map<string, Set<string>>();
+  body.forEach((row, i) => row.forEach((shown, j) => {
+    if (shown === full[i]![j]) return;
+    let set = texts.get(shown);
+    if (!set) texts.set(shown, (set = new Set()));
+    set.add(full[i]![j]!);
+  }));
+  const count = (body[0] ?? []).map(() => 0);
+  body.forEach((row, i) => row.forEach((shown, j) => {
+    if (shown !== full[i]![j] && texts.get(shown)!.size > 1) count[j]!++;
+  }));
+  return count;
+}
+
+/**
+ * Where cutting the end makes cells of different text read the same (two
+ * long model names that differ in their last characters, in one column or in
+ * model_a and model_b), such a column is cut in the middle instead, when that
+ * leaves fewer cells reading alike (a verdict that starts with a name keeps
+ * its start). Changes `body` in place.
+ */
+function apartWhereCutAlike(full: readonly string[][], body: string[][], maxWidth: number): void {
+  let count = clashes(full, body);
+  for (let j = 0; j < count.length; j++) {
+    if (count[j] === 0) continue;
+    const before = body.map((row) => row[j]!);
+    const total = count.reduce((a, b) => a + b, 0);
+    body.forEach((row, i) => (row[j] = cutMiddleToWidth(full[i]![j]!, maxWidth)));
+    const after = clashes(full, body);
+    if (after.reduce((a, b) => a + b, 0) < total) count = after;
+    else body.forEach((row, i) => (row[j] = before[i]!));
+  }
+}
+
 /**
  * A DataFrame (or row objects) as aligned plain text: a header line, a line
  * of dashes, one line per row. Numbers are right-aligned and rounded to
@@ -83,7 +121,9 @@ export function formatTable(data: DataFrame | Records | Table, options: TextTabl
   const maxRows = options.maxRows ?? table.rowCount;
   const shown = Math.min(table.rowCount, Math.max(0, maxRows));
   const header = columns.map((c) => cut(oneLine(c.name), maxWidth));
-  const body = Array.from({ length: shown }, (_, i) => columns.map((c) => cut(cellText(c.values[i], digits, maxWidth), maxWidth)));
+  const full = Array.from({ length: shown }, (_, i) => columns.map((c) => cellText(c.values[i], digits, maxWidth)));
+  const body = full.map((row) => row.map((text) => cut(text, maxWidth)));
+  apartWhereCutAlike(full, body, maxWidth);
   const widths = columns.map((_, j) => Math.max(length(header[j]!), ...body.map((row) => length(row[j]!))));
   const pad = (text: string, j: number) => {
     const fill = " ".repeat(widths[j]! - length(text));

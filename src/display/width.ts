@@ -149,3 +149,30 @@ export function cutToWidth(text: string, width: number): string {
   }
   return `${out}…`;
 }
+
+/**
+ * Text cut to at most `width` columns by leaving out its middle ("…"), so
+ * that two long names that share their start ("org/model-2024-…-preview-x",
+ * "…-preview-y") stay apart (a wide character is never split, nor a mark
+ * parted from its letter).
+ *
+ * @example
+ * cutMiddleToWidth("openai/gpt-4o-mini-preview-x", 12); // "openai…iew-x"
+ */
+export function cutMiddleToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  const head = cutToWidth(text, Math.floor((width - 1) / 2) + 1).slice(0, -1);
+  const room = width - 1 - displayWidth(head);
+  const chars = Array.from(text);
+  let tail = "";
+  let used = 0;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = charWidth(chars[i]!.codePointAt(0)!);
+    if (used + w > room) break;
+    tail = chars[i]! + tail;
+    used += w;
+  }
+  // A mark left at the start of the tail would sit on the "…": drop it with its letter gone.
+  while (tail !== "" && charWidth(tail.codePointAt(0)!) === 0) tail = Array.from(tail).slice(1).join("");
+  return `${head}…${tail}`;
+}

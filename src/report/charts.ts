@@ -13,6 +13,7 @@ import type { VegaLiteSpec } from "../charts/spec";
 import { getColumn, type Table } from "../dataset/table";
 import { metricDefinitions, type MetricDefinition, type PreferredChart } from "../metrics/registry";
 import { errorText } from "../display/words";
+import { bestGroup, textColumn } from "../charts/data";
 import { metricScores } from "../analysis/summarize";
 
 /** One chart of the report. */
@@ -37,19 +38,33 @@ export interface ChartContext {
   summary: DataFrame | undefined;
   /** `compareModels` of each metric whose comparison could be computed, by score column. */
   comparisons: ReadonlyMap<string, DataFrame>;
-  /** The pairs (a, b) in the per-question differences chart; default every pair (the first {@link MAX_DEFAULT_PAIRS}). */
+  /** The pairs (a, b) in the per-question differences chart; default every pair, or past {@link MAX_DEFAULT_PAIRS} each model against the one of the highest mean. */
   pairs?: readonly (readonly [string, string])[];
 }
+
+/**
+ * Most questions in the report's questions × models heatmap: those where the
+ * models disagree most (every question is under "Answers by question"). A
+ * row per question of a 5,000-row table would be a chart thousands of pixels
+ * tall, pushing the charts after it out of sight.
+ */
+export const MAX_HEATMAP_QUESTIONS = 60;
 
 /** How many pairs the per-question differences chart holds when no pairs are named. */
 export const MAX_DEFAULT_PAIRS = 10;
 
 /**
  * The model pairs in the per-question differences chart: the ones named
- * (each model checked), else every pair in order of first appearance, at
- * most {@link MAX_DEFAULT_PAIRS}; with a note for what was left out.
+ * (each model checked), else every pair in order of first appearance; past
+ * {@link MAX_DEFAULT_PAIRS} pairs, each model against `best` (the model of
+ * the highest mean, as the wins/ties/losses chart draws them past its
+ * limit), with a note saying so. `against` is that model when it was used.
  */
-export function chartPairs(models: readonly string[], named: readonly (readonly [string, string])[] | undefined): { pairs: [string, string][]; notes: string[] } {
+export function chartPairs(
+  models: readonly string[],
+  named: readonly (readonly [string, string])[] | undefined,
+  best?: string,
+): { pairs: [string, string][]; notes: string[]; against?: string } {
   const notes: string[] = [];
   if (named !== undefined) {
     const known = new Set(models);
@@ -64,10 +79,22 @@ export function chartPairs(models: readonly string[], named: readonly (readonly 
   }
   const all: [string, string][] = [];
   for (let i = 0; i < models.length; i++) for (let j = i + 1; j < models.length; j++) all.push([models[i]!, models[j]!]);
-  if (all.length > MAX_DEFAULT_PAIRS) {
-    notes.push(`Per-question differences: the first ${MAX_DEFAULT_PAIRS} of ${all.length} model pairs are drawn; name the pairs you want with buildReport's pairs option.`);
+  if (all.length <= MAX_DEFAULT_PAIRS) return { pairs: all, notes };
+  if (best !== undefined && models.includes(best)) {
+    notes.push(`Per-question differences: each model against ${best} (the highest mean), not all ${all.length} model pairs; name the pairs you want with buildReport's pairs option.`);
+    return { pairs: models.filter((m) => m !== best).map((m): [string, string] => [m, best]), notes, against: best };
   }
+  notes.push(`Per-question differences: the first ${MAX_DEFAULT_PAIRS} of ${all.length} model pairs are drawn; name the pairs you want with buildReport's pairs option.`);
   return { pairs: all.slice(0, MAX_DEFAULT_PAIRS), notes };
+}
+
+/** The model of the highest mean score of a metric (the first on ties), from the scored table; undefined without scores. */
+function highestMean(table: Table, metric: string): string | undefined {
+  try {
+    return bestGroup(textColumn(table, "model"), Array.from(metricScores(table, metric, "buildReport")))?.name;
+  } catch {
+    return undefined;
+  }
 }
 
 function finiteCount(table: Table, name: string): number {
@@ -188,11 +215,11 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
       thresholdSweep(scored, { metric: sweepMetric }),
     );
     for (const view of OWN_VIEWS[d.name] ?? []) add(view.id, view.title, view.caption, view.applies(has, table), () => view.build(scored));
-    add("heatmap", "Questions × models", `${heading} per question and model, the questions where models disagree most on top.`, has("id"), () =>
-      questionHeatmap(scored, { metric }),
+    add("heatmap", "Questions × models", `${heading} per question and model, the questions where models disagree most on top (at most ${MAX_HEATMAP_QUESTIONS}).`, has("id"), () =>
+      questionHeatmap(scored, { metric, maxQuestions: MAX_HEATMAP_QUESTIONS }),
     );
     if (models.length >= 2 && has("id")) {
-      const chosen = chartPairs(models, context.pairs);
+      const chosen = chartPairs(models, context.pairs, highestMean(table, metric));
       notes.push(...chosen.notes);
       const pairs = chosen.pairs;
       const one = pairs.length === 1 ? pairs[0] : undefined;
@@ -201,7 +228,9 @@ export function reportCharts(context: ChartContext): { charts: ReportChart[]; no
         one ? `Per-question difference, ${one[0]} − ${one[1]}` : "Per-question differences",
         one
           ? `One dot per question both answered: right of zero, ${one[0]} scored higher; left, ${one[1]} did.`
-          : `One strip per pair of models (${pairs.map(([a, b]) => `${a} − ${b}`).join("; ")}), one dot per question both answered: right of zero, the first model scored higher; the black bar is the mean difference.`,
+          : chosen.against !== undefined
+            ? `One strip per model against ${chosen.against}, the model of the highest mean ${d.label}, one dot per question both answered: left of zero, ${chosen.against} scored higher; the black bar is the mean difference.`
+            : `One strip per pair of models (${pairs.map(([a, b]) => `${a} − ${b}`).join("; ")}), one dot per question both answered: right of zero, the first model scored higher; the black bar is the mean difference.`,
         pairs.length > 0,
         () => (one ? pairedDifferences(scored, { metric, a: one[0], b: one[1] }) : pairedDifferences(scored, { metric, pairs })),
       );

@@ -15,7 +15,7 @@ import { compareModels } from "../analysis/compare";
 import { headline } from "../analysis/headline";
 import { estimateReader, type TestEstimate } from "../analysis/test-estimate";
 import { worst } from "../analysis/drilldown";
-import { metricScores, summarize, type FrameInput } from "../analysis/summarize";
+import { metricScores, repeatedAnswers, summarize, type FrameInput } from "../analysis/summarize";
 import { scoringsOf } from "../analysis/scoring-changes";
 import { keyText, numberAt, textAt } from "../dataset/column-toolkit";
 import { isPointInterval } from "../stats/bootstrap";
@@ -30,6 +30,7 @@ import { formatUsage, type UsageSummary } from "../judge/usage";
 import { DETAILS_COLUMN } from "../metrics/answer-correctness/details";
 import { metricDefinitions, metricNames } from "../metrics/registry";
 import { chartLibraries, jsonForScript } from "./assets";
+import { isolatingEscaper } from "./bidi";
 import { changeSection, type ChangeSection, type PreviousRunProblem } from "./changes";
 import { chartDataTable, reportCharts, type ReportChart } from "./charts";
 import { answersSection, MAX_STATEMENTS_SHOWN, shownQuestions } from "./answers";
@@ -78,8 +79,8 @@ export interface ReportOptions {
   onPreviousProblem?: (problem: PreviousRunProblem) => void;
   /**
    * The model pairs (a, b) in the per-question differences chart (a − b, one
-   * strip per pair). Default: every pair of models (the first 10 when there
-   * are more).
+   * strip per pair). Default: every pair of models; past 10 pairs, each
+   * model against the one of the highest mean.
    */
   pairs?: readonly (readonly [string, string])[];
   /** A score at or above this counts as "passed" in the answers section (default 0.5; 0/1 scores pass at 1). */
@@ -396,7 +397,7 @@ function testEstimateCell(own: TestEstimate | undefined): string {
 }
 
 /** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), the test's own estimate with its CI, wins/ties/losses, p_holm, verdict. */
-function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string, scored: Table): string {
+function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: string, scored: Table, text: (text: string) => string = escapeHtml): string {
   const t = tableFromDataFrame(comparison);
   const read = estimateReader(scored, metric, "model");
   const ownOf = (i: number): TestEstimate | undefined => {
@@ -435,17 +436,34 @@ function comparisonTable(comparison: DataFrame, summary: DataFrame, metric: stri
     const wtl = ["wins", "ties", "losses"].map((k) => numberAt(t, k, i));
     const thin = tooFewForTest(t, i, valid);
     rows.push([
-      `${escapeHtml(textAt(t, "model_a", i))} − ${escapeHtml(textAt(t, "model_b", i))}`,
+      `${text(textAt(t, "model_a", i))} − ${text(textAt(t, "model_b", i))}`,
       numberCell(numberAt(t, "n_pairs", i)),
       estimateCell(numberAt(t, "mean_diff", i), numberAt(t, "ci_low", i), numberAt(t, "ci_high", i), 2, true, thin ?? pointIntervalReason(t, i)),
       ...(binary || shift ? [testEstimateCell(owns[i])] : []),
       wtl.every(Number.isFinite) ? escapeHtml(wtl.join(" / ")) : "–",
       // From one pair (or one score a side) no test says anything: no p-value, and no verdict but that.
-      ...(thin ? [UNTESTED_CELL, escapeHtml(`no conclusion: ${thin}`)] : [pValueCell(numberAt(t, "p_holm", i)), escapeHtml(textAt(t, "verdict", i))]),
+      ...(thin ? [UNTESTED_CELL, text(`no conclusion: ${thin}`)] : [pValueCell(numberAt(t, "p_holm", i)), text(textAt(t, "verdict", i))]),
       ...(unpaired ? [escapeHtml(textAt(t, "unpaired_because", i))] : []),
     ]);
   }
   return reportTable(columns, rows);
+}
+
+/**
+ * Under the summary, when rows answer an (id, model) that an earlier row
+ * answered: how many, the first of them, and that the summary counts them in
+ * n_error rather than averaging them in (the charts draw every score); ""
+ * when there are none. Without it n_error read as failed scoring.
+ */
+function repeatsNote(table: Table, text: (text: string) => string): string {
+  const repeats = repeatedAnswers(table);
+  if (repeats.length === 0) return "";
+  const { row, first } = repeats[0]!;
+  const model = getColumn(table, "model") ? `, model "${textAt(table, "model", row)}"` : "";
+  const where = `row ${row} (id "${textAt(table, "id", row)}"${model}${first !== undefined ? `, first answered at row ${first}` : ""})`;
+  return `<p class="note repeats">${text(
+    `${counted(repeats.length, "row")} ${repeats.length === 1 ? "answers" : "answer"} an (id, model) that an earlier row answered, first ${where}: the summary counts ${repeats.length === 1 ? "it" : "them"} in n_error, not in the mean (the charts draw every score); each model may answer each id once.`,
+  )}</p>`;
 }
 
 /** The numbers a chart draws, in a table under it (closed), for readers who cannot see the chart; "" when it has none. */
@@ -454,16 +472,16 @@ function numbersOf(chart: ReportChart): string {
   return table === undefined ? "" : onDemand("The numbers of this chart", table);
 }
 
-function chartSection(charts: readonly ReportChart[], notes: readonly string[]): string {
+function chartSection(charts: readonly ReportChart[], notes: readonly string[], text: (text: string) => string = escapeHtml): string {
   const figures = charts.map(
     (c) =>
       `<figure><h3>${escapeHtml(c.title)}</h3><div class="chart" id="${escapeHtml(c.id)}" role="img" aria-label="${escapeHtml(c.title)}"></div>` +
-      `<figcaption>${escapeHtml(c.caption)}</figcaption>${numbersOf(c)}</figure>`,
+      `<figcaption>${text(c.caption)}</figcaption>${numbersOf(c)}</figure>`,
   );
   return [
     `<noscript><p class="note">The charts are drawn by JavaScript when the page opens; the numbers of each are in the table under its caption.</p></noscript>`,
     `<div class="charts">${figures.join("\n")}</div>`,
-    ...notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`),
+    ...notes.map((n) => `<p class="note">${text(n)}</p>`),
   ].join("\n");
 }
 
@@ -525,6 +543,8 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
   const models = modelColumn ? distinct(modelColumn.values) : [];
   const labels = judgeLabels(table, run?.judges ?? []);
   const { heading, tab } = titles(options.title ?? "evalframe report", labels);
+  // Text that names models: a right-to-left name is isolated so that the numbers after it keep their order.
+  const text = isolatingEscaper(models);
 
   const summary = summarize(scored, modelColumn ? { by: "model" } : {});
   const comparisons: { metric: string; frame: DataFrame | undefined; problem: string | undefined }[] = [];
@@ -558,6 +578,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
         (getColumn(tableFromDataFrame(summary), "n_error")?.values ?? []).some((v) => typeof v === "number" && v > 0) ? " · n_error: rows that could not be scored (never counted as 0)" : ""
       }. Under "All columns": n_valid, std, quartiles, min and max.</p>`,
       summaryTable(summary),
+      repeatsNote(table, text),
       onDemand("All columns", fullTable(summary)),
     ].join("\n"),
   });
@@ -571,12 +592,12 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
         ...comparisons.map(
           (c) =>
             `<h3>${escapeHtml(c.metric)}</h3>` +
-            (c.frame ? comparisonTable(c.frame, summary, c.metric, table) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
+            (c.frame ? comparisonTable(c.frame, summary, c.metric, table, text) + onDemand("All columns", fullTable(c.frame)) : `<p class="note">Not computed: ${escapeHtml(c.problem ?? "")}</p>`),
         ),
       ].join("\n"),
     });
   }
-  if (charts.length > 0 || notes.length > 0) sections.push({ id: "charts", title: "Charts", html: chartSection(charts, notes) });
+  if (charts.length > 0 || notes.length > 0) sections.push({ id: "charts", title: "Charts", html: chartSection(charts, notes, text) });
 
   const answers = answersSection({ scored, table, metric: metrics[0]!, passAt, disagreeAt, maxAnswers });
   const questionLink = (row: number) => {
@@ -661,9 +682,9 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
     "<main>",
     '<header id="top">',
     `<h1>${escapeHtml(heading)}</h1>`,
-    ...(sentences.length > 0 ? [`<section id="headline" aria-label="Headline">${sentences.map((h) => `<p>${escapeHtml(h)}</p>`).join("")}</section>`] : []),
+    ...(sentences.length > 0 ? [`<section id="headline" aria-label="Headline">${sentences.map((h) => `<p>${text(h)}</p>`).join("")}</section>`] : []),
     judgeSection(table, usage, labels),
-    `<p class="meta">${meta.map(escapeHtml).join(" · ")}</p>`,
+    `<p class="meta">${meta.map(text).join(" · ")}</p>`,
     "</header>",
     `<nav class="toc" aria-label="Contents"><ol>${sections.map((s) => `<li><a href="#${s.id}">${escapeHtml(s.title)}</a></li>`).join("")}</ol></nav>`,
     ...sections.map((s) => `<section id="${s.id}">\n<h2>${escapeHtml(s.title)}</h2>\n${s.html}\n</section>`),

@@ -68,15 +68,16 @@ figcaption { font-size: 0.88em; margin-top: 0.5em; }
 .chart-failed { color: #b3261e; font-size: 0.9em; }
 article.row { margin: 16px 0; padding: 10px 16px 12px; border: 1px solid var(--line); border-radius: 6px; }
 article.row table { margin: 0.2em 0 0.6em; }
+article.row th, article.row td:nth-child(-n+2) { overflow-wrap: normal; white-space: nowrap; }
 article.row pre { background: var(--soft); padding: 0.5em 0.8em; border-radius: 4px; white-space: pre-wrap; font-size: 0.85em; }
 .contexts { margin: 0.3em 0 0.6em 1.2em; padding: 0; font-size: 0.92em; }
 .error { color: var(--err); }
 details.group { margin: 0.5em 0; padding: 0.4em 0.8em; border: 1px solid var(--line); border-radius: 6px; }
 details.group > summary .count { font-weight: 600; }
 .filters { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 0.6em 0 1em; padding: 8px 12px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; font-size: 0.92em; }
-.filters label { display: flex; gap: 6px; align-items: center; }
+.filters label { display: flex; gap: 6px; align-items: center; max-width: 100%; min-width: 0; white-space: nowrap; }
 .filters input[type="search"] { width: 22em; max-width: 100%; }
-.filters select, .filters input { font: inherit; padding: 2px 4px; }
+.filters select, .filters input { font: inherit; padding: 2px 4px; min-width: 0; max-width: 100%; flex: 0 1 auto; }
 #filter-count { color: var(--muted); margin-left: auto; }
 .question { margin: 0 0 18px; padding: 10px 14px 12px; border: 1px solid var(--line); border-radius: 6px; }
 .question h3 { margin: 0 0 0.3em; font-size: 1em; }
@@ -104,8 +105,16 @@ details.group > summary .count { font-weight: 600; }
 .v-FN { color: var(--err); }
 .why { color: var(--muted); font-size: 0.92em; }
 footer { margin-top: 3em; padding-top: 1em; border-top: 1px solid var(--line); font-size: 0.88em; }
+.ci { white-space: nowrap; }
 @media (max-width: 700px) { main { padding: 16px; } nav.toc ol { columns: 1; } }
-@media print { body { background: #fff; } main { padding: 0; } .filters { display: none; } figure, article.row, .question { break-inside: avoid; } }
+@media (max-width: 700px), print {
+  th.num, td.num:has(> .ci) { white-space: normal; }
+  table.compact td:not(.num), table.compact th:not(.num) { min-width: 7em; }
+  figure { overflow-x: visible; }
+  .chart .vega-embed, .chart svg { max-width: 100%; }
+  .chart svg { height: auto; }
+}
+@media print { body { background: #fff; } main { padding: 0; } .filters { display: none; } .table-wrap { overflow-x: visible; } table { font-size: 11px; } figure, article.row, .question { break-inside: avoid; } }
 `;
 
 /**
