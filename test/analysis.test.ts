@@ -317,6 +317,20 @@ describe("compareModels", () => {
     assert.equal(two["verdict"], "no detectable difference");
   });
 
+  it("paired on one question only: no interval, no p-value and no winner, as the report's headline says", () => {
+    const one = rows(
+      compareModels([
+        { id: "q1", model: "a", answer_correctness: 0.2 },
+        { id: "q1", model: "b", answer_correctness: 0.9 },
+        { id: "q2", model: "a", answer_correctness: Number.NaN, answer_correctness_error: "rate limited" },
+        { id: "q2", model: "b", answer_correctness: 0.8 },
+      ]),
+    )[0]!;
+    assert.equal(one["n_pairs"], 1);
+    assert.ok(Number.isNaN(one["p_value"]) && Number.isNaN(one["p_holm"]) && Number.isNaN(one["ci_low"]), JSON.stringify(one));
+    assert.equal(one["verdict"], "too few questions scored by both to test (1; 2 needed)");
+  });
+
   it("a model without one scored answer: the verdict says so, not 'no detectable difference'", () => {
     const data = [
       ...paired([0.5, 0.6, 0.7], [0.4, 0.3, 0.2]),

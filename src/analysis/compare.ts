@@ -243,12 +243,15 @@ function compareTwo(a: ModelRows, b: ModelRows, paired: boolean, replicates: num
   }
   if (sa.length > 0) {
     const n = sa.length;
+    const stats = pairedStats(sa, sb, replicates, confidence, seedFromData(seed, sa, sb));
     return {
       a: a.name,
       b: b.name,
       nPairs: n,
       nDropped: union - n + a.noId.length + b.noId.length,
-      ...pairedStats(sa, sb, replicates, confidence, seedFromData(seed, sa, sb)),
+      ...stats,
+      // One question says nothing about chance: no p-value and no verdict, as one score a side unpaired.
+      ...(n < 2 ? { pValue: Number.NaN, untested: "too few questions scored by both to test (1; 2 needed)" } : {}),
     };
   }
   return unpairedComparison(a, b, replicates, confidence, seedFromData(seed, a.all, b.all));
