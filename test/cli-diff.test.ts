@@ -219,6 +219,15 @@ describe("evalframe diff", () => {
     const fewBig = fewBigLossesRuns();
     await toCSV(fewBig.before, file("few-big-before.csv"));
     await toCSV(fewBig.after, file("few-big-after.csv"));
+    const smaller = fewBigLossesRuns(0.2);
+    await toCSV(smaller.before, file("smaller-before.csv"));
+    await toCSV(smaller.after, file("smaller-after.csv"));
+    const amongTen = fewBigLossesRuns(0.2, 9);
+    await toCSV(amongTen.before, file("ten-before.csv"));
+    await toCSV(amongTen.after, file("ten-after.csv"));
+    const three = ["q1", "q2", "q3"];
+    await toCSV(three.map((id) => ({ id, model: "M", answer_correctness: 0.5 })), file("three-before.csv"));
+    await toCSV(three.map((id) => ({ id, model: "M", answer_correctness: 0.49 })), file("three-after.csv"));
     await toCSV(AFTER.map((r) => (r.model === "B" ? { ...r, answer_correctness: Number.NaN, answer_correctness_error: "rate limited" } : r)), file("b-failed.csv"));
     await toCSV(AFTER.filter((r) => r.model !== "B"), file("b-gone.csv"));
     const withRef = (rows: typeof BEFORE, edited: boolean) => rows.map((r) => ({ ...r, reference: edited && r.id === "q3" ? "an edited reference" : `reference of ${r.id}` }));
@@ -238,6 +247,22 @@ describe("evalframe diff", () => {
     assert.equal(r.code, 1, `${r.out}\n${r.err}`);
     assert.match(r.out, /^M\s+30\s+0\.5\s+0\.417\s+-0\.083\s+-0\.1\d+\s+-0\.0\d+\s+0\.0\d+\s+no detectable difference/m);
     assert.match(lines(r.err)[0]!, /^evalframe: fail-on-worse: answer_correctness got worse for model M: -0\.083 \(95% CI -0\.1\d\d to -0\.0\d\d, wholly below 0; the rank test saw no difference, but the mean dropped\)$/);
+  });
+
+  it("--fail-on-worse reads the mean's interval corrected for the models compared: the same drop fails alone and passes among ten models", async () => {
+    const alone = await run(["diff", file("smaller-before.csv"), file("smaller-after.csv"), "--fail-on-worse", "--top", "0"]);
+    assert.equal(alone.code, 1, `${alone.out}\n${alone.err}`);
+    assert.match(lines(alone.err)[0]!, /fail-on-worse: answer_correctness got worse for model M: -0\.050 \(95% CI -0\.0\d\d to -0\.0\d\d, wholly below 0; the rank test saw no difference/);
+    // Among ten models, each at 99.5%: M's interval holds 0, as the noise of ten models would often give one interval below 0 at 95%.
+    const among = await run(["diff", file("ten-before.csv"), file("ten-after.csv"), "--fail-on-worse", "--top", "0"]);
+    assert.match(among.out, /^M\s+30\s+0\.5\s+0\.45\s+-0\.05\s+-0\.0\d+\s+-0\.0\d+\s/m, "M's 95% interval alone is below 0");
+    assert.equal(among.code, 0, `${among.out}\n${among.err}`);
+  });
+
+  it("--fail-on-worse does not fail on an interval that is a point (every answer moved alike) where the rank test sees no difference", async () => {
+    const r = await run(["diff", file("three-before.csv"), file("three-after.csv"), "--fail-on-worse", "--top", "0"]);
+    assert.match(r.out, /no detectable difference/);
+    assert.equal(r.code, 0, `${r.out}\n${r.err}`);
   });
 
   it("the gates fail when a model scored before has no scored answer after: every answer failed, or the model is gone", async () => {

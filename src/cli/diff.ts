@@ -236,17 +236,24 @@ export const diffCommand: Command = async (argv, io) => {
     );
   }
   if (flag(args, "fail-on-worse")) {
-    const worse = models.filter(gotWorse);
+    // The mean's own evidence, where the verdict (the rank test) does not say worse: its interval, corrected for the
+    // models compared as p_holm is (Bonferroni: each at 1 − 0.05/k), so that ten models of noise do not fail a job by chance.
+    const level = 1 - (1 - (options.confidence ?? 0.95)) / Math.max(1, models.length);
+    const dropped = meanDropCandidates(models);
+    const strict = dropped.length === 0 ? [] : models.length === 1 ? models : frameRecords(compareRuns(before, after, { ...options, confidence: level }).summary);
+    const beyondChance = new Set(dropped.filter((r) => strict.some((s) => s["model"] === r["model"] && typeof s["ci_high"] === "number" && s["ci_high"] < 0)).map((r) => r["model"]));
+    const worse = models.filter((r) => r["verdict"] === "before better than after" || beyondChance.has(r["model"]));
     const first = worse[0];
     if (first !== undefined) {
+      const corrected = models.length > 1 ? `; wholly below 0 at ${percent(level)} too, corrected for the ${models.length} models` : "";
       throw new CliFailure(
         `fail-on-worse: ${runs.metric} got worse for ${runs.by === undefined ? "all rows" : `model ${String(first["model"])}`}: ` +
           `${signed(first["change"] as number)} (95% CI ${signed(first["ci_low"] as number)} to ${signed(first["ci_high"] as number)}, ` +
           (first["verdict"] === "before better than after"
             ? `Holm-adjusted p ${pValue(first["p_holm"] as number)})`
             : first["verdict"] === MEAN_DISAGREES
-              ? `wholly below 0; the typical answer improved, but the mean dropped)`
-              : `wholly below 0; the rank test saw no difference, but the mean dropped)`) +
+              ? `wholly below 0${corrected}; the typical answer improved, but the mean dropped)`
+              : `wholly below 0${corrected}; the rank test saw no difference, but the mean dropped)`) +
           (worse.length > 1 ? `; also worse: ${worse.slice(1).map((r) => String(r["model"])).join(", ")}` : ""),
       );
     }
@@ -255,16 +262,27 @@ export const diffCommand: Command = async (argv, io) => {
 };
 
 /**
- * A model the worse-gate fails: its verdict says it got worse, or the mean
- * change's interval lies wholly below 0: the mean, which users compare,
- * dropped beyond chance, whatever the rank test says of the typical answer
- * (it may have improved: verdict inconclusive; or not moved: no detectable
- * difference, where a few large losses outweigh many small gains).
+ * The models whose mean change's 95% interval lies wholly below 0 while the
+ * verdict does not say worse (it may say the typical answer improved:
+ * inconclusive; or not moved: no detectable difference, where a few large
+ * losses outweigh many small gains): the mean, which users compare, may
+ * have dropped beyond chance. Not from fewer than 2 paired answers, nor from
+ * an interval that is a point (every answer moved alike: the rank test's
+ * verdict is the evidence there). The gate then checks them at the level
+ * corrected for the models compared.
  */
-function gotWorse(r: Readonly<Record<string, unknown>>): boolean {
-  if (r["verdict"] === "before better than after") return true;
-  const high = r["ci_high"];
-  return typeof high === "number" && high < 0;
+function meanDropCandidates(models: readonly Readonly<Record<string, unknown>>[]): Readonly<Record<string, unknown>>[] {
+  // Loaded here, as the rest of the statistics: the command's start stays light.
+  const { isPointInterval } = require("../stats/bootstrap") as typeof import("../stats/bootstrap");
+  return models.filter((r) => {
+    const [low, high, n] = [r["ci_low"], r["ci_high"], r["n_paired"]];
+    return r["verdict"] !== "before better than after" && typeof low === "number" && typeof high === "number" && high < 0 && !isPointInterval(low, high) && typeof n === "number" && n >= 2;
+  });
+}
+
+/** A confidence level as a percentage: "99.5%". */
+function percent(level: number): string {
+  return `${Number((level * 100).toPrecision(4))}%`;
 }
 
 /** x with a sign and 3 decimals; with more, up to 8, when 3 would show it equal to `apart` (a gate's threshold it is under). */

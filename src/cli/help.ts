@@ -308,7 +308,8 @@ ${wrap("  --metric M              ", `score column (default ${defaultMetricText(
 CI gates (exit 1 with one line, after everything is printed and written):
   --fail-under-change X   fail when a model's mean change is under X (-1 to 1), e.g. -0.05
   --fail-on-worse         fail when a model is significantly worse (verdict "before better than after",
-                          or the mean change's 95% CI wholly below 0, whatever the verdict)
+                          or the mean change's CI wholly below 0, at 95% corrected for the models
+                          compared, from 2 answers, whatever the verdict)
   (either gate also fails when a model scored before has no scored answer after: all failed, or gone)
   --fail-on-scoring-change  fail when the runs were scored differently (judge, the offline judge's rules,
                           layout, reasons, answers per call, prompts, embedding model, weights, beta,
