@@ -81,6 +81,20 @@ describe("--where on report and diff", () => {
     const unpadded = await run(["summarize", numbered, "--where", "ticket=3"]);
     assert.equal(unpadded.code, 2, "an id kept as text is not matched by its number");
     assert.match(unpadded.err, /no row of .*numbered\.csv has ticket=3/);
+    // A column of text that holds numbers' spellings: each is its own text, whichever way round.
+    const texts = path.join(dir, "texts.csv");
+    const versions = ["1.1", "1.10", "v2", "7", "007", "07"];
+    writeFileSync(texts, [`version,${scored[0]}`, ...scored.slice(1).map((line, i) => `${versions[i % versions.length]},${line}`)].join("\n") + "\n");
+    const textRows = async (where: string) => {
+      const r = await run(["summarize", texts, "--json", "--where", where]);
+      assert.equal(r.code, 0, r.err);
+      return (JSON.parse(r.out) as { n: number }[]).reduce((a, row) => a + row.n, 0);
+    };
+    assert.equal(await textRows("version=1.10"), 1, "1.10 is not 1.1 in a column of text");
+    assert.equal(await textRows("version=007"), 1, "007 is not 7 or 07");
+    assert.equal(await textRows("version=7"), 1);
+    // Hexadecimal and binary spellings are not numbers here.
+    assert.equal((await run(["summarize", numbered, "--where", "turn=0x1"])).code, 2);
   });
 
   it("chart: only the rows named are drawn", async () => {

@@ -31,7 +31,7 @@ import type { UsageSummary } from "../judge/usage";
 import type { Metric } from "../metrics/metric";
 import { countFailure, failedRowName, type RunFailures } from "./failures";
 import { frameRecords } from "./table";
-import { matchingTexts, noRowMeets, rowsMeeting, valueNoRowHolds, whereText, type RowCondition } from "./where";
+import { noRowMeets, rowsMeeting, valueMatcher, valueNoRowHolds, type RowCondition } from "./where";
 
 /** Rows read, scored and written at a time, by default. */
 export const CHUNK_ROWS = 10_000;
@@ -132,10 +132,10 @@ export async function surveyInput(
     }
     where.forEach((c, k) => {
       const column = getColumn(all.table, c.column);
-      const wanted = matchingTexts(c);
-      for (let i = 0; column !== undefined && i < all.table.rowCount && found[k]!.size < wanted.size; i++) {
-        const text = whereText(column.values[i]);
-        if (wanted.has(text)) found[k]!.add(text);
+      const match = valueMatcher(c);
+      for (let i = 0; column !== undefined && i < all.table.rowCount && found[k]!.size < c.values.length; i++) {
+        const value = match(column.values[i]);
+        if (value !== undefined) found[k]!.add(value);
       }
     });
     fileRows += all.table.rowCount;
@@ -157,7 +157,7 @@ export async function surveyInput(
     throw noRowMeets(options.command ?? "score", file, where, columns, seen);
   }
   where.forEach((c, k) => {
-    const absent = valueNoRowHolds(options.command ?? "score", file, c, new Set([...found[k]!, ...(seen.get(c.column) ?? [])]));
+    const absent = valueNoRowHolds(options.command ?? "score", file, c, found[k]!, seen.get(c.column) ?? []);
     if (absent !== undefined) throw absent;
   });
   if (first !== undefined) options.warn(badInputWarning(file, bad, rows, first));

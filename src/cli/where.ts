@@ -4,7 +4,7 @@
  * "lang=ko|en"). Repeated, every condition must hold.
  */
 import { canonicalName } from "../dataset/columns";
-import { cellText, getColumn, tableRows, type Table } from "../dataset/table";
+import { cellText, getColumn, parseNumberText, tableRows, type Table } from "../dataset/table";
 import type { OptionSpec, ParsedArgs } from "./args";
 import { UsageError } from "./errors";
 
@@ -65,22 +65,24 @@ export function whereText(value: unknown): string {
 }
 
 /**
- * The cell texts a condition's values match: each value as written, and a
- * value written as a number also as the number reads (`1.0` and `1e3` match
- * the cells 1 and 1000: a column of numbers is read as numbers, and its
- * cells show as JavaScript writes them). A text cell still matches only its
- * own text or the number's: `--where id=7` never matches "007".
+ * Which of a condition's values a cell holds (the first), or undefined: a
+ * text cell matches a value written the same; a number cell (a column of
+ * numbers is read as numbers) also matches a value that reads as the same
+ * number (`turn=1.0` and `turn=1e0` match 1). A text cell is never matched
+ * by number: `id=7` does not match "007", nor `version=1.10` "1.1".
  *
  * @example
- * matchingTexts({ column: "turn", values: ["1.0", "two"] }); // Set { "1.0", "1", "two" }
+ * const match = valueMatcher({ column: "turn", values: ["1.0", "two"] });
+ * [match(1), match("two"), match("1")]; // ["1.0", "two", undefined]
  */
-export function matchingTexts(condition: RowCondition): Set<string> {
-  return new Set(condition.values.flatMap(valueTexts));
-}
-
-function valueTexts(value: string): string[] {
-  const n = Number(value);
-  return value.trim() !== "" && Number.isFinite(n) && String(n) !== value ? [value, String(n)] : [value];
+export function valueMatcher(condition: RowCondition): (cell: unknown) => string | undefined {
+  const byText = new Map(condition.values.map((v) => [v, v] as const));
+  const byNumber = new Map<number, string>();
+  for (const v of condition.values) {
+    const n = parseNumberText(v);
+    if (n !== undefined && Number.isFinite(n) && !byNumber.has(n)) byNumber.set(n, v);
+  }
+  return (cell) => (typeof cell === "number" ? (byNumber.get(cell) ?? byText.get(whereText(cell))) : byText.get(whereText(cell)));
 }
 
 /** The columns the conditions read, to load beside what the command needs. */
@@ -112,12 +114,16 @@ export function rowsKept(command: string, file: string, table: Table, conditions
   for (const condition of conditions) {
     const column = getColumn(table, condition.column);
     if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
-    const wanted = matchingTexts(condition);
+    const match = valueMatcher(condition);
     const text = (i: number) => whereText(column.values[i]);
-    const held = new Set(column.values.map(whereText));
-    const absent = valueNoRowHolds(command, file, condition, held);
+    const matched = new Set<string>();
+    for (const value of column.values) {
+      const m = match(value);
+      if (m !== undefined) matched.add(m);
+    }
+    const absent = valueNoRowHolds(command, file, condition, matched, column.values.map(whereText));
     if (absent !== undefined) throw absent;
-    const kept = keep.filter((i) => wanted.has(text(i)));
+    const kept = keep.filter((i) => match(column.values[i]) !== undefined);
     if (kept.length === 0) {
       const seen = [...new Set(keep.map(text))].slice(0, 12).map((v) => (v === "" ? '""' : v));
       throw new UsageError(
@@ -143,10 +149,10 @@ export function rowsKept(command: string, file: string, table: Table, conditions
  * rowsMeeting(chunk, [{ column: "model", values: ["gpt-4o"] }]); // [0, 3, 6, …]
  */
 export function rowsMeeting(table: Table, conditions: readonly RowCondition[]): number[] {
-  const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, wanted: matchingTexts(c) }));
+  const tests = conditions.map((c) => ({ values: getColumn(table, c.column)?.values, match: valueMatcher(c) }));
   const rows: number[] = [];
   for (let i = 0; i < table.rowCount; i++) {
-    if (tests.every((t) => t.wanted.has(t.values === undefined ? "" : whereText(t.values[i])))) rows.push(i);
+    if (tests.every((t) => t.match(t.values === undefined ? "" : t.values[i]) !== undefined)) rows.push(i);
   }
   return rows;
 }
@@ -165,12 +171,15 @@ export function noRowMeets(command: string, file: string, conditions: readonly R
 
 /**
  * The usage error for a value of `condition` that no row's column holds
- * (`held`: the texts it holds) — one of several values given as V1|V2,
- * likely misspelt, would otherwise be dropped without a word — else undefined.
+ * (`matched`: the condition's values some row matched, see
+ * {@link valueMatcher}; `shown`: texts of the column, a few of which the
+ * message lists) — one of several values given as V1|V2, likely misspelt,
+ * would otherwise be dropped without a word — else undefined.
  */
-export function valueNoRowHolds(command: string, file: string, condition: RowCondition, held: ReadonlySet<string>): UsageError | undefined {
-  const absent = condition.values.filter((v) => !valueTexts(v).some((text) => held.has(text)));
+export function valueNoRowHolds(command: string, file: string, condition: RowCondition, matched: ReadonlySet<string>, shown: Iterable<string>): UsageError | undefined {
+  const absent = condition.values.filter((v) => !matched.has(v));
   if (absent.length === 0 || absent.length === condition.values.length) return undefined;
+  const held = new Set(shown);
   const some = [...held].slice(0, 12).map((v) => (v === "" ? '""' : v));
   return new UsageError(
     `${command}: no row of ${file} has ${condition.column}=${absent.join("|")} (of --where ${condition.column}=${condition.values.join("|")}); ` +
