@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
-import { answerCorrectness, createJudge, estimate, score, type AnswerCorrectnessLayout, type JudgeOptions } from "../src/index";
+import { answerCorrectness, createJudge, estimate, explanation, score, type AnswerCorrectnessLayout, type JudgeOptions } from "../src/index";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
 import { useFakeOpenAI } from "./support/fake-openai";
@@ -107,6 +107,17 @@ describe("answer correctness without reasons", () => {
     const asked = server.chatRequests().slice(calls).map((r) => promptKind(r.body));
     assert.deepEqual([...new Set(asked)], ["verdicts"]);
     assert.ok(server.chatRequests().slice(calls).every((r) => "reason" in (r.body.response_format.json_schema.schema.properties.response.items.properties ?? {})));
+  });
+
+  it("explanation(): a statement without a reason is one line, and the HTML has no empty reason column; with reasons, each is under its statement", async () => {
+    const bare = await score(ROWS, [answerCorrectness()], { judge: judgeFor(), ...quiet });
+    const plain = explanation(bare, 1);
+    assert.match(plain.text, /\n {2}A1 (TP|FP) +\S.*\n {2}A2 (TP|FP) /, plain.text);
+    assert.doesNotMatch(plain.text, /\n {13}\n/, "no line of spaces where a reason would be");
+    assert.doesNotMatch(plain.html, />reason</);
+    const told = explanation(await score(ROWS, [answerCorrectness({ reasons: true })], { judge: judgeFor(), ...quiet }), 1);
+    assert.match(told.text, /\n {2}A1 [A-Za-z]+ +.+\n {13}\S/, told.text);
+    assert.match(told.html, />reason</);
   });
 
   it("estimates fewer completion tokens without reasons", async () => {

@@ -137,7 +137,8 @@ export function explanation(scored: FrameInput, row: number, options: Explanatio
   const section = (name: string, list: StatementVerdict[], prefix: string) => {
     lines.push("", `${name} statements:`);
     if (list.length === 0) lines.push("  (none)");
-    list.slice(0, cap).forEach((v, i) => lines.push(`  ${prefix}${i + 1} ${v.verdict.padEnd(7)} ${v.statement}`, `             ${v.reason}`));
+    // Verdicts asked for without reasons (the default) have none: no empty line under each.
+    list.slice(0, cap).forEach((v, i) => lines.push(`  ${prefix}${i + 1} ${v.verdict.padEnd(7)} ${v.statement}`, ...(v.reason.trim() === "" ? [] : [`             ${v.reason}`])));
     if (list.length > cap) lines.push(`  … and ${(list.length - cap).toLocaleString("en-US")} more`);
   };
   if (details) {
@@ -150,17 +151,19 @@ export function explanation(scored: FrameInput, row: number, options: Explanatio
     const colour = verdict === "TP" || verdict === "covered" ? "#1b7f3b" : verdict === "FP" ? "#b35c00" : "#b3261e";
     return `<span style="font-weight:600;color:${colour}">${escapeHtml(verdict)}</span>`;
   };
+  // The reason column only where some verdict of the row has one.
+  const reasons = details !== undefined && [...details.response, ...details.reference].some((v) => v.reason.trim() !== "");
   const tableHtml = (name: string, list: StatementVerdict[], prefix: string) =>
     `<h4 style="margin:0.6em 0 0.2em">${escapeHtml(name)} statements</h4>` +
     (list.length === 0
       ? "<p><i>none</i></p>"
-      : `<table><thead><tr><th></th><th>verdict</th><th style="text-align:left">statement</th><th style="text-align:left">reason</th></tr></thead><tbody>${list
+      : `<table><thead><tr><th></th><th>verdict</th><th style="text-align:left">statement</th>${reasons ? `<th style="text-align:left">reason</th>` : ""}</tr></thead><tbody>${list
           .slice(0, cap)
           .map(
             (v, i) =>
-              `<tr><td>${prefix}${i + 1}</td><td>${badge(v.verdict)}</td><td style="text-align:left">${escapeHtml(v.statement)}</td><td style="text-align:left">${escapeHtml(v.reason)}</td></tr>`,
+              `<tr><td>${prefix}${i + 1}</td><td>${badge(v.verdict)}</td><td style="text-align:left">${escapeHtml(v.statement)}</td>${reasons ? `<td style="text-align:left">${escapeHtml(v.reason)}</td>` : ""}</tr>`,
           )
-          .join("")}${list.length > cap ? `<tr><td></td><td colspan="3" style="text-align:left"><i>… and ${(list.length - cap).toLocaleString("en-US")} more</i></td></tr>` : ""}</tbody></table>`);
+          .join("")}${list.length > cap ? `<tr><td></td><td colspan="${reasons ? 3 : 2}" style="text-align:left"><i>… and ${(list.length - cap).toLocaleString("en-US")} more</i></td></tr>` : ""}</tbody></table>`);
   const html = [
     `<div class="evalframe-explain">`,
     `<h3 style="margin:0.2em 0">${escapeHtml(title)} <small style="font-weight:normal">judge: ${escapeHtml(judge)}</small></h3>`,
