@@ -93,7 +93,7 @@ async function ragasLayout(url: string, rows: readonly QaRow[]): Promise<void> {
       const judge = benchJudge(url, { cache: false });
       const [answer, reference] = await Promise.all([judge.complete(statementsRequest(r.user_input, r.response)), judge.complete(statementsRequest(r.user_input, r.reference))]);
       if (answer.statements.length > 0 && reference.statements.length > 0) {
-        await judge.complete(classifyRequest(r.user_input, answer.statements, reference.statements));
+        await judge.complete(classifyRequest(r.user_input, answer.statements, reference.statements, { reasons: true }));
       }
       await judge.embed([r.reference === "" ? " " : r.reference]);
       await judge.embed([r.response === "" ? " " : r.response]);

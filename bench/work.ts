@@ -48,7 +48,7 @@ async function ragasLayout(url: string, rows: readonly QaRow[], models: number):
           judge.complete(statementsRequest(r.user_input, r.response)),
           judge.complete(statementsRequest(r.user_input, r.reference)),
         ]);
-        await judge.complete(classifyRequest(r.user_input, answer.statements, reference.statements));
+        await judge.complete(classifyRequest(r.user_input, answer.statements, reference.statements, { reasons: true }));
         await judge.embed([r.reference === "" ? " " : r.reference]);
         await judge.embed([r.response === "" ? " " : r.response]);
       }),

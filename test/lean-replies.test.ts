@@ -26,7 +26,7 @@ const ROWS = [
 
 describe("lean replies", () => {
   it("asks for the reason before the verdict, at most REASON_MAX_LENGTH characters, on both sides", () => {
-    const schema = classifyRequest("q", ["a"], ["b"]).jsonSchema as any;
+    const schema = classifyRequest("q", ["a"], ["b"], { reasons: true }).jsonSchema as any;
     for (const side of ["response", "reference"]) {
       const entry = schema.properties[side].items;
       assert.deepEqual(Object.keys(entry.properties), ["reason", "verdict"]);

@@ -620,7 +620,7 @@ export function buildReport(scored: FrameInput, options: ReportOptions = {}): st
       id: "worst",
       title: modelColumn ? "Lowest-scoring answers per model" : "Lowest-scoring answers",
       html: [
-        `<p class="note">The ${limit} lowest ${escapeHtml(metric)} score${limit === 1 ? "" : "s"}${modelColumn ? " of each model" : ""} (failed rows are under "Failed rows"), each with the statements the judge found in the answer and in the reference, its verdicts and reasons, and the arithmetic of the score.</p>`,
+        `<p class="note">The ${limit} lowest ${escapeHtml(metric)} score${limit === 1 ? "" : "s"}${modelColumn ? " of each model" : ""} (failed rows are under "Failed rows"), each with the statements the judge found in the answer and in the reference, its verdicts (with their reasons, where the judge was asked for them), and the arithmetic of the score.</p>`,
         ...groups.flatMap((g) =>
           g.rows.length === 0 ? [] : [...(modelColumn ? [`<h3 class="worst-model">${escapeHtml(g.model)}</h3>`] : []), ...g.rows.map(article)],
         ),

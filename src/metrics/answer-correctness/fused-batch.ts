@@ -64,11 +64,11 @@ export interface BatchLimits {
  * `reasons: false` makes each reference verdict shorter.
  *
  * @example
- * batchLimits(8);               // → { answers: 8, chars: 6000, charsPerReferenceStatement: 40 }
- * batchLimits(8, 1024);         // → { answers: 8, chars: 1500, charsPerReferenceStatement: 40 }
- * batchLimits(8, 1024, false);  // → { answers: 8, chars: 1500, charsPerReferenceStatement: 10 }
+ * batchLimits(8);               // → { answers: 8, chars: 6000, charsPerReferenceStatement: 10 }
+ * batchLimits(8, 1024);         // → { answers: 8, chars: 1500, charsPerReferenceStatement: 10 }
+ * batchLimits(8, 1024, true);   // → { answers: 8, chars: 1500, charsPerReferenceStatement: 40 }
  */
-export function batchLimits(answersPerCall: number, maxReplyTokens?: number, reasons = true): BatchLimits {
+export function batchLimits(answersPerCall: number, maxReplyTokens?: number, reasons = false): BatchLimits {
   const share = maxReplyTokens === undefined ? 1 : Math.min(1, maxReplyTokens / REPLY_TOKENS_SIZED_FOR);
   return { answers: answersPerCall, chars: Math.floor(MAX_ANSWER_CHARS_PER_CALL * share), charsPerReferenceStatement: reasons ? REFERENCE_VERDICT_CHARS.reasons : REFERENCE_VERDICT_CHARS.bare };
 }
@@ -166,7 +166,7 @@ function answerProblem(reply: FusedReply, references: number): string | undefine
 
 /** Options of {@link answersBatchRequest}. */
 export interface AnswersBatchOptions {
-  /** Ask for a short reason before each verdict (default true); false asks for the verdicts alone. */
+  /** Ask for a short reason before each verdict (default false: the verdicts alone). */
   reasons?: boolean;
 }
 
@@ -180,7 +180,7 @@ export interface AnswersBatchOptions {
  * answersBatchRequest([{ question: "Capital of France?", reference: ["Paris is the capital of France."], answers: ["Paris.", "Lyon."] }]);
  */
 export function answersBatchRequest(questions: readonly QuestionAnswers[], options: AnswersBatchOptions = {}): StructuredRequest<AnswersBatchReply> {
-  const reasons = options.reasons ?? true;
+  const reasons = options.reasons ?? false;
   let messages: ChatMessage[] | undefined;
   const answers = questions.reduce((n, q) => n + q.answers.length, 0);
   return {

@@ -129,11 +129,12 @@ export function statementsBatchRequest(items: readonly TextToSplit[]): Structure
 
 /**
  * The request that splits an answer into statements and judges them against
- * the reference's statements (at least one), in one call. `reasons: false`
- * asks for the verdicts alone (each read with an empty reason).
+ * the reference's statements (at least one), in one call: the verdicts alone
+ * (each read with an empty reason), or with `reasons: true` a short reason
+ * before each.
  */
 export function fusedRequest(question: string, text: string, reference: readonly string[], options: { reasons?: boolean } = {}): StructuredRequest<FusedReply> {
-  const reasons = options.reasons ?? true;
+  const reasons = options.reasons ?? false;
   let messages: ChatMessage[] | undefined;
   return {
     task: { kind: "custom", name: "extract_and_classify_statements" },

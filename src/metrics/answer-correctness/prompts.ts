@@ -188,7 +188,7 @@ function classifyInput(question: string, response: readonly string[], reference:
 export interface ClassifyRequestOptions {
   /** Chat model for this request instead of the judge's default. */
   model?: string;
-  /** Ask for a short reason before each verdict (default true); false asks for the verdicts alone. */
+  /** Ask for a short reason before each verdict (default false: the verdicts alone). */
   reasons?: boolean;
 }
 
@@ -199,7 +199,7 @@ export function classifyRequest(
   reference: readonly string[],
   options: ClassifyRequestOptions = {},
 ): StructuredRequest<ClassificationReply> {
-  const reasons = options.reasons ?? true;
+  const reasons = options.reasons ?? false;
   let messages: ChatMessage[] | undefined;
   const request: StructuredRequest<ClassificationReply> = {
     task: { kind: "classify_statements", question, response, reference },
