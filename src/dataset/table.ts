@@ -207,8 +207,10 @@ export function typeColumn(
         // "007" is left as text when types are inferred (ids, postcodes); a column forced to numbers reads it as 7.
         const parsed = parseNumberText(text) ?? (options.type === "number" && LEADING_ZERO_INTEGER.test(text.trim()) && NUMBER_TEXT.test(text.trim()) ? Number(text.trim()) : undefined);
         if (parsed === undefined) {
-          // A decimal comma (0,8), as spreadsheets write numbers in many locales: say the number meant.
-          const comma = /^\s*[+-]?\d+,\d+\s*$/.test(text) ? ` (a decimal comma: write ${text.trim().replace(",", ".")})` : "";
+          // A decimal comma (0,8), as spreadsheets write numbers in many locales: say the number meant. Not for
+          // what may be a thousands separator (1,000): three digits after the comma of a whole part other than 0.
+          const decimal = /^\s*[+-]?(\d+),(\d+)\s*$/.exec(text);
+          const comma = decimal && (decimal[2]!.length !== 3 || /^0+$/.test(decimal[1]!)) ? ` (a decimal comma: write ${text.trim().replace(",", ".")})` : "";
           problems.add(row, `column "${name}" holds ${JSON.stringify(v)}, which is not a number${comma}; write a number or leave it empty`);
           return Number.NaN;
         }
