@@ -59,8 +59,9 @@ describe("calibrate --label-score with grades from a spreadsheet", () => {
   }
 
   it("reads a semicolon-separated export (Excel's CSV in many locales) as the same grades written with commas", async () => {
-    const semicolons = await run("semicolons.csv", "id;model;human_score\r\nq1;alpha;1\r\nq1;beta;0\r\n");
-    const commas = await run("commas.csv", "id,model,human_score\r\nq1,alpha,1\r\nq1,beta,0\r\n");
+    // Its grades written with decimal commas, as such an export writes them.
+    const semicolons = await run("semicolons.csv", "id;model;human_score\r\nq1;alpha;1\r\nq1;beta;0,25\r\n");
+    const commas = await run("commas.csv", "id,model,human_score\r\nq1,alpha,1\r\nq1,beta,0.25\r\n");
     assert.equal(commas.code, 0, commas.err);
     assert.equal(semicolons.code, 0, semicolons.err);
     assert.equal(semicolons.out.replaceAll("semicolons.csv", "commas.csv"), commas.out);

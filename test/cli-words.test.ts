@@ -69,9 +69,18 @@ describe("CLI words, not API syntax", () => {
       assert.equal(a.code, b.code, `${argv.join(" ")}: ${a.err}`);
       assert.equal(a.out.replaceAll(semi, commas), b.out, argv.join(" "));
     }
-    // A score written with a decimal comma, as such a spreadsheet writes it, is named with the number meant.
-    const comma = writeText(dir, "comma.csv", "id;model;answer_correctness\nq1;m1;1\nq2;m1;0,5\n");
-    const refused = await runCliCaptured(["summarize", comma]);
+    // Scores written with decimal commas, as such a spreadsheet writes them: a column of numbers alone is read as numbers.
+    const comma = writeText(dir, "comma.csv", "id;model;answer_correctness;note\nq1;m1;1;1,2\nq2;m1;0,5;see 1,2\n");
+    const read = await runCliCaptured(["summarize", comma, "--json"]);
+    assert.equal(read.code, 0, read.err);
+    assert.deepEqual((JSON.parse(read.out) as { n_valid: number; mean: number }[]).map((r) => [r.n_valid, r.mean]), [[2, 0.75]]);
+    const said: string[] = [];
+    const frame = await loadDataset(comma, { required: [], warn: (m) => said.push(m) });
+    assert.match(said.join("\n"), /comma\.csv: read as separated by semicolons .*a column of numbers written with decimal commas \(0,8\) is read as numbers/);
+    assert.deepEqual(frameRecords(frame).map((r) => r["note"]), ["1,2", "see 1,2"], "a column of text keeps its commas");
+    // In a file with commas between fields, a quoted decimal comma is named with the number meant.
+    const quoted = writeText(dir, "quoted.csv", 'id,model,answer_correctness\nq1,m1,1\nq2,m1,"0,5"\n');
+    const refused = await runCliCaptured(["summarize", quoted]);
     assert.equal(refused.code, 1);
     assert.match(refused.err, /row 1 \(line 3\): column "answer_correctness" holds "0,5", which is not a number \(a decimal comma: write 0\.5\), not a score from -1 to 1/);
     for (const argv of [["report", "F", "--out", "O.html"], ["chart", "F", "--kind", "box", "--out", "O.svg"]]) {

@@ -32,7 +32,7 @@ export async function* readRawChunks(file: string, options: LoadDatasetOptions, 
   let pending: CsvRecord[] = [];
   let sent = false;
   const take = (): RawTable => {
-    if (!sent) noteSemicolons(parser, file, options);
+    if (!sent) noteSemicolons(parser, file, options, false);
     sent = true;
     const chunk = pending.slice(0, chunkRows);
     pending = pending.slice(chunkRows);

@@ -154,7 +154,7 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   const take = (batch: readonly CsvRecord[]) => {
     if (kept === undefined) {
       const header = parser.header!;
-      noteSemicolons(parser, file, options);
+      noteSemicolons(parser, file, options, true);
       kept = keptIndices(header, options, file);
       ownEscapes = escapesOwnFormulas(header, options);
       const read = keptRecord({ fields: header, line: 1, ...(parser.headerEscapes ? { unquotedEscapes: parser.headerEscapes } : {}) }, kept, -1, new RepeatedFields(kept.length, detached));
@@ -178,7 +178,33 @@ async function readCsvFile(file: string, format: DatasetFormat, options: LoadDat
   };
   for await (const text of textPieces(file, options)) take(parser.push(text));
   take(parser.end());
+  if (parser.readSemicolons) {
+    // Such a file writes its numbers with decimal commas: a column of numbers alone reads them as numbers.
+    columns = columns.map((values, j) => (options.dtypes?.[names[j]!] === "string" ? values : withDecimalPoints(values)));
+  }
   return { names, columns, rowCount: lines.length, origin: "text", lines };
+}
+
+/** A number as a spreadsheet writes it with a decimal comma ("0,75", "-3,5"), or a whole number. */
+const COMMA_NUMBER = /^\s*[+-]?\d+(,\d+)?\s*$/;
+
+/**
+ * A column's fields with decimal commas read as points, when every field is
+ * blank or such a number and one has a comma ("0,75" → "0.75"); else the
+ * fields as they are (a column of text keeps its commas).
+ *
+ * @example
+ * withDecimalPoints(["0,5", "1", ""]); // ["0.5", "1", ""]
+ * withDecimalPoints(["0,5", "yes"]);   // ["0,5", "yes"]
+ */
+export function withDecimalPoints(values: string[]): string[] {
+  let comma = false;
+  for (const v of values) {
+    if (v.trim() === "") continue;
+    if (!COMMA_NUMBER.test(v)) return values;
+    comma ||= v.includes(",");
+  }
+  return comma ? values.map((v) => v.replace(",", ".")) : values;
 }
 
 /**
@@ -411,12 +437,17 @@ export function csvParser(file: string, format: DatasetFormat, options: LoadData
   return new CsvStreamParser({ delimiter: csvDelimiter(format, options), semicolonsIfHeaderHasThem: format === "csv" && options.delimiter === undefined }, file);
 }
 
-/** Says once, through `options.warn`, that `parser` read its file as separated by semicolons. */
-export function noteSemicolons(parser: CsvStreamParser, file: string, options: LoadDatasetOptions): void {
+/**
+ * Says once, through `options.warn`, that `parser` read its file as
+ * separated by semicolons; `decimalCommas`: whether the read takes a column
+ * of numbers written with decimal commas as numbers (a whole file's read
+ * does; one a chunk at a time cannot see the whole column, and keeps them).
+ */
+export function noteSemicolons(parser: CsvStreamParser, file: string, options: LoadDatasetOptions, decimalCommas: boolean): void {
   if (!parser.readSemicolons || options.warn === false) return;
   (options.warn ?? ((m: string) => console.warn(m)))(
     `${file}: read as separated by semicolons (its header has semicolons and no comma, as Excel writes CSV in many locales); ` +
-      `a number written with a decimal comma (0,8) stays text: write 0.8`,
+      (decimalCommas ? "a column of numbers written with decimal commas (0,8) is read as numbers" : "a number written with a decimal comma (0,8) stays text: write 0.8"),
   );
 }
 
