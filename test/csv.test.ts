@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { escapeFormula, MalformedFileError, parseCsv, unescapeFormula } from "../src/dataset/csv";
+import { CsvStreamParser, escapeFormula, MalformedFileError, parseCsv, unescapeFormula } from "../src/dataset/csv";
 import * as path from "node:path";
 import { formatCsv } from "../src/dataset/export";
 import { loadDataset, toCSV } from "../src/index";
@@ -143,5 +143,26 @@ describe("formatCsv", () => {
     const dir = tempDir();
     await toCSV([], path.join(dir, "none.csv"));
     await assert.rejects(loadDataset(path.join(dir, "none.csv"), { required: [] }), /the file is empty; expected a header row/);
+  });
+});
+
+describe("a header split by semicolons", () => {
+  const parse = (pieces: string[]) => {
+    const parser = new CsvStreamParser({ semicolonsIfHeaderHasThem: true });
+    const records = [...pieces.flatMap((p) => parser.push(p)), ...parser.end()];
+    return { header: parser.header, records: records.map((r) => r.fields), semicolons: parser.readSemicolons };
+  };
+
+  it("is found on the header's whole line, however the text is cut into pieces, after a BOM, with CRLF", () => {
+    const text = '\ufeffquestion;answer;"reference; short"\r\nWhat?;"yes; 1,5";no\r\n';
+    for (const at of [1, 3, 9, 20, text.length - 1]) {
+      const read = parse([text.slice(0, at), text.slice(at)]);
+      assert.deepEqual(read, { header: ["question", "answer", "reference; short"], records: [["What?", "yes; 1,5", "no"]], semicolons: true }, `cut at ${at}`);
+    }
+  });
+
+  it("is not taken from a line with a comma, nor from a first line that ends inside a quoted name", () => {
+    assert.deepEqual(parse(["question,answer;notes\nq,a;b\n"]).header, ["question", "answer;notes"]);
+    assert.deepEqual(parse(['"user;\ninput",id\nx,1\n']), { header: ["user;\ninput", "id"], records: [["x", "1"]], semicolons: false });
   });
 });

@@ -205,7 +205,9 @@ export class CsvStreamParser {
         return [];
       }
       const first = end < 0 ? buffer : buffer.slice(0, end);
-      if (first.includes(";") && !first.includes(",")) {
+      // A line that ends inside a quoted name (an odd count of quotes) is not the whole header: it is not judged.
+      const quotes = first.split('"').length - 1;
+      if (first.includes(";") && !first.includes(",") && quotes % 2 === 0) {
         this.delimiter = ";";
         this.readSemicolons = true;
       }
