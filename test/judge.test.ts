@@ -60,8 +60,8 @@ describe("retries", () => {
       });
       assert.equal(server.chatRequests().length, 1);
       assert.equal(judge.usage.summary().failures, 1);
-      // Requests, said as requests: a batched call's failure is not one row's, and its answers may be asked again alone.
-      assert.match(formatUsage(judge.usage.summary()), / · 1 request failed · /);
+      // Calls, said as calls (as the chat calls before them): a batched call's failure is not one row's, and its answers may be asked again alone.
+      assert.match(formatUsage(judge.usage.summary()), / · 1 call failed · /);
     });
   }
 

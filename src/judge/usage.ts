@@ -301,8 +301,8 @@ export function formatUsage(summary: UsageSummary): string {
   if (unreported > 0 && total === 0) parts.push("tokens not reported by the server");
   else parts.push(`${compact(total)} tokens${cached}${unreported > 0 ? ` (and ${counted(unreported, "reply", "replies")} with no token counts)` : ""}`);
   if (summary.retries > 0) parts.push(counted(summary.retries, "retry", "retries"));
-  // Requests, not rows: one failed request can fail several rows (a batched call), or none (asked again answer by answer).
-  if (summary.failures > 0) parts.push(`${counted(summary.failures, "request")} failed`);
+  // Calls, not rows: one failed call can fail several rows (a batched call), or none (asked again answer by answer).
+  if (summary.failures > 0) parts.push(`${counted(summary.failures, "call")} failed`);
   if (summary.costUSD === null && summary.unpricedModels.length > 0) parts.push(`cost unknown (no price for ${summary.unpricedModels.join(", ")})`);
   else if (summary.costUSD === null) parts.push("cost unknown (the server reported no token counts)");
   else parts.push(`~$${summary.costUSD < 0.01 && summary.costUSD > 0 ? summary.costUSD.toFixed(4) : summary.costUSD.toFixed(2)}`);
