@@ -3,7 +3,8 @@
  * with each score, so that `diff` names a change of rules between two runs.
  * It is only worth that if it changes whenever the rules do: this test holds
  * a fingerprint of the offline judge's statements and verdicts on the
- * bundled question sets at each version, and fails when they move while the
+ * bundled question sets (and the cosines of its hashed embeddings) at each
+ * version, and fails when they move while the
  * version stays. It checks no verdict for being right (the hand labels do
  * that); it is the reminder to bump the version, and then to add the new
  * fingerprint below.
@@ -17,9 +18,9 @@ import { OFFLINE_RULES_VERSION } from "../src/judge/offline-label";
 
 const SETS = ["qa-models.csv", "qa-dev2.csv"];
 
-/** Statements and verdicts (not the reasons' wording) of each row, as the offline judge gives them. */
+/** Statements and verdicts (not the reasons' wording) and the semantic similarity of each row, as the offline judge gives them. */
 const FINGERPRINTS: Record<string, string> = {
-  "offline-rules-2026-12-05": "9eadd2b544a9cf7c",
+  "offline-rules-2026-12-05": "90e764502f235e4b",
 };
 
 async function scoredSets(): Promise<Record<string, unknown>[]> {
@@ -27,7 +28,7 @@ async function scoredSets(): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
   for (const set of SETS) {
     const df = await loadDataset(path.join(__dirname, "..", "data", set), { required: ["user_input", "response", "reference"] });
-    rows.push(...frameRecords(await scoreAnswerCorrectness(df, { judge, progress: false, quiet: true, weights: [1, 0] })));
+    rows.push(...frameRecords(await scoreAnswerCorrectness(df, { judge, progress: false, quiet: true })));
   }
   return rows;
 }
@@ -37,7 +38,8 @@ describe("the offline judge's rules version", () => {
     const rows = await scoredSets();
     const details = rows.map((r) => JSON.parse(String(r["answer_correctness_statements"])) as { judgeRules?: string; response: { statement: string; verdict: string }[]; reference: { statement: string; verdict: string }[] });
     assert.ok(details.every((d) => d.judgeRules === OFFLINE_RULES_VERSION), "every row records the rules it was scored by");
-    const shape = details.map((d) => [d.response.map((v) => [v.statement, v.verdict]), d.reference.map((v) => [v.statement, v.verdict])]);
+    // The hashed embeddings' cosine too, to 9 digits: a change of them under the same model name is a change of rules.
+    const shape = details.map((d, i) => [d.response.map((v) => [v.statement, v.verdict]), d.reference.map((v) => [v.statement, v.verdict]), Number((rows[i]!["answer_correctness_semantic"] as number).toPrecision(9))]);
     const fingerprint = createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 16);
     assert.equal(
       FINGERPRINTS[OFFLINE_RULES_VERSION],

@@ -25,7 +25,7 @@ export { Scheduler, parseResetDuration, retryAfterMs, isRetryableStatus } from "
 export type { SchedulerOptions, ScheduledJob, FailureInfo, HeaderSource } from "./scheduler";
 export { cacheKey, stableJson, DiskCache } from "./cache";
 export type { ReplyCache } from "./cache";
-export { OfflineJudge, OFFLINE_LABEL } from "./offline-judge";
+export { OfflineJudge, OFFLINE_LABEL, OFFLINE_RULES_VERSION } from "./offline-judge";
 export type { OfflineJudgeOptions } from "./offline-judge";
 export { OpenAIJudge } from "./openai-judge";
 export type { StructuredMode } from "./structured";
