@@ -262,6 +262,23 @@ const UNREAD_SCRIPTS: readonly (readonly [string, RegExp])[] = [
   ["Greek", /\p{Script=Greek}/u],
   ["Thai", /\p{Script=Thai}/u],
   ["Devanagari", /\p{Script=Devanagari}/u],
+  ["Bengali", /\p{Script=Bengali}/u],
+  ["Tamil", /\p{Script=Tamil}/u],
+  ["Telugu", /\p{Script=Telugu}/u],
+  ["Gujarati", /\p{Script=Gujarati}/u],
+  ["Gurmukhi", /\p{Script=Gurmukhi}/u],
+  ["Kannada", /\p{Script=Kannada}/u],
+  ["Malayalam", /\p{Script=Malayalam}/u],
+  ["Sinhala", /\p{Script=Sinhala}/u],
+  ["Georgian", /\p{Script=Georgian}/u],
+  ["Armenian", /\p{Script=Armenian}/u],
+  ["Ethiopic", /\p{Script=Ethiopic}/u],
+  ["Khmer", /\p{Script=Khmer}/u],
+  ["Lao", /\p{Script=Lao}/u],
+  ["Myanmar", /\p{Script=Myanmar}/u],
+  ["Tibetan", /\p{Script=Tibetan}/u],
+  // Any other letter that is neither Latin nor Hangul: a script of its own that the judge cannot read either.
+  ["a script other than Latin and Hangul", /[^\p{Script=Latin}\p{Script=Hangul}\p{Script=Common}\p{Script=Inherited}]/u],
 ];
 
 /**

@@ -1,0 +1,95 @@
+/**
+ * The offline judge on answers that are not in English: a script it cannot read fails the row
+ * with that reason (never a confident score from words it cannot tell apart), and digits and
+ * letters of other scripts and widths read as what they stand for.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { answerTask } from "../src/judge/offline/answer";
+import { splitStatements } from "../src/judge/offline/statements";
+import { parseCsv } from "../src/dataset/csv";
+import { runCliCaptured } from "./support/cli";
+import { tempDir, writeText } from "./support/files";
+import { verdictsInLine } from "./support/verdicts";
+
+/** The offline judge's classification of one row, or the message it fails with. */
+function judged(question: string, response: string, reference: string): string {
+  try {
+    const reply = answerTask({ kind: "classify_statements", question, response: splitStatements(response, question), reference: splitStatements(reference, question) }) as {
+      response: { verdict: string }[];
+      reference: { verdict: string }[];
+    };
+    return [...reply.response, ...reply.reference].map((v) => v.verdict).join(" ");
+  } catch (e) {
+    return `error: ${(e as Error).message}`;
+  }
+}
+
+describe("offline judge: scripts it cannot read", () => {
+  it("fails a row in Georgian, Armenian, Bengali, Tamil or any other script, naming it, instead of scoring a wrong capital as right", () => {
+    const rows: [string, string, string, string][] = [
+      ["Georgian", "რა არის დედაქალაქი?", "ბათუმი საქართველოს დედაქალაქია.", "თბილისი საქართველოს დედაქალაქია."],
+      ["Armenian", "Որն է մայրաքաղաքը?", "Գյումրին է մայրաքաղաքը։", "Երևանն է մայրաքաղաքը։"],
+      ["Bengali", "ভারতের রাজধানী কী?", "ভারতের রাজধানী মুম্বাই।", "নয়াদিল্লি ভারতের রাজধানী।"],
+      ["Tamil", "இந்தியாவின் தலைநகரம் எது?", "இந்தியாவின் தலைநகரம் மும்பை.", "புது தில்லி இந்தியாவின் தலைநகரம்."],
+      ["Ethiopic", "የኢትዮጵያ ዋና ከተማ?", "ጎንደር የኢትዮጵያ ዋና ከተማ ናት።", "አዲስ አበባ የኢትዮጵያ ዋና ከተማ ናት።"],
+      // A script with no name of its own in the judge's list (Cherokee) fails all the same.
+      ["a script other than Latin and Hangul", "ᏣᎳᎩ?", "ᎠᏂᏴᏫᏯ ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎤᏍᏗ", "ᎠᏂᏴᏫᏯ ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ ᎤᏍᏗ"],
+    ];
+    for (const [script, q, answer, reference] of rows) {
+      assert.equal(judged(q, answer, reference), `error: the offline judge reads English and Korean, and this row's answer is in ${script}; set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model`, script);
+    }
+    // An English answer that quotes a word of another script is still read.
+    assert.doesNotMatch(judged("What is the capital of Georgia?", "Tbilisi, or თბილისი in Georgian, is the capital of Georgia.", "Tbilisi is the capital of Georgia."), /^error/u);
+  });
+
+  it("reads digits of every script as the digits they stand for", () => {
+    for (const year of ["१९४५", "১৯৪৫", "๑๙๔๕", "١٩٤٥", "۱۹۴۵", "１９４５"]) {
+      const v = verdictsInLine("When did the war end?", `It ended in ${year}.`, "The war ended in 1945.");
+      assert.deepEqual([v.response, v.reference], [["TP"], ["covered"]], `${year}: ${v.reasons}`);
+    }
+    const wrong = verdictsInLine("How many sides does a triangle have?", "A triangle has १२ sides.", "A triangle has 3 sides.");
+    assert.match(wrong.reasons, /clashes with reference 1: 12 where it says 3/u);
+  });
+
+  it("reads full-width Latin letters as the letters they stand for", () => {
+    const right = verdictsInLine("What is the capital of France?", "Ｔｈｅ ｃａｐｉｔａｌ ｉｓ Ｐａｒｉｓ．", "Paris is the capital of France.");
+    assert.deepEqual([right.response, right.reference], [["TP"], ["covered"]], right.reasons);
+    const wrong = verdictsInLine("What is the capital of France?", "Ｔｈｅ　ｃａｐｉｔａｌ　ｉｓ　Ｌｙｏｎ．", "Paris is the capital of France.");
+    assert.match(wrong.reasons, /"Lyon" where it names "Paris"/u);
+  });
+
+  it("keeps a day written with a dot before its month (\"9. November 1989\") as one date, not a sentence end", () => {
+    assert.deepEqual(splitStatements("Die Berliner Mauer fiel am 9. November 1989.", "Wann fiel die Mauer?"), ["Die Berliner Mauer fiel am 9. November 1989."]);
+    const right = verdictsInLine("When did the Berlin Wall fall?", "The Berlin Wall fell on 9. November 1989.", "The Berlin Wall fell on November 9, 1989.");
+    assert.deepEqual([right.response, right.reference], [["TP"], ["covered"]], right.reasons);
+    const wrong = verdictsInLine("When did the Berlin Wall fall?", "The Berlin Wall fell on 8. November 1989.", "The Berlin Wall fell on November 9, 1989.");
+    assert.deepEqual([wrong.response, wrong.reference], [["FP"], ["FN"]], wrong.reasons);
+  });
+
+  it("through the command line: a table in many scripts keeps its rows in order, scores what it reads and fails the rest with their script", async () => {
+    const dir = tempDir();
+    const rows = [
+      ["q1", "a", "中国的首都是哪里？", "中国的首都是北京。", "北京是中国的首都。"],
+      ["q2", "a", "ما هي عاصمة مصر؟", "عاصمة مصر هي القاهرة.", "القاهرة هي عاصمة مصر."],
+      ["q3", "a", "Where is Tbilisi?", "ბათუმი საქართველოს დედაქალაქია.", "თბილისი საქართველოს დედაქალაქია."],
+      ["q4", "a", "How many sides does a triangle have?", "A triangle has ٣ sides.", "A triangle has 3 sides."],
+      ["q5", "a", "What is the capital of France?", "Ｐａｒｉｓ ｉｓ ｔｈｅ ｃａｐｉｔａｌ ｏｆ Ｆｒａｎｃｅ.", "Paris is the capital of France."],
+    ];
+    const file = writeText(dir, "multi.csv", ["id,model,question,answer,reference", ...rows.map((r) => r.join(","))].join("\n") + "\n");
+    const out = join(dir, "scored.csv");
+    const run = await runCliCaptured(["score", file, "--out", out, "--no-progress"], {});
+    assert.equal(run.code, 0, run.err);
+    const { header, records: lines } = parseCsv(readFileSync(out, "utf8"));
+    const records = lines.map((l) => Object.fromEntries(header.map((h, i) => [h, l.fields[i] ?? ""])));
+    assert.deepEqual(records.map((r) => [r.id, r.response]), rows.map((r) => [r[0], r[3]]), "rows and texts kept as written");
+    const errors = records.map((r) => String(r.answer_correctness_error ?? ""));
+    assert.match(errors[0]!, /in Chinese/u);
+    assert.match(errors[1]!, /in Arabic/u);
+    assert.match(errors[2]!, /in Georgian/u);
+    assert.deepEqual(records.slice(3).map((r) => r.answer_correctness), ["1", "1"], "the digits and full-width letters read");
+    assert.ok(readFileSync(out, "utf8").includes("Ｐａｒｉｓ ｉｓ ｔｈｅ ｃａｐｉｔａｌ ｏｆ Ｆｒａｎｃｅ."), "the answer as written in the CSV");
+  });
+});
