@@ -61,6 +61,13 @@ describe("offline judge: scripts it cannot read", () => {
     assert.match(wrong.reasons, /"Lyon" where it names "Paris"/u);
   });
 
+  it("fails a one-word Korean answer to an English reference (and the reverse) instead of scoring a right answer 0, but compares a number with a Korean unit", () => {
+    assert.match(judged("What is the capital of Korea?", "서울.", "Seoul is the capital of South Korea."), /^error: the answer is in Korean and the reference in English/u);
+    assert.match(judged("한국의 수도는?", "Seoul", "서울"), /^error: the answer is in English and the reference in Korean/u);
+    assert.equal(judged("In what year did it end?", "1945년.", "In 1945."), "TP covered");
+    assert.equal(judged("In what year did it end?", "1946년.", "In 1945."), "FP FN");
+  });
+
   it("keeps a day written with a dot before its month (\"9. November 1989\") as one date, not a sentence end", () => {
     assert.deepEqual(splitStatements("Die Berliner Mauer fiel am 9. November 1989.", "Wann fiel die Mauer?"), ["Die Berliner Mauer fiel am 9. November 1989."]);
     const right = verdictsInLine("When did the Berlin Wall fall?", "The Berlin Wall fell on 9. November 1989.", "The Berlin Wall fell on November 9, 1989.");

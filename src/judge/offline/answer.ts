@@ -59,7 +59,7 @@ function readable(text: string, what: string): void {
 
 /**
  * Throws a `JudgeError` when the answer and the reference are in different
- * languages (each at least 4 words; 2 when one is Korean): the offline judge matches words, so a
+ * languages (each at least 4 words; one when one is Korean and the other has Latin words): the offline judge matches words, so a
  * right answer in German scored against an English reference would look wrong.
  */
 function sameLanguage(answer: string, reference: string): void {
@@ -67,14 +67,23 @@ function sameLanguage(answer: string, reference: string): void {
   const said = textLanguage(answer);
   const expected = referenceLanguage(reference);
   if (said === expected) return;
-  // Hangul against Latin letters is told by the script from two words on; languages of Latin letters from four.
-  const korean = said === "Korean" || expected === "Korean";
-  if (words(answer) < (korean ? 2 : 4) || words(reference) < (korean ? 2 : 4)) return;
+  // Hangul against Latin letters is told by the script, from one word on ("서울." to "Seoul is the capital"), unless the
+  // Korean side's only Hangul is a unit after a number ("1945년."): values are compared across languages.
+  // Languages of Latin letters are told from four words on.
+  if (said === "Korean" || expected === "Korean") {
+    const [korean, other] = said === "Korean" ? [answer, reference] : [reference, answer];
+    if (!HANGUL_WORD_START.test(korean) || !LATIN_WORD.test(other)) return;
+  } else if (words(answer) < 4 || words(reference) < 4) return;
   throw new JudgeError(
     `the answer is in ${said} and the reference in ${expected}, and the offline judge matches words, so it cannot tell whether they say the same; ` +
       "set OPENAI_API_KEY or OPENAI_BASE_URL to judge it with a model",
   );
 }
+
+/** A word that starts with a Hangul letter (not "년" after "1945"). */
+const HANGUL_WORD_START = /(?<![\p{L}\p{N}])[\uAC00-\uD7A3]/u;
+/** A word of two or more Latin letters. */
+const LATIN_WORD = /\p{Script=Latin}{2}/u;
 
 /** The reference last read by {@link referenceLanguage}, and its language. */
 let lastReference: { text: string; language: string } | undefined;
