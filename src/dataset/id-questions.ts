@@ -25,7 +25,9 @@ function digest(text: string): number {
 
 /** A question as the warning quotes it: at most {@link QUOTED} characters. */
 function quoted(text: string): string {
-  return JSON.stringify(text.length > QUOTED ? `${text.slice(0, QUOTED - 1)}…` : text);
+  // Cut between characters, never inside one written with two UTF-16 units (𠮷, an emoji): a half would show as "\ud842".
+  const chars = text.length > QUOTED ? Array.from(text) : [];
+  return JSON.stringify(chars.length > QUOTED ? `${chars.slice(0, QUOTED - 1).join("")}…` : text);
 }
 
 /** Where an id was first seen (its file row, line and model), and the digest of its question there. */
