@@ -68,6 +68,12 @@ describe("offline judge: scripts it cannot read", () => {
     assert.equal(judged("In what year did it end?", "1946년.", "In 1945."), "FP FN");
   });
 
+  it("reads dates as China and Japan write them (1989年11月9日, 1989/11/09), so a wrong day clashes", () => {
+    for (const [written, verdict] of [["1989年11月9日", "TP covered"], ["1989年11月8日", "FP FN"], ["1989/11/09", "TP covered"], ["1989/11/08", "FP FN"], ["١٩٨٩/١١/٠٨", "FP FN"], ["１９８９年１１月９日", "TP covered"]] as const) {
+      assert.equal(judged("When did the Berlin Wall fall?", `The Berlin Wall fell on ${written}.`, "The Berlin Wall fell on November 9, 1989."), verdict, written);
+    }
+  });
+
   it("keeps a day written with a dot before its month (\"9. November 1989\") as one date, not a sentence end", () => {
     assert.deepEqual(splitStatements("Die Berliner Mauer fiel am 9. November 1989.", "Wann fiel die Mauer?"), ["Die Berliner Mauer fiel am 9. November 1989."]);
     const right = verdictsInLine("When did the Berlin Wall fall?", "The Berlin Wall fell on 9. November 1989.", "The Berlin Wall fell on November 9, 1989.");
