@@ -45,6 +45,12 @@ describe("offline judge: scripts it cannot read", () => {
     assert.doesNotMatch(judged("What is the capital of Georgia?", "Tbilisi, or თბილისი in Georgian, is the capital of Georgia.", "Tbilisi is the capital of Georgia."), /^error/u);
   });
 
+  it("reads an answer of formulas with Greek letters as symbols, not as Greek text, and still fails Greek text", () => {
+    assert.doesNotMatch(judged("How long does it take?", "Δv = α·t, so t = Δv/α.", "t = Δv/α."), /^error/u);
+    assert.doesNotMatch(judged("What is the limit's definition?", "∀ε>0 ∃δ>0: |x−a|<δ ⇒ |f(x)−L|<ε", "For every ε > 0 there is a δ > 0."), /^error/u);
+    assert.match(judged("Πρωτεύουσα;", "Η Θεσσαλονίκη είναι η πρωτεύουσα.", "Η Αθήνα είναι η πρωτεύουσα."), /this row's answer is in Greek/u);
+  });
+
   it("reads digits of every script as the digits they stand for", () => {
     for (const year of ["१९४५", "১৯৪৫", "๑๙๔๕", "١٩٤٥", "۱۹۴۵", "１９４５"]) {
       const v = verdictsInLine("When did the war end?", `It ended in ${year}.`, "The war ended in 1945.");
