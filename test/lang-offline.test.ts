@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { answerTask } from "../src/judge/offline/answer";
 import { splitStatements } from "../src/judge/offline/statements";
+import { hashedEmbedding } from "../src/judge/offline/embed";
+import { cosineSimilarity } from "../src/metrics/math";
 import { parseCsv } from "../src/dataset/csv";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
@@ -78,6 +80,26 @@ describe("offline judge: scripts it cannot read", () => {
     for (const [written, verdict] of [["1989年11月9日", "TP covered"], ["1989年11月8日", "FP FN"], ["1989/11/09", "TP covered"], ["1989/11/08", "FP FN"], ["١٩٨٩/١١/٠٨", "FP FN"], ["１９８９年１１月９日", "TP covered"]] as const) {
       assert.equal(judged("When did the Berlin Wall fall?", `The Berlin Wall fell on ${written}.`, "The Berlin Wall fell on November 9, 1989."), verdict, written);
     }
+  });
+
+  it("Korean: another name as the topic (은/는) is another fact, not the same one", () => {
+    for (const [wrong, right] of [["부산은 한국의 수도이다.", "서울은 한국의 수도이다."], ["태종은 한글을 만들었다.", "세종대왕은 한글을 만들었다."], ["에디슨은 전화를 발명했다.", "벨은 전화를 발명했다."]] as const) {
+      assert.equal(judged("누구? 어디?", wrong, right), "FP FN", wrong);
+      assert.equal(judged("누구? 어디?", right, right), "TP covered", right);
+    }
+    // A paraphrase with the topic moved still matches.
+    assert.equal(judged("한국의 수도는?", "한국의 수도는 서울이다.", "서울은 한국의 수도이다."), "TP covered");
+    assert.equal(judged("누가 전화를 발명했나?", "전화는 벨이 발명했다.", "벨은 전화를 발명했다."), "TP covered");
+  });
+
+  it("reads text written decomposed (NFD, as copied from a Mac or a PDF) as the same words composed", () => {
+    assert.equal(judged("Where is the ETH?", "The ETH is in Zu\u0308rich.", "The ETH is in Zürich."), "TP covered");
+    assert.equal(judged("Who was he?", "Pele\u0301 played for Santos.", "Pelé played for Santos."), "TP covered");
+    assert.equal(judged("한국의 수도는?", "서울은 한국의 수도이다.".normalize("NFD"), "서울은 한국의 수도이다."), "TP covered");
+    const extracted = answerTask({ kind: "extract_statements", question: "Where?", text: "The ETH is in Zu\u0308rich." }) as { statements: string[] };
+    assert.deepEqual(extracted.statements, ["The ETH is in Zürich."]);
+    const same = hashedEmbedding("서울은 한국의 수도이다.".normalize("NFD"));
+    assert.ok(cosineSimilarity(same, hashedEmbedding("서울은 한국의 수도이다.")) > 0.999, "the semantic part reads NFD as NFC");
   });
 
   it("keeps a day written with a dot before its month (\"9. November 1989\") as one date, not a sentence end", () => {

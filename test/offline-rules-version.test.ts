@@ -20,7 +20,7 @@ const SETS = ["qa-models.csv", "qa-dev2.csv"];
 /** Statements and verdicts (not the reasons' wording) of each row, as the offline judge gives them. */
 const FINGERPRINTS: Record<string, string> = {
   "offline-rules-2026-12-05": "9eadd2b544a9cf7c",
-  // 05b: any script but Latin and Hangul fails its row (single Greek letters are symbols), as does a one-word Korean answer to an English reference; digits of every script, full-width letters, "9. November 1989", "1989年11月9日" and "1989/11/09" read (the sample's verdicts unmoved).
+  // 05b: any script but Latin and Hangul fails its row (single Greek letters are symbols), as does a one-word Korean answer to an English reference; digits of every script, full-width letters, "9. November 1989", "1989年11月9日" and "1989/11/09" and text written decomposed (NFD) read, another name as a Korean topic (은/는) clashes (the sample's verdicts unmoved).
   "offline-rules-2026-12-05b": "9eadd2b544a9cf7c",
 };
 

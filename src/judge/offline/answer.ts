@@ -15,7 +15,8 @@ import { textLanguage, unreadScript } from "./text";
  * Answers one task as an LLM judge would reply (same shapes), or throws a
  * `JudgeError` for what the offline judge cannot judge (images, custom tasks).
  */
-export function answerTask(task: JudgeTask): unknown {
+export function answerTask(asked: JudgeTask): unknown {
+  const task = composed(asked);
   switch (task.kind) {
     case "extract_statements":
       readable(task.text, "text");
@@ -41,6 +42,30 @@ export function answerTask(task: JudgeTask): unknown {
     }
     case "custom":
       throw new JudgeError(`the offline judge answers only evalframe's own tasks, not "${task.name}"`);
+  }
+}
+
+/** Text in Unicode's composed form (NFC): "Zu\u0308rich" as "Zürich", Hangul written as jamo as its syllables. */
+function nfc(text: string): string {
+  return NOT_ASCII.test(text) ? text.normalize("NFC") : text;
+}
+
+const NOT_ASCII = /[^\x00-\x7F]/u;
+
+/**
+ * A task's texts in composed form: text copied from a Mac or a PDF often comes decomposed (a
+ * letter, then its accent; Hangul as jamo), and the same words written the two ways must match.
+ */
+function composed(task: JudgeTask): JudgeTask {
+  switch (task.kind) {
+    case "extract_statements":
+      return { ...task, question: nfc(task.question), text: nfc(task.text) };
+    case "classify_statements":
+      return { ...task, question: nfc(task.question), response: task.response.map(nfc), reference: task.reference.map(nfc) };
+    case "relevance":
+      return { ...task, question: nfc(task.question), response: nfc(task.response), contexts: task.contexts.map((c) => (c.type === "text" ? { ...c, text: nfc(c.text) } : c)) };
+    case "custom":
+      return task;
   }
 }
 

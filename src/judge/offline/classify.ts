@@ -512,6 +512,33 @@ const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nea
 };
 
 /**
+ * Another name as the topic (은/는) of a statement that says the same of it, word for word:
+ * "부산은 한국의 수도이다" against "서울은 한국의 수도이다", "태종은 한글을 만들었다" against
+ * "세종대왕은 한글을 만들었다". Only a statement whose every other word is found in the other
+ * (and the other's in it) counts: Korean puts many things as the topic ("경찰은 112" against
+ * "경찰 신고 번호는 112번"), and only the same sentence about another thing is a clash.
+ */
+const koreanTopicTaken: Contradiction = ({ statement, others, self, question, clash }) => {
+  const topics = statement.terms.filter((t) => t.role === "topic" && HANGUL_WORD.test(t.key));
+  if (topics.length !== 1) return undefined;
+  const topic = topics[0]!;
+  const rest = statement.terms.filter((t) => t !== topic);
+  if (rest.length === 0 || holds(question, topic)) return undefined;
+  for (let i = 0; i < others.length; i++) {
+    const o = others[i]!;
+    const theirs = o.terms.filter((u) => u.role === "topic" && HANGUL_WORD.test(u.key));
+    if (theirs.length !== 1) continue;
+    const rival = theirs[0]!;
+    const oPool = pool([o]);
+    if (holds(oPool, topic) || holds(self, rival) || holds(question, rival)) continue;
+    const oRest = o.terms.filter((u) => u !== rival);
+    if (oRest.length !== rest.length || !rest.every((t) => holds(oPool, t)) || !oRest.every((u) => holds(self, u))) continue;
+    return clash(i, `"${topic.form}" where it says "${rival.form}"`);
+  }
+  return undefined;
+};
+
+/**
  * The bare Hangul word (two letters or more, no particle or ending after it) written right before
  * `form` in `text`: a name that modifies it ("루브르" of "루브르 미술관"), if any.
  */
@@ -728,6 +755,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   valueCrossed,
   valueOfAnother,
   attributeCrossed,
+  koreanTopicTaken,
   negatedOnOneSide,
   nothingSaidOfSubject,
 ];
