@@ -22,6 +22,14 @@ describe("messages quoting text of other scripts", () => {
     assert.match(run.err, /問{58}😀…/u, run.err);
   });
 
+  it("the same question written composed for one model and decomposed for another is one question, not an id asked twice", async () => {
+    const dir = tempDir();
+    const file = writeText(dir, "nfd.csv", `id,model,question,answer,reference\nq1,a,Où est Zürich?,In Switzerland.,Zürich is in Switzerland.\nq1,b,${"Où est Zürich?".normalize("NFD")},In Austria.,Zürich is in Switzerland.\n`);
+    const run = await runCliCaptured(["score", file, "--out", `${dir}/out.csv`, "--no-progress", "--judge", "offline"], {});
+    assert.equal(run.code, 0, run.err);
+    assert.doesNotMatch(run.err, /different questions/u, run.err);
+  });
+
   it("a value under an unnamed column is quoted cut between characters", async () => {
     const dir = tempDir();
     const file = writeText(dir, "extra.csv", `question,answer,reference,\n東京？,東京,東京,${"字".repeat(28)}😀😀 more\n`);
