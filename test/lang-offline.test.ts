@@ -87,6 +87,7 @@ describe("offline judge: scripts it cannot read", () => {
       assert.equal(judged("누구? 어디?", wrong, right), "FP FN", wrong);
       assert.equal(judged("누구? 어디?", right, right), "TP covered", right);
     }
+    assert.equal(judged("고래는 어떤 동물인가?", "고래는 어류이다.", "고래는 포유류이다."), "FP FN", "another noun before the copula");
     // A paraphrase with the topic moved still matches.
     assert.equal(judged("한국의 수도는?", "한국의 수도는 서울이다.", "서울은 한국의 수도이다."), "TP covered");
     assert.equal(judged("누가 전화를 발명했나?", "전화는 벨이 발명했다.", "벨은 전화를 발명했다."), "TP covered");

@@ -20,8 +20,8 @@ const SETS = ["qa-models.csv", "qa-dev2.csv"];
 /** Statements and verdicts (not the reasons' wording) of each row, as the offline judge gives them. */
 const FINGERPRINTS: Record<string, string> = {
   "offline-rules-2026-12-05": "9eadd2b544a9cf7c",
-  // 05b: any script but Latin and Hangul fails its row (single Greek letters are symbols), as does a one-word Korean answer to an English reference; digits of every script, full-width letters, "9. November 1989", "1989年11月9日" and "1989/11/09" and text written decomposed (NFD) read, another name as a Korean topic (은/는) clashes (the sample's verdicts unmoved).
-  "offline-rules-2026-12-05b": "9eadd2b544a9cf7c",
+  // 05b: any script but Latin and Hangul fails its row (single Greek letters are symbols), as does a one-word Korean answer to an English reference; digits of every script, full-width letters, "9. November 1989", "1989年11月9日" and "1989/11/09" and text written decomposed (NFD) read, another name as a Korean topic (은/는) or before the copula (고래는 어류이다) clashes (moved: one dev2 reference, 목성 against 토성, now not covered).
+  "offline-rules-2026-12-05b": "9f86d81b59ff1117",
 };
 
 async function scoredSets(): Promise<Record<string, unknown>[]> {
