@@ -21,6 +21,8 @@ const SETS = ["qa-models.csv", "qa-dev2.csv"];
 /** Statements and verdicts (not the reasons' wording) and the semantic similarity of each row, as the offline judge gives them. */
 const FINGERPRINTS: Record<string, string> = {
   "offline-rules-2026-12-05": "90e764502f235e4b",
+  // 05b: any script but Latin and Hangul fails its row (single Greek letters are symbols), as does a one-word Korean answer to an English reference; digits of every script, full-width letters, "9. November 1989", "1989年11月9日" and "1989/11/09" and text written decomposed (NFD) read, another name as a Korean topic (은/는) or before the copula (고래는 어류이다) clashes (moved: one dev2 reference, 목성 against 토성, now not covered).
+  "offline-rules-2026-12-05b": "ffeff2974b203c7f",
 };
 
 async function scoredSets(): Promise<Record<string, unknown>[]> {

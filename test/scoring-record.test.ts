@@ -150,7 +150,7 @@ describe("two runs scored differently", () => {
       const one = buildReport(fused, { generatedAt: null });
       assert.match(
         one,
-        /<p class="usage scoring">answer correctness scored with judge rules offline-rules-2026-12-05 · layout fused · reasons no · answers per call 3 · prompts ac-statements-batch-v2 ac-fused-batch-verdicts-only-v1 · embedding model offline-hashed-\d+ · weights 0\.8\/0\.2 · beta 1 · threshold none · similarity threshold none<\/p>/,
+        /<p class="usage scoring">answer correctness scored with judge rules offline-rules-2026-12-05b · layout fused · reasons no · answers per call 3 · prompts ac-statements-batch-v2 ac-fused-batch-verdicts-only-v1 · embedding model offline-hashed-\d+ · weights 0\.8\/0\.2 · beta 1 · threshold none · similarity threshold none<\/p>/,
       );
       const mixed = toDataFrame([...frameRecords(plain).slice(0, 6), ...frameRecords(fused).slice(6)]);
       assert.match(buildReport(mixed, { generatedAt: null }), /answer correctness scored with 2 different ways, so its rows are not all comparable: [^<]*answers per call 3[^<]*\(18 rows\); [^<]*answers per call 1[^<]*\(6 rows\)/);

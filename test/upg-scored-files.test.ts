@@ -34,7 +34,7 @@ async function scoredNow(options: Parameters<typeof answerCorrectness>[0] = {}) 
 }
 
 /** The offline judge's rules, unrecorded in every fixture, as diff names them against a new run. */
-const RULES = ["judge rules", "not recorded (before 2026-12-05)", "offline-rules-2026-12-05"];
+const RULES = ["judge rules", "not recorded (before 2026-12-05)", "offline-rules-2026-12-05b"];
 
 /** The changes of scoring other than the offline judge's rules (each fixture's, named by the test below). */
 const besideRules = <C extends { setting: string }>(changes: readonly C[]): C[] => changes.filter((c) => c.setting !== "judge rules");
@@ -81,7 +81,7 @@ describe("a Ragas-layout table from before prompts were recorded (c0d2993), agai
     assert.deepEqual(runs.warnings.filter((w) => /does not record/.test(w)), []);
     const r = await run(["diff", fixture("c0d2993-offline-ragas.csv"), now, "--fail-on-scoring-change"]);
     assert.equal(r.code, 1, r.err);
-    assert.match(r.err, /fail-on-scoring-change: .*judge rules "not recorded \(before 2026-12-05\)" before, "offline-rules-2026-12-05" after \(3 paired answers\)$/m);
+    assert.match(r.err, /fail-on-scoring-change: .*judge rules "not recorded \(before 2026-12-05\)" before, "offline-rules-2026-12-05b" after \(3 paired answers\)$/m);
   });
 });
 

@@ -115,7 +115,7 @@ function bodyRecords(records: CsvRecord[], header: readonly string[], width: num
         throw new MalformedFileError(
           file,
           record.line,
-          `this record has a value in column ${extra + 1} (${JSON.stringify(value.length > 30 ? `${value.slice(0, 29)}…` : value)}), which the header gives no name; name that column in the header`,
+          `this record has a value in column ${extra + 1} (${JSON.stringify(Array.from(value).length > 30 ? `${Array.from(value).slice(0, 29).join("")}…` : value)}), which the header gives no name; name that column in the header`,
         );
       }
       record.fields.length = header.length;

@@ -25,7 +25,9 @@ function digest(text: string): number {
 
 /** A question as the warning quotes it: at most {@link QUOTED} characters. */
 function quoted(text: string): string {
-  return JSON.stringify(text.length > QUOTED ? `${text.slice(0, QUOTED - 1)}…` : text);
+  // Cut between characters, never inside one written with two UTF-16 units (𠮷, an emoji): a half would show as "\ud842".
+  const chars = text.length > QUOTED ? Array.from(text) : [];
+  return JSON.stringify(chars.length > QUOTED ? `${chars.slice(0, QUOTED - 1).join("")}…` : text);
 }
 
 /** Where an id was first seen (its file row, line and model), and the digest of its question there. */
@@ -43,7 +45,7 @@ function placeOf(row: number, line: number | undefined, model: string | null): s
 
 /**
  * Collects ids that name more than one question (`user_input`, spaces at its
- * ends aside), over one table or the parts of a file read in parts.
+ * ends and Unicode's composed or decomposed forms aside), over one table or the parts of a file read in parts.
  *
  * @example
  * const ids = new IdQuestions();
@@ -66,7 +68,9 @@ export class IdQuestions {
     const model = getColumn(table, "model");
     for (let i = 0; i < table.rowCount; i++) {
       const key = cellText(id.values[i]);
-      const text = cellText(question.values[i])?.trim();
+      // In composed form: the same question written decomposed ("Zu\u0308rich", by another tool) is the same question.
+      const raw = cellText(question.values[i])?.trim();
+      const text = raw !== undefined && /[^\x00-\x7F]/u.test(raw) ? raw.normalize("NFC") : raw;
       if (key === null || key === "" || text === undefined || text === "") continue;
       const row = firstRow + (table.sourceRows?.[i] ?? i);
       const m = model ? cellText(model.values[i]) : null;

@@ -114,8 +114,31 @@ function inRanges(cp: number, ranges: readonly (readonly [number, number])[]): b
 export function charWidth(cp: number): number {
   if (cp < 0x300) return 1;
   if (inRanges(cp, ZERO)) return 0;
-  return inRanges(cp, WIDE) ? 2 : 1;
+  if (inRanges(cp, WIDE)) return 2;
+  // Marks of every script (Devanagari's vowel signs and virama, Arabic's vowels, …) and format characters (the joiners) take none.
+  return NON_SPACING.test(String.fromCodePoint(cp)) ? 0 : 1;
 }
+
+/** Non-spacing and enclosing marks and format characters (U+200D, the bidi marks, …): no column of their own. */
+const NON_SPACING = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+
+/** An emoji made of several code points: a ZWJ sequence (👨‍👩‍👧), a skin tone (👍🏽), an emoji presentation (❤️) or a flag (🇯🇵). */
+const EMOJI_SEQUENCE = /^(?:\p{Extended_Pictographic}.*[\u200D\uFE0F\u{1F3FB}-\u{1F3FF}]|\p{Regional_Indicator}{2}$)/su;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Terminal columns of one grapheme cluster: an emoji sequence takes two, anything else the sum of its code points. */
+function clusterWidth(cluster: string): number {
+  const first = cluster.codePointAt(0)!;
+  if (cluster.length === (first > 0xffff ? 2 : 1)) return charWidth(first);
+  if (EMOJI_SEQUENCE.test(cluster)) return 2;
+  let width = 0;
+  for (const ch of cluster) width += charWidth(ch.codePointAt(0)!);
+  return width;
+}
+
+/** Whether every character of the text is one UTF-16 unit below the marks (0x300): measured without segmenting. */
+const PLAIN = /^[\u0000-\u02ff]*$/u;
 
 /**
  * Terminal columns of text: wide characters count two, combining marks none.
@@ -125,8 +148,9 @@ export function charWidth(cp: number): number {
  * displayWidth("e\u0301"); // 1
  */
 export function displayWidth(text: string): number {
+  if (PLAIN.test(text)) return text.length;
   let width = 0;
-  for (const ch of text) width += charWidth(ch.codePointAt(0)!);
+  for (const { segment } of graphemes.segment(text)) width += clusterWidth(segment);
   return width;
 }
 
@@ -141,10 +165,11 @@ export function cutToWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let out = "";
   let used = 0;
-  for (const ch of text) {
-    const w = charWidth(ch.codePointAt(0)!);
+  // By grapheme cluster: a letter is never parted from its marks, nor an emoji sequence cut in two.
+  for (const { segment } of graphemes.segment(text)) {
+    const w = clusterWidth(segment);
     if (used + w > width - 1) break;
-    out += ch;
+    out += segment;
     used += w;
   }
   return `${out}…`;

@@ -12,4 +12,4 @@ export const OFFLINE_LABEL = "offline (approximate)";
  * (test/offline-rules-version.test.ts holds the bundled sample's
  * fingerprint at each version and fails until it is bumped).
  */
-export const OFFLINE_RULES_VERSION = "offline-rules-2026-12-05";
+export const OFFLINE_RULES_VERSION = "offline-rules-2026-12-05b";

@@ -512,6 +512,48 @@ const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nea
 };
 
 /**
+ * Another name as the topic (은/는) of a statement that says the same of it, word for word:
+ * "부산은 한국의 수도이다" against "서울은 한국의 수도이다", "태종은 한글을 만들었다" against
+ * "세종대왕은 한글을 만들었다"; and another noun before the copula ("고래는 어류이다" against
+ * "고래는 포유류이다"). Only a statement whose every other word is found in the other
+ * (and the other's in it) counts: Korean puts many things as the topic ("경찰은 112" against
+ * "경찰 신고 번호는 112번"), and only the same sentence about another thing is a clash.
+ */
+const koreanTopicTaken: Contradiction = ({ statement, others, self, question, clash }) => {
+  for (const slot of [isKoreanTopic, isKoreanCopula]) {
+    const mine = statement.terms.filter(slot);
+    if (mine.length !== 1) continue;
+    const word = mine[0]!;
+    const rest = statement.terms.filter((t) => t !== word);
+    if (rest.length === 0 || holds(question, word)) continue;
+    for (let i = 0; i < others.length; i++) {
+      const o = others[i]!;
+      const theirs = o.terms.filter(slot);
+      if (theirs.length !== 1) continue;
+      const rival = theirs[0]!;
+      const oPool = pool([o]);
+      if (holds(oPool, word) || holds(self, rival) || holds(question, rival)) continue;
+      const oRest = o.terms.filter((u) => u !== rival);
+      if (oRest.length !== rest.length || !rest.every((t) => holds(oPool, t)) || !oRest.every((u) => holds(self, u))) continue;
+      return clash(i, `"${word.form}" where it says "${rival.form}"`);
+    }
+  }
+  return undefined;
+};
+
+/** A Korean noun as the topic (은/는). */
+function isKoreanTopic(t: Term): boolean {
+  return t.role === "topic" && HANGUL_WORD.test(t.key);
+}
+
+/** A Korean noun of two letters or more with the copula after it: "포유류이다", "수도입니다". */
+function isKoreanCopula(t: Term): boolean {
+  return t.role === "" && t.key.length >= 2 && HANGUL_WORD.test(t.key) && KOREAN_COPULA.test(t.form) && t.form.startsWith(t.key);
+}
+
+const KOREAN_COPULA = /(?:이다|입니다|이에요|예요|였다|이었다|였습니다|이었습니다)[.!]?$/u;
+
+/**
  * The bare Hangul word (two letters or more, no particle or ending after it) written right before
  * `form` in `text`: a name that modifies it ("루브르" of "루브르 미술관"), if any.
  */
@@ -728,6 +770,7 @@ const CONTRADICTIONS: readonly Contradiction[] = [
   valueCrossed,
   valueOfAnother,
   attributeCrossed,
+  koreanTopicTaken,
   negatedOnOneSide,
   nothingSaidOfSubject,
 ];

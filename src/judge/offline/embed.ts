@@ -3,6 +3,7 @@
  */
 
 import { HANGUL_WORD, isNegation, STOP_WORDS, stemEnglish, stripKoreanEnding } from "./text";
+import { foldFullWidth } from "./markup";
 import { Memo } from "./memo";
 import { findValues, valueToken } from "./values";
 
@@ -53,7 +54,9 @@ const recentFeatures = new Memo<readonly string[]>(12_500);
 /** Features of a text, read sentence by sentence (answers repeat sentences; each is read once). */
 function features(text: string): string[] {
   const out: string[] = [];
-  for (const sentence of text.split(SENTENCE_END)) {
+  // Composed (NFC), as the judge reads every text: "Zu\u0308rich" is "Zürich".
+  const plain = foldFullWidth(/[^\x00-\x7F]/u.test(text) ? text.normalize("NFC") : text);
+  for (const sentence of plain.split(SENTENCE_END)) {
     if (sentence) for (const f of recentFeatures.get(sentence, sentenceFeatures)) out.push(f);
   }
   return out;

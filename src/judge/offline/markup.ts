@@ -22,6 +22,25 @@ const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map([
   ["deg", "°"],
 ]);
 
+/** Full-width forms of ASCII (ＡＢＣ，１２３！) and the ideographic space: as the ASCII they stand for ("Ｐａｒｉｓ" is "Paris"). */
+const FULL_WIDTH = /[\uFF01-\uFF5E\u3000]/gu;
+
+/** A full-width character of {@link FULL_WIDTH} as its ASCII one. */
+function halfWidth(c: string): string {
+  const code = c.charCodeAt(0);
+  return code === 0x3000 ? " " : String.fromCharCode(code - 0xfee0);
+}
+
+/**
+ * Full-width forms of ASCII as ASCII, one UTF-16 unit for one (offsets hold).
+ *
+ * @example
+ * foldFullWidth("Ｐａｒｉｓ　１８８９") // → "Paris 1889"
+ */
+export function foldFullWidth(text: string): string {
+  return text.replace(FULL_WIDTH, halfWidth);
+}
+
 /** Subscript digits as digits: "H₂O" is "H2O" (superscripts stay: "10²³" is a power). */
 const SUBSCRIPT = /[₀-₉]/gu;
 
@@ -155,7 +174,7 @@ function breaksSentence(line: string, next: string): boolean {
  * // → "The Mona Lisa was painted by Leonardo da Vinci & nobody else."
  */
 export function plainText(text: string, yesNoQuestion = false): string {
-  const lines = decodeEntities(text.replace(INVISIBLE, "")).replace(SUBSCRIPT, (d) => String(d.charCodeAt(0) - 0x2080)).split(/\r\n|[\r\n\u2028\u2029]/u);
+  const lines = decodeEntities(foldFullWidth(text.replace(INVISIBLE, ""))).replace(SUBSCRIPT, (d) => String(d.charCodeAt(0) - 0x2080)).split(/\r\n|[\r\n\u2028\u2029]/u);
   const out: string[] = [];
   let tableHeaderNext = true;
   for (let i = 0; i < lines.length; i++) {

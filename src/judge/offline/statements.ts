@@ -151,6 +151,9 @@ function lastWord(text: string): string {
   return text.slice(start, end);
 }
 
+/** A month's name after a day written with a dot ("9. November", "3. März", "1. Mai"), in English or German. */
+const DOTTED_DAY_MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Januar|Jänner|Februar|März|Mai|Juni|Juli|Oktober|Dezember)\b/u;
+
 /** Sentences of one line, with pieces broken after a title abbreviation ("Dr. ") glued back. */
 function sentences(line: string): string[] {
   // A line with no sentence end before its last word is one sentence: no need to segment it.
@@ -167,6 +170,8 @@ function sentences(line: string): string[] {
     if (/^no\.$/i.test(word) && /^\s*\d/.test(pieces[i + 1] ?? "")) return;
     // A date written with dots ("2019. 6. 25.", "1446. 10. 9.") is one piece, not three sentences.
     if (/(?:^|\s)\d{1,4}\.\s*$/.test(pending) && /^\d{1,2}\./.test(pieces[i + 1] ?? "")) return;
+    // A day written with a dot before its month ("am 9. November 1989", "1. Mai") is one date.
+    if (/(?:^|\s)\d{1,2}\.\s*$/.test(pending) && DOTTED_DAY_MONTH.test(pieces[i + 1] ?? "")) return;
     // ... and so is "9.에": no space after the dot, no sentence end.
     if (/\d\.$/.test(pending) && /^[^\s\d]/.test(pieces[i + 1] ?? " ")) return;
     out.push(pending);

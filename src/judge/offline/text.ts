@@ -252,6 +252,8 @@ function isLetter(ch: string): boolean {
   return LETTER.test(ch);
 }
 
+const GREEK = /\p{Script=Greek}/u;
+
 /** Scripts the offline judge does not read, by the Unicode script of their letters. */
 const UNREAD_SCRIPTS: readonly (readonly [string, RegExp])[] = [
   ["Japanese", /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
@@ -262,6 +264,23 @@ const UNREAD_SCRIPTS: readonly (readonly [string, RegExp])[] = [
   ["Greek", /\p{Script=Greek}/u],
   ["Thai", /\p{Script=Thai}/u],
   ["Devanagari", /\p{Script=Devanagari}/u],
+  ["Bengali", /\p{Script=Bengali}/u],
+  ["Tamil", /\p{Script=Tamil}/u],
+  ["Telugu", /\p{Script=Telugu}/u],
+  ["Gujarati", /\p{Script=Gujarati}/u],
+  ["Gurmukhi", /\p{Script=Gurmukhi}/u],
+  ["Kannada", /\p{Script=Kannada}/u],
+  ["Malayalam", /\p{Script=Malayalam}/u],
+  ["Sinhala", /\p{Script=Sinhala}/u],
+  ["Georgian", /\p{Script=Georgian}/u],
+  ["Armenian", /\p{Script=Armenian}/u],
+  ["Ethiopic", /\p{Script=Ethiopic}/u],
+  ["Khmer", /\p{Script=Khmer}/u],
+  ["Lao", /\p{Script=Lao}/u],
+  ["Myanmar", /\p{Script=Myanmar}/u],
+  ["Tibetan", /\p{Script=Tibetan}/u],
+  // Any other letter that is neither Latin nor Hangul: a script of its own that the judge cannot read either.
+  ["a script other than Latin and Hangul", /[^\p{Script=Latin}\p{Script=Hangul}\p{Script=Common}\p{Script=Inherited}]/u],
 ];
 
 /**
@@ -280,13 +299,20 @@ export function unreadScript(text: string): string | undefined {
   if (ASCII_ONLY.test(text)) return undefined;
   let letters = 0;
   const counts = new Map<string, number>();
-  for (const ch of text) {
-    if (!isLetter(ch)) continue;
+  const chars = Array.from(text);
+  chars.forEach((ch, i) => {
+    if (!isLetter(ch)) return;
     letters++;
-    if (ch.charCodeAt(0) < 0x80) continue;
+    if (ch.charCodeAt(0) < 0x80) return;
     const found = UNREAD_SCRIPTS.find(([, pattern]) => pattern.test(ch));
-    if (found) counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
-  }
+    if (found === undefined) return;
+    // A Greek letter alone is a symbol of mathematics or physics ("Δv = α·t", "5 Ω"), not Greek text: only Greek words count.
+    if (found[0] === "Greek" && !GREEK.test(chars[i - 1] ?? "") && !GREEK.test(chars[i + 1] ?? "")) {
+      letters--;
+      return;
+    }
+    counts.set(found[0], (counts.get(found[0]) ?? 0) + 1);
+  });
   const unread = [...counts.values()].reduce((n, c) => n + c, 0);
   if (unread < 4 || unread * 3 < letters) return undefined;
   if (counts.has("Japanese")) return "Japanese";

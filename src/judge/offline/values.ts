@@ -210,20 +210,24 @@ const NUMBER_WORDS = new RegExp(
 );
 
 const MONTH_HINT = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
-const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/gu;
+/** A date in ISO form, also with a time after it ("1989-11-09T00:00"). */
+const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})(?![\d-])/gu;
 /** A year in a date: four digits, or two after an apostrophe ("July 20, '69"). */
 const DATE_YEAR = "(\\d{4}|['’]\\d{2})";
 const MONTH_DAY_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+${DATE_YEAR}\\b`, "giu");
-const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?,?\\s+${DATE_YEAR}\\b`, "giu");
+const DAY_MONTH_YEAR = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|\\.)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?,?\\s+${DATE_YEAR}\\b`, "giu");
 const MONTH_YEAR = new RegExp(`\\b(${MONTH_NAMES})\\.?,?\\s+(?:of\\s+)?${DATE_YEAR}\\b`, "giu");
 /** Day, month and year with dots, as most of Europe writes them: "04.07.1776", "9. 11. 1989". */
 const DOTTED_DAY_FIRST = /(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?![\d]|\.\d)/gu;
 /** A year of two digits after an apostrophe, alone ("in '69", "the class of ’05"); not "'60s" or a quoted '42'. */
 const SHORT_YEAR = /(?<=^|[\s(])['’](\d{2})(?![\d\p{L}'’])/gu;
 const MONTH_DAY = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?!\\s*,?\\s*\\d)`, "giu");
-const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\b(?!\\.?,?\\s+(?:of\\s+)?\\d{4})`, "giu");
-const KOREAN_DATE = /(\d{3,4})\s*년(?:\s*(\d{1,2})\s*월)?(?:\s*(\d{1,2})\s*일)?|(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/gu;
+const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th|\\.)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\b(?!\\.?,?\\s+(?:of\\s+)?\\d{4})`, "giu");
+/** Dates with Korean 년/월/일, or the Chinese and Japanese 年/月/日 ("1989年11月9日"). */
+const KOREAN_DATE = /(\d{3,4})\s*[년年](?:\s*(\d{1,2})\s*[월月])?(?:\s*(\d{1,2})\s*[일日])?|(\d{1,2})\s*[월月](?:\s*(\d{1,2})\s*[일日])?/gu;
 const SLASH_DATE = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/gu;
+/** Year, month and day with slashes, as China and Japan write them: "1989/11/09". */
+const YEAR_SLASH_DATE = /\b(\d{4})\/(\d{1,2})\/(\d{1,2})\b(?!\/)/gu;
 /** Year, month and day with dots, as Korean (and German) write them: "2019. 6. 25.", "1446.10.9". */
 const DOTTED_DATE = /(?<![\d.])(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})(?!\d)\.?/gu;
 /** A Korean number in parts, largest first: "38만 4천" (384,000), "3억 5천만", "1만 2천 500". */
@@ -385,7 +389,7 @@ function dateValue(text: string, start: number, end: number, year?: number, mont
   };
 }
 
-/** Dates written with month names, ISO, slashes or Korean 년/월/일. */
+/** Dates written with month names, ISO, slashes, Korean 년/월/일 or 年/月/日. */
 function findDates(text: string): TextValue[] {
   const found: TextValue[] = [];
   const taken: Span[] = [];
@@ -404,6 +408,11 @@ function findDates(text: string): TextValue[] {
     add(dateValue(m[0], m.index, m.index + m[0].length, undefined, monthOf(m[1]!), Number(m[2])));
   }
   if (months) for (const m of text.matchAll(DAY_MONTH)) add(dateValue(m[0], m.index, m.index + m[0].length, undefined, monthOf(m[2]!), Number(m[1])));
+  if (text.includes("/")) for (const m of text.matchAll(YEAR_SLASH_DATE)) {
+    const month = Number(m[2]);
+    const day = Number(m[3]);
+    if (month >= 1 && month <= 12 && day >= 1 && day <= 31) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[1]), month, day));
+  }
   if (text.includes("/")) for (const m of text.matchAll(SLASH_DATE)) {
     // Ambiguous day/month order: read as month/day unless the first part cannot be a month.
     const a = Number(m[1]);
@@ -422,7 +431,7 @@ function findDates(text: string): TextValue[] {
     const day = Number(m[3]);
     if (month >= 1 && month <= 12 && day >= 1 && day <= 31) add(dateValue(m[0], m.index, m.index + m[0].length, Number(m[1]), month, day));
   }
-  if (/[년월]/.test(text)) for (const m of text.matchAll(KOREAN_DATE)) {
+  if (/[년월年月]/.test(text)) for (const m of text.matchAll(KOREAN_DATE)) {
     const year = m[1] === undefined ? undefined : Number(m[1]);
     const month = m[2] ?? m[4];
     const day = m[3] ?? m[5];
@@ -658,16 +667,24 @@ function digitFractions(text: string, taken: readonly Span[]): Array<{ start: nu
   return found;
 }
 
-/** Digits and separators of other scripts and widths: full-width (１２３，４), Arabic-Indic (١٢٣٫٤) and Persian (۱۲۳). */
-const OTHER_DIGITS = /[\uFF10-\uFF19\uFF0C\uFF0E\u0660-\u066C\u06F0-\u06F9]/u;
-const OTHER_DIGIT = /[\uFF10-\uFF19\uFF0C\uFF0E\u0660-\u066C\u06F0-\u06F9]/gu;
+/**
+ * Digits and separators of other scripts and widths: full-width (１２３，４), Arabic-Indic (١٢٣٫٤),
+ * Persian (۱۲۳), Devanagari (१९४५), Bengali, Thai and every other script's decimal digits
+ * of one UTF-16 unit.
+ */
+const OTHER_DIGITS = /[\uFF0C\uFF0E\u066A-\u066C]|[^\P{Nd}0-9\u{10000}-\u{10FFFF}]/u;
+const OTHER_DIGIT = /[\uFF0C\uFF0E\u066A-\u066C]|[^\P{Nd}0-9\u{10000}-\u{10FFFF}]/gu;
+const DECIMAL_DIGIT = /\p{Nd}/u;
 
 /** A digit or separator of {@link OTHER_DIGITS} as ASCII (one UTF-16 unit each, so positions in the text stay as they are). */
 function asciiDigit(c: string): string {
   const code = c.charCodeAt(0);
-  if (code >= 0xff10 && code <= 0xff19) return String(code - 0xff10);
-  if (code >= 0x0660 && code <= 0x0669) return String(code - 0x0660);
-  if (code >= 0x06f0 && code <= 0x06f9) return String(code - 0x06f0);
+  if (DECIMAL_DIGIT.test(c)) {
+    // Unicode puts each script's digits in runs of ten from its zero: a digit's value is its place in its run.
+    let before = 0;
+    while (before < 60 && DECIMAL_DIGIT.test(String.fromCharCode(code - before - 1))) before++;
+    return String(before % 10);
+  }
   // Full-width comma and stop; the Arabic decimal separator (٫) and thousands separator (٬); the Arabic percent sign (٪).
   return code === 0xff0c || code === 0x066c ? "," : code === 0x066a ? "%" : ".";
 }
