@@ -8,6 +8,9 @@ import { describe, it } from "node:test";
 import { loadDataset } from "../src/index";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
+import { failuresLine } from "../src/cli/failures";
+import { excerpt } from "../src/judge/structured";
+import { shortened } from "../src/display/words";
 
 const HALF = /\\ud[89ab][0-9a-f]{2}|\\ud[c-f][0-9a-f]{2}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/iu;
 
@@ -38,5 +41,18 @@ describe("messages quoting text of other scripts", () => {
       assert.match(e.message, /字{28}😀…/u, e.message);
       return true;
     });
+  });
+});
+
+describe("messages that cut a long reason or reply", () => {
+  it("cut between characters: the failure line of a run, and a reply's excerpt", () => {
+    const reason = `${"x".repeat(198)}😀 and more`;
+    const line = failuresLine([{ metric: "answer_correctness", failed: 1, first: reason, firstRow: "row 0" }], 1);
+    assert.match(line, /first: row 0: x{198}😀…; every reason/);
+    assert.doesNotMatch(line, /\\ud83d|\ud83d(?!\ude00)/u, "no half of the emoji");
+    const reply = `${"y".repeat(159)}𠮷 tail`;
+    assert.equal(excerpt(reply), `${"y".repeat(159)}𠮷…`);
+    assert.equal(shortened("ab😀cd", 3), "ab…");
+    assert.equal(shortened("abc", 3), "abc");
   });
 });

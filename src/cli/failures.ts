@@ -3,6 +3,7 @@
  * metric, and the first one's row, id, model and reason.
  */
 import { printable } from "../display/printable";
+import { shortened } from "../display/words";
 
 /** One metric's failed rows in a run: how many, the first reason, and the row it was in ("row 41 (id q7, model m2)"). */
 export interface RunFailures {
@@ -43,7 +44,7 @@ export function failuresLine(failures: readonly RunFailures[], rows: number): st
     .map((f) => {
       const counted = `${f.metric}: ${f.failed.toLocaleString("en-US")} of ${rows.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} failed`;
       if (f.failed === 0 || f.first === undefined) return counted;
-      const reason = f.first.length > 200 ? `${f.first.slice(0, 199)}…` : f.first;
+      const reason = shortened(f.first, 200);
       return `${counted}; first: ${f.firstRow ?? "a row"}: ${printable(reason)}; every reason is in column ${f.metric}_error`;
     })
     .join(" · ");

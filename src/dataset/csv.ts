@@ -3,6 +3,7 @@
  * `toCSV` does no quoting and its reader guesses types from 20 rows.
  */
 import { withoutBom } from "./file-text";
+import { shortened } from "../display/words";
 
 /** Raised when a CSV or JSONL file cannot be parsed; `line` is 1-based. */
 export class MalformedFileError extends Error {
@@ -115,7 +116,7 @@ function bodyRecords(records: CsvRecord[], header: readonly string[], width: num
         throw new MalformedFileError(
           file,
           record.line,
-          `this record has a value in column ${extra + 1} (${JSON.stringify(Array.from(value).length > 30 ? `${Array.from(value).slice(0, 29).join("")}…` : value)}), which the header gives no name; name that column in the header`,
+          `this record has a value in column ${extra + 1} (${JSON.stringify(shortened(value, 30))}), which the header gives no name; name that column in the header`,
         );
       }
       record.fields.length = header.length;

@@ -6,6 +6,7 @@
  * score`, `compare`) warns once, naming the first few rows.
  */
 import { cellText, getColumn, rowAndLine, type Table } from "./table";
+import { shortened } from "../display/words";
 
 /** Rows named in the warning. */
 const SHOWN = 3;
@@ -25,9 +26,7 @@ function digest(text: string): number {
 
 /** A question as the warning quotes it: at most {@link QUOTED} characters. */
 function quoted(text: string): string {
-  // Cut between characters, never inside one written with two UTF-16 units (𠮷, an emoji): a half would show as "\ud842".
-  const chars = text.length > QUOTED ? Array.from(text) : [];
-  return JSON.stringify(chars.length > QUOTED ? `${chars.slice(0, QUOTED - 1).join("")}…` : text);
+  return JSON.stringify(shortened(text, QUOTED));
 }
 
 /** Where an id was first seen (its file row, line and model), and the digest of its question there. */

@@ -56,3 +56,18 @@ export function duration(ms: number, options: { wholeSeconds?: boolean } = {}): 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * `text` cut to at most `max` characters with "…" at the end, between
+ * characters, never inside one written with two UTF-16 units (𠮷, an emoji),
+ * whose half would show as "\ud842" in a message.
+ *
+ * @example
+ * shortened("abcdef", 4); // "abc…"
+ * shortened("ab😀cd", 3); // "ab…"
+ */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}

@@ -4,6 +4,7 @@
  */
 import type { ChatMessage, StructuredRequest } from "./types";
 import { withoutBom } from "../dataset/file-text";
+import { shortened } from "../display/words";
 
 /**
  * How the server is asked for JSON: strict json_schema; strict json_schema
@@ -51,7 +52,7 @@ export function messagesFor<T>(request: StructuredRequest<T>, mode: StructuredMo
 /** A short, single-line excerpt of a reply for error messages. */
 export function excerpt(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return shortened(flat, max + 1);
 }
 
 /** Outcome of reading a reply. */
