@@ -27,6 +27,18 @@ describe("report of a table with repeated (id, model) rows", () => {
     assert.match(summary, /2 rows answer an \(id, model\) that an earlier row answered, first row 12 \(id &quot;q0&quot;, model &quot;atlas&quot;, first answered at row 0\): the summary counts them in n_error, not in the mean/);
   });
 
+  it("the headline says the repeats are repeats, not answers that failed to score", () => {
+    const html = buildReport(rows(), { generatedAt: null });
+    const head = /<section id="headline"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? "";
+    assert.doesNotMatch(head, /failed to score/, head);
+    assert.match(head, /2 rows repeat an earlier row&#39;s id and model: only the first is counted\./, head);
+    // A row that failed beside the repeats is still counted as failed, out of the answers there are (12, not 14).
+    const failed = rows();
+    failed[3] = { ...failed[3]!, answer_correctness: Number.NaN, answer_correctness_error: "rate limited" };
+    const withFailure = /<section id="headline"[^>]*>([\s\S]*?)<\/section>/.exec(buildReport(failed, { generatedAt: null }))?.[1] ?? "";
+    assert.match(withFailure, /1 of 12 answers failed to score \(1 of swift&#39;s\)/, withFailure);
+  });
+
   it("says nothing of repeats when there are none", () => {
     const html = buildReport(rows().slice(0, 12), { generatedAt: null });
     assert.doesNotMatch(html, /an earlier row answered/);

@@ -9,7 +9,7 @@ import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn } from "../dataset/table";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
 import { counted } from "../display/words";
-import { errorColumnFor, metricScores, readTable, type FrameInput } from "./summarize";
+import { errorColumnFor, metricScores, readTable, repeatedAnswers, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
 import { estimateReader, shareEstimate, shiftEstimate, type TestEstimate } from "./test-estimate";
 import { isPointInterval } from "../stats/bootstrap";
@@ -210,7 +210,9 @@ function judgeSentence(judge: string): string {
  *   the rest are counted); a difference from fewer than 2 pairs (unpaired: fewer than
  *   2 scored answers a side) has no interval, and no conclusion is drawn;
  * - with `change`, the change since the previous run;
- * - how many rows failed to score (left out, never counted as 0);
+ * - how many rows failed to score (left out, never counted as 0), and, given
+ *   `scored`, how many repeat an earlier row's (id, model) (the summary counts
+ *   them in n_error; they are said as repeats, not failures);
  * - and the judge, with its caveat when it is the offline judge (the judge
  *   given, else the one the summary names).
  *
@@ -246,10 +248,16 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
     .sort((a, b) => (Number.isNaN(a.mean) ? 1 : Number.isNaN(b.mean) ? -1 : b.mean - a.mean));
   if (lines.length === 0) throw new Error(`${caller}: the summary has no rows for ${metric}; the metrics are: ${metrics.join(", ") || "none"}`);
 
+  // The summary counts a repeated (id, model) row among n_error (its first answer is the one scored): given the
+  // scored table, those rows are said as repeats, not as answers that failed to score.
+  const repeats = options.scored === undefined ? new Map<string, number>() : repeatsByGroup(readTable(options.scored, caller), by, hasModels);
+  for (const l of lines) l.errors = Math.max(0, l.errors - (repeats.get(l.model) ?? 0));
+  const repeated = [...repeats.values()].reduce((a, n) => a + n, 0);
   const sentences: string[] = [];
   const scored = lines.filter((l) => !Number.isNaN(l.mean));
   const errors = lines.reduce((a, l) => a + (Number.isFinite(l.errors) ? l.errors : 0), 0);
-  const total = lines.reduce((a, l) => a + (Number.isFinite(l.n) ? l.n : 0), 0);
+  // The answers there are: the rows, less those that repeat one.
+  const total = lines.reduce((a, l) => a + (Number.isFinite(l.n) ? l.n : 0), 0) - repeated;
   const whose = hasModels
     ? ` (${lines
         .filter((l) => l.errors > 0)
@@ -295,6 +303,7 @@ export function headline(summary: FrameInput, comparison?: FrameInput, options: 
   if (errors > 0 && !mostlyFailed) {
     sentences.push(`${errors.toLocaleString("en-US")} of ${counted(total, "answer")} failed to score${whose}: they are left out of the means, not counted as 0.`);
   }
+  if (repeated > 0) sentences.push(`${counted(repeated, "row")} ${repeated === 1 ? "repeats" : "repeat"} an earlier row's id and model: only the first is counted.`);
   const judge = judgeOf(options.judge, rows.filter((r) => cellString(r["metric"]) === metric));
   if (judge !== "") sentences.push(judgeSentence(judge));
   return sentences;
@@ -471,6 +480,17 @@ function pairSentences(comparison: FrameInput, ranked: readonly ModelLine[], est
     out.push(`No conclusion about ${thin.join(" or ")}: a difference needs at least ${needs}, so its 95% CI is n/a.`);
   }
   return [...out, ...notes];
+}
+
+/** Rows of `table` that repeat an earlier row's (id, model), by the group each is in (the model, or "all answers"). */
+function repeatsByGroup(table: Table, by: string, hasModels: boolean): Map<string, number> {
+  const out = new Map<string, number>();
+  const group = getColumn(table, by);
+  for (const { row } of repeatedAnswers(table)) {
+    const name = hasModels ? cellString(group?.values[row]) || `(no ${by})` : "all answers";
+    out.set(name, (out.get(name) ?? 0) + 1);
+  }
+  return out;
 }
 
 /** Significance level of the verdicts the headline reads (compareModels' default). */
