@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { loadDataset } from "../src/index";
+import { compareModels, compareRuns, frameRecords, loadDataset } from "../src/index";
 import { runCliCaptured } from "./support/cli";
 import { tempDir, writeText } from "./support/files";
 import { failuresLine } from "../src/cli/failures";
@@ -54,5 +54,24 @@ describe("messages that cut a long reason or reply", () => {
     assert.equal(excerpt(reply), `${"y".repeat(159)}𠮷…`);
     assert.equal(shortened("ab😀cd", 3), "ab…");
     assert.equal(shortened("abc", 3), "abc");
+  });
+});
+
+describe("keys written composed and decomposed", () => {
+  it("pair as one key: compareModels by --pair-by user_input, and compareRuns by id", () => {
+    const composed = "Wo liegt Zürich?";
+    const decomposed = "Wo liegt Zu\u0308rich?";
+    const rows = [
+      { id: "q1", model: "a", user_input: composed, answer_correctness: 0.9 },
+      { id: "q1", model: "b", user_input: decomposed, answer_correctness: 0.4 },
+      { id: "q2", model: "a", user_input: "Was ist 2+2?", answer_correctness: 0.8 },
+      { id: "q2", model: "b", user_input: "Was ist 2+2?", answer_correctness: 0.3 },
+    ];
+    const byQuestion = frameRecords(compareModels(rows, { pairBy: "user_input" }))[0]!;
+    assert.equal(byQuestion["n_pairs"], 2, "the question about Zürich pairs, however it is written");
+    const before = [{ id: "Zürich", model: "a", answer_correctness: 0.5 }];
+    const after = [{ id: "Zu\u0308rich", model: "a", answer_correctness: 0.7 }];
+    const runs = frameRecords(compareRuns(before, after).summary).find((r) => r["model"] === "a")!;
+    assert.equal(runs["n_paired"], 1);
   });
 });

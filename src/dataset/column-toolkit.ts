@@ -93,13 +93,20 @@ export function numberAt(table: Table, name: string, row: number): number {
   return cellNumber(getColumn(table, name)?.values[row]);
 }
 
-/** @internal Text of a key cell (model, id), or undefined when it is missing. */
+/**
+ * @internal Text of a key cell (model, id, a question to pair by), or
+ * undefined when it is missing; in Unicode's composed form, so that the same
+ * key written decomposed by another tool ("Zu\u0308rich") is the same key.
+ */
 export function keyText(value: Cell | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === "number" && Number.isNaN(value)) return undefined;
   const text = String(value);
-  return text === "" ? undefined : text;
+  if (text === "") return undefined;
+  return NON_ASCII.test(text) ? text.normalize("NFC") : text;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** @internal Rows grouped by the values of some columns, groups in order of first appearance. */
 export interface Groups {
