@@ -108,4 +108,20 @@ describe("a batch run with another batch folder and the same cache", () => {
     await scoreBatch(rows(9), [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => quiet.push(l), quiet: true });
     assert.ok(!quiet.some((l) => /uses the same cache with the batch folder/.test(l)), quiet.join("\n"));
   });
+
+  it("an embeddings batch of the other folder made with another embedding model is not taken over: its vectors are not this run's", { timeout: 60_000 }, async () => {
+    const data = rows(9);
+    server.options.batches = { pollsToComplete: 1_000_000 };
+    // Folder A (the default embedding model) submitted stage 1 and was stopped while it ran.
+    const { cacheDir } = await batchRunKilledAfterSubmitting(url(), data);
+    const [chatA, embeddingsA] = [...server.batchApi.created];
+    server.options.batches = { pollsToComplete: 1 };
+    const logs: string[] = [];
+    const judge = batchJudge(url(), cacheDir, { embeddingModel: "text-embedding-3-large" });
+    await scoreBatch(data, [answerCorrectness()], { judge, batchDir: path.join(tempDir(), "batch-b"), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
+    const created = server.batchApi.created.slice(2).map((id) => server.batchApi.batches.get(id)!.endpoint);
+    assert.ok(created.includes("/v1/embeddings"), `this run embeds with its own model:\n${logs.join("\n")}`);
+    assert.ok(!logs.some((l) => l.includes(embeddingsA!) && /submitted from the batch folder/.test(l)), logs.join("\n"));
+    assert.ok(logs.some((l) => l.includes(chatA!)), "the chat batch, the same requests, is still taken over");
+  });
 });

@@ -548,7 +548,12 @@ async function adoptOtherFoldersBatches(
       } catch {
         continue;
       }
-      const overlaps = parseRequestLines(text).some((l) => ids.has(l.custom_id) || (l.url === "/v1/embeddings" && (l.body["input"] as string[]).some((t) => texts.has(t))));
+      // An embeddings line is named by its texts alone: one of another embedding model holds other vectors for them.
+      const overlaps = parseRequestLines(text).some((l) =>
+        l.url === "/v1/embeddings"
+          ? l.body["model"] === judge.embeddingModel && (ids.has(l.custom_id) || (l.body["input"] as string[]).some((t) => texts.has(t)))
+          : ids.has(l.custom_id),
+      );
       if (!overlaps) continue;
       // A batch this run's server does not know (the other folder used another key, organisation or server) cannot be
       // waited for here; waiting would stop this run at it, at every try.
@@ -907,7 +912,8 @@ async function runStages(
           // lines that hold a text still missing are read back, and the texts they do not hold go in new lines.
           const wanted = new Set(pending.flatMap((l) => l.body["input"] as string[]));
           recorded = await recordedLines(dir, earlier, api, log);
-          mine = recorded.filter((l) => (l.body["input"] as string[]).some((t) => wanted.has(t)));
+          // Only lines of this run's embedding model: their vectors go to the cache under its name.
+          mine = recorded.filter((l) => l.body["model"] === judge.embeddingModel && (l.body["input"] as string[]).some((t) => wanted.has(t)));
           if (mine.length > 0) {
             const covered = new Set(mine.flatMap((l) => l.body["input"] as string[]));
             pending = embeddingLines([...wanted].filter((t) => !covered.has(t)), judge.embeddingModel, judge.embeddingBatchSize);
