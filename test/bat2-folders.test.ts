@@ -88,7 +88,7 @@ describe("a batch run with another batch folder and the same cache", () => {
     const logs: string[] = [];
     const out = await scoreBatch(data, [answerCorrectness()], { judge: batchJudge(url(), cacheDir), batchDir: tempDir(), pollIntervalMs: 5, log: (l) => logs.push(l), quiet: true });
     assert.ok(records(out).every((r) => r["answer_correctness_error"] === ""), "every row scored");
-    assert.equal(logs.filter((l) => l.includes(`of the batch folder ${folderA} holds some of these lines, but the Batches API of`) && /does not know it \(404/.test(l)).length, 2, logs.join("\n"));
+    assert.equal(logs.filter((l) => l.includes(`of the batch folder ${folderA} holds some of these lines, but the Batches API of`) && /refuses to read it \(404: another key/.test(l)).length, 2, logs.join("\n"));
     assert.equal(server.batchApi.created.length, 3, "its own three batches");
   });
 

@@ -557,12 +557,17 @@ async function adoptOtherFoldersBatches(
       if (!overlaps) continue;
       // A batch this run's server does not know (the other folder used another key, organisation or server) cannot be
       // waited for here; waiting would stop this run at it, at every try.
-      const unknown = await api.batches.retrieve(batch.batchId).then(
-        () => false,
-        (error: unknown) => (error as { status?: unknown }).status === 404,
+      // Any refusal of the request (404, or 400/401/403: another key, organisation, server or proxy) is as final as
+      // not knowing it: taken over, it would stop this folder's every run. A server error may pass: waited for, it is retried.
+      const refused = await api.batches.retrieve(batch.batchId).then(
+        () => undefined,
+        (error: unknown) => {
+          const status = (error as { status?: unknown }).status;
+          return typeof status === "number" && status >= 400 && status < 500 ? status : undefined;
+        },
       );
-      if (unknown) {
-        log(`batch: batch ${batch.batchId} of the batch folder ${other} holds some of these lines, but the Batches API of ${judge.label} does not know it (404: another key, organisation or server); they are submitted here`);
+      if (refused !== undefined) {
+        log(`batch: batch ${batch.batchId} of the batch folder ${other} holds some of these lines, but the Batches API of ${judge.label} refuses to read it (${refused}: another key, organisation or server); they are submitted here`);
         known.add(batch.batchId);
         continue;
       }
