@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { describe, it } from "node:test";
@@ -53,5 +53,16 @@ describe("a stale batch-folder lock found by several runs at once", () => {
       for (const reason of reasons) assert.match(reason, new RegExp(`another batch run \\(process ${process.pid} on `), `round ${round}`);
       await (won[0] as PromiseFulfilledResult<() => Promise<void>>).value();
     }
+  });
+
+  it("a lock.break left by a run killed while it broke a stale lock does not refuse the next run", async () => {
+    const dir = path.join(tempDir(), "batch");
+    mkdirSync(dir, { recursive: true });
+    const pid = deadPid();
+    writeFileSync(path.join(dir, "lock"), `${JSON.stringify({ pid, host: hostname(), since: new Date().toISOString() })}\n`);
+    writeFileSync(path.join(dir, "lock.break"), `${pid} ${hostname()}\n`);
+    const release = await lockBatchDir(dir);
+    await release();
+    assert.ok(!existsSync(path.join(dir, "lock.break")), "the left lock.break is gone");
   });
 });

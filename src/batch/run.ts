@@ -825,19 +825,24 @@ export async function lockBatchDir(dir: string): Promise<() => Promise<void>> {
  * Removes the lock `file` when it still reads `seen` (a lock left by a run that ended), one run
  * at a time: each run that found it left takes the `lock.break` file first (or waits a moment
  * for the run that has it), so that none removes a lock another run has taken since. A
- * `lock.break` file older than 10 s was left by a run stopped in between, and is removed.
+ * `lock.break` file left by a run stopped in between is removed: at once when it names a process of
+ * this machine that no longer runs, else once it is 10 s old (another machine's, on a shared folder).
  */
 async function removeLeftLock(file: string, seen: string): Promise<void> {
   const breaker = `${file}.break`;
   try {
-    await writeFile(breaker, `${process.pid}\n`, { flag: "wx" });
+    await writeFile(breaker, `${process.pid} ${hostname()}\n`, { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const text = await readFile(breaker, "utf8").catch(() => "");
+    const [pid, host] = text.trim().split(" ");
+    const gone = host === hostname() && pid !== undefined && /^\d+$/.test(pid) && Number(pid) !== process.pid && !processAlive(Number(pid));
     const since = await stat(breaker).then(
       (info) => Date.now() - info.mtimeMs,
       () => 0,
     );
-    if (since > 10_000) await rm(breaker, { force: true });
+    // Read again just before: the file removed is the one judged left (a run may have taken it since).
+    if ((gone || since > 10_000) && (await readFile(breaker, "utf8").catch(() => "")) === text) await rm(breaker, { force: true });
     else await pause(2 + Math.floor(Math.random() * 10));
     return;
   }
