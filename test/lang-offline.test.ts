@@ -91,6 +91,9 @@ describe("offline judge: scripts it cannot read", () => {
     // A paraphrase with the topic moved still matches.
     assert.equal(judged("한국의 수도는?", "한국의 수도는 서울이다.", "서울은 한국의 수도이다."), "TP covered");
     assert.equal(judged("누가 전화를 발명했나?", "전화는 벨이 발명했다.", "벨은 전화를 발명했다."), "TP covered");
+    // The same said of several, in a list: each is held by its own statement, not taken by the other's topic.
+    assert.equal(judged("포유류는?", "박쥐는 포유류이다.", "고래는 포유류이다. 박쥐는 포유류이다."), "TP FN covered");
+    assert.equal(judged("고래는?", "고래는 포유류이다. 고래는 동물이다.", "고래는 포유류이다."), "TP FP covered");
   });
 
   it("reads text written decomposed (NFD, as copied from a Mac or a PDF) as the same words composed", () => {

@@ -517,9 +517,12 @@ const koreanSlotTaken: Contradiction = ({ statement, others, self, question, nea
  * "세종대왕은 한글을 만들었다"; and another noun before the copula ("고래는 어류이다" against
  * "고래는 포유류이다"). Only a statement whose every other word is found in the other
  * (and the other's in it) counts: Korean puts many things as the topic ("경찰은 112" against
- * "경찰 신고 번호는 112번"), and only the same sentence about another thing is a clash.
+ * "경찰 신고 번호는 112번"), and only the same sentence about another thing is a clash. Never
+ * when another statement there says this one word for word: a list of the same thing said of
+ * several ("고래는 포유류이다. 박쥐는 포유류이다.") holds each of them.
  */
 const koreanTopicTaken: Contradiction = ({ statement, others, self, question, clash }) => {
+  if (others.some((o) => statement.terms.every((t) => holds(pool([o]), t)))) return undefined;
   for (const slot of [isKoreanTopic, isKoreanCopula]) {
     const mine = statement.terms.filter(slot);
     if (mine.length !== 1) continue;
