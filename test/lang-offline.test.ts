@@ -112,6 +112,11 @@ describe("offline judge: scripts it cannot read", () => {
     assert.deepEqual([right.response, right.reference], [["TP"], ["covered"]], right.reasons);
     const wrong = verdictsInLine("When did the Berlin Wall fall?", "The Berlin Wall fell on 8. November 1989.", "The Berlin Wall fell on November 9, 1989.");
     assert.deepEqual([wrong.response, wrong.reference], [["FP"], ["FN"]], wrong.reasons);
+    // German months alone too; an English month alone may start the next sentence, whose number then ends the first.
+    assert.deepEqual(splitStatements("Das Treffen ist am 1. Mai in Berlin.", "Wann?"), ["Das Treffen ist am 1. Mai in Berlin."]);
+    assert.deepEqual(splitStatements("Mars has 2. May I add that they are Phobos and Deimos.", "How many moons?"), ["Mars has 2.", "May I add that they are Phobos and Deimos."]);
+    const moons = verdictsInLine("How many moons does Mars have?", "Mars has 2. May I add that they are Phobos and Deimos.", "Mars has 2 moons: Phobos and Deimos.");
+    assert.ok(moons.response.filter((v) => v === "TP").length >= 1, `the number 2 is read, not a day of May: ${moons.reasons}`);
   });
 
   it("through the command line: a table in many scripts keeps its rows in order, scores what it reads and fails the rest with their script", async () => {

@@ -151,8 +151,12 @@ function lastWord(text: string): string {
   return text.slice(start, end);
 }
 
-/** A month's name after a day written with a dot ("9. November", "3. März", "1. Mai"), in English or German. */
-const DOTTED_DAY_MONTH = /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Januar|Jänner|Februar|März|Mai|Juni|Juli|Oktober|Dezember)\b/u;
+/**
+ * A month's name after a day written with a dot: a German one ("3. März", "1. Mai"), or any
+ * with a year after it ("9. November 1989"). An English month alone may start the next
+ * sentence ("Mars has 2. May I add …").
+ */
+const DOTTED_DAY_MONTH = /^(?:(?:Januar|Jänner|Februar|März|Mai|Juni|Juli|Oktober|Dezember)\b|(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}\b)/u;
 
 /** Sentences of one line, with pieces broken after a title abbreviation ("Dr. ") glued back. */
 function sentences(line: string): string[] {
