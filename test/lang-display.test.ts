@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatTable } from "../src/display/text-table";
-import { cutToWidth, displayWidth } from "../src/display/width";
+import { cutMiddleToWidth, cutToWidth, displayWidth } from "../src/display/width";
 
 describe("terminal widths of text in other scripts", () => {
   it("counts Devanagari's and Arabic's marks as no column, and an emoji sequence as one wide character", () => {
@@ -42,5 +42,21 @@ describe("terminal widths of text in other scripts", () => {
     // The widest answer is the Chinese one (16 columns): the Hindi one (10 columns, 13 code points) gets 6 spaces, the emoji one (8) 8.
     assert.equal(lines[2], `नमस्ते दुनिया${" ".repeat(6 + 2)}    1`);
     assert.equal(lines[3], `👍🏽 great${" ".repeat(8 + 2)}    2`);
+  });
+});
+
+describe("cuts and widths of long or joined text", () => {
+  it("a middle cut keeps an emoji sequence whole at the end, and a cut or width of long text reads it in pieces", { timeout: 60_000 }, () => {
+    assert.equal(cutMiddleToWidth("model-aaaaaaaa-👨‍👩‍👧", 10), "mode…aa-👨‍👩‍👧");
+    assert.equal(cutMiddleToWidth("model-aaaaaaaa-👍🏽", 10), "mode…aa-👍🏽");
+    // 340,000 characters: segmented whole, this did not end in ten minutes.
+    const long = "한".repeat(340_000);
+    assert.equal(displayWidth(long), 680_000);
+    assert.equal(cutToWidth(long, 9), "한한한한…");
+    // Pieces never part a cluster: joined emoji, marks and flags across every piece boundary measure as whole.
+    for (const unit of ["👨‍👩‍👧", "e\u0301", "🇯🇵", "👍🏽"]) {
+      const text = `${"x".repeat(255)}${unit.repeat(300)}`;
+      assert.equal(displayWidth(text), 255 + 300 * displayWidth(unit), unit);
+    }
   });
 });
