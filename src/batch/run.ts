@@ -753,7 +753,8 @@ async function linkExclusive(from: string, to: string): Promise<boolean> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return false;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw error;
+    // File systems without hard links say so in several ways (a network share: EACCES or EMLINK as well).
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EACCES", "EMLINK"].includes(code ?? "")) throw error;
   }
   try {
     await writeFile(to, await readFile(from), { flag: "wx" });
