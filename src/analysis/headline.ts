@@ -8,7 +8,7 @@ import type { Cell, Table } from "../dataset/table";
 import { DEFAULT_BY, type PairOptions } from "../dataset/column-toolkit";
 import { getColumn } from "../dataset/table";
 import { cellNumber, cellString } from "../dataset/column-toolkit";
-import { counted } from "../display/words";
+import { counted, wholePercent } from "../display/words";
 import { errorColumnFor, metricScores, readTable, repeatedAnswers, type FrameInput } from "./summarize";
 import { MEAN_DISAGREES } from "./comparison-settings";
 import { estimateReader, shareEstimate, shiftEstimate, type TestEstimate } from "./test-estimate";
@@ -502,12 +502,12 @@ const ALPHA = 0.05;
  * "wins 9 of the 10 questions where they differ (90%, 95% CI 55%–100%; sign test p_holm = 0.02)".
  */
 function ownClause(own: TestEstimate, test: string): string {
-  const ci = Number.isFinite(own.low) ? `95% CI ${own.kind === "shift" ? interval(own.low, own.high) : `${percent(own.low)}–${percent(own.high)}`}` : `no 95% CI from ${counted(own.n, own.kind === "shift" ? "differing question" : "question")}`;
+  const ci = Number.isFinite(own.low) ? `95% CI ${own.kind === "shift" ? interval(own.low, own.high) : `${wholePercent(own.low)}–${wholePercent(own.high)}`}` : `no 95% CI from ${counted(own.n, own.kind === "shift" ? "differing question" : "question")}`;
   if (own.kind === "shift") {
     const same = readsZero(own.estimate);
     return `${same ? "the same" : `${fixed(Math.abs(own.estimate))} ${own.estimate < 0 ? "lower" : "higher"}`} on the typical question (Hodges–Lehmann, ${ci}; ${test})`;
   }
-  return `wins ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "question")} where they differ (${percent(own.estimate)}, ${ci}; ${test})`;
+  return `wins ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "question")} where they differ (${wholePercent(own.estimate)}, ${ci}; ${test})`;
 }
 
 /** The same estimate seen from the other model: b − a. */
@@ -517,10 +517,6 @@ function flipped(own: TestEstimate): TestEstimate {
     : { ...own, estimate: 1 - own.estimate, low: 1 - own.high, high: 1 - own.low, won: own.n - own.won };
 }
 
-/** A share as a whole percentage: "55%". */
-function percent(x: number): string {
-  return `${Math.round(x * 100)}%`;
-}
 
 /** The test estimates of a scored table (see testEstimates), one reader per pairing column. */
 function estimatesOf(scored: FrameInput, metric: string, by: string): (a: string, b: string, test: string, pairBy: string) => TestEstimate | undefined {
@@ -593,7 +589,7 @@ function changeSentence(change: RunChangeInput, metric: string): string {
         const typical =
           own.kind === "shift"
             ? `${signed(own.estimate)} on the typical answer (Hodges–Lehmann, 95% CI ${Number.isFinite(own.low) ? interval(own.low, own.high) : "n/a"}; ${test}`
-            : `better on ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "answer")} that moved (${percent(own.estimate)}, 95% CI ${percent(own.low)}–${percent(own.high)}; ${test}`;
+            : `better on ${own.won.toLocaleString("en-US")} of the ${counted(own.n, "answer")} that moved (${wholePercent(own.estimate)}, 95% CI ${wholePercent(own.low)}–${wholePercent(own.high)}; ${test}`;
         real.push(`${name} ${signed(cellNumber(r["change"]))} on average (95% CI ${mean}), ${typical}${meanHolds0 ? "; the verdict follows the test; the mean's interval includes 0" : ""})`);
       }
     } else calm.push(name);

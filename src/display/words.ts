@@ -71,3 +71,13 @@ export function shortened(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
 }
+
+/**
+ * A share as a whole percentage.
+ *
+ * @example
+ * wholePercent(0.554); // "55%"
+ */
+export function wholePercent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}

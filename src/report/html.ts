@@ -37,7 +37,7 @@ import { answersSection, MAX_STATEMENTS_SHOWN, shownQuestions } from "./answers"
 import { failedRowsSection } from "./failures";
 import { CLIENT_SCRIPT, FILTER_SCRIPT, REPORT_CSS, contentSecurityPolicy } from "./page";
 import { definedColumns, estimateCell, fullTable, numberCell, onDemand, pValueCell, reportTable, type ReportColumn } from "./tables";
-import { counted, errorText } from "../display/words";
+import { counted, errorText, wholePercent } from "../display/words";
 
 /** Options of {@link buildReport} and {@link writeReport}. */
 export interface ReportOptions {
@@ -392,8 +392,7 @@ function testEstimateCell(own: TestEstimate | undefined): string {
       ? estimateCell(own.estimate, own.low, own.high, 2, true)
       : estimateCell(own.estimate, undefined, undefined, 2, true, `${counted(own.n, "question")} with a difference: too few for a 95% interval`);
   }
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
-  return `<td class="num" title="${escapeHtml(`a wins ${own.won} of the ${counted(own.n, "question")} where the two differ`)}">${escapeHtml(pct(own.estimate))} <span class="ci">(${escapeHtml(`${pct(own.low)}–${pct(own.high)}`)})</span></td>`;
+  return `<td class="num" title="${escapeHtml(`a wins ${own.won} of the ${counted(own.n, "question")} where the two differ`)}">${escapeHtml(wholePercent(own.estimate))} <span class="ci">(${escapeHtml(`${wholePercent(own.low)}–${wholePercent(own.high)}`)})</span></td>`;
 }
 
 /** One metric's model comparison, short: the pair, pairs, difference with CI (n/a from fewer than 2 pairs), the test's own estimate with its CI, wins/ties/losses, p_holm, verdict. */
