@@ -75,11 +75,22 @@ export function notUtf8(file: string, line: number, options: TextReadOptions): v
     const save = 'save the file as UTF-8 (in Excel: "CSV UTF-8")';
     throw new FixableError(problem, { api: `${save}, or leave strict off to read the bad bytes as \uFFFD`, cli: `${save}, or leave out --strict to read the bad bytes as \uFFFD` });
   }
-  if (options.warn !== false) {
-    (options.warn ?? ((m: string) => console.warn(m)))(
-      `evalframe: ${problem} (and maybe later lines): its bad bytes were read as \uFFFD; save the file as UTF-8 to keep the text as written, or pass strict (--strict) to refuse such files`,
-    );
-  }
+  warner(options)?.(
+    `evalframe: ${problem} (and maybe later lines): its bad bytes were read as \uFFFD; save the file as UTF-8 to keep the text as written, or pass strict (--strict) to refuse such files`,
+  );
+}
+
+/**
+ * Where a read's warnings go: its `warn` option, `console.warn` when it
+ * gives none, or nowhere (undefined) when it is `false`.
+ *
+ * @example
+ * warner({ warn: false }); // undefined
+ * warner({})?.("evalframe: …"); // printed by console.warn
+ */
+export function warner(options: { warn?: false | ((message: string) => void) }): ((message: string) => void) | undefined {
+  if (options.warn === false) return undefined;
+  return options.warn ?? ((message: string) => console.warn(message));
 }
 
 /**

@@ -3,7 +3,7 @@
  * DataFrames, giving a DataFrame with canonical column names and typed columns.
  */
 import { FixableError } from "./fix-hint";
-import { readText, textPieces, withoutBom } from "./file-text";
+import { readText, textPieces, warner, withoutBom } from "./file-text";
 import * as path from "node:path";
 import type { DataFrame } from "danfojs-node";
 import { isDataFrame, rawFromDataFrame } from "./frame-like";
@@ -444,8 +444,9 @@ export function csvParser(file: string, format: DatasetFormat, options: LoadData
  * does; one a chunk at a time cannot see the whole column, and keeps them).
  */
 export function noteSemicolons(parser: CsvStreamParser, file: string, options: LoadDatasetOptions, decimalCommas: boolean): void {
-  if (!parser.readSemicolons || options.warn === false) return;
-  (options.warn ?? ((m: string) => console.warn(m)))(
+  const warn = warner(options);
+  if (!parser.readSemicolons || warn === undefined) return;
+  warn(
     `${file}: read as separated by semicolons (its header has semicolons and no comma, as Excel writes CSV in many locales); ` +
       (decimalCommas ? "a column of numbers written with decimal commas (0,8) is read as numbers" : "a number written with a decimal comma (0,8) stays text: write 0.8"),
   );
@@ -581,17 +582,17 @@ export async function loadTable(source: DatasetSource, options: LoadDatasetOptio
   const withoutOldErrors = table.columns.filter((c) => c.name !== INPUT_ERROR_COLUMN);
   const columns = bad.length > 0 ? [...withoutOldErrors, { name: INPUT_ERROR_COLUMN, type: "string" as const, values: errors }] : withoutOldErrors;
   const first = bad[0];
-  if (first !== undefined && options.warn !== false) {
-    const warn = options.warn ?? ((m: string) => console.warn(m));
+  const warn = warner(options);
+  if (first !== undefined && warn !== undefined) {
     warn(badInputWarning(checked.source, bad.length, table.rowCount, { row: first, line: checked.lines?.[first], message: errors[first]! }));
   }
-  if (options.warn !== false) {
+  if (warn !== undefined) {
     const padded = new PaddedKeys();
     padded.note(table, 0, checked.lines);
     const ids = new IdQuestions();
     ids.note(table, 0, checked.lines);
     for (const warning of [padded.warning(checked.source), ids.warning(checked.source)]) {
-      if (warning !== undefined) (options.warn ?? ((m: string) => console.warn(m)))(warning);
+      if (warning !== undefined) warn(warning);
     }
   }
   const loaded: Table = { columns, rowCount: table.rowCount };
