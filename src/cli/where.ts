@@ -114,16 +114,16 @@ export function rowsKept(command: string, file: string, table: Table, conditions
   for (const condition of conditions) {
     const column = getColumn(table, condition.column);
     if (column === undefined) throw unknownColumn(command, file, condition.column, table.columns.map((c) => c.name));
-    const match = valueMatcher(condition);
+    // Each cell matched once: which value it holds, for the rows kept and for a value no row holds.
+    const matches = column.values.map(valueMatcher(condition));
     const text = (i: number) => whereText(column.values[i]);
-    const matched = new Set<string>();
-    for (const value of column.values) {
-      const m = match(value);
-      if (m !== undefined) matched.add(m);
-    }
-    const absent = valueNoRowHolds(command, file, condition, matched, column.values.map(whereText));
+    const matched = new Set(matches.filter((m): m is string => m !== undefined));
+    // The column's texts are read only for the message, when a value is missing.
+    const absent = valueNoRowHolds(command, file, condition, matched, (function* () {
+      for (const value of column.values) yield whereText(value);
+    })());
     if (absent !== undefined) throw absent;
-    const kept = keep.filter((i) => match(column.values[i]) !== undefined);
+    const kept = keep.filter((i) => matches[i] !== undefined);
     if (kept.length === 0) {
       const seen = [...new Set(keep.map(text))].slice(0, 12).map((v) => (v === "" ? '""' : v));
       throw new UsageError(
